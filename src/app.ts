@@ -1,0 +1,63 @@
+/** Composition root: opens the node, builds services, mounts routers, error handler last. */
+import express from 'express';
+import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { schemaVersion } from './db/migrate.js';
+import { externalApplicationsRoutes } from './features/external-applications/external-applications.routes.js';
+import { healthRouter } from './features/health/health.routes.js';
+import { tokensRoutes } from './features/tokens/tokens.routes.js';
+import { usersRoutes } from './features/users/users.routes.js';
+import { createAuthenticator } from './http/authenticate.js';
+import { errorHandler } from './http/error-handler.js';
+import { createHttpMetrics, observeRequests } from './http/observability.js';
+import { parseQuery } from './http/query.js';
+import { mountEndpoints } from './http/routes.js';
+import { pathNotFound } from './errors.js';
+import { openNode, type Node } from './node.js';
+import { createServices, type Services } from './services.js';
+
+export interface App {
+  node: Node;
+  services: Services;
+  http: express.Express;
+  close(): void;
+}
+
+export function createApp({ config, clock, log }: { config: Config; clock: Clock; log: Logger }): App {
+  const node = openNode(config, clock);
+  const services = createServices(node, config, clock);
+  const metrics = createHttpMetrics();
+  const outboxDepth = node.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox');
+  const started = clock();
+
+  const http = express();
+  http.disable('x-powered-by');
+  http.set('trust proxy', 'loopback');
+  http.set('query parser', parseQuery);
+  http.use(observeRequests(log, metrics));
+  http.use(
+    healthRouter(
+      () => ({
+        status: 'ok',
+        mode: config.mode,
+        node_id: node.identity.nodeId,
+        schema_version: schemaVersion(),
+        uptime_seconds: Math.round((clock() - started) / 1000),
+        outbox_depth: outboxDepth.get()!.n,
+      }),
+      metrics.registry,
+    ),
+  );
+  http.use(express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
+  mountEndpoints(
+    http,
+    [...usersRoutes(services.users), ...tokensRoutes(services), ...externalApplicationsRoutes(services.applications)],
+    createAuthenticator(services.users, services.apiUsers, services.tokens),
+  );
+  http.use((request) => {
+    throw pathNotFound(request.path);
+  });
+  http.use(errorHandler(log, config.http.body_limit_bytes));
+  return { node, services, http, close: () => node.close() };
+}

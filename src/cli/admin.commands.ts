@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { configFrom, print, withApp, type CommonOptions } from './context.js';
+
+function common(command: Command): Command {
+  return command
+    .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
+    .option('--config <file>', 'JSON config file')
+    .option('--json', 'print the result as JSON');
+}
+
+export function registerAdminCommands(program: Command): void {
+  const apps = program.command('apps').description('Customer external applications');
+  common(apps.command('add').description('Add a customer external application').requiredOption('--name <name>', 'application name')).action(
+    async (options: CommonOptions & { name: string }) => {
+      await withApp(configFrom(options), (app) => print(app.services.applications.create(options.name), options.json));
+    },
+  );
+
+  const users = program.command('users').description('Enterprise-interface users (POS, back office)');
+  common(
+    users
+      .command('add')
+      .description('Add a user who logs in with POST /users/actions/login')
+      .requiredOption('--login <login>', 'login name')
+      .requiredOption('--password <password>', 'password')
+      .requiredOption('--app <id>', 'external application id the user logs in to')
+      .option('--legacy-basic', 'also accept the deprecated hourly SHA-256 Basic scheme for this user'),
+  ).action(async (options: CommonOptions & { login: string; password: string; app: string; legacyBasic?: boolean }) => {
+    await withApp(configFrom(options), async (app) =>
+      print(
+        await app.services.users.create({
+          login: options.login,
+          password: options.password,
+          externalApplicationId: options.app,
+          legacyBasic: options.legacyBasic ?? false,
+        }),
+        options.json,
+      ),
+    );
+  });
+
+  const apiUsers = program.command('api-users').description('Customer-interface api users');
+  common(apiUsers.command('add').description('Issue the user name a customer app sends before its token').requiredOption('--name <name>', 'what the credential is for')).action(
+    async (options: CommonOptions & { name: string }) => {
+      await withApp(configFrom(options), (app) => print(app.services.apiUsers.create(options.name), options.json));
+    },
+  );
+
+  const nodes = program.command('nodes').description('Store nodes of a hub');
+  common(nodes.command('add').description('Register a store node and issue the secret it syncs with').requiredOption('--name <store>', 'node name')).action(
+    async (options: CommonOptions & { name: string }) => {
+      await withApp(configFrom(options), (app) => print(app.services.nodes.add(options.name), options.json));
+    },
+  );
+}

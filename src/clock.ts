@@ -1,0 +1,4 @@
+/** Milliseconds since the epoch. Injected everywhere so tests can move time. */
+export type Clock = () => number;
+
+export const systemClock: Clock = () => Date.now();

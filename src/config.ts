@@ -1,0 +1,155 @@
+/**
+ * All configuration: `config/default.json`, then an optional file, then `LOYALTYD_*`
+ * environment variables, then command-line flags; one zod schema validates the result.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const Port = z.coerce.number().int().min(0).max(65535);
+const PositiveSeconds = z.coerce.number().int().positive();
+
+const SocialNetwork = z.strictObject({
+  /** A JSON Web Key Set file (`{"keys": [...]}`) or a single PEM public key file. */
+  keys_file: z.string().min(1),
+  issuer: z.string().optional(),
+  audience: z.string().optional(),
+  /** The claim naming the customer's e-mail address in the provider's token. */
+  email_claim: z.string().default('email'),
+});
+
+export const Config = z.strictObject({
+  mode: z.enum(['store', 'hub']),
+  data_dir: z.string().min(1),
+  time_zone: z.string().refine(isTimeZone, 'not an IANA time zone'),
+  http: z.strictObject({
+    host: z.string().min(1),
+    port: Port,
+    body_limit_bytes: z.coerce.number().int().positive(),
+  }),
+  auth: z.strictObject({
+    bearer_ttl_seconds: PositiveSeconds,
+    auth_token_ttl_seconds: PositiveSeconds,
+    login_failures_allowed: z.coerce.number().int().positive(),
+    login_failure_window_seconds: PositiveSeconds,
+  }),
+  social_networks: z.record(z.string(), SocialNetwork),
+  mail: z.strictObject({
+    smtp_url: z.string().url().optional(),
+    from: z.string().min(1),
+    password_setup_url: z.string().url(),
+    spool_dir: z.string().optional(),
+  }),
+  hub: z.strictObject({ url: z.string().url().optional() }),
+  node: z.strictObject({ name: z.string().min(1).optional(), secret: z.string().min(1).optional() }),
+  sync: z.strictObject({ interval_seconds: PositiveSeconds }),
+  log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
+});
+export type Config = z.infer<typeof Config>;
+
+/** Environment variables with a documented short name; any key also has a long form. */
+const ENV_ALIASES: Record<string, string> = {
+  LOYALTYD_MODE: 'mode',
+  LOYALTYD_PORT: 'http.port',
+  LOYALTYD_HOST: 'http.host',
+  LOYALTYD_DATA_DIR: 'data_dir',
+  LOYALTYD_TIME_ZONE: 'time_zone',
+  LOYALTYD_HUB_URL: 'hub.url',
+  LOYALTYD_NODE_NAME: 'node.name',
+  LOYALTYD_NODE_SECRET: 'node.secret',
+  LOYALTYD_SYNC_INTERVAL_SECONDS: 'sync.interval_seconds',
+  LOYALTYD_LOG_LEVEL: 'log.level',
+  LOYALTYD_SMTP_URL: 'mail.smtp_url',
+};
+
+export class ConfigError extends Error {}
+
+export interface ConfigSources {
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Dotted keys from command-line flags, e.g. `{"http.port": "0"}`. */
+  overrides?: Record<string, unknown>;
+}
+
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const merged = readJson(fileURLToPath(new URL('../config/default.json', import.meta.url)));
+  if (sources.file) deepMerge(merged, readJson(sources.file));
+  for (const [key, value] of Object.entries(envOverrides(sources.env ?? {}))) setPath(merged, key, value);
+  for (const [key, value] of Object.entries(sources.overrides ?? {})) {
+    if (value !== undefined) setPath(merged, key, value);
+  }
+  const parsed = Config.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(root)');
+      const detail = issue.code === 'unrecognized_keys' ? `unknown key ${issue.keys.join(', ')}` : issue.message;
+      return `config key ${key}: ${detail}`;
+    });
+    throw new ConfigError(problems.join('\n'));
+  }
+  return parsed.data;
+}
+
+/**
+ * `LOYALTYD_PORT` style aliases, plus `LOYALTYD_<SECTION>__<KEY>` for any key
+ * (double underscore separates levels, since key names contain single ones).
+ */
+function envOverrides(env: NodeJS.ProcessEnv): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || !name.startsWith('LOYALTYD_')) continue;
+    const alias = ENV_ALIASES[name];
+    if (alias) result[alias] = value;
+    else if (name.includes('__')) result[name.slice('LOYALTYD_'.length).toLowerCase().split('__').join('.')] = value;
+  }
+  return result;
+}
+
+function readJson(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isPlainObject(value)) throw new ConfigError(`config file ${path} must hold a JSON object`);
+    return value;
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (isPlainObject(existing) && isPlainObject(value)) deepMerge(existing, value);
+    else target[key] = value;
+  }
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (!isPlainObject(next)) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Db } from './open.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export interface MigrationResult {
+  applied: string[];
+  version: number;
+}
+
+/** Applies every migration not yet recorded, each in its own transaction. */
+export function migrate(db: Db): MigrationResult {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  ) STRICT`);
+  const done = new Set(
+    db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((row) => row.version),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const applied: string[] = [];
+  for (const migration of MIGRATIONS) {
+    if (done.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    })();
+    applied.push(`${String(migration.version).padStart(4, '0')}-${migration.name}`);
+  }
+  return { applied, version: schemaVersion() };
+}
+
+export function schemaVersion(): number {
+  return MIGRATIONS.reduce((max, migration) => Math.max(max, migration.version), 0);
+}

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './open.js';
+
+export interface NodeIdentity {
+  /** Short random id of this database, the node part of its HLC stamps. */
+  nodeId: string;
+  /** A new generation begins whenever the database is created anew (DESIGN §5). */
+  generation: string;
+  /** The newest HLC stamp this database holds, so the clock resumes past it. */
+  lastStamp: string | undefined;
+}
+
+export function loadNodeIdentity(db: Db): NodeIdentity {
+  const read = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
+  insert.run('node_id', randomBytes(4).toString('hex'));
+  insert.run('generation', randomBytes(8).toString('hex'));
+  const lastStamp = db.prepare<[], { hlc: string | null }>('SELECT max(hlc) AS hlc FROM changes').get()?.hlc ?? undefined;
+  return { nodeId: read.get('node_id')!.value, generation: read.get('generation')!.value, lastStamp };
+}

@@ -1,0 +1,186 @@
+/**
+ * The error catalogue: every reason and exception the API answers with, and the one
+ * error class that carries them to the error handler (src/http/error-handler.ts).
+ * Shapes follow BasicError / BadRequestErrorBody of spec/carecloud-openapi.yaml.
+ */
+
+/** Reasons of `invalid_params[].reason`: the generic ones first, then the operation ones. */
+export const REASONS = {
+  required: 'The parameter is required.',
+  empty: 'The parameter must not be empty.',
+  not_found: 'No record with this value exists.',
+  not_allowed_value: 'The value is not allowed here.',
+  invalid_value_format: 'The value has the wrong format.',
+  already_exists: 'A record with this value already exists.',
+  relation_already_exists: 'This relation already exists.',
+  not_belong_to_logged_in_customer: 'The record does not belong to the logged-in customer.',
+  deleted: 'The record was deleted.',
+  invalid_credentials: 'The login or password is wrong.',
+  expired: 'The value has expired.',
+  already_used: 'The value was already used.',
+} as const;
+export type Reason = keyof typeof REASONS;
+
+export interface InvalidParam {
+  name: string;
+  reason: Reason;
+  value?: string;
+  message?: string;
+}
+
+export interface ErrorBody {
+  type: string;
+  exception: string;
+  title: string;
+  detail: string;
+  error_data?: Record<string, unknown>;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.detail);
+  }
+}
+
+const ABOUT_BLANK = 'about:blank';
+
+export function badRequest(params: InvalidParam[], detail = 'The request has invalid parameters.'): AppError {
+  const invalid_params = params.map((param) => ({
+    name: param.name,
+    reason: param.reason,
+    value: param.value ?? '',
+    message: param.message ?? REASONS[param.reason],
+  }));
+  return new AppError(400, {
+    type: ABOUT_BLANK,
+    exception: 'invalid_params_exception',
+    title: 'Invalid parameters',
+    detail,
+    error_data: { invalid_params },
+  });
+}
+
+export function invalidParam(name: string, reason: Reason, value?: unknown, message?: string): AppError {
+  return badRequest([{ name, reason, value: value === undefined ? undefined : stringify(value), message }]);
+}
+
+export function notFound(resourceName: string, resourceId: string): AppError {
+  return new AppError(404, {
+    type: ABOUT_BLANK,
+    exception: 'not_found_exception',
+    title: 'Resource not found',
+    detail: `Resource "${resourceName}" with id "${resourceId}" was not found`,
+    error_data: { resource_name: resourceName, resource_id: resourceId },
+  });
+}
+
+export function pathNotFound(path: string): AppError {
+  return new AppError(404, {
+    type: ABOUT_BLANK,
+    exception: 'not_found_exception',
+    title: 'Resource not found',
+    detail: `No resource at ${path}`,
+    error_data: { resource_name: path },
+  });
+}
+
+export function unauthorized(detail: string): AppError {
+  return new AppError(
+    401,
+    { type: ABOUT_BLANK, exception: 'unauthorized_exception', title: 'Unauthorized', detail, error_data: {} },
+    { 'WWW-Authenticate': 'Basic realm="loyaltyd", Bearer realm="loyaltyd"' },
+  );
+}
+
+export function forbidden(detail: string): AppError {
+  return new AppError(403, { type: ABOUT_BLANK, exception: 'forbidden_exception', title: 'Forbidden', detail, error_data: {} });
+}
+
+export function interfaceNotAllowed(resourceName: string, interfaceLabel: string): AppError {
+  return new AppError(403, {
+    type: 'interface_not_allowed_exception',
+    exception: 'interface_not_allowed_exception',
+    title: `${interfaceLabel} API is not allowed for this resource`,
+    detail: `Resource name "${resourceName}" is not allowed in ${interfaceLabel} API`,
+    error_data: { invalid_resource_name: resourceName, interface: interfaceLabel },
+  });
+}
+
+export function methodNotAllowed(method: string, allowed: string[]): AppError {
+  return new AppError(
+    405,
+    {
+      type: ABOUT_BLANK,
+      exception: 'method_not_allowed_exception',
+      title: 'Method not allowed',
+      detail: `The resource does not support ${method}`,
+      error_data: { http_method: method },
+    },
+    { Allow: allowed.join(', ') },
+  );
+}
+
+export function payloadTooLarge(limitBytes: number): AppError {
+  return new AppError(413, {
+    type: ABOUT_BLANK,
+    exception: 'payload_too_large_exception',
+    title: 'Payload too large',
+    detail: `The request body is larger than ${limitBytes} bytes`,
+    error_data: { limit_bytes: limitBytes },
+  });
+}
+
+export function malformedJson(detail: string): AppError {
+  return badRequest([{ name: 'body', reason: 'invalid_value_format', message: `The body is not valid JSON: ${detail}` }]);
+}
+
+export function unsupportedMediaType(contentType: string): AppError {
+  return new AppError(415, {
+    type: ABOUT_BLANK,
+    exception: 'unsupported_media_type_exception',
+    title: 'Unsupported media type',
+    detail: `Request bodies must be application/json, not ${contentType}`,
+    error_data: {},
+  });
+}
+
+export function tooManyRequests(retryAfterSeconds: number): AppError {
+  return new AppError(
+    429,
+    {
+      type: ABOUT_BLANK,
+      exception: 'too_many_requests_exception',
+      title: 'Too many requests',
+      detail: `Too many failed attempts; retry after ${retryAfterSeconds} s`,
+      error_data: { retry_after: retryAfterSeconds },
+    },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+export function idempotencyMismatch(): AppError {
+  return new AppError(422, {
+    type: ABOUT_BLANK,
+    exception: 'idempotency_key_reused_exception',
+    title: 'Idempotency key reused',
+    detail: 'The Idempotency-Key was already used with a different request body',
+    error_data: {},
+  });
+}
+
+export function internalError(): AppError {
+  return new AppError(500, {
+    type: ABOUT_BLANK,
+    exception: 'internal_server_error_exception',
+    title: 'Internal server error',
+    detail: 'The server failed to handle the request; it has been logged',
+  });
+}
+
+function stringify(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+}

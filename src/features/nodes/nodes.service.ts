@@ -1,0 +1,27 @@
+import type { Db } from '../../db/open.js';
+import type { WritePath } from '../../db/write-path.js';
+import { newSecret, sha256Hex } from '../../auth/secrets.js';
+import { invalidParam } from '../../errors.js';
+import type { IdGenerator } from '../../sync/ids.js';
+
+/** Store nodes known to a hub, each with the secret it syncs with (DESIGN §4). */
+export class NodesService {
+  private readonly byName;
+
+  constructor(
+    db: Db,
+    private readonly writes: WritePath,
+    private readonly newId: IdGenerator,
+  ) {
+    this.byName = db.prepare<[string], { id: string }>('SELECT id FROM nodes WHERE name = ?');
+  }
+
+  add(name: string): { node_name: string; node_secret: string } {
+    if (this.byName.get(name)) throw invalidParam('name', 'already_exists', name);
+    const secret = newSecret();
+    this.writes.write(null, (tx) =>
+      tx.insert('nodes', { id: this.newId(), name, secret_hash: sha256Hex(secret), state: 1 }),
+    );
+    return { node_name: name, node_secret: secret };
+  }
+}

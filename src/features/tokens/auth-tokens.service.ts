@@ -1,0 +1,76 @@
+/**
+ * Authentication tokens (`auth-token`): a short code a logged-in customer's app hands to
+ * another application, which signs the customer in with it once
+ * (`authentication-token-login`, from the current OpenAPI file) before it expires.
+ */
+import { equalSecrets, newSecret, sha256Hex, shortCode } from '../../auth/secrets.js';
+import type { Clock } from '../../clock.js';
+import type { WritePath } from '../../db/write-path.js';
+import { forbidden, invalidParam } from '../../errors.js';
+import type { RequestContext } from '../../http/endpoint.js';
+import type { IdGenerator } from '../../sync/ids.js';
+import { formatTimestamp } from '../../time.js';
+import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
+import type { TokensRepo } from './tokens.repo.js';
+import type { AuthTokenLogin, AuthTokenQuery } from './tokens.schemas.js';
+import type { TokensService } from './tokens.service.js';
+
+export class AuthTokensService {
+  constructor(
+    private readonly repo: TokensRepo,
+    private readonly tokens: TokensService,
+    private readonly applications: ExternalApplicationsRepo,
+    private readonly writes: WritePath,
+    private readonly newId: IdGenerator,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+    private readonly timeZone: string,
+  ) {}
+
+  issue(tokenId: string, query: AuthTokenQuery, context: RequestContext) {
+    const token = this.tokens.ownToken(tokenId, context);
+    if (!token.customer_id) throw forbidden('No customer is logged in on this token');
+    if (!this.applications.byId(query.external_application_id)) {
+      throw invalidParam('external_application_id', 'not_found', query.external_application_id);
+    }
+    const value = shortCode(query.token_type === '2' ? 2 : 1);
+    const requestId = newSecret(32);
+    const expiresAt = this.clock() + this.ttlMs;
+    const row = {
+      id: this.newId(),
+      token_id: token.id,
+      customer_id: token.customer_id,
+      external_application_id: query.external_application_id,
+      value_hash: sha256Hex(value),
+      token_request_id: requestId,
+      expires_at: new Date(expiresAt).toISOString(),
+      used_at: null,
+    };
+    this.writes.write({ kind: 'auth-tokens.issue', payload: row }, (tx) => this.repo.insertAuthToken(tx, row));
+    return {
+      authentication_token: value,
+      token_request_id: requestId,
+      valid_to: formatTimestamp(expiresAt, this.timeZone),
+    };
+  }
+
+  login(tokenId: string, request: AuthTokenLogin, context: RequestContext): { customer_id: string } {
+    const token = this.tokens.ownToken(tokenId, context);
+    const issued = this.repo.authTokenByRequestId(request.token_request_id);
+    if (!issued || !equalSecrets(issued.value_hash, sha256Hex(request.token.toUpperCase()))) {
+      throw invalidParam('token', 'not_found', request.token);
+    }
+    if (issued.used_at) throw invalidParam('token', 'already_used', request.token);
+    const now = this.clock();
+    if (Date.parse(issued.expires_at) <= now) throw invalidParam('token', 'expired', request.token);
+    const usedAt = new Date(now).toISOString();
+    this.writes.write(
+      { kind: 'auth-tokens.login', payload: { id: issued.id, token_id: token.id, used_at: usedAt } },
+      (tx) => {
+        this.repo.markAuthTokenUsed(tx, issued.id, usedAt);
+        this.repo.updateToken(tx, token.id, { customer_id: issued.customer_id });
+      },
+    );
+    return { customer_id: issued.customer_id };
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * `send-password-setup-email`: records a password-setup request and mails the customer a
+ * link carrying a one-time secret. A hub, or a store with no hub configured, sends the
+ * mail itself; a store with a hub queues the request as a command and the hub sends it
+ * (DESIGN §4), so a store never needs a route to the mail server.
+ */
+import { newSecret, sha256Hex } from '../../auth/secrets.js';
+import type { Clock } from '../../clock.js';
+import type { WritePath } from '../../db/write-path.js';
+import { AppError, invalidParam } from '../../errors.js';
+import type { RequestContext } from '../../http/endpoint.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { IdGenerator } from '../../sync/ids.js';
+import type { CustomersRepo } from '../customers/customers.repo.js';
+import type { TokensRepo } from './tokens.repo.js';
+import type { PasswordSetupEmail } from './tokens.schemas.js';
+import type { TokensService } from './tokens.service.js';
+
+const LINK_VALIDITY_MS = 24 * 3_600_000;
+
+export class PasswordSetupService {
+  constructor(
+    private readonly repo: TokensRepo,
+    private readonly tokens: TokensService,
+    private readonly customers: CustomersRepo,
+    private readonly writes: WritePath,
+    private readonly mailer: Mailer,
+    private readonly newId: IdGenerator,
+    private readonly clock: Clock,
+    private readonly options: { setupUrl: string; sendsLocally: boolean },
+  ) {}
+
+  async send(tokenId: string, request: PasswordSetupEmail, context: RequestContext): Promise<void> {
+    this.tokens.ownToken(tokenId, context);
+    const customer = this.customers.credentialsByEmail(request.email);
+    if (!customer) throw invalidParam('email', 'not_found', request.email);
+    const secret = newSecret();
+    const link = `${this.options.setupUrl}?token=${secret}`;
+    const row = {
+      id: this.newId(),
+      customer_id: customer.id,
+      email: request.email,
+      secret_hash: sha256Hex(secret),
+      expires_at: new Date(this.clock() + LINK_VALIDITY_MS).toISOString(),
+      sent_at: null,
+    };
+    const command = this.options.sendsLocally ? null : { kind: 'tokens.send-password-setup-email', payload: { ...row, link } };
+    this.writes.write(command, (tx) => this.repo.insertPasswordSetupRequest(tx, row));
+    if (!this.options.sendsLocally) return;
+    try {
+      await this.mailer.send({
+        to: request.email,
+        subject: 'Set your password',
+        text: `Use this link within 24 hours to set the password of your account:\n\n${link}\n`,
+      });
+    } catch {
+      throw new AppError(503, {
+        type: 'about:blank',
+        exception: 'service_unavailable_exception',
+        title: 'Mail not sent',
+        detail: 'The mail server did not accept the message; try again later',
+        error_data: {},
+      });
+    }
+    this.writes.write(null, (tx) => this.repo.markPasswordSetupSent(tx, row.id, new Date(this.clock()).toISOString()));
+  }
+}

@@ -1,0 +1,58 @@
+import type { Db } from '../../db/open.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { TokenRow } from './tokens.schemas.js';
+
+export interface AuthTokenRow {
+  id: string;
+  customer_id: string;
+  external_application_id: string;
+  value_hash: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export class TokensRepo {
+  private readonly byId;
+  private readonly authTokenByRequest;
+
+  constructor(db: Db) {
+    this.byId = db.prepare<[string], TokenRow>(
+      'SELECT id, api_user_id, external_application_id, customer_id, state FROM tokens WHERE id = ?',
+    );
+    this.authTokenByRequest = db.prepare<[string], AuthTokenRow>(
+      'SELECT id, customer_id, external_application_id, value_hash, expires_at, used_at FROM auth_tokens WHERE token_request_id = ?',
+    );
+  }
+
+  tokenById(id: string): TokenRow | undefined {
+    return this.byId.get(id);
+  }
+
+  authTokenByRequestId(requestId: string): AuthTokenRow | undefined {
+    return this.authTokenByRequest.get(requestId);
+  }
+
+  insertToken(tx: WriteTransaction, row: Row): void {
+    tx.insert('tokens', row);
+  }
+
+  updateToken(tx: WriteTransaction, id: string, changes: Row): void {
+    tx.update('tokens', id, changes);
+  }
+
+  insertAuthToken(tx: WriteTransaction, row: Row): void {
+    tx.insert('auth_tokens', row);
+  }
+
+  markAuthTokenUsed(tx: WriteTransaction, id: string, usedAt: string): void {
+    tx.update('auth_tokens', id, { used_at: usedAt });
+  }
+
+  insertPasswordSetupRequest(tx: WriteTransaction, row: Row): void {
+    tx.insert('password_setup_requests', row);
+  }
+
+  markPasswordSetupSent(tx: WriteTransaction, id: string, sentAt: string): void {
+    tx.update('password_setup_requests', id, { sent_at: sentAt });
+  }
+}

@@ -1,0 +1,96 @@
+import { BOTH, CUSTOMER, endpoint, type Endpoint } from '../../http/endpoint.js';
+import type { AuthTokensService } from './auth-tokens.service.js';
+import type { PasswordSetupService } from './password-setup.service.js';
+import type { SocialLoginService } from './social-login.service.js';
+import {
+  AuthTokenLogin,
+  AuthTokenQuery,
+  CreateToken,
+  CustomerLogin,
+  PasswordSetupEmail,
+  SocialNetworkLogin,
+  TokenPath,
+  UpdateToken,
+} from './tokens.schemas.js';
+import type { TokensService } from './tokens.service.js';
+
+export interface TokenServices {
+  tokens: TokensService;
+  socialLogin: SocialLoginService;
+  passwordSetup: PasswordSetupService;
+  authTokens: AuthTokensService;
+}
+
+export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }: TokenServices): Endpoint[] {
+  return [
+    endpoint({
+      method: 'post',
+      path: '/tokens',
+      interfaces: CUSTOMER,
+      access: 'api-user',
+      status: 201,
+      body: CreateToken,
+      handle: ({ body }, context) => tokens.create(body, context.principal.kind === 'api-user' ? context.principal.apiUserId : ''),
+    }),
+    endpoint({
+      method: 'put',
+      path: '/tokens/:token_id',
+      interfaces: CUSTOMER,
+      status: 204,
+      params: TokenPath,
+      body: UpdateToken,
+      handle: ({ params, body }, context) => tokens.update(params.token_id, body, context),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/tokens/:token_id/actions/login',
+      interfaces: CUSTOMER,
+      params: TokenPath,
+      body: CustomerLogin,
+      handle: ({ params, body }, context) => tokens.login(params.token_id, body, context),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/tokens/:token_id/actions/logout',
+      interfaces: CUSTOMER,
+      status: 204,
+      params: TokenPath,
+      handle: ({ params }, context) => tokens.logout(params.token_id, context),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/tokens/:token_id/actions/social-network-login',
+      interfaces: CUSTOMER,
+      params: TokenPath,
+      body: SocialNetworkLogin,
+      handle: ({ params, body }, context) => socialLogin.login(params.token_id, body, context),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/tokens/:token_id/actions/send-password-setup-email',
+      interfaces: CUSTOMER,
+      status: 204,
+      params: TokenPath,
+      body: PasswordSetupEmail,
+      handle: ({ params, body }, context) => passwordSetup.send(params.token_id, body, context),
+    }),
+    endpoint({
+      // interface.md shows this action under the enterprise path; the OpenAPI file under
+      // the customer one. Both are served.
+      method: 'get',
+      path: '/tokens/:token_id/actions/auth-token',
+      interfaces: BOTH,
+      params: TokenPath,
+      query: AuthTokenQuery,
+      handle: ({ params, query }, context) => authTokens.issue(params.token_id, query, context),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/tokens/:token_id/actions/authentication-token-login',
+      interfaces: CUSTOMER,
+      params: TokenPath,
+      body: AuthTokenLogin,
+      handle: ({ params, body }, context) => authTokens.login(params.token_id, body, context),
+    }),
+  ];
+}

@@ -1,0 +1,109 @@
+/**
+ * Customer-interface tokens (DESIGN §4). A token id is a credential, so it is a random
+ * secret handed out once; the stored record's id is its SHA-256, which is also what
+ * replicates. A token becomes a customer session at login and stops being one at logout.
+ */
+import { verifyPassword } from '../../auth/passwords.js';
+import { newSecret, sha256Hex } from '../../auth/secrets.js';
+import type { LoginThrottle } from '../../auth/throttle.js';
+import type { WritePath } from '../../db/write-path.js';
+import { forbidden, invalidParam, unauthorized } from '../../errors.js';
+import type { RequestContext } from '../../http/endpoint.js';
+import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
+import type { CustomerCredentials, CustomersRepo } from '../customers/customers.repo.js';
+import type { TokensRepo } from './tokens.repo.js';
+import type { CreateToken, CustomerLogin, TokenRow, UpdateToken } from './tokens.schemas.js';
+
+export class TokensService {
+  constructor(
+    private readonly repo: TokensRepo,
+    private readonly customers: CustomersRepo,
+    private readonly applications: ExternalApplicationsRepo,
+    private readonly writes: WritePath,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  create(request: CreateToken, apiUserId: string): { token_id: string } {
+    // interface.md: the application id may come at the top level or inside setup.
+    const applicationId = request.external_application_id ?? request.setup.external_application_id;
+    if (!applicationId) throw invalidParam('external_application_id', 'required');
+    if (!this.applications.byId(applicationId)) throw invalidParam('external_application_id', 'not_found', applicationId);
+    const tokenId = newSecret(20);
+    const id = sha256Hex(tokenId);
+    const row = {
+      id,
+      api_user_id: apiUserId,
+      external_application_id: applicationId,
+      device: JSON.stringify(request.device),
+      setup: JSON.stringify({ ...request.setup, external_application_id: applicationId }),
+      push_token: request.push_token ?? null,
+      customer_id: null,
+      state: 1,
+    };
+    this.writes.write({ kind: 'tokens.create', payload: row }, (tx) => this.repo.insertToken(tx, row));
+    return { token_id: tokenId };
+  }
+
+  update(tokenId: string, request: UpdateToken, context: RequestContext): void {
+    const token = this.ownToken(tokenId, context);
+    const changes = {
+      setup: JSON.stringify({ ...request.setup, external_application_id: request.setup.external_application_id ?? token.external_application_id }),
+      ...(request.push_token === undefined ? {} : { push_token: request.push_token }),
+    };
+    this.writes.write({ kind: 'tokens.update', payload: { id: token.id, ...changes } }, (tx) =>
+      this.repo.updateToken(tx, token.id, changes),
+    );
+  }
+
+  async login(tokenId: string, request: CustomerLogin, context: RequestContext): Promise<{ customer_id: string }> {
+    const token = this.ownToken(tokenId, context);
+    const keys = [`customer:${request.login_type}:${request.login_value}`, `ip:${context.ip}`];
+    this.throttle.check(keys);
+    const customer =
+      request.login_type === 'card'
+        ? this.customers.credentialsByCardNumber(request.login_value)
+        : this.customers.credentialsByEmail(request.login_value);
+    const valid = customer?.password_hash && customer.state === 1 && (await verifyPassword(request.password, customer.password_hash));
+    if (!valid || !customer) {
+      this.throttle.fail(keys);
+      throw unauthorized('The login or password is wrong');
+    }
+    this.throttle.succeed(keys[0]!);
+    return this.startSession(token, customer, 'tokens.login');
+  }
+
+  startSession(token: TokenRow, customer: CustomerCredentials, kind: string): { customer_id: string } {
+    this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) =>
+      this.repo.updateToken(tx, token.id, { customer_id: customer.id }),
+    );
+    return { customer_id: customer.id };
+  }
+
+  logout(tokenId: string, context: RequestContext): void {
+    const token = this.ownToken(tokenId, context);
+    this.writes.write({ kind: 'tokens.logout', payload: { id: token.id } }, (tx) =>
+      this.repo.updateToken(tx, token.id, { customer_id: null }),
+    );
+  }
+
+  /** The principal of a customer-interface request carrying `api_user:token_id`. */
+  authenticate(tokenId: string, apiUserId: string): TokenRow {
+    const token = this.repo.tokenById(sha256Hex(tokenId));
+    if (!token || token.state !== 1 || token.api_user_id !== apiUserId) throw unauthorized('The token is not valid');
+    return token;
+  }
+
+  /**
+   * The token named in the path. In the customer interface it must be the caller's own
+   * token; the enterprise interface (auth-token) may name any token.
+   */
+  ownToken(tokenId: string, context: RequestContext): TokenRow {
+    const id = sha256Hex(tokenId);
+    if (context.principal.kind === 'token' && context.principal.tokenId !== id) {
+      throw forbidden('The token in the path is not the token of the Authorization header');
+    }
+    const token = this.repo.tokenById(id);
+    if (!token || token.state !== 1) throw invalidParam('token_id', 'not_found', tokenId);
+    return token;
+  }
+}

@@ -1,0 +1,16 @@
+import { endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
+import { UserLogin } from './users.schemas.js';
+import type { UsersService } from './users.service.js';
+
+export function usersRoutes(users: UsersService): Endpoint[] {
+  return [
+    endpoint({
+      method: 'post',
+      path: '/users/actions/login',
+      interfaces: ENTERPRISE,
+      access: 'public',
+      body: UserLogin,
+      handle: ({ body }, context) => users.login(body, context.ip),
+    }),
+  ];
+}

@@ -1,0 +1,111 @@
+/**
+ * Enterprise-interface users: Bearer login (DESIGN §4) and the deprecated hourly
+ * SHA-256 Basic scheme, which only users switched to it accept.
+ */
+import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { equalSecrets, md5Hex, newSecret, sha256Hex } from '../../auth/secrets.js';
+import type { LoginThrottle } from '../../auth/throttle.js';
+import type { Clock } from '../../clock.js';
+import type { WritePath } from '../../db/write-path.js';
+import { invalidParam, unauthorized } from '../../errors.js';
+import type { IdGenerator } from '../../sync/ids.js';
+import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
+import type { UsersRepo } from './users.repo.js';
+import type { UserLogin } from './users.schemas.js';
+
+export interface NewUser {
+  login: string;
+  password: string;
+  externalApplicationId: string;
+  legacyBasic: boolean;
+}
+
+export class UsersService {
+  constructor(
+    private readonly repo: UsersRepo,
+    private readonly applications: ExternalApplicationsRepo,
+    private readonly writes: WritePath,
+    private readonly newId: IdGenerator,
+    private readonly clock: Clock,
+    private readonly throttle: LoginThrottle,
+    private readonly bearerTtlMs: number,
+  ) {}
+
+  async create(user: NewUser): Promise<{ user_id: string }> {
+    if (!this.applications.byId(user.externalApplicationId)) throw invalidParam('app', 'not_found', user.externalApplicationId);
+    if (this.repo.userByLogin(user.login)) throw invalidParam('login', 'already_exists', user.login);
+    const id = this.newId();
+    const passwordHash = await hashPassword(user.password);
+    this.writes.write(null, (tx) =>
+      this.repo.insertUser(tx, {
+        id,
+        login: user.login,
+        password_hash: passwordHash,
+        external_application_id: user.externalApplicationId,
+        // Stored only for users switched to the deprecated scheme, which needs it.
+        legacy_basic_md5: user.legacyBasic ? md5Hex(user.password) : null,
+        state: 1,
+      }),
+    );
+    return { user_id: id };
+  }
+
+  async login(request: UserLogin, ip: string): Promise<{ bearer_token: string }> {
+    const keys = [`user:${request.login}`, `ip:${ip}`];
+    this.throttle.check(keys);
+    const user = this.repo.userByLogin(request.login);
+    const valid =
+      user !== undefined &&
+      user.state === 1 &&
+      user.external_application_id === request.user_external_application_id &&
+      (await verifyPassword(request.password, user.password_hash));
+    if (!valid || !user) {
+      this.throttle.fail(keys);
+      throw unauthorized('The login, password or external application is wrong');
+    }
+    this.throttle.succeed(keys[0]!);
+    const token = newSecret();
+    this.writes.write(null, (tx) =>
+      this.repo.insertSession(tx, {
+        id: this.newId(),
+        token_hash: sha256Hex(token),
+        user_id: user.id,
+        expires_at: new Date(this.clock() + this.bearerTtlMs).toISOString(),
+      }),
+    );
+    return { bearer_token: token };
+  }
+
+  /** The user id behind a Bearer token, or a 401. */
+  authenticateBearer(token: string): string {
+    const session = this.repo.sessionByTokenHash(sha256Hex(token));
+    if (!session || session.state !== 1) throw unauthorized('The bearer token is not valid');
+    if (Date.parse(session.expires_at) <= this.clock()) throw unauthorized('The bearer token has expired');
+    return session.user_id;
+  }
+
+  /**
+   * Deprecated Basic: the password part is sha256hex(md5hex(password) + UTC YYYYMMDDHH).
+   * The current and the previous hour are accepted, so a POS whose request straddles the
+   * hour boundary is not refused.
+   */
+  authenticateLegacyBasic(login: string, presented: string, ip: string): string {
+    const keys = [`user:${login}`, `ip:${ip}`];
+    this.throttle.check(keys);
+    const user = this.repo.userByLogin(login);
+    const now = this.clock();
+    const valid =
+      user?.legacy_basic_md5 &&
+      user.state === 1 &&
+      [now, now - 3_600_000].some((at) => equalSecrets(sha256Hex(user.legacy_basic_md5 + utcHour(at)), presented.toLowerCase()));
+    if (!valid || !user) {
+      this.throttle.fail(keys);
+      throw unauthorized('The Basic credentials are not valid for this hour');
+    }
+    return user.id;
+  }
+}
+
+export function utcHour(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 13).replace(/[-T]/g, '');
+}

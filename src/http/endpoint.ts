@@ -1,0 +1,56 @@
+/**
+ * An endpoint is a declaration: method, path, the interfaces that offer it, who may call
+ * it, one zod schema per input, and a handler that receives parsed input. Routers are
+ * lists of endpoints; src/http/routes.ts mounts them. Handlers never read `req.body`.
+ */
+import type { z } from 'zod';
+import type { Interface } from './interfaces.js';
+import type { Principal } from './principal.js';
+
+/**
+ * `client`: the interface's normal credential — a user (Bearer or legacy Basic) in the
+ * enterprise interface, an api-user with a token in the customer interface.
+ * `api-user`: the customer interface's Basic header with an empty token part (POST /tokens).
+ * `public`: no credential (user login).
+ */
+export type Access = 'client' | 'api-user' | 'public';
+
+export interface RequestContext {
+  iface: Interface;
+  principal: Principal;
+  requestId: string;
+  ip: string;
+}
+
+type Schema = z.ZodType;
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface Input<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+}
+
+export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, P extends Schema | undefined = Schema | undefined> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  interfaces: readonly Interface[];
+  access?: Access;
+  /** Success status: 200 by default; 204 sends no body. */
+  status?: 200 | 201 | 204;
+  body?: B;
+  query?: Q;
+  params?: P;
+  handle(input: Input<Parsed<B>, Parsed<Q>, Parsed<P>>, context: RequestContext): unknown;
+}
+
+/** Keeps the handler's input types tied to the schemas given. */
+export function endpoint<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
+  definition: Endpoint<B, Q, P>,
+): Endpoint {
+  return definition as unknown as Endpoint;
+}
+
+export const BOTH: readonly Interface[] = ['enterprise', 'customer'];
+export const ENTERPRISE: readonly Interface[] = ['enterprise'];
+export const CUSTOMER: readonly Interface[] = ['customer'];

@@ -1,0 +1,27 @@
+/** Small zod building blocks shared by request schemas of every resource. */
+import { z } from 'zod';
+import { ID_PATTERN } from '../sync/ids.js';
+
+export const Id = z.string().regex(ID_PATTERN, 'must be 26 lowercase hexadecimal characters');
+
+/** A non-empty string. */
+export const Text = z.string().trim().min(1);
+
+/** Array query parameters in any of the encodings of src/http/query.ts. */
+export const QueryArray = z.preprocess(
+  (value) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','))),
+  z.array(z.string().min(1)),
+);
+
+/** Booleans in a query string: true/false or 1/0. */
+export const QueryBoolean = z.preprocess((value) => {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+}, z.boolean());
+
+/** Integers in a query string. */
+export const QueryInteger = z.preprocess(
+  (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
+  z.number().int(),
+);

@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import { badRequest, type InvalidParam, type Reason } from '../errors.js';
+
+/** Turns zod issues into `invalid_params` entries with the generic reasons. */
+export function fromZodIssues(issues: z.core.$ZodIssue[], input: unknown, prefix: string) {
+  return badRequest(issues.map((issue) => toInvalidParam(issue, input, prefix)));
+}
+
+function toInvalidParam(issue: z.core.$ZodIssue, input: unknown, prefix: string): InvalidParam {
+  const path = issue.path.map(String);
+  const value = valueAt(input, path);
+  const name = [prefix, ...path].filter(Boolean).join('.') || prefix;
+  return { name, reason: reasonOf(issue, value), value: describe(value), message: issue.message };
+}
+
+function reasonOf(issue: z.core.$ZodIssue, value: unknown): Reason {
+  switch (issue.code) {
+    case 'invalid_type':
+      return value === undefined ? 'required' : 'invalid_value_format';
+    case 'too_small':
+      return (issue.origin === 'string' || issue.origin === 'array') && issue.minimum === 1 ? 'empty' : 'not_allowed_value';
+    case 'too_big':
+    case 'invalid_value':
+    case 'unrecognized_keys':
+      return 'not_allowed_value';
+    case 'custom': {
+      const reason = (issue.params as { reason?: Reason } | undefined)?.reason;
+      return reason ?? 'invalid_value_format';
+    }
+    default:
+      return 'invalid_value_format';
+  }
+}
+
+function valueAt(input: unknown, path: string[]): unknown {
+  let node = input;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  const text = JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

@@ -1,0 +1,30 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from './app.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function startServer(app: App, host: string, port: number): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server: Server = app.http.listen(port, host);
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${shownHost}:${address.port}`,
+        port: address.port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

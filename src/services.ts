@@ -1,0 +1,71 @@
+/** Builds every service of a node as plain objects (no container, no singletons). */
+import { join } from 'node:path';
+import { LoginThrottle } from './auth/throttle.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { ApiUsersRepo } from './features/api-users/api-users.repo.js';
+import { ApiUsersService } from './features/api-users/api-users.service.js';
+import { CustomersRepo } from './features/customers/customers.repo.js';
+import { ExternalApplicationsRepo } from './features/external-applications/external-applications.repo.js';
+import { ExternalApplicationsService } from './features/external-applications/external-applications.service.js';
+import { NodesService } from './features/nodes/nodes.service.js';
+import { AuthTokensService } from './features/tokens/auth-tokens.service.js';
+import { PasswordSetupService } from './features/tokens/password-setup.service.js';
+import { SocialLoginService } from './features/tokens/social-login.service.js';
+import { TokensRepo } from './features/tokens/tokens.repo.js';
+import { TokensService } from './features/tokens/tokens.service.js';
+import { UsersRepo } from './features/users/users.repo.js';
+import { UsersService } from './features/users/users.service.js';
+import { createMailer } from './mail/mailer.js';
+import type { Node } from './node.js';
+
+export type Services = ReturnType<typeof createServices>;
+
+export function createServices(node: Node, config: Config, clock: Clock) {
+  const { db, writes, newId } = node;
+  const throttle = new LoginThrottle(clock, config.auth.login_failures_allowed, config.auth.login_failure_window_seconds * 1000);
+  const applicationsRepo = new ExternalApplicationsRepo(db);
+  const customersRepo = new CustomersRepo(db);
+  const tokensRepo = new TokensRepo(db);
+  const mailer = createMailer({
+    smtpUrl: config.mail.smtp_url,
+    from: config.mail.from,
+    spoolDir: config.mail.spool_dir ?? join(config.data_dir, 'mail-spool'),
+    newName: newId,
+  });
+  const applications = new ExternalApplicationsService(applicationsRepo, writes, newId, config.time_zone);
+  const users = new UsersService(
+    new UsersRepo(db),
+    applicationsRepo,
+    writes,
+    newId,
+    clock,
+    throttle,
+    config.auth.bearer_ttl_seconds * 1000,
+  );
+  const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
+  const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle);
+  return {
+    applications,
+    users,
+    apiUsers,
+    tokens,
+    customersRepo,
+    nodes: new NodesService(db, writes, newId),
+    socialLogin: new SocialLoginService(config.social_networks, customersRepo, tokens),
+    authTokens: new AuthTokensService(
+      tokensRepo,
+      tokens,
+      applicationsRepo,
+      writes,
+      newId,
+      clock,
+      config.auth.auth_token_ttl_seconds * 1000,
+      config.time_zone,
+    ),
+    passwordSetup: new PasswordSetupService(tokensRepo, tokens, customersRepo, writes, mailer, newId, clock, {
+      setupUrl: config.mail.password_setup_url,
+      sendsLocally: config.mode === 'hub' || !config.hub.url,
+    }),
+  };
+}

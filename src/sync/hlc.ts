@@ -1,0 +1,74 @@
+/**
+ * Hybrid logical clock (DESIGN §5): physical milliseconds, a counter and the node id.
+ * Encoded as fixed-width hex so that string order is time order, which lets SQLite
+ * compare stamps with plain text comparison.
+ */
+import type { Clock } from '../clock.js';
+
+export interface HlcStamp {
+  readonly ms: number;
+  readonly counter: number;
+  readonly node: string;
+}
+
+const MAX_COUNTER = 0xffff;
+
+export function encodeHlc(stamp: HlcStamp): string {
+  return `${stamp.ms.toString(16).padStart(12, '0')}-${stamp.counter.toString(16).padStart(4, '0')}-${stamp.node}`;
+}
+
+export function decodeHlc(text: string): HlcStamp {
+  const match = /^([0-9a-f]{12})-([0-9a-f]{4})-(.+)$/.exec(text);
+  if (!match) throw new Error(`not an HLC stamp: ${text}`);
+  return { ms: parseInt(match[1]!, 16), counter: parseInt(match[2]!, 16), node: match[3]! };
+}
+
+export class HybridLogicalClock {
+  private lastMs = 0;
+  private lastCounter = 0;
+
+  constructor(
+    private readonly node: string,
+    private readonly wallClock: Clock,
+    resumeFrom?: string,
+  ) {
+    if (resumeFrom) this.observe(resumeFrom);
+  }
+
+  /** A new stamp, strictly greater than every stamp issued or observed before. */
+  now(): string {
+    const wall = this.wallClock();
+    if (wall > this.lastMs) {
+      this.lastMs = wall;
+      this.lastCounter = 0;
+    } else {
+      this.advanceCounter();
+    }
+    return encodeHlc({ ms: this.lastMs, counter: this.lastCounter, node: this.node });
+  }
+
+  /** Moves the clock past a stamp received from another node. */
+  observe(remote: string): void {
+    const { ms, counter } = decodeHlc(remote);
+    if (ms > this.lastMs || (ms === this.lastMs && counter > this.lastCounter)) {
+      this.lastMs = ms;
+      this.lastCounter = counter;
+    }
+  }
+
+  /** How far the clock runs ahead of the wall clock, in ms (reported as drift). */
+  drift(): number {
+    return Math.max(0, this.lastMs - this.wallClock());
+  }
+
+  private advanceCounter(): void {
+    if (this.lastCounter < MAX_COUNTER) {
+      this.lastCounter += 1;
+      return;
+    }
+    // The counter is exhausted within one millisecond: borrow the next millisecond
+    // rather than ever issuing a stamp that does not sort after the previous one.
+    this.lastMs += 1;
+    this.lastCounter = 0;
+  }
+}

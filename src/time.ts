@@ -1,0 +1,72 @@
+/**
+ * Timestamps on the wire (DESIGN §3): out as `YYYY-MM-DD HH:MM:SS` in the configured time
+ * zone; in as ISO 8601 with or without an offset, or `YYYY-MM-DD HH:MM:SS`. Without an
+ * offset a time is read in the configured time zone. Stored as ISO instants in UTC.
+ */
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?$/;
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+function wallClockParts(ms: number, timeZone: string): Record<string, string> {
+  const parts: Record<string, string> = {};
+  for (const part of partsFormatter(timeZone).formatToParts(new Date(ms))) parts[part.type] = part.value;
+  return parts;
+}
+
+/** `YYYY-MM-DD HH:MM:SS`, or with `.ffffff` when `micro` is set (as `last_change` is). */
+export function formatTimestamp(instant: string | number, timeZone: string, micro = false): string {
+  const ms = typeof instant === 'number' ? instant : Date.parse(instant);
+  const p = wallClockParts(ms, timeZone);
+  const base = `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  if (!micro) return base;
+  const millis = ((ms % 1000) + 1000) % 1000;
+  return `${base}.${String(millis * 1000).padStart(6, '0')}`;
+}
+
+export function formatOptionalTimestamp(instant: string | null, timeZone: string): string | null {
+  return instant === null ? null : formatTimestamp(instant, timeZone);
+}
+
+/** Milliseconds since the epoch, or undefined when the text is no accepted timestamp. */
+export function parseTimestamp(text: string, timeZone: string): number | undefined {
+  if (WITH_OFFSET.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  const match = LOCAL.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const fraction = match[7] ? Math.floor(Number(match[7]) * 1000) : 0;
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second, fraction);
+  const check = new Date(asUtc);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  // The zone's offset at that wall time; asking twice settles daylight-saving edges.
+  const guess = asUtc - zoneOffset(asUtc, timeZone);
+  return asUtc - zoneOffset(guess, timeZone);
+}
+
+/** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich). */
+function zoneOffset(ms: number, timeZone: string): number {
+  const p = wallClockParts(ms, timeZone);
+  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return wall - Math.floor(ms / 1000) * 1000;
+}
