@@ -1,0 +1,121 @@
+/**
+ * Starts a real node on 127.0.0.1 (port 0) over a real SQLite file in a temp folder.
+ * Tests speak HTTP to it; nothing of ours is mocked.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { demoCredentials, loadDemo } from '../../src/demo/demo.js';
+import { basePath, type Interface } from '../../src/http/interfaces.js';
+import { startServer } from '../../src/server.js';
+
+/** A clock tests can move; starts at the real time unless told otherwise. */
+export class TestClock {
+  constructor(public ms: number = Date.now()) {}
+  now = (): number => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  clock: TestClock;
+  dataDir: string;
+  /** Base URL of an interface, e.g. `${server.api('enterprise')}/customers`. */
+  api(iface: Interface): string;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  config?: Record<string, unknown>;
+  clock?: TestClock;
+  demo?: boolean;
+  dataDir?: string;
+}
+
+export function tempDir(prefix = 'loyaltyd-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDir();
+  const clock = options.clock ?? new TestClock();
+  const config = loadConfig({
+    env: {},
+    overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...options.config },
+  });
+  const app = createApp({ config, clock: clock.now, log: pino({ level: 'silent' }) });
+  if (options.demo ?? true) await loadDemo(app);
+  const server = await startServer(app, '127.0.0.1', 0);
+  return {
+    url: server.url,
+    app,
+    clock,
+    dataDir,
+    api: (iface) => `${server.url}${basePath(iface)}`,
+    close: async () => {
+      await server.close();
+      app.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** One HTTP call with a JSON body (if any); the answer's body parsed when it is JSON. */
+export async function call(method: string, url: string, options: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && !Object.keys(headers).some((key) => key.toLowerCase() === 'content-type')) {
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+export function basic(user: string, secret: string): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** Logs the demo POS user in and returns its Bearer header. */
+export async function demoPosLogin(server: TestServer): Promise<Record<string, string>> {
+  const response = await call('POST', `${server.api('enterprise')}/users/actions/login`, {
+    body: {
+      user_external_application_id: demoCredentials.external_application_id,
+      login: demoCredentials.pos_login,
+      password: demoCredentials.pos_password,
+    },
+  });
+  if (response.status !== 200) throw new Error(`demo login failed: ${JSON.stringify(response.body)}`);
+  return bearer(response.body.data.bearer_token as string);
+}
+
+/** Creates a customer-interface token for the demo api user; returns its id and header. */
+export async function demoToken(server: TestServer): Promise<{ tokenId: string; headers: Record<string, string> }> {
+  const response = await call('POST', `${server.api('customer')}/tokens`, {
+    headers: basic(demoCredentials.api_user, ''),
+    body: { device: { device_id: 'test-device' }, setup: { language_id: 'en' }, external_application_id: demoCredentials.external_application_id },
+  });
+  if (response.status !== 201) throw new Error(`token creation failed: ${JSON.stringify(response.body)}`);
+  const tokenId = response.body.data.token_id as string;
+  return { tokenId, headers: basic(demoCredentials.api_user, tokenId) };
+}
