@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { schemaVersion } from './db/migrate.js';
+import { FEATURES } from './features/registry.js';
 import { externalApplicationsRoutes } from './features/external-applications/external-applications.routes.js';
 import { healthRouter } from './features/health/health.routes.js';
 import { tokensRoutes } from './features/tokens/tokens.routes.js';
@@ -52,7 +53,12 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   http.use(express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
   mountEndpoints(
     http,
-    [...usersRoutes(services.users), ...tokensRoutes(services), ...externalApplicationsRoutes(services.applications)],
+    [
+      ...usersRoutes(services.users),
+      ...tokensRoutes(services),
+      ...externalApplicationsRoutes(services.applications),
+      ...FEATURES.flatMap((feature) => feature({ node, config, clock, services })),
+    ],
     createAuthenticator(services.users, services.apiUsers, services.tokens),
   );
   http.use((request) => {

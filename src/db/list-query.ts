@@ -1,0 +1,81 @@
+/**
+ * Collection queries: optional filters joined with AND, an ORDER BY from the paging
+ * parameters, LIMIT/OFFSET, and a count of every match for `total_items`. Statements are
+ * prepared once per distinct SQL text and kept by the repository that owns the cache.
+ */
+import type { Statement } from 'better-sqlite3';
+import { invalidParam } from '../errors.js';
+import type { Page, Paging } from '../http/paging.js';
+import type { Db } from './open.js';
+import type { StoredValue } from './write-path.js';
+
+/** One SQL condition with its parameters; `undefined` when the filter was not given. */
+export type Filter = { sql: string; params: StoredValue[] } | undefined;
+
+export interface ListSpec {
+  /** FROM clause, joins included. */
+  from: string;
+  select: string;
+  filters: Filter[];
+  /** Wire field → SQL expression, for `sort_field`. */
+  sortable: Record<string, string>;
+  defaultSort: string;
+  /** Unique column that breaks ties so paging is stable. */
+  tieBreaker: string;
+}
+
+export class ListQueries {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {}
+
+  page<T>(spec: ListSpec, paging: Paging): Page<T> {
+    const given = spec.filters.filter((filter) => filter !== undefined);
+    const where = given.length ? `WHERE ${given.map((filter) => filter.sql).join(' AND ')}` : '';
+    const params = given.flatMap((filter) => filter.params);
+    const field = paging.sort_field ?? spec.defaultSort;
+    const sortColumn = spec.sortable[field];
+    if (!sortColumn) {
+      throw invalidParam('sort_field', 'not_allowed_value', field, `Sortable fields: ${Object.keys(spec.sortable).join(', ')}`);
+    }
+    const direction = paging.sort_direction;
+    const rows = this.prepare(
+      `SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${spec.tieBreaker} ${direction} LIMIT ? OFFSET ?`,
+    ).all(...params, paging.count, paging.offset) as T[];
+    const total = (this.prepare(`SELECT count(*) AS n FROM ${spec.from} ${where}`).get(...params) as { n: number }).n;
+    return { items: rows, total };
+  }
+
+  private prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+export function equals(column: string, value: StoredValue | undefined): Filter {
+  return value === undefined ? undefined : { sql: `${column} = ?`, params: [value] };
+}
+
+/** Case-insensitive substring match. */
+export function contains(column: string, value: string | undefined): Filter {
+  if (value === undefined) return undefined;
+  const escaped = value.replace(/[\\%_]/g, (character) => `\\${character}`);
+  return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`%${escaped}%`] };
+}
+
+export function oneOf(column: string, values: StoredValue[] | undefined): Filter {
+  if (values === undefined || values.length === 0) return undefined;
+  return { sql: `${column} IN (${values.map(() => '?').join(', ')})`, params: values };
+}
+
+export function atLeast(column: string, value: StoredValue | undefined): Filter {
+  return value === undefined ? undefined : { sql: `${column} >= ?`, params: [value] };
+}
+
+export function atMost(column: string, value: StoredValue | undefined): Filter {
+  return value === undefined ? undefined : { sql: `${column} <= ?`, params: [value] };
+}

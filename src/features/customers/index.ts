@@ -1,0 +1,3 @@
+import type { Feature } from '../feature.js';
+
+export const customersFeature: Feature = () => [];
