@@ -1,0 +1,131 @@
+/**
+ * Contract: every operation's answer validated against the response schema of the same
+ * operation in spec/carecloud-openapi-2021.yaml, the version interface.md was written
+ * from. Where interface.md deliberately differs, the row says so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCredentials } from '../../src/demo/demo.js';
+import { OpenApiContract } from '../support/openapi.js';
+import { basic, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+
+interface Session {
+  server: TestServer;
+  enterprise: Record<string, string>;
+  customer: { tokenId: string; headers: Record<string, string> };
+}
+
+interface Operation {
+  /** Method and path template as the spec names them. */
+  method: string;
+  specPath: string;
+  status: number;
+  iface: 'enterprise' | 'customer';
+  call(session: Session): Promise<{ status: number; body: unknown }>;
+}
+
+const contract = new OpenApiContract();
+let session: Session;
+
+beforeAll(async () => {
+  const server = await startTestServer();
+  const enterprise = await demoPosLogin(server);
+  const customer = await demoToken(server);
+  const login = await call('POST', `${server.api('customer')}/tokens/${customer.tokenId}/actions/login`, {
+    headers: customer.headers,
+    body: { login_type: 'email', login_value: demoCredentials.customer_email, password: demoCredentials.customer_password },
+  });
+  expect(login.status).toBe(200);
+  session = { server, enterprise, customer };
+});
+afterAll(() => session.server.close());
+
+const enterpriseGet = (path: string) => (s: Session) => call('GET', `${s.server.api('enterprise')}${path}`, { headers: s.enterprise });
+
+const OPERATIONS: Operation[] = [
+  {
+    method: 'post',
+    specPath: '/users/actions/login',
+    status: 200,
+    iface: 'enterprise',
+    call: (s) =>
+      call('POST', `${s.server.api('enterprise')}/users/actions/login`, {
+        body: {
+          user_external_application_id: demoCredentials.external_application_id,
+          login: demoCredentials.pos_login,
+          password: demoCredentials.pos_password,
+        },
+      }),
+  },
+  {
+    method: 'post',
+    specPath: '/tokens',
+    status: 201,
+    iface: 'customer',
+    call: (s) =>
+      call('POST', `${s.server.api('customer')}/tokens`, {
+        headers: basic(demoCredentials.api_user, ''),
+        body: { device: { device_id: 'contract' }, setup: { external_application_id: demoCredentials.external_application_id } },
+      }),
+  },
+  {
+    method: 'post',
+    specPath: '/tokens/{token_id}/actions/login',
+    status: 200,
+    iface: 'customer',
+    call: (s) =>
+      call('POST', `${s.server.api('customer')}/tokens/${s.customer.tokenId}/actions/login`, {
+        headers: s.customer.headers,
+        body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password },
+      }),
+  },
+  {
+    method: 'get',
+    specPath: '/tokens/{token_id}/actions/auth-token',
+    status: 200,
+    iface: 'customer',
+    call: (s) =>
+      call('GET', `${s.server.api('customer')}/tokens/${s.customer.tokenId}/actions/auth-token?external_application_id=${demoCredentials.external_application_id}&token_type=2`, {
+        headers: s.customer.headers,
+      }),
+  },
+  { method: 'get', specPath: '/customer-external-applications', status: 200, iface: 'enterprise', call: enterpriseGet('/customer-external-applications') },
+  {
+    method: 'get',
+    specPath: '/customer-external-applications/{customer_external_application_id}',
+    status: 200,
+    iface: 'enterprise',
+    call: enterpriseGet(`/customer-external-applications/${demoCredentials.external_application_id}`),
+  },
+  {
+    method: 'get',
+    specPath: '/customer-external-applications/{customer_external_application_id}',
+    status: 404,
+    iface: 'enterprise',
+    call: enterpriseGet('/customer-external-applications/ffffffffffffffffffffffffff'),
+  },
+  { method: 'get', specPath: '/customer-external-applications', status: 400, iface: 'enterprise', call: enterpriseGet('/customer-external-applications?count=5000') },
+  {
+    method: 'get',
+    specPath: '/customer-external-applications',
+    status: 401,
+    iface: 'enterprise',
+    call: (s) => call('GET', `${s.server.api('enterprise')}/customer-external-applications`),
+  },
+];
+
+describe('responses conform to the 2021 OpenAPI schema of their operation', () => {
+  for (const operation of OPERATIONS) {
+    it(`${operation.method.toUpperCase()} ${operation.specPath} ${operation.status} (${operation.iface})`, async () => {
+      const response = await operation.call(session);
+      expect(response.status).toBe(operation.status);
+      expect(contract.check(operation.method, operation.specPath, operation.status, response.body)).toEqual([]);
+    });
+  }
+});
+
+describe('the contract check itself', () => {
+  it('rejects a body whose fields have the wrong types', () => {
+    const wrong = { data: { customer_external_applications: [{ external_application_id: 5 }], total_items: 'many' } };
+    expect(contract.check('get', '/customer-external-applications', 200, wrong)).not.toEqual([]);
+  });
+});
