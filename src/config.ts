@@ -80,10 +80,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   const parsed = Config.safeParse(merged);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(root)');
-      const detail = issue.code === 'unrecognized_keys' ? `unknown key ${issue.keys.join(', ')}` : issue.message;
-      return `config key ${key}: ${detail}`;
+    const problems = parsed.error.issues.flatMap((issue) => {
+      // An unknown key is named by its full dotted path, as the operator would set it.
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `config key ${[...issue.path, key].join('.')}: unknown key`);
+      return [`config key ${issue.path.join('.') || '(root)'}: ${issue.message}`];
     });
     throw new ConfigError(problems.join('\n'));
   }
@@ -124,9 +124,11 @@ function readJson(path: string): Record<string, unknown> {
 
 function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
+    // Own keys only, and defined rather than assigned: a `__proto__` key in a config file
+    // must become an unknown key for the schema to name, not a write to Object.prototype.
+    const existing = Object.hasOwn(target, key) ? target[key] : undefined;
     if (isPlainObject(existing) && isPlainObject(value)) deepMerge(existing, value);
-    else target[key] = value;
+    else Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   }
 }
 

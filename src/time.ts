@@ -4,7 +4,7 @@
  * offset a time is read in the configured time zone. Stored as ISO instants in UTC.
  */
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?$/;
-const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/;
+const WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -48,20 +48,38 @@ export function formatOptionalTimestamp(instant: string | null, timeZone: string
 
 /** Milliseconds since the epoch, or undefined when the text is no accepted timestamp. */
 export function parseTimestamp(text: string, timeZone: string): number | undefined {
-  if (WITH_OFFSET.test(text)) {
+  const withOffset = WITH_OFFSET.exec(text);
+  const match = withOffset ?? LOCAL.exec(text);
+  if (!match) return undefined;
+  const asUtc = wallTimeAsUtc(match);
+  if (asUtc === undefined) return undefined;
+  if (withOffset) {
     const ms = Date.parse(text);
     return Number.isNaN(ms) ? undefined : ms;
   }
-  const match = LOCAL.exec(text);
-  if (!match) return undefined;
+  // The zone's offset at that wall time; asking twice settles daylight-saving edges.
+  const guess = asUtc - zoneOffset(asUtc, timeZone);
+  return asUtc - zoneOffset(guess, timeZone);
+}
+
+/**
+ * The wall time of a matched timestamp read as if it were UTC, or undefined when a field
+ * is out of range (2026-02-30, 10:61): Date.UTC and Date.parse would roll those over
+ * into another day or hour instead of refusing them.
+ */
+function wallTimeAsUtc(match: RegExpExecArray): number | undefined {
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const fraction = match[7] ? Math.floor(Number(match[7]) * 1000) : 0;
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second, fraction);
   const check = new Date(asUtc);
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
-  // The zone's offset at that wall time; asking twice settles daylight-saving edges.
-  const guess = asUtc - zoneOffset(asUtc, timeZone);
-  return asUtc - zoneOffset(guess, timeZone);
+  const valid =
+    check.getUTCFullYear() === year &&
+    check.getUTCMonth() === month - 1 &&
+    check.getUTCDate() === day &&
+    check.getUTCHours() === hour &&
+    check.getUTCMinutes() === minute &&
+    check.getUTCSeconds() === second;
+  return valid ? asUtc : undefined;
 }
 
 /** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich). */

@@ -15,6 +15,11 @@ export function loadNodeIdentity(db: Db): NodeIdentity {
   const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
   insert.run('node_id', randomBytes(4).toString('hex'));
   insert.run('generation', randomBytes(8).toString('hex'));
-  const lastStamp = db.prepare<[], { hlc: string | null }>('SELECT max(hlc) AS hlc FROM changes').get()?.hlc ?? undefined;
+  // A store stamps each outbox command after the changes it made, so the newest stamp
+  // may be a command's; resuming from the changes alone would issue that stamp again.
+  const lastStamp =
+    db
+      .prepare<[], { hlc: string | null }>('SELECT max(hlc) AS hlc FROM (SELECT max(hlc) AS hlc FROM changes UNION ALL SELECT max(hlc) FROM outbox)')
+      .get()?.hlc ?? undefined;
   return { nodeId: read.get('node_id')!.value, generation: read.get('generation')!.value, lastStamp };
 }

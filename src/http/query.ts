@@ -8,14 +8,16 @@ export type ParsedQuery = Record<string, string | string[]>;
 const BRACKETS = /^(.+?)\[(\d*)\]$/;
 
 export function parseQuery(text: string): ParsedQuery {
-  const result: ParsedQuery = {};
+  // Collected in a Map, not an object literal: a parameter named `constructor` or
+  // `__proto__` must be a value like any other, not an inherited member or the prototype.
+  const collected = new Map<string, string | string[]>();
   for (const [rawKey, value] of new URLSearchParams(text)) {
     const match = BRACKETS.exec(rawKey);
     const key = match ? match[1]! : rawKey;
-    const existing = result[key];
-    if (existing === undefined) result[key] = match ? [value] : value;
+    const existing = collected.get(key);
+    if (existing === undefined) collected.set(key, match ? [value] : value);
     else if (Array.isArray(existing)) existing.push(value);
-    else result[key] = [existing, value];
+    else collected.set(key, [existing, value]);
   }
-  return result;
+  return Object.fromEntries(collected);
 }

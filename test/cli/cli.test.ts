@@ -1,0 +1,267 @@
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import type { Command } from 'commander';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/auth/secrets.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { schemaVersion } from '../../src/db/migrate.js';
+import { MIGRATIONS } from '../../src/db/migrations/index.js';
+import { openDatabase } from '../../src/db/open.js';
+import { demoCredentials } from '../../src/demo/demo.js';
+import { databaseFile } from '../../src/node.js';
+import { BIN, cliEnv, runCli, runCliJson } from '../support/cli.js';
+import { basic, bearer, call, startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+const folders: string[] = [];
+const servers: TestServer[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function newFolder(): string {
+  const folder = tempDir('loyaltyd-cli-');
+  folders.push(folder);
+  return folder;
+}
+
+/** Reads one value from the database of a data folder the CLI wrote. */
+function queryOne(dataDir: string, sql: string, ...params: string[]): unknown {
+  const db = openDatabase(databaseFile(dataDir));
+  try {
+    return db.prepare(sql).get(...params);
+  } finally {
+    db.close();
+  }
+}
+
+const allNames = MIGRATIONS.map((migration) => `${String(migration.version).padStart(4, '0')}-${migration.name}`);
+const COMMON = ['--data-dir', '--config', '--json'];
+
+/** Every command line and the options its help must list. */
+const HELP: Record<string, string[]> = {
+  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes'],
+  serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo'],
+  init: COMMON,
+  migrate: COMMON,
+  demo: COMMON,
+  apps: ['add'],
+  'apps add': ['--name', ...COMMON],
+  users: ['add'],
+  'users add': ['--login', '--password', '--app', '--legacy-basic', ...COMMON],
+  'api-users': ['add'],
+  'api-users add': ['--name', ...COMMON],
+  nodes: ['add'],
+  'nodes add': ['--name', ...COMMON],
+};
+
+function commandLines(command: Command, prefix: string[] = []): string[] {
+  return command.commands.flatMap((sub) => {
+    const line = [...prefix, sub.name()];
+    return [line.join(' '), ...commandLines(sub, line)];
+  });
+}
+
+describe('loyaltyd database commands', () => {
+  it('init --json creates the database and lists every applied migration', async () => {
+    const dataDir = newFolder();
+    const result = await runCliJson(['init', '--data-dir', dataDir]);
+    expect(result).toEqual({ database: databaseFile(dataDir), schema_version: schemaVersion(), applied: allNames });
+  });
+
+  it('migrate --json on a fresh folder applies everything, then nothing', async () => {
+    const dataDir = newFolder();
+    expect(await runCliJson(['migrate', '--data-dir', dataDir])).toMatchObject({ schema_version: schemaVersion(), applied: allNames });
+    expect(await runCliJson(['migrate', '--data-dir', dataDir])).toEqual({
+      database: databaseFile(dataDir),
+      schema_version: schemaVersion(),
+      applied: [],
+    });
+  });
+
+  it('takes the data folder from LOYALTYD_DATA_DIR', async () => {
+    const dataDir = newFolder();
+    const result = await runCliJson(['init'], { LOYALTYD_DATA_DIR: dataDir });
+    expect(result.database).toBe(databaseFile(dataDir));
+  });
+
+  it('demo --json prints the demo credentials', async () => {
+    const dataDir = newFolder();
+    expect(await runCliJson(['demo', '--data-dir', dataDir])).toEqual(demoCredentials);
+    // Loading it again changes nothing and prints the same credentials.
+    expect(await runCliJson(['demo', '--data-dir', dataDir])).toEqual(demoCredentials);
+    expect(queryOne(dataDir, 'SELECT count(*) AS n FROM users WHERE login = ?', demoCredentials.pos_login)).toEqual({ n: 1 });
+  });
+});
+
+describe('loyaltyd admin commands', () => {
+  it('apps add, then users add, give a user who logs in over HTTP with those credentials', async () => {
+    const dataDir = newFolder();
+    const app = await runCliJson(['apps', 'add', '--name', 'Till app', '--data-dir', dataDir]);
+    expect(app.external_application_id).toMatch(/^[0-9a-f]{26}$/);
+    const user = await runCliJson(['users', 'add', '--login', 'cashier', '--password', 's3cret-till', '--app', app.external_application_id, '--data-dir', dataDir]);
+    expect(user.user_id).toMatch(/^[0-9a-f]{26}$/);
+
+    const server = await startTestServer({ dataDir, demo: false });
+    servers.push(server);
+    const login = await call('POST', `${server.api('enterprise')}/users/actions/login`, {
+      body: { user_external_application_id: app.external_application_id, login: 'cashier', password: 's3cret-till' },
+    });
+    expect(login.status).toBe(200);
+    expect(typeof login.body.data.bearer_token).toBe('string');
+
+    const apps = await call('GET', `${server.api('enterprise')}/customer-external-applications`, { headers: bearer(login.body.data.bearer_token) });
+    expect(apps.status).toBe(200);
+    expect(apps.body.data.customer_external_applications.map((row: any) => row.name)).toEqual(['Till app']);
+
+    const wrong = await call('POST', `${server.api('enterprise')}/users/actions/login`, {
+      body: { user_external_application_id: app.external_application_id, login: 'cashier', password: 'not-the-password' },
+    });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('users add with an unknown app exits 1 and says which app is unknown', async () => {
+    const dataDir = newFolder();
+    const unknown = 'ffffffffffffffffffffffffff';
+    const result = await runCli(['users', 'add', '--login', 'cashier', '--password', 'pw', '--app', unknown, '--data-dir', dataDir, '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('app: not_found');
+    expect(result.stderr).toContain(unknown);
+    expect(queryOne(dataDir, 'SELECT count(*) AS n FROM users')).toEqual({ n: 0 });
+  });
+
+  it('users add with a login that exists exits 1 and names the login', async () => {
+    const dataDir = newFolder();
+    const app = await runCliJson(['apps', 'add', '--name', 'Till app', '--data-dir', dataDir]);
+    const args = ['users', 'add', '--login', 'cashier', '--password', 'pw', '--app', app.external_application_id, '--data-dir', dataDir];
+    expect((await runCli(args)).code).toBe(0);
+    const again = await runCli(args);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('login: already_exists (cashier)');
+  });
+
+  it('users add without --password exits non-zero and names the missing option', async () => {
+    const result = await runCli(['users', 'add', '--login', 'cashier', '--app', 'x', '--data-dir', newFolder()]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('--password');
+  });
+
+  it('api-users add --json prints a user name a customer app can create a token with', async () => {
+    const dataDir = newFolder();
+    const app = await runCliJson(['apps', 'add', '--name', 'Customer app', '--data-dir', dataDir]);
+    const apiUser = await runCliJson(['api-users', 'add', '--name', 'mobile app', '--data-dir', dataDir]);
+    expect(Object.keys(apiUser)).toEqual(['user_name']);
+    expect(apiUser.user_name).toMatch(/^api-[0-9a-f]{24}$/);
+    expect(queryOne(dataDir, 'SELECT name FROM api_users WHERE user_name = ?', apiUser.user_name)).toEqual({ name: 'mobile app' });
+
+    const server = await startTestServer({ dataDir, demo: false });
+    servers.push(server);
+    const token = await call('POST', `${server.api('customer')}/tokens`, {
+      headers: basic(apiUser.user_name, ''),
+      body: { device: { device_id: 'cli-test' }, setup: { language_id: 'en' }, external_application_id: app.external_application_id },
+    });
+    expect(token.status).toBe(201);
+  });
+
+  it('nodes add --json prints the node name and a secret stored only as its hash', async () => {
+    const dataDir = newFolder();
+    const node = await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
+    expect(Object.keys(node).sort()).toEqual(['node_name', 'node_secret']);
+    expect(node.node_name).toBe('store-brno');
+    expect(node.node_secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(queryOne(dataDir, 'SELECT secret_hash FROM nodes WHERE name = ?', 'store-brno')).toEqual({ secret_hash: sha256Hex(node.node_secret) });
+  });
+
+  it('nodes add twice with the same name exits 1 and keeps the first secret', async () => {
+    const dataDir = newFolder();
+    const first = await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
+    const second = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir, '--json']);
+    expect(second.code).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toContain('name: already_exists (store-brno)');
+    expect(queryOne(dataDir, 'SELECT count(*) AS n, secret_hash FROM nodes')).toEqual({ n: 1, secret_hash: sha256Hex(first.node_secret) });
+  });
+
+  it('prints key: value lines without --json', async () => {
+    const result = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', newFolder()]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^node_name\s+store-brno$/m);
+    expect(result.stdout).toMatch(/^node_secret\s+[0-9a-f]{64}$/m);
+  });
+});
+
+describe('loyaltyd serve', () => {
+  it('serve --port abc exits non-zero naming http.port', async () => {
+    const result = await runCli(['serve', '--port', 'abc', '--data-dir', newFolder()]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('http.port');
+  });
+
+  it('serve with LOYALTYD_PORT=abc exits non-zero naming http.port', async () => {
+    const result = await runCli(['serve', '--data-dir', newFolder()], { LOYALTYD_PORT: 'abc' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('http.port');
+  });
+
+  it('serve --mode shop exits non-zero naming mode', async () => {
+    const result = await runCli(['serve', '--mode', 'shop', '--data-dir', newFolder()]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/config key mode\b/);
+  });
+
+  it('serve answers /health on the port it prints and stops cleanly on SIGTERM', async () => {
+    const dataDir = newFolder();
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--mode', 'hub'], {
+      env: cliEnv({ LOYALTYD_LOG_LEVEL: 'silent' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /serving (http:\/\/\S+)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${output}`)));
+      });
+      const health = await call('GET', `${url}/health`);
+      expect(health.status).toBe(200);
+      expect(health.body).toMatchObject({ status: 'ok', mode: 'hub', schema_version: schemaVersion() });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
+
+// Each help test starts its own process; they share nothing, so they run side by side.
+describe.concurrent('loyaltyd help', () => {
+  it('has a help entry for every command line the program defines', ({ expect }) => {
+    expect(commandLines(buildProgram()).filter((line) => !line.endsWith('help')).sort()).toEqual(
+      Object.keys(HELP)
+        .filter((line) => line !== '')
+        .sort(),
+    );
+  });
+
+  it.for(Object.entries(HELP).map(([line, options]) => [`loyaltyd ${line}`.trimEnd(), options] as const))(
+    '`%s --help` exits 0 and lists its options',
+    async ([usage, options], { expect }) => {
+      const result = await runCli([...usage.split(' ').slice(1), '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`Usage: ${usage} `);
+      for (const option of options) expect(result.stdout).toMatch(new RegExp(`(^|[\\s,])${option}(\\s|$)`, 'm'));
+    },
+  );
+
+  it('an unknown command exits non-zero and shows the usage', async ({ expect }) => {
+    const result = await runCli(['no-such-command']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("unknown command 'no-such-command'");
+    expect(result.stderr).toContain('Usage: loyaltyd');
+  });
+});

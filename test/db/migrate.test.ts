@@ -1,0 +1,135 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, schemaVersion } from '../../src/db/migrate.js';
+import { MIGRATIONS } from '../../src/db/migrations/index.js';
+import { openDatabase, type Db } from '../../src/db/open.js';
+import { databaseFile, openNode } from '../../src/node.js';
+import { runCli, runCliJson } from '../support/cli.js';
+import { TestClock, tempDir } from '../support/server.js';
+
+const folders: string[] = [];
+const databases: Db[] = [];
+
+afterEach(() => {
+  for (const db of databases.splice(0)) if (db.open) db.close();
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function newFolder(): string {
+  const folder = tempDir('loyaltyd-migrate-');
+  folders.push(folder);
+  return folder;
+}
+
+function open(file: string): Db {
+  const db = openDatabase(file);
+  databases.push(db);
+  return db;
+}
+
+const allNames = MIGRATIONS.map((migration) => `${String(migration.version).padStart(4, '0')}-${migration.name}`);
+
+function recorded(db: Db): { version: number; name: string }[] {
+  return db.prepare<[], { version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version').all();
+}
+
+describe('migrations', () => {
+  it('apply every migration to a database in an empty folder and record each in schema_migrations', () => {
+    const file = join(newFolder(), 'nested', 'loyaltyd.sqlite');
+    const db = open(file);
+    const result = migrate(db);
+
+    expect(MIGRATIONS.length).toBeGreaterThan(0);
+    expect(result.applied).toEqual(allNames);
+    expect(result.version).toBe(schemaVersion());
+    expect(recorded(db)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((row) => row.name);
+    expect(tables).toEqual(expect.arrayContaining(['meta', 'changes', 'outbox', 'external_applications', 'users', 'nodes']));
+  });
+
+  it('number migrations uniquely, in ascending order', () => {
+    const versions = MIGRATIONS.map((migration) => migration.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(schemaVersion()).toBe(Math.max(...versions));
+  });
+
+  it('apply nothing when run again and keep the data', () => {
+    const dataDir = newFolder();
+    const clock = new TestClock();
+    const first = openNode({ data_dir: dataDir, mode: 'store' }, clock.now);
+    const id = first.newId();
+    first.writes.write(null, (tx) => tx.insert('external_applications', { id, name: 'Kept', state: 1 }));
+    const identity = first.identity;
+    first.close();
+
+    const second = openNode({ data_dir: dataDir, mode: 'store' }, clock.now);
+    try {
+      expect(second.migrations).toEqual({ applied: [], version: schemaVersion() });
+      expect(second.db.prepare('SELECT name FROM external_applications WHERE id = ?').get(id)).toEqual({ name: 'Kept' });
+      expect(recorded(second.db)).toHaveLength(MIGRATIONS.length);
+      // The same database keeps its node id and generation.
+      expect(second.identity.nodeId).toBe(identity.nodeId);
+      expect(second.identity.generation).toBe(identity.generation);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('apply only the migrations a database has not had yet', () => {
+    const db = open(join(newFolder(), 'loyaltyd.sqlite'));
+    migrate(db);
+    const next = schemaVersion() + 1;
+    MIGRATIONS.push({ version: next, name: 'test-extra', sql: 'CREATE TABLE test_extra (id TEXT PRIMARY KEY) STRICT;' });
+    try {
+      const result = migrate(db);
+      expect(result.applied).toEqual([`${String(next).padStart(4, '0')}-test-extra`]);
+      expect(result.version).toBe(next);
+      expect(recorded(db).at(-1)).toEqual({ version: next, name: 'test-extra' });
+      expect(migrate(db).applied).toEqual([]);
+    } finally {
+      MIGRATIONS.pop();
+    }
+  });
+
+  it('leave no trace of a migration that fails and apply it on the next run once fixed', () => {
+    const db = open(join(newFolder(), 'loyaltyd.sqlite'));
+    migrate(db);
+    const next = schemaVersion() + 1;
+    const broken = { version: next, name: 'test-broken', sql: 'CREATE TABLE test_half (id TEXT) STRICT; CREATE TABLE oops (' };
+    MIGRATIONS.push(broken);
+    try {
+      expect(() => migrate(db)).toThrow();
+      expect(recorded(db).map((row) => row.version)).not.toContain(next);
+      expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'test_half'").get()).toBeUndefined();
+      broken.sql = 'CREATE TABLE test_half (id TEXT) STRICT;';
+      expect(migrate(db).applied).toEqual([`${String(next).padStart(4, '0')}-test-broken`]);
+    } finally {
+      MIGRATIONS.pop();
+    }
+  });
+
+  it('`loyaltyd init` creates the database, and a second init applies nothing and keeps its data', async () => {
+    const dataDir = newFolder();
+    const first = await runCliJson(['init', '--data-dir', dataDir]);
+    expect(first).toEqual({ database: databaseFile(dataDir), schema_version: schemaVersion(), applied: allNames });
+    expect(existsSync(databaseFile(dataDir))).toBe(true);
+
+    const app = await runCliJson(['apps', 'add', '--name', 'Till', '--data-dir', dataDir]);
+    const second = await runCliJson(['init', '--data-dir', dataDir]);
+    expect(second).toEqual({ database: databaseFile(dataDir), schema_version: schemaVersion(), applied: [] });
+
+    const db = open(databaseFile(dataDir));
+    expect(db.prepare('SELECT name FROM external_applications WHERE id = ?').get(app.external_application_id)).toEqual({ name: 'Till' });
+    expect(recorded(db)).toHaveLength(MIGRATIONS.length);
+  });
+
+  it('`loyaltyd init` without --json prints readable lines and exits 0', async () => {
+    const dataDir = newFolder();
+    const result = await runCli(['init', '--data-dir', dataDir]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^database\s+.*loyaltyd\.sqlite$/m);
+    expect(result.stdout).toMatch(new RegExp(`^schema_version\\s+${schemaVersion()}$`, 'm'));
+  });
+});
