@@ -1,10 +1,11 @@
 /**
  * The one error middleware, mounted after every router: AppError goes out as it is, body
- * parser failures become 400/413/415, anything else a logged 500 with no internals.
+ * parser and path-decoding failures become 400/413/415, anything else a logged 500 with
+ * no internals.
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { AppError, internalError, malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { AppError, internalError, invalidParam, malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 
 interface BodyParserError {
   type?: string;
@@ -42,6 +43,12 @@ function toAppError(error: unknown, bodyLimitBytes: number): AppError | undefine
     case 'stream.encoding.set':
       return malformedJson(parserError.message ?? 'the body could not be read');
     default:
-      return undefined;
+      break;
   }
+  // The router cannot percent-decode a path segment such as `%E0%A4%A`.
+  if (error instanceof URIError) return invalidParam('path', 'invalid_value_format', undefined, 'The path is not valid percent-encoding');
+  // A body that does not inflate under its Content-Encoding (gzip, deflate, br): the parser
+  // marks it 400 but gives it no type.
+  if (parserError?.status === 400) return malformedJson(parserError.message ?? 'the body could not be decoded');
+  return undefined;
 }

@@ -54,7 +54,7 @@ function handlerFor(endpoint: Endpoint, iface: Interface, authenticate: Authenti
     const input = {
       params: parse(endpoint.params, request.params, 'path'),
       query: parse(endpoint.query, request.query, ''),
-      body: parse(endpoint.body, request.body ?? {}, ''),
+      body: parse(endpoint.body, request.body ?? {}, '', 'body'),
     };
     const context: RequestContext = {
       iface,
@@ -68,9 +68,9 @@ function handlerFor(endpoint: Endpoint, iface: Interface, authenticate: Authenti
   };
 }
 
-function parse(schema: z.ZodType | undefined, value: unknown, prefix: string): unknown {
+function parse(schema: z.ZodType | undefined, value: unknown, prefix: string, root = prefix): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value);
-  if (!result.success) throw fromZodIssues(result.error.issues, value, prefix);
+  if (!result.success) throw fromZodIssues(result.error.issues, value, prefix, root);
   return result.data;
 }

@@ -1,15 +1,18 @@
 import type { z } from 'zod';
 import { badRequest, type InvalidParam, type Reason } from '../errors.js';
 
-/** Turns zod issues into `invalid_params` entries with the generic reasons. */
-export function fromZodIssues(issues: z.core.$ZodIssue[], input: unknown, prefix: string) {
-  return badRequest(issues.map((issue) => toInvalidParam(issue, input, prefix)));
+/**
+ * Turns zod issues into `invalid_params` entries with the generic reasons. `root` names an
+ * issue about the input as a whole (a body that is an array, not an object).
+ */
+export function fromZodIssues(issues: z.core.$ZodIssue[], input: unknown, prefix: string, root = prefix) {
+  return badRequest(issues.map((issue) => toInvalidParam(issue, input, prefix, root)));
 }
 
-function toInvalidParam(issue: z.core.$ZodIssue, input: unknown, prefix: string): InvalidParam {
+function toInvalidParam(issue: z.core.$ZodIssue, input: unknown, prefix: string, root: string): InvalidParam {
   const path = issue.path.map(String);
   const value = valueAt(input, path);
-  const name = [prefix, ...path].filter(Boolean).join('.') || prefix;
+  const name = [prefix, ...path].filter(Boolean).join('.') || root;
   return { name, reason: reasonOf(issue, value), value: describe(value), message: issue.message };
 }
 
@@ -44,6 +47,12 @@ function valueAt(input: unknown, path: string[]): unknown {
 function describe(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
-  const text = JSON.stringify(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    // JSON.parse accepts nesting deeper than JSON.stringify's recursion can walk back.
+    return Array.isArray(value) ? '[…]' : '{…}';
+  }
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

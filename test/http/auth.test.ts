@@ -1,0 +1,324 @@
+/**
+ * Authentication (DESIGN §4): enterprise Bearer, the deprecated hourly Basic, the customer
+ * interface's `api_user:token_id` Basic, and failed-login throttling. Every test gets its own
+ * server, because the throttle remembers failures per login and per address in memory.
+ */
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoCredentials } from '../../src/demo/demo.js';
+import {
+  basic,
+  bearer,
+  call,
+  demoPosLogin,
+  demoToken,
+  startTestServer,
+  TestClock,
+  type JsonResponse,
+  type TestServer,
+  type TestServerOptions,
+} from '../support/server.js';
+
+const HOUR_MS = 3_600_000;
+const BEARER_TTL_MS = 25_200 * 1000;
+const FAILURE_WINDOW_MS = 900 * 1000;
+
+let server: TestServer | undefined;
+
+async function start(options: TestServerOptions = {}): Promise<TestServer> {
+  server = await startTestServer(options);
+  return server;
+}
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function expectError(response: JsonResponse, status: number, exception: string): any {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(Object.keys(response.body)).toEqual(['error']);
+  expect(response.body.error).toMatchObject({
+    type: expect.any(String),
+    exception,
+    title: expect.any(String),
+    detail: expect.any(String),
+    error_data: expect.any(Object),
+  });
+  return response.body.error;
+}
+
+function expectUnauthorized(response: JsonResponse): void {
+  expectError(response, 401, 'unauthorized_exception');
+  expect(response.headers.get('www-authenticate')).toContain('Basic');
+}
+
+function login(target: TestServer, body: Record<string, unknown>): Promise<JsonResponse> {
+  return call('POST', `${target.api('enterprise')}/users/actions/login`, { body });
+}
+
+function posLogin(target: TestServer, password = demoCredentials.pos_password, loginName = demoCredentials.pos_login): Promise<JsonResponse> {
+  return login(target, { user_external_application_id: demoCredentials.external_application_id, login: loginName, password });
+}
+
+/** Any enterprise call that needs a user: the collection of external applications. */
+function enterpriseList(target: TestServer, headers: Record<string, string>): Promise<JsonResponse> {
+  return call('GET', `${target.api('enterprise')}/customer-external-applications`, { headers });
+}
+
+/** Any customer call that needs a token: updating the token's setup. */
+function updateToken(target: TestServer, tokenId: string, headers: Record<string, string>): Promise<JsonResponse> {
+  return call('PUT', `${target.api('customer')}/tokens/${tokenId}`, { headers, body: { setup: { language_id: 'cs' } } });
+}
+
+/** The deprecated scheme's header, computed here from its definition, not by our code. */
+function hourlyBasic(loginName: string, password: string, utcHour: string): Record<string, string> {
+  const md5 = createHash('md5').update(password).digest('hex');
+  return basic(loginName, createHash('sha256').update(md5 + utcHour).digest('hex'));
+}
+
+describe('enterprise Bearer login', () => {
+  it('a valid login answers 200 with a bearer_token that opens the enterprise interface', async () => {
+    const target = await start();
+    const response = await posLogin(target);
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body.data)).toEqual(['bearer_token']);
+    expect(response.body.data.bearer_token).toMatch(/^\S{32,}$/);
+    expect((await enterpriseList(target, bearer(response.body.data.bearer_token))).status).toBe(200);
+  });
+
+  it('a wrong password answers 401', async () => {
+    const target = await start();
+    expectUnauthorized(await posLogin(target, 'not-the-password'));
+  });
+
+  it('an unknown login answers 401', async () => {
+    const target = await start();
+    expectUnauthorized(await posLogin(target, demoCredentials.pos_password, 'nobody'));
+  });
+
+  it("the right password under another application's user_external_application_id answers 401", async () => {
+    const target = await start();
+    const other = target.app.services.applications.create('Another app');
+    const response = await login(target, {
+      user_external_application_id: other.external_application_id,
+      login: demoCredentials.pos_login,
+      password: demoCredentials.pos_password,
+    });
+    expectUnauthorized(response);
+  });
+
+  it('a bearer token is still accepted one second before its lifetime ends', async () => {
+    const target = await start();
+    const headers = await demoPosLogin(target);
+    target.clock.advance(BEARER_TTL_MS - 1000);
+    expect((await enterpriseList(target, headers)).status).toBe(200);
+  });
+
+  it('a bearer token past its lifetime answers 401', async () => {
+    const target = await start();
+    const headers = await demoPosLogin(target);
+    expect((await enterpriseList(target, headers)).status).toBe(200);
+    target.clock.advance(BEARER_TTL_MS + 1000);
+    expectUnauthorized(await enterpriseList(target, headers));
+  });
+
+  it('the bearer lifetime follows auth.bearer_ttl_seconds', async () => {
+    const target = await start({ config: { 'auth.bearer_ttl_seconds': 60 } });
+    const headers = await demoPosLogin(target);
+    target.clock.advance(59_000);
+    expect((await enterpriseList(target, headers)).status).toBe(200);
+    target.clock.advance(2_000);
+    expectUnauthorized(await enterpriseList(target, headers));
+  });
+
+  it('a bearer token that was never issued answers 401', async () => {
+    const target = await start();
+    expectUnauthorized(await enterpriseList(target, bearer('0'.repeat(64))));
+  });
+
+  it('a valid bearer token sent to the customer interface answers 401', async () => {
+    const target = await start();
+    const headers = await demoPosLogin(target);
+    const { tokenId } = await demoToken(target);
+    expectUnauthorized(await updateToken(target, tokenId, headers));
+    const create = await call('POST', `${target.api('customer')}/tokens`, {
+      headers,
+      body: { device: {}, setup: {}, external_application_id: demoCredentials.external_application_id },
+    });
+    expectUnauthorized(create);
+  });
+});
+
+describe('deprecated hourly Basic', () => {
+  const legacy = demoCredentials.legacy_basic_login;
+  const password = demoCredentials.pos_password;
+  const beforeEleven = () => new TestClock(Date.UTC(2026, 0, 15, 10, 59, 59));
+
+  it('a hash of the current UTC hour opens the enterprise interface for a user switched to it', async () => {
+    const target = await start({ clock: beforeEleven() });
+    expect((await enterpriseList(target, hourlyBasic(legacy, password, '2026011510'))).status).toBe(200);
+  });
+
+  it('the hash of the previous hour is still accepted just after the hour turns', async () => {
+    const target = await start({ clock: beforeEleven() });
+    const headers = hourlyBasic(legacy, password, '2026011510');
+    expect((await enterpriseList(target, headers)).status).toBe(200);
+    target.clock.advance(2_000);
+    expect((await enterpriseList(target, headers)).status).toBe(200);
+  });
+
+  it('a hash two hours old answers 401 while the current hour is accepted', async () => {
+    const target = await start({ clock: beforeEleven() });
+    target.clock.advance(HOUR_MS + 2_000);
+    expectUnauthorized(await enterpriseList(target, hourlyBasic(legacy, password, '2026011510')));
+    expect((await enterpriseList(target, hourlyBasic(legacy, password, '2026011512'))).status).toBe(200);
+  });
+
+  it('a hash of the coming hour answers 401', async () => {
+    const target = await start({ clock: beforeEleven() });
+    expectUnauthorized(await enterpriseList(target, hourlyBasic(legacy, password, '2026011511')));
+  });
+
+  it('a hash made from a wrong password answers 401', async () => {
+    const target = await start({ clock: beforeEleven() });
+    expectUnauthorized(await enterpriseList(target, hourlyBasic(legacy, 'not-the-password', '2026011510')));
+  });
+
+  it('a user without the hourly Basic switch answers 401 even with the right hash', async () => {
+    const target = await start({ clock: beforeEleven() });
+    expectUnauthorized(await enterpriseList(target, hourlyBasic(demoCredentials.pos_login, password, '2026011510')));
+    // The same user's Bearer login is unaffected by the switch.
+    expect((await posLogin(target)).status).toBe(200);
+  });
+
+  it('an hourly Basic header sent to the customer interface answers 401', async () => {
+    const target = await start({ clock: beforeEleven() });
+    const { tokenId } = await demoToken(target);
+    expectUnauthorized(await updateToken(target, tokenId, hourlyBasic(legacy, password, '2026011510')));
+  });
+});
+
+describe('customer-interface Basic api_user:token_id', () => {
+  it('a token created with an empty token part opens PUT /tokens/{id}, which answers 204', async () => {
+    const target = await start();
+    const created = await call('POST', `${target.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { device: { device_id: 'till-1' }, setup: { language_id: 'en' }, external_application_id: demoCredentials.external_application_id },
+    });
+    expect(created.status).toBe(201);
+    const tokenId = created.body.data.token_id as string;
+    expect(tokenId).toMatch(/^\S{16,}$/);
+    const updated = await updateToken(target, tokenId, basic(demoCredentials.api_user, tokenId));
+    expect(updated.status).toBe(204);
+    expect(updated.body).toBe('');
+  });
+
+  it('a token id that was never issued answers 401', async () => {
+    const target = await start();
+    const unknown = 'f'.repeat(40);
+    expectUnauthorized(await updateToken(target, unknown, basic(demoCredentials.api_user, unknown)));
+  });
+
+  it('a token presented under another api user answers 401', async () => {
+    const target = await start();
+    const { tokenId } = await demoToken(target);
+    const other = target.app.services.apiUsers.create('Another customer app');
+    expectUnauthorized(await updateToken(target, tokenId, basic(other.user_name, tokenId)));
+    expect((await updateToken(target, tokenId, basic(demoCredentials.api_user, tokenId))).status).toBe(204);
+  });
+
+  it('an unknown api user answers 401, also when creating a token', async () => {
+    const target = await start();
+    const { tokenId } = await demoToken(target);
+    expectUnauthorized(await updateToken(target, tokenId, basic('no-such-api-user', tokenId)));
+    const create = await call('POST', `${target.api('customer')}/tokens`, {
+      headers: basic('no-such-api-user', ''),
+      body: { device: {}, setup: {}, external_application_id: demoCredentials.external_application_id },
+    });
+    expectUnauthorized(create);
+  });
+
+  it('an empty token part on an endpoint that needs a token answers 401', async () => {
+    const target = await start();
+    const { tokenId } = await demoToken(target);
+    expectUnauthorized(await updateToken(target, tokenId, basic(demoCredentials.api_user, '')));
+  });
+
+  it('a request without an Authorization header answers 401 on both interfaces', async () => {
+    const target = await start();
+    const { tokenId } = await demoToken(target);
+    expectUnauthorized(await updateToken(target, tokenId, {}));
+    expectUnauthorized(await call('POST', `${target.api('customer')}/tokens`, { body: { device: {}, setup: {} } }));
+    expectUnauthorized(await enterpriseList(target, {}));
+  });
+
+  it('customer Basic credentials sent to the enterprise interface answer 401', async () => {
+    const target = await start();
+    const { headers } = await demoToken(target);
+    expectUnauthorized(await enterpriseList(target, headers));
+  });
+});
+
+describe('failed-login throttling', () => {
+  it('after five failed logins the sixth answers 429 with Retry-After, even with the right password', async () => {
+    const target = await start();
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expectUnauthorized(await posLogin(target, `wrong-${attempt}`));
+    }
+    const locked = await posLogin(target);
+    const error = expectError(locked, 429, 'too_many_requests_exception');
+    // The clock stands still, so the oldest failure leaves the 900 s window in exactly 900 s.
+    expect(locked.headers.get('retry-after')).toBe('900');
+    expect(error.error_data.retry_after).toBe(900);
+    expect(locked.body).not.toHaveProperty('data');
+  });
+
+  it('four failed logins do not lock the login out', async () => {
+    const target = await start();
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      expectUnauthorized(await posLogin(target, `wrong-${attempt}`));
+    }
+    expect((await posLogin(target)).status).toBe(200);
+  });
+
+  it('a locked-out login works again once the failure window has passed', async () => {
+    const target = await start();
+    for (let attempt = 1; attempt <= 5; attempt += 1) await posLogin(target, `wrong-${attempt}`);
+    expectError(await posLogin(target), 429, 'too_many_requests_exception');
+    target.clock.advance(FAILURE_WINDOW_MS - 1000);
+    const stillLocked = await posLogin(target);
+    expectError(stillLocked, 429, 'too_many_requests_exception');
+    expect(stillLocked.headers.get('retry-after')).toBe('1');
+    target.clock.advance(2_000);
+    const response = await posLogin(target);
+    expect(response.status).toBe(200);
+    expect(response.body.data.bearer_token).toEqual(expect.any(String));
+  });
+
+  it('failures under different logins from one address lock that address out', async () => {
+    const target = await start();
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expectUnauthorized(await posLogin(target, 'whatever', `guess-${attempt}`));
+    }
+    expectError(await posLogin(target), 429, 'too_many_requests_exception');
+  });
+
+  it('the number of failures allowed follows auth.login_failures_allowed', async () => {
+    const target = await start({ config: { 'auth.login_failures_allowed': 2 } });
+    expectUnauthorized(await posLogin(target, 'wrong-1'));
+    expectUnauthorized(await posLogin(target, 'wrong-2'));
+    expectError(await posLogin(target), 429, 'too_many_requests_exception');
+  });
+
+  it('failed hourly Basic attempts count toward the same lockout as failed logins', async () => {
+    const target = await start({ clock: new TestClock(Date.UTC(2026, 0, 15, 10, 30, 0)) });
+    const legacy = demoCredentials.legacy_basic_login;
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expectUnauthorized(await enterpriseList(target, hourlyBasic(legacy, `wrong-${attempt}`, '2026011510')));
+    }
+    expectError(await enterpriseList(target, hourlyBasic(legacy, demoCredentials.pos_password, '2026011510')), 429, 'too_many_requests_exception');
+    expectError(await posLogin(target, demoCredentials.pos_password, legacy), 429, 'too_many_requests_exception');
+  });
+});
