@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { invalidParam } from '../errors.js';
 import { QueryInteger } from './schemas.js';
 
 /** Common collection parameters (interface.md "Conventions", DESIGN §3). */
@@ -12,18 +11,6 @@ export const Paging = z.object({
     .default('ASC'),
 });
 export type Paging = z.infer<typeof Paging>;
-
-/**
- * The ORDER BY clause for a collection: `sortable` maps each first-level field of the
- * returned structure that may be sorted on to its SQL expression. The id breaks ties so
- * that paging is stable.
- */
-export function orderBy(paging: Paging, sortable: Record<string, string>, defaultField: string): string {
-  const field = paging.sort_field ?? defaultField;
-  const column = sortable[field];
-  if (!column) throw invalidParam('sort_field', 'not_allowed_value', field, `Sortable fields: ${Object.keys(sortable).join(', ')}`);
-  return `ORDER BY ${column} ${paging.sort_direction}, id ${paging.sort_direction}`;
-}
 
 export interface Page<T> {
   items: T[];

@@ -321,4 +321,12 @@ describe('failed-login throttling', () => {
     expectError(await enterpriseList(target, hourlyBasic(legacy, demoCredentials.pos_password, '2026011510')), 429, 'too_many_requests_exception');
     expectError(await posLogin(target, demoCredentials.pos_password, legacy), 429, 'too_many_requests_exception');
   });
+
+  it('hourly Basic headers for a user without the switch never lock that user or the till out', async () => {
+    const target = await start({ clock: new TestClock(Date.UTC(2026, 0, 15, 10, 30, 0)) });
+    for (let attempt = 1; attempt <= 8; attempt += 1) {
+      expectUnauthorized(await enterpriseList(target, hourlyBasic(demoCredentials.pos_login, demoCredentials.pos_password, '2026011510')));
+    }
+    expect((await posLogin(target)).status).toBe(200);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction } from '../../db/write-path.js';
-import { orderBy, type Page, type Paging } from '../../http/paging.js';
+import { ListQueries } from '../../db/list-query.js';
+import type { Page, Paging } from '../../http/paging.js';
 
 export interface ExternalApplicationRow {
   id: string;
@@ -14,11 +15,11 @@ const SORTABLE = { external_application_id: 'id', name: 'name', state: 'state', 
 
 export class ExternalApplicationsRepo {
   private readonly one;
-  private readonly total;
+  private readonly lists;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.one = db.prepare<[string], ExternalApplicationRow>('SELECT id, name, state, last_change FROM external_applications WHERE id = ?');
-    this.total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM external_applications');
+    this.lists = new ListQueries(db);
   }
 
   byId(id: string): ExternalApplicationRow | undefined {
@@ -26,12 +27,17 @@ export class ExternalApplicationsRepo {
   }
 
   page(paging: Paging): Page<ExternalApplicationRow> {
-    const items = this.db
-      .prepare<[number, number], ExternalApplicationRow>(
-        `SELECT id, name, state, last_change FROM external_applications ${orderBy(paging, SORTABLE, 'external_application_id')} LIMIT ? OFFSET ?`,
-      )
-      .all(paging.count, paging.offset);
-    return { items, total: this.total.get()!.n };
+    return this.lists.page(
+      {
+        from: 'external_applications',
+        select: 'id, name, state, last_change',
+        filters: [],
+        sortable: SORTABLE,
+        defaultSort: 'external_application_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
   }
 
   insert(tx: WriteTransaction, application: { id: string; name: string }): void {

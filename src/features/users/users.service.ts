@@ -90,15 +90,16 @@ export class UsersService {
    * hour boundary is not refused.
    */
   authenticateLegacyBasic(login: string, presented: string, ip: string): string {
+    const user = this.repo.userByLogin(login);
+    // A user not switched to this scheme can never pass it, so there is nothing to guess:
+    // refusing without counting keeps a misconfigured till from locking out its own user.
+    if (!user?.legacy_basic_md5 || user.state !== 1) throw unauthorized('The Basic scheme is not enabled for this user');
     const keys = [`user:${login}`, `ip:${ip}`];
     this.throttle.check(keys);
-    const user = this.repo.userByLogin(login);
     const now = this.clock();
-    const valid =
-      user?.legacy_basic_md5 &&
-      user.state === 1 &&
-      [now, now - 3_600_000].some((at) => equalSecrets(sha256Hex(user.legacy_basic_md5 + utcHour(at)), presented.toLowerCase()));
-    if (!valid || !user) {
+    const md5 = user.legacy_basic_md5;
+    const valid = [now, now - 3_600_000].some((at) => equalSecrets(sha256Hex(md5 + utcHour(at)), presented.toLowerCase()));
+    if (!valid) {
       this.throttle.fail(keys);
       throw unauthorized('The Basic credentials are not valid for this hour');
     }
