@@ -7,17 +7,35 @@ CREATE TABLE product_reservation_sources (
   last_change TEXT NOT NULL
 ) STRICT;
 
+-- actual_state is derived: the fold of the reservation's reservation_state_changes facts,
+-- rewritten whenever a fact is added, so that the reservation_state filter uses an index.
 CREATE TABLE product_reservations (
   id TEXT PRIMARY KEY,
-  customer_id TEXT REFERENCES customers (id),
-  store_id TEXT,
-  product_reservation_source_id TEXT,
+  customer_id TEXT NOT NULL REFERENCES customers (id),
+  store_id TEXT NOT NULL,
+  product_reservation_source_id TEXT NOT NULL,
+  pickup_date TEXT,
+  currency_id TEXT,
+  total_price_minor INTEGER,
+  actual_state INTEGER NOT NULL CHECK (actual_state BETWEEN 0 AND 8),
   details TEXT NOT NULL DEFAULT '{}',
   state INTEGER NOT NULL DEFAULT 1,
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
 ) STRICT;
 CREATE INDEX product_reservations_by_customer ON product_reservations (customer_id);
+CREATE INDEX product_reservations_by_store ON product_reservations (store_id);
+CREATE INDEX product_reservations_by_actual_state ON product_reservations (actual_state);
+
+CREATE TABLE reservation_codes (
+  id TEXT PRIMARY KEY,
+  product_reservation_id TEXT NOT NULL REFERENCES product_reservations (id),
+  code INTEGER NOT NULL,
+  hlc TEXT NOT NULL,
+  last_change TEXT NOT NULL
+) STRICT;
+CREATE INDEX reservation_codes_by_code ON reservation_codes (code, product_reservation_id);
+CREATE INDEX reservation_codes_by_reservation ON reservation_codes (product_reservation_id);
 
 CREATE TABLE reservation_state_changes (
   id TEXT PRIMARY KEY,
@@ -30,12 +48,15 @@ CREATE INDEX reservation_state_changes_by_reservation ON reservation_state_chang
 
 CREATE TABLE orders (
   id TEXT PRIMARY KEY,
-  customer_id TEXT REFERENCES customers (id),
-  currency_id TEXT,
+  order_number TEXT NOT NULL,
+  customer_id TEXT NOT NULL REFERENCES customers (id),
+  currency_id TEXT NOT NULL,
   total_price_minor INTEGER NOT NULL,
   details TEXT NOT NULL DEFAULT '{}',
   state INTEGER NOT NULL DEFAULT 1,
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
 ) STRICT;
+CREATE INDEX orders_by_customer ON orders (customer_id);
+CREATE INDEX orders_by_state ON orders (state);
 `;

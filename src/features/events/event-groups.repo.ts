@@ -1,0 +1,35 @@
+import type { Db } from '../../db/open.js';
+import { contains, equals, ListQueries } from '../../db/list-query.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { EventGroupQuery, EventGroupRow } from './event-groups.schemas.js';
+
+/** Sortable first-level fields of EventGroup and their columns. */
+const SORTABLE = { event_group_id: 'id', name: 'name', text_id: 'text_id', state: 'state' };
+
+export class EventGroupsRepo {
+  private readonly lists;
+  private readonly one;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], EventGroupRow>('SELECT id, name, text_id, state FROM event_groups WHERE id = ?');
+  }
+
+  groupById(id: string): EventGroupRow | undefined {
+    return this.one.get(id);
+  }
+
+  page(filters: Pick<EventGroupQuery, 'name' | 'text_id'>, paging: Paging): Page<EventGroupRow> {
+    return this.lists.page<EventGroupRow>(
+      {
+        from: 'event_groups',
+        select: 'id, name, text_id, state',
+        filters: [contains('name', filters.name), equals('text_id', filters.text_id)],
+        sortable: SORTABLE,
+        defaultSort: 'event_group_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+}

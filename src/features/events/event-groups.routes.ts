@@ -1,0 +1,22 @@
+import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { EventGroupPath, EventGroupQuery } from './event-groups.schemas.js';
+import type { EventGroupsService } from './event-groups.service.js';
+
+export function eventGroupsRoutes(groups: EventGroupsService): Endpoint[] {
+  return [
+    endpoint({
+      method: 'get',
+      path: '/event-groups',
+      interfaces: BOTH,
+      query: EventGroupQuery,
+      handle: ({ query }) => groups.list(query),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/event-groups/:event_group_id',
+      interfaces: BOTH,
+      params: EventGroupPath,
+      handle: ({ params }) => groups.get(params.event_group_id),
+    }),
+  ];
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { Text } from '../../http/schemas.js';
+
+export const EventGroupPath = z.object({ event_group_id: z.string() });
+
+export const EventGroupQuery = Paging.extend({ name: Text.optional(), text_id: Text.optional() });
+export type EventGroupQuery = z.infer<typeof EventGroupQuery>;
+
+export const EventGroupRow = z.object({ id: z.string(), name: z.string(), text_id: z.string(), state: z.number() });
+export type EventGroupRow = z.infer<typeof EventGroupRow>;

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { formatTimestamp } from '../../time.js';
+import { PropertyItem, type EventPropertyRow } from './event-properties.schemas.js';
+
+/** The Property structure; is_required and is_unique are 0 or 1 as interface.md gives them. */
+export function toEventProperty(row: EventPropertyRow, timeZone: string) {
+  return {
+    property_id: row.id,
+    name: row.name,
+    description: row.description,
+    data_type: row.data_type,
+    items: z.array(PropertyItem).parse(JSON.parse(row.items)),
+    is_required: row.is_required,
+    is_unique: row.is_unique,
+    last_change: formatTimestamp(row.last_change, timeZone, true),
+    state: row.state,
+  };
+}

@@ -1,0 +1,46 @@
+import type { Db } from '../../db/open.js';
+import { contains, ListQueries } from '../../db/list-query.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { EventPropertyRow } from './event-properties.schemas.js';
+
+const COLUMNS = 'id, name, description, data_type, items, is_required, is_unique, state, last_change';
+
+/** Sortable first-level fields of Property and their columns. */
+const SORTABLE = {
+  property_id: 'id',
+  name: 'name',
+  description: 'description',
+  data_type: 'data_type',
+  is_required: 'is_required',
+  is_unique: 'is_unique',
+  last_change: 'last_change',
+  state: 'state',
+};
+
+export class EventPropertiesRepo {
+  private readonly lists;
+  private readonly one;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], EventPropertyRow>(`SELECT ${COLUMNS} FROM event_properties WHERE id = ?`);
+  }
+
+  propertyById(id: string): EventPropertyRow | undefined {
+    return this.one.get(id);
+  }
+
+  page(name: string | undefined, paging: Paging): Page<EventPropertyRow> {
+    return this.lists.page<EventPropertyRow>(
+      {
+        from: 'event_properties',
+        select: COLUMNS,
+        filters: [contains('name', name)],
+        sortable: SORTABLE,
+        defaultSort: 'property_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+}

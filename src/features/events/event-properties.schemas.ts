@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { Text } from '../../http/schemas.js';
+
+export const EventPropertyPath = z.object({ event_property_id: z.string() });
+
+export const EventPropertyQuery = Paging.extend({ name: Text.optional() });
+export type EventPropertyQuery = z.infer<typeof EventPropertyQuery>;
+
+/** An entry of the `items` column: a value of a multi-valued property. */
+export const PropertyItem = z.object({ id: z.string(), name: z.string(), state: z.number() });
+
+export const EventPropertyRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  data_type: z.string(),
+  items: z.string(),
+  is_required: z.number(),
+  is_unique: z.number(),
+  state: z.number(),
+  last_change: z.string(),
+});
+export type EventPropertyRow = z.infer<typeof EventPropertyRow>;

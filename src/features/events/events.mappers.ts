@@ -1,0 +1,32 @@
+import { formatTimestamp } from '../../time.js';
+import type { EventRow, NewEvent, PropertyRecordRow } from './events.schemas.js';
+
+/** The Event structure of the OpenAPI file, keys in its order. */
+export function toEvent(row: EventRow, timeZone: string) {
+  return {
+    event_id: row.id,
+    event_type_id: row.event_type_id,
+    customer_id: row.customer_id,
+    external_id: row.external_id,
+    data: row.data,
+    created_at: formatTimestamp(row.created_at, timeZone),
+    secondary_external_id: row.secondary_external_id,
+    state: row.state,
+  };
+}
+
+export function toPropertyRecord(row: PropertyRecordRow, timeZone: string) {
+  return {
+    property_record_id: row.id,
+    property_id: row.property_id,
+    property_name: row.property_name,
+    property_value: JSON.parse(row.property_value) as unknown,
+    last_change: formatTimestamp(row.last_change, timeZone, true),
+  };
+}
+
+/** interface.md carries `data` as JSON text; structured data is stored as its JSON. */
+export function toEventData(data: NewEvent['data']): string | null {
+  if (data === undefined || data === null) return null;
+  return typeof data === 'string' ? data : JSON.stringify(data);
+}

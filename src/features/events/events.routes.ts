@@ -1,0 +1,37 @@
+import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { CreateEvent, EventPath, EventQuery } from './events.schemas.js';
+import type { EventsService } from './events.service.js';
+
+export function eventsRoutes(events: EventsService): Endpoint[] {
+  return [
+    endpoint({
+      method: 'post',
+      path: '/events',
+      interfaces: BOTH,
+      status: 201,
+      body: CreateEvent,
+      handle: ({ body }, context) => events.create(body, context),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/events',
+      interfaces: BOTH,
+      query: EventQuery,
+      handle: ({ query }, context) => events.list(query, context),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/events/:event_id',
+      interfaces: BOTH,
+      params: EventPath,
+      handle: ({ params }, context) => events.get(params.event_id, context),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/events/:event_id/property-records',
+      interfaces: BOTH,
+      params: EventPath,
+      handle: ({ params }, context) => events.propertyRecords(params.event_id, context),
+    }),
+  ];
+}

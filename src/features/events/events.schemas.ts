@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { Id, QueryArray, QueryBoolean, Text } from '../../http/schemas.js';
+
+/** External ids arrive as strings or, in the OpenAPI examples, as numbers. */
+const ExternalId = z.union([Text, z.number().transform(String)]);
+
+export const NewEvent = z.object({
+  event_type_id: Text,
+  customer_id: Id,
+  external_id: ExternalId,
+  secondary_external_id: ExternalId.nullable().optional(),
+  /** Serialized JSON; the OpenAPI file also lets an array or an object through, stored as its JSON text. */
+  data: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.json())]).nullable().optional(),
+  created_at: z.string().optional(),
+});
+export type NewEvent = z.infer<typeof NewEvent>;
+
+export const NewPropertyRecord = z.object({
+  property_id: Text,
+  property_value: z.json().optional(),
+});
+export type NewPropertyRecord = z.infer<typeof NewPropertyRecord>;
+
+export const CreateEvent = z.object({
+  event: NewEvent,
+  property_records: z.array(NewPropertyRecord).max(1000).optional(),
+});
+export type CreateEvent = z.infer<typeof CreateEvent>;
+
+export const EventPath = z.object({ event_id: z.string() });
+
+export const EventQuery = Paging.extend({
+  event_type_id: Text.optional(),
+  event_type_ids: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),
+  customer_id: Id.optional(),
+  external_id: Text.optional(),
+  time_from: z.string().optional(),
+  time_to: z.string().optional(),
+  include_property_records: QueryBoolean.optional(),
+});
+export type EventQuery = z.infer<typeof EventQuery>;
+
+export const EventRow = z.object({
+  id: z.string(),
+  event_type_id: z.string(),
+  customer_id: z.string(),
+  external_id: z.string(),
+  secondary_external_id: z.string().nullable(),
+  data: z.string().nullable(),
+  created_at: z.string(),
+  state: z.number(),
+});
+export type EventRow = z.infer<typeof EventRow>;
+
+export const PropertyRecordRow = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  property_id: z.string(),
+  property_name: z.string().nullable(),
+  property_value: z.string(),
+  last_change: z.string(),
+});
+export type PropertyRecordRow = z.infer<typeof PropertyRecordRow>;

@@ -1,0 +1,62 @@
+import type { Db } from '../../db/open.js';
+import { equals, ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { OrderRow } from './orders.schemas.js';
+
+const COLUMNS = 'id, order_number, customer_id, currency_id, total_price_minor, details, state, last_change';
+
+/** Sortable first-level fields of Order and their columns. */
+const SORTABLE = {
+  order_id: 'id',
+  order_number: 'order_number',
+  customer_id: 'customer_id',
+  currency_id: 'currency_id',
+  total_price: 'total_price_minor',
+  customer_note: "json_extract(details, '$.customer_note')",
+  last_change: 'last_change',
+};
+
+export class OrdersRepo {
+  private readonly lists;
+  private readonly one;
+  private readonly customer;
+  private readonly store;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`);
+    this.customer = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
+    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+  }
+
+  orderById(id: string): OrderRow | undefined {
+    return this.one.get(id);
+  }
+
+  customerExists(id: string): boolean {
+    return this.customer.get(id) !== undefined;
+  }
+
+  storeExists(id: string): boolean {
+    return this.store.get(id) !== undefined;
+  }
+
+  page(filters: { customer_id?: string; state?: number }, paging: Paging): Page<OrderRow> {
+    return this.lists.page<OrderRow>(
+      {
+        from: 'orders',
+        select: COLUMNS,
+        filters: [equals('customer_id', filters.customer_id), equals('state', filters.state)],
+        sortable: SORTABLE,
+        defaultSort: 'order_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+
+  insertOrder(tx: WriteTransaction, row: Row): void {
+    tx.insert('orders', row);
+  }
+}

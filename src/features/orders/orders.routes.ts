@@ -1,0 +1,32 @@
+import { BOTH, CUSTOMER, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { CreateOrder, OrderPath, OrderQuery } from './orders.schemas.js';
+import type { OrdersService } from './orders.service.js';
+
+export function ordersRoutes(orders: OrdersService): Endpoint[] {
+  return [
+    endpoint({
+      // interface.md lists orders under the customer interface only.
+      method: 'post',
+      path: '/orders',
+      interfaces: CUSTOMER,
+      status: 201,
+      body: CreateOrder,
+      handle: ({ body }, context) => orders.create(body.order, context),
+    }),
+    endpoint({
+      // The reads come from the current OpenAPI file, which limits them to no interface.
+      method: 'get',
+      path: '/orders',
+      interfaces: BOTH,
+      query: OrderQuery,
+      handle: ({ query }, context) => orders.list(query, context),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/orders/:order_id',
+      interfaces: BOTH,
+      params: OrderPath,
+      handle: ({ params }, context) => orders.get(params.order_id, context),
+    }),
+  ];
+}

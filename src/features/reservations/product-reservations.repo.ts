@@ -1,0 +1,119 @@
+import type { Db } from '../../db/open.js';
+import { equals, ListQueries, type Filter } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { ProductReservationRow, ReservationStateChangeRow } from './product-reservations.schemas.js';
+
+export interface ReservationFilters {
+  reservation_code?: number;
+  customer_id?: string;
+  store_id?: string;
+  reservation_state?: number;
+}
+
+const COLUMNS = `id, customer_id, store_id, product_reservation_source_id, pickup_date, currency_id,
+  total_price_minor, actual_state, details, state, last_change`;
+
+/** Sortable first-level fields of ProductReservation and their columns. */
+const SORTABLE = {
+  product_reservation_id: 'id',
+  customer_id: 'customer_id',
+  store_id: 'store_id',
+  product_reservation_source_id: 'product_reservation_source_id',
+  pickup_date: 'pickup_date',
+  customers_note: "json_extract(details, '$.customers_note')",
+  total_price: 'total_price_minor',
+  currency_id: 'currency_id',
+  external_purchase_id: "json_extract(details, '$.external_purchase_id')",
+  actual_state: 'actual_state',
+  last_change: 'last_change',
+  state: 'state',
+};
+
+export class ProductReservationsRepo {
+  private readonly lists;
+  private readonly one;
+  private readonly codes;
+  private readonly stateChanges;
+  private readonly customer;
+  private readonly store;
+  private readonly source;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], ProductReservationRow>(`SELECT ${COLUMNS} FROM product_reservations WHERE id = ?`);
+    this.codes = db.prepare<[string], { code: number }>(
+      'SELECT code FROM reservation_codes WHERE product_reservation_id = ? ORDER BY code',
+    );
+    this.stateChanges = db.prepare<[string], ReservationStateChangeRow>(
+      `SELECT id, product_reservation_id, reservation_state, hlc FROM reservation_state_changes
+       WHERE product_reservation_id = ? ORDER BY hlc`,
+    );
+    this.customer = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
+    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.source = db.prepare<[string], { id: string }>('SELECT id FROM product_reservation_sources WHERE id = ?');
+  }
+
+  reservationById(id: string): ProductReservationRow | undefined {
+    return this.one.get(id);
+  }
+
+  reservationCodes(reservationId: string): number[] {
+    return this.codes.all(reservationId).map((row) => row.code);
+  }
+
+  stateChangesOf(reservationId: string): ReservationStateChangeRow[] {
+    return this.stateChanges.all(reservationId);
+  }
+
+  customerExists(id: string): boolean {
+    return this.customer.get(id) !== undefined;
+  }
+
+  storeExists(id: string): boolean {
+    return this.store.get(id) !== undefined;
+  }
+
+  sourceExists(id: string): boolean {
+    return this.source.get(id) !== undefined;
+  }
+
+  page(filters: ReservationFilters, paging: Paging): Page<ProductReservationRow> {
+    const byCode: Filter =
+      filters.reservation_code === undefined
+        ? undefined
+        : { sql: 'id IN (SELECT product_reservation_id FROM reservation_codes WHERE code = ?)', params: [filters.reservation_code] };
+    return this.lists.page<ProductReservationRow>(
+      {
+        from: 'product_reservations',
+        select: COLUMNS,
+        filters: [
+          byCode,
+          equals('customer_id', filters.customer_id),
+          equals('store_id', filters.store_id),
+          equals('actual_state', filters.reservation_state),
+        ],
+        sortable: SORTABLE,
+        defaultSort: 'product_reservation_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+
+  insertReservation(tx: WriteTransaction, row: Row): void {
+    tx.insert('product_reservations', row);
+  }
+
+  insertCode(tx: WriteTransaction, row: Row): void {
+    tx.insert('reservation_codes', row);
+  }
+
+  insertStateChange(tx: WriteTransaction, row: Row): void {
+    tx.insert('reservation_state_changes', row);
+  }
+
+  setActualState(tx: WriteTransaction, id: string, actualState: number): void {
+    tx.update('product_reservations', id, { actual_state: actualState });
+  }
+}

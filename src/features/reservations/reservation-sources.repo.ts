@@ -1,0 +1,37 @@
+import type { Db } from '../../db/open.js';
+import { ListQueries } from '../../db/list-query.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { ReservationSourceRow } from './reservation-sources.schemas.js';
+
+/** Sortable first-level fields of ProductReservationSource and their columns. */
+const SORTABLE = { product_reservation_source_id: 'id', name: 'name', last_change: 'last_change', state: 'state' };
+
+export class ReservationSourcesRepo {
+  private readonly lists;
+  private readonly one;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], ReservationSourceRow>(
+      'SELECT id, name, state, last_change FROM product_reservation_sources WHERE id = ?',
+    );
+  }
+
+  sourceById(id: string): ReservationSourceRow | undefined {
+    return this.one.get(id);
+  }
+
+  page(paging: Paging): Page<ReservationSourceRow> {
+    return this.lists.page<ReservationSourceRow>(
+      {
+        from: 'product_reservation_sources',
+        select: 'id, name, state, last_change',
+        filters: [],
+        sortable: SORTABLE,
+        defaultSort: 'product_reservation_source_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+}

@@ -1,0 +1,23 @@
+import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { Paging } from '../../http/paging.js';
+import { ReservationSourcePath } from './reservation-sources.schemas.js';
+import type { ReservationSourcesService } from './reservation-sources.service.js';
+
+export function reservationSourcesRoutes(sources: ReservationSourcesService): Endpoint[] {
+  return [
+    endpoint({
+      method: 'get',
+      path: '/product-reservation-sources',
+      interfaces: BOTH,
+      query: Paging,
+      handle: ({ query }) => sources.list(query),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/product-reservation-sources/:product_reservation_source_id',
+      interfaces: BOTH,
+      params: ReservationSourcePath,
+      handle: ({ params }) => sources.get(params.product_reservation_source_id),
+    }),
+  ];
+}
