@@ -17,6 +17,8 @@ import { mountEndpoints } from './http/routes.js';
 import { pathNotFound } from './errors.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
+import { readSyncStatus } from './sync/status.js';
+import { createHubSyncRouter } from './sync/wiring.js';
 
 export interface App {
   node: Node;
@@ -29,7 +31,6 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   const node = openNode(config, clock);
   const services = createServices(node, config, clock);
   const metrics = createHttpMetrics();
-  const outboxDepth = node.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox');
   const started = clock();
 
   const http = express();
@@ -45,11 +46,12 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
         node_id: node.identity.nodeId,
         schema_version: schemaVersion(),
         uptime_seconds: Math.round((clock() - started) / 1000),
-        outbox_depth: outboxDepth.get()!.n,
+        sync: readSyncStatus(node.db, config.mode, config.hub.url, clock),
       }),
       metrics.registry,
     ),
   );
+  if (config.mode === 'hub') http.use('/sync/v1', createHubSyncRouter(node, config, services.nodes, clock));
   http.use(express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
   mountEndpoints(
     http,

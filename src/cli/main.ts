@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { registerAdminCommands } from './admin.commands.js';
 import { registerDatabaseCommands } from './database.commands.js';
 import { registerServeCommand } from './serve.command.js';
+import { registerSyncCommands } from './sync.commands.js';
 
 export function buildProgram(): Command {
   const program = new Command('loyaltyd')
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerDatabaseCommands(program);
   registerAdminCommands(program);
+  registerSyncCommands(program);
   return program;
 }
 

@@ -4,6 +4,8 @@ import { createApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
 import { startServer } from '../server.js';
+import { SyncAgent } from '../sync/agent.js';
+import { createStoreSync } from '../sync/wiring.js';
 import { configFrom, type CommonOptions } from './context.js';
 
 interface ServeOptions extends CommonOptions {
@@ -42,7 +44,11 @@ export function registerServeCommand(program: Command): void {
       const app = createApp({ config, clock: systemClock, log });
       if (options.demo && !isDemoLoaded(app)) await loadDemo(app);
       const server = await startServer(app, config.http.host, config.http.port);
+      const sync = createStoreSync(app.node, config, systemClock);
+      const agent = sync ? new SyncAgent(sync, systemClock, config.sync.interval_seconds * 1000, log) : undefined;
+      agent?.start();
       const lines = [`loyaltyd ${config.mode} serving ${server.url} (data in ${config.data_dir})`];
+      if (sync) lines.push(`syncing with hub ${config.hub.url} as node ${config.node.name}`);
       if (options.demo) {
         lines.push('demo credentials:');
         for (const [key, value] of Object.entries(demoCredentials)) lines.push(`  ${key.padEnd(24)} ${value}`);
@@ -53,6 +59,7 @@ export function registerServeCommand(program: Command): void {
       const stop = async (signal: string) => {
         log.info({ signal }, 'stopping');
         await server.close();
+        await agent?.stop();
         app.close();
         process.exit(0);
       };

@@ -2,8 +2,8 @@
  * The one write path for stored data (DESIGN §5). Every insert, update and delete made
  * through a `WriteTransaction` records a change-feed row with a fresh HLC stamp in the same
  * SQLite transaction, and in store mode the API command that caused the write is appended
- * to the outbox in that transaction too — so a row, its feed entry and the command that
- * must reach the hub are committed together or not at all.
+ * to the outbox in that transaction too, with the row changes it made — so a row, its feed
+ * entry and the command that must reach the hub are committed together or not at all.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -20,6 +20,15 @@ export interface Command {
   payload: unknown;
 }
 
+/** One row change, as the change feed and a command carry it. */
+export interface RowChange {
+  entity: string;
+  entity_id: string;
+  op: 'insert' | 'update' | 'delete';
+  row: Row | null;
+  hlc: string;
+}
+
 export interface WriteTransaction {
   /** Inserts a row; `hlc` and `last_change` are filled in. */
   insert(table: string, row: Row): void;
@@ -32,6 +41,7 @@ export class WritePath {
   private readonly statements = new Map<string, Statement>();
   private readonly recordChange: Statement;
   private readonly appendCommand: Statement;
+  private readonly commitListeners: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -43,33 +53,73 @@ export class WritePath {
   ) {
     this.recordChange = db.prepare('INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, ?, ?, ?)');
     this.appendCommand = db.prepare(
-      'INSERT INTO outbox (command_id, generation, kind, payload, hlc, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+  }
+
+  /** Called after each committed write that queued a command (the sync agent's nudge). */
+  onCommandQueued(listener: () => void): void {
+    this.commitListeners.push(listener);
   }
 
   /**
    * Runs `work` in one SQLite transaction. `command` is the API write being applied; a
-   * store queues it for the hub, the hub (the system of record) does not.
+   * store queues it for the hub with the row changes it made, the hub (the system of
+   * record) does not.
    */
   write<T>(command: Command | null, work: (tx: WriteTransaction) => T): T {
-    return this.db.transaction(() => {
-      const result = work(this.transaction());
-      if (command && this.mode === 'store') {
-        const stamp = this.hlc.now();
+    const queued = command !== null && this.mode === 'store';
+    const result = this.db.transaction(() => {
+      const changes: RowChange[] = [];
+      const value = work(this.transaction(changes));
+      if (queued) {
         this.appendCommand.run(
           this.newId(),
           this.generation,
           command.kind,
           JSON.stringify(command.payload),
-          stamp,
+          JSON.stringify(changes),
+          this.hlc.now(),
           new Date(this.clock()).toISOString(),
         );
       }
-      return result;
+      return value;
     })();
+    if (queued) for (const listener of this.commitListeners) listener();
+    return result;
   }
 
-  private transaction(): WriteTransaction {
+  /**
+   * Applies a change made on another node, keeping its stamp: last writer wins by HLC per
+   * row, so applying the same change twice, or an older one after a newer, changes nothing.
+   * Must run inside a transaction. Returns whether the row changed.
+   */
+  applyReplicated(change: RowChange, recordInFeed: boolean): boolean {
+    this.hlc.observe(change.hlc);
+    let changed: boolean;
+    if (change.op === 'delete') {
+      changed = this.statement(`DELETE FROM ${change.entity} WHERE id = ? AND hlc < ?`).run(change.entity_id, change.hlc).changes > 0;
+    } else {
+      const row = change.row ?? {};
+      const columns = Object.keys(row);
+      const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
+      changed =
+        this.statement(
+          `INSERT INTO ${change.entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+           ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE excluded.hlc > ${change.entity}.hlc`,
+        ).run(...Object.values(row)).changes > 0;
+    }
+    if (changed && recordInFeed) {
+      this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
+    }
+    return changed;
+  }
+
+  private transaction(changes: RowChange[]): WriteTransaction {
+    const record = (change: RowChange) => {
+      this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
+      changes.push(change);
+    };
     return {
       insert: (table, row) => {
         const stamp = this.hlc.now();
@@ -78,26 +128,26 @@ export class WritePath {
         this.statement(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
           ...Object.values(stored),
         );
-        this.recordChange.run(table, String(stored.id), 'insert', JSON.stringify(stored), stamp);
+        record({ entity: table, entity_id: String(stored.id), op: 'insert', row: stored, hlc: stamp });
       },
-      update: (table, id, changes) => {
+      update: (table, id, columnsChanged) => {
         const stamp = this.hlc.now();
-        const stored: Row = { ...changes, hlc: stamp, last_change: lastChangeOf(stamp) };
+        const stored: Row = { ...columnsChanged, hlc: stamp, last_change: lastChangeOf(stamp) };
         const columns = Object.keys(stored);
         const result = this.statement(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
           ...Object.values(stored),
           id,
         );
         if (result.changes === 0) return false;
-        const full = this.statement(`SELECT * FROM ${table} WHERE id = ?`).get(id);
-        this.recordChange.run(table, id, 'update', JSON.stringify(full), stamp);
+        const full = this.statement(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row;
+        record({ entity: table, entity_id: id, op: 'update', row: full, hlc: stamp });
         return true;
       },
       remove: (table, id) => {
         const stamp = this.hlc.now();
         const result = this.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
         if (result.changes === 0) return false;
-        this.recordChange.run(table, id, 'delete', null, stamp);
+        record({ entity: table, entity_id: id, op: 'delete', row: null, hlc: stamp });
         return true;
       },
     };

@@ -15,6 +15,7 @@ import { sql as purchases } from './0001/purchases.js';
 import { sql as reservations } from './0001/reservations.js';
 import { sql as rewards } from './0001/rewards.js';
 import { sql as stores } from './0001/stores.js';
+import { sql as sync } from './0001/sync.js';
 import { sql as tokens } from './0001/tokens.js';
 
-export const sql = [core, customers, stores, catalog, campaigns, rewards, purchases, reservations, events, tokens].join('\n');
+export const sql = [core, customers, stores, catalog, campaigns, rewards, purchases, reservations, events, tokens, sync].join('\n');

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
+import type { SyncStatus } from '../../sync/status.js';
 
 export interface HealthReport {
   status: 'ok';
@@ -7,7 +8,7 @@ export interface HealthReport {
   node_id: string;
   schema_version: number;
   uptime_seconds: number;
-  outbox_depth: number;
+  sync: SyncStatus;
 }
 
 /** `/health` (liveness and sync state) and `/metrics` (Prometheus text); no credentials. */

@@ -1,12 +1,13 @@
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
-import { newSecret, sha256Hex } from '../../auth/secrets.js';
-import { invalidParam } from '../../errors.js';
+import { equalSecrets, newSecret, sha256Hex } from '../../auth/secrets.js';
+import { invalidParam, unauthorized } from '../../errors.js';
 import type { IdGenerator } from '../../sync/ids.js';
 
 /** Store nodes known to a hub, each with the secret it syncs with (DESIGN §4). */
 export class NodesService {
   private readonly byName;
+  private readonly credentials;
 
   constructor(
     db: Db,
@@ -14,6 +15,16 @@ export class NodesService {
     private readonly newId: IdGenerator,
   ) {
     this.byName = db.prepare<[string], { id: string }>('SELECT id FROM nodes WHERE name = ?');
+    this.credentials = db.prepare<[string], { id: string; secret_hash: string; state: number }>(
+      'SELECT id, secret_hash, state FROM nodes WHERE name = ?',
+    );
+  }
+
+  /** The node id behind a store's sync credentials, or a 401. */
+  authenticate(name: string, secret: string): string {
+    const node = this.credentials.get(name);
+    if (!node || node.state !== 1 || !equalSecrets(node.secret_hash, sha256Hex(secret))) throw unauthorized('Unknown node or wrong node secret');
+    return node.id;
   }
 
   add(name: string): { node_name: string; node_secret: string } {

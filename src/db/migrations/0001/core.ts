@@ -20,9 +20,14 @@ CREATE TABLE outbox (
   generation TEXT NOT NULL,
   kind TEXT NOT NULL,
   payload TEXT NOT NULL,
+  changes TEXT NOT NULL DEFAULT '[]',
   hlc TEXT NOT NULL,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'applied', 'rejected')),
+  reason TEXT,
+  acked_at TEXT
 ) STRICT;
+CREATE INDEX outbox_pending ON outbox (seq) WHERE status = 'pending';
 
 CREATE TABLE external_applications (
   id TEXT PRIMARY KEY,

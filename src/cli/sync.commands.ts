@@ -1,0 +1,94 @@
+import type { Command } from 'commander';
+import { systemClock } from '../clock.js';
+import { runRound } from '../sync/agent.js';
+import { readSyncStatus } from '../sync/status.js';
+import { createStoreSync } from '../sync/wiring.js';
+import { configFrom, print, withApp, type CommonOptions } from './context.js';
+import { progressBar } from './progress.js';
+
+function common(command: Command): Command {
+  return command
+    .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
+    .option('--config <file>', 'JSON config file')
+    .option('--json', 'print the result as JSON');
+}
+
+interface SyncOptions extends CommonOptions {
+  mode?: string;
+  hubUrl?: string;
+  nodeName?: string;
+  nodeSecret?: string;
+}
+
+function withSyncFlags(command: Command): Command {
+  return common(command)
+    .option('--mode <mode>', 'store or hub (default store, or LOYALTYD_MODE)')
+    .option('--hub-url <url>', 'hub to sync with')
+    .option('--node-name <name>', "this store node's name at the hub")
+    .option('--node-secret <secret>', "this store node's secret");
+}
+
+function syncConfig(options: SyncOptions) {
+  return configFrom(options, { mode: options.mode, 'hub.url': options.hubUrl, 'node.name': options.nodeName, 'node.secret': options.nodeSecret });
+}
+
+export function registerSyncCommands(program: Command): void {
+  const sync = program.command('sync').description('Store↔hub sync: status, a round now, conflicts (works while the daemon runs)');
+
+  withSyncFlags(sync.command('status').description('Reachability, last push and pull, outbox depth and age, feed lag, conflicts')).action(
+    async (options: SyncOptions) => {
+      const config = syncConfig(options);
+      await withApp(config, (app) => {
+        const status = readSyncStatus(app.node.db, config.mode, config.hub.url, systemClock);
+        if (options.json) print({ ...status }, true);
+        else print(flatten(status as unknown as Record<string, unknown>), false);
+      });
+    },
+  );
+
+  withSyncFlags(sync.command('now').description('Run one sync round (bootstrap if needed, push, pull) and report it')).action(
+    async (options: SyncOptions) => {
+      const config = syncConfig(options);
+      await withApp(config, async (app) => {
+        const sync = createStoreSync(app.node, config, systemClock);
+        if (!sync) throw new Error('sync now needs a store with hub.url, node.name and node.secret configured');
+        const bar = options.json ? undefined : progressBar();
+        const outcome = await runRound(sync, systemClock, (progress) =>
+          bar?.update(progress.loaded, progress.total, `${progress.loaded.toLocaleString('en')} of ${progress.total.toLocaleString('en')} rows`),
+        );
+        bar?.finish();
+        await sync.client.close();
+        print({ ...outcome }, options.json);
+        if (!outcome.ok) process.exitCode = 1;
+      });
+    },
+  );
+
+  common(sync.command('conflicts').description('List the conflicts folds and sync have found')).action(async (options: CommonOptions) => {
+    await withApp(configFrom(options), (app) => {
+      const conflicts = app.node.db
+        .prepare<[], { kind: string; entity: string; entity_id: string; detail: string; detected_at: string }>(
+          'SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at, id',
+        )
+        .all()
+        .map((conflict) => ({ ...conflict, detail: JSON.parse(conflict.detail) as unknown }));
+      if (options.json) {
+        print({ conflicts }, true);
+        return;
+      }
+      if (conflicts.length === 0) process.stdout.write('no conflicts\n');
+      for (const conflict of conflicts) {
+        process.stdout.write(`${conflict.detected_at}  ${conflict.kind}  ${conflict.entity}/${conflict.entity_id}  ${JSON.stringify(conflict.detail)}\n`);
+      }
+    });
+  });
+}
+
+function flatten(value: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) Object.assign(result, flatten(inner as Record<string, unknown>, `${prefix}${key}.`));
+    else result[`${prefix}${key}`] = inner ?? '-';
+  }
+  return result;
+}

@@ -1,0 +1,121 @@
+/**
+ * A store's sync agent: a round (bootstrap if needed, push, pull) every
+ * `sync.interval_seconds`, and soon after a local write queues a command. Failures back off
+ * exponentially with jitter, honouring the hub's Retry-After. Rounds run between API calls
+ * on the same event loop; each step holds SQLite only for one transaction, so a checkout
+ * never waits for the network.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { bootstrapIfNeeded, type BootstrapProgress } from './bootstrap.js';
+import { HubError, type HubClient } from './hub-client.js';
+import type { Puller } from './puller.js';
+import type { Pusher } from './pusher.js';
+import type { SyncState } from './sync-state.js';
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+
+const NUDGE_DELAY_MS = 200;
+const MAX_BACKOFF_MS = 60_000;
+
+export interface RoundOutcome {
+  ok: boolean;
+  bootstrapped: boolean;
+  pushed: number;
+  rejected: number;
+  pulled: number;
+  error?: string;
+  retryAfterMs?: number;
+}
+
+export interface SyncParts {
+  db: Db;
+  writes: WritePath;
+  client: HubClient;
+  state: SyncState;
+  pusher: Pusher;
+  puller: Puller;
+}
+
+/** One round; never throws, so the scheduler never sees an unhandled rejection. */
+export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (progress: BootstrapProgress) => void): Promise<RoundOutcome> {
+  parts.state.set('last_attempt_at', new Date(clock()).toISOString());
+  const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, pulled: 0 };
+  try {
+    outcome.bootstrapped = await bootstrapIfNeeded(parts.db, parts.writes, parts.client, parts.state, onProgress);
+    const pushed = await parts.pusher.pushAll();
+    outcome.pushed = pushed.sent;
+    outcome.rejected = pushed.rejected;
+    outcome.pulled = (await parts.puller.pullAll()).applied;
+    outcome.ok = true;
+    parts.state.set('last_success_at', new Date(clock()).toISOString());
+  } catch (error) {
+    outcome.error = (error as Error).message;
+    parts.state.set('last_error', outcome.error);
+    parts.state.set('last_error_at', new Date(clock()).toISOString());
+    if (error instanceof HubError && error.retryAfterSeconds !== undefined) outcome.retryAfterMs = error.retryAfterSeconds * 1000;
+  }
+  return outcome;
+}
+
+export class SyncAgent {
+  private task: ScheduledTask | undefined;
+  private nudgeTimer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private nextRoundAt = 0;
+  private failures = 0;
+
+  constructor(
+    private readonly parts: SyncParts,
+    private readonly clock: Clock,
+    private readonly intervalMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.task = cron.schedule('* * * * * *', () => this.tick(), { name: 'sync-rounds', noOverlap: true });
+    this.parts.writes.onCommandQueued(() => this.nudge());
+    this.tick();
+  }
+
+  /** A local write queued a command: run a round soon, once for a burst of writes. */
+  nudge(): void {
+    if (this.nudgeTimer || this.failures > 0) return;
+    this.nudgeTimer = setTimeout(() => {
+      this.nudgeTimer = undefined;
+      this.nextRoundAt = 0;
+      this.tick();
+    }, NUDGE_DELAY_MS);
+  }
+
+  async stop(): Promise<void> {
+    await this.task?.destroy();
+    if (this.nudgeTimer) clearTimeout(this.nudgeTimer);
+    await this.running;
+    await this.parts.client.close();
+  }
+
+  private tick(): void {
+    if (this.running || this.clock() < this.nextRoundAt) return;
+    this.running = this.round().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async round(): Promise<void> {
+    const started = this.clock();
+    const outcome = await runRound(this.parts, this.clock);
+    const ms = this.clock() - started;
+    if (outcome.ok) {
+      this.failures = 0;
+      this.nextRoundAt = this.clock() + this.intervalMs;
+      this.log.info({ sync: 'round', ms, ...outcome }, 'sync round');
+      return;
+    }
+    this.failures += 1;
+    const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1)) * (0.5 + Math.random());
+    this.nextRoundAt = this.clock() + Math.max(backoff, outcome.retryAfterMs ?? 0);
+    this.log.warn({ sync: 'round', ms, failures: this.failures, retry_in_ms: Math.round(this.nextRoundAt - this.clock()), ...outcome }, 'sync round failed');
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Bootstrap: a store that has never pulled loads the hub's snapshot, then follows the feed
+ * from the snapshot's position. Rows are loaded in batches, each in one transaction with
+ * the point reached (table and last id), so an interrupted bootstrap resumes where it
+ * stopped. The resumed part may be newer than the first position; following the feed from
+ * that first position replays changes already loaded, which last-writer-wins ignores.
+ */
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+import type { HubClient } from './hub-client.js';
+import { SnapshotHeader, SnapshotRow } from './protocol.js';
+import type { SyncState } from './sync-state.js';
+
+export interface BootstrapProgress {
+  loaded: number;
+  total: number;
+}
+
+const BATCH_ROWS = 2000;
+
+export async function bootstrapIfNeeded(
+  db: Db,
+  writes: WritePath,
+  client: HubClient,
+  state: SyncState,
+  onProgress?: (progress: BootstrapProgress) => void,
+): Promise<boolean> {
+  if (state.get('cursor') !== undefined) return false;
+  const entity = state.get('snapshot_entity');
+  const afterId = state.get('snapshot_after_id');
+  const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined);
+  let header: SnapshotHeader | undefined;
+  let batch: SnapshotRow[] = [];
+  let loaded = 0;
+  let complete = false;
+  const load = db.transaction((rows: SnapshotRow[]) => {
+    for (const { entity: table, row } of rows) {
+      writes.applyReplicated({ entity: table, entity_id: String(row.id), op: 'insert', row, hlc: String(row.hlc) }, false);
+    }
+    const last = rows[rows.length - 1]!;
+    state.set('snapshot_entity', last.entity);
+    state.set('snapshot_after_id', String(last.row.id));
+  });
+  for await (const line of lines) {
+    if (!header) {
+      header = SnapshotHeader.parse(JSON.parse(line));
+      if (state.get('snapshot_position') === undefined) state.set('snapshot_position', header.position);
+      onProgress?.({ loaded, total: header.total_rows });
+      continue;
+    }
+    const record = JSON.parse(line) as { end?: boolean };
+    if (record.end === true) {
+      complete = true;
+      break;
+    }
+    batch.push(SnapshotRow.parse(record));
+    if (batch.length >= BATCH_ROWS) {
+      load(batch);
+      loaded += batch.length;
+      batch = [];
+      onProgress?.({ loaded, total: header.total_rows });
+    }
+  }
+  if (!header || !complete) throw new Error('the snapshot stream ended early; the next round resumes it');
+  if (batch.length) load(batch);
+  loaded += batch.length;
+  onProgress?.({ loaded, total: header.total_rows });
+  db.transaction(() => {
+    state.set('cursor', state.number('snapshot_position') ?? header.position);
+    state.clear('snapshot_position');
+    state.clear('snapshot_entity');
+    state.clear('snapshot_after_id');
+  })();
+  return true;
+}

@@ -1,0 +1,93 @@
+/**
+ * The store's HTTP client for its hub: undici with keep-alive, a timeout on every call,
+ * node-secret authentication and the version headers of the handshake.
+ */
+import { createInterface } from 'node:readline';
+import { Agent, request } from 'undici';
+import { ChangesPage, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, SCHEMA_HEADER, type PushRequest } from './protocol.js';
+
+export class HubError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export interface HubClientOptions {
+  url: string;
+  nodeName: string;
+  nodeSecret: string;
+  schemaVersion: number;
+  timeoutMs?: number;
+}
+
+export class HubClient {
+  private readonly dispatcher: Agent;
+  private readonly headers: Record<string, string>;
+  private readonly timeoutMs: number;
+  private readonly base: string;
+
+  constructor(options: HubClientOptions) {
+    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.base = options.url.replace(/\/+$/, '');
+    this.headers = {
+      authorization: `Basic ${Buffer.from(`${options.nodeName}:${options.nodeSecret}`).toString('base64')}`,
+      [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),
+      [SCHEMA_HEADER]: String(options.schemaVersion),
+    };
+  }
+
+  async push(batch: PushRequest): Promise<PushResponse> {
+    const text = await this.call('POST', '/sync/v1/commands', JSON.stringify(batch));
+    return PushResponse.parse(JSON.parse(text));
+  }
+
+  async changes(after: number, limit: number): Promise<ChangesPage> {
+    const text = await this.call('GET', `/sync/v1/changes?after=${after}&limit=${limit}`);
+    return ChangesPage.parse(JSON.parse(text));
+  }
+
+  /** The snapshot's NDJSON lines, read as they arrive. */
+  async *snapshot(resume?: { entity: string; afterId: string }): AsyncGenerator<string> {
+    const query = resume ? `?entity=${encodeURIComponent(resume.entity)}&after_id=${encodeURIComponent(resume.afterId)}` : '';
+    const response = await this.send('GET', `/sync/v1/snapshot${query}`, undefined, 120_000);
+    for await (const line of createInterface({ input: response.body, crlfDelay: Infinity })) {
+      if (line) yield line;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async call(method: string, path: string, body?: string): Promise<string> {
+    const response = await this.send(method, path, body, this.timeoutMs);
+    return response.body.text();
+  }
+
+  private async send(method: string, path: string, body: string | undefined, bodyTimeout: number) {
+    let response;
+    try {
+      response = await request(`${this.base}${path}`, {
+        method: method as 'GET' | 'POST',
+        headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
+        body,
+        dispatcher: this.dispatcher,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout,
+      });
+    } catch (error) {
+      throw new HubError(`hub unreachable: ${(error as Error).message}`, undefined, undefined);
+    }
+    if (response.statusCode >= 400) {
+      const detail = await response.body.text().catch(() => '');
+      const retryAfter = Number(response.headers['retry-after']);
+      throw new HubError(`hub answered ${response.statusCode}: ${detail.slice(0, 500)}`, response.statusCode, Number.isFinite(retryAfter) ? retryAfter : undefined);
+    }
+    return response;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The hub applies each store's commands exactly once (DESIGN §5). Per node and generation
+ * it keeps the last applied seq, updated in the transaction of the command's effects: a
+ * command at or below it is answered again from `applied_commands` without re-applying;
+ * a gap is a protocol error. A command whose changes cannot be applied (a reference the hub
+ * does not know, a unique value taken by another record) is still processed, as rejected,
+ * so it never blocks the commands behind it.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+import { AppError } from '../errors.js';
+import type { CommandResult, PushedCommand } from './protocol.js';
+
+export class HubCommands {
+  private readonly progress: Statement<[string, string], { last_seq: number }>;
+  private readonly saveProgress: Statement;
+  private readonly previousResult: Statement<[string], CommandResult>;
+  private readonly saveResult: Statement;
+
+  constructor(
+    private readonly db: Db,
+    private readonly writes: WritePath,
+    private readonly replicated: Set<string>,
+    private readonly clock: Clock,
+  ) {
+    this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
+    this.saveProgress = db.prepare(
+      `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at`,
+    );
+    this.previousResult = db.prepare('SELECT command_id, seq, status, reason FROM applied_commands WHERE command_id = ?');
+    this.saveResult = db.prepare(
+      `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  apply(nodeId: string, generation: string, commands: PushedCommand[]): CommandResult[] {
+    const results: CommandResult[] = [];
+    for (const command of commands) {
+      const lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
+      if (command.seq <= lastSeq) {
+        results.push(this.previousResult.get(command.command_id) ?? { command_id: command.command_id, seq: command.seq, status: 'applied', reason: null });
+        continue;
+      }
+      if (command.seq !== lastSeq + 1) throw gap(lastSeq + 1, command.seq);
+      results.push(this.applyOne(nodeId, generation, command));
+    }
+    return results;
+  }
+
+  private applyOne(nodeId: string, generation: string, command: PushedCommand): CommandResult {
+    return this.db.transaction(() => {
+      let reason: string | null = null;
+      try {
+        this.db.transaction(() => {
+          for (const change of command.changes) {
+            if (!this.replicated.has(change.entity)) throw new Rejection(`${change.entity} does not replicate`);
+            this.writes.applyReplicated(change, true);
+          }
+        })();
+      } catch (error) {
+        reason = rejectionReason(error);
+      }
+      const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
+      const now = new Date(this.clock()).toISOString();
+      this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now);
+      this.saveProgress.run(nodeId, generation, command.seq, now);
+      return { command_id: command.command_id, seq: command.seq, status, reason };
+    })();
+  }
+}
+
+class Rejection extends Error {}
+
+function rejectionReason(error: unknown): string {
+  if (error instanceof Rejection) return error.message;
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'not_found';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'already_exists';
+  if (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_ERROR') return 'not_allowed_value';
+  throw error;
+}
+
+function gap(expected: number, got: number): AppError {
+  return new AppError(409, {
+    type: 'about:blank',
+    exception: 'sync_sequence_gap_exception',
+    title: 'Command sequence gap',
+    detail: `Expected command seq ${expected}, got ${got}`,
+    error_data: { expected_seq: expected, got_seq: got },
+  });
+}

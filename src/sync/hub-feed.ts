@@ -1,0 +1,113 @@
+/**
+ * The hub's side of pulling: pages of the change feed, and snapshots of the current
+ * replicated rows for bootstrap. A snapshot is read on its own read-only connection inside
+ * one read transaction, so it is consistent at its feed position while the hub keeps
+ * writing on its main connection.
+ */
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { Writable } from 'node:stream';
+import type { Db } from '../db/open.js';
+import type { ChangesPage, FeedChange, SnapshotHeader } from './protocol.js';
+
+interface ChangeRecord {
+  seq: number;
+  entity: string;
+  entity_id: string;
+  op: FeedChange['op'];
+  row: string | null;
+  hlc: string;
+}
+
+export class HubFeed {
+  private readonly page: Statement<[number, number], ChangeRecord>;
+  private readonly lastSeq: Statement<[], { seq: number | null }>;
+
+  constructor(
+    db: Db,
+    private readonly databaseFile: string,
+    private readonly replicated: string[],
+    private readonly schemaVersion: number,
+  ) {
+    const tables = replicated.map((table) => `'${table}'`).join(', ');
+    this.page = db.prepare(`SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? AND entity IN (${tables}) ORDER BY seq LIMIT ?`);
+    this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM changes');
+  }
+
+  changesAfter(after: number, limit: number): ChangesPage {
+    const records = this.page.all(after, limit + 1);
+    const changes = records.slice(0, limit).map((record) => ({
+      seq: record.seq,
+      entity: record.entity,
+      entity_id: record.entity_id,
+      op: record.op,
+      row: record.row === null ? null : (JSON.parse(record.row) as FeedChange['row']),
+      hlc: record.hlc,
+    }));
+    const last = changes[changes.length - 1];
+    return {
+      changes,
+      last_seq: this.lastSeq.get()?.seq ?? 0,
+      has_more: records.length > limit,
+      hub_time: last ? new Date(parseInt(last.hlc.slice(0, 12), 16)).toISOString() : new Date().toISOString(),
+    };
+  }
+
+  /**
+   * Streams NDJSON: a header with the feed position, then `{entity, row}` per row, table by
+   * table, then `{end: true}` so that a cut stream is never taken for a whole one. `resume` continues an interrupted snapshot after the last row a store loaded.
+   */
+  async writeSnapshot(out: Writable, resume?: { entity: string; afterId: string }): Promise<void> {
+    const reader = new Database(this.databaseFile, { readonly: true, fileMustExist: true });
+    try {
+      reader.prepare('BEGIN').run();
+      const position = reader.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
+      const start = resume ? Math.max(0, this.replicated.indexOf(resume.entity)) : 0;
+      const tables = this.replicated.slice(start);
+      const total = tables.reduce((sum, table) => sum + (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, 0);
+      const header: SnapshotHeader = { position, schema_version: this.schemaVersion, total_rows: total };
+      await write(out, `${JSON.stringify(header)}\n`);
+      for (const table of tables) {
+        const fromId = resume && table === resume.entity ? resume.afterId : '';
+        const rows = reader.prepare(`SELECT * FROM ${table} WHERE id > ? ORDER BY id`).iterate(fromId) as IterableIterator<Record<string, unknown>>;
+        let buffer = '';
+        for (const row of rows) {
+          buffer += `${JSON.stringify({ entity: table, row })}\n`;
+          if (buffer.length > 64_000) {
+            await write(out, buffer);
+            buffer = '';
+          }
+        }
+        if (buffer) await write(out, buffer);
+      }
+      await write(out, `${JSON.stringify({ end: true })}\n`);
+      reader.prepare('COMMIT').run();
+    } finally {
+      reader.close();
+    }
+  }
+}
+
+/** Writes with backpressure: waits for the socket to drain rather than buffering a whole table. */
+function write(out: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (out.destroyed) {
+      reject(new Error('the snapshot reader went away'));
+      return;
+    }
+    if (out.write(text)) {
+      resolve();
+      return;
+    }
+    const onDrain = () => {
+      out.off('close', onClose);
+      resolve();
+    };
+    const onClose = () => {
+      out.off('drain', onDrain);
+      reject(new Error('the snapshot reader went away'));
+    };
+    out.once('drain', onDrain);
+    out.once('close', onClose);
+  });
+}

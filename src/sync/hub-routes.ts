@@ -1,0 +1,68 @@
+/**
+ * The hub's sync endpoints under /sync/v1, authenticated by a store's node name and
+ * secret (never a user's credentials) and gated by protocol and schema version: the hub
+ * serves stores of its own schema version and of the one before it (DESIGN §5).
+ */
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { decodeBasic } from '../auth/secrets.js';
+import { AppError, unauthorized } from '../errors.js';
+import type { NodesService } from '../features/nodes/nodes.service.js';
+import { fromZodIssues } from '../http/validation-errors.js';
+import type { HubCommands } from './hub-commands.js';
+import type { HubFeed } from './hub-feed.js';
+import { ChangesQuery, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
+
+export function hubRouter(options: { nodes: NodesService; commands: HubCommands; feed: HubFeed; schemaVersion: number }): Router {
+  const router = express.Router();
+  router.use(authenticateNode(options.nodes), checkVersions(options.schemaVersion));
+  router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
+    const push = PushRequest.safeParse(request.body);
+    if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
+    const results = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands);
+    response.json({ results });
+  });
+  router.get('/changes', (request, response) => {
+    const query = ChangesQuery.safeParse(request.query);
+    if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
+    response.json(options.feed.changesAfter(query.data.after, query.data.limit));
+  });
+  router.get('/snapshot', async (request, response) => {
+    const entity = typeof request.query.entity === 'string' ? request.query.entity : undefined;
+    const afterId = typeof request.query.after_id === 'string' ? request.query.after_id : '';
+    response.type('application/x-ndjson');
+    try {
+      await options.feed.writeSnapshot(response, entity ? { entity, afterId } : undefined);
+      response.end();
+    } catch (error) {
+      // Headers are gone: cutting the connection is how the store learns the stream is short.
+      response.destroy(error as Error);
+    }
+  });
+  return router;
+}
+
+function authenticateNode(nodes: NodesService): RequestHandler {
+  return (request: Request, response, next) => {
+    const credentials = decodeBasic(request.get('authorization'));
+    if (!credentials) throw unauthorized('Send Authorization: Basic base64(node_name:node_secret)');
+    response.locals.nodeId = nodes.authenticate(credentials.user, credentials.secret);
+    next();
+  };
+}
+
+function checkVersions(schemaVersion: number): RequestHandler {
+  return (request, _response, next) => {
+    const protocol = Number(request.get(PROTOCOL_HEADER));
+    const schema = Number(request.get(SCHEMA_HEADER));
+    if (protocol !== PROTOCOL_VERSION || !(schema === schemaVersion || schema === schemaVersion - 1)) {
+      throw new AppError(409, {
+        type: 'about:blank',
+        exception: 'sync_version_mismatch_exception',
+        title: 'Sync version mismatch',
+        detail: `This hub speaks protocol ${PROTOCOL_VERSION} and serves schema versions ${schemaVersion - 1} and ${schemaVersion}`,
+        error_data: { protocol: PROTOCOL_VERSION, schema_version: schemaVersion, store_protocol: protocol, store_schema_version: schema },
+      });
+    }
+    next();
+  };
+}

@@ -1,0 +1,79 @@
+/** The store↔hub wire format (src/sync/CONTEXT.md), one zod schema per structure. */
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_HEADER = 'x-loyaltyd-protocol';
+export const SCHEMA_HEADER = 'x-loyaltyd-schema';
+
+/** Batches are capped so a push never holds the hub's write lock for long (DESIGN §5). */
+export const MAX_COMMANDS_PER_PUSH = 500;
+export const MAX_PUSH_BYTES = 1_000_000;
+export const MAX_CHANGES_PER_PULL = 5000;
+
+const StoredValue = z.union([z.string(), z.number(), z.null()]);
+
+export const RowChange = z.object({
+  entity: z.string().regex(/^[a-z_]+$/),
+  entity_id: z.string().min(1),
+  op: z.enum(['insert', 'update', 'delete']),
+  row: z.record(z.string().regex(/^[a-z_0-9]+$/), StoredValue).nullable(),
+  hlc: z.string().min(1),
+});
+export type RowChange = z.infer<typeof RowChange>;
+
+export const PushedCommand = z.object({
+  seq: z.number().int().positive(),
+  command_id: z.string().min(1),
+  kind: z.string().min(1),
+  payload: z.unknown(),
+  changes: z.array(RowChange),
+  hlc: z.string().min(1),
+});
+export type PushedCommand = z.infer<typeof PushedCommand>;
+
+export const PushRequest = z.object({
+  generation: z.string().min(1),
+  commands: z.array(PushedCommand).max(MAX_COMMANDS_PER_PUSH),
+});
+export type PushRequest = z.infer<typeof PushRequest>;
+
+export const CommandResult = z.object({
+  command_id: z.string(),
+  seq: z.number().int(),
+  status: z.enum(['applied', 'rejected']),
+  reason: z.string().nullable(),
+});
+export type CommandResult = z.infer<typeof CommandResult>;
+
+export const PushResponse = z.object({ results: z.array(CommandResult) });
+export type PushResponse = z.infer<typeof PushResponse>;
+
+export const FeedChange = RowChange.extend({ seq: z.number().int() });
+export type FeedChange = z.infer<typeof FeedChange>;
+
+export const ChangesPage = z.object({
+  changes: z.array(FeedChange),
+  /** The newest seq of the feed when the page was read, for lag. */
+  last_seq: z.number().int(),
+  has_more: z.boolean(),
+  /** The wall time of the newest change in the page, for lag in seconds. */
+  hub_time: z.string(),
+});
+export type ChangesPage = z.infer<typeof ChangesPage>;
+
+export const ChangesQuery = z.object({
+  after: z.coerce.number().int().min(0),
+  limit: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PULL).default(1000),
+});
+
+/** The first line of a snapshot stream; every further line is a SnapshotRow. */
+export const SnapshotHeader = z.object({
+  position: z.number().int(),
+  schema_version: z.number().int(),
+  /** Rows the snapshot will send, for progress. */
+  total_rows: z.number().int(),
+});
+export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
+
+export const SnapshotRow = z.object({ entity: z.string(), row: z.record(z.string(), StoredValue) });
+export type SnapshotRow = z.infer<typeof SnapshotRow>;

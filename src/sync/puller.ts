@@ -1,0 +1,73 @@
+/**
+ * Pull: pages of the hub's change feed after the store's cursor, each applied in one
+ * transaction together with the new cursor, so a crash between pages repeats at most a
+ * page, which last-writer-wins makes harmless. A change that collides with a different
+ * local record on a unique value is listed as a conflict rather than wedging the feed.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+import type { IdGenerator } from './ids.js';
+import type { HubClient } from './hub-client.js';
+import type { FeedChange } from './protocol.js';
+import type { SyncState } from './sync-state.js';
+
+export interface PullOutcome {
+  applied: number;
+  pages: number;
+}
+
+export class Puller {
+  private readonly recordConflict: Statement;
+
+  constructor(
+    private readonly db: Db,
+    private readonly writes: WritePath,
+    private readonly client: HubClient,
+    private readonly state: SyncState,
+    private readonly newId: IdGenerator,
+    private readonly clock: Clock,
+    private readonly pageSize = 1000,
+  ) {
+    this.recordConflict = db.prepare(
+      'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  async pullAll(): Promise<PullOutcome> {
+    const outcome: PullOutcome = { applied: 0, pages: 0 };
+    for (;;) {
+      const cursor = this.state.number('cursor') ?? 0;
+      const page = await this.client.changes(cursor, this.pageSize);
+      this.db.transaction(() => {
+        for (const change of page.changes) if (this.apply(change)) outcome.applied += 1;
+        const last = page.changes[page.changes.length - 1];
+        if (last) this.state.set('cursor', last.seq);
+        this.state.set('hub_last_seq', page.last_seq);
+        this.state.set('hub_time', page.hub_time);
+        this.state.set('last_pull_at', new Date(this.clock()).toISOString());
+      })();
+      outcome.pages += 1;
+      if (!page.has_more) return outcome;
+    }
+  }
+
+  private apply(change: FeedChange): boolean {
+    try {
+      return this.db.transaction(() => this.writes.applyReplicated(change, false))();
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (!code.startsWith('SQLITE_CONSTRAINT')) throw error;
+      this.recordConflict.run(
+        this.newId(),
+        'unapplied_change',
+        change.entity,
+        change.entity_id,
+        JSON.stringify({ seq: change.seq, reason: code }),
+        new Date(this.clock()).toISOString(),
+      );
+      return false;
+    }
+  }
+}

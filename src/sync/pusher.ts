@@ -1,0 +1,112 @@
+/**
+ * Push: pending outbox commands go to the hub in seq order, in batches capped by count and
+ * size; each answer marks its command applied or rejected in one transaction. A rejected
+ * command's inserts are taken back locally (unless changed since), and the rejection is
+ * listed as a conflict, so the store converges on what the hub holds.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import type { IdGenerator } from './ids.js';
+import type { HubClient } from './hub-client.js';
+import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, type CommandResult, type PushedCommand, type RowChange } from './protocol.js';
+import type { SyncState } from './sync-state.js';
+
+interface OutboxRecord {
+  seq: number;
+  command_id: string;
+  kind: string;
+  payload: string;
+  changes: string;
+  hlc: string;
+}
+
+export interface PushOutcome {
+  sent: number;
+  rejected: number;
+}
+
+export class Pusher {
+  private readonly pending: Statement<[number], OutboxRecord>;
+  private readonly acknowledge: Statement;
+  private readonly recordConflict: Statement;
+
+  constructor(
+    private readonly db: Db,
+    private readonly client: HubClient,
+    private readonly state: SyncState,
+    private readonly generation: string,
+    private readonly newId: IdGenerator,
+    private readonly clock: Clock,
+  ) {
+    this.pending = db.prepare(
+      "SELECT seq, command_id, kind, payload, changes, hlc FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
+    );
+    this.acknowledge = db.prepare("UPDATE outbox SET status = ?, reason = ?, acked_at = ? WHERE command_id = ? AND status = 'pending'");
+    this.recordConflict = db.prepare(
+      'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  /** Pushes until the outbox holds nothing pending. */
+  async pushAll(): Promise<PushOutcome> {
+    const outcome: PushOutcome = { sent: 0, rejected: 0 };
+    for (;;) {
+      const batch = this.nextBatch();
+      if (batch.length === 0) break;
+      const response = await this.client.push({ generation: this.generation, commands: batch });
+      this.settle(batch, response.results);
+      outcome.sent += batch.length;
+      outcome.rejected += response.results.filter((result) => result.status === 'rejected').length;
+    }
+    this.state.set('last_push_at', new Date(this.clock()).toISOString());
+    return outcome;
+  }
+
+  private nextBatch(): PushedCommand[] {
+    const batch: PushedCommand[] = [];
+    let bytes = 0;
+    for (const record of this.pending.all(MAX_COMMANDS_PER_PUSH)) {
+      bytes += record.payload.length + record.changes.length + 200;
+      if (batch.length > 0 && bytes > MAX_PUSH_BYTES) break;
+      batch.push({
+        seq: record.seq,
+        command_id: record.command_id,
+        kind: record.kind,
+        payload: JSON.parse(record.payload) as unknown,
+        changes: JSON.parse(record.changes) as RowChange[],
+        hlc: record.hlc,
+      });
+    }
+    return batch;
+  }
+
+  private settle(batch: PushedCommand[], results: CommandResult[]): void {
+    const byId = new Map(batch.map((command) => [command.command_id, command]));
+    const now = new Date(this.clock()).toISOString();
+    this.db.transaction(() => {
+      for (const result of results) {
+        const command = byId.get(result.command_id);
+        if (!command) continue;
+        this.acknowledge.run(result.status, result.reason, now, result.command_id);
+        if (result.status === 'rejected') this.takeBack(command, result.reason ?? 'rejected', now);
+      }
+    })();
+  }
+
+  private takeBack(command: PushedCommand, reason: string, now: string): void {
+    for (const change of command.changes) {
+      if (change.op === 'insert') {
+        this.db.prepare(`DELETE FROM ${change.entity} WHERE id = ? AND hlc = ?`).run(change.entity_id, change.hlc);
+      }
+      this.recordConflict.run(
+        this.newId(),
+        'rejected_command',
+        change.entity,
+        change.entity_id,
+        JSON.stringify({ command_id: command.command_id, kind: command.kind, reason }),
+        now,
+      );
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `loyaltyd sync status` and the sync part of /health: read from the database alone, so
+ * the CLI can report on a running daemon.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { SyncState } from './sync-state.js';
+
+export interface StoreSyncStatus {
+  mode: 'store';
+  hub_url: string | null;
+  reachable: boolean | null;
+  last_attempt_at: string | null;
+  last_push_at: string | null;
+  last_pull_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number };
+  feed: { cursor: number | null; hub_last_seq: number | null; lag_rows: number | null; lag_seconds: number | null; bootstrapping: boolean };
+  conflicts: number;
+}
+
+export interface HubSyncStatus {
+  mode: 'hub';
+  feed_last_seq: number;
+  nodes: { name: string; generation: string | null; last_seq: number | null; last_seen_at: string | null; seconds_since_seen: number | null }[];
+  conflicts: number;
+}
+
+export type SyncStatus = StoreSyncStatus | HubSyncStatus;
+
+export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | undefined, clock: Clock): SyncStatus {
+  const conflicts = (db.prepare('SELECT count(*) AS n FROM sync_conflicts').get() as { n: number }).n;
+  const now = clock();
+  const secondsSince = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((now - Date.parse(iso)) / 1000)) : null);
+  if (mode === 'hub') {
+    const nodes = db
+      .prepare<[], { name: string; generation: string | null; last_seq: number | null; last_seen_at: string | null }>(
+        `SELECT n.name, p.generation, p.last_seq, p.last_seen_at FROM nodes n
+         LEFT JOIN sync_node_progress p ON p.node_id = n.id ORDER BY n.name, p.last_seen_at DESC`,
+      )
+      .all()
+      .map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
+    const feedLastSeq = (db.prepare('SELECT max(seq) AS seq FROM changes').get() as { seq: number | null }).seq ?? 0;
+    return { mode, feed_last_seq: feedLastSeq, nodes, conflicts };
+  }
+  const state = new SyncState(db);
+  const outbox = db
+    .prepare<[], { pending: number; oldest: string | null; rejected: number }>(
+      `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,
+              (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest,
+              (SELECT count(*) FROM outbox WHERE status = 'rejected') AS rejected`,
+    )
+    .get()!;
+  const cursor = state.number('cursor') ?? null;
+  const hubLastSeq = state.number('hub_last_seq') ?? null;
+  const lagRows = cursor !== null && hubLastSeq !== null ? Math.max(0, hubLastSeq - cursor) : null;
+  const hubTime = state.get('hub_time');
+  const lastSuccess = state.get('last_success_at') ?? null;
+  const lastErrorAt = state.get('last_error_at') ?? null;
+  return {
+    mode,
+    hub_url: hubUrl ?? null,
+    reachable: lastSuccess === null && lastErrorAt === null ? null : lastSuccess !== null && (lastErrorAt === null || lastSuccess >= lastErrorAt),
+    last_attempt_at: state.get('last_attempt_at') ?? null,
+    last_push_at: state.get('last_push_at') ?? null,
+    last_pull_at: state.get('last_pull_at') ?? null,
+    last_success_at: lastSuccess,
+    last_error: lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess) ? (state.get('last_error') ?? null) : null,
+    outbox: { pending: outbox.pending, oldest_pending_age_seconds: secondsSince(outbox.oldest), rejected: outbox.rejected },
+    feed: {
+      cursor,
+      hub_last_seq: hubLastSeq,
+      lag_rows: lagRows,
+      lag_seconds: lagRows === null ? null : lagRows === 0 ? 0 : secondsSince(hubTime),
+      bootstrapping: state.get('snapshot_position') !== undefined,
+    },
+    conflicts,
+  };
+}

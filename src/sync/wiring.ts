@@ -1,0 +1,44 @@
+/** Builds a hub's sync endpoints or a store's sync parts from a node and its config. */
+import type { Router } from 'express';
+import type { Clock } from '../clock.js';
+import { ConfigError, type Config } from '../config.js';
+import { schemaVersion } from '../db/migrate.js';
+import type { NodesService } from '../features/nodes/nodes.service.js';
+import { databaseFile, type Node } from '../node.js';
+import type { SyncParts } from './agent.js';
+import { HubClient } from './hub-client.js';
+import { HubCommands } from './hub-commands.js';
+import { HubFeed } from './hub-feed.js';
+import { hubRouter } from './hub-routes.js';
+import { Puller } from './puller.js';
+import { Pusher } from './pusher.js';
+import { replicatedTables } from './replicated-tables.js';
+import { SyncState } from './sync-state.js';
+
+export function createHubSyncRouter(node: Node, config: Config, nodes: NodesService, clock: Clock): Router {
+  const tables = replicatedTables(node.db);
+  return hubRouter({
+    nodes,
+    commands: new HubCommands(node.db, node.writes, new Set(tables), clock),
+    feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
+    schemaVersion: schemaVersion(),
+  });
+}
+
+/** A store's sync parts, or undefined for a store with no hub configured (standalone). */
+export function createStoreSync(node: Node, config: Config, clock: Clock): SyncParts | undefined {
+  if (config.mode !== 'store' || !config.hub.url) return undefined;
+  if (!config.node.name || !config.node.secret) {
+    throw new ConfigError('config keys node.name and node.secret: required when hub.url is set (from `loyaltyd nodes add` on the hub)');
+  }
+  const client = new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion() });
+  const state = new SyncState(node.db);
+  return {
+    db: node.db,
+    writes: node.writes,
+    client,
+    state,
+    pusher: new Pusher(node.db, client, state, node.identity.generation, node.newId, clock),
+    puller: new Puller(node.db, node.writes, client, state, node.newId, clock),
+  };
+}
