@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { systemClock } from '../clock.js';
 import { runRound } from '../sync/agent.js';
+import { checksumTables } from '../sync/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
 import { createStoreSync } from '../sync/wiring.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
@@ -63,6 +64,14 @@ export function registerSyncCommands(program: Command): void {
       });
     },
   );
+
+  common(sync.command('checksum').description('A checksum per replicated table, to compare nodes')).action(async (options: CommonOptions) => {
+    await withApp(configFrom(options), (app) => {
+      const checksums = checksumTables(app.node.db);
+      if (options.json) print({ tables: checksums }, true);
+      else print(Object.fromEntries(Object.entries(checksums).map(([table, sum]) => [table, `${sum.rows} rows  ${sum.sha256.slice(0, 16)}`])), false);
+    });
+  });
 
   common(sync.command('conflicts').description('List the conflicts folds and sync have found')).action(async (options: CommonOptions) => {
     await withApp(configFrom(options), (app) => {
