@@ -36,39 +36,46 @@ export class HubCommands {
     );
   }
 
+  /**
+   * Applies a batch in one transaction — one fsync for up to 500 commands — with each
+   * command in its own savepoint, so a rejected command leaves no trace but its result.
+   */
   apply(nodeId: string, generation: string, commands: PushedCommand[]): CommandResult[] {
-    const results: CommandResult[] = [];
-    for (const command of commands) {
-      const lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
-      if (command.seq <= lastSeq) {
-        results.push(this.previousResult.get(command.command_id) ?? { command_id: command.command_id, seq: command.seq, status: 'applied', reason: null });
-        continue;
+    return this.db.transaction(() => {
+      const results: CommandResult[] = [];
+      let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
+      for (const command of commands) {
+        if (command.seq <= lastSeq) {
+          results.push(
+            this.previousResult.get(command.command_id) ?? { command_id: command.command_id, seq: command.seq, status: 'applied', reason: null },
+          );
+          continue;
+        }
+        if (command.seq !== lastSeq + 1) throw gap(lastSeq + 1, command.seq);
+        results.push(this.applyOne(nodeId, generation, command));
+        lastSeq = command.seq;
       }
-      if (command.seq !== lastSeq + 1) throw gap(lastSeq + 1, command.seq);
-      results.push(this.applyOne(nodeId, generation, command));
-    }
-    return results;
+      return results;
+    })();
   }
 
   private applyOne(nodeId: string, generation: string, command: PushedCommand): CommandResult {
-    return this.db.transaction(() => {
-      let reason: string | null = null;
-      try {
-        this.db.transaction(() => {
-          for (const change of command.changes) {
-            if (!this.replicated.has(change.entity)) throw new Rejection(`${change.entity} does not replicate`);
-            this.writes.applyReplicated(change, true);
-          }
-        })();
-      } catch (error) {
-        reason = rejectionReason(error);
-      }
-      const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
-      const now = new Date(this.clock()).toISOString();
-      this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now);
-      this.saveProgress.run(nodeId, generation, command.seq, now);
-      return { command_id: command.command_id, seq: command.seq, status, reason };
-    })();
+    let reason: string | null = null;
+    try {
+      this.db.transaction(() => {
+        for (const change of command.changes) {
+          if (!this.replicated.has(change.entity)) throw new Rejection(`${change.entity} does not replicate`);
+          this.writes.applyReplicated(change, true);
+        }
+      })();
+    } catch (error) {
+      reason = rejectionReason(error);
+    }
+    const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
+    const now = new Date(this.clock()).toISOString();
+    this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now);
+    this.saveProgress.run(nodeId, generation, command.seq, now);
+    return { command_id: command.command_id, seq: command.seq, status, reason };
   }
 }
 
