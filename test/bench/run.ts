@@ -1,0 +1,25 @@
+/**
+ * `npm run bench [name…]`: runs the benchmarks of test/bench (each `<name>.bench.ts`
+ * exporting `run()`), one after another, printing their figures. Each benchmark names its
+ * baseline and prints the ratio against it, so a reader on a noisy machine can trust the
+ * ratio rather than the absolute numbers.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const folder = fileURLToPath(new URL('.', import.meta.url));
+const wanted = process.argv.slice(2);
+const benches = readdirSync(folder)
+  .filter((file) => file.endsWith('.bench.ts'))
+  .map((file) => file.replace(/\.bench\.ts$/, ''))
+  .filter((name) => wanted.length === 0 || wanted.includes(name));
+
+if (benches.length === 0) {
+  process.stderr.write(`no benchmark matches ${wanted.join(', ')}\n`);
+  process.exit(2);
+}
+for (const name of benches) {
+  process.stdout.write(`\n=== ${name} ===\n`);
+  const module = (await import(`./${name}.bench.ts`)) as { run(): Promise<void> };
+  await module.run();
+}
