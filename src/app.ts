@@ -11,6 +11,7 @@ import { tokensRoutes } from './features/tokens/tokens.routes.js';
 import { usersRoutes } from './features/users/users.routes.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { errorHandler } from './http/error-handler.js';
+import { IdempotencyKeys } from './http/idempotency.js';
 import { createHttpMetrics, observeRequests } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
@@ -61,7 +62,10 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
       ...externalApplicationsRoutes(services.applications),
       ...FEATURES.flatMap((feature) => feature({ node, config, clock, services })),
     ],
-    createAuthenticator(services.users, services.apiUsers, services.tokens),
+    {
+      authenticate: createAuthenticator(services.users, services.apiUsers, services.tokens),
+      idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
+    },
   );
   http.use((request) => {
     throw pathNotFound(request.path);

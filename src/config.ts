@@ -43,6 +43,7 @@ export const Config = z.strictObject({
   hub: z.strictObject({ url: z.string().url().optional() }),
   node: z.strictObject({ name: z.string().min(1).optional(), secret: z.string().min(1).optional() }),
   sync: z.strictObject({ interval_seconds: PositiveSeconds }),
+  idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
 });
 export type Config = z.infer<typeof Config>;

@@ -8,12 +8,18 @@ import type { z } from 'zod';
 import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../errors.js';
 import type { Endpoint, RequestContext } from './endpoint.js';
 import { basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
+import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
 import type { Principal } from './principal.js';
 import { fromZodIssues } from './validation-errors.js';
 
 export type Authenticate = (iface: Interface, endpoint: Endpoint, request: Request) => Promise<Principal>;
 
-export function mountEndpoints(app: express.Express, endpoints: Endpoint[], authenticate: Authenticate): void {
+export interface Mounting {
+  authenticate: Authenticate;
+  idempotency: IdempotencyKeys;
+}
+
+export function mountEndpoints(app: express.Express, endpoints: Endpoint[], mounting: Mounting): void {
   const methodsByPath = new Map<string, Set<string>>();
   for (const endpoint of endpoints) {
     const methods = methodsByPath.get(endpoint.path) ?? new Set<string>();
@@ -24,7 +30,7 @@ export function mountEndpoints(app: express.Express, endpoints: Endpoint[], auth
     const router = express.Router({ caseSensitive: true });
     for (const endpoint of endpoints) {
       const handler = endpoint.interfaces.includes(iface)
-        ? handlerFor(endpoint, iface, authenticate)
+        ? handlerFor(endpoint, iface, mounting)
         : refuseInterface(endpoint, iface);
       router[endpoint.method](endpoint.path, handler);
     }
@@ -47,25 +53,46 @@ function refuseInterface(endpoint: Endpoint, iface: Interface): RequestHandler {
   };
 }
 
-function handlerFor(endpoint: Endpoint, iface: Interface, authenticate: Authenticate): RequestHandler {
+function handlerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency }: Mounting): RequestHandler {
   const status = endpoint.status ?? 200;
   return async (request: Request, response: Response) => {
     const principal = await authenticate(iface, endpoint, request);
-    const input = {
-      params: parse(endpoint.params, request.params, 'path'),
-      query: parse(endpoint.query, request.query, ''),
-      body: parse(endpoint.body, request.body ?? {}, '', 'body'),
+    const execute = async (): Promise<StoredResponse> => {
+      const input = {
+        params: parse(endpoint.params, request.params, 'path'),
+        query: parse(endpoint.query, request.query, ''),
+        body: parse(endpoint.body, request.body ?? {}, '', 'body'),
+      };
+      const context: RequestContext = {
+        iface,
+        principal,
+        requestId: String(response.locals.requestId),
+        ip: request.ip ?? '',
+      };
+      const data = await endpoint.handle(input as never, context);
+      return { status, body: status === 204 ? undefined : { data } };
     };
-    const context: RequestContext = {
-      iface,
-      principal,
-      requestId: String(response.locals.requestId),
-      ip: request.ip ?? '',
-    };
-    const data = await endpoint.handle(input as never, context);
-    if (status === 204) response.status(204).end();
-    else response.status(status).json({ data });
+    const key = endpoint.method === 'get' ? undefined : request.get('idempotency-key');
+    const answer =
+      key === undefined
+        ? await execute()
+        : await idempotency.run(`${iface}:${principalScope(principal)}`, key, [endpoint.method, request.path, request.body], execute);
+    if (answer.body === undefined) response.status(answer.status).end();
+    else response.status(answer.status).json(answer.body);
   };
+}
+
+function principalScope(principal: Principal): string {
+  switch (principal.kind) {
+    case 'user':
+      return `user:${principal.userId}`;
+    case 'token':
+      return `token:${principal.tokenId}`;
+    case 'api-user':
+      return `api-user:${principal.apiUserId}`;
+    case 'anonymous':
+      return 'anonymous';
+  }
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, prefix: string, root = prefix): unknown {

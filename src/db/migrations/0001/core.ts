@@ -29,6 +29,17 @@ CREATE TABLE outbox (
 ) STRICT;
 CREATE INDEX outbox_pending ON outbox (seq) WHERE status = 'pending';
 
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  response TEXT,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (scope, key)
+) STRICT;
+CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+
 CREATE TABLE external_applications (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
