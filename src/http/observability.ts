@@ -39,8 +39,9 @@ export function observeRequests(log: Logger, metrics: HttpMetrics): RequestHandl
     response.set('X-Request-Id', requestId);
     response.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      // The matched route pattern, not the raw path, keeps label cardinality bounded.
-      const route = request.route ? `${request.baseUrl}${String(request.route.path)}` : 'unmatched';
+      // The matched route pattern, not the raw path, keeps label cardinality bounded. API
+      // handlers name theirs: express has unwound `baseUrl` by the time an error answers.
+      const route = typeof response.locals.route === 'string' ? response.locals.route : request.route ? `${request.baseUrl}${String(request.route.path)}` : 'unmatched';
       metrics.requests.inc({ method: request.method, route, status: String(response.statusCode) });
       metrics.duration.observe({ method: request.method, route }, seconds);
       log.info({

@@ -55,7 +55,9 @@ function refuseInterface(endpoint: Endpoint, iface: Interface): RequestHandler {
 
 function handlerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency }: Mounting): RequestHandler {
   const status = endpoint.status ?? 200;
+  const route = `${basePath(iface)}${endpoint.path}`;
   return async (request: Request, response: Response) => {
+    response.locals.route = route;
     const principal = await authenticate(iface, endpoint, request);
     const execute = async (): Promise<StoredResponse> => {
       const input = {

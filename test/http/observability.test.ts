@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('/health and /metrics', () => {
+  it('/health reports liveness, mode, schema version and the sync state without credentials', async () => {
+    const response = await call('GET', `${server.url}/health`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: 'ok', mode: 'store', schema_version: 1 });
+    expect(response.body.sync).toMatchObject({ mode: 'store', hub_url: null, outbox: { pending: expect.any(Number) } });
+  });
+
+  it('/health counts a queued write in the outbox of a standalone store', async () => {
+    const before = (await call('GET', `${server.url}/health`)).body.sync.outbox.pending as number;
+    await demoToken(server);
+    expect((await call('GET', `${server.url}/health`)).body.sync.outbox.pending).toBe(before + 1);
+  });
+
+  it('/metrics answers Prometheus text counting requests by route pattern and status', async () => {
+    const auth = await demoPosLogin(server);
+    await call('GET', `${server.api('enterprise')}/customer-external-applications`, { headers: auth });
+    await call('GET', `${server.api('enterprise')}/customer-external-applications/ffffffffffffffffffffffffff`, { headers: auth });
+    const response = await call('GET', `${server.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const text = response.body as string;
+    expect(text).toMatch(/loyaltyd_http_requests_total\{method="GET",route="\/rest-api\/enterprise-interface\/v1\.0\/customer-external-applications",status="200"\} \d+/);
+    expect(text).toContain('route="/rest-api/enterprise-interface/v1.0/customer-external-applications/:customer_external_application_id",status="404"');
+    expect(text).toContain('loyaltyd_http_request_duration_seconds_bucket');
+    expect(text).toContain('loyaltyd_process_resident_memory_bytes');
+  });
+});
