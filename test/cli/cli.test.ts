@@ -41,7 +41,7 @@ const COMMON = ['--data-dir', '--config', '--json'];
 
 /** Every command line and the options its help must list. */
 const HELP: Record<string, string[]> = {
-  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes'],
+  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync'],
   serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo'],
   init: COMMON,
   migrate: COMMON,
@@ -54,6 +54,11 @@ const HELP: Record<string, string[]> = {
   'api-users add': ['--name', ...COMMON],
   nodes: ['add'],
   'nodes add': ['--name', ...COMMON],
+  sync: ['status', 'now', 'checksum', 'conflicts'],
+  'sync status': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
+  'sync now': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
+  'sync checksum': COMMON,
+  'sync conflicts': COMMON,
 };
 
 function commandLines(command: Command, prefix: string[] = []): string[] {
