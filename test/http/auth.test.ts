@@ -18,6 +18,7 @@ import {
   type TestServer,
   type TestServerOptions,
 } from '../support/server.js';
+import { expectError } from '../support/expect-error.js';
 
 const HOUR_MS = 3_600_000;
 const BEARER_TTL_MS = 25_200 * 1000;
@@ -34,20 +35,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function expectError(response: JsonResponse, status: number, exception: string): any {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(Object.keys(response.body)).toEqual(['error']);
-  expect(response.body.error).toMatchObject({
-    type: expect.any(String),
-    exception,
-    title: expect.any(String),
-    detail: expect.any(String),
-    error_data: expect.any(Object),
-  });
-  return response.body.error;
-}
 
 function expectUnauthorized(response: JsonResponse): void {
   expectError(response, 401, 'unauthorized_exception');

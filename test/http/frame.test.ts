@@ -13,20 +13,7 @@ import {
   type JsonResponse,
   type TestServer,
 } from '../support/server.js';
-
-function expectError(response: JsonResponse, status: number, exception: string): any {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(Object.keys(response.body)).toEqual(['error']);
-  expect(response.body.error).toMatchObject({
-    type: expect.any(String),
-    exception,
-    title: expect.any(String),
-    detail: expect.any(String),
-    error_data: expect.any(Object),
-  });
-  return response.body.error;
-}
+import { expectError } from '../support/expect-error.js';
 
 /** The `invalid_params` of a 400 answer. */
 function invalidParams(response: JsonResponse): any[] {
