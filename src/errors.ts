@@ -15,7 +15,6 @@ export const REASONS = {
   relation_already_exists: 'This relation already exists.',
   not_belong_to_logged_in_customer: 'The record does not belong to the logged-in customer.',
   deleted: 'The record was deleted.',
-  invalid_credentials: 'The login or password is wrong.',
   expired: 'The value has expired.',
   already_used: 'The value was already used.',
 } as const;

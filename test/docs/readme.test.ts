@@ -1,0 +1,50 @@
+/**
+ * The README is checked against the code: its error-reason table against the catalogue in
+ * src/errors.ts, and its curl walk-through run as printed against a real demo server.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REASONS } from '../../src/errors.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+function section(heading: string): string {
+  const start = README.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README has no ${heading}`);
+  const next = README.indexOf('\n## ', start + heading.length + 2);
+  return README.slice(start, next < 0 ? undefined : next);
+}
+
+describe('README', () => {
+  it('opens with the install-and-start and install-and-test commands', () => {
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(README)![1]!;
+    expect(firstBlock).toContain('npm ci && npm start');
+    expect(firstBlock).toContain('npm ci && npm test');
+  });
+
+  it('lists exactly the reasons of the error catalogue, with their meanings', () => {
+    const rows = [...section('## Errors').matchAll(/^\| `([a-z_]+)` \| (.+?) \|$/gm)].map((match) => [match[1], match[2]]);
+    expect(Object.fromEntries(rows)).toEqual(REASONS);
+  });
+
+  describe('walk-through', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer();
+    });
+    afterAll(() => server.close());
+
+    it('works as printed against a demo server', async () => {
+      const script = /```sh\n([\s\S]*?)```/.exec(section('## Walk-through on the demo'))![1]!.replaceAll('http://127.0.0.1:8080', server.url);
+      const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script]);
+      expect(stdout).not.toContain('"error"');
+      expect(stdout).toContain('"customer_external_applications":[{"external_application_id":"de0000000000000000000000a1"');
+      expect(stdout).toContain('{"data":{"customer_id":"de0000000000000000000000c1"}}');
+      expect(stdout).toMatch(/"authentication_token":"\d{6}"/);
+      expect(stdout.match(/"total_items":1/g)).toHaveLength(2);
+    });
+  });
+});
