@@ -44,6 +44,12 @@ export const Config = z.strictObject({
   node: z.strictObject({ name: z.string().min(1).optional(), secret: z.string().min(1).optional() }),
   sync: z.strictObject({ interval_seconds: PositiveSeconds }),
   idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
+  /** Floor limits of a store redeeming points on balances head office may not have seen. */
+  offline: z.strictObject({
+    redemption_margin_points: z.coerce.number().int().min(0),
+    daily_redemption_cap_points: z.coerce.number().int().positive().optional(),
+    max_age_hours: z.coerce.number().positive(),
+  }),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
 });
 export type Config = z.infer<typeof Config>;

@@ -17,6 +17,8 @@ export const REASONS = {
   deleted: 'The record was deleted.',
   expired: 'The value has expired.',
   already_used: 'The value was already used.',
+  not_enough_points_for_payment: 'The customer has fewer points than the amount.',
+  offline_redemption_limit: 'The store cannot redeem this many points until it has synced with head office.',
 } as const;
 export type Reason = keyof typeof REASONS;
 

@@ -17,6 +17,8 @@ function toInvalidParam(issue: z.core.$ZodIssue, input: unknown, prefix: string,
 }
 
 function reasonOf(issue: z.core.$ZodIssue, value: unknown): Reason {
+  // A missing field fails whichever check comes first (a type, or a union of types).
+  if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'required';
   switch (issue.code) {
     case 'invalid_type':
       return value === undefined ? 'required' : 'invalid_value_format';

@@ -1,0 +1,17 @@
+import { fromMilli } from '../../money.js';
+import { formatOptionalTimestamp } from '../../time.js';
+import type { PointRow } from './points.schemas.js';
+
+/** Point as interface.md shows it; a redemption's assigned points are negative. */
+export function toPoint(row: PointRow, availableMilli: number, timeZone: string) {
+  return {
+    point_id: row.id,
+    customer_id: row.customer_id,
+    assigned_points: fromMilli(row.kind === 'collection' ? row.points_milli : -row.points_milli),
+    available_points: fromMilli(availableMilli),
+    point_type_id: row.point_type_id,
+    partner_id: row.partner_id,
+    valid_to: formatOptionalTimestamp(row.valid_to, timeZone),
+    state: row.state,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Offline risk (DESIGN §5), like a card terminal's floor limit: a store redeems points on
+ * balances head office may not have seen yet, so it keeps a margin below the balance it
+ * knows, caps what it redeems per customer per day, and stops redeeming altogether once it
+ * has not synced for longer than the configured age. Earning is never limited. A hub, and
+ * a store with no hub, redeem up to the balance.
+ */
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { badRequest, invalidParam } from '../errors.js';
+import type { PointsRepo } from '../features/points/points.repo.js';
+import type { SyncState } from '../sync/sync-state.js';
+
+export class RedemptionPolicy {
+  constructor(
+    private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>,
+    private readonly points: PointsRepo,
+    private readonly syncState: SyncState,
+    private readonly nodeId: string,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Throws unless `milli` points may be redeemed from a known balance of `balance`. */
+  check(customerId: string, milli: number, balance: number, field = 'amount'): void {
+    const guarded = this.config.mode === 'store' && this.config.hub.url !== undefined;
+    const margin = guarded ? this.config.offline.redemption_margin_points * 1000 : 0;
+    if (milli > balance - margin) {
+      throw badRequest([
+        {
+          name: field,
+          reason: 'not_enough_points_for_payment',
+          value: String(milli / 1000),
+          message: `The customer has ${balance / 1000} points${margin ? `, of which ${margin / 1000} are held back while offline` : ''}`,
+        },
+      ]);
+    }
+    if (!guarded) return;
+    const now = this.clock();
+    const lastSync = this.syncState.get('last_success_at');
+    const maxAgeMs = this.config.offline.max_age_hours * 3_600_000;
+    if (!lastSync || now - Date.parse(lastSync) > maxAgeMs) {
+      throw invalidParam(field, 'offline_redemption_limit', milli / 1000, `No sync with head office for over ${this.config.offline.max_age_hours} h; points can be earned but not redeemed`);
+    }
+    const cap = this.config.offline.daily_redemption_cap_points;
+    if (cap !== undefined) {
+      const startOfDay = new Date(now - (now % 86_400_000)).toISOString();
+      const today = this.points.redeemedHereSince(customerId, startOfDay, this.nodeId);
+      if (today + milli > cap * 1000) {
+        throw invalidParam(field, 'offline_redemption_limit', milli / 1000, `At most ${cap} points a day per customer are redeemed here`);
+      }
+    }
+  }
+}
