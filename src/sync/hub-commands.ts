@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import { AppError } from '../errors.js';
+import type { FoldConflicts } from './fold-conflicts.js';
 import type { CommandResult, PushedCommand } from './protocol.js';
 
 export class HubCommands {
@@ -23,6 +24,7 @@ export class HubCommands {
     private readonly db: Db,
     private readonly writes: WritePath,
     private readonly replicated: Set<string>,
+    private readonly conflicts: FoldConflicts,
     private readonly clock: Clock,
   ) {
     this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
@@ -67,6 +69,7 @@ export class HubCommands {
           if (!this.replicated.has(change.entity)) throw new Rejection(`${change.entity} does not replicate`);
           this.writes.applyReplicated(change, true);
         }
+        this.conflicts.check(command.changes);
       })();
     } catch (error) {
       reason = rejectionReason(error);

@@ -8,6 +8,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
+import type { FoldConflicts } from './fold-conflicts.js';
 import type { IdGenerator } from './ids.js';
 import type { HubClient } from './hub-client.js';
 import type { FeedChange } from './protocol.js';
@@ -27,6 +28,7 @@ export class Puller {
     private readonly client: HubClient,
     private readonly state: SyncState,
     private readonly newId: IdGenerator,
+    private readonly conflicts: FoldConflicts,
     private readonly clock: Clock,
     private readonly pageSize = 1000,
   ) {
@@ -41,7 +43,9 @@ export class Puller {
       const cursor = this.state.number('cursor') ?? 0;
       const page = await this.client.changes(cursor, this.pageSize);
       this.db.transaction(() => {
-        for (const change of page.changes) if (this.apply(change)) outcome.applied += 1;
+        const applied = page.changes.filter((change) => this.apply(change));
+        outcome.applied += applied.length;
+        this.conflicts.check(applied);
         const last = page.changes[page.changes.length - 1];
         if (last) this.state.set('cursor', last.seq);
         this.state.set('hub_last_seq', page.last_seq);

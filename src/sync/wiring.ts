@@ -6,6 +6,7 @@ import { schemaVersion } from '../db/migrate.js';
 import type { NodesService } from '../features/nodes/nodes.service.js';
 import { databaseFile, type Node } from '../node.js';
 import type { SyncParts } from './agent.js';
+import { FoldConflicts } from './fold-conflicts.js';
 import { HubClient } from './hub-client.js';
 import { HubCommands } from './hub-commands.js';
 import { HubFeed } from './hub-feed.js';
@@ -19,7 +20,7 @@ export function createHubSyncRouter(node: Node, config: Config, nodes: NodesServ
   const tables = replicatedTables(node.db);
   return hubRouter({
     nodes,
-    commands: new HubCommands(node.db, node.writes, new Set(tables), clock),
+    commands: new HubCommands(node.db, node.writes, new Set(tables), new FoldConflicts(node.db, node.newId, clock), clock),
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     schemaVersion: schemaVersion(),
   });
@@ -39,6 +40,6 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     client,
     state,
     pusher: new Pusher(node.db, client, state, node.identity.generation, node.newId, clock),
-    puller: new Puller(node.db, node.writes, client, state, node.newId, clock),
+    puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.newId, clock), clock),
   };
 }

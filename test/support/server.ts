@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { createApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { demoCredentials, loadDemo } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
 import { startServer } from '../../src/server.js';
@@ -24,6 +24,7 @@ export class TestClock {
 export interface TestServer {
   url: string;
   app: App;
+  config: Config;
   clock: TestClock;
   dataDir: string;
   /** Base URL of an interface, e.g. `${server.api('enterprise')}/customers`. */
@@ -36,6 +37,8 @@ export interface TestServerOptions {
   clock?: TestClock;
   demo?: boolean;
   dataDir?: string;
+  /** A fixed port, so that a node restarted on the same folder is found again. */
+  port?: number;
 }
 
 export function tempDir(prefix = 'loyaltyd-test-'): string {
@@ -51,10 +54,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const app = createApp({ config, clock: clock.now, log: pino({ level: 'silent' }) });
   if (options.demo ?? true) await loadDemo(app);
-  const server = await startServer(app, '127.0.0.1', 0);
+  const server = await startServer(app, '127.0.0.1', options.port ?? 0);
   return {
     url: server.url,
     app,
+    config,
     clock,
     dataDir,
     api: (iface) => `${server.url}${basePath(iface)}`,

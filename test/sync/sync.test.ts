@@ -1,0 +1,214 @@
+/**
+ * Store↔hub sync over real HTTP between real nodes (each its own server and SQLite file),
+ * rounds driven by the test: bootstrap, push exactly once, pull, the hub going away and
+ * coming back, points spent twice offline, and a command the hub rejects.
+ */
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
+import { PointsRepo } from '../../src/features/points/points.repo.js';
+import { readLedger } from '../../src/loyalty/ledger.js';
+import { runRound, type SyncParts } from '../../src/sync/agent.js';
+import { checksumTables } from '../../src/sync/checksum.js';
+import { createStoreSync } from '../../src/sync/wiring.js';
+import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+interface Store {
+  server: TestServer;
+  sync: SyncParts;
+  auth?: Record<string, string>;
+}
+
+interface Cluster {
+  hub: TestServer;
+  stores: Store[];
+  restartHub(): Promise<void>;
+  stopHub(): Promise<void>;
+  round(store: Store): ReturnType<typeof runRound>;
+  close(): Promise<void>;
+}
+
+let cluster: Cluster | undefined;
+afterEach(async () => {
+  await cluster?.close();
+  cluster = undefined;
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startCluster(storeCount = 2): Promise<Cluster> {
+  const hubDir = tempDir();
+  const port = await freePort();
+  let hub: TestServer | undefined = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir, port });
+  const stores: Store[] = [];
+  for (let i = 0; i < storeCount; i += 1) {
+    const credentials = hub.app.services.nodes.add(`store-${i}`);
+    const server = await startTestServer({
+      demo: false,
+      config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
+    });
+    stores.push({ server, sync: createStoreSync(server.app.node, server.config, server.clock.now)! });
+  }
+  const created: Cluster = {
+    get hub() {
+      if (!hub) throw new Error('the hub is down');
+      return hub;
+    },
+    stores,
+    stopHub: async () => {
+      await hub?.close();
+      hub = undefined;
+    },
+    restartHub: async () => {
+      hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir, port, demo: false });
+    },
+    round: (store) => runRound(store.sync, store.server.clock.now),
+    close: async () => {
+      for (const store of stores) {
+        await store.sync.client.close();
+        await store.server.close();
+      }
+      await hub?.close();
+      rmSync(hubDir, { recursive: true, force: true });
+    },
+  };
+  for (const store of stores) {
+    const first = await created.round(store);
+    expect(first).toMatchObject({ ok: true, bootstrapped: true });
+    store.auth = await demoPosLogin(store.server);
+  }
+  return created;
+}
+
+const count = (server: TestServer, sql: string) => (server.app.node.db.prepare(sql).get() as { n: number }).n;
+const assign = (store: Store, customerId: string, amount: number) =>
+  call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
+const reduce = (store: Store, customerId: string, amount: number) =>
+  call('POST', `${store.server.api('enterprise')}/points/actions/reduce-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
+const balance = (server: TestServer, customerId: string) => readLedger(new PointsRepo(server.app.node.db), customerId, Date.now()).balance / 1000;
+
+describe('sync between a hub and stores', () => {
+  it('a new store bootstraps the hub data, so a POS logs in there with the hub users', async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    expect(count(store.server, 'SELECT count(*) AS n FROM customers')).toBe(3);
+    expect(checksumTables(store.server.app.node.db).users).toEqual(checksumTables(cluster.hub.app.node.db).users);
+  });
+
+  it('writes at one store reach the hub exactly once, and the other store after its pull', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    expect((await assign(a, DEMO_IDS.customerEva, 15)).status).toBe(204);
+    await demoToken(a.server);
+    expect(await cluster.round(a)).toMatchObject({ ok: true, pushed: 2, rejected: 0 });
+    expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(2);
+    expect(await cluster.round(b)).toMatchObject({ ok: true });
+    expect(balance(b.server, DEMO_IDS.customerEva)).toBe(15);
+    expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(15);
+  });
+
+  it('a push whose answer was lost is acknowledged again without applying twice', async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    await assign(store, DEMO_IDS.customerEva, 10);
+    await cluster.round(store);
+    // As if the hub's answer never arrived: the store still holds the command as pending.
+    store.server.app.node.db.prepare("UPDATE outbox SET status = 'pending', acked_at = NULL").run();
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
+    expect(count(cluster.hub, "SELECT count(*) AS n FROM point_records WHERE customer_id = '" + DEMO_IDS.customerEva + "'")).toBe(1);
+    expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(1);
+  });
+
+  it('while the hub is down the stores keep taking writes; when it returns everything arrives once and all nodes agree', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    await cluster.stopHub();
+    for (const amount of [1, 2, 3]) expect((await assign(a, DEMO_IDS.customerEva, amount)).status).toBe(204);
+    expect((await assign(b, DEMO_IDS.customerPetr, 4)).status).toBe(204);
+    await demoToken(b.server);
+    expect((await cluster.round(a)).ok).toBe(false);
+    expect(count(a.server, "SELECT count(*) AS n FROM outbox WHERE status = 'pending'")).toBe(3);
+
+    await cluster.restartHub();
+    for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
+    expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(5);
+    expect(balance(b.server, DEMO_IDS.customerEva)).toBe(6);
+    expect(balance(a.server, DEMO_IDS.customerPetr)).toBe(84);
+    const hubSums = checksumTables(cluster.hub.app.node.db);
+    for (const store of [a, b]) {
+      const sums = checksumTables(store.server.app.node.db);
+      for (const table of ['customers', 'point_records', 'tokens', 'users', 'rewards']) expect(sums[table]).toEqual(hubSums[table]);
+    }
+  });
+
+  it('the same points spent in both stores while offline leave a negative balance on every node, listed as a conflict', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    await cluster.stopHub();
+    // Jana holds 250 points; each store redeems 200 of them, both within the balance it knows.
+    expect((await reduce(a, DEMO_IDS.customerJana, 200)).status).toBe(204);
+    expect((await reduce(b, DEMO_IDS.customerJana, 200)).status).toBe(204);
+    await cluster.restartHub();
+    for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
+    for (const server of [cluster.hub, a.server, b.server]) {
+      expect(balance(server, DEMO_IDS.customerJana)).toBe(-150);
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'points_overspent'").get() as { entity_id: string; detail: string };
+      expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
+      expect(JSON.parse(conflict.detail)).toEqual({ balance_points: -150, uncovered_points: 150 });
+    }
+  });
+
+  it('a command the hub cannot apply is rejected, taken back at the store and listed, and the commands behind it still apply', async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    const node = store.server.app.node;
+    // A customer only this store knows (written without a command), then points for them.
+    const stranger = node.newId();
+    node.writes.write(null, (tx) => tx.insert('customers', { id: stranger, first_name: 'Local' }));
+    await assign(store, stranger, 5);
+    await assign(store, DEMO_IDS.customerEva, 7);
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2, rejected: 1 });
+    expect(count(store.server, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${stranger}'`)).toBe(0);
+    const rejected = node.db.prepare("SELECT reason FROM outbox WHERE status = 'rejected'").get() as { reason: string };
+    expect(rejected.reason).toBe('not_found');
+    expect(count(store.server, "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'rejected_command'")).toBe(1);
+    expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(7);
+  });
+
+  it('the hub refuses a wrong node secret (401) and a store speaking another protocol version (409)', async () => {
+    cluster = await startCluster(1);
+    const wrongSecret = await call('GET', `${cluster.hub.url}/sync/v1/changes?after=0`, {
+      headers: { authorization: `Basic ${Buffer.from('store-0:nope').toString('base64')}`, 'x-loyaltyd-protocol': '1', 'x-loyaltyd-schema': '1' },
+    });
+    expect(wrongSecret.status).toBe(401);
+    const secret = cluster.stores[0]!.server.config.node.secret!;
+    const oldProtocol = await call('GET', `${cluster.hub.url}/sync/v1/changes?after=0`, {
+      headers: { authorization: `Basic ${Buffer.from(`store-0:${secret}`).toString('base64')}`, 'x-loyaltyd-protocol': '0', 'x-loyaltyd-schema': '1' },
+    });
+    expect(oldProtocol.status).toBe(409);
+    expect(oldProtocol.body.error.exception).toBe('sync_version_mismatch_exception');
+  });
+
+  it('a customer logging in at one store is a session the other store and the hub know too', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const token = await demoToken(a.server);
+    await call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, {
+      headers: token.headers,
+      body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password },
+    });
+    await cluster.round(a);
+    await cluster.round(b);
+    const atB = await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers });
+    expect(atB.status).toBe(200);
+    expect(atB.body.data.points.every((point: { customer_id: string }) => point.customer_id === DEMO_IDS.customerJana)).toBe(true);
+  });
+});
