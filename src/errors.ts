@@ -19,6 +19,12 @@ export const REASONS = {
   already_used: 'The value was already used.',
   not_enough_points_for_payment: 'The customer has fewer points than the amount.',
   offline_redemption_limit: 'The store cannot redeem this many points until it has synced with head office.',
+  item_price_lower_than_paid_amount: 'The item was paid more than its price times its quantity.',
+  voucher_already_used: 'The voucher was already applied.',
+  voucher_expired: 'The voucher is outside its validity.',
+  voucher_not_allowed_in_store: 'The voucher cannot be applied in this store.',
+  not_enough_items_for_voucher: 'The bill lacks the items the voucher needs.',
+  max_number_of_voucher_exceeded: 'More vouchers of this reward than one bill allows.',
 } as const;
 export type Reason = keyof typeof REASONS;
 

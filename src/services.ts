@@ -16,6 +16,8 @@ import { TokensRepo } from './features/tokens/tokens.repo.js';
 import { TokensService } from './features/tokens/tokens.service.js';
 import { UsersRepo } from './features/users/users.repo.js';
 import { UsersService } from './features/users/users.service.js';
+import { ProgramRepo } from './loyalty/program.repo.js';
+import { ProgramService } from './loyalty/program.service.js';
 import { createMailer } from './mail/mailer.js';
 import type { Node } from './node.js';
 
@@ -52,6 +54,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     tokens,
     customersRepo,
     nodes: new NodesService(db, writes, newId),
+    program: new ProgramService(db, new ProgramRepo(db), writes),
     socialLogin: new SocialLoginService(config.social_networks, customersRepo, tokens),
     authTokens: new AuthTokensService(
       tokensRepo,

@@ -4,10 +4,15 @@
  * something on a fresh `npm start`. Demo records have fixed ids so the README's curl
  * walk-through works as printed.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { App } from '../app.js';
 import { hashPassword } from '../auth/passwords.js';
 import { md5Hex } from '../auth/secrets.js';
 import type { Row, WriteTransaction } from '../db/write-path.js';
+
+/** The demo's loyalty program, also the documented example of a program file. */
+export const DEMO_PROGRAM = fileURLToPath(new URL('../../config/program.example.json', import.meta.url));
 
 const demoId = (n: number) => `de${n.toString(16).padStart(24, '0')}`;
 
@@ -37,6 +42,7 @@ export function isDemoLoaded(app: App): boolean {
 
 export async function loadDemo(app: App): Promise<typeof demoCredentials> {
   if (isDemoLoaded(app)) return demoCredentials;
+  app.services.program.load(JSON.parse(readFileSync(DEMO_PROGRAM, 'utf8')));
   const posHash = await hashPassword(demoCredentials.pos_password);
   const customerHash = await hashPassword(demoCredentials.customer_password);
   app.node.writes.write(null, (tx) => {
@@ -127,24 +133,6 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     created_at: '2026-02-01T09:30:00.000Z',
   });
 
-  insert('rewards', {
-    id: demoId(0x601),
-    code: 'FREE-CAPPUCCINO',
-    name: 'Free cappuccino',
-    priority: 1,
-    points_cost_milli: 100_000,
-    is_automated: 0,
-    details: JSON.stringify({ note: 'One cappuccino for 100 points', product_ids: [demoId(0x303)] }),
-  });
-  insert('rewards', {
-    id: demoId(0x602),
-    code: 'BAKERY-10',
-    name: '10 % off bakery',
-    priority: 2,
-    points_cost_milli: 0,
-    is_automated: 1,
-    details: JSON.stringify({ note: 'Automatic discount on bakery items', product_group_ids: [demoId(0x202)] }),
-  });
   insert('vouchers', {
     id: demoId(0x701),
     customer_id: DEMO_IDS.customerJana,

@@ -1,6 +1,7 @@
 /** Every resource feature mounted by src/app.ts, one folder each. */
 import { campaignsFeature } from './campaigns/index.js';
 import { catalogFeature } from './catalog/index.js';
+import { checkoutFeature } from './checkout/index.js';
 import { customersFeature } from './customers/index.js';
 import { eventsFeature } from './events/index.js';
 import type { Feature } from './feature.js';
@@ -18,6 +19,7 @@ export const FEATURES: Feature[] = [
   campaignsFeature,
   vouchersFeature,
   pointsFeature,
+  checkoutFeature,
   purchasesFeature,
   reservationsFeature,
   ordersFeature,

@@ -34,6 +34,10 @@ export class FoldConflicts {
     for (const change of applied) {
       if (change.entity === 'point_records' && change.row && typeof change.row.customer_id === 'string') customers.add(change.row.customer_id);
     }
+    this.checkCustomers(customers);
+  }
+
+  checkCustomers(customers: Iterable<string>): void {
     const now = this.clock();
     for (const customerId of customers) {
       const ledger = readLedger(this.points, customerId, now);

@@ -41,7 +41,7 @@ const COMMON = ['--data-dir', '--config', '--json'];
 
 /** Every command line and the options its help must list. */
 const HELP: Record<string, string[]> = {
-  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync'],
+  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'program'],
   serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo'],
   init: COMMON,
   migrate: COMMON,
@@ -59,6 +59,8 @@ const HELP: Record<string, string[]> = {
   'sync now': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
   'sync checksum': COMMON,
   'sync conflicts': COMMON,
+  program: ['load'],
+  'program load': ['<file>', ...COMMON],
 };
 
 function commandLines(command: Command, prefix: string[] = []): string[] {

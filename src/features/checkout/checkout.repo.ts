@@ -1,0 +1,112 @@
+import type { Db } from '../../db/open.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+
+export interface ProductMatch {
+  id: string;
+  product_group_id: string | null;
+  product_brand_id: string | null;
+}
+
+export interface CampaignPrice {
+  product_id: string;
+  value_minor: number;
+  value_type_id: 1 | 2;
+}
+
+export interface PurchaseRecord {
+  id: string;
+  customer_id: string | null;
+  store_id: string;
+  external_purchase_id: string;
+  bill_number: string | null;
+  canceled: number;
+  bill: string;
+}
+
+export interface VoucherRecord {
+  id: string;
+  code: string;
+  customer_id: string | null;
+  reward_id: string | null;
+  valid_from: string | null;
+  valid_to: string | null;
+  applications: number;
+}
+
+export class CheckoutRepo {
+  private readonly productByPlu;
+  private readonly campaignPrices;
+  private readonly purchaseByBill;
+  private readonly purchaseByNumber;
+  private readonly assignment;
+  private readonly storeExists;
+  private readonly voucherByCode;
+  private readonly cancellation;
+
+  constructor(db: Db) {
+    this.productByPlu = db.prepare<[string, string], ProductMatch>(
+      `SELECT p.id, p.product_group_id, p.product_brand_id FROM product_external_ids x JOIN products p ON p.id = x.product_id
+       WHERE x.list_code = ? AND x.code = ? AND p.state = 1`,
+    );
+    // Campaign products shown at the cash desk, valid at the time, for every store or this one.
+    this.campaignPrices = db.prepare<[string, string, string, string], CampaignPrice>(
+      `SELECT c.product_id, c.value_minor, c.value_type_id FROM campaign_products c
+       WHERE c.product_id = ? AND c.state = 1 AND (c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_to IS NULL OR c.valid_to >= ?)
+         AND EXISTS (SELECT 1 FROM json_each(c.display_in) d WHERE d.value IN ('cash desk', 'cash_desk'))
+         AND (NOT EXISTS (SELECT 1 FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id)
+              OR EXISTS (SELECT 1 FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id AND s.store_id = ?))
+       ORDER BY c.id LIMIT 1`,
+    );
+    const purchaseColumns = 'id, customer_id, store_id, external_purchase_id, bill_number, canceled, bill';
+    this.purchaseByBill = db.prepare<[string, string], PurchaseRecord>(`SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND external_purchase_id = ?`);
+    this.purchaseByNumber = db.prepare<[string, string], PurchaseRecord>(
+      `SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND bill_number = ? AND canceled = 0 ORDER BY id LIMIT 1`,
+    );
+    this.assignment = db.prepare<[string], { customer_id: string }>('SELECT customer_id FROM purchase_assignments WHERE purchase_id = ? ORDER BY hlc LIMIT 1');
+    this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.cancellation = db.prepare<[string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ?');
+    this.voucherByCode = db.prepare<[string], VoucherRecord>(
+      `SELECT v.id, v.code, v.customer_id, v.reward_id, v.valid_from, v.valid_to,
+              (SELECT count(*) FROM voucher_applications a WHERE a.voucher_id = v.id) AS applications
+       FROM vouchers v WHERE v.code = ? AND v.state = 1 ORDER BY v.id LIMIT 1`,
+    );
+  }
+
+  /** The id of the purchase that cancelled this one, if any. */
+  cancellationOf(purchaseId: string): string | undefined {
+    return this.cancellation.get(purchaseId)?.id;
+  }
+
+  voucher(code: string): VoucherRecord | undefined {
+    return this.voucherByCode.get(code);
+  }
+
+  productByPluId(listCode: string, code: string): ProductMatch | undefined {
+    return this.productByPlu.get(listCode, code);
+  }
+
+  campaignPrice(productId: string, atIso: string, storeId: string): CampaignPrice | undefined {
+    return this.campaignPrices.get(productId, atIso, atIso, storeId);
+  }
+
+  purchaseByStoreBill(storeId: string, billId: string): PurchaseRecord | undefined {
+    return this.purchaseByBill.get(storeId, billId);
+  }
+
+  purchaseByBillNumber(storeId: string, billNumber: string): PurchaseRecord | undefined {
+    return this.purchaseByNumber.get(storeId, billNumber);
+  }
+
+  /** The customer a purchase belongs to: the first assignment by HLC wins over a later one. */
+  assignedCustomer(purchase: PurchaseRecord): string | null {
+    return purchase.customer_id ?? this.assignment.get(purchase.id)?.customer_id ?? null;
+  }
+
+  hasStore(id: string): boolean {
+    return this.storeExists.get(id) !== undefined;
+  }
+
+  insert(tx: WriteTransaction, table: 'purchases' | 'purchase_items' | 'purchase_assignments' | 'point_records', row: Row): void {
+    tx.insert(table, row);
+  }
+}

@@ -1,0 +1,91 @@
+/** Request structures of the purchase actions (interface.md Bill, FinalBill, BillItem). */
+import { z } from 'zod';
+import { Id, Text } from '../../http/schemas.js';
+import { Money, Points } from '../../money.js';
+
+/** Ids the POS may send as numbers or strings (interface.md: "string or integer"). */
+const LooseId = z.union([z.string().trim().min(1), z.number().int()]).transform(String);
+
+export const PluId = z.object({ list_code: z.string().trim().min(1).default('GLOBAL'), code: Text });
+
+export const BillItem = z.object({
+  plu_ids: z.array(PluId).default([]),
+  plu_name: z.string().optional(),
+  category_plu_id: z.string().optional(),
+  vat_rate: z.number().optional(),
+  /** Negative for a returned item. Read in thousandths (weighed goods). */
+  quantity: Points,
+  paid_amount: Money,
+  price: Money,
+  bill_item_id: LooseId,
+  loyalty_off: z.boolean().default(false),
+  purchase_item_type_id: z.string().optional(),
+  customer_id: z.string().optional(),
+});
+export type BillItem = z.infer<typeof BillItem>;
+
+const Utm = z.object({ utm_source: z.string().optional(), utm_medium: z.string().optional(), utm_campaign: z.string().optional() });
+
+export const Bill = z.object({
+  bill_id: LooseId,
+  bill_number: z.string().optional(),
+  payment_time: Text,
+  created_by: z.string().optional(),
+  currency_id: z.string().optional(),
+  total_price: Money,
+  utm: Utm.optional(),
+  bill_items: z.array(BillItem).min(1),
+});
+export type Bill = z.infer<typeof Bill>;
+
+export const FinalBill = Bill.extend({
+  fiscal: z.boolean().optional(),
+  purchase_type_id: z.string().optional(),
+  canceled: z.boolean().default(false),
+  payment_type: z.string().optional(),
+  payment_recap: z.object({ credit_points: Points.default(0), amount_for_credit: Money.default(0) }).default({ credit_points: 0, amount_for_credit: 0 }),
+  create_date_time: z.string().optional(),
+});
+export type FinalBill = z.infer<typeof FinalBill>;
+
+/** Cash desk numbers arrive as numbers or numeric strings (DESIGN §2). */
+const CashdeskNumber = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+
+export const RecommendedBestRewards = z.object({
+  store_id: Id,
+  cashdesk_number: CashdeskNumber,
+  card_number: Text,
+  reward_list_type: z.enum(['F', 'C', 'A']),
+  bill: Bill,
+});
+export type RecommendedBestRewards = z.infer<typeof RecommendedBestRewards>;
+
+export const AcceptPayment = z.object({
+  store_id: Id,
+  cashdesk_number: CashdeskNumber,
+  card_number: z.string().optional(),
+  payment_type: z.enum(['S', 'D']),
+  max_points: Points.optional(),
+  max_credit: Money.optional(),
+  benefit_codes: z.array(Text).default([]),
+  bill: Bill,
+});
+export type AcceptPayment = z.infer<typeof AcceptPayment>;
+
+export const SendPurchase = z.object({
+  store_id: Id,
+  cashdesk_number: CashdeskNumber,
+  card_number: z.string().optional(),
+  customer_id: z.string().optional(),
+  bill: FinalBill,
+});
+export type SendPurchase = z.infer<typeof SendPurchase>;
+
+export const AssignCustomer = z
+  .object({ store_id: Id, external_purchase_id: Text, card_number: z.string().optional(), customer_id: z.string().optional() })
+  .refine((body) => body.card_number !== undefined || body.customer_id !== undefined, {
+    message: 'send card_number or customer_id',
+    path: ['customer_id'],
+    params: { reason: 'required' },
+  });
+export type AssignCustomer = z.infer<typeof AssignCustomer>;

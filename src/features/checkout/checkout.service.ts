@@ -1,0 +1,132 @@
+/**
+ * The cash desk's questions, answered from the local replica without storing anything:
+ * recommended-best-rewards and accept-payment (DESIGN §6).
+ */
+import type { Clock } from '../../clock.js';
+import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
+import { readLedger } from '../../loyalty/ledger.js';
+import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
+import type { ProgramRepo } from '../../loyalty/program.repo.js';
+import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
+import { recommendRewards } from '../../loyalty/recommended-rewards.js';
+import { usesByItems } from '../../loyalty/rewards.js';
+import type { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
+import { fromMilli, fromMinor } from '../../money.js';
+import type { Bill as EngineBill } from '../../loyalty/bill.js';
+import type { CustomersRepo } from '../customers/customers.repo.js';
+import type { PointsRepo } from '../points/points.repo.js';
+import type { BillReader } from './bill-reader.js';
+import type { CheckoutRepo } from './checkout.repo.js';
+import type { AcceptPayment, RecommendedBestRewards } from './checkout.schemas.js';
+
+/** Until a program is loaded: no earning, no rewards, a point worth one minor unit. */
+const NO_PROGRAM: Program = { currency_id: '', point_value: 1, earning: [], rewards: [] };
+
+export class CheckoutService {
+  constructor(
+    private readonly repo: CheckoutRepo,
+    private readonly bills: BillReader,
+    private readonly customers: CustomersRepo,
+    private readonly points: PointsRepo,
+    private readonly program: ProgramRepo,
+    private readonly catalog: RewardsCatalog,
+    private readonly clock: Clock,
+  ) {}
+
+  recommended(request: RecommendedBestRewards) {
+    const customerId = this.customerByCard(request.card_number);
+    const { bill } = this.bills.read(request.store_id, request.bill);
+    const balance = readLedger(this.points, customerId, this.clock()).balance;
+    const recommended = recommendRewards(this.catalog.rewards(), bill, balance, request.reward_list_type).map(({ reward, maxCount }) => ({
+      code: reward.code,
+      name: reward.name,
+      reward_priority: reward.priority,
+      max_count: maxCount,
+      description: reward.description,
+      reward_properties: { image: reward.image, valid_from: reward.time_from ?? '00:00:00', valid_to: reward.time_to ?? '23:59:59' },
+    }));
+    return { recommended_best_rewards: recommended, total_items: recommended.length };
+  }
+
+  acceptPayment(request: AcceptPayment) {
+    const customerId = request.card_number ? this.customerByCard(request.card_number) : undefined;
+    const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
+    if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
+    const balance = customerId ? readLedger(this.points, customerId, this.clock()).balance : 0;
+    const rewards = this.catalog.rewards();
+    const result = pricePayment({
+      program: this.program.load() ?? NO_PROGRAM,
+      rewards,
+      bill,
+      totalMinor: request.bill.total_price,
+      paymentType: request.payment_type,
+      balanceMilli: Math.max(0, balance),
+      maxPointsMilli: customerId ? (request.max_points ?? 0) : 0,
+      campaignPrices: this.campaignPrices(bill, paidAt),
+      vouchers: customerId ? this.vouchers(request.benefit_codes, customerId, bill, rewards, paidAt) : [],
+    });
+    return {
+      accepted_payment: {
+        recommended_discounts: result.discounts.map((discount) => ({
+          code: discount.code,
+          name: discount.name,
+          type: discount.source,
+          discount: fromMinor(discount.amount_minor),
+          bill_item_ids: discount.bill_item_ids,
+        })),
+        credit_points: fromMilli(result.pointsUsedMilli),
+        price_of_credit_points: fromMinor(result.pointsPriceMinor),
+        credit: 0,
+        benefit_codes: result.discounts.filter((discount) => discount.source === 'voucher').map((discount) => discount.code),
+        credit_points_of_this_transaction: fromMilli(result.pointsEarnedMilli),
+        total_credit_points: fromMilli(balance - result.pointsUsedMilli + result.pointsEarnedMilli),
+        total_credit: 0,
+        messages: [],
+      },
+    };
+  }
+
+  private customerByCard(cardNumber: string): string {
+    const customer = this.customers.credentialsByCardNumber(cardNumber);
+    if (!customer) throw invalidParam('card_number', 'not_found', cardNumber);
+    return customer.id;
+  }
+
+  private campaignPrices(bill: EngineBill, paidAt: number): Map<string, CampaignPrice> {
+    const at = new Date(paidAt).toISOString();
+    const prices = new Map<string, CampaignPrice>();
+    for (const line of bill.lines) {
+      if (!line.product_id || prices.has(line.product_id)) continue;
+      const price = this.repo.campaignPrice(line.product_id, at, bill.store_id);
+      if (price) prices.set(line.product_id, price);
+    }
+    return prices;
+  }
+
+  /** The vouchers named by benefit codes, each checked; every refusal is reported at once. */
+  private vouchers(codes: string[], customerId: string, bill: EngineBill, rewards: RewardDefinition[], paidAt: number) {
+    const refusals: InvalidParam[] = [];
+    const accepted: { code: string; reward: RewardDefinition }[] = [];
+    const usesPerReward = new Map<string, number>();
+    codes.forEach((code, index) => {
+      const name = `benefit_codes.${index}`;
+      const voucher = this.repo.voucher(code);
+      const reward = rewards.find((candidate) => candidate.id === voucher?.reward_id);
+      if (!voucher || voucher.customer_id !== customerId || !reward) return refusals.push({ name, reason: 'not_found', value: code });
+      if (voucher.applications > 0) return refusals.push({ name, reason: 'voucher_already_used', value: code });
+      const at = new Date(paidAt).toISOString();
+      if ((voucher.valid_from && at < voucher.valid_from) || (voucher.valid_to && at > voucher.valid_to)) {
+        return refusals.push({ name, reason: 'voucher_expired', value: code });
+      }
+      if (reward.store_ids.length > 0 && !reward.store_ids.includes(bill.store_id)) return refusals.push({ name, reason: 'voucher_not_allowed_in_store', value: code });
+      if (usesByItems(reward, bill.lines) === 0) return refusals.push({ name, reason: 'not_enough_items_for_voucher', value: code });
+      const uses = (usesPerReward.get(reward.id) ?? 0) + 1;
+      usesPerReward.set(reward.id, uses);
+      if (uses > Math.min(reward.max_uses_per_bill, usesByItems(reward, bill.lines))) return refusals.push({ name, reason: 'max_number_of_voucher_exceeded', value: code });
+      accepted.push({ code, reward });
+      return undefined;
+    });
+    if (refusals.length) throw badRequest(refusals, 'The bill cannot take these vouchers.');
+    return accepted;
+  }
+}

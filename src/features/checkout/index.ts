@@ -1,0 +1,24 @@
+import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
+import { ProgramRepo } from '../../loyalty/program.repo.js';
+import { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
+import { FoldConflicts } from '../../sync/fold-conflicts.js';
+import { SyncState } from '../../sync/sync-state.js';
+import type { Feature } from '../feature.js';
+import { PointsRepo } from '../points/points.repo.js';
+import { BillReader } from './bill-reader.js';
+import { CheckoutRepo } from './checkout.repo.js';
+import { checkoutRoutes } from './checkout.routes.js';
+import { CheckoutService } from './checkout.service.js';
+import { PurchaseRecorder } from './purchase-recorder.service.js';
+
+export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
+  const repo = new CheckoutRepo(node.db);
+  const bills = new BillReader(repo, config.time_zone);
+  const points = new PointsRepo(node.db);
+  const program = new ProgramRepo(node.db);
+  const policy = new RedemptionPolicy(config, points, new SyncState(node.db), node.identity.nodeId, clock);
+  return checkoutRoutes(
+    new CheckoutService(repo, bills, services.customersRepo, points, program, new RewardsCatalog(node.db), clock),
+    new PurchaseRecorder(repo, bills, services.customersRepo, points, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),
+  );
+};

@@ -1,0 +1,194 @@
+/**
+ * send-purchase and assign-customer (DESIGN §6): the closed bill becomes a purchase with
+ * its items; points paid with are redeemed and points the rules give are earned, as point
+ * records whose ids derive from the purchase id — so whichever node earns a purchase's
+ * points, and however often, there is one record. A cancellation takes back what the
+ * original earned and gives back what it spent; a return takes back what its items earned,
+ * even into a negative balance, which is then listed.
+ */
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Row, WriteTransaction, WritePath } from '../../db/write-path.js';
+import { AppError, invalidParam } from '../../errors.js';
+import type { BillLine } from '../../loyalty/bill.js';
+import { pointsEarned } from '../../loyalty/earning.js';
+import { readLedger } from '../../loyalty/ledger.js';
+import type { RedemptionPolicy } from '../../loyalty/offline-risk.js';
+import type { ProgramRepo } from '../../loyalty/program.repo.js';
+import type { FoldConflicts } from '../../sync/fold-conflicts.js';
+import type { IdGenerator } from '../../sync/ids.js';
+import type { CustomersRepo } from '../customers/customers.repo.js';
+import type { PointsRepo } from '../points/points.repo.js';
+import type { BillReader } from './bill-reader.js';
+import type { CheckoutRepo, PurchaseRecord } from './checkout.repo.js';
+import type { AssignCustomer, SendPurchase } from './checkout.schemas.js';
+
+/** A derived record's id: the purchase's time part, then a hash of purchase and purpose. */
+export function derivedId(purchaseId: string, purpose: string): string {
+  return purchaseId.slice(0, 12) + createHash('sha256').update(`${purchaseId}:${purpose}`).digest('hex').slice(0, 14);
+}
+
+interface StoredBill {
+  lines: BillLine[];
+}
+
+export class PurchaseRecorder {
+  constructor(
+    private readonly repo: CheckoutRepo,
+    private readonly bills: BillReader,
+    private readonly customers: CustomersRepo,
+    private readonly points: PointsRepo,
+    private readonly program: ProgramRepo,
+    private readonly policy: RedemptionPolicy,
+    private readonly conflicts: FoldConflicts,
+    private readonly writes: WritePath,
+    private readonly newId: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  send(request: SendPurchase): { purchase_id: string } {
+    const { bill: finalBill } = request;
+    const existing = this.repo.purchaseByStoreBill(request.store_id, finalBill.bill_id);
+    if (existing) throw alreadySent(finalBill.bill_id, existing.id);
+    const customerId = this.customerOf(request.customer_id, request.card_number);
+    const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
+    const original = finalBill.canceled ? this.originalOf(request.store_id, finalBill.bill_number) : undefined;
+    const now = this.clock();
+    const used = finalBill.payment_recap.credit_points;
+    if (used > 0) {
+      if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
+      this.policy.check(customerId, used, readLedger(this.points, customerId, now).balance, 'bill.payment_recap.credit_points');
+    }
+    const purchaseId = this.newId();
+    const purchase: Row = {
+      id: purchaseId,
+      customer_id: customerId ?? null,
+      store_id: request.store_id,
+      external_purchase_id: finalBill.bill_id,
+      bill_number: finalBill.bill_number ?? null,
+      payment_time: new Date(paidAt).toISOString(),
+      type_id: finalBill.purchase_type_id ?? null,
+      total_price_minor: finalBill.total_price,
+      currency_id: finalBill.currency_id ?? null,
+      card_number: request.card_number ?? null,
+      cashdesk_number: request.cashdesk_number,
+      canceled: finalBill.canceled ? 1 : 0,
+      cancels_purchase_id: original?.id ?? null,
+      bill: JSON.stringify({ lines: bill.lines } satisfies StoredBill),
+    };
+    const pointRecords: Row[] = [];
+    if (customerId && used > 0) pointRecords.push(this.pointRecord(purchaseId, 'redeem', customerId, 'redemption', used, null));
+    if (customerId && !original) pointRecords.push(...this.earnedRecords(purchaseId, customerId, bill.lines));
+    if (original) pointRecords.push(...this.reversalRecords(purchaseId, original));
+    this.writes.write({ kind: 'purchases.send', payload: request }, (tx) => {
+      this.repo.insert(tx, 'purchases', purchase);
+      finalBill.bill_items.forEach((item, index) => {
+        this.repo.insert(tx, 'purchase_items', {
+          id: derivedId(purchaseId, `item:${index}`),
+          purchase_id: purchaseId,
+          product_id: bill.lines[index]!.product_id,
+          external_id: item.plu_ids[0]?.code ?? null,
+          purchase_item_type_id: item.purchase_item_type_id ?? null,
+          price_minor: item.paid_amount,
+          amount_milli: item.quantity,
+          vat_rate: item.vat_rate ?? null,
+        });
+      });
+      this.insertPoints(tx, pointRecords);
+    });
+    return { purchase_id: purchaseId };
+  }
+
+  assign(request: AssignCustomer): void {
+    const purchase = this.repo.purchaseByStoreBill(request.store_id, request.external_purchase_id);
+    if (!purchase) throw invalidParam('external_purchase_id', 'not_found', request.external_purchase_id);
+    const customerId = this.customerOf(request.customer_id, request.card_number)!;
+    const current = this.repo.assignedCustomer(purchase);
+    if (current === customerId) return;
+    if (current) throw invalidParam('external_purchase_id', 'relation_already_exists', request.external_purchase_id, 'The purchase already belongs to a customer');
+    const stored = JSON.parse(purchase.bill) as StoredBill;
+    const earned = purchase.canceled ? [] : this.earnedRecords(purchase.id, customerId, stored.lines);
+    this.writes.write({ kind: 'purchases.assign-customer', payload: request }, (tx) => {
+      this.repo.insert(tx, 'purchase_assignments', { id: derivedId(purchase.id, 'assignment'), purchase_id: purchase.id, customer_id: customerId });
+      this.insertPoints(tx, earned);
+    });
+  }
+
+  private insertPoints(tx: WriteTransaction, records: Row[]): void {
+    for (const record of records) this.repo.insert(tx, 'point_records', record);
+    this.conflicts.checkCustomers(new Set(records.map((record) => String(record.customer_id))));
+  }
+
+  /** What the bill's items earn; a return earns negatively, which takes points back. */
+  private earnedRecords(purchaseId: string, customerId: string, lines: BillLine[]): Row[] {
+    const program = this.program.load();
+    if (!program) return [];
+    const earned = pointsEarned(program.earning, lines);
+    if (earned > 0) {
+      const validTo = program.point_validity_days ? new Date(this.clock() + program.point_validity_days * 86_400_000).toISOString() : null;
+      return [this.pointRecord(purchaseId, 'earn', customerId, 'collection', earned, validTo)];
+    }
+    return earned < 0 ? [this.pointRecord(purchaseId, 'return', customerId, 'redemption', -earned, null)] : [];
+  }
+
+  /** A cancellation's facts: the original's collections taken back, its redemptions given back. */
+  private reversalRecords(purchaseId: string, original: PurchaseRecord): Row[] {
+    const owner = this.repo.assignedCustomer(original);
+    if (!owner) return [];
+    return this.points
+      .recordsOfCustomer(owner)
+      .filter((record) => record.purchase_id === original.id)
+      .map((record) =>
+        this.pointRecord(purchaseId, `reverse:${record.id}`, owner, record.kind === 'collection' ? 'redemption' : 'collection', record.points_milli, null, record.id),
+      );
+  }
+
+  private pointRecord(purchaseId: string, purpose: string, customerId: string, kind: 'collection' | 'redemption', milli: number, validTo: string | null, linked: string | null = null): Row {
+    return {
+      id: derivedId(purchaseId, purpose),
+      customer_id: customerId,
+      kind,
+      points_milli: milli,
+      point_type_id: 'purchase',
+      partner_id: null,
+      valid_to: validTo,
+      purchase_id: purchaseId,
+      linked_point_id: linked,
+      created_at: new Date(this.clock()).toISOString(),
+      state: 1,
+    };
+  }
+
+  private customerOf(customerId: string | undefined, cardNumber: string | undefined): string | undefined {
+    if (customerId !== undefined) {
+      if (!this.customers.credentialsById(customerId)) throw invalidParam('customer_id', 'not_found', customerId);
+      return customerId;
+    }
+    if (cardNumber === undefined) return undefined;
+    const customer = this.customers.credentialsByCardNumber(cardNumber);
+    if (!customer) throw invalidParam('card_number', 'not_found', cardNumber);
+    return customer.id;
+  }
+
+  private originalOf(storeId: string, billNumber: string | undefined): PurchaseRecord {
+    if (!billNumber) throw invalidParam('bill.bill_number', 'required', undefined, 'A cancellation names the original bill_number');
+    const original = this.repo.purchaseByBillNumber(storeId, billNumber);
+    if (!original) throw invalidParam('bill.bill_number', 'not_found', billNumber);
+    const cancellation = this.repo.cancellationOf(original.id);
+    if (cancellation) throw alreadySent(billNumber, cancellation);
+    return original;
+  }
+}
+
+function alreadySent(billId: string, purchaseId: string): AppError {
+  return new AppError(400, {
+    type: 'about:blank',
+    exception: 'invalid_params_exception',
+    title: 'Invalid parameters',
+    detail: 'This bill was already sent',
+    error_data: {
+      invalid_params: [{ name: 'bill.bill_id', reason: 'already_exists', value: billId, message: 'This bill was already sent' }],
+      purchase_id: purchaseId,
+    },
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * accept-payment's arithmetic (DESIGN §6), in minor units and thousandths of a point:
+ * campaign prices and automated rewards on the items, the vouchers named, then points
+ * priced at the point value to pay what is left (never more than the balance, the
+ * requested maximum, or the bill), and the points the bill earns. Payment type `S` collects
+ * points and applies only item-level discounts; `D` applies every discount now and collects
+ * nothing.
+ */
+import { wholeUnits, type Bill, type BillLine } from './bill.js';
+import { pointsEarned } from './earning.js';
+import type { Program, RewardDefinition } from './program.schemas.js';
+import { discountOf, isAvailable, maxCount } from './rewards.js';
+
+export interface CampaignPrice {
+  value_minor: number;
+  /** 1: percentage discount (value in hundredths of a percent), 2: final unit price. */
+  value_type_id: 1 | 2;
+}
+
+export interface AppliedDiscount {
+  code: string;
+  name: string;
+  source: 'campaign_product' | 'reward' | 'voucher';
+  amount_minor: number;
+  bill_item_ids: string[];
+}
+
+export interface PaymentInput {
+  program: Program;
+  rewards: RewardDefinition[];
+  bill: Bill;
+  totalMinor: number;
+  paymentType: 'S' | 'D';
+  balanceMilli: number;
+  maxPointsMilli: number;
+  campaignPrices: Map<string, CampaignPrice>;
+  vouchers: { code: string; reward: RewardDefinition }[];
+}
+
+export interface PaymentResult {
+  discounts: AppliedDiscount[];
+  pointsUsedMilli: number;
+  pointsPriceMinor: number;
+  pointsEarnedMilli: number;
+  remainingMinor: number;
+}
+
+export function campaignDiscount(line: BillLine, price: CampaignPrice): number {
+  if (line.loyalty_off || line.quantity_milli <= 0) return 0;
+  if (price.value_type_id === 1) return Math.floor((line.paid_minor * price.value_minor) / 10_000);
+  return Math.max(0, line.unit_price_minor - price.value_minor) * wholeUnits(line);
+}
+
+export function pricePayment(input: PaymentInput): PaymentResult {
+  const { bill, paymentType } = input;
+  const discounts: AppliedDiscount[] = [];
+  for (const line of bill.lines) {
+    const price = line.product_id ? input.campaignPrices.get(line.product_id) : undefined;
+    const amount = price ? campaignDiscount(line, price) : 0;
+    if (amount > 0) discounts.push({ code: `campaign:${line.product_id}`, name: 'Campaign price', source: 'campaign_product', amount_minor: amount, bill_item_ids: [line.bill_item_id] });
+  }
+  for (const reward of input.rewards) {
+    if (!reward.is_automated || !isAvailable(reward, bill)) continue;
+    if (paymentType === 'S' && reward.conditions.length === 0) continue;
+    const amount = discountOf(reward, bill.lines, maxCount(reward, bill.lines, input.balanceMilli));
+    if (amount > 0) discounts.push({ code: reward.code, name: reward.name, source: 'reward', amount_minor: amount, bill_item_ids: [] });
+  }
+  for (const voucher of input.vouchers) {
+    const amount = discountOf(voucher.reward, bill.lines, 1);
+    discounts.push({ code: voucher.code, name: voucher.reward.name, source: 'voucher', amount_minor: amount, bill_item_ids: [] });
+  }
+  const discounted = Math.max(0, input.totalMinor - discounts.reduce((sum, discount) => sum + discount.amount_minor, 0));
+  // Points pay only what they cover whole: a point worth 0.50 pays 0.50, never 0.49.
+  const pointsForBill = input.program.point_value > 0 ? Math.floor(discounted / input.program.point_value) * 1000 : 0;
+  const pointsUsedMilli = Math.max(0, Math.min(input.maxPointsMilli, input.balanceMilli, pointsForBill));
+  const pointsPriceMinor = Math.floor((pointsUsedMilli * input.program.point_value) / 1000);
+  const pointsEarnedMilli = paymentType === 'S' ? Math.max(0, pointsEarned(input.program.earning, earningLines(bill.lines, discounts))) : 0;
+  return { discounts, pointsUsedMilli, pointsPriceMinor, pointsEarnedMilli, remainingMinor: discounted - pointsPriceMinor };
+}
+
+/** Lines as they earn: what was paid after the discounts given on that very line. */
+function earningLines(lines: BillLine[], discounts: AppliedDiscount[]): BillLine[] {
+  return lines.map((line) => {
+    const off = discounts.filter((discount) => discount.bill_item_ids.includes(line.bill_item_id)).reduce((sum, discount) => sum + discount.amount_minor, 0);
+    return off > 0 ? { ...line, paid_minor: Math.max(0, line.paid_minor - off) } : line;
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * `loyaltyd program load FILE`: validates a program (src/loyalty/program.schemas.ts) and
+ * writes it in one transaction — the program row and one `rewards` row per reward, whose
+ * `details` keep the definition as written so that every node parses it the same way.
+ * Rewards are matched by id, so loading a changed program updates them in place.
+ */
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+import { fromZodIssues } from '../http/validation-errors.js';
+import { PROGRAM_ROW_ID, type ProgramRepo } from './program.repo.js';
+import { Program } from './program.schemas.js';
+
+export class ProgramService {
+  private readonly rewardExists;
+  private readonly programExists;
+
+  constructor(
+    db: Db,
+    private readonly repo: ProgramRepo,
+    private readonly writes: WritePath,
+  ) {
+    this.rewardExists = db.prepare<[string], { id: string }>('SELECT id FROM rewards WHERE id = ?');
+    this.programExists = db.prepare<[string], { id: string }>('SELECT id FROM program_rules WHERE id = ?');
+  }
+
+  load(raw: unknown): { rewards: number; earning_rules: number } {
+    const parsed = Program.safeParse(raw);
+    if (!parsed.success) throw fromZodIssues(parsed.error.issues, raw, '');
+    const { rewards: rawRewards, ...rest } = raw as { rewards?: unknown[] };
+    this.writes.write({ kind: 'program.load', payload: { rewards: parsed.data.rewards.length } }, (tx) => {
+      this.repo.save(tx, rest, this.programExists.get(PROGRAM_ROW_ID) !== undefined);
+      parsed.data.rewards.forEach((reward, index) => {
+        const row = {
+          code: reward.code,
+          name: reward.name,
+          priority: reward.priority,
+          points_cost_milli: reward.points_cost,
+          is_automated: reward.is_automated ? 1 : 0,
+          details: JSON.stringify(rawRewards?.[index]),
+          state: 1,
+        };
+        if (this.rewardExists.get(reward.id)) tx.update('rewards', reward.id, row);
+        else tx.insert('rewards', { id: reward.id, ...row });
+      });
+    });
+    return { rewards: parsed.data.rewards.length, earning_rules: parsed.data.earning.length };
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Which rewards a bill can use and what they are worth (DESIGN §6). Pure functions over a
+ * bill and the program's reward definitions; all money in minor units, points in
+ * thousandths.
+ */
+import { wholeUnits, type Bill, type BillLine } from './bill.js';
+import type { RewardCondition, RewardDefinition } from './program.schemas.js';
+
+export function isAvailable(reward: RewardDefinition, bill: Pick<Bill, 'store_id' | 'day' | 'time'>): boolean {
+  if (reward.valid_from && bill.day < reward.valid_from) return false;
+  if (reward.valid_to && bill.day > reward.valid_to) return false;
+  if (reward.store_ids.length > 0 && !reward.store_ids.includes(bill.store_id)) return false;
+  if (reward.time_from && reward.time_to) {
+    // A window such as 22:00–02:00 wraps past midnight.
+    const inside =
+      reward.time_from <= reward.time_to
+        ? bill.time >= reward.time_from && bill.time <= reward.time_to
+        : bill.time >= reward.time_from || bill.time <= reward.time_to;
+    if (!inside) return false;
+  }
+  return true;
+}
+
+export function lineMatches(condition: RewardCondition, line: BillLine): boolean {
+  if (line.loyalty_off || line.quantity_milli <= 0) return false;
+  return (
+    (line.product_id !== null && condition.product_ids.includes(line.product_id)) ||
+    (line.product_group_id !== null && condition.product_group_ids.includes(line.product_group_id)) ||
+    (line.brand_id !== null && condition.brand_ids.includes(line.brand_id))
+  );
+}
+
+/** Lines that meet at least one of the reward's conditions. */
+export function matchingLines(reward: RewardDefinition, lines: BillLine[]): BillLine[] {
+  return lines.filter((line) => reward.conditions.some((condition) => lineMatches(condition, line)));
+}
+
+/**
+ * How many times the bill's items allow the reward: for each condition, the matching
+ * whole units divided by its minimum count; the scarcest condition decides. A reward
+ * without conditions is limited only by its uses per bill.
+ */
+export function usesByItems(reward: RewardDefinition, lines: BillLine[]): number {
+  if (reward.conditions.length === 0) return reward.max_uses_per_bill;
+  return Math.min(
+    ...reward.conditions.map((condition) => {
+      const units = lines.filter((line) => lineMatches(condition, line)).reduce((sum, line) => sum + wholeUnits(line), 0);
+      return Math.floor(units / condition.min_count);
+    }),
+  );
+}
+
+/** `max_count` of recommended-best-rewards: 0 when the reward cannot be applied. */
+export function maxCount(reward: RewardDefinition, lines: BillLine[], balanceMilli: number): number {
+  const byPoints = reward.points_cost > 0 ? Math.floor(Math.max(0, balanceMilli) / reward.points_cost) : Number.POSITIVE_INFINITY;
+  return Math.max(0, Math.min(reward.max_uses_per_bill, usesByItems(reward, lines), byPoints));
+}
+
+/**
+ * The discount of `uses` uses of a reward on a bill, never more than the lines it applies
+ * to cost. Percent: once, on the matching lines (the whole bill without conditions), rounded
+ * down to the minor unit. Amount: per use. Final price: the cheapest matching units are
+ * sold at that price, one unit per use.
+ */
+export function discountOf(reward: RewardDefinition, lines: BillLine[], uses: number): number {
+  if (uses <= 0) return 0;
+  const eligible = reward.conditions.length === 0 ? lines.filter((line) => !line.loyalty_off && line.paid_minor > 0) : matchingLines(reward, lines);
+  const eligibleTotal = eligible.reduce((sum, line) => sum + Math.max(0, line.paid_minor), 0);
+  const { discount } = reward;
+  switch (discount.type) {
+    case 'percent':
+      return Math.floor((eligibleTotal * discount.value) / 100);
+    case 'amount':
+      return Math.min(eligibleTotal, discount.value * uses);
+    case 'final_price': {
+      const units = eligible
+        .flatMap((line) => Array.from({ length: wholeUnits(line) }, () => line.unit_price_minor))
+        .sort((a, b) => a - b)
+        .slice(0, uses);
+      return units.reduce((sum, price) => sum + Math.max(0, price - discount.value), 0);
+    }
+  }
+}
