@@ -4,7 +4,7 @@
  * from. Where interface.md deliberately differs, the row says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCredentials } from '../../src/demo/demo.js';
+import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { basic, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
@@ -24,6 +24,20 @@ interface Operation {
 }
 
 const contract = new OpenApiContract();
+/** Jana's demo point record. */
+const DEMO_POINT_RECORD = `de${(0x501).toString(16).padStart(24, '0')}`;
+/** Two cappuccinos and a croissant, as a POS sends them. */
+const DEMO_BILL = {
+  bill_id: 'contract-1',
+  bill_number: 'C-1',
+  payment_time: '2026-11-20T08:30:00+01:00',
+  currency_id: 'CZK',
+  total_price: '165.00',
+  bill_items: [
+    { plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 2, price: 65, paid_amount: 130, bill_item_id: 1 },
+    { plu_ids: [{ list_code: 'GLOBAL', code: '859000772' }], quantity: 1, price: 35, paid_amount: 35, bill_item_id: '2' },
+  ],
+};
 let session: Session;
 
 beforeAll(async () => {
@@ -104,6 +118,42 @@ const OPERATIONS: Operation[] = [
     call: enterpriseGet('/customer-external-applications/ffffffffffffffffffffffffff'),
   },
   { method: 'get', specPath: '/customer-external-applications', status: 400, iface: 'enterprise', call: enterpriseGet('/customer-external-applications?count=5000') },
+  { method: 'get', specPath: '/points', status: 200, iface: 'enterprise', call: enterpriseGet(`/points?customer_id=${DEMO_IDS.customerJana}`) },
+  { method: 'get', specPath: '/points/{point_id}', status: 200, iface: 'enterprise', call: enterpriseGet(`/points/${DEMO_POINT_RECORD}`) },
+  { method: 'get', specPath: '/points/{point_id}', status: 404, iface: 'enterprise', call: enterpriseGet('/points/ffffffffffffffffffffffffff') },
+  {
+    method: 'post',
+    specPath: '/purchases/actions/recommended-best-rewards',
+    status: 200,
+    iface: 'enterprise',
+    call: (s) =>
+      call('POST', `${s.server.api('enterprise')}/purchases/actions/recommended-best-rewards`, {
+        headers: s.enterprise,
+        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: demoCredentials.customer_card, reward_list_type: 'A', bill: DEMO_BILL },
+      }),
+  },
+  {
+    method: 'post',
+    specPath: '/purchases/actions/accept-payment',
+    status: 200,
+    iface: 'enterprise',
+    call: (s) =>
+      call('POST', `${s.server.api('enterprise')}/purchases/actions/accept-payment`, {
+        headers: s.enterprise,
+        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, payment_type: 'S', max_points: '10', bill: DEMO_BILL },
+      }),
+  },
+  {
+    method: 'post',
+    specPath: '/purchases/actions/send-purchase',
+    status: 201,
+    iface: 'enterprise',
+    call: (s) =>
+      call('POST', `${s.server.api('enterprise')}/purchases/actions/send-purchase`, {
+        headers: s.enterprise,
+        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill: { ...DEMO_BILL, payment_type: 'S' } },
+      }),
+  },
   {
     method: 'get',
     specPath: '/customer-external-applications',
