@@ -1,0 +1,208 @@
+/**
+ * Cash-desk latency and throughput (checkout issue, acceptance): a generated chain of
+ * 1,000,000 customers with cards, 5,000,000 point records, 100,000 products and 2,000
+ * rewards; autocannon loads accept-payment and recommended-best-rewards with random cards
+ * and 5-item bills (a) at a fixed 500 requests/s, printing p50/p99, and (b) at saturation
+ * with 10 and 50 connections, printing req/s and the server's RSS; send-purchase at a fixed
+ * 100 requests/s. Baselines in the same run: one indexed card lookup and a 1 KB JSON answer
+ * from bare node:http and from a bare express 5 endpoint, with the ratios.
+ * recommended-best-rewards asks for list type C, the rewards a cash desk shows for the
+ * bill's items (F would list every one of the 2,000 rewards on each call). The daemon logs
+ * at `warn`, as the baselines log nothing. Sizes shrink with BENCH_CUSTOMERS /
+ * BENCH_PRODUCTS, and BENCH_SECONDS sets each load's length, for a quick look.
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { systemClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { createApp } from '../../src/app.js';
+import { DEMO_IDS, demoCredentials, loadDemo } from '../../src/demo/demo.js';
+import { databaseFile } from '../../src/node.js';
+import pino from 'pino';
+import { benchDir } from './cluster.js';
+import { line, megabytes, peakRss } from './report.js';
+
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const REWARDS = 2000;
+const POINTS_PER_CUSTOMER = 5;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const BIN = fileURLToPath(new URL('../../bin/loyaltyd', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const customerId = (i: number) => `b0${hex(i, 24)}`;
+const productId = (i: number) => `b1${hex(i, 24)}`;
+const cardNumber = (i: number) => String(4_000_000_000_000 + i);
+
+export async function run(): Promise<void> {
+  const dataDir = benchDir('checkout');
+  const started = performance.now();
+  await generate(dataDir);
+  line('generated chain', `${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const store = await spawnServer(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
+  const bearer = await login(store.url);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
+  const base = `${store.url}/rest-api/enterprise-interface/v1.0/purchases/actions`;
+
+  const accept = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: cardNumber(random(CUSTOMERS)), payment_type: 'S', max_points: '20', bill: randomBill() });
+  const recommend = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: cardNumber(random(CUSTOMERS)), reward_list_type: 'C', bill: randomBill() });
+  let sent = 0;
+  const send = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: cardNumber(random(CUSTOMERS)), bill: { ...randomBill(), bill_id: `bench-${process.pid}-${(sent += 1)}` } });
+
+  const results: Record<string, number> = {};
+  for (const [name, url, body] of [
+    ['accept-payment', `${base}/accept-payment`, accept],
+    ['recommended-best-rewards', `${base}/recommended-best-rewards`, recommend],
+  ] as const) {
+    const fixed = await load(url, headers, body, { connections: 50, overallRate: 500 });
+    line(`${name} at 500 req/s (50 desks)`, `p50 ${fixed.latency.p50} ms  p99 ${fixed.latency.p99} ms  (target p99 ≤ 5 ms)  errors ${fixed.non2xx + fixed.errors}`);
+    for (const connections of [10, 50]) {
+      const saturated = await load(url, headers, body, { connections });
+      results[`${name}:${connections}`] = saturated.requests.average;
+      line(`${name} saturated, ${connections} connections`, `${Math.round(saturated.requests.average)} req/s  errors ${saturated.non2xx + saturated.errors}`);
+    }
+  }
+  const purchase = await load(`${base}/send-purchase`, headers, send, { connections: 10, overallRate: 100 });
+  line('send-purchase at 100 req/s (synchronous=FULL)', `p50 ${purchase.latency.p50} ms  p99 ${purchase.latency.p99} ms  (target p99 ≤ 10 ms)  errors ${purchase.non2xx + purchase.errors}`);
+  line('store daemon peak RSS', `${megabytes(peakRss(store.pid))}  (target ≤ 300 MB)`);
+  await store.stop();
+
+  const lookup = () => JSON.stringify({ card_number: cardNumber(random(CUSTOMERS)) });
+  for (const kind of ['node', 'express'] as const) {
+    const baseline = await spawnServer(process.execPath, ['--import', 'tsx', BASELINE, kind, databaseFile(dataDir)], {});
+    for (const connections of [10, 50]) {
+      const saturated = await load(`${baseline.url}/lookup`, { 'content-type': 'application/json' }, lookup, { connections });
+      results[`${kind}:${connections}`] = saturated.requests.average;
+      line(`baseline bare ${kind}, ${connections} connections`, `${Math.round(saturated.requests.average)} req/s  RSS ${megabytes(peakRss(baseline.pid))}`);
+    }
+    await baseline.stop();
+  }
+  for (const name of ['accept-payment', 'recommended-best-rewards']) {
+    for (const connections of [10, 50]) {
+      const ours = results[`${name}:${connections}`]!;
+      line(`ratio ${name} / bare express, ${connections} conn.`, `${((ours / results[`express:${connections}`]!) * 100).toFixed(0)} %  (target ≥ 80 %)`);
+      line(`ratio ${name} / bare node:http, ${connections} conn.`, `${((ours / results[`node:${connections}`]!) * 100).toFixed(0)} %`);
+    }
+  }
+}
+
+function random(n: number): number {
+  return Math.floor(Math.random() * n);
+}
+
+function randomBill() {
+  const items = Array.from({ length: 5 }, (_, index) => {
+    const price = 20 + random(200);
+    return { plu_ids: [{ list_code: 'GLOBAL', code: `P${random(PRODUCTS)}` }], quantity: 1, price, paid_amount: price, bill_item_id: index + 1 };
+  });
+  const total = items.reduce((sum, item) => sum + item.paid_amount, 0);
+  return { bill_id: 'bench', payment_time: '2026-11-20T14:00:00+01:00', currency_id: 'CZK', total_price: String(total), bill_items: items };
+}
+
+function load(url: string, headers: Record<string, string>, body: () => string, options: { connections: number; overallRate?: number }) {
+  return autocannon({
+    url,
+    method: 'POST',
+    headers,
+    connections: options.connections,
+    overallRate: options.overallRate,
+    duration: SECONDS,
+    requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: body() }) }],
+  });
+}
+
+async function login(url: string): Promise<string> {
+  const response = await fetch(`${url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password }),
+  });
+  return ((await response.json()) as { data: { bearer_token: string } }).data.bearer_token;
+}
+
+function spawnServer(command: string, args: string[], env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /serving (http:\/\/\S+)/.exec(seen);
+      if (match) {
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        resolve({ url: match[1]!, pid: child.pid!, stop: () => new Promise((done) => child.once('exit', () => done()).kill('SIGTERM')) });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+/**
+ * The chain as bench fixture data, written straight into the tables in key order (DESIGN
+ * §7: bulk loads in key order are ~15× faster) — the demo first, for users and stores.
+ */
+async function generate(dataDir: string): Promise<void> {
+  const app = createApp({ config: loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'hub' } }), clock: systemClock, log: pino({ level: 'silent' }) });
+  await loadDemo(app);
+  const db = app.node.db;
+  const stamp = `${hex(Date.now(), 12)}-0000-bench`;
+  const now = new Date().toISOString();
+  const groups = 100;
+  db.transaction(() => {
+    const group = db.prepare('INSERT INTO product_groups (id, name, hlc, last_change) VALUES (?, ?, ?, ?)');
+    for (let g = 0; g < groups; g += 1) group.run(`b2${hex(g, 24)}`, `Group ${g}`, stamp, now);
+  })();
+  const batch = 50_000;
+  const products = db.prepare('INSERT INTO products (id, name, code, product_group_id, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?)');
+  const externalIds = db.prepare('INSERT INTO product_external_ids (id, product_id, list_code, code, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?)');
+  for (let from = 0; from < PRODUCTS; from += batch) {
+    db.transaction(() => {
+      for (let i = from; i < Math.min(PRODUCTS, from + batch); i += 1) {
+        products.run(productId(i), `Product ${i}`, `P${i}`, `b2${hex(i % groups, 24)}`, stamp, now);
+        externalIds.run(`b3${hex(i, 24)}`, productId(i), 'GLOBAL', `P${i}`, stamp, now);
+      }
+    })();
+  }
+  const customers = db.prepare('INSERT INTO customers (id, first_name, last_name, email, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?)');
+  const cards = db.prepare('INSERT INTO cards (id, customer_id, card_number, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
+  const points = db.prepare(
+    "INSERT INTO point_records (id, customer_id, kind, points_milli, valid_to, created_at, hlc, last_change) VALUES (?, ?, 'collection', ?, ?, ?, ?, ?)",
+  );
+  const validTo = new Date(Date.now() + 365 * 86_400_000).toISOString();
+  for (let from = 0; from < CUSTOMERS; from += batch) {
+    db.transaction(() => {
+      for (let i = from; i < Math.min(CUSTOMERS, from + batch); i += 1) {
+        customers.run(customerId(i), `First${i}`, `Last${i}`, `c${i}@example.com`, stamp, now);
+        cards.run(`b4${hex(i, 24)}`, customerId(i), cardNumber(i), stamp, now);
+        for (let p = 0; p < POINTS_PER_CUSTOMER; p += 1) {
+          points.run(`b5${hex(i * POINTS_PER_CUSTOMER + p, 24)}`, customerId(i), 10_000 + p * 1000, validTo, now, `${hex(Date.now(), 12)}-${hex(p, 4)}-bench`, now);
+        }
+      }
+    })();
+  }
+  const rewards = Array.from({ length: REWARDS }, (_, r) => ({
+    id: `b6${hex(r, 24)}`,
+    code: `R${r}`,
+    name: `Reward ${r}`,
+    priority: 1 + (r % 9),
+    points_cost: String(r % 3 === 0 ? 0 : 10 + (r % 50)),
+    conditions: [{ product_group_ids: [`b2${hex(r % groups, 24)}`] }],
+    discount: { type: 'percent', value: 5 + (r % 20) },
+    is_automated: r % 10 === 0,
+    store_ids: r % 7 === 0 ? [DEMO_IDS.storeAirport] : [],
+  }));
+  app.services.program.load({
+    currency_id: 'CZK',
+    point_value: '0.50',
+    point_validity_days: 365,
+    earning: [{ kind: 'per_currency_unit', per_amount: '10', points: '1' }],
+    rewards,
+  });
+  // DESIGN §7: keep sqlite_stat1, drop STAT4, which makes SQLite re-plan on every call.
+  db.exec('ANALYZE');
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat4'").get()) db.exec('DELETE FROM sqlite_stat4');
+  app.close();
+}
