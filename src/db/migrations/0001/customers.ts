@@ -42,4 +42,5 @@ CREATE TABLE customer_source_records (
   last_change TEXT NOT NULL
 ) STRICT;
 CREATE INDEX customer_source_records_by_customer ON customer_source_records (customer_id);
+CREATE INDEX customer_source_records_by_source ON customer_source_records (customer_source_id, customer_id);
 `;
