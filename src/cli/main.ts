@@ -3,6 +3,7 @@ import { ConfigError } from '../config.js';
 import { AppError } from '../errors.js';
 import { registerAdminCommands } from './admin.commands.js';
 import { registerDatabaseCommands } from './database.commands.js';
+import { registerImportCommand } from './import.command.js';
 import { registerProgramCommands } from './program.commands.js';
 import { registerServeCommand } from './serve.command.js';
 import { registerSyncCommands } from './sync.commands.js';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerAdminCommands(program);
   registerSyncCommands(program);
   registerProgramCommands(program);
+  registerImportCommand(program);
   return program;
 }
 

@@ -41,7 +41,7 @@ const COMMON = ['--data-dir', '--config', '--json'];
 
 /** Every command line and the options its help must list. */
 const HELP: Record<string, string[]> = {
-  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'program'],
+  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'program', 'import'],
   serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo'],
   init: COMMON,
   migrate: COMMON,
@@ -61,6 +61,7 @@ const HELP: Record<string, string[]> = {
   'sync conflicts': COMMON,
   program: ['load'],
   'program load': ['<file>', ...COMMON],
+  import: ['<resource>', '<file>', '--batch-size', ...COMMON],
 };
 
 function commandLines(command: Command, prefix: string[] = []): string[] {

@@ -31,8 +31,17 @@ export class CardsService {
   }
 
   create(request: CreateCard, context: RequestContext): { card_id: string } {
+    assertOwnRecord(context, request.card.customer_id, 'card.customer_id', request.card.customer_id);
+    return this.insert(request, true);
+  }
+
+  /** One card of an import file, loaded as master data, not queued as a command. */
+  importRecord(request: CreateCard): void {
+    this.insert(request, false);
+  }
+
+  private insert(request: CreateCard, queued: boolean): { card_id: string } {
     const { card } = request;
-    assertOwnRecord(context, card.customer_id, 'card.customer_id', card.customer_id);
     if (!this.customers.credentialsById(card.customer_id)) throw invalidParam('card.customer_id', 'not_found', card.customer_id);
     if (this.repo.idByNumber(card.card_number)) throw invalidParam('card.card_number', 'already_exists', card.card_number);
     const id = this.newId();
@@ -45,7 +54,7 @@ export class CardsService {
       valid_to: card.valid_to ?? null,
       state: 1,
     };
-    this.writes.write({ kind: 'cards.create', payload: row }, (tx) => this.repo.insert(tx, row));
+    this.writes.write(queued ? { kind: 'cards.create', payload: row } : null, (tx) => this.repo.insert(tx, row));
     return { card_id: id };
   }
 

@@ -48,6 +48,10 @@ export const CreateCustomer = z.object({
 });
 export type CreateCustomer = z.infer<typeof CreateCustomer>;
 
+/** A customer in an import file: the create structure, with the id from the source system. */
+export const ImportedCustomer = CreateCustomer.extend({ customer_id: Id.optional() });
+export type ImportedCustomer = z.infer<typeof ImportedCustomer>;
+
 export const UpdateCustomer = z.object({ customer: z.object({ personal_information: PersonalInformation }) });
 export type UpdateCustomer = z.infer<typeof UpdateCustomer>;
 

@@ -11,7 +11,7 @@ import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../sync/ids.js';
 import { personalInformationColumns, toCustomer } from './customers.mappers.js';
 import type { CustomersRepo } from './customers.repo.js';
-import type { CreateCustomer, CustomersQuery, PersonalInformation, UpdateCustomer } from './customers.schemas.js';
+import type { CreateCustomer, CustomersQuery, ImportedCustomer, PersonalInformation, UpdateCustomer } from './customers.schemas.js';
 
 export class CustomersService {
   constructor(
@@ -35,11 +35,26 @@ export class CustomersService {
 
   async create(request: CreateCustomer): Promise<{ customer_id: string }> {
     this.checkReferences(request.customer.personal_information);
-    const id = this.newId();
     const passwordHash = request.password ? await hashPassword(request.password) : null;
+    return this.insert(request, passwordHash, this.newId(), true);
+  }
+
+  /**
+   * One customer of an import file (`loyaltyd import customers`): the API's structure with
+   * the id it has in the source system, loaded as master data, not queued as a command.
+   */
+  importRecord(record: ImportedCustomer): void {
+    if (record.password !== undefined) throw invalidParam('password', 'not_allowed_value', undefined, 'Imports carry no passwords; customers set theirs with send-password-setup-email');
+    this.checkReferences(record.customer.personal_information);
+    const id = record.customer_id ?? this.newId();
+    if (this.repo.rowById(id)) throw invalidParam('customer_id', 'already_exists', id);
+    this.insert(record, null, id, false);
+  }
+
+  private insert(request: CreateCustomer, passwordHash: string | null, id: string, queued: boolean): { customer_id: string } {
     const customer = { id, ...personalInformationColumns(request.customer.personal_information), password_hash: passwordHash, state: 1 };
     const source = request.customer_source;
-    this.writes.write({ kind: 'customers.create', payload: { customer_id: id } }, (tx) => {
+    this.writes.write(queued ? { kind: 'customers.create', payload: { customer_id: id } } : null, (tx) => {
       this.repo.insertCustomer(tx, customer);
       if (source) {
         this.repo.insertSourceRecord(tx, { id: this.newId(), customer_id: id, customer_source_id: source.customer_source_id, external_id: source.external_id ?? null });
