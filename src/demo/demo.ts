@@ -120,7 +120,7 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     kind: 'collection',
     points_milli: 250_000,
     point_type_id: 'purchase',
-    valid_to: '2027-12-31T23:59:59.000Z',
+    valid_to: '2099-12-31T23:59:59.000Z',
     created_at: '2026-01-15T10:00:00.000Z',
   });
   insert('point_records', {
@@ -129,7 +129,7 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     kind: 'collection',
     points_milli: 80_000,
     point_type_id: 'purchase',
-    valid_to: '2027-12-31T23:59:59.000Z',
+    valid_to: '2099-12-31T23:59:59.000Z',
     created_at: '2026-02-01T09:30:00.000Z',
   });
 
@@ -140,7 +140,7 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     code: 'CAPPU-2026',
     value_minor: 0,
     valid_from: '2026-01-01T00:00:00.000Z',
-    valid_to: '2027-12-31T23:59:59.000Z',
+    valid_to: '2099-12-31T23:59:59.000Z',
     reward_group: 'coffee',
   });
   insert('campaigns', { id: demoId(0x801), name: 'Autumn coffee week', external_id: 'AUTUMN-2026' });
@@ -152,7 +152,7 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     value_minor: 2000,
     value_type_id: 1,
     valid_from: '2026-01-01T00:00:00.000Z',
-    valid_to: '2027-12-31T23:59:59.000Z',
+    valid_to: '2099-12-31T23:59:59.000Z',
     display_in: JSON.stringify(['cash desk', 'web']),
     presentation_data: JSON.stringify({ name: 'Filter coffee -20 %', subtitle: null, note: null, description: 'Autumn offer', image_url: '' }),
   });

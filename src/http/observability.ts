@@ -47,7 +47,7 @@ export function observeRequests(log: Logger, metrics: HttpMetrics): RequestHandl
       log.info({
         requestId,
         method: request.method,
-        path: request.originalUrl.split('?')[0],
+        path: redactTokens(request.originalUrl.split('?')[0]!),
         status: response.statusCode,
         ms: Math.round(seconds * 1e6) / 1e3,
         ip: request.ip,
@@ -55,4 +55,9 @@ export function observeRequests(log: Logger, metrics: HttpMetrics): RequestHandl
     });
     next();
   };
+}
+
+/** A customer-interface token id is a credential: it never reaches the logs. */
+export function redactTokens(path: string): string {
+  return path.replace(/\/tokens\/[^/]+/, '/tokens/[token]');
 }

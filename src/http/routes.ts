@@ -74,7 +74,10 @@ function handlerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempo
       const data = await endpoint.handle(input as never, context);
       return { status, body: status === 204 ? undefined : { data } };
     };
-    const key = endpoint.method === 'get' ? undefined : request.get('idempotency-key');
+    // Calls that hand out credentials (logins, token creation) are not kept: a stored
+    // answer would hold a bearer token or token id in clear.
+    const keeps = endpoint.method !== 'get' && (endpoint.access ?? 'client') === 'client';
+    const key = keeps ? request.get('idempotency-key') : undefined;
     const answer =
       key === undefined
         ? await execute()

@@ -1,7 +1,7 @@
 /**
  * Offline risk (DESIGN §5), like a card terminal's floor limit: a store redeems points on
  * balances head office may not have seen yet, so it keeps a margin below the balance it
- * knows, caps what it redeems per customer per day, and stops redeeming altogether once it
+ * knows, caps what it redeems per customer per day (the store's day, in `time_zone`), and stops redeeming altogether once it
  * has not synced for longer than the configured age. Earning is never limited. A hub, and
  * a store with no hub, redeem up to the balance.
  */
@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import { badRequest, invalidParam } from '../errors.js';
 import type { PointsRepo } from '../features/points/points.repo.js';
 import type { SyncState } from '../sync/sync-state.js';
+import { formatTimestamp, parseTimestamp } from '../time.js';
 
 export class RedemptionPolicy {
   constructor(
@@ -18,6 +19,7 @@ export class RedemptionPolicy {
     private readonly syncState: SyncState,
     private readonly nodeId: string,
     private readonly clock: Clock,
+    private readonly timeZone: string,
   ) {}
 
   /** Throws unless `milli` points may be redeemed from a known balance of `balance`. */
@@ -43,7 +45,8 @@ export class RedemptionPolicy {
     }
     const cap = this.config.offline.daily_redemption_cap_points;
     if (cap !== undefined) {
-      const startOfDay = new Date(now - (now % 86_400_000)).toISOString();
+      const localDay = formatTimestamp(now, this.timeZone).slice(0, 10);
+      const startOfDay = new Date(parseTimestamp(`${localDay} 00:00:00`, this.timeZone) ?? now).toISOString();
       const today = this.points.redeemedHereSince(customerId, startOfDay, this.nodeId);
       if (today + milli > cap * 1000) {
         throw invalidParam(field, 'offline_redemption_limit', milli / 1000, `At most ${cap} points a day per customer are redeemed here`);

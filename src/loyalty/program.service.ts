@@ -27,7 +27,9 @@ export class ProgramService {
     const parsed = Program.safeParse(raw);
     if (!parsed.success) throw fromZodIssues(parsed.error.issues, raw, '');
     const { rewards: rawRewards, ...rest } = raw as { rewards?: unknown[] };
-    this.writes.write({ kind: 'program.load', payload: { rewards: parsed.data.rewards.length } }, (tx) => {
+    // Master data: loaded on the hub, it reaches stores through the change feed; it is never
+    // a store's command.
+    this.writes.write(null, (tx) => {
       this.repo.save(tx, rest, this.programExists.get(PROGRAM_ROW_ID) !== undefined);
       parsed.data.rewards.forEach((reward, index) => {
         const row = {

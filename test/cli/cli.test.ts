@@ -7,7 +7,7 @@ import { buildProgram } from '../../src/cli/main.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
-import { demoCredentials } from '../../src/demo/demo.js';
+import { DEMO_PROGRAM as PROGRAM_FILE, demoCredentials } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/node.js';
 import { BIN, cliEnv, runCli, runCliJson } from '../support/cli.js';
 import { basic, bearer, call, startTestServer, tempDir, type TestServer } from '../support/server.js';
@@ -205,6 +205,25 @@ describe('loyaltyd serve', () => {
     const result = await runCli(['serve', '--port', 'abc', '--data-dir', newFolder()]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('http.port');
+  });
+
+  it('serve with a hub but no node credentials exits 2 naming node.name, before it listens', async () => {
+    const result = await runCli(['serve', '--port', '0', '--hub-url', 'http://127.0.0.1:9', '--data-dir', newFolder()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('node.name');
+    expect(result.stdout).not.toContain('serving');
+  });
+
+  it('loading the demo or a program queues nothing for a hub: master data is never a store command', async () => {
+    const folder = newFolder();
+    await runCliJson(['demo', '--data-dir', folder]);
+    await runCliJson(['program', 'load', PROGRAM_FILE, '--data-dir', folder]);
+    const db = openDatabase(databaseFile(folder));
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM outbox').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
   });
 
   it('serve with LOYALTYD_PORT=abc exits non-zero naming http.port', async () => {

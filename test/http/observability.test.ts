@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactTokens } from '../../src/http/observability.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -34,5 +35,12 @@ describe('/health and /metrics', () => {
     expect(text).toContain('route="/rest-api/enterprise-interface/v1.0/customer-external-applications/:customer_external_application_id",status="404"');
     expect(text).toContain('loyaltyd_http_request_duration_seconds_bucket');
     expect(text).toContain('loyaltyd_process_resident_memory_bytes');
+  });
+});
+
+describe('request logs', () => {
+  it('never carry a customer-interface token id, which is a credential', () => {
+    expect(redactTokens('/rest-api/customer-interface/v1.0/tokens/0123abcd/actions/login')).toBe('/rest-api/customer-interface/v1.0/tokens/[token]/actions/login');
+    expect(redactTokens('/rest-api/customer-interface/v1.0/tokens')).toBe('/rest-api/customer-interface/v1.0/tokens');
   });
 });

@@ -16,7 +16,7 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
   const bills = new BillReader(repo, config.time_zone);
   const points = new PointsRepo(node.db);
   const program = new ProgramRepo(node.db);
-  const policy = new RedemptionPolicy(config, points, new SyncState(node.db), node.identity.nodeId, clock);
+  const policy = new RedemptionPolicy(config, points, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
   return checkoutRoutes(
     new CheckoutService(repo, bills, services.customersRepo, points, program, new RewardsCatalog(node.db), clock),
     new PurchaseRecorder(repo, bills, services.customersRepo, points, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),

@@ -9,7 +9,7 @@ import { PointsService } from './points.service.js';
 export const pointsFeature: Feature = ({ node, config, clock, services }) => {
   const repo = new PointsRepo(node.db);
   const program = new ProgramRepo(node.db);
-  const policy = new RedemptionPolicy(config, repo, new SyncState(node.db), node.identity.nodeId, clock);
+  const policy = new RedemptionPolicy(config, repo, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
   return pointsRoutes(
     new PointsService(repo, services.customersRepo, policy, node.writes, node.newId, clock, {
       timeZone: config.time_zone,
