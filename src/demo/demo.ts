@@ -148,6 +148,7 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     id: demoId(0x811),
     product_id: demoId(0x302),
     campaign_id: demoId(0x801),
+    name: 'Filter coffee -20 %',
     currency_id: 'CZK',
     value_minor: 2000,
     value_type_id: 1,

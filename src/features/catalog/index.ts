@@ -1,3 +1,20 @@
 import type { Feature } from '../feature.js';
+import { ProductBrandsRepo } from './product-brands.repo.js';
+import { productBrandsRoutes } from './product-brands.routes.js';
+import { ProductBrandsService } from './product-brands.service.js';
+import { ProductGroupsRepo } from './product-groups.repo.js';
+import { productGroupsRoutes } from './product-groups.routes.js';
+import { ProductGroupsService } from './product-groups.service.js';
+import { ProductsRepo } from './products.repo.js';
+import { productsRoutes } from './products.routes.js';
+import { ProductsService } from './products.service.js';
+import { PurchaseItemTypesRepo } from './purchase-item-types.repo.js';
+import { purchaseItemTypesRoutes } from './purchase-item-types.routes.js';
+import { PurchaseItemTypesService } from './purchase-item-types.service.js';
 
-export const catalogFeature: Feature = () => [];
+export const catalogFeature: Feature = ({ node, config }) => [
+  ...productsRoutes(new ProductsService(new ProductsRepo(node.db), config.time_zone)),
+  ...productGroupsRoutes(new ProductGroupsService(new ProductGroupsRepo(node.db), config.time_zone)),
+  ...productBrandsRoutes(new ProductBrandsService(new ProductBrandsRepo(node.db))),
+  ...purchaseItemTypesRoutes(new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db))),
+];

@@ -1,3 +1,15 @@
 import type { Feature } from '../feature.js';
+import { StoreRecordsRepo } from './store-records.repo.js';
+import { storeRecordsRoutes } from './store-records.routes.js';
+import { StoreRecordsService } from './store-records.service.js';
+import { StoresRepo } from './stores.repo.js';
+import { storesRoutes } from './stores.routes.js';
+import { StoresService } from './stores.service.js';
 
-export const storesFeature: Feature = () => [];
+export const storesFeature: Feature = ({ node, config }) => {
+  const stores = new StoresService(new StoresRepo(node.db), node.writes, node.newId, config.time_zone);
+  return [
+    ...storesRoutes(stores),
+    ...storeRecordsRoutes(new StoreRecordsService(new StoreRecordsRepo(node.db), stores, node.writes, config.time_zone)),
+  ];
+};

@@ -8,7 +8,10 @@ CREATE TABLE campaigns (
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
 ) STRICT;
+CREATE INDEX campaigns_by_name ON campaigns (name);
 
+-- name repeats presentation_data.name, the one presentation field the list filters on.
+-- display_in holds the places normalised (web, cash desk, api).
 CREATE TABLE campaign_products (
   id TEXT PRIMARY KEY,
   product_id TEXT NOT NULL REFERENCES products (id),
@@ -20,12 +23,17 @@ CREATE TABLE campaign_products (
   valid_to TEXT,
   display_in TEXT NOT NULL DEFAULT '[]',
   type_id TEXT,
+  name TEXT,
   presentation_data TEXT NOT NULL DEFAULT '{}',
   state INTEGER NOT NULL DEFAULT 1,
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
 ) STRICT;
 CREATE INDEX campaign_products_by_product ON campaign_products (product_id);
+CREATE INDEX campaign_products_by_type ON campaign_products (type_id);
+CREATE INDEX campaign_products_by_value_type ON campaign_products (value_type_id);
+CREATE INDEX campaign_products_by_valid_from ON campaign_products (valid_from);
+CREATE INDEX campaign_products_by_valid_to ON campaign_products (valid_to);
 
 CREATE TABLE campaign_product_store_records (
   id TEXT PRIMARY KEY,
@@ -35,4 +43,5 @@ CREATE TABLE campaign_product_store_records (
   last_change TEXT NOT NULL,
   UNIQUE (campaign_product_id, store_id)
 ) STRICT;
+CREATE INDEX campaign_product_store_records_by_store ON campaign_product_store_records (store_id);
 `;

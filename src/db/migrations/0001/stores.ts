@@ -12,17 +12,22 @@ CREATE TABLE stores (
   last_change TEXT NOT NULL
 ) STRICT;
 CREATE INDEX stores_by_code ON stores (store_code);
+CREATE INDEX stores_by_name ON stores (name);
+CREATE INDEX stores_by_visibility ON stores (visibility_for_customer);
 
+-- The id is <property_id>:<store_id> (interface.md AdditionalProperty), so a store has at
+-- most one record per property and every node names it alike.
 CREATE TABLE store_property_records (
   id TEXT PRIMARY KEY,
   store_id TEXT NOT NULL REFERENCES stores (id),
   property_id TEXT NOT NULL,
-  property_value TEXT,
+  property_name TEXT NOT NULL,
+  property_value TEXT NOT NULL,
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
 ) STRICT;
-CREATE INDEX store_property_records_by_store ON store_property_records (store_id);
-CREATE INDEX store_property_records_by_value ON store_property_records (property_id, property_value);
+CREATE INDEX store_property_records_by_store ON store_property_records (store_id, property_id);
+CREATE INDEX store_property_records_by_property ON store_property_records (property_id, store_id);
 
 CREATE TABLE store_groups (
   id TEXT PRIMARY KEY,

@@ -1,0 +1,50 @@
+import type { Db } from '../../db/open.js';
+import { equals, ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { StoreRecordRow } from './campaign-product-store-records.schemas.js';
+
+const COLUMNS = 'id, campaign_product_id, store_id';
+
+/** Sortable first-level fields of CampaignProductStoreRecord and their columns. */
+const SORTABLE = { campaign_product_store_record_id: 'id', store_id: 'store_id', campaign_product_id: 'campaign_product_id' };
+
+export class CampaignProductStoreRecordsRepo {
+  private readonly lists;
+  private readonly store;
+  private readonly pair;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.pair = db.prepare<[string, string], { id: string }>(
+      'SELECT id FROM campaign_product_store_records WHERE campaign_product_id = ? AND store_id = ?',
+    );
+  }
+
+  storeExists(id: string): boolean {
+    return this.store.get(id) !== undefined;
+  }
+
+  recordIdOf(campaignProductId: string, storeId: string): string | undefined {
+    return this.pair.get(campaignProductId, storeId)?.id;
+  }
+
+  recordsOf(campaignProductId: string, paging: Paging): Page<StoreRecordRow> {
+    return this.lists.page<StoreRecordRow>(
+      {
+        from: 'campaign_product_store_records',
+        select: COLUMNS,
+        filters: [equals('campaign_product_id', campaignProductId)],
+        sortable: SORTABLE,
+        defaultSort: 'campaign_product_store_record_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('campaign_product_store_records', row);
+  }
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { Text } from '../../http/schemas.js';
+
+/** The path names the campaign product; a campaign_product_id in the body must be the same. */
+export const CreateStoreRecord = z.object({
+  campaign_product_store_record: z.object({ store_id: Text, campaign_product_id: Text.optional() }),
+});
+export type CreateStoreRecord = z.infer<typeof CreateStoreRecord>;
+
+export const StoreRecordRow = z.object({ id: z.string(), campaign_product_id: z.string(), store_id: z.string() });
+export type StoreRecordRow = z.infer<typeof StoreRecordRow>;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { QueryArray, QueryBoolean, QueryInteger, Text } from '../../http/schemas.js';
+import { Money } from '../../money.js';
+
+/**
+ * A place of display. interface.md filters by `web`, `cash desk`, `api` and creates with
+ * tokens such as `cash_desk`; both spellings are accepted and `cash desk` is stored.
+ */
+export const DisplayPlace = z.enum(['web', 'cash desk', 'cash_desk', 'api']).transform((place) => (place === 'cash_desk' ? 'cash desk' : place));
+
+const ValueType = z.number().int().min(1).max(2);
+
+export const PresentationData = z.object({
+  name: Text,
+  subtitle: z.string().nullable().optional(),
+  note: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  image_url: z.string().nullable().optional(),
+});
+export type PresentationData = z.infer<typeof PresentationData>;
+
+export const CreateCampaignProduct = z.object({
+  campaign_product: z.object({
+    product_id: Text,
+    currency_id: Text,
+    campaign_id: Text,
+    value: Money,
+    value_type_id: ValueType,
+    valid_from: Text,
+    valid_to: Text,
+    display_in: z.array(DisplayPlace).max(4).optional(),
+    type_id: Text,
+    presentation_data: PresentationData,
+  }),
+});
+export type CreateCampaignProduct = z.infer<typeof CreateCampaignProduct>;
+
+export const CampaignProductPath = z.object({ campaign_product_id: z.string() });
+
+export const CampaignProductQuery = Paging.extend({
+  name: Text.optional(),
+  code: Text.optional(),
+  display_in: DisplayPlace.optional(),
+  type_id: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),
+  store_id: Text.optional(),
+  value_type_id: QueryInteger.pipe(ValueType).optional(),
+  is_valid: QueryBoolean.optional(),
+  valid_from: Text.optional(),
+  valid_to: Text.optional(),
+});
+export type CampaignProductQuery = z.infer<typeof CampaignProductQuery>;
+
+export const CampaignProductRow = z.object({
+  id: z.string(),
+  product_id: z.string(),
+  campaign_id: z.string().nullable(),
+  currency_id: z.string().nullable(),
+  value_minor: z.number(),
+  value_type_id: z.number(),
+  valid_from: z.string().nullable(),
+  valid_to: z.string().nullable(),
+  display_in: z.string(),
+  type_id: z.string().nullable(),
+  presentation_data: z.string(),
+  state: z.number(),
+  last_change: z.string(),
+});
+export type CampaignProductRow = z.infer<typeof CampaignProductRow>;

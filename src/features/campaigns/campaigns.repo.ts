@@ -1,0 +1,35 @@
+import type { Db } from '../../db/open.js';
+import { contains, ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { CampaignRow } from './campaigns.schemas.js';
+
+const COLUMNS = 'id, name, parent_id, external_id, state, last_change';
+
+/** Sortable first-level fields of Campaign (as read: `idcampaign`) and their columns. */
+const SORTABLE = { idcampaign: 'id', name: 'name', last_change: 'last_change', parent_id: 'parent_id', external_id: 'external_id', state: 'state' };
+
+export class CampaignsRepo {
+  private readonly lists;
+  private readonly one;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE id = ?`);
+  }
+
+  campaignById(id: string): CampaignRow | undefined {
+    return this.one.get(id);
+  }
+
+  page(name: string | undefined, paging: Paging): Page<CampaignRow> {
+    return this.lists.page<CampaignRow>(
+      { from: 'campaigns', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'idcampaign', tieBreaker: 'id' },
+      paging,
+    );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('campaigns', row);
+  }
+}

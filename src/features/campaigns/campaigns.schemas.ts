@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { Text } from '../../http/schemas.js';
+
+/** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
+const ExternalId = z.union([Text, z.number().transform(String)]);
+
+export const CreateCampaign = z.object({
+  campaign: z.object({ name: Text, parent_id: Text.nullable().optional(), external_id: ExternalId.nullable().optional() }),
+});
+export type CreateCampaign = z.infer<typeof CreateCampaign>;
+
+export const CampaignPath = z.object({ campaign_id: z.string() });
+
+export const CampaignQuery = Paging.extend({ name: Text.optional() });
+export type CampaignQuery = z.infer<typeof CampaignQuery>;
+
+export const CampaignRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  parent_id: z.string().nullable(),
+  external_id: z.string().nullable(),
+  state: z.number(),
+  last_change: z.string(),
+});
+export type CampaignRow = z.infer<typeof CampaignRow>;

@@ -1,0 +1,30 @@
+import type { Db } from '../../db/open.js';
+import { contains, ListQueries } from '../../db/list-query.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { ProductBrandRow } from './product-brands.schemas.js';
+
+const COLUMNS = 'id, name, external_id';
+
+/** Sortable first-level fields of ProductBrand and their columns. */
+const SORTABLE = { product_brand_id: 'id', name: 'name', external_id: 'external_id' };
+
+export class ProductBrandsRepo {
+  private readonly lists;
+  private readonly one;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], ProductBrandRow>(`SELECT ${COLUMNS} FROM product_brands WHERE id = ?`);
+  }
+
+  brandById(id: string): ProductBrandRow | undefined {
+    return this.one.get(id);
+  }
+
+  page(name: string | undefined, paging: Paging): Page<ProductBrandRow> {
+    return this.lists.page<ProductBrandRow>(
+      { from: 'product_brands', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'product_brand_id', tieBreaker: 'id' },
+      paging,
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import type { Db } from '../../db/open.js';
+import { contains, equals, ListQueries } from '../../db/list-query.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { ProductGroupQuery, ProductGroupRow } from './product-groups.schemas.js';
+
+const COLUMNS = 'id, name, parent_id, code, external_id, store_id, state, last_change';
+
+/** Sortable first-level fields of ProductGroup and their columns. */
+const SORTABLE = {
+  product_group_id: 'id',
+  name: 'name',
+  parent_product_group_id: 'parent_id',
+  code: 'code',
+  external_id: 'external_id',
+  store_id: 'store_id',
+  last_change: 'last_change',
+  state: 'state',
+};
+
+export class ProductGroupsRepo {
+  private readonly lists;
+  private readonly one;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], ProductGroupRow>(`SELECT ${COLUMNS} FROM product_groups WHERE id = ?`);
+  }
+
+  groupById(id: string): ProductGroupRow | undefined {
+    return this.one.get(id);
+  }
+
+  page(filters: Pick<ProductGroupQuery, 'name' | 'store_id' | 'code'>, paging: Paging): Page<ProductGroupRow> {
+    return this.lists.page<ProductGroupRow>(
+      {
+        from: 'product_groups',
+        select: COLUMNS,
+        filters: [contains('name', filters.name), equals('store_id', filters.store_id), equals('code', filters.code)],
+        sortable: SORTABLE,
+        defaultSort: 'product_group_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { ProductGroupPath, ProductGroupQuery } from './product-groups.schemas.js';
+import type { ProductGroupsService } from './product-groups.service.js';
+
+export function productGroupsRoutes(groups: ProductGroupsService): Endpoint[] {
+  return [
+    endpoint({
+      method: 'get',
+      path: '/product-groups',
+      interfaces: BOTH,
+      query: ProductGroupQuery,
+      handle: ({ query }) => groups.list(query),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/product-groups/:product_group_id',
+      interfaces: BOTH,
+      params: ProductGroupPath,
+      handle: ({ params }) => groups.get(params.product_group_id),
+    }),
+  ];
+}

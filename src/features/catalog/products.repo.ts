@@ -1,0 +1,68 @@
+import type { Db } from '../../db/open.js';
+import { contains, equals, ListQueries, type Filter } from '../../db/list-query.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { ProductRow } from './products.schemas.js';
+
+export interface ProductFilters {
+  name?: string;
+  code?: string;
+  external?: { list_code: string; code: string };
+}
+
+const COLUMNS = 'id, name, code, product_group_id, product_brand_id, additional_properties, state, last_change';
+
+/**
+ * Sortable first-level fields of Product and their columns. `external_id` depends on the
+ * list asked for, so it is no column and not sortable.
+ */
+const SORTABLE = {
+  product_id: 'id',
+  name: 'name',
+  code: 'code',
+  product_group_id: 'product_group_id',
+  product_brand_id: 'product_brand_id',
+  last_change: 'last_change',
+  state: 'state',
+};
+
+function withExternalId(external: ProductFilters['external']): Filter {
+  if (external === undefined) return undefined;
+  return { sql: 'id IN (SELECT product_id FROM product_external_ids WHERE list_code = ? AND code = ?)', params: [external.list_code, external.code] };
+}
+
+export class ProductsRepo {
+  private readonly lists;
+  private readonly one;
+  private readonly externalId;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], ProductRow>(`SELECT ${COLUMNS} FROM products WHERE id = ?`);
+    // A product may carry several codes in one list; the first recorded one is shown.
+    this.externalId = db.prepare<[string, string], { code: string }>(
+      'SELECT code FROM product_external_ids WHERE product_id = ? AND list_code = ? ORDER BY id LIMIT 1',
+    );
+  }
+
+  productById(id: string): ProductRow | undefined {
+    return this.one.get(id);
+  }
+
+  externalIdOf(productId: string, listCode: string): string | null {
+    return this.externalId.get(productId, listCode)?.code ?? null;
+  }
+
+  page(filters: ProductFilters, paging: Paging): Page<ProductRow> {
+    return this.lists.page<ProductRow>(
+      {
+        from: 'products',
+        select: COLUMNS,
+        filters: [contains('name', filters.name), equals('code', filters.code), withExternalId(filters.external)],
+        sortable: SORTABLE,
+        defaultSort: 'product_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { Text } from '../../http/schemas.js';
+
+/** The list of external ids shown and matched when a request names none (DESIGN §6). */
+export const DEFAULT_EXTERNAL_LIST = 'GLOBAL';
+
+export const ProductPath = z.object({ product_id: z.string() });
+
+export const ProductQuery = Paging.extend({
+  name: Text.optional(),
+  code: Text.optional(),
+  external_id: Text.optional(),
+  external_type_code: Text.default(DEFAULT_EXTERNAL_LIST),
+});
+export type ProductQuery = z.infer<typeof ProductQuery>;
+
+export const ProductDetailQuery = z.object({ external_type_code: Text.default(DEFAULT_EXTERNAL_LIST) });
+
+/** An entry of the `additional_properties` column. */
+export const StoredProperty = z.object({
+  property_id: z.string(),
+  property_name: z.string(),
+  property_value: z.json(),
+  last_change: z.string().nullable().optional(),
+});
+
+export const ProductRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  code: z.string().nullable(),
+  product_group_id: z.string().nullable(),
+  product_brand_id: z.string().nullable(),
+  additional_properties: z.string(),
+  state: z.number(),
+  last_change: z.string(),
+});
+export type ProductRow = z.infer<typeof ProductRow>;

@@ -1,0 +1,15 @@
+import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { Paging } from '../../http/paging.js';
+import type { PurchaseItemTypesService } from './purchase-item-types.service.js';
+
+export function purchaseItemTypesRoutes(types: PurchaseItemTypesService): Endpoint[] {
+  return [
+    endpoint({
+      method: 'get',
+      path: '/purchase-item-types',
+      interfaces: BOTH,
+      query: Paging,
+      handle: ({ query }) => types.list(query),
+    }),
+  ];
+}

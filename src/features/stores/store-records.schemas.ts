@@ -1,0 +1,36 @@
+/** Subresources of a store: its property records and its store group records. */
+import { z } from 'zod';
+import { Text } from '../../http/schemas.js';
+
+export const PropertyRecordInput = z.object({
+  property_id: Text,
+  property_name: Text.optional(),
+  property_value: z.json(),
+});
+
+export const CreatePropertyRecord = z.object({ property_record: PropertyRecordInput });
+export type CreatePropertyRecord = z.infer<typeof CreatePropertyRecord>;
+
+/** An update names the record in its path; a property_id in the body must be the record's own. */
+export const UpdatePropertyRecord = z.object({ property_record: PropertyRecordInput.partial({ property_id: true }) });
+export type UpdatePropertyRecord = z.infer<typeof UpdatePropertyRecord>;
+
+export const PropertyRecordPath = z.object({ store_id: z.string(), property_record_id: z.string() });
+
+export const PropertyRecordRow = z.object({
+  id: z.string(),
+  store_id: z.string(),
+  property_id: z.string(),
+  property_name: z.string(),
+  property_value: z.string(),
+  last_change: z.string(),
+});
+export type PropertyRecordRow = z.infer<typeof PropertyRecordRow>;
+
+export const StoreGroupRecordRow = z.object({
+  id: z.string(),
+  store_id: z.string(),
+  store_group_id: z.string(),
+  last_change: z.string(),
+});
+export type StoreGroupRecordRow = z.infer<typeof StoreGroupRecordRow>;

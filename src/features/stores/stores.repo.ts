@@ -1,0 +1,74 @@
+import type { Db } from '../../db/open.js';
+import { equals, ListQueries, type Filter } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { StoreRow } from './stores.schemas.js';
+
+export interface StoreFilters {
+  visibility_for_customer?: number;
+  property?: { id: string; value: string };
+}
+
+const COLUMNS = 'id, store_code, name, partner_id, system_id, visibility_for_customer, details, state, last_change';
+
+/** Sortable first-level fields of Store and their columns. */
+const SORTABLE = {
+  store_id: 'id',
+  store_code: 'store_code',
+  name: 'name',
+  partner_id: 'partner_id',
+  system_id: 'system_id',
+  visibility_for_customer: 'visibility_for_customer',
+  last_change: 'last_change',
+  state: 'state',
+};
+
+/**
+ * Stores with a record of the property whose value is the text given, or, for a property
+ * with several values (a JSON array), one of whose values is.
+ */
+function withPropertyValue(property: StoreFilters['property']): Filter {
+  if (property === undefined) return undefined;
+  return {
+    sql: `id IN (SELECT r.store_id FROM store_property_records r, json_each(r.property_value) v
+                 WHERE r.property_id = ?
+                   AND (CASE v.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(v.value AS TEXT) END) = ?)`,
+    params: [property.id, property.value],
+  };
+}
+
+export class StoresRepo {
+  private readonly lists;
+  private readonly one;
+
+  constructor(db: Db) {
+    this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], StoreRow>(`SELECT ${COLUMNS} FROM stores WHERE id = ?`);
+  }
+
+  storeById(id: string): StoreRow | undefined {
+    return this.one.get(id);
+  }
+
+  page(filters: StoreFilters, paging: Paging): Page<StoreRow> {
+    return this.lists.page<StoreRow>(
+      {
+        from: 'stores',
+        select: COLUMNS,
+        filters: [equals('visibility_for_customer', filters.visibility_for_customer), withPropertyValue(filters.property)],
+        sortable: SORTABLE,
+        defaultSort: 'store_id',
+        tieBreaker: 'id',
+      },
+      paging,
+    );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('stores', row);
+  }
+
+  update(tx: WriteTransaction, id: string, changes: Row): void {
+    tx.update('stores', id, changes);
+  }
+}

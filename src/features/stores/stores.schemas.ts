@@ -1,0 +1,100 @@
+/** Stores as the OpenAPI file shapes them (Store, Address, GPSCoordinates, OpeningDay). */
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { QueryInteger, Text } from '../../http/schemas.js';
+
+const OptionalText = z.string().nullable().optional();
+/** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
+const Code = z.union([z.string(), z.number().transform(String)]);
+
+export const StoreAddress = z.object({
+  address1: OptionalText,
+  address2: OptionalText,
+  address3: OptionalText,
+  address4: OptionalText,
+  address5: OptionalText,
+  address6: OptionalText,
+  address7: OptionalText,
+  zip: OptionalText,
+  city: OptionalText,
+  country_code: z.string().regex(/^[a-z]{2}$/, 'must be a lower-case two-letter code').nullable().optional(),
+});
+export type StoreAddress = z.infer<typeof StoreAddress>;
+
+export const GpsCoordinates = z.object({
+  gps_longitude: z.number().min(-180).max(180),
+  gps_latitude: z.number().min(-90).max(90),
+});
+
+/** `HH:MM:SS` as the OpenAPI TimeInterval gives it; `HH:MM` is read as `HH:MM:00`. */
+const TimeOfDay = z
+  .string()
+  .regex(/^(?:(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?|24:00(?::00)?)$/, 'must be HH:MM:SS')
+  .transform((time) => (time.length === 5 ? `${time}:00` : time));
+
+export const OpeningDay = z.object({
+  day_id: z.enum(['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN']),
+  time_intervals: z.array(z.object({ from: TimeOfDay.nullable(), to: TimeOfDay.nullable() })).max(24).nullable(),
+});
+
+/** The Store structure of a request: the fields the OpenAPI file requires, the rest optional. */
+export const StoreInput = z.object({
+  store_code: Text,
+  name: Text,
+  store_address: StoreAddress.nullable().optional(),
+  contact_email: z.union([z.literal(''), z.email()]).nullable().optional(),
+  manager_name: OptionalText,
+  phone_number: Code.nullable().optional(),
+  partner_id: Text,
+  system_id: Code.pipe(Text),
+  gps_coordinates: GpsCoordinates.nullable().optional(),
+  url_address: OptionalText,
+  opening: z.array(OpeningDay).max(7).nullable().optional(),
+  image_urls: z.array(z.string()).max(100).nullable().optional(),
+  visibility_for_customer: z.number().int().min(0).max(1).optional(),
+  short_description: OptionalText,
+  description: OptionalText,
+  registration_id: Code.nullable().optional(),
+});
+export type StoreInput = z.infer<typeof StoreInput>;
+
+export const StoreBody = z.object({ store: StoreInput });
+export type StoreBody = z.infer<typeof StoreBody>;
+
+export const StorePath = z.object({ store_id: z.string() });
+
+export const StoreQuery = Paging.extend({
+  visible_for_customer: QueryInteger.pipe(z.number().min(0).max(1)).optional(),
+  property_id: Text.optional(),
+  property_value: z.string().optional(),
+});
+export type StoreQuery = z.infer<typeof StoreQuery>;
+
+/** The `details` column: the Store fields that are never filtered on. */
+export const StoreDetails = z.object({
+  store_address: StoreAddress.nullable().optional(),
+  contact_email: OptionalText,
+  manager_name: OptionalText,
+  phone_number: OptionalText,
+  gps_coordinates: GpsCoordinates.nullable().optional(),
+  url_address: OptionalText,
+  opening: z.array(OpeningDay).nullable().optional(),
+  image_urls: z.array(z.string()).nullable().optional(),
+  short_description: OptionalText,
+  description: OptionalText,
+  registration_id: OptionalText,
+});
+export type StoreDetails = z.infer<typeof StoreDetails>;
+
+export const StoreRow = z.object({
+  id: z.string(),
+  store_code: z.string(),
+  name: z.string(),
+  partner_id: z.string().nullable(),
+  system_id: z.string().nullable(),
+  visibility_for_customer: z.number(),
+  details: z.string(),
+  state: z.number(),
+  last_change: z.string(),
+});
+export type StoreRow = z.infer<typeof StoreRow>;

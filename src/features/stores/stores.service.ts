@@ -1,0 +1,61 @@
+import type { WritePath } from '../../db/write-path.js';
+import { notFound } from '../../errors.js';
+import type { IdGenerator } from '../../sync/ids.js';
+import { toStore, toStoreDetails } from './stores.mappers.js';
+import type { StoresRepo } from './stores.repo.js';
+import { StoreDetails, type StoreBody, type StoreQuery, type StoreRow } from './stores.schemas.js';
+
+export class StoresService {
+  constructor(
+    private readonly repo: StoresRepo,
+    private readonly writes: WritePath,
+    private readonly newId: IdGenerator,
+    private readonly timeZone: string,
+  ) {}
+
+  create({ store }: StoreBody): { store_id: string } {
+    const row = {
+      id: this.newId(),
+      store_code: store.store_code,
+      name: store.name,
+      partner_id: store.partner_id,
+      system_id: store.system_id,
+      visibility_for_customer: store.visibility_for_customer ?? 1,
+      details: JSON.stringify(toStoreDetails(store)),
+      state: 1,
+    };
+    this.writes.write({ kind: 'stores.create', payload: { store: row } }, (tx) => this.repo.insert(tx, row));
+    return { store_id: row.id };
+  }
+
+  update(id: string, { store }: StoreBody): void {
+    const existing = this.existingStore(id);
+    const changes = {
+      store_code: store.store_code,
+      name: store.name,
+      partner_id: store.partner_id,
+      system_id: store.system_id,
+      visibility_for_customer: store.visibility_for_customer ?? existing.visibility_for_customer,
+      details: JSON.stringify(toStoreDetails(store, StoreDetails.parse(JSON.parse(existing.details)))),
+    };
+    this.writes.write({ kind: 'stores.update', payload: { store_id: id, store: changes } }, (tx) => this.repo.update(tx, id, changes));
+  }
+
+  list(query: StoreQuery) {
+    const property =
+      query.property_id !== undefined && query.property_value !== undefined ? { id: query.property_id, value: query.property_value } : undefined;
+    const page = this.repo.page({ visibility_for_customer: query.visible_for_customer, property }, query);
+    return { stores: page.items.map((row) => toStore(row, this.timeZone)), total_items: page.total };
+  }
+
+  get(id: string) {
+    return toStore(this.existingStore(id), this.timeZone);
+  }
+
+  /** The store of a path, or 404: store subresources use it too. */
+  existingStore(id: string): StoreRow {
+    const row = this.repo.storeById(id);
+    if (!row) throw notFound('stores', id);
+    return row;
+  }
+}
