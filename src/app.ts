@@ -52,7 +52,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
       metrics.registry,
     ),
   );
-  if (config.mode === 'hub') http.use('/sync/v1', createHubSyncRouter(node, config, services.nodes, clock));
+  if (config.mode === 'hub') http.use('/sync/v1', createHubSyncRouter(node, config, services, clock, log));
   http.use(express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
   mountEndpoints(
     http,

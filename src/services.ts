@@ -48,6 +48,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
   const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
   const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle);
   return {
+    mailer,
     applications,
     users,
     apiUsers,

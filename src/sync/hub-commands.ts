@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import { AppError } from '../errors.js';
+import type { CommandEffects, Effect } from './command-effects.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { CommandResult, PushedCommand } from './protocol.js';
 
@@ -25,6 +26,7 @@ export class HubCommands {
     private readonly writes: WritePath,
     private readonly replicated: Set<string>,
     private readonly conflicts: FoldConflicts,
+    private readonly effects: CommandEffects,
     private readonly clock: Clock,
   ) {
     this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
@@ -42,8 +44,9 @@ export class HubCommands {
    * Applies a batch in one transaction — one fsync for up to 500 commands — with each
    * command in its own savepoint, so a rejected command leaves no trace but its result.
    */
-  apply(nodeId: string, generation: string, commands: PushedCommand[]): CommandResult[] {
-    return this.db.transaction(() => {
+  apply(nodeId: string, generation: string, commands: PushedCommand[]): { results: CommandResult[]; effects: Effect[] } {
+    const effects: Effect[] = [];
+    const results = this.db.transaction(() => {
       const results: CommandResult[] = [];
       let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
       for (const command of commands) {
@@ -54,11 +57,15 @@ export class HubCommands {
           continue;
         }
         if (command.seq !== lastSeq + 1) throw gap(lastSeq + 1, command.seq);
-        results.push(this.applyOne(nodeId, generation, command));
+        const result = this.applyOne(nodeId, generation, command);
+        results.push(result);
+        const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
+        if (effect) effects.push(effect);
         lastSeq = command.seq;
       }
       return results;
     })();
+    return { results, effects };
   }
 
   private applyOne(nodeId: string, generation: string, command: PushedCommand): CommandResult {

@@ -8,18 +8,21 @@ import { decodeBasic } from '../auth/secrets.js';
 import { AppError, unauthorized } from '../errors.js';
 import type { NodesService } from '../features/nodes/nodes.service.js';
 import { fromZodIssues } from '../http/validation-errors.js';
+import type { Logger } from 'pino';
+import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import { ChangesQuery, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
 
-export function hubRouter(options: { nodes: NodesService; commands: HubCommands; feed: HubFeed; schemaVersion: number }): Router {
+export function hubRouter(options: { nodes: NodesService; commands: HubCommands; feed: HubFeed; schemaVersion: number; log: Logger }): Router {
   const router = express.Router();
   router.use(authenticateNode(options.nodes), checkVersions(options.schemaVersion));
   router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
-    const results = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands);
+    const { results, effects } = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands);
     response.json({ results });
+    void runEffects(effects, options.log);
   });
   router.get('/changes', (request, response) => {
     const query = ChangesQuery.safeParse(request.query);
@@ -39,6 +42,16 @@ export function hubRouter(options: { nodes: NodesService; commands: HubCommands;
     }
   });
   return router;
+}
+
+async function runEffects(effects: Effect[], log: Logger): Promise<void> {
+  for (const effect of effects) {
+    try {
+      await effect();
+    } catch (error) {
+      log.error({ err: error }, 'a command effect failed');
+    }
+  }
 }
 
 function authenticateNode(nodes: NodesService): RequestHandler {

@@ -3,7 +3,6 @@ import type { Router } from 'express';
 import type { Clock } from '../clock.js';
 import { ConfigError, type Config } from '../config.js';
 import { schemaVersion } from '../db/migrate.js';
-import type { NodesService } from '../features/nodes/nodes.service.js';
 import { databaseFile, type Node } from '../node.js';
 import type { SyncParts } from './agent.js';
 import { FoldConflicts } from './fold-conflicts.js';
@@ -13,14 +12,19 @@ import { HubFeed } from './hub-feed.js';
 import { hubRouter } from './hub-routes.js';
 import { Puller } from './puller.js';
 import { Pusher } from './pusher.js';
-import { replicatedTables } from './replicated-tables.js';
+import { replicatedTables, UPWARD_ONLY } from './replicated-tables.js';
+import { CommandEffects } from './command-effects.js';
+import type { Logger } from 'pino';
+import type { Services } from '../services.js';
 import { SyncState } from './sync-state.js';
 
-export function createHubSyncRouter(node: Node, config: Config, nodes: NodesService, clock: Clock): Router {
+export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer'>, clock: Clock, log: Logger): Router {
   const tables = replicatedTables(node.db);
+  const accepted = new Set([...tables, ...UPWARD_ONLY]);
   return hubRouter({
-    nodes,
-    commands: new HubCommands(node.db, node.writes, new Set(tables), new FoldConflicts(node.db, node.newId, clock), clock),
+    nodes: services.nodes,
+    log,
+    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), clock),
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     schemaVersion: schemaVersion(),
   });

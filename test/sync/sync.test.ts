@@ -3,7 +3,8 @@
  * rounds driven by the test: bootstrap, push exactly once, pull, the hub going away and
  * coming back, points spent twice offline, and a command the hub rejects.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
@@ -210,5 +211,21 @@ describe('sync between a hub and stores', () => {
     const atB = await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers });
     expect(atB.status).toBe(200);
     expect(atB.body.data.points.every((point: { customer_id: string }) => point.customer_id === DEMO_IDS.customerJana)).toBe(true);
+  });
+
+  it('a password-setup mail asked for at a store is sent by the hub once the command arrives', async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    const token = await demoToken(store.server);
+    const asked = await call('POST', `${store.server.api('customer')}/tokens/${token.tokenId}/actions/send-password-setup-email`, {
+      headers: token.headers,
+      body: { email: demoCredentials.customer_email },
+    });
+    expect(asked.status).toBe(204);
+    expect(existsSync(join(store.server.dataDir, 'mail-spool'))).toBe(false);
+    expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0 });
+    const spool = join(cluster.hub.dataDir, 'mail-spool');
+    for (let attempt = 0; attempt < 50 && !existsSync(spool); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(readdirSync(spool).map((file) => readFileSync(join(spool, file), 'utf8')).join()).toContain(`To: ${demoCredentials.customer_email}`);
   });
 });

@@ -9,7 +9,7 @@ import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { AppError, invalidParam } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { MailMessage, Mailer } from '../../mail/mailer.js';
 import type { IdGenerator } from '../../sync/ids.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { TokensRepo } from './tokens.repo.js';
@@ -17,6 +17,10 @@ import type { PasswordSetupEmail } from './tokens.schemas.js';
 import type { TokensService } from './tokens.service.js';
 
 const LINK_VALIDITY_MS = 24 * 3_600_000;
+
+export function passwordSetupMessage(email: string, link: string): MailMessage {
+  return { to: email, subject: 'Set your password', text: `Use this link within 24 hours to set the password of your account:\n\n${link}\n` };
+}
 
 export class PasswordSetupService {
   constructor(
@@ -48,11 +52,7 @@ export class PasswordSetupService {
     this.writes.write(command, (tx) => this.repo.insertPasswordSetupRequest(tx, row));
     if (!this.options.sendsLocally) return;
     try {
-      await this.mailer.send({
-        to: request.email,
-        subject: 'Set your password',
-        text: `Use this link within 24 hours to set the password of your account:\n\n${link}\n`,
-      });
+      await this.mailer.send(passwordSetupMessage(request.email, link));
     } catch {
       throw new AppError(503, {
         type: 'about:blank',
