@@ -1,5 +1,9 @@
 import * as initial from './0001-initial.js';
 
+/**
+ * Migrations are immutable once released: 0001 ships with the first landed version, so
+ * every later schema change is a new numbered migration appended here.
+ */
 export interface Migration {
   version: number;
   name: string;
