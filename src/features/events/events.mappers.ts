@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../time.js';
-import type { EventRow, NewEvent, PropertyRecordRow } from './events.schemas.js';
+import type { EventRow, NewEvent } from './events.schemas.js';
 
 /** The Event structure of the OpenAPI file, keys in its order. */
 export function toEvent(row: EventRow, timeZone: string) {
@@ -12,16 +12,6 @@ export function toEvent(row: EventRow, timeZone: string) {
     created_at: formatTimestamp(row.created_at, timeZone),
     secondary_external_id: row.secondary_external_id,
     state: row.state,
-  };
-}
-
-export function toPropertyRecord(row: PropertyRecordRow, timeZone: string) {
-  return {
-    property_record_id: row.id,
-    property_id: row.property_id,
-    property_name: row.property_name,
-    property_value: JSON.parse(row.property_value) as unknown,
-    last_change: formatTimestamp(row.last_change, timeZone, true),
   };
 }
 

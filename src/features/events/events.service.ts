@@ -5,7 +5,8 @@ import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { IdGenerator } from '../../sync/ids.js';
 import { parseTimestamp } from '../../time.js';
-import { toEvent, toEventData, toPropertyRecord } from './events.mappers.js';
+import { toPropertyRecord } from '../property-records.mapper.js';
+import { toEvent, toEventData } from './events.mappers.js';
 import type { EventsRepo } from './events.repo.js';
 import type { CreateEvent, EventQuery, EventRow } from './events.schemas.js';
 

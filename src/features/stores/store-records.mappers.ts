@@ -1,16 +1,5 @@
 import { formatTimestamp } from '../../time.js';
-import type { PropertyRecordRow, StoreGroupRecordRow } from './store-records.schemas.js';
-
-/** The PropertyRecord structure; the value is stored as its JSON. */
-export function toPropertyRecord(row: PropertyRecordRow, timeZone: string) {
-  return {
-    property_record_id: row.id,
-    property_id: row.property_id,
-    property_name: row.property_name,
-    property_value: JSON.parse(row.property_value) as unknown,
-    last_change: formatTimestamp(row.last_change, timeZone, true),
-  };
-}
+import type { StoreGroupRecordRow } from './store-records.schemas.js';
 
 export function toStoreGroupRecord(row: StoreGroupRecordRow, timeZone: string) {
   return {

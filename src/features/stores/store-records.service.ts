@@ -1,7 +1,8 @@
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { Paging } from '../../http/paging.js';
-import { propertyRecordId, toPropertyRecord, toStoreGroupRecord } from './store-records.mappers.js';
+import { toPropertyRecord } from '../property-records.mapper.js';
+import { propertyRecordId, toStoreGroupRecord } from './store-records.mappers.js';
 import type { StoreRecordsRepo } from './store-records.repo.js';
 import type { CreatePropertyRecord, PropertyRecordRow, UpdatePropertyRecord } from './store-records.schemas.js';
 import type { StoresService } from './stores.service.js';
