@@ -1,8 +1,9 @@
 /**
- * Folds that meet contradicting facts list a conflict (DESIGN §5): when replicated point
- * records leave a customer's ledger in debt — the same points spent in two stores while
- * they were offline — the negative balance is kept and the customer is listed, on every
- * node that applies the facts. Nothing is dropped.
+ * Folds that meet contradicting facts list a conflict (DESIGN §5), on every node that
+ * applies the facts, and nothing is dropped: replicated point records that leave a
+ * customer's ledger in debt (the same points spent in two stores while offline) keep the
+ * negative balance and list the customer; a voucher applied in two stores keeps its first
+ * application by HLC and lists the voucher.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -15,6 +16,8 @@ import type { RowChange } from './protocol.js';
 export class FoldConflicts {
   private readonly points: PointsRepo;
   private readonly record: Statement;
+  private readonly applications: Statement<[string], { n: number; stores: string | null }>;
+  private readonly recordVoucher: Statement;
 
   constructor(
     db: Db,
@@ -26,6 +29,11 @@ export class FoldConflicts {
       `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'points_overspent', 'customers', ?, ?, ?)
        ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
     );
+    this.applications = db.prepare("SELECT count(*) AS n, group_concat(coalesce(store_id, '-')) AS stores FROM voucher_applications WHERE voucher_id = ?");
+    this.recordVoucher = db.prepare(
+      `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'voucher_applied_twice', 'vouchers', ?, ?, ?)
+       ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
+    );
   }
 
   /** Checks the customers whose point records these applied changes touched. */
@@ -35,6 +43,19 @@ export class FoldConflicts {
       if (change.entity === 'point_records' && change.row && typeof change.row.customer_id === 'string') customers.add(change.row.customer_id);
     }
     this.checkCustomers(customers);
+    const vouchers = new Set<string>();
+    for (const change of applied) {
+      if (change.entity === 'voucher_applications' && change.row && typeof change.row.voucher_id === 'string') vouchers.add(change.row.voucher_id);
+    }
+    for (const voucherId of vouchers) this.checkVoucher(voucherId);
+  }
+
+  /** A voucher applied more than once (in two stores offline): the first by HLC stands, the rest are listed. */
+  private checkVoucher(voucherId: string): void {
+    const applications = this.applications.get(voucherId)!;
+    if (applications.n < 2) return;
+    const detail = { applications: applications.n, stores: (applications.stores ?? '').split(',') };
+    this.recordVoucher.run(this.newId(), voucherId, JSON.stringify(detail), new Date(this.clock()).toISOString());
   }
 
   checkCustomers(customers: Iterable<string>): void {

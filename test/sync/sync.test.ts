@@ -228,4 +228,22 @@ describe('sync between a hub and stores', () => {
     for (let attempt = 0; attempt < 50 && !existsSync(spool); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(readdirSync(spool).map((file) => readFileSync(join(spool, file), 'utf8')).join()).toContain(`To: ${demoCredentials.customer_email}`);
   });
+
+  it('a voucher applied in both stores while offline keeps its first application everywhere and is listed', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const voucher = `de${(0x701).toString(16).padStart(24, '0')}`;
+    await cluster.stopHub();
+    const apply = (store: Store, time: string) =>
+      call('POST', `${store.server.api('enterprise')}/vouchers/${voucher}/actions/apply-voucher`, { headers: store.auth, body: { store_id: store === a ? DEMO_IDS.storeCentral : DEMO_IDS.storeAirport, date_applied: time } });
+    expect((await apply(a, '2026-11-21 10:00:00')).status).toBe(204);
+    expect((await apply(b, '2026-11-21 10:05:00')).status).toBe(204);
+    await cluster.restartHub();
+    for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
+    for (const server of [cluster.hub, a.server, b.server]) {
+      const seen = await call('GET', `${server.api('enterprise')}/vouchers/${voucher}`, { headers: await demoPosLogin(server) });
+      expect(seen.body.data).toMatchObject({ store_id: DEMO_IDS.storeCentral, applied_date: '2026-11-21 10:00:00' });
+      expect(count(server, "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'voucher_applied_twice'")).toBe(1);
+    }
+  });
 });

@@ -1,0 +1,83 @@
+import { equals, ListQueries, type Filter } from '../../db/list-query.js';
+import type { Db } from '../../db/open.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
+
+/** A voucher with its first application by HLC: the fold that decides where it was applied. */
+const VOUCHER_FROM = `vouchers v LEFT JOIN voucher_applications a ON a.id = (
+  SELECT id FROM voucher_applications WHERE voucher_id = v.id ORDER BY hlc LIMIT 1)`;
+const VOUCHER_COLUMNS =
+  'v.id, v.customer_id, v.reward_id, v.code, v.value_minor, v.valid_from, v.valid_to, v.reward_group, v.state, v.last_change, a.store_id AS applied_store_id, a.applied_date';
+
+const VOUCHER_SORTABLE = { voucher_id: 'v.id', customer_id: 'v.customer_id', code: 'v.code', value: 'v.value_minor', valid_from: 'v.valid_from', valid_to: 'v.valid_to', last_change: 'v.last_change', state: 'v.state' };
+const REWARD_COLUMNS = 'id, code, name, priority, points_cost_milli, is_automated, details, state, last_change';
+const REWARD_SORTABLE = { reward_id: 'id', code: 'code', name: 'name', priority: 'priority', points_cost: 'points_cost_milli', last_change: 'last_change', state: 'state' };
+
+export interface VoucherFilters {
+  customer_id?: string;
+  code?: string;
+  store_id?: string;
+  validAt?: { at: string; valid: boolean };
+  applied?: boolean;
+}
+
+export class VouchersRepo {
+  private readonly voucher;
+  private readonly reward;
+  private readonly storeExists;
+  private readonly lists;
+
+  constructor(db: Db) {
+    this.voucher = db.prepare<[string], VoucherRow>(`SELECT ${VOUCHER_COLUMNS} FROM ${VOUCHER_FROM} WHERE v.id = ?`);
+    this.reward = db.prepare<[string], RewardRow>(`SELECT ${REWARD_COLUMNS} FROM rewards WHERE id = ?`);
+    this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.lists = new ListQueries(db);
+  }
+
+  voucherById(id: string): VoucherRow | undefined {
+    return this.voucher.get(id);
+  }
+
+  rewardById(id: string): RewardRow | undefined {
+    return this.reward.get(id);
+  }
+
+  hasStore(id: string): boolean {
+    return this.storeExists.get(id) !== undefined;
+  }
+
+  vouchers(filters: VoucherFilters, paging: Paging): Page<VoucherRow> {
+    return this.lists.page(
+      {
+        from: VOUCHER_FROM,
+        select: VOUCHER_COLUMNS,
+        filters: [
+          equals('v.customer_id', filters.customer_id),
+          equals('v.code', filters.code),
+          equals('a.store_id', filters.store_id),
+          validity(filters.validAt),
+          filters.applied === undefined ? undefined : { sql: filters.applied ? 'a.id IS NOT NULL' : 'a.id IS NULL', params: [] },
+        ],
+        sortable: VOUCHER_SORTABLE,
+        defaultSort: 'voucher_id',
+        tieBreaker: 'v.id',
+      },
+      paging,
+    );
+  }
+
+  rewards(paging: Paging): Page<RewardRow> {
+    return this.lists.page({ from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'id' }, paging);
+  }
+
+  insertApplication(tx: WriteTransaction, row: Row): void {
+    tx.insert('voucher_applications', row);
+  }
+}
+
+function validity(filter: VoucherFilters['validAt']): Filter {
+  if (!filter) return undefined;
+  const inside = '(v.valid_from IS NULL OR v.valid_from <= ?) AND (v.valid_to IS NULL OR v.valid_to >= ?)';
+  return { sql: filter.valid ? `(${inside})` : `NOT (${inside})`, params: [filter.at, filter.at] };
+}

@@ -1,0 +1,22 @@
+import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { Paging } from '../../http/paging.js';
+import { ApplyVoucher, RewardPath, VoucherPath, VouchersQuery } from './vouchers.schemas.js';
+import type { VouchersService } from './vouchers.service.js';
+
+export function vouchersRoutes(vouchers: VouchersService): Endpoint[] {
+  return [
+    endpoint({ method: 'get', path: '/vouchers', interfaces: BOTH, query: VouchersQuery, handle: ({ query }, context) => vouchers.list(query, context) }),
+    endpoint({ method: 'get', path: '/vouchers/:voucher_id', interfaces: BOTH, params: VoucherPath, handle: ({ params }, context) => vouchers.get(params.voucher_id, context) }),
+    endpoint({
+      method: 'post',
+      path: '/vouchers/:voucher_id/actions/apply-voucher',
+      interfaces: BOTH,
+      status: 204,
+      params: VoucherPath,
+      body: ApplyVoucher,
+      handle: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context),
+    }),
+    endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: Paging, handle: ({ query }) => vouchers.rewards(query) }),
+    endpoint({ method: 'get', path: '/rewards/:reward_id', interfaces: BOTH, params: RewardPath, handle: ({ params }) => vouchers.reward(params.reward_id) }),
+  ];
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { QueryBoolean, Text } from '../../http/schemas.js';
+
+const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
+
+export const VouchersQuery = Paging.extend({
+  customer_id: z.string().optional(),
+  code: z.string().optional(),
+  store_id: z.string().optional(),
+  is_valid: QueryBoolean.optional(),
+  is_applied: QueryBoolean.optional(),
+});
+export type VouchersQuery = z.infer<typeof VouchersQuery>;
+
+export const VoucherPath = z.object({ voucher_id: Text });
+
+export const ApplyVoucher = z.object({ store_id: z.string().optional(), date_applied: LocalTimestamp });
+export type ApplyVoucher = z.infer<typeof ApplyVoucher>;
+
+export const RewardPath = z.object({ reward_id: Text });
+
+export interface VoucherRow {
+  id: string;
+  customer_id: string | null;
+  reward_id: string | null;
+  code: string;
+  value_minor: number;
+  valid_from: string | null;
+  valid_to: string | null;
+  reward_group: string | null;
+  state: number;
+  last_change: string;
+  /** The first application by HLC, if any (the fold of voucher_applications). */
+  applied_store_id: string | null;
+  applied_date: string | null;
+}
+
+export interface RewardRow {
+  id: string;
+  code: string | null;
+  name: string;
+  priority: number | null;
+  points_cost_milli: number;
+  is_automated: number;
+  details: string;
+  state: number;
+  last_change: string;
+}

@@ -1,0 +1,77 @@
+/**
+ * Vouchers and the rewards they come from. A voucher's applied state is the fold of its
+ * application facts (DESIGN §5): the first by HLC decides where and when it was applied; a
+ * later one from another store is kept and listed as a conflict.
+ */
+import type { Clock } from '../../clock.js';
+import type { WritePath } from '../../db/write-path.js';
+import { invalidParam, notFound } from '../../errors.js';
+import type { RequestContext } from '../../http/endpoint.js';
+import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
+import type { Paging } from '../../http/paging.js';
+import type { IdGenerator } from '../../sync/ids.js';
+import { parseTimestamp } from '../../time.js';
+import { toReward, toVoucher } from './vouchers.mappers.js';
+import type { VouchersRepo } from './vouchers.repo.js';
+import type { ApplyVoucher, VoucherRow, VouchersQuery } from './vouchers.schemas.js';
+
+export class VouchersService {
+  constructor(
+    private readonly repo: VouchersRepo,
+    private readonly writes: WritePath,
+    private readonly newId: IdGenerator,
+    private readonly clock: Clock,
+    private readonly timeZone: string,
+  ) {}
+
+  list(query: VouchersQuery, context: RequestContext) {
+    const page = this.repo.vouchers(
+      {
+        customer_id: customerFilter(context, query.customer_id),
+        code: query.code,
+        store_id: query.store_id,
+        validAt: query.is_valid === undefined ? undefined : { at: new Date(this.clock()).toISOString(), valid: query.is_valid },
+        applied: query.is_applied,
+      },
+      query,
+    );
+    return { vouchers: page.items.map((row) => this.wire(row)), total_items: page.total };
+  }
+
+  get(id: string, context: RequestContext) {
+    const row = this.existing(id, context);
+    return this.wire(row);
+  }
+
+  apply(id: string, request: ApplyVoucher, context: RequestContext): void {
+    const voucher = this.existing(id, context);
+    if (voucher.applied_date !== null) throw invalidParam('voucher_id', 'voucher_already_used', id);
+    if (request.store_id !== undefined && !this.repo.hasStore(request.store_id)) throw invalidParam('store_id', 'not_found', request.store_id);
+    const appliedAt = parseTimestamp(request.date_applied, this.timeZone);
+    if (appliedAt === undefined) throw invalidParam('date_applied', 'invalid_value_format', request.date_applied);
+    const application = { id: this.newId(), voucher_id: id, store_id: request.store_id ?? null, purchase_id: null, applied_date: new Date(appliedAt).toISOString() };
+    this.writes.write({ kind: 'vouchers.apply', payload: application }, (tx) => this.repo.insertApplication(tx, application));
+  }
+
+  rewards(paging: Paging) {
+    const page = this.repo.rewards(paging);
+    return { rewards: page.items.map((row) => toReward(row, this.timeZone)), total_items: page.total };
+  }
+
+  reward(id: string) {
+    const row = this.repo.rewardById(id);
+    if (!row) throw notFound('rewards', id);
+    return toReward(row, this.timeZone);
+  }
+
+  private existing(id: string, context: RequestContext): VoucherRow {
+    const row = this.repo.voucherById(id);
+    if (!row) throw notFound('vouchers', id);
+    assertOwnRecord(context, row.customer_id, 'voucher_id', id);
+    return row;
+  }
+
+  private wire(row: VoucherRow) {
+    return toVoucher(row, row.reward_id ? this.repo.rewardById(row.reward_id) : undefined, this.timeZone);
+  }
+}
