@@ -1,0 +1,82 @@
+import { atLeast, atMost, equals, ListQueries } from '../../db/list-query.js';
+import type { Db } from '../../db/open.js';
+import type { Page, Paging } from '../../http/paging.js';
+import type { PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
+
+/** A purchase's customer: set at the till, or the first assignment by HLC (DESIGN §5). */
+const CUSTOMER = '(SELECT coalesce(p.customer_id, (SELECT customer_id FROM purchase_assignments WHERE purchase_id = p.id ORDER BY hlc LIMIT 1)))';
+const COLUMNS = `p.id, ${CUSTOMER} AS customer_id, p.store_id, p.external_purchase_id, p.payment_time, p.type_id, p.total_price_minor, p.currency_id,
+  p.card_number, p.cashdesk_number, (SELECT count(*) FROM purchase_items i WHERE i.purchase_id = p.id) AS items_count, p.last_change`;
+
+const SORTABLE = {
+  purchase_id: 'p.id',
+  store_id: 'p.store_id',
+  external_purchase_id: 'p.external_purchase_id',
+  payment_time: 'p.payment_time',
+  total_price: 'p.total_price_minor',
+  cashdesk_number: 'p.cashdesk_number',
+  last_change: 'p.last_change',
+};
+
+export interface PurchaseFilters {
+  store_id?: string;
+  customer_id?: string;
+  type_id?: string;
+  paid_from?: string;
+  paid_to?: string;
+}
+
+export class PurchasesRepo {
+  private readonly one;
+  private readonly items;
+  private readonly pointIds;
+  private readonly voucherIds;
+  private readonly lists;
+
+  constructor(db: Db) {
+    this.one = db.prepare<[string], PurchaseRow>(`SELECT ${COLUMNS} FROM purchases p WHERE p.id = ?`);
+    // In bill order: the items' stamps increase within the write that stored them.
+    this.items = db.prepare<[string], PurchaseItemRow>(
+      'SELECT id, purchase_id, product_id, external_id, purchase_item_type_id, price_minor, amount_milli, vat_rate, additional_properties FROM purchase_items WHERE purchase_id = ? ORDER BY hlc',
+    );
+    this.pointIds = db.prepare<[string], { id: string }>('SELECT id FROM point_records WHERE purchase_id = ? ORDER BY id');
+    this.voucherIds = db.prepare<[string], { voucher_id: string }>('SELECT DISTINCT voucher_id FROM voucher_applications WHERE purchase_id = ? ORDER BY voucher_id');
+    this.lists = new ListQueries(db);
+  }
+
+  byId(id: string): PurchaseRow | undefined {
+    return this.one.get(id);
+  }
+
+  itemsOf(purchaseId: string): PurchaseItemRow[] {
+    return this.items.all(purchaseId);
+  }
+
+  pointRecordIdsOf(purchaseId: string): string[] {
+    return this.pointIds.all(purchaseId).map((row) => row.id);
+  }
+
+  voucherIdsOf(purchaseId: string): string[] {
+    return this.voucherIds.all(purchaseId).map((row) => row.voucher_id);
+  }
+
+  page(filters: PurchaseFilters, paging: Paging): Page<PurchaseRow> {
+    return this.lists.page(
+      {
+        from: 'purchases p',
+        select: COLUMNS,
+        filters: [
+          equals('p.store_id', filters.store_id),
+          equals(CUSTOMER, filters.customer_id),
+          equals('p.type_id', filters.type_id),
+          atLeast('p.payment_time', filters.paid_from),
+          atMost('p.payment_time', filters.paid_to),
+        ],
+        sortable: SORTABLE,
+        defaultSort: 'purchase_id',
+        tieBreaker: 'p.id',
+      },
+      paging,
+    );
+  }
+}

@@ -1,0 +1,117 @@
+/** Purchase reads: the list, one purchase, its items, points and vouchers, and its summary. */
+import type { Clock } from '../../clock.js';
+import { invalidParam, notFound } from '../../errors.js';
+import type { RequestContext } from '../../http/endpoint.js';
+import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
+import { readLedger } from '../../loyalty/ledger.js';
+import { fromMilli, fromMinor } from '../../money.js';
+import { parseTimestamp } from '../../time.js';
+import { toPoint } from '../points/points.mappers.js';
+import type { PointsRepo } from '../points/points.repo.js';
+import { toVoucher } from '../vouchers/vouchers.mappers.js';
+import type { VouchersRepo } from '../vouchers/vouchers.repo.js';
+import { toPurchase, toPurchaseItem } from './purchases.mappers.js';
+import type { PurchasesRepo } from './purchases.repo.js';
+import type { PurchaseRow, PurchasesQuery } from './purchases.schemas.js';
+
+export class PurchasesService {
+  constructor(
+    private readonly repo: PurchasesRepo,
+    private readonly points: PointsRepo,
+    private readonly vouchers: VouchersRepo,
+    private readonly clock: Clock,
+    private readonly timeZone: string,
+  ) {}
+
+  list(query: PurchasesQuery, context: RequestContext) {
+    const page = this.repo.page(
+      {
+        store_id: query.store_id,
+        customer_id: customerFilter(context, query.customer_id),
+        type_id: query.type_id,
+        paid_from: this.instant(query.payment_time_from, 'payment_time_from'),
+        paid_to: this.instant(query.payment_time_to, 'payment_time_to'),
+      },
+      query,
+    );
+    const purchases = page.items.map((row) =>
+      toPurchase(row, query.purchase_items_extension ? this.repo.itemsOf(row.id).map(toPurchaseItem) : null, this.timeZone),
+    );
+    return { purchases, total_items: page.total };
+  }
+
+  get(id: string, context: RequestContext) {
+    return toPurchase(this.existing(id, context), null, this.timeZone);
+  }
+
+  items(id: string, context: RequestContext) {
+    const items = this.repo.itemsOf(this.existing(id, context).id).map(toPurchaseItem);
+    return { purchase_items: items, total_items: items.length };
+  }
+
+  pointRecords(id: string, context: RequestContext) {
+    const purchase = this.existing(id, context);
+    const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.points.byId(recordId)!);
+    const ledgers = new Map<string, Map<string, number>>();
+    const points = records.map((record) => {
+      let available = ledgers.get(record.customer_id);
+      if (!available) {
+        available = readLedger(this.points, record.customer_id, this.clock()).fold.available;
+        ledgers.set(record.customer_id, available);
+      }
+      return toPoint(record, available.get(record.id) ?? 0, this.timeZone);
+    });
+    return { points, total_items: points.length };
+  }
+
+  voucherList(id: string, context: RequestContext) {
+    const vouchers = this.usedVouchers(this.existing(id, context).id);
+    return { vouchers, total_items: vouchers.length };
+  }
+
+  /** GET /points/{id}/purchases: the purchase a point record came from, if any. */
+  ofPointRecord(pointId: string, context: RequestContext) {
+    const record = this.points.byId(pointId);
+    if (!record) throw notFound('points', pointId);
+    assertOwnRecord(context, record.customer_id, 'point_id', pointId);
+    const purchase = record.purchase_id ? this.repo.byId(record.purchase_id) : undefined;
+    const purchases = purchase ? [toPurchase(purchase, null, this.timeZone)] : [];
+    return { purchases, total_items: purchases.length };
+  }
+
+  /** What the purchase earned and spent, from the facts linked to it. */
+  paymentSummary(id: string, context: RequestContext) {
+    const purchase = this.existing(id, context);
+    const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.points.byId(recordId)!);
+    const sum = (kind: 'collection' | 'redemption') => records.filter((record) => record.kind === kind).reduce((total, record) => total + record.points_milli, 0);
+    const used = sum('redemption');
+    return {
+      earned_points: fromMilli(sum('collection')),
+      used_credits: fromMinor(0),
+      used_points: fromMilli(used),
+      used_points_total: fromMilli(used),
+      used_vouchers: this.usedVouchers(purchase.id),
+    };
+  }
+
+  private usedVouchers(purchaseId: string) {
+    return this.repo.voucherIdsOf(purchaseId).flatMap((voucherId) => {
+      const voucher = this.vouchers.voucherById(voucherId);
+      return voucher ? [toVoucher(voucher, voucher.reward_id ? this.vouchers.rewardById(voucher.reward_id) : undefined, this.timeZone)] : [];
+    });
+  }
+
+  private existing(id: string, context: RequestContext): PurchaseRow {
+    const row = this.repo.byId(id);
+    if (!row) throw notFound('purchases', id);
+    assertOwnRecord(context, row.customer_id, 'purchase_id', id);
+    return row;
+  }
+
+  private instant(text: string | undefined, field: string): string | undefined {
+    if (text === undefined) return undefined;
+    const ms = parseTimestamp(text, this.timeZone);
+    if (ms === undefined) throw invalidParam(field, 'invalid_value_format', text);
+    return new Date(ms).toISOString();
+  }
+}
