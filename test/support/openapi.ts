@@ -10,16 +10,18 @@ import { load } from 'js-yaml';
 
 const SPEC_2021 = fileURLToPath(new URL('../../../shared/spec/carecloud-openapi-2021.yaml', import.meta.url));
 
+type Document = { paths: Record<string, Record<string, unknown>> };
+
 export class OpenApiContract {
-  private readonly ajv: Ajv;
-  private readonly document: { paths: Record<string, Record<string, unknown>> };
+  private readonly document: Document;
+  private readonly strict: Ajv;
+  private readonly lenient: Ajv;
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(file = SPEC_2021) {
-    this.document = load(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
-    // OpenAPI 3.0 schemas carry `example`, `nullable` and friends; only structure is checked.
-    this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-    this.ajv.addSchema(this.document, 'openapi');
+    this.document = load(readFileSync(file, 'utf8')) as Document;
+    this.strict = validatorOf(this.document);
+    this.lenient = validatorOf(allowingNull(structuredClone(this.document)) as Document);
   }
 
   hasOperation(method: string, path: string, status: number): boolean {
@@ -27,20 +29,42 @@ export class OpenApiContract {
     return operation?.responses?.[String(status)] !== undefined;
   }
 
-  /** Validation errors of a response body, or [] when it conforms. */
-  check(method: string, path: string, status: number, body: unknown): string[] {
-    const key = `${method.toLowerCase()} ${path} ${status}`;
+  /**
+   * Validation errors of a response body, or [] when it conforms. `nullable` applies
+   * interface.md's rule that empty fields are returned as null where the 2021 schema types
+   * them as plain values: every typed property also accepts null.
+   */
+  check(method: string, path: string, status: number, body: unknown, options: { nullable?: boolean } = {}): string[] {
+    const key = `${options.nullable ? 'nullable' : 'strict'} ${method.toLowerCase()} ${path} ${status}`;
     let validate = this.compiled.get(key);
     if (!validate) {
-      if (!this.hasOperation(method, path, status)) throw new Error(`the 2021 spec has no response ${key}`);
+      if (!this.hasOperation(method, path, status)) throw new Error(`the 2021 spec has no response ${method} ${path} ${status}`);
       const escape = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
       const operation = this.document.paths[path]![method.toLowerCase()] as { responses: Record<string, { $ref?: string }> };
       const response = operation.responses[String(status)]!;
       const responsePointer = response.$ref ?? `#/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}`;
-      const schemaPointer = `openapi${responsePointer}/content/application~1json/schema`;
-      validate = this.ajv.compile({ $ref: schemaPointer });
+      validate = (options.nullable ? this.lenient : this.strict).compile({ $ref: `openapi${responsePointer}/content/application~1json/schema` });
       this.compiled.set(key, validate);
     }
     return validate(body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`);
   }
+}
+
+function validatorOf(document: Document): Ajv {
+  // OpenAPI 3.0 schemas carry `example`, `nullable` and friends; only structure is checked.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema(document, 'openapi');
+  return ajv;
+}
+
+/** The document with every typed schema also accepting null. */
+function allowingNull(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(allowingNull);
+  if (node === null || typeof node !== 'object') return node;
+  const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, allowingNull(value)])) as Record<string, unknown>;
+  if (typeof copy.type === 'string' && ['string', 'number', 'integer', 'boolean', 'object', 'array'].includes(copy.type)) {
+    copy.type = [copy.type, 'null'];
+    if (Array.isArray(copy.enum)) copy.enum = [...(copy.enum as unknown[]), null];
+  }
+  return copy;
 }
