@@ -8,6 +8,7 @@ import type { Feature } from './feature.js';
 import { ordersFeature } from './orders/index.js';
 import { pointsFeature } from './points/index.js';
 import { purchasesFeature } from './purchases/index.js';
+import { recommendationsFeature } from './recommendations/index.js';
 import { reservationsFeature } from './reservations/index.js';
 import { storesFeature } from './stores/index.js';
 import { vouchersFeature } from './vouchers/index.js';
@@ -21,6 +22,7 @@ export const FEATURES: Feature[] = [
   pointsFeature,
   checkoutFeature,
   purchasesFeature,
+  recommendationsFeature,
   reservationsFeature,
   ordersFeature,
   eventsFeature,
