@@ -157,8 +157,44 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     display_in: JSON.stringify(['cash desk', 'web']),
     presentation_data: JSON.stringify({ name: 'Filter coffee -20 %', subtitle: null, note: null, description: 'Autumn offer', image_url: '' }),
   });
+  loadHistory(tx);
   insert('purchase_item_types', { id: demoId(0x901), name: 'Goods' });
   insert('purchase_item_types', { id: demoId(0x902), name: 'Service' });
   insert('product_reservation_sources', { id: demoId(0xa01), name: 'E-shop' });
   insert('event_groups', { id: demoId(0xb01), name: 'Mobile app', text_id: 'mobile_app' });
+}
+
+/**
+ * A little purchase history for the recommendation engine: Jana drinks cappuccinos, Petr
+ * buys beans with filter coffee, and croissants go with cinnamon rolls.
+ */
+function loadHistory(tx: WriteTransaction): void {
+  const bills: [string | null, number[]][] = [
+    [DEMO_IDS.customerJana, [0x303]],
+    [DEMO_IDS.customerJana, [0x303]],
+    [DEMO_IDS.customerJana, [0x303, 0x304]],
+    [DEMO_IDS.customerPetr, [0x301, 0x302]],
+    [DEMO_IDS.customerPetr, [0x301, 0x302]],
+    [null, [0x304, 0x306]],
+    [null, [0x304, 0x306]],
+    [null, [0x304, 0x306]],
+    [null, [0x305]],
+  ];
+  bills.forEach(([customerId, products], index) => {
+    const purchaseId = demoId(0xc00 + index);
+    tx.insert('purchases', {
+      id: purchaseId,
+      customer_id: customerId,
+      store_id: DEMO_IDS.storeCentral,
+      external_purchase_id: `DEMO-${index + 1}`,
+      bill_number: `DEMO-${index + 1}`,
+      payment_time: `2026-10-${String(index + 10).padStart(2, '0')}T09:00:00.000Z`,
+      total_price_minor: products.length * 5000,
+      currency_id: 'CZK',
+      cashdesk_number: 1,
+    });
+    products.forEach((product, line) => {
+      tx.insert('purchase_items', { id: demoId(0xd00 + index * 10 + line), purchase_id: purchaseId, product_id: demoId(product), price_minor: 5000, amount_milli: 1000 });
+    });
+  });
 }

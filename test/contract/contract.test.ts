@@ -22,6 +22,8 @@ interface Operation {
   iface: 'enterprise' | 'customer';
   /** Where interface.md deliberately differs from the 2021 schema, the difference. */
   differs?: 'empty fields are null (interface.md "Nullable fields are returned as null when empty")';
+  /** A further deliberate difference, undone before the check; its comment names it. */
+  adapt?(body: any): unknown;
   call(session: Session): Promise<{ status: number; body: unknown }>;
 }
 
@@ -124,7 +126,16 @@ const OPERATIONS: Operation[] = [
   { method: 'get', specPath: '/customer-external-applications', status: 400, iface: 'enterprise', call: enterpriseGet('/customer-external-applications?count=5000') },
   { method: 'get', specPath: '/vouchers', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet('/vouchers') },
   { method: 'get', specPath: '/vouchers/{voucher_id}', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet(`/vouchers/de${(0x701).toString(16).padStart(24, '0')}`) },
-  { method: 'get', specPath: '/purchases', status: 200, iface: 'enterprise', call: enterpriseGet('/purchases?purchase_items_extension=true') },
+  {
+    method: 'get',
+    specPath: '/purchases',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    // interface.md: cashdesk_number is an integer; the 2021 schema types it as a string.
+    adapt: (body) => ({ data: { ...body.data, purchases: body.data.purchases.map((p: any) => ({ ...p, cashdesk_number: p.cashdesk_number === null ? null : String(p.cashdesk_number) })) } }),
+    call: enterpriseGet('/purchases?purchase_items_extension=true'),
+  },
   { method: 'get', specPath: '/stores', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet('/stores') },
   { method: 'get', specPath: '/products', status: 200, iface: 'enterprise', call: enterpriseGet('/products') },
   { method: 'get', specPath: '/cards', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet(`/cards?card_number=${demoCredentials.customer_card}`) },
@@ -178,7 +189,8 @@ describe('responses conform to the 2021 OpenAPI schema of their operation', () =
     it(`${operation.method.toUpperCase()} ${operation.specPath} ${operation.status} (${operation.iface})`, async () => {
       const response = await operation.call(session);
       expect(response.status).toBe(operation.status);
-      expect(contract.check(operation.method, operation.specPath, operation.status, response.body, { nullable: operation.differs === NULLS })).toEqual([]);
+      const body = operation.adapt ? operation.adapt(response.body) : response.body;
+      expect(contract.check(operation.method, operation.specPath, operation.status, body, { nullable: operation.differs === NULLS })).toEqual([]);
     });
   }
 });

@@ -49,6 +49,7 @@ describe('README', () => {
       expect(stdout).toContain('"credit_points":100,"price_of_credit_points":50');
       expect(stdout).toContain('"credit_points_of_this_transaction":20,"total_credit_points":170');
       expect(stdout).toMatch(/\{"data":\{"purchase_id":"[0-9a-f]{26}"\}\}/);
+      expect(stdout).toContain('{"data":{"recommended_products_list":["de000000000000000000000303","de000000000000000000000306","de000000000000000000000301"],"total_items":3}}');
     });
   });
 });
