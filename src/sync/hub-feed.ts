@@ -22,6 +22,7 @@ interface ChangeRecord {
 export class HubFeed {
   private readonly page: Statement<[number, number], ChangeRecord>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
+  private readonly replicatedSet: Set<string>;
 
   constructor(
     db: Db,
@@ -29,14 +30,19 @@ export class HubFeed {
     private readonly replicated: string[],
     private readonly schemaVersion: number,
   ) {
-    const tables = replicated.map((table) => `'${table}'`).join(', ');
-    this.page = db.prepare(`SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? AND entity IN (${tables}) ORDER BY seq LIMIT ?`);
+    this.page = db.prepare('SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.replicatedSet = new Set(replicated);
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM changes');
   }
 
+  /**
+   * A page of the feed after `after`. Node-local changes (a bearer session) are skipped but
+   * counted in the cursor, so a store's lag reaches zero when it has all that replicates.
+   */
   changesAfter(after: number, limit: number): ChangesPage {
     const records = this.page.all(after, limit + 1);
-    const changes = records.slice(0, limit).map((record) => ({
+    const examined = records.slice(0, limit);
+    const changes = examined.filter((record) => this.replicatedSet.has(record.entity)).map((record) => ({
       seq: record.seq,
       entity: record.entity,
       entity_id: record.entity_id,
@@ -47,6 +53,7 @@ export class HubFeed {
     const last = changes[changes.length - 1];
     return {
       changes,
+      cursor: examined[examined.length - 1]?.seq ?? after,
       last_seq: this.lastSeq.get()?.seq ?? 0,
       has_more: records.length > limit,
       hub_time: last ? new Date(parseInt(last.hlc.slice(0, 12), 16)).toISOString() : new Date().toISOString(),

@@ -53,6 +53,8 @@ export type FeedChange = z.infer<typeof FeedChange>;
 
 export const ChangesPage = z.object({
   changes: z.array(FeedChange),
+  /** Where the next page starts: past the changes sent and any node-local ones skipped. */
+  cursor: z.number().int(),
   /** The newest seq of the feed when the page was read, for lag. */
   last_seq: z.number().int(),
   has_more: z.boolean(),

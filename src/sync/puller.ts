@@ -46,8 +46,7 @@ export class Puller {
         const applied = page.changes.filter((change) => this.apply(change));
         outcome.applied += applied.length;
         this.conflicts.check(applied);
-        const last = page.changes[page.changes.length - 1];
-        if (last) this.state.set('cursor', last.seq);
+        this.state.set('cursor', page.cursor);
         this.state.set('hub_last_seq', page.last_seq);
         this.state.set('hub_time', page.hub_time);
         this.state.set('last_pull_at', new Date(this.clock()).toISOString());

@@ -21,6 +21,8 @@ CREATE TABLE rewards (
   last_change TEXT NOT NULL
 ) STRICT;
 CREATE INDEX rewards_by_code ON rewards (code);
+-- The checkout engine asks for the newest reward stamp on every call, to know its cache is fresh.
+CREATE INDEX rewards_by_hlc ON rewards (hlc);
 
 CREATE TABLE vouchers (
   id TEXT PRIMARY KEY,
