@@ -1,13 +1,37 @@
-import { equals, ListQueries } from '../../db/list-query.js';
+import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { CardRow } from './cards.schemas.js';
 
-const COLUMNS = 'id, customer_id, card_number, card_type_id, valid_from, valid_to, state, last_change';
+const COLUMNS = 'id, customer_id, card_number, secondary_card_number, card_type_id, valid_from, valid_to, store_id, state, last_change';
 
 /** Sortable first-level fields of Card and their columns. */
-const SORTABLE = { card_id: 'id', customer_id: 'customer_id', card_number: 'card_number', card_type_id: 'card_type_id', valid_to: 'valid_to', last_change: 'last_change', state: 'state' };
+const SORTABLE = {
+  card_id: 'id',
+  customer_id: 'customer_id',
+  card_type_id: 'card_type_id',
+  card_number: 'card_number',
+  secondary_card_number: 'secondary_card_number',
+  valid_from: 'valid_from',
+  valid_to: 'valid_to',
+  store_id: 'store_id',
+  last_change: 'last_change',
+  state: 'state',
+};
+
+export interface CardFilters {
+  customer_id?: string;
+  card_number?: string;
+  /** Any of these numbers. */
+  card_numbers?: string[];
+  /** The number filters search `secondary_card_number` instead of `card_number`. */
+  secondary?: boolean;
+  card_type_id?: string;
+  state?: number;
+  /** Cards within (valid) or outside (not valid) their validity at the instant `at`. */
+  validAt?: { at: string; valid: boolean };
+}
 
 export class CardsRepo {
   private readonly one;
@@ -28,12 +52,20 @@ export class CardsRepo {
     return this.byNumber.get(cardNumber)?.id;
   }
 
-  page(filters: { customer_id?: string; card_number?: string; card_type_id?: string }, paging: Paging): Page<CardRow> {
+  page(filters: CardFilters, paging: Paging): Page<CardRow> {
+    const numberColumn = filters.secondary ? 'secondary_card_number' : 'card_number';
     return this.lists.page(
       {
         from: 'cards',
         select: COLUMNS,
-        filters: [equals('customer_id', filters.customer_id), equals('card_number', filters.card_number), equals('card_type_id', filters.card_type_id)],
+        filters: [
+          equals('customer_id', filters.customer_id),
+          equals(numberColumn, filters.card_number),
+          oneOf(numberColumn, filters.card_numbers),
+          equals('card_type_id', filters.card_type_id),
+          equals('state', filters.state),
+          validity(filters.validAt),
+        ],
         sortable: SORTABLE,
         defaultSort: 'card_id',
         tieBreaker: 'id',
@@ -45,4 +77,14 @@ export class CardsRepo {
   insert(tx: WriteTransaction, row: Row): void {
     tx.insert('cards', row);
   }
+
+  update(tx: WriteTransaction, id: string, changes: Row): void {
+    tx.update('cards', id, changes);
+  }
+}
+
+function validity(filter: CardFilters['validAt']): Filter {
+  if (!filter) return undefined;
+  const within = '(valid_from IS NULL OR valid_from <= ?) AND (valid_to IS NULL OR valid_to >= ?)';
+  return { sql: filter.valid ? `(${within})` : `NOT (${within})`, params: [filter.at, filter.at] };
 }

@@ -1,32 +1,64 @@
+/** Cards as the current OpenAPI file shapes them (Card). */
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Id, Text } from '../../http/schemas.js';
+import { Id, QueryArray, QueryBoolean, QueryInteger, Text } from '../../http/schemas.js';
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+/** Card numbers are text; some SDKs send them as numbers. */
+const CardNumber = z.union([Text, z.number().int().nonnegative().transform(String)]);
+const CardState = z.number().int().min(0).max(1);
 
-export const CreateCard = z.object({
-  card: z.object({
-    customer_id: Id,
-    card_number: Text,
-    card_type_id: z.string().optional(),
-    valid_from: Day.nullable().optional(),
-    valid_to: Day.nullable().optional(),
-  }),
+/**
+ * `valid_from`/`valid_to`: `YYYY-MM-DD HH:MM:SS`, ISO 8601, or a bare `YYYY-MM-DD` as the
+ * 2021 examples send; read in the store's time zone by the service.
+ */
+const Validity = z.string().nullable().optional();
+
+export const CardInput = z.object({
+  customer_id: Id,
+  card_number: CardNumber,
+  secondary_card_number: z.string().nullable().optional(),
+  card_type_id: z.string().nullable().optional(),
+  valid_from: Validity,
+  valid_to: Validity,
+  store_id: Id.nullable().optional(),
+  state: CardState.optional(),
 });
+export type CardInput = z.infer<typeof CardInput>;
+
+export const CreateCard = z.object({ card: CardInput });
 export type CreateCard = z.infer<typeof CreateCard>;
 
-export const CardsQuery = Paging.extend({ customer_id: z.string().optional(), card_number: z.string().optional(), card_type_id: z.string().optional() });
+/** PUT changes the fields sent and keeps the others. */
+export const UpdateCard = z.object({ card: CardInput.partial() });
+export type UpdateCard = z.infer<typeof UpdateCard>;
+
+export const CardsQuery = Paging.extend({
+  customer_id: z.string().optional(),
+  card_number: z.string().optional(),
+  card_type_id: z.string().optional(),
+  state: QueryInteger.pipe(CardState).optional(),
+  is_valid: QueryBoolean.optional(),
+  card_number_list: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),
+  /** true: `card_number` and `card_number_list` search the secondary numbers instead. */
+  search_secondary_card_number: QueryBoolean.optional(),
+});
 export type CardsQuery = z.infer<typeof CardsQuery>;
 
+export const CustomerCardsQuery = CardsQuery.omit({ customer_id: true });
+export type CustomerCardsQuery = z.infer<typeof CustomerCardsQuery>;
+
 export const CardPath = z.object({ card_id: Text });
+export const CustomerCardsPath = z.object({ customer_id: Text });
 
 export interface CardRow {
   id: string;
   customer_id: string;
   card_number: string;
+  secondary_card_number: string | null;
   card_type_id: string | null;
   valid_from: string | null;
   valid_to: string | null;
+  store_id: string | null;
   state: number;
   last_change: string;
 }

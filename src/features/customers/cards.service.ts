@@ -1,13 +1,15 @@
 /** Loyalty cards: the POS identifies customers by card number. */
-import type { WritePath } from '../../db/write-path.js';
+import { systemClock, type Clock } from '../../clock.js';
+import type { Row, WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../sync/ids.js';
-import { formatTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../time.js';
+import { toCard } from './cards.mappers.js';
+import type { CardFilters, CardsRepo } from './cards.repo.js';
+import type { CardInput, CardsQuery, CreateCard, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
 import type { CustomersRepo } from './customers.repo.js';
-import type { CardsRepo } from './cards.repo.js';
-import type { CardRow, CardsQuery, CreateCard } from './cards.schemas.js';
 
 export class CardsService {
   constructor(
@@ -16,22 +18,27 @@ export class CardsService {
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly timeZone: string,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   list(query: CardsQuery, context: RequestContext) {
-    const page = this.repo.page({ ...query, customer_id: customerFilter(context, query.customer_id) }, query);
-    return { cards: page.items.map((row) => this.toCard(row)), total_items: page.total };
+    return this.page({ ...query, customer_id: customerFilter(context, query.customer_id) });
+  }
+
+  listOfCustomer(customerId: string, query: CustomerCardsQuery, context: RequestContext) {
+    if (!this.customers.credentialsById(customerId)) throw notFound('customers', customerId);
+    assertOwnRecord(context, customerId, 'customer_id', customerId);
+    return this.page({ ...query, customer_id: customerId });
   }
 
   get(id: string, context: RequestContext) {
     const row = this.repo.byId(id);
     if (!row) throw notFound('cards', id);
     assertOwnRecord(context, row.customer_id, 'card_id', id);
-    return this.toCard(row);
+    return toCard(row, this.timeZone);
   }
 
-  create(request: CreateCard, context: RequestContext): { card_id: string } {
-    assertOwnRecord(context, request.card.customer_id, 'card.customer_id', request.card.customer_id);
+  create(request: CreateCard): { card_id: string } {
     return this.insert(request, true);
   }
 
@@ -40,34 +47,85 @@ export class CardsService {
     this.insert(request, false);
   }
 
+  private page(query: CustomerCardsQuery & { customer_id: string | undefined }) {
+    const filters: CardFilters = {
+      customer_id: query.customer_id,
+      card_number: query.card_number,
+      card_numbers: query.card_number_list,
+      secondary: query.search_secondary_card_number,
+      card_type_id: query.card_type_id,
+      state: query.state,
+      validAt: query.is_valid === undefined ? undefined : { at: new Date(this.clock()).toISOString(), valid: query.is_valid },
+    };
+    const page = this.repo.page(filters, query);
+    return { cards: page.items.map((row) => toCard(row, this.timeZone)), total_items: page.total };
+  }
+
   private insert(request: CreateCard, queued: boolean): { card_id: string } {
     const { card } = request;
-    if (!this.customers.credentialsById(card.customer_id)) throw invalidParam('card.customer_id', 'not_found', card.customer_id);
-    if (this.repo.idByNumber(card.card_number)) throw invalidParam('card.card_number', 'already_exists', card.card_number);
+    this.checkReferences(card, undefined);
+    const validFrom = this.instant('card.valid_from', card.valid_from);
+    const validTo = this.instant('card.valid_to', card.valid_to);
+    checkValidity(validFrom, validTo);
     const id = this.newId();
     const row = {
       id,
       customer_id: card.customer_id,
       card_number: card.card_number,
+      secondary_card_number: card.secondary_card_number ?? null,
       card_type_id: card.card_type_id ?? null,
-      valid_from: card.valid_from ?? null,
-      valid_to: card.valid_to ?? null,
-      state: 1,
+      valid_from: validFrom,
+      valid_to: validTo,
+      store_id: card.store_id ?? null,
+      state: card.state ?? 1,
     };
     this.writes.write(queued ? { kind: 'cards.create', payload: row } : null, (tx) => this.repo.insert(tx, row));
     return { card_id: id };
   }
 
-  private toCard(row: CardRow) {
-    return {
-      card_id: row.id,
-      customer_id: row.customer_id,
-      card_type_id: row.card_type_id,
-      card_number: row.card_number,
-      valid_from: row.valid_from,
-      valid_to: row.valid_to,
-      last_change: formatTimestamp(row.last_change, this.timeZone, true),
-      state: row.state,
-    };
+  /** A customer may change its own cards, and cannot hand one to another customer. */
+  update(id: string, request: UpdateCard, context: RequestContext): void {
+    const row = this.repo.byId(id);
+    if (!row) throw notFound('cards', id);
+    assertOwnRecord(context, row.customer_id, 'card_id', id);
+    const { card } = request;
+    if (card.customer_id !== undefined) assertOwnRecord(context, card.customer_id, 'card.customer_id', card.customer_id);
+    this.checkReferences(card, row.id);
+    const changes: Row = {};
+    for (const key of ['customer_id', 'card_number', 'secondary_card_number', 'card_type_id', 'store_id', 'state'] as const) {
+      const value = card[key];
+      if (value !== undefined) changes[key] = value;
+    }
+    const validFrom = card.valid_from === undefined ? row.valid_from : this.instant('card.valid_from', card.valid_from);
+    const validTo = card.valid_to === undefined ? row.valid_to : this.instant('card.valid_to', card.valid_to);
+    checkValidity(validFrom, validTo);
+    if (card.valid_from !== undefined) changes.valid_from = validFrom;
+    if (card.valid_to !== undefined) changes.valid_to = validTo;
+    if (Object.keys(changes).length === 0) return;
+    this.writes.write({ kind: 'cards.update', payload: { id, ...changes } }, (tx) => this.repo.update(tx, id, changes));
   }
+
+  /** The holder and store must exist, and a card number belongs to one card only. */
+  private checkReferences(card: Partial<CardInput>, cardId: string | undefined): void {
+    if (card.customer_id !== undefined && !this.customers.credentialsById(card.customer_id)) {
+      throw invalidParam('card.customer_id', 'not_found', card.customer_id);
+    }
+    if (card.card_number !== undefined) {
+      const numbered = this.repo.idByNumber(card.card_number);
+      if (numbered !== undefined && numbered !== cardId) throw invalidParam('card.card_number', 'already_exists', card.card_number);
+    }
+    if (card.store_id && !this.customers.hasStore(card.store_id)) throw invalidParam('card.store_id', 'not_found', card.store_id);
+  }
+
+  /** A validity bound as a UTC instant; a bare date is midnight in the store's time zone. */
+  private instant(name: string, text: string | null | undefined): string | null {
+    if (text === undefined || text === null || text === '') return null;
+    const ms = parseTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text} 00:00:00` : text, this.timeZone);
+    if (ms === undefined) throw invalidParam(name, 'invalid_value_format', text, 'must be YYYY-MM-DD HH:MM:SS or ISO 8601');
+    return new Date(ms).toISOString();
+  }
+}
+
+function checkValidity(validFrom: string | null, validTo: string | null): void {
+  if (validFrom && validTo && validTo < validFrom) throw invalidParam('card.valid_to', 'not_allowed_value', validTo, 'valid_to is before valid_from');
 }

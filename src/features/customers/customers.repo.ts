@@ -1,4 +1,4 @@
-import { equals, ListQueries } from '../../db/list-query.js';
+import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
@@ -10,8 +10,11 @@ const COLUMNS = 'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email
 const SORTABLE = { customer_id: 'c.id', last_change: 'c.last_change', state: 'c.state' };
 
 export interface CustomerFilters {
+  /** The logged-in customer in the customer interface. */
   id?: string;
+  ids?: string[];
   email?: string;
+  emails?: string[];
   phone?: string;
   customer_source_id?: string;
   first_name?: string;
@@ -32,6 +35,7 @@ export class CustomersRepo {
   private readonly byCardNumber;
   private readonly row;
   private readonly store;
+  private readonly emailHolders;
   private readonly lists;
 
   constructor(db: Db) {
@@ -45,6 +49,7 @@ export class CustomersRepo {
     );
     this.row = db.prepare<[string], CustomerRow>(`SELECT ${COLUMNS} FROM customers c WHERE c.id = ?`);
     this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.emailHolders = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND state <> 0 LIMIT 2');
     this.lists = new ListQueries(db);
   }
 
@@ -56,6 +61,11 @@ export class CustomersRepo {
     return this.row.get(id);
   }
 
+  /** Ids of (at most two) customers, not deleted, that have this e-mail address. */
+  idsByEmail(email: string): string[] {
+    return this.emailHolders.all(email).map((holder) => holder.id);
+  }
+
   page(filters: CustomerFilters, paging: Paging): Page<CustomerRow> {
     return this.lists.page(
       {
@@ -63,7 +73,9 @@ export class CustomersRepo {
         select: COLUMNS,
         filters: [
           equals('c.id', filters.id),
+          oneOf('c.id', filters.ids),
           filters.email === undefined ? undefined : { sql: 'c.email = ? COLLATE NOCASE', params: [filters.email] },
+          emailIn(filters.emails),
           equals('c.phone', filters.phone),
           equals('c.first_name', filters.first_name),
           equals('c.last_name', filters.last_name),
@@ -86,6 +98,11 @@ export class CustomersRepo {
 
   insertSourceRecord(tx: WriteTransaction, row: Row): void {
     tx.insert('customer_source_records', row);
+  }
+
+  /** Makes a customer-interface token a session of this customer (autologin at registration). */
+  startSession(tx: WriteTransaction, tokenId: string, customerId: string): void {
+    tx.update('tokens', tokenId, { customer_id: customerId });
   }
 
   credentialsById(id: string): CustomerCredentials | undefined {
@@ -111,4 +128,9 @@ export class CustomersRepo {
   setPasswordHash(tx: WriteTransaction, customerId: string, passwordHash: string): void {
     tx.update('customers', customerId, { password_hash: passwordHash });
   }
+}
+
+function emailIn(emails: string[] | undefined): Filter {
+  if (emails === undefined || emails.length === 0) return undefined;
+  return { sql: `c.email COLLATE NOCASE IN (${emails.map(() => '?').join(', ')})`, params: emails };
 }

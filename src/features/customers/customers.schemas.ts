@@ -1,67 +1,114 @@
 /** Customers as the OpenAPI file shapes them (Customer, PersonalInformation, Address, Agreement). */
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Id, Text } from '../../http/schemas.js';
+import { Id, QueryArray, Text } from '../../http/schemas.js';
+
+const OptionalText = z.string().nullable().optional();
+const Consent = z.number().int().min(0).max(2);
 
 export const Address = z.object({
-  address1: z.string().nullable().optional(),
-  address2: z.string().nullable().optional(),
-  address3: z.string().nullable().optional(),
-  address4: z.string().nullable().optional(),
-  address5: z.string().nullable().optional(),
-  address6: z.string().nullable().optional(),
-  address7: z.string().nullable().optional(),
-  zip: z.string().nullable().optional(),
-  city: z.string().nullable().optional(),
+  address1: OptionalText,
+  address2: OptionalText,
+  address3: OptionalText,
+  address4: OptionalText,
+  address5: OptionalText,
+  address6: OptionalText,
+  address7: OptionalText,
+  zip: OptionalText,
+  city: OptionalText,
   country_code: z.string().regex(/^[a-z]{2}$/, 'must be a lower-case two-letter code').nullable().optional(),
 });
 
 export const Agreement = z.object({
-  agreement_gtc: z.number().int().min(0).max(2).optional(),
-  agreement_profiling: z.number().int().min(0).max(2).optional(),
-  agreement_marketing_communication: z.number().int().min(0).max(2).optional(),
-  custom_agreements: z.array(z.object({ agreement_id: Text, agreement_value: z.number().int() })).optional(),
+  agreement_gtc: Consent.optional(),
+  agreement_profiling: Consent.optional(),
+  agreement_marketing_communication: Consent.optional(),
+  custom_agreements: z.array(z.object({ agreement_id: Text, agreement_value: Consent })).max(1000).optional(),
 });
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+function isCalendarDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+}
+
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine(isCalendarDay, 'must be a calendar date');
+
+/**
+ * Phone numbers with the international prefix and digits only, as the OpenAPI pattern has
+ * them; a leading `+` and spaces, which people type, are dropped, and some SDKs send a number.
+ */
+const Phone = z
+  .union([z.string(), z.number().int().nonnegative().transform(String)])
+  .transform((phone) => phone.replace(/\s/g, '').replace(/^\+/, ''))
+  .pipe(z.string().regex(/^\d{1,20}$/, 'must be digits with the international prefix'));
+
+/** The OpenAPI password rule: at least 8 characters, a digit and an upper-case letter. */
+const Password = z
+  .string()
+  .refine((password) => password.length >= 8 && /\d/.test(password) && /[A-Z]/.test(password), {
+    message: 'must have at least 8 characters, a digit and an upper-case letter',
+    params: { reason: 'not_allowed_value' },
+  });
+
+const SocialNetworkCredentials = z.object({ social_network_id: Text, social_network_token: Text });
 
 export const PersonalInformation = z.object({
-  gender: z.number().int().min(0).max(2).nullable().optional(),
-  first_name: z.string().nullable().optional(),
-  last_name: z.string().nullable().optional(),
+  gender: z.number().int().min(1).max(2).nullable().optional(),
+  first_name: OptionalText,
+  last_name: OptionalText,
   birthdate: Day.nullable().optional(),
   email: z.email().nullable().optional(),
-  /** Phone numbers arrive as numbers from some SDKs; they are kept as text. */
-  phone: z.union([z.string(), z.number().int().transform(String)]).nullable().optional(),
-  language_id: z.string().nullable().optional(),
+  phone: Phone.nullable().optional(),
+  language_id: OptionalText,
   store_id: Id.nullable().optional(),
   address: Address.optional(),
   agreement: Agreement.optional(),
 });
 export type PersonalInformation = z.infer<typeof PersonalInformation>;
 
+export const CustomerSource = z.object({ customer_source_id: Text, external_id: z.string().nullable().optional() });
+export type CustomerSource = z.infer<typeof CustomerSource>;
+
 export const CreateCustomer = z.object({
   customer: z.object({ personal_information: PersonalInformation }),
-  customer_source: z.object({ customer_source_id: Text, external_id: z.string().nullable().optional() }).optional(),
-  password: z.string().min(8, 'must have at least 8 characters').optional(),
+  customer_source: CustomerSource.optional(),
+  password: Password.optional(),
   autologin: z.boolean().optional(),
+  social_network_credentials: SocialNetworkCredentials.optional(),
 });
 export type CreateCustomer = z.infer<typeof CreateCustomer>;
 
-/** A customer in an import file: the create structure, with the id from the source system. */
-export const ImportedCustomer = CreateCustomer.extend({ customer_id: Id.optional() });
+/**
+ * A customer in an import file: the create structure, with the id from the source system.
+ * Imports carry no passwords; any password is refused by the import, whatever its strength.
+ */
+export const ImportedCustomer = CreateCustomer.extend({ customer_id: Id.optional(), password: z.unknown().optional() });
 export type ImportedCustomer = z.infer<typeof ImportedCustomer>;
 
-export const UpdateCustomer = z.object({ customer: z.object({ personal_information: PersonalInformation }) });
+export const UpdateCustomer = z.object({
+  customer: z.object({ personal_information: PersonalInformation }),
+  password: Password.optional(),
+  social_network_credentials: SocialNetworkCredentials.optional(),
+});
 export type UpdateCustomer = z.infer<typeof UpdateCustomer>;
+
+/** The OpenAPI birthdate filter: `YYYY-MM-DD` or `DD.MM.YYYY`, compared as `YYYY-MM-DD`. */
+const BirthdateFilter = z
+  .string()
+  .transform((text) => text.replace(/^(\d{2})\.(\d{2})\.(\d{4})$/, '$3-$2-$1'))
+  .pipe(Day);
+
+const ListFilter = QueryArray.pipe(z.array(z.string()).max(1000));
 
 export const CustomersQuery = Paging.extend({
   email: z.string().optional(),
-  phone: z.string().optional(),
+  phone: Phone.optional(),
   customer_source_id: z.string().optional(),
   first_name: z.string().optional(),
   last_name: z.string().optional(),
-  birthdate: Day.optional(),
+  birthdate: BirthdateFilter.optional(),
+  email_list: ListFilter.optional(),
+  customer_ids: ListFilter.optional(),
 });
 export type CustomersQuery = z.infer<typeof CustomersQuery>;
 

@@ -13,6 +13,8 @@ import { personalInformationColumns, toCustomer } from './customers.mappers.js';
 import type { CustomersRepo } from './customers.repo.js';
 import type { CreateCustomer, CustomersQuery, ImportedCustomer, PersonalInformation, UpdateCustomer } from './customers.schemas.js';
 
+const PERSONAL_INFORMATION = 'customer.personal_information';
+
 export class CustomersService {
   constructor(
     private readonly repo: CustomersRepo,
@@ -22,7 +24,8 @@ export class CustomersService {
   ) {}
 
   list(query: CustomersQuery, context: RequestContext) {
-    const page = this.repo.page({ ...query, id: customerFilter(context, undefined) }, query);
+    const { email_list: emails, customer_ids: ids, ...filters } = query;
+    const page = this.repo.page({ ...filters, emails, ids, id: customerFilter(context, undefined) }, query);
     return { customers: page.items.map((row) => toCustomer(row, this.timeZone)), total_items: page.total };
   }
 
@@ -33,10 +36,17 @@ export class CustomersService {
     return toCustomer(row, this.timeZone);
   }
 
-  async create(request: CreateCustomer): Promise<{ customer_id: string }> {
-    this.checkReferences(request.customer.personal_information);
-    const passwordHash = request.password ? await hashPassword(request.password) : null;
-    return this.insert(request, passwordHash, this.newId(), true);
+  /**
+   * With `autologin` a password is required; in the customer interface the calling token
+   * then becomes the new customer's session, in the enterprise interface (which has no
+   * customer sessions) the password is only checked.
+   */
+  async create(request: CreateCustomer, context: RequestContext): Promise<{ customer_id: string }> {
+    if (request.autologin && request.password === undefined) throw invalidParam('password', 'required', undefined, 'autologin needs a password');
+    this.checkPersonalInformation(request.customer.personal_information, undefined);
+    const passwordHash = request.password === undefined ? null : await hashPassword(request.password);
+    const session = request.autologin && context.principal.kind === 'token' ? context.principal.tokenId : undefined;
+    return this.insert(request, { id: this.newId(), passwordHash, session, queued: true });
   }
 
   /**
@@ -45,36 +55,49 @@ export class CustomersService {
    */
   importRecord(record: ImportedCustomer): void {
     if (record.password !== undefined) throw invalidParam('password', 'not_allowed_value', undefined, 'Imports carry no passwords; customers set theirs with send-password-setup-email');
-    this.checkReferences(record.customer.personal_information);
     const id = record.customer_id ?? this.newId();
     if (this.repo.rowById(id)) throw invalidParam('customer_id', 'already_exists', id);
-    this.insert(record, null, id, false);
+    this.checkPersonalInformation(record.customer.personal_information, undefined);
+    this.insert(record, { id, passwordHash: null, session: undefined, queued: false });
   }
 
-  private insert(request: CreateCustomer, passwordHash: string | null, id: string, queued: boolean): { customer_id: string } {
-    const customer = { id, ...personalInformationColumns(request.customer.personal_information), password_hash: passwordHash, state: 1 };
-    const source = request.customer_source;
-    this.writes.write(queued ? { kind: 'customers.create', payload: { customer_id: id } } : null, (tx) => {
-      this.repo.insertCustomer(tx, customer);
-      if (source) {
-        this.repo.insertSourceRecord(tx, { id: this.newId(), customer_id: id, customer_source_id: source.customer_source_id, external_id: source.external_id ?? null });
-      }
-    });
-    return { customer_id: id };
-  }
-
-  update(id: string, request: UpdateCustomer, context: RequestContext): void {
+  async update(id: string, request: UpdateCustomer, context: RequestContext): Promise<void> {
     if (!this.repo.rowById(id)) throw notFound('customers', id);
     assertOwnRecord(context, id, 'customer_id', id);
-    this.checkReferences(request.customer.personal_information);
-    const columns = personalInformationColumns(request.customer.personal_information);
+    const info = request.customer.personal_information;
+    // OpenAPI: the registration store of a customer can be changed but not removed.
+    if (info.store_id === null) throw invalidParam(`${PERSONAL_INFORMATION}.store_id`, 'not_allowed_value', null, 'The store of registration cannot be removed');
+    this.checkPersonalInformation(info, id);
+    const columns = personalInformationColumns(info);
+    if (request.password !== undefined) columns.password_hash = await hashPassword(request.password);
     if (Object.keys(columns).length === 0) return;
     this.writes.write({ kind: 'customers.update', payload: { customer_id: id } }, (tx) => this.repo.updateCustomer(tx, id, columns));
   }
 
-  private checkReferences(info: PersonalInformation): void {
+  private insert(
+    request: Pick<CreateCustomer, 'customer' | 'customer_source'>,
+    options: { id: string; passwordHash: string | null; session: string | undefined; queued: boolean },
+  ): { customer_id: string } {
+    const { id, session } = options;
+    const customer = { id, ...personalInformationColumns(request.customer.personal_information), password_hash: options.passwordHash, state: 1 };
+    const source = request.customer_source;
+    this.writes.write(options.queued ? { kind: 'customers.create', payload: { customer_id: id } } : null, (tx) => {
+      this.repo.insertCustomer(tx, customer);
+      if (source) {
+        this.repo.insertSourceRecord(tx, { id: this.newId(), customer_id: id, customer_source_id: source.customer_source_id, external_id: source.external_id ?? null });
+      }
+      if (session) this.repo.startSession(tx, session, id);
+    });
+    return { customer_id: id };
+  }
+
+  /** References must exist, and an e-mail address names one customer, since customers log in with it. */
+  private checkPersonalInformation(info: PersonalInformation, customerId: string | undefined): void {
     if (info.store_id && !this.repo.hasStore(info.store_id)) {
-      throw invalidParam('customer.personal_information.store_id', 'not_found', info.store_id);
+      throw invalidParam(`${PERSONAL_INFORMATION}.store_id`, 'not_found', info.store_id);
+    }
+    if (info.email && this.repo.idsByEmail(info.email).some((holder) => holder !== customerId)) {
+      throw invalidParam(`${PERSONAL_INFORMATION}.email`, 'already_exists', info.email);
     }
   }
 }

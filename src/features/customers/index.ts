@@ -1,12 +1,20 @@
 import type { Feature } from '../feature.js';
 import { CardsRepo } from './cards.repo.js';
+import { cardsRoutes } from './cards.routes.js';
 import { CardsService } from './cards.service.js';
+import { CustomerSourceRecordsRepo } from './customer-source-records.repo.js';
+import { customerSourceRecordsRoutes } from './customer-source-records.routes.js';
+import { CustomerSourceRecordsService } from './customer-source-records.service.js';
 import { customersRoutes } from './customers.routes.js';
 import { CustomersService } from './customers.service.js';
 
-export const customersFeature: Feature = ({ node, config, services }) => {
-  return customersRoutes(
-    new CustomersService(services.customersRepo, node.writes, node.newId, config.time_zone),
-    new CardsService(new CardsRepo(node.db), services.customersRepo, node.writes, node.newId, config.time_zone),
-  );
+export const customersFeature: Feature = ({ node, config, clock, services }) => {
+  const { customersRepo } = services;
+  return [
+    ...customersRoutes(new CustomersService(customersRepo, node.writes, node.newId, config.time_zone)),
+    ...cardsRoutes(new CardsService(new CardsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone, clock)),
+    ...customerSourceRecordsRoutes(
+      new CustomerSourceRecordsService(new CustomerSourceRecordsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone),
+    ),
+  ];
 };

@@ -1,0 +1,32 @@
+import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
+import { CardPath, CardsQuery, CreateCard, CustomerCardsPath, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
+import type { CardsService } from './cards.service.js';
+
+/**
+ * Cards are read and changed in both interfaces (a customer only its own cards); the OpenAPI
+ * file creates them only in the enterprise one.
+ */
+export function cardsRoutes(cards: CardsService): Endpoint[] {
+  return [
+    endpoint({ method: 'get', path: '/cards', interfaces: BOTH, query: CardsQuery, handle: ({ query }, context) => cards.list(query, context) }),
+    endpoint({ method: 'post', path: '/cards', interfaces: ENTERPRISE, status: 201, body: CreateCard, handle: ({ body }) => cards.create(body) }),
+    endpoint({ method: 'get', path: '/cards/:card_id', interfaces: BOTH, params: CardPath, handle: ({ params }, context) => cards.get(params.card_id, context) }),
+    endpoint({
+      method: 'put',
+      path: '/cards/:card_id',
+      interfaces: BOTH,
+      status: 204,
+      params: CardPath,
+      body: UpdateCard,
+      handle: ({ params, body }, context) => cards.update(params.card_id, body, context),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/customers/:customer_id/cards',
+      interfaces: BOTH,
+      params: CustomerCardsPath,
+      query: CustomerCardsQuery,
+      handle: ({ params, query }, context) => cards.listOfCustomer(params.customer_id, query, context),
+    }),
+  ];
+}

@@ -1,0 +1,12 @@
+import { formatTimestamp } from '../../time.js';
+import type { CustomerSourceRecordRow } from './customer-source-records.schemas.js';
+
+export function toCustomerSourceRecord(row: CustomerSourceRecordRow, timeZone: string) {
+  return {
+    customer_source_record_id: row.id,
+    customer_source_id: row.customer_source_id,
+    customer_id: row.customer_id,
+    external_id: row.external_id,
+    last_change: formatTimestamp(row.last_change, timeZone, true),
+  };
+}

@@ -1,0 +1,30 @@
+/** Customer source records: which systems know a customer, under which external id. */
+import { z } from 'zod';
+import { Paging } from '../../http/paging.js';
+import { QueryArray, Text } from '../../http/schemas.js';
+import { CustomerSource } from './customers.schemas.js';
+
+export const CustomerSourceRecordsQuery = Paging.extend({
+  customer_id: z.string().optional(),
+  external_id: z.string().optional(),
+  customer_source_id: z.string().optional(),
+  /** Takes priority over `external_id` when both are given (OpenAPI). */
+  external_ids: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),
+});
+export type CustomerSourceRecordsQuery = z.infer<typeof CustomerSourceRecordsQuery>;
+
+export const CustomerSourceRecordsOfCustomerQuery = CustomerSourceRecordsQuery.omit({ customer_id: true });
+export type CustomerSourceRecordsOfCustomerQuery = z.infer<typeof CustomerSourceRecordsOfCustomerQuery>;
+
+export const CreateCustomerSourceRecord = z.object({ customer_source_record: CustomerSource });
+export type CreateCustomerSourceRecord = z.infer<typeof CreateCustomerSourceRecord>;
+
+export const CustomerSourceRecordPath = z.object({ customer_id: Text });
+
+export interface CustomerSourceRecordRow {
+  id: string;
+  customer_id: string;
+  customer_source_id: string;
+  external_id: string | null;
+  last_change: string;
+}
