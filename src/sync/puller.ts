@@ -47,6 +47,9 @@ export class Puller {
         outcome.applied += applied.length;
         this.conflicts.check(applied);
         this.state.set('cursor', page.cursor);
+        // The newest stamp seen, so that `sync status` can report a clock running ahead.
+        const newest = page.changes.reduce((max, change) => (change.hlc > max ? change.hlc : max), this.state.get('newest_stamp') ?? '');
+        if (newest) this.state.set('newest_stamp', newest);
         this.state.set('hub_last_seq', page.last_seq);
         this.state.set('hub_time', page.hub_time);
         this.state.set('last_pull_at', new Date(this.clock()).toISOString());

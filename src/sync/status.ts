@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
+import { decodeHlc } from './hlc.js';
 import { SyncState } from './sync-state.js';
 
 export interface StoreSyncStatus {
@@ -17,6 +18,8 @@ export interface StoreSyncStatus {
   last_error: string | null;
   outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number };
   feed: { cursor: number | null; hub_last_seq: number | null; lag_rows: number | null; lag_seconds: number | null; bootstrapping: boolean };
+  /** How far the newest stamp this node has seen runs ahead of its wall clock (DESIGN §5). */
+  clock_drift_ms: number;
   conflicts: number;
 }
 
@@ -24,6 +27,7 @@ export interface HubSyncStatus {
   mode: 'hub';
   feed_last_seq: number;
   nodes: { name: string; generation: string | null; last_seq: number | null; last_seen_at: string | null; seconds_since_seen: number | null }[];
+  clock_drift_ms: number;
   conflicts: number;
 }
 
@@ -41,8 +45,8 @@ export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | u
       )
       .all()
       .map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
-    const feedLastSeq = (db.prepare('SELECT max(seq) AS seq FROM changes').get() as { seq: number | null }).seq ?? 0;
-    return { mode, feed_last_seq: feedLastSeq, nodes, conflicts };
+    const feed = db.prepare('SELECT max(seq) AS seq, max(hlc) AS hlc FROM changes').get() as { seq: number | null; hlc: string | null };
+    return { mode, feed_last_seq: feed.seq ?? 0, nodes, clock_drift_ms: driftOf(feed.hlc, now), conflicts };
   }
   const state = new SyncState(db);
   const outbox = db
@@ -75,6 +79,11 @@ export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | u
       lag_seconds: lagRows === null ? null : lagRows === 0 ? 0 : secondsSince(hubTime),
       bootstrapping: state.get('snapshot_position') !== undefined,
     },
+    clock_drift_ms: driftOf(state.get('newest_stamp') ?? null, now),
     conflicts,
   };
+}
+
+function driftOf(stamp: string | null, now: number): number {
+  return stamp ? Math.max(0, decodeHlc(stamp).ms - now) : 0;
 }

@@ -14,6 +14,7 @@ export const SYNC_KEYS = [
   'last_error_at',
   'hub_last_seq',
   'hub_time',
+  'newest_stamp',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 
