@@ -4,7 +4,11 @@ import type { Db } from './open.js';
 export interface NodeIdentity {
   /** Short random id of this database, the node part of its HLC stamps. */
   nodeId: string;
-  /** A new generation begins whenever the database is created anew (DESIGN §5). */
+  /**
+   * The generation when the database was opened. A new one begins whenever the database is
+   * created anew, or is found restored from a backup (DESIGN §5); the write path and the
+   * pusher read the current one from meta.
+   */
   generation: string;
   /** The newest HLC stamp this database holds, so the clock resumes past it. */
   lastStamp: string | undefined;

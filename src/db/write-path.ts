@@ -48,12 +48,14 @@ export class WritePath {
     private readonly hlc: HybridLogicalClock,
     private readonly newId: IdGenerator,
     private readonly mode: Mode,
-    private readonly generation: string,
     private readonly clock: Clock,
   ) {
     this.recordChange = db.prepare('INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, ?, ?, ?)');
+    // The generation is read from meta in the same statement: a store restored from a
+    // backup moves to a new generation (src/sync/pusher.ts) while it runs.
     this.appendCommand = db.prepare(
-      'INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at)
+       VALUES (?, (SELECT value FROM meta WHERE key = 'generation'), ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -75,7 +77,6 @@ export class WritePath {
       if (queued) {
         this.appendCommand.run(
           this.newId(),
-          this.generation,
           command.kind,
           JSON.stringify(command.payload),
           JSON.stringify(changes),

@@ -11,6 +11,8 @@ export class HubError extends Error {
     message: string,
     readonly status: number | undefined,
     readonly retryAfterSeconds: number | undefined,
+    /** The `error.exception` of the hub's answer, when it sent one. */
+    readonly exception?: string,
   ) {
     super(message);
   }
@@ -86,8 +88,22 @@ export class HubClient {
     if (response.statusCode >= 400) {
       const detail = await response.body.text().catch(() => '');
       const retryAfter = Number(response.headers['retry-after']);
-      throw new HubError(`hub answered ${response.statusCode}: ${detail.slice(0, 500)}`, response.statusCode, Number.isFinite(retryAfter) ? retryAfter : undefined);
+      throw new HubError(
+        `hub answered ${response.statusCode}: ${detail.slice(0, 500)}`,
+        response.statusCode,
+        Number.isFinite(retryAfter) ? retryAfter : undefined,
+        exceptionOf(detail),
+      );
     }
     return response;
+  }
+}
+
+function exceptionOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: { exception?: unknown } };
+    return typeof parsed.error?.exception === 'string' ? parsed.error.exception : undefined;
+  } catch {
+    return undefined;
   }
 }

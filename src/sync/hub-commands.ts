@@ -51,9 +51,12 @@ export class HubCommands {
       let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
       for (const command of commands) {
         if (command.seq <= lastSeq) {
-          results.push(
-            this.previousResult.get(command.command_id) ?? { command_id: command.command_id, seq: command.seq, status: 'applied', reason: null },
-          );
+          // A seq already applied comes again: the same command (a retry) is answered from its
+          // result; another command means the store's history diverged from what the hub
+          // applied (a database restored from a backup) and it must start a new generation.
+          const previous = this.previousResult.get(command.command_id);
+          if (!previous) throw diverged(command.seq);
+          results.push(previous);
           continue;
         }
         if (command.seq !== lastSeq + 1) throw gap(lastSeq + 1, command.seq);
@@ -98,6 +101,16 @@ function rejectionReason(error: unknown): string {
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'already_exists';
   if (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_ERROR') return 'not_allowed_value';
   throw error;
+}
+
+function diverged(seq: number): AppError {
+  return new AppError(409, {
+    type: 'about:blank',
+    exception: 'sync_generation_diverged_exception',
+    title: 'Command history diverged',
+    detail: `Seq ${seq} of this generation was applied for another command; start a new generation`,
+    error_data: { seq },
+  });
 }
 
 function gap(expected: number, got: number): AppError {

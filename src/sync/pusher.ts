@@ -3,12 +3,18 @@
  * size; each answer marks its command applied or rejected in one transaction. A rejected
  * command's inserts are taken back locally (unless changed since), and the rejection is
  * listed as a conflict, so the store converges on what the hub holds.
+ *
+ * Commands are numbered per generation: the seq sent is the outbox seq less the
+ * generation's base. When the hub answers that the history diverged (the database was
+ * restored from a backup, so seqs it applied now name other commands), the store moves its
+ * pending commands to a new generation numbered from 1 and pushes again.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { IdGenerator } from './ids.js';
-import type { HubClient } from './hub-client.js';
+import { randomBytes } from 'node:crypto';
+import { HubError, type HubClient } from './hub-client.js';
 import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, type CommandResult, type PushedCommand, type RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
 
@@ -30,12 +36,15 @@ export class Pusher {
   private readonly pending: Statement<[number], OutboxRecord>;
   private readonly acknowledge: Statement;
   private readonly recordConflict: Statement;
+  private readonly currentGeneration: Statement<[], { value: string }>;
+  private readonly setGeneration: Statement;
+  private readonly movePending: Statement;
+  private readonly firstPending: Statement<[], { seq: number | null; last: number | null }>;
 
   constructor(
     private readonly db: Db,
     private readonly client: HubClient,
     private readonly state: SyncState,
-    private readonly generation: string,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
   ) {
@@ -46,15 +55,28 @@ export class Pusher {
     this.recordConflict = db.prepare(
       'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
+    this.currentGeneration = db.prepare("SELECT value FROM meta WHERE key = 'generation'");
+    this.setGeneration = db.prepare("UPDATE meta SET value = ? WHERE key = 'generation'");
+    this.movePending = db.prepare("UPDATE outbox SET generation = ? WHERE status = 'pending'");
+    this.firstPending = db.prepare("SELECT (SELECT min(seq) FROM outbox WHERE status = 'pending') AS seq, (SELECT max(seq) FROM outbox) AS last");
   }
 
   /** Pushes until the outbox holds nothing pending. */
   async pushAll(): Promise<PushOutcome> {
     const outcome: PushOutcome = { sent: 0, rejected: 0 };
+    let restarted = false;
     for (;;) {
       const batch = this.nextBatch();
       if (batch.length === 0) break;
-      const response = await this.client.push({ generation: this.generation, commands: batch });
+      let response;
+      try {
+        response = await this.client.push({ generation: this.currentGeneration.get()!.value, commands: batch });
+      } catch (error) {
+        if (restarted || !(error instanceof HubError) || error.exception !== 'sync_generation_diverged_exception') throw error;
+        this.startNewGeneration();
+        restarted = true;
+        continue;
+      }
       this.settle(batch, response.results);
       outcome.sent += batch.length;
       outcome.rejected += response.results.filter((result) => result.status === 'rejected').length;
@@ -63,14 +85,24 @@ export class Pusher {
     return outcome;
   }
 
+  private startNewGeneration(): void {
+    this.db.transaction(() => {
+      const { seq, last } = this.firstPending.get()!;
+      this.setGeneration.run(randomBytes(8).toString('hex'));
+      this.movePending.run(this.currentGeneration.get()!.value);
+      this.state.set('generation_base', (seq ?? (last ?? 0) + 1) - 1);
+    })();
+  }
+
   private nextBatch(): PushedCommand[] {
+    const base = this.state.number('generation_base') ?? 0;
     const batch: PushedCommand[] = [];
     let bytes = 0;
     for (const record of this.pending.all(MAX_COMMANDS_PER_PUSH)) {
       bytes += record.payload.length + record.changes.length + 200;
       if (batch.length > 0 && bytes > MAX_PUSH_BYTES) break;
       batch.push({
-        seq: record.seq,
+        seq: record.seq - base,
         command_id: record.command_id,
         kind: record.kind,
         payload: JSON.parse(record.payload) as unknown,

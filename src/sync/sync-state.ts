@@ -15,6 +15,7 @@ export const SYNC_KEYS = [
   'hub_last_seq',
   'hub_time',
   'newest_stamp',
+  'generation_base',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

@@ -43,7 +43,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     writes: node.writes,
     client,
     state,
-    pusher: new Pusher(node.db, client, state, node.identity.generation, node.newId, clock),
+    pusher: new Pusher(node.db, client, state, node.newId, clock),
     puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.newId, clock), clock),
   };
 }
