@@ -65,15 +65,41 @@ export class Puller {
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
       if (!code.startsWith('SQLITE_CONSTRAINT')) throw error;
+      const replaced = code === 'SQLITE_CONSTRAINT_UNIQUE' ? this.replaceLocal(change, (error as Error).message) : undefined;
       this.recordConflict.run(
         this.newId(),
-        'unapplied_change',
+        replaced ? 'replaced_local_row' : 'unapplied_change',
         change.entity,
         change.entity_id,
-        JSON.stringify({ seq: change.seq, reason: code }),
+        JSON.stringify({ seq: change.seq, reason: code, ...(replaced ? { local_ids: replaced } : {}) }),
         new Date(this.clock()).toISOString(),
       );
-      return false;
+      return replaced !== undefined;
+    }
+  }
+
+  /**
+   * The hub is the system of record: a local row holding a unique value (a card number)
+   * that the hub gave to another record — written here while the hub's was on its way — is
+   * removed so the hub's row can take its place. The local command that made it will be
+   * rejected by the hub and is listed then. Returns the ids removed, or undefined when the
+   * local row cannot go (something refers to it).
+   */
+  private replaceLocal(change: FeedChange, message: string): string[] | undefined {
+    const columns = /UNIQUE constraint failed: (.+)$/.exec(message)?.[1]?.split(', ').map((column) => column.split('.')[1]!);
+    const row = change.row;
+    if (!columns || !row || columns.some((column) => !(column in row))) return undefined;
+    const where = columns.map((column) => `${column} = ?`).join(' AND ');
+    const values = columns.map((column) => row[column] ?? null);
+    try {
+      return this.db.transaction(() => {
+        const ids = (this.db.prepare(`SELECT id FROM ${change.entity} WHERE ${where} AND id != ?`).all(...values, change.entity_id) as { id: string }[]).map((local) => local.id);
+        this.db.prepare(`DELETE FROM ${change.entity} WHERE ${where} AND id != ?`).run(...values, change.entity_id);
+        this.writes.applyReplicated(change, false);
+        return ids;
+      })();
+    } catch {
+      return undefined;
     }
   }
 }
