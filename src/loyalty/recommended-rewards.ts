@@ -20,10 +20,12 @@ export interface RecommendedReward {
 export function recommendRewards(rewards: RewardDefinition[], bill: Bill, balanceMilli: number, type: RewardListType): RecommendedReward[] {
   return rewards
     .filter((reward) => (type === 'A' || !reward.is_automated) && isAvailable(reward, bill))
+    // For C, rewards the bill's items do not meet are dropped before they are priced.
+    .filter((reward) => type !== 'C' || (reward.conditions.length > 0 && matchingLines(reward, bill.lines).length > 0))
     .map((reward) => {
       const count = maxCount(reward, bill.lines, balanceMilli);
       return { reward, maxCount: count, value: discountOf(reward, bill.lines, Math.max(1, count)) };
     })
-    .filter(({ reward, maxCount: count }) => type !== 'C' || (reward.conditions.length > 0 && matchingLines(reward, bill.lines).length > 0 && count > 0))
+    .filter(({ maxCount: count }) => type !== 'C' || count > 0)
     .sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value || a.reward.code.localeCompare(b.reward.code));
 }
