@@ -114,7 +114,7 @@ export class SyncAgent {
       return;
     }
     this.failures += 1;
-    const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1)) * (0.5 + Math.random());
+    const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1) * (0.5 + Math.random()));
     this.nextRoundAt = this.clock() + Math.max(backoff, outcome.retryAfterMs ?? 0);
     this.log.warn({ sync: 'round', ms, failures: this.failures, retry_in_ms: Math.round(this.nextRoundAt - this.clock()), ...outcome }, 'sync round failed');
   }
