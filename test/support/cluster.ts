@@ -1,0 +1,489 @@
+/**
+ * Real loyaltyd processes for the sync acceptance tests: a hub holding the demo chain and
+ * registered store nodes, and stores syncing with it — each one `node bin/loyaltyd serve`
+ * on 127.0.0.1 over its own data folder, talked to over HTTP and through the CLI
+ * (`sync status|checksum --json`) as an operator would. Nodes stop gracefully, die by
+ * SIGKILL, and come back on the same folder and the same port (stores look for their hub
+ * at the URL they were given). `close()` kills every process the cluster started, and
+ * the exit hook does so too should the test process end first.
+ *
+ * Like test/support/cli.ts this runs dist/: `npm test` builds first; alone, run
+ * `npx tsc -p tsconfig.json` before.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, type WriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { demoCredentials } from '../../src/demo/demo.js';
+import { basePath, type Interface } from '../../src/http/interfaces.js';
+import { checksumTables } from '../../src/sync/checksum.js';
+import { readSyncStatus } from '../../src/sync/status.js';
+import { BIN, cliEnv, runCli } from './cli.js';
+import { basic, bearer, call } from './server.js';
+
+export interface TableChecksum {
+  rows: number;
+  sha256: string;
+}
+
+/** What `loyaltyd sync status --json` prints for a store. */
+export interface StoreStatus {
+  mode: 'store';
+  reachable: boolean | null;
+  last_pull_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number };
+  feed: { cursor: number | null; hub_last_seq: number | null; lag_rows: number | null; lag_seconds: number | null; bootstrapping: boolean };
+  conflicts: number;
+}
+
+/**
+ * Temp folders on tmpfs when the machine has one: the nodes open SQLite with
+ * synchronous=FULL, and an fsync per API write on a disk would triple the suite's time
+ * without testing anything a SIGKILL can show (a killed process loses no page cache).
+ */
+function tempRoot(): string {
+  const parent = process.env.LOYALTYD_SYNC_TEST_TMP ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+  return mkdtempSync(join(parent, 'loyaltyd-sync-'));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `probe` until it returns a value other than undefined/false, or throws naming what
+ * it waited for and the last thing it saw.
+ */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  { timeoutMs = 30_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+      last = value;
+    } catch (error) {
+      last = error instanceof Error ? error.message : error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
+    await sleep(intervalMs);
+  }
+}
+
+export interface NodeOptions {
+  name: string;
+  mode: 'hub' | 'store';
+  dataDir: string;
+  port: number;
+  env: Record<string, string>;
+  logDir: string;
+}
+
+/** One loyaltyd daemon: a data folder and a port that outlive the process serving them. */
+export class NodeProcess {
+  readonly name: string;
+  readonly mode: 'hub' | 'store';
+  readonly dataDir: string;
+  readonly port: number;
+  /** Extra `serve` flags (a store's hub URL and node credentials). */
+  serveArgs: string[] = [];
+  private readonly env: Record<string, string>;
+  private readonly logFile: string;
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> | undefined;
+  private log: WriteStream | undefined;
+  private starts = 0;
+
+  constructor(options: NodeOptions) {
+    this.name = options.name;
+    this.mode = options.mode;
+    this.dataDir = options.dataDir;
+    this.port = options.port;
+    this.env = options.env;
+    this.logFile = join(options.logDir, `${options.name}.log`);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  api(iface: Interface): string {
+    return `${this.url}${basePath(iface)}`;
+  }
+
+  /** Starts `loyaltyd serve` and resolves once it prints its "serving" line. */
+  async start(): Promise<void> {
+    if (this.child) throw new Error(`${this.name} is already running`);
+    this.starts += 1;
+    this.log ??= createWriteStream(this.logFile, { flags: 'a' });
+    this.log.write(`--- start ${this.starts} at ${new Date().toISOString()}\n`);
+    const args = [BIN, 'serve', '--mode', this.mode, '--data-dir', this.dataDir, '--host', '127.0.0.1', '--port', String(this.port), ...this.serveArgs];
+    const child = spawn(process.execPath, args, { env: cliEnv(this.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.log?.write(`--- exited code=${code} signal=${signal}\n`);
+        if (this.child === child) this.child = undefined;
+        resolve();
+      }),
+    );
+    child.stderr!.on('data', (chunk: Buffer) => this.log?.write(chunk));
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      const onData = (chunk: Buffer) => {
+        this.log?.write(chunk);
+        if (seen.length < 4096) seen += chunk.toString();
+        if (/loyaltyd \w+ serving http:\/\/\S+/.test(seen)) {
+          clearTimeout(timer);
+          child.off('exit', onExit);
+          resolve();
+        }
+      };
+      const onExit = (code: number | null) => {
+        clearTimeout(timer);
+        reject(new Error(`${this.name} exited (${code}) before serving:\n${this.logTail()}`));
+      };
+      const timer = setTimeout(() => {
+        child.off('exit', onExit);
+        reject(new Error(`${this.name} did not print its serving line within 20 s:\n${this.logTail()}`));
+      }, 20_000);
+      child.stdout!.on('data', onData);
+      child.once('exit', onExit);
+    });
+  }
+
+  /** SIGTERM, as systemd stops it; SIGKILL if it has not exited after `graceMs`. */
+  async stop(graceMs = 5000): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    child.kill('SIGTERM');
+    const stopped = await Promise.race([this.exited!.then(() => true), sleep(graceMs).then(() => false)]);
+    if (!stopped) {
+      this.log?.write(`--- did not stop within ${graceMs} ms of SIGTERM; killing\n`);
+      await this.kill();
+    }
+  }
+
+  /** SIGKILL: the process dies wherever it is, mid-transaction or mid-request. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Kills the process synchronously (the exit hook cannot wait). */
+  killNow(): void {
+    this.child?.kill('SIGKILL');
+  }
+
+  async closeLog(): Promise<void> {
+    const log = this.log;
+    this.log = undefined;
+    if (log) await new Promise<void>((resolve) => log.end(resolve));
+  }
+
+  logTail(lines = 30): string {
+    if (!existsSync(this.logFile)) return '(no log)';
+    return readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+  }
+
+  /** `loyaltyd <args> --data-dir <this node's folder> --json`, parsed; a non-zero exit throws. */
+  async cli(args: string[]): Promise<any> {
+    const env: Record<string, string> = this.mode === 'hub' ? { LOYALTYD_MODE: 'hub' } : {};
+    const result = await runCli([...args, '--data-dir', this.dataDir, '--json'], env);
+    if (result.code !== 0) throw new Error(`loyaltyd ${args.join(' ')} (${this.name}) exited ${result.code}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  }
+
+  async syncStatus(): Promise<StoreStatus> {
+    return (await this.cli(['sync', 'status'])) as StoreStatus;
+  }
+
+  async checksum(): Promise<Record<string, TableChecksum>> {
+    return ((await this.cli(['sync', 'checksum'])) as { tables: Record<string, TableChecksum> }).tables;
+  }
+
+  /** Runs `work` on the node's SQLite file opened read-only (it may be running). */
+  read<T>(work: (db: Database.Database) => T): T {
+    const db = new Database(join(this.dataDir, 'loyaltyd.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      return work(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  count(sql: string, ...params: unknown[]): number {
+    return this.read((db) => (db.prepare(sql).get(...params) as { n: number }).n);
+  }
+
+  /**
+   * What `sync status` would print, read in this process from the node's file: the same
+   * function the CLI runs, without a process start per poll. Tests confirm with the CLI.
+   */
+  peekStatus(): StoreStatus {
+    return this.read((db) => readSyncStatus(db, 'store', undefined, Date.now)) as StoreStatus;
+  }
+
+  /** What `sync checksum` would print, read in this process. */
+  peekChecksum(): Record<string, TableChecksum> {
+    return this.read((db) => checksumTables(db));
+  }
+
+  /** A sync bookkeeping value from `meta` (`cursor`, `snapshot_after_id`, ...). */
+  syncState(key: string): string | undefined {
+    return this.read((db) => (db.prepare('SELECT value FROM meta WHERE key = ?').get(`sync.${key}`) as { value: string } | undefined)?.value);
+  }
+}
+
+export interface StoreCredentials {
+  node_name: string;
+  node_secret: string;
+}
+
+export class StoreProcess extends NodeProcess {
+  hubUrl: string;
+  readonly credentials: StoreCredentials;
+
+  constructor(options: NodeOptions & { hubUrl: string; credentials: StoreCredentials }) {
+    super(options);
+    this.hubUrl = options.hubUrl;
+    this.credentials = options.credentials;
+    this.serveArgs = this.syncArgs();
+  }
+
+  /** Points the store at another hub URL (a proxy, or the hub itself) from its next start. */
+  useHubUrl(url: string): void {
+    this.hubUrl = url;
+    this.serveArgs = this.syncArgs();
+  }
+
+  /** `loyaltyd sync now --json`: one round from the CLI, beside the daemon's own agent. */
+  async syncNow(): Promise<{ ok: boolean; bootstrapped: boolean; pushed: number; rejected: number; pulled: number; error?: string }> {
+    return this.cli(['sync', 'now', ...this.syncArgs()]);
+  }
+
+  private syncArgs(): string[] {
+    return ['--hub-url', this.hubUrl, '--node-name', this.credentials.node_name, '--node-secret', this.credentials.node_secret];
+  }
+}
+
+export interface ClusterOptions {
+  /** Store node names, registered at the hub before it starts. */
+  stores: string[];
+  /** Stores started with the cluster (default: all). The others start empty when a test says so. */
+  started?: string[];
+  /** The hub URL a store syncs with (default: the hub's own), e.g. a faulty proxy's in front of `hub`. */
+  hubUrlFor?: (store: string, hub: NodeProcess) => string | Promise<string>;
+  /** Extra environment for every node (LOYALTYD_*). */
+  env?: Record<string, string>;
+  hubEnv?: Record<string, string>;
+}
+
+export interface ConvergedState {
+  statuses: Record<string, StoreStatus>;
+  checksums: Record<string, TableChecksum>;
+}
+
+export class Cluster {
+  readonly root: string;
+  readonly hub: NodeProcess;
+  readonly stores = new Map<string, StoreProcess>();
+  private readonly exitHook = () => this.killAll();
+
+  private constructor(root: string, hub: NodeProcess) {
+    this.root = root;
+    this.hub = hub;
+    process.once('exit', this.exitHook);
+  }
+
+  /**
+   * A hub with the demo chain and the named store nodes registered, and the stores (each on
+   * an empty folder, so each bootstraps from the hub's snapshot). Sync runs every second.
+   */
+  static async start(options: ClusterOptions): Promise<Cluster> {
+    const root = tempRoot();
+    const env = { LOYALTYD_SYNC_INTERVAL_SECONDS: '1', LOYALTYD_LOG_LEVEL: 'info', ...options.env };
+    const hub = new NodeProcess({ name: 'hub', mode: 'hub', dataDir: join(root, 'hub'), port: await freePort(), env: { ...env, ...options.hubEnv }, logDir: root });
+    const cluster = new Cluster(root, hub);
+    try {
+      // The first start loads the demo chain; the nodes are registered beside the running hub.
+      hub.serveArgs = ['--demo'];
+      await hub.start();
+      hub.serveArgs = [];
+      const credentials = (await Promise.all(options.stores.map((name) => hub.cli(['nodes', 'add', '--name', name])))) as StoreCredentials[];
+      const ports: number[] = [hub.port];
+      while (ports.length <= options.stores.length) {
+        const port = await freePort();
+        if (!ports.includes(port)) ports.push(port);
+      }
+      ports.shift();
+      for (const [index, name] of options.stores.entries()) {
+        const store = new StoreProcess({
+          name,
+          mode: 'store',
+          dataDir: join(root, name),
+          port: ports[index]!,
+          env,
+          logDir: root,
+          hubUrl: (await options.hubUrlFor?.(name, hub)) ?? hub.url,
+          credentials: credentials[index]!,
+        });
+        cluster.stores.set(name, store);
+      }
+      const started = options.started ?? options.stores;
+      await Promise.all(started.map((name) => cluster.store(name).start()));
+      return cluster;
+    } catch (error) {
+      await cluster.close();
+      throw error;
+    }
+  }
+
+  store(name: string): StoreProcess {
+    const store = this.stores.get(name);
+    if (!store) throw new Error(`no store ${name} in this cluster`);
+    return store;
+  }
+
+  get nodes(): NodeProcess[] {
+    return [this.hub, ...this.stores.values()];
+  }
+
+  runningStores(): StoreProcess[] {
+    return [...this.stores.values()].filter((store) => store.running);
+  }
+
+  /** Waits until a store has loaded the hub's snapshot and followed the feed once; its `sync status`. */
+  async waitBootstrapped(store: StoreProcess, timeoutMs = 30_000): Promise<StoreStatus> {
+    await waitFor(
+      `${store.name} to bootstrap`,
+      () => {
+        const status = store.peekStatus();
+        return status.feed.cursor !== null && !status.feed.bootstrapping && status.last_pull_at !== null;
+      },
+      { timeoutMs, intervalMs: 50 },
+    );
+    return store.syncStatus();
+  }
+
+  /**
+   * Waits until every running store has pushed everything (outbox pending 0) and pulled
+   * everything it knows of (feed lag 0), and every running node's replicated tables have
+   * the same checksums as the hub's: the only state in which a further round changes
+   * nothing. Polls in this process; with `viaCli`, then confirms with `sync status --json`
+   * on every store and `sync checksum --json` on every node (a process each, which a
+   * 2-core machine feels), and returns what those printed.
+   */
+  async waitConverged({ timeoutMs = 45_000, viaCli = false }: { timeoutMs?: number; viaCli?: boolean } = {}): Promise<ConvergedState> {
+    const stores = this.runningStores();
+    const drained = (status: StoreStatus) => status.outbox.pending === 0 && status.feed.lag_rows === 0 && !status.feed.bootstrapping;
+    const differences = (hubSums: Record<string, TableChecksum>, storeSums: Record<string, TableChecksum>[]) =>
+      stores.flatMap((store, index) =>
+        Object.keys(hubSums)
+          .filter((table) => JSON.stringify(storeSums[index]![table]) !== JSON.stringify(hubSums[table]))
+          .map((table) => `${store.name}.${table}: ${JSON.stringify(storeSums[index]![table])} vs hub ${JSON.stringify(hubSums[table])}`),
+      );
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    for (;;) {
+      const statuses = stores.map((store) => store.peekStatus());
+      if (statuses.every(drained)) {
+        const hubSums = this.hub.peekChecksum();
+        const differing = differences(hubSums, stores.map((store) => store.peekChecksum()));
+        if (differing.length === 0 && !viaCli) return { statuses: Object.fromEntries(stores.map((store, index) => [store.name, statuses[index]!])), checksums: hubSums };
+        if (differing.length === 0) {
+          const confirmed = Object.fromEntries(await Promise.all(stores.map(async (store) => [store.name, await store.syncStatus()] as const)));
+          const [hubSums, ...storeSums] = await Promise.all([this.hub.checksum(), ...stores.map((store) => store.checksum())]);
+          const confirmedDiffering = differences(hubSums!, storeSums);
+          if (Object.values(confirmed).every(drained) && confirmedDiffering.length === 0) return { statuses: confirmed, checksums: hubSums! };
+          last = { confirmed, confirmedDiffering };
+        } else {
+          last = { differing };
+        }
+      } else {
+        last = Object.fromEntries(stores.map((store, index) => [store.name, { outbox: statuses[index]!.outbox, feed: statuses[index]!.feed, last_error: statuses[index]!.last_error }]));
+      }
+      if (Date.now() > deadline) {
+        const logs = stores.map((store) => `--- ${store.name}\n${store.logTail(8)}`).join('\n');
+        throw new Error(`nodes did not converge within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}\n${logs}`);
+      }
+      await sleep(100);
+    }
+  }
+
+  private killAll(): void {
+    for (const node of this.nodes) node.killNow();
+  }
+
+  /** Kills every process (SIGKILL: nothing in them is under test any more) and removes the folders. */
+  async close(): Promise<void> {
+    process.off('exit', this.exitHook);
+    await Promise.all(this.nodes.map((node) => node.kill()));
+    await Promise.all(this.nodes.map((node) => node.closeLog()));
+    if (!process.env.LOYALTYD_KEEP_SYNC_TMP) rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Logs the demo POS user in at a node (a store knows the user once users replicated). */
+export async function posLogin(node: NodeProcess): Promise<Record<string, string>> {
+  const response = await call('POST', `${node.api('enterprise')}/users/actions/login`, {
+    body: { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password },
+  });
+  if (response.status !== 200) throw new Error(`POS login at ${node.name} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return bearer(response.body.data.bearer_token as string);
+}
+
+/** A new customer-interface token at a node; its id and Basic header. */
+export async function newToken(node: NodeProcess, deviceId = 'sync-test'): Promise<{ tokenId: string; headers: Record<string, string> }> {
+  const response = await call('POST', `${node.api('customer')}/tokens`, {
+    headers: basic(demoCredentials.api_user, ''),
+    body: { device: { device_id: deviceId }, setup: { language_id: 'en' }, external_application_id: demoCredentials.external_application_id },
+  });
+  if (response.status !== 201) throw new Error(`POST /tokens at ${node.name} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  const tokenId = response.body.data.token_id as string;
+  return { tokenId, headers: basic(demoCredentials.api_user, tokenId) };
+}
+
+/** A token with the demo customer (Jana) logged in: a customer session at that node. */
+export async function customerSession(node: NodeProcess): Promise<{ tokenId: string; headers: Record<string, string> }> {
+  const token = await newToken(node);
+  const response = await call('POST', `${node.api('customer')}/tokens/${token.tokenId}/actions/login`, {
+    headers: token.headers,
+    body: { login_type: 'email', login_value: demoCredentials.customer_email, password: demoCredentials.customer_password },
+  });
+  if (response.status !== 200) throw new Error(`customer login at ${node.name} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return token;
+}

@@ -1,0 +1,185 @@
+/**
+ * Sync acceptance, real processes: a hub and two stores, each `loyaltyd serve` over its
+ * own SQLite file. The hub dies (SIGKILL) while both stores take writes of every kind the
+ * API has; it comes back on the same port and folder, and the stores' agents find it again
+ * by themselves.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
+import { Cluster, customerSession, newToken, posLogin, waitFor, type StoreProcess } from '../support/cluster.js';
+import { call } from '../support/server.js';
+import {
+  assignPoints,
+  cancelReservation,
+  createCard,
+  createCustomer,
+  createEvent,
+  createOrder,
+  createReservation,
+  createStore,
+  detailPath,
+  updateCustomer,
+  updateStore,
+  type Created,
+} from '../support/sync-writes.js';
+
+let cluster: Cluster;
+const auth = new Map<string, Record<string, string>>();
+
+beforeAll(async () => {
+  cluster = await Cluster.start({ stores: ['prague', 'brno'] });
+  for (const store of cluster.runningStores()) {
+    await cluster.waitBootstrapped(store);
+    auth.set(store.name, await posLogin(store));
+  }
+});
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+/** A token's row id: the API hands out the secret, the table keys it by its hash. */
+const tokenRow = (tokenId: string): Created => ({ table: 'tokens', id: createHash('sha256').update(tokenId).digest('hex') });
+const sessions = new Map<string, Record<string, string>>();
+
+/** Writes of every kind the API offers, made at one store; what they created. */
+async function writeEverything(store: StoreProcess, tag: string): Promise<Created[]> {
+  const pos = auth.get(store.name)!;
+  const created: Created[] = [];
+  const customer = await createCustomer(store, pos, `Offline${tag}`, 'Shopper');
+  created.push(customer);
+  expect((await updateCustomer(store, pos, customer.id, { last_name: 'Returning' })).status).toBe(204);
+  created.push(await createCard(store, pos, customer.id, `29${tag.charCodeAt(0)}000${Date.now() % 1_000_000}`));
+  for (let i = 0; i < 3; i += 1) created.push(await createEvent(store, pos, DEMO_IDS.customerPetr, `${tag}-visit-${i}`));
+  created.push(await createEvent(store, pos, customer.id, `${tag}-signup`));
+  const reservation = await createReservation(store, pos, DEMO_IDS.customerPetr);
+  created.push(reservation, await createReservation(store, pos, customer.id));
+  expect((await cancelReservation(store, pos, reservation.id)).status).toBe(204);
+  expect((await assignPoints(store, pos, DEMO_IDS.customerEva, 5)).status).toBe(204);
+  // Jana holds 250 points; each store, knowing that balance, redeems 200 of them.
+  expect((await call('POST', `${store.api('enterprise')}/points/actions/reduce-points`, { headers: pos, body: { customer_id: DEMO_IDS.customerJana, amount: 200 } })).status).toBe(204);
+  const session = await customerSession(store);
+  sessions.set(store.name, session.headers);
+  created.push(tokenRow(session.tokenId));
+  created.push(await createOrder(store, session.headers, `${tag} order`));
+  const loggedOut = await newToken(store, `${tag}-kiosk`);
+  created.push(tokenRow(loggedOut.tokenId));
+  expect((await call('POST', `${store.api('customer')}/tokens/${loggedOut.tokenId}/actions/logout`, { headers: loggedOut.headers })).status).toBe(204);
+  const branch = await createStore(store, pos, `OUT-${tag}`, `Outlet ${tag}`);
+  created.push(branch);
+  expect((await updateStore(store, pos, branch.id, `OUT-${tag}`, `Outlet ${tag} renamed`)).status).toBe(204);
+  return created;
+}
+
+describe('a hub outage', () => {
+  it('stores keep answering and taking writes while the hub is down; once it is back every record is on the hub once, on the other store, all checksums agree, and points spent at both stores are a negative balance listed on every node', async () => {
+    const prague = cluster.store('prague');
+    const brno = cluster.store('brno');
+    await cluster.hub.kill();
+
+    const written = new Map<string, Created[]>();
+    for (const [store, tag] of [[prague, 'P'], [brno, 'B']] as const) {
+      expect((await call('GET', `${store.url}/health`)).status).toBe(200);
+      written.set(store.name, await writeEverything(store, tag));
+      // Reads keep answering from the store's own file.
+      const customer = written.get(store.name)!.find((record) => record.table === 'customers')!;
+      const read = await call('GET', `${store.api('enterprise')}${detailPath(customer)}`, { headers: auth.get(store.name)! });
+      expect(read.status).toBe(200);
+      expect(read.body.data.personal_information.last_name).toBe('Returning');
+    }
+    const queued = new Map<string, number>();
+    for (const store of [prague, brno]) {
+      const status = await store.syncStatus();
+      expect(status.outbox.pending).toBeGreaterThanOrEqual(15);
+      queued.set(store.name, status.outbox.pending);
+    }
+
+    await cluster.hub.start();
+    // One store's operator runs a round at once; the other store's agent finds the hub by itself.
+    const round = await prague.syncNow();
+    expect(round).toMatchObject({ ok: true, rejected: 0 });
+    const { statuses } = await cluster.waitConverged({ viaCli: true });
+    for (const status of Object.values(statuses)) {
+      expect(status.outbox.rejected).toBe(0);
+      expect(status.reachable).toBe(true);
+    }
+
+    // Every command reached the hub once, and every record is there once.
+    const applied = cluster.hub.read((db) =>
+      db.prepare<[], { node: string; n: number; distinct_ids: number; max_seq: number }>(
+        `SELECT n.name AS node, count(*) AS n, count(DISTINCT a.command_id) AS distinct_ids, max(a.seq) AS max_seq
+         FROM applied_commands a JOIN nodes n ON n.id = a.node_id GROUP BY n.name`,
+      ).all(),
+    );
+    for (const store of [prague, brno]) {
+      const outbox = store.count('SELECT count(*) AS n FROM outbox');
+      expect(applied.find((row) => row.node === store.name)).toEqual({ node: store.name, n: outbox, distinct_ids: outbox, max_seq: outbox });
+      expect(outbox).toBeGreaterThanOrEqual(queued.get(store.name)!);
+    }
+    const all = [...written.values()].flat();
+    for (const record of all) {
+      expect(cluster.hub.count(`SELECT count(*) AS n FROM ${record.table} WHERE id = ?`, record.id), `${record.table} ${record.id} on the hub`).toBe(1);
+    }
+
+    // Each store sees the other store's records through its API.
+    for (const [reader, writer] of [[prague, brno], [brno, prague]] as const) {
+      for (const record of written.get(writer.name)!.filter((created) => created.table !== 'tokens')) {
+        const response = await call('GET', `${reader.api('enterprise')}${detailPath(record)}`, { headers: auth.get(reader.name)! });
+        expect(response.status, `${record.table} ${record.id} from ${writer.name} read at ${reader.name}`).toBe(200);
+      }
+    }
+    const renamed = await call('GET', `${prague.api('enterprise')}${detailPath(written.get('brno')!.find((record) => record.table === 'stores')!)}`, {
+      headers: auth.get('prague')!,
+    });
+    expect(renamed.body.data.name).toBe('Outlet B renamed');
+    // A customer session opened at one store is a session at the other, and sees both orders.
+    const orders = await call('GET', `${brno.api('customer')}/orders`, { headers: sessions.get('prague')! });
+    expect(orders.status).toBe(200);
+    const orderIds = [...written.values()].flat().filter((record) => record.table === 'orders').map((record) => record.id);
+    expect(orders.body.data.orders.map((order: { order_id: string }) => order.order_id)).toEqual(expect.arrayContaining(orderIds));
+
+    // `sync checksum --json` agrees on all three nodes, table by table.
+    const [hubSums, pragueSums, brnoSums] = await Promise.all([cluster.hub.checksum(), prague.checksum(), brno.checksum()]);
+    expect(pragueSums).toEqual(hubSums);
+    expect(brnoSums).toEqual(hubSums);
+    expect(hubSums!.events!.rows).toBeGreaterThanOrEqual(8);
+
+    // The same points spent twice offline: kept as debt and listed, alike on every node.
+    for (const node of cluster.nodes) {
+      const { conflicts } = await node.cli(['sync', 'conflicts']);
+      expect(conflicts, node.name).toEqual([
+        expect.objectContaining({ kind: 'points_overspent', entity: 'customers', entity_id: DEMO_IDS.customerJana, detail: { balance_points: -150, uncovered_points: 150 } }),
+      ]);
+    }
+  }, 60_000);
+});
+
+describe('commands a store queues for the hub', () => {
+  it('a password-setup email asked for at a store is accepted by the hub and sent from there (DESIGN §4: queued to the hub like any write)', async () => {
+    const prague = cluster.store('prague');
+    const token = await newToken(prague, 'password-setup');
+    const asked = await call('POST', `${prague.api('customer')}/tokens/${token.tokenId}/actions/send-password-setup-email`, {
+      headers: token.headers,
+      body: { email: demoCredentials.customer_email },
+    });
+    expect(asked.status).toBe(204);
+    const status = await waitFor('the store to push the request', async () => {
+      const current = await prague.syncStatus();
+      return current.outbox.pending === 0 ? current : undefined;
+    });
+    // The hub must not answer the command with a rejection the store then takes back.
+    const { conflicts } = (await prague.cli(['sync', 'conflicts'])) as { conflicts: { kind: string }[] };
+    expect(conflicts.filter((conflict) => conflict.kind === 'rejected_command')).toEqual([]);
+    expect(status.outbox.rejected).toBe(0);
+    // With no SMTP configured the hub writes the message to its spool folder.
+    const spool = join(cluster.hub.dataDir, 'mail-spool');
+    await waitFor(
+      'the hub to send the password-setup mail',
+      () => existsSync(spool) && readdirSync(spool).some((file) => readFileSync(join(spool, file), 'utf8').includes(demoCredentials.customer_email)),
+      { timeoutMs: 10_000 },
+    );
+  }, 60_000);
+});

@@ -1,0 +1,134 @@
+/**
+ * Sync acceptance, real processes: the hub's sync endpoints speak only to registered nodes
+ * with their secret, and only in its protocol version and its schema version or the one
+ * before (DESIGN §5 "Versions"); a push that skips a seq is a protocol error; a node whose
+ * clock runs ahead never fails a round, and the drift shows in `sync status`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaVersion } from '../../src/db/migrate.js';
+import { DEMO_IDS } from '../../src/demo/demo.js';
+import { PROTOCOL_VERSION } from '../../src/sync/protocol.js';
+import { Cluster, waitFor, type StoreProcess } from '../support/cluster.js';
+import { basic, call } from '../support/server.js';
+
+let cluster: Cluster;
+let store: StoreProcess;
+
+beforeAll(async () => {
+  cluster = await Cluster.start({ stores: ['kiosk', 'clock'], started: [] });
+  store = cluster.store('kiosk');
+});
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+function headers(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const all: Record<string, string | undefined> = {
+    ...basic(store.credentials.node_name, store.credentials.node_secret),
+    'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+    'x-loyaltyd-schema': String(schemaVersion()),
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+const changes = (requestHeaders: Record<string, string>) => call('GET', `${cluster.hub.url}/sync/v1/changes?after=0&limit=5`, { headers: requestHeaders });
+
+describe('the sync handshake', () => {
+  it('a registered node with its secret, in the hub protocol and schema version, reads the change feed', async () => {
+    const response = await changes(headers());
+    expect(response.status).toBe(200);
+    expect(response.body.changes).toHaveLength(5);
+  });
+
+  it('a request in another protocol version answers 409 sync_version_mismatch_exception, on every sync endpoint', async () => {
+    for (const protocol of [String(PROTOCOL_VERSION + 1), String(PROTOCOL_VERSION - 1), 'one', undefined]) {
+      const response = await changes(headers({ 'x-loyaltyd-protocol': protocol }));
+      expect(response.status, `protocol ${protocol}`).toBe(409);
+      expect(response.body.error.exception).toBe('sync_version_mismatch_exception');
+      expect(response.body.error.error_data).toMatchObject({ protocol: PROTOCOL_VERSION });
+    }
+    const wrong = headers({ 'x-loyaltyd-protocol': String(PROTOCOL_VERSION + 1) });
+    expect((await call('GET', `${cluster.hub.url}/sync/v1/snapshot`, { headers: wrong })).status).toBe(409);
+    expect((await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: wrong, body: { generation: 'g', commands: [] } })).status).toBe(409);
+  });
+
+  it('the hub serves its own schema version and the one before it, and refuses others with 409', async () => {
+    expect((await changes(headers({ 'x-loyaltyd-schema': String(schemaVersion() - 1) }))).status).toBe(200);
+    for (const schema of [schemaVersion() + 1, schemaVersion() - 2]) {
+      const response = await changes(headers({ 'x-loyaltyd-schema': String(schema) }));
+      expect(response.status, `schema ${schema}`).toBe(409);
+      expect(response.body.error.exception).toBe('sync_version_mismatch_exception');
+    }
+  });
+
+  it('a wrong node secret, an unknown node and no credentials answer 401', async () => {
+    for (const authorization of [basic('kiosk', 'not-the-secret'), basic('nobody', store.credentials.node_secret), { authorization: undefined }]) {
+      const response = await changes(headers(authorization));
+      expect(response.status, JSON.stringify(authorization)).toBe(401);
+    }
+  });
+
+  it('a push that skips a seq answers 409 sync_sequence_gap_exception and applies nothing', async () => {
+    const command = { seq: 2, command_id: 'gap-command', kind: 'events.create', payload: {}, changes: [], hlc: '000000000001-0000-test' };
+    const response = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'gap-test', commands: [command] } });
+    expect(response.status).toBe(409);
+    expect(response.body.error).toMatchObject({ exception: 'sync_sequence_gap_exception', error_data: { expected_seq: 1, got_seq: 2 } });
+    expect(cluster.hub.count('SELECT count(*) AS n FROM applied_commands')).toBe(0);
+  });
+
+  it('a store given a wrong node secret keeps serving and reports the hub refusing it in sync status', async () => {
+    const impostor = store;
+    impostor.serveArgs = ['--hub-url', cluster.hub.url, '--node-name', 'kiosk', '--node-secret', 'not-the-secret'];
+    await impostor.start();
+    expect((await call('GET', `${impostor.url}/health`)).status).toBe(200);
+    await waitFor('a failed round', () => impostor.peekStatus().last_error !== null);
+    const status = await impostor.syncStatus();
+    expect(status.reachable).toBe(false);
+    expect(status.last_error).toMatch(/401/);
+    expect(status.feed.cursor).toBeNull();
+  });
+});
+
+/** Every number in a JSON value whose key mentions drift. */
+function driftValues(value: unknown, key = ''): number[] {
+  if (typeof value === 'number') return /drift/i.test(key) ? [value] : [];
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([inner, child]) => driftValues(child, `${key}.${inner}`));
+  return [];
+}
+
+describe('clocks', () => {
+  it('a change stamped an hour ahead (a node whose clock runs fast) is applied everywhere, rounds keep succeeding, and sync status reports the drift (DESIGN §5 "Clocks")', async () => {
+    const observer = cluster.store('clock');
+    await observer.start();
+    await cluster.waitBootstrapped(observer);
+    const ahead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
+    const hlc = `${ahead}-0000-fa57c10c`;
+    const row = {
+      id: `${ahead}00000000000001`,
+      event_type_id: 'clock_test',
+      customer_id: DEMO_IDS.customerPetr,
+      external_id: 'from-a-fast-clock',
+      secondary_external_id: null,
+      data: null,
+      created_at: new Date().toISOString(),
+      state: 1,
+      hlc,
+      last_change: new Date(parseInt(ahead, 16)).toISOString(),
+    };
+    const command = { seq: 1, command_id: 'fast-clock-1', kind: 'events.create', payload: {}, changes: [{ entity: 'events', entity_id: row.id, op: 'insert', row, hlc }], hlc };
+    const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [command] } });
+    expect(pushed.status).toBe(200);
+    expect(pushed.body.results).toEqual([{ command_id: 'fast-clock-1', seq: 1, status: 'applied', reason: null }]);
+
+    await waitFor('the stamp from the future to reach the store', () => observer.count('SELECT count(*) AS n FROM events WHERE id = ?', row.id) === 1);
+    const pulledAt = Date.now();
+    await waitFor('another round', () => Date.parse(observer.peekStatus().last_success_at ?? '') > pulledAt);
+    const status = await observer.syncStatus();
+    expect(status).toMatchObject({ reachable: true, last_error: null });
+    const drift = driftValues(status);
+    expect(drift.length, `no drift in sync status: ${JSON.stringify(status)}`).toBeGreaterThan(0);
+    expect(Math.max(...drift)).toBeGreaterThan(0);
+  }, 30_000);
+});
