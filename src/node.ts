@@ -31,7 +31,7 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'>, clock: Clock
     const identity = loadNodeIdentity(db);
     const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
     const newId = createIdGenerator(clock);
-    const writes = new WritePath(db, hlc, newId, config.mode, identity.generation, clock);
+    const writes = new WritePath(db, hlc, newId, config.mode, clock);
     return { db, identity, migrations, hlc, newId, writes, close: () => db.close() };
   } catch (error) {
     db.close();
