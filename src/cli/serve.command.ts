@@ -44,7 +44,7 @@ export function registerServeCommand(program: Command): void {
       const app = createApp({ config, clock: systemClock, log });
       if (options.demo && !isDemoLoaded(app)) await loadDemo(app);
       // Sync settings are checked before listening: a store missing its node credentials
-      // must exit (status 2, as any config error) rather than serve without syncing.
+      // must exit (status 2, like every config error) rather than serve without syncing.
       const sync = createStoreSync(app.node, config, systemClock);
       const server = await startServer(app, config.http.host, config.http.port);
       const agent = sync ? new SyncAgent(sync, systemClock, config.sync.interval_seconds * 1000, log) : undefined;

@@ -1,23 +1,11 @@
 /** Customers as the OpenAPI file shapes them (Customer, PersonalInformation, Address, Agreement). */
 import { z } from 'zod';
+import { Address } from '../address.schema.js';
 import { Paging } from '../../http/paging.js';
 import { Id, QueryArray, Text } from '../../http/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 const Consent = z.number().int().min(0).max(2);
-
-export const Address = z.object({
-  address1: OptionalText,
-  address2: OptionalText,
-  address3: OptionalText,
-  address4: OptionalText,
-  address5: OptionalText,
-  address6: OptionalText,
-  address7: OptionalText,
-  zip: OptionalText,
-  city: OptionalText,
-  country_code: z.string().regex(/^[a-z]{2}$/, 'must be a lower-case two-letter code').nullable().optional(),
-});
 
 export const Agreement = z.object({
   agreement_gtc: Consent.optional(),

@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../../time.js';
-import { StoreDetails, type StoreAddress, type StoreInput, type StoreRow } from './stores.schemas.js';
+import type { Address } from '../address.schema.js';
+import { StoreDetails, type StoreInput, type StoreRow } from './stores.schemas.js';
 
 /** The Store structure of the OpenAPI file, keys in its order; empty fields are null. */
 export function toStore(row: StoreRow, timeZone: string) {
@@ -27,7 +28,7 @@ export function toStore(row: StoreRow, timeZone: string) {
   };
 }
 
-function toAddress(address: StoreAddress) {
+function toAddress(address: Address) {
   return {
     address1: address.address1 ?? null,
     address2: address.address2 ?? null,

@@ -1,5 +1,6 @@
 /** Stores as the OpenAPI file shapes them (Store, Address, GPSCoordinates, OpeningDay). */
 import { z } from 'zod';
+import { Address } from '../address.schema.js';
 import { Paging } from '../../http/paging.js';
 import { QueryInteger, Text } from '../../http/schemas.js';
 
@@ -7,19 +8,6 @@ const OptionalText = z.string().nullable().optional();
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
 const Code = z.union([z.string(), z.number().transform(String)]);
 
-export const StoreAddress = z.object({
-  address1: OptionalText,
-  address2: OptionalText,
-  address3: OptionalText,
-  address4: OptionalText,
-  address5: OptionalText,
-  address6: OptionalText,
-  address7: OptionalText,
-  zip: OptionalText,
-  city: OptionalText,
-  country_code: z.string().regex(/^[a-z]{2}$/, 'must be a lower-case two-letter code').nullable().optional(),
-});
-export type StoreAddress = z.infer<typeof StoreAddress>;
 
 export const GpsCoordinates = z.object({
   gps_longitude: z.number().min(-180).max(180),
@@ -41,7 +29,7 @@ export const OpeningDay = z.object({
 export const StoreInput = z.object({
   store_code: Text,
   name: Text,
-  store_address: StoreAddress.nullable().optional(),
+  store_address: Address.nullable().optional(),
   contact_email: z.union([z.literal(''), z.email()]).nullable().optional(),
   manager_name: OptionalText,
   phone_number: Code.nullable().optional(),
@@ -72,7 +60,7 @@ export type StoreQuery = z.infer<typeof StoreQuery>;
 
 /** The `details` column: the Store fields that are never filtered on. */
 export const StoreDetails = z.object({
-  store_address: StoreAddress.nullable().optional(),
+  store_address: Address.nullable().optional(),
   contact_email: OptionalText,
   manager_name: OptionalText,
   phone_number: OptionalText,
