@@ -29,16 +29,21 @@ export class SocialLoginService {
     const network = this.networks[networkId];
     if (!network) throw invalidParam('social_network_credentials.social_network_id', 'not_found', networkId);
     let email: unknown;
+    let emailVerified: unknown;
     try {
       const { payload } = await jwtVerify(jwt, this.keysOf(networkId, network), {
         issuer: network.issuer,
         audience: network.audience,
       });
       email = payload[network.email_claim];
+      emailVerified = payload.email_verified;
     } catch {
       throw unauthorized(`The ${networkId} token is not valid`);
     }
     if (typeof email !== 'string') throw unauthorized(`The ${networkId} token names no e-mail address`);
+    // Anyone can put any address on a provider account; when the provider says it never
+    // checked the address (Google sends false, Apple "false"), it identifies no customer.
+    if (emailVerified === false || emailVerified === 'false') throw unauthorized(`The ${networkId} token names an unverified e-mail address`);
     const customer = this.customers.credentialsByEmail(email);
     if (!customer) throw invalidParam('social_network_credentials.social_network_token', 'not_found', email, 'No customer has this e-mail address');
     return this.tokens.startSession(token, customer, 'tokens.social-network-login');

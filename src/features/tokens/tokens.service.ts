@@ -46,8 +46,14 @@ export class TokensService {
 
   update(tokenId: string, request: UpdateToken, context: RequestContext): void {
     const token = this.ownToken(tokenId, context);
+    const applicationId = request.setup.external_application_id ?? token.external_application_id;
+    if (request.setup.external_application_id !== undefined && !this.applications.byId(applicationId)) {
+      throw invalidParam('setup.external_application_id', 'not_found', applicationId);
+    }
+    // The column and the setup name the same application, as at creation.
     const changes = {
-      setup: JSON.stringify({ ...request.setup, external_application_id: request.setup.external_application_id ?? token.external_application_id }),
+      external_application_id: applicationId,
+      setup: JSON.stringify({ ...request.setup, external_application_id: applicationId }),
       ...(request.push_token === undefined ? {} : { push_token: request.push_token }),
     };
     this.writes.write({ kind: 'tokens.update', payload: { id: token.id, ...changes } }, (tx) =>
@@ -57,12 +63,15 @@ export class TokensService {
 
   async login(tokenId: string, request: CustomerLogin, context: RequestContext): Promise<{ customer_id: string }> {
     const token = this.ownToken(tokenId, context);
-    const keys = [`customer:${request.login_type}:${request.login_value}`, `ip:${context.ip}`];
-    this.throttle.check(keys);
     const customer =
       request.login_type === 'card'
         ? this.customers.credentialsByCardNumber(request.login_value)
         : this.customers.credentialsByEmail(request.login_value);
+    // Failures count per customer, not per spelling of the login: guessing by card and by
+    // e-mail, or in another letter case, draws on the same allowance.
+    const loginKey = customer ? `customer:${customer.id}` : `customer:${request.login_type}:${request.login_value.toLowerCase()}`;
+    const keys = [loginKey, `ip:${context.ip}`];
+    this.throttle.check(keys);
     const valid = customer?.password_hash && customer.state === 1 && (await verifyPassword(request.password, customer.password_hash));
     if (!valid || !customer) {
       this.throttle.fail(keys);
