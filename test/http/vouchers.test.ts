@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 const CAPPUCCINO_REWARD = `de${(0x601).toString(16).padStart(24, '0')}`;
 const DEMO_VOUCHER = `de${(0x701).toString(16).padStart(24, '0')}`;
@@ -88,4 +89,11 @@ describe('rewards', () => {
     expect((await get(`/rewards/${morning.reward_id}`)).body.data).toEqual(morning);
     expectError(await get('/rewards/ffffffffffffffffffffffffff'), 404, 'not_found_exception');
   });
+
+  it('lists the stores a reward is limited to as Store records, as the 2021 schema types store_list', async () => {
+    const airport = (await get('/rewards/de000000000000000000000604')).body.data;
+    expect(airport.store_list).toEqual([expect.objectContaining({ store_id: DEMO_IDS.storeAirport, store_code: 'PRG-02', name: 'Prague Airport' })]);
+  });
 });
+
+listChecks('GET /vouchers (enterprise)', () => ({ url: `${server.api('enterprise')}/vouchers`, headers: auth, plural: 'vouchers', idField: 'voucher_id' }), [['is_valid=maybe', 'is_valid'], ['is_applied=2', 'is_applied']]);

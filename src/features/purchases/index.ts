@@ -1,9 +1,14 @@
 import type { Feature } from '../feature.js';
 import { PointsRepo } from '../points/points.repo.js';
+import { StoresRepo } from '../stores/stores.repo.js';
+import { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import { VouchersRepo } from '../vouchers/vouchers.repo.js';
 import { PurchasesRepo } from './purchases.repo.js';
 import { purchasesRoutes } from './purchases.routes.js';
 import { PurchasesService } from './purchases.service.js';
 
-export const purchasesFeature: Feature = ({ node, config, clock }) =>
-  purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), new PointsRepo(node.db), new VouchersRepo(node.db), clock, config.time_zone));
+export const purchasesFeature: Feature = ({ node, config, clock }) => {
+  const vouchers = new VouchersRepo(node.db);
+  const presenter = new VoucherPresenter(vouchers, new StoresRepo(node.db), config.time_zone);
+  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), new PointsRepo(node.db), vouchers, presenter, clock, config.time_zone));
+};

@@ -8,7 +8,7 @@ import { fromMilli, fromMinor } from '../../money.js';
 import { parseTimestamp } from '../../time.js';
 import { toPoint } from '../points/points.mappers.js';
 import type { PointsRepo } from '../points/points.repo.js';
-import { toVoucher } from '../vouchers/vouchers.mappers.js';
+import type { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import type { VouchersRepo } from '../vouchers/vouchers.repo.js';
 import { toPurchase, toPurchaseItem } from './purchases.mappers.js';
 import type { PurchasesRepo } from './purchases.repo.js';
@@ -19,6 +19,7 @@ export class PurchasesService {
     private readonly repo: PurchasesRepo,
     private readonly points: PointsRepo,
     private readonly vouchers: VouchersRepo,
+    private readonly presenter: VoucherPresenter,
     private readonly clock: Clock,
     private readonly timeZone: string,
   ) {}
@@ -97,7 +98,7 @@ export class PurchasesService {
   private usedVouchers(purchaseId: string) {
     return this.repo.voucherIdsOf(purchaseId).flatMap((voucherId) => {
       const voucher = this.vouchers.voucherById(voucherId);
-      return voucher ? [toVoucher(voucher, voucher.reward_id ? this.vouchers.rewardById(voucher.reward_id) : undefined, this.timeZone)] : [];
+      return voucher ? [this.presenter.voucher(voucher)] : [];
     });
   }
 

@@ -1,7 +1,12 @@
 import type { Feature } from '../feature.js';
+import { StoresRepo } from '../stores/stores.repo.js';
+import { VoucherPresenter } from './voucher-presenter.js';
 import { VouchersRepo } from './vouchers.repo.js';
 import { vouchersRoutes } from './vouchers.routes.js';
 import { VouchersService } from './vouchers.service.js';
 
-export const vouchersFeature: Feature = ({ node, config, clock }) =>
-  vouchersRoutes(new VouchersService(new VouchersRepo(node.db), node.writes, node.newId, clock, config.time_zone));
+export const vouchersFeature: Feature = ({ node, config, clock }) => {
+  const repo = new VouchersRepo(node.db);
+  const presenter = new VoucherPresenter(repo, new StoresRepo(node.db), config.time_zone);
+  return vouchersRoutes(new VouchersService(repo, presenter, node.writes, node.newId, clock, config.time_zone));
+};

@@ -1,10 +1,17 @@
 import { RewardDefinition } from '../../loyalty/program.schemas.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
+import type { Store } from '../stores/stores.mappers.js';
 import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
 
-/** Reward as interface.md shows it inside a Voucher (and GET /rewards answers it). */
-export function toReward(row: RewardRow, timeZone: string) {
+export type Reward = ReturnType<typeof toReward>;
+
+/**
+ * Reward as interface.md shows it inside a Voucher (and GET /rewards answers it). Its
+ * `store_list` holds Store records, as the 2021 OpenAPI file types it; a store the node does not
+ * hold (yet) is left out rather than shown as a bare id.
+ */
+export function toReward(row: RewardRow, storeOf: (id: string) => Store | undefined, timeZone: string) {
   const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
   const definition = parsed.success ? parsed.data : undefined;
   const conditions = definition?.conditions ?? [];
@@ -18,7 +25,7 @@ export function toReward(row: RewardRow, timeZone: string) {
     valid_time_from: definition?.time_from ?? null,
     valid_time_to: definition?.time_to ?? null,
     reward_group: 0,
-    store_list: definition?.store_ids ?? [],
+    store_list: (definition?.store_ids ?? []).flatMap((id) => storeOf(id) ?? []),
     additional_properties: [],
     priority: row.priority,
     image_urls: definition?.image ? [definition.image] : [],
@@ -31,7 +38,7 @@ export function toReward(row: RewardRow, timeZone: string) {
   };
 }
 
-export function toVoucher(row: VoucherRow, reward: RewardRow | undefined, timeZone: string) {
+export function toVoucher(row: VoucherRow, reward: Reward | undefined, timeZone: string) {
   return {
     voucher_id: row.id,
     customer_id: row.customer_id,
@@ -42,7 +49,7 @@ export function toVoucher(row: VoucherRow, reward: RewardRow | undefined, timeZo
     valid_from: formatOptionalTimestamp(row.valid_from, timeZone),
     valid_to: formatOptionalTimestamp(row.valid_to, timeZone),
     reward_group: row.reward_group,
-    reward: reward ? toReward(reward, timeZone) : null,
+    reward: reward ?? null,
     last_change: formatTimestamp(row.last_change, timeZone, true),
     state: row.state,
   };

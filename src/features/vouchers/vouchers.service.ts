@@ -11,13 +11,14 @@ import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { Paging } from '../../http/paging.js';
 import type { IdGenerator } from '../../sync/ids.js';
 import { parseTimestamp } from '../../time.js';
-import { toReward, toVoucher } from './vouchers.mappers.js';
+import type { VoucherPresenter } from './voucher-presenter.js';
 import type { VouchersRepo } from './vouchers.repo.js';
 import type { ApplyVoucher, VoucherRow, VouchersQuery } from './vouchers.schemas.js';
 
 export class VouchersService {
   constructor(
     private readonly repo: VouchersRepo,
+    private readonly presenter: VoucherPresenter,
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
@@ -55,13 +56,13 @@ export class VouchersService {
 
   rewards(paging: Paging) {
     const page = this.repo.rewards(paging);
-    return { rewards: page.items.map((row) => toReward(row, this.timeZone)), total_items: page.total };
+    return { rewards: page.items.map((row) => this.presenter.reward(row)), total_items: page.total };
   }
 
   reward(id: string) {
     const row = this.repo.rewardById(id);
     if (!row) throw notFound('rewards', id);
-    return toReward(row, this.timeZone);
+    return this.presenter.reward(row);
   }
 
   private existing(id: string, context: RequestContext): VoucherRow {
@@ -72,6 +73,6 @@ export class VouchersService {
   }
 
   private wire(row: VoucherRow) {
-    return toVoucher(row, row.reward_id ? this.repo.rewardById(row.reward_id) : undefined, this.timeZone);
+    return this.presenter.voucher(row);
   }
 }
