@@ -200,4 +200,11 @@ describe('the contract check itself', () => {
     const wrong = { data: { customer_external_applications: [{ external_application_id: 5 }], total_items: 'many' } };
     expect(contract.check('get', '/customer-external-applications', 200, wrong)).not.toEqual([]);
   });
+
+  it('checks e-mails by the 2021 pattern once its over-escaping is undone: an address passes, a non-address fails', () => {
+    const customer = (email: string) => ({ data: { customer_id: 'c', personal_information: { email } } });
+    const errorsOf = (email: string) => contract.check('get', '/customers/{customer_id}', 200, customer(email), { nullable: true });
+    expect(errorsOf('jana.novak@example.com').filter((error) => error.includes('email'))).toEqual([]);
+    expect(errorsOf('not an address').filter((error) => error.includes('email'))).not.toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@ import { expectError } from '../support/expect-error.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { changesSince, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, TestClock, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -348,3 +349,7 @@ describe('campaign product store records', () => {
     expect((await get('offset=2')).body.data).toEqual({ campaign_product_store_records: [], total_items: 2 });
   });
 });
+
+listChecks('GET /campaign-products (enterprise)', () => ({ url: `${server.api('enterprise')}/campaign-products`, headers: pos, plural: 'campaign_products', idField: 'campaign_product_id' }), [['value_type_id=3', 'value_type_id'], ['is_valid=maybe', 'is_valid'], ['valid_from=soon', 'valid_from']]);
+
+listChecks('GET /campaign-products (customer)', () => ({ url: `${server.api('customer')}/campaign-products`, headers: token, plural: 'campaign_products', idField: 'campaign_product_id' }));

@@ -3,6 +3,7 @@ import { expectError } from '../support/expect-error.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { changesSince, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -121,3 +122,7 @@ describe.each([
     expect(expectError(await get(`/campaigns/${UNKNOWN}`), 404, 'not_found_exception').error_data).toEqual({ resource_name: 'campaigns', resource_id: UNKNOWN });
   });
 });
+
+listChecks('GET /campaigns (enterprise)', () => ({ url: `${server.api('enterprise')}/campaigns`, headers: pos, plural: 'campaigns', idField: 'idcampaign' }));
+
+listChecks('GET /campaigns (customer)', () => ({ url: `${server.api('customer')}/campaigns`, headers: token, plural: 'campaigns', idField: 'idcampaign' }));

@@ -3,6 +3,7 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { changeCount, createCard, createCustomer, invalidParam, janaSession, person, UNKNOWN_ID, type Session } from '../support/customers-fixtures.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -190,3 +191,5 @@ describe('PUT /cards/{card_id}', () => {
     expect((await get(`/cards/${card.valid}`)).body.data.state).toBe(1);
   });
 });
+
+listChecks('GET /cards (enterprise)', () => ({ url: `${server.api('enterprise')}/cards`, headers: pos, plural: 'cards', idField: 'card_id' }));

@@ -4,6 +4,7 @@ import { insertProductBrand, insertProductGroup, insertPurchaseItemType } from '
 import { expectError } from '../support/expect-error.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -133,3 +134,13 @@ describe.each([
     });
   });
 });
+
+listChecks('GET /product-groups (enterprise)', () => ({ url: `${server.api('enterprise')}/product-groups`, headers: pos, plural: 'product_groups', idField: 'product_group_id' }));
+
+listChecks('GET /product-brands (enterprise)', () => ({ url: `${server.api('enterprise')}/product-brands`, headers: pos, plural: 'product_brands', idField: 'product_brand_id' }));
+
+listChecks('GET /product-brands (customer)', () => ({ url: `${server.api('customer')}/product-brands`, headers: token, plural: 'product_brands', idField: 'product_brand_id' }));
+
+listChecks('GET /product-groups (customer)', () => ({ url: `${server.api('customer')}/product-groups`, headers: token, plural: 'product_groups', idField: 'product_group_id' }));
+
+listChecks('GET /purchase-item-types (enterprise)', () => ({ url: `${server.api('enterprise')}/purchase-item-types`, headers: pos, plural: 'purchase_item_types', idField: 'type_id' }));

@@ -3,6 +3,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { changeCount, createCustomer, invalidParam, janaSession, person, UNKNOWN_ID, type Session } from '../support/customers-fixtures.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -116,3 +117,5 @@ describe('customer source records in the customer interface', () => {
     expect(invalidParam(foreign)).toMatchObject({ reason: 'not_belong_to_logged_in_customer' });
   });
 });
+
+listChecks('GET /customer-source-records (enterprise)', () => ({ url: `${server.api('enterprise')}/customer-source-records`, headers: pos, plural: 'customer_source_records', idField: 'customer_source_record_id' }));

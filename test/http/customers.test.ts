@@ -3,6 +3,7 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { changeCount, createCustomer, invalidParam, janaSession, loginByEmail, person, UNKNOWN_ID, type Session } from '../support/customers-fixtures.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -218,3 +219,5 @@ describe('customers in the customer interface', () => {
     expect(ids(own)).toEqual([created.body.data.customer_id]);
   });
 });
+
+listChecks('GET /customers (enterprise)', () => ({ url: `${server.api('enterprise')}/customers`, headers: pos, plural: 'customers', idField: 'customer_id' }));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventGroup, insertEventProperty } from '../support/events-fixtures.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -139,3 +140,11 @@ describe.each([
     expect((await get('/event-groups/ffffffffffffffffffffffffff')).status).toBe(404);
   });
 });
+
+listChecks('GET /event-properties (enterprise)', () => ({ url: `${server.api('enterprise')}/event-properties`, headers: pos, plural: 'event_properties', idField: 'property_id' }));
+
+listChecks('GET /event-groups (enterprise)', () => ({ url: `${server.api('enterprise')}/event-groups`, headers: pos, plural: 'event_groups', idField: 'event_group_id' }));
+
+listChecks('GET /event-groups (customer)', () => ({ url: `${server.api('customer')}/event-groups`, headers: token, plural: 'event_groups', idField: 'event_group_id' }));
+
+listChecks('GET /event-properties (customer)', () => ({ url: `${server.api('customer')}/event-properties`, headers: token, plural: 'event_properties', idField: 'property_id' }));

@@ -4,6 +4,7 @@ import { insertEventProperty } from '../support/events-fixtures.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { changesSince, demoCustomerSession, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 const VISIT = 'aaaaaaaaaaaaaaaaaaaaaaaaaa';
 const SIGNUP = 'bbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -281,3 +282,5 @@ describe('GET /events/{id} and its property records', () => {
     expect(read.body.data.customer_id).toBe(DEMO_IDS.customerJana);
   });
 });
+
+listChecks('GET /events (enterprise)', () => ({ url: `${server.api('enterprise')}/events`, headers: pos, plural: 'events', idField: 'event_id' }));

@@ -9,6 +9,7 @@ import {
   outboxKindsSince,
 } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -208,3 +209,5 @@ describe('GET /orders/{id}', () => {
     expect(response.body.error.error_data.invalid_params[0]).toMatchObject({ name: 'order_id', reason: 'not_belong_to_logged_in_customer' });
   });
 });
+
+listChecks('GET /orders (enterprise)', () => ({ url: `${server.api('enterprise')}/orders`, headers: pos, plural: 'orders', idField: 'order_id' }));

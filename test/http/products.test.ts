@@ -3,6 +3,7 @@ import { insertProduct } from '../support/catalog-fixtures.js';
 import { expectError } from '../support/expect-error.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -130,3 +131,7 @@ describe.each([
     expect(expectError(response, 404, 'not_found_exception').error_data).toEqual({ resource_name: 'products', resource_id: 'ffffffffffffffffffffffffff' });
   });
 });
+
+listChecks('GET /products (enterprise)', () => ({ url: `${server.api('enterprise')}/products`, headers: pos, plural: 'products', idField: 'product_id' }));
+
+listChecks('GET /products (customer)', () => ({ url: `${server.api('customer')}/products`, headers: token, plural: 'products', idField: 'product_id' }));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 const NOVEMBER = 'payment_time_from=2026-11-01 00:00:00';
 let server: TestServer;
@@ -87,3 +88,5 @@ describe('purchases', () => {
     expect(expectError(other, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('not_belong_to_logged_in_customer');
   });
 });
+
+listChecks('GET /purchases (enterprise)', () => ({ url: `${server.api('enterprise')}/purchases`, headers: auth, plural: 'purchases', idField: 'purchase_id' }), [['payment_time_from=yesterday', 'payment_time_from'], ['payment_time_to=2026-13-01 00:00:00', 'payment_time_to'], ['purchase_items_extension=perhaps', 'purchase_items_extension']]);

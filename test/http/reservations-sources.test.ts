@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenApiContract } from '../support/openapi.js';
 import { insertReservationSource } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -64,3 +65,7 @@ describe.each([
     expect(response.status).toBe(404);
   });
 });
+
+listChecks('GET /product-reservation-sources (enterprise)', () => ({ url: `${server.api('enterprise')}/product-reservation-sources`, headers: pos, plural: 'product_reservation_sources', idField: 'product_reservation_source_id' }));
+
+listChecks('GET /product-reservation-sources (customer)', () => ({ url: `${server.api('customer')}/product-reservation-sources`, headers: token, plural: 'product_reservation_sources', idField: 'product_reservation_source_id' }));

@@ -10,6 +10,7 @@ import {
   outboxKindsSince,
 } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 /** The demo chain's reservation source (src/demo/demo.ts). */
 const ESHOP_SOURCE = `de${(0xa01).toString(16).padStart(24, '0')}`;
@@ -332,3 +333,5 @@ describe('POST /product-reservations/{id}/actions/cancel-reservation', () => {
     expect((await cancel(own, jana, customer)).status).toBe(204);
   });
 });
+
+listChecks('GET /product-reservations (enterprise)', () => ({ url: `${server.api('enterprise')}/product-reservations`, headers: pos, plural: 'product_reservations', idField: 'product_reservation_id' }), [['reservation_state=9', 'reservation_state'], ['reservation_state=open', 'reservation_state']]);

@@ -4,6 +4,7 @@ import { expectError } from '../support/expect-error.js';
 import { OpenApiContract } from '../support/openapi.js';
 import { changesSince, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { listChecks } from '../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -294,3 +295,7 @@ describe.each([
     expectError(await get('/stores/ffffffffffffffffffffffffff'), 404, 'not_found_exception');
   });
 });
+
+listChecks('GET /stores (enterprise)', () => ({ url: `${server.api('enterprise')}/stores`, headers: pos, plural: 'stores', idField: 'store_id' }), [['visible_for_customer=2', 'visible_for_customer']]);
+
+listChecks('GET /stores (customer)', () => ({ url: `${server.api('customer')}/stores`, headers: token, plural: 'stores', idField: 'store_id' }));
