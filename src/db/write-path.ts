@@ -116,6 +116,28 @@ export class WritePath {
     return changed;
   }
 
+  /**
+   * Loads rows of one table from the hub's snapshot with applyReplicated's last-writer-wins
+   * upsert (a resumed bootstrap may meet rows it already holds). A snapshot sends every row of
+   * a table with the same columns, so the statement is built once per batch rather than per
+   * row, which is most of what a million-row bootstrap would otherwise spend. Must run inside
+   * a transaction.
+   */
+  loadSnapshotRows(entity: string, rows: Row[]): void {
+    const first = rows[0];
+    if (!first) return;
+    const columns = Object.keys(first);
+    const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
+    const upsert = this.statement(
+      `INSERT INTO ${entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE excluded.hlc > ${entity}.hlc`,
+    );
+    for (const row of rows) {
+      this.hlc.observe(String(row.hlc));
+      upsert.run(columns.map((column) => row[column] ?? null));
+    }
+  }
+
   private transaction(changes: RowChange[]): WriteTransaction {
     const record = (change: RowChange) => {
       this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);

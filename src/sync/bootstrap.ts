@@ -34,9 +34,7 @@ export async function bootstrapIfNeeded(
   let loaded = 0;
   let complete = false;
   const load = db.transaction((rows: SnapshotRow[]) => {
-    for (const { entity: table, row } of rows) {
-      writes.applyReplicated({ entity: table, entity_id: String(row.id), op: 'insert', row, hlc: String(row.hlc) }, false);
-    }
+    for (const run of runsByEntity(rows)) writes.loadSnapshotRows(run.entity, run.rows);
     const last = rows[rows.length - 1]!;
     state.set('snapshot_entity', last.entity);
     state.set('snapshot_after_id', String(last.row.id));
@@ -72,4 +70,15 @@ export async function bootstrapIfNeeded(
     state.clear('snapshot_after_id');
   })();
   return true;
+}
+
+/** The batch cut where the snapshot moves from one table to the next (it sends table by table). */
+function runsByEntity(rows: SnapshotRow[]): { entity: string; rows: SnapshotRow['row'][] }[] {
+  const runs: { entity: string; rows: SnapshotRow['row'][] }[] = [];
+  for (const { entity, row } of rows) {
+    const current = runs[runs.length - 1];
+    if (current?.entity === entity) current.rows.push(row);
+    else runs.push({ entity, rows: [row] });
+  }
+  return runs;
 }
