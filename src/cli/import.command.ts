@@ -12,9 +12,9 @@ export function registerImportCommand(program: Command): void {
   program
     .command('import')
     .description(
-      'Load master data from NDJSON (one API structure per line) or CSV with a header (dotted names for nested fields, e.g. customer.personal_information.email). Resources: customers (with an optional customer_id), cards. Rejected records are reported with their line and reason; the rest load in batched transactions.',
+      'Load master data from NDJSON (one API structure per line) or CSV with a header (dotted names for nested fields, e.g. customer.personal_information.email). Resources: customers, cards, stores, campaigns (each as its API create call, with an optional customer_id/store_id/campaign_id), products (external_ids per list), product-groups, brands, rewards (as in a program file). Rejected records are reported with their line and reason; the rest load in batched transactions.',
     )
-    .argument('<resource>', 'customers or cards')
+    .argument('<resource>', 'customers, cards, products, product-groups, brands, stores, rewards or campaigns')
     .argument('<file>', '.ndjson/.jsonl or .csv file')
     .option('--batch-size <n>', 'records per transaction', '5000')
     .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')

@@ -13,8 +13,11 @@ import { readRecords, type FileFormat } from './read-records.js';
 export interface Importer<T = unknown> {
   /** One record as the API's schema for this resource describes it. */
   schema: z.ZodType<T>;
-  /** Writes one validated record through the write path; throws AppError to reject it. */
-  write(record: T): void;
+  /**
+   * Writes one validated record through the write path; throws AppError to reject it.
+   * `source` is the record as the file gave it, before the schema's defaults.
+   */
+  write(record: T, source: Record<string, unknown>): void;
 }
 
 export interface Rejection {
@@ -50,11 +53,11 @@ export async function importFile<T>(db: Db, importer: Importer<T>, file: string,
     if (result.rejections.length < (options.keepRejections ?? 1000)) result.rejections.push(rejection);
     options.onRejection?.(rejection);
   };
-  let batch: { line: number; record: T }[] = [];
-  const flush = db.transaction((records: { line: number; record: T }[]) => {
-    for (const { line, record } of records) {
+  let batch: { line: number; record: T; source: Record<string, unknown> }[] = [];
+  const flush = db.transaction((records: { line: number; record: T; source: Record<string, unknown> }[]) => {
+    for (const { line, record, source } of records) {
       try {
-        importer.write(record);
+        importer.write(record, source);
         result.imported += 1;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -74,7 +77,7 @@ export async function importFile<T>(db: Db, importer: Importer<T>, file: string,
       reject({ line: source.line, reason: describe(fromZodIssues(parsed.issues, source.value, '')) });
       continue;
     }
-    batch.push({ line: source.line, record: parsed.data });
+    batch.push({ line: source.line, record: parsed.data, source: source.value });
     if (batch.length >= batchSize) {
       flush(batch);
       batch = [];

@@ -5,10 +5,10 @@
  * Rewards are matched by id, so loading a changed program updates them in place.
  */
 import type { Db } from '../db/open.js';
-import type { WritePath } from '../db/write-path.js';
+import type { WritePath, WriteTransaction } from '../db/write-path.js';
 import { fromZodIssues } from '../http/validation-errors.js';
 import { PROGRAM_ROW_ID, type ProgramRepo } from './program.repo.js';
-import { Program } from './program.schemas.js';
+import { Program, type RewardDefinition } from './program.schemas.js';
 
 export class ProgramService {
   private readonly rewardExists;
@@ -31,20 +31,27 @@ export class ProgramService {
     // a store's command.
     this.writes.write(null, (tx) => {
       this.repo.save(tx, rest, this.programExists.get(PROGRAM_ROW_ID) !== undefined);
-      parsed.data.rewards.forEach((reward, index) => {
-        const row = {
-          code: reward.code,
-          name: reward.name,
-          priority: reward.priority,
-          points_cost_milli: reward.points_cost,
-          is_automated: reward.is_automated ? 1 : 0,
-          details: JSON.stringify(rawRewards?.[index]),
-          state: 1,
-        };
-        if (this.rewardExists.get(reward.id)) tx.update('rewards', reward.id, row);
-        else tx.insert('rewards', { id: reward.id, ...row });
-      });
+      parsed.data.rewards.forEach((reward, index) => this.saveReward(tx, reward, rawRewards?.[index]));
     });
     return { rewards: parsed.data.rewards.length, earning_rules: parsed.data.earning.length };
+  }
+
+  /** One reward of an import file (`loyaltyd import rewards`), validated and matched by id as in a program. */
+  importReward(reward: RewardDefinition, raw: unknown): void {
+    this.writes.write(null, (tx) => this.saveReward(tx, reward, raw));
+  }
+
+  private saveReward(tx: WriteTransaction, reward: RewardDefinition, raw: unknown): void {
+    const row = {
+      code: reward.code,
+      name: reward.name,
+      priority: reward.priority,
+      points_cost_milli: reward.points_cost,
+      is_automated: reward.is_automated ? 1 : 0,
+      details: JSON.stringify(raw),
+      state: 1,
+    };
+    if (this.rewardExists.get(reward.id)) tx.update('rewards', reward.id, row);
+    else tx.insert('rewards', { id: reward.id, ...row });
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Text } from '../../http/schemas.js';
+import { Id, Text } from '../../http/schemas.js';
 
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
 const ExternalId = z.union([Text, z.number().transform(String)]);
@@ -9,6 +9,10 @@ export const CreateCampaign = z.object({
   campaign: z.object({ name: Text, parent_id: Text.nullable().optional(), external_id: ExternalId.nullable().optional() }),
 });
 export type CreateCampaign = z.infer<typeof CreateCampaign>;
+
+/** A campaign of an import file (`loyaltyd import campaigns`): the API's structure, with the id it may already have. */
+export const ImportedCampaign = CreateCampaign.extend({ campaign_id: Id.optional() });
+export type ImportedCampaign = z.infer<typeof ImportedCampaign>;
 
 export const CampaignPath = z.object({ campaign_id: z.string() });
 

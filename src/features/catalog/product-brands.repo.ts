@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { ProductBrandRow } from './product-brands.schemas.js';
 
@@ -26,5 +27,9 @@ export class ProductBrandsRepo {
       { from: 'product_brands', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'product_brand_id', tieBreaker: 'id' },
       paging,
     );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('product_brands', row);
   }
 }

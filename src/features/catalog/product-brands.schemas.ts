@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Text } from '../../http/schemas.js';
+import { Id, Text } from '../../http/schemas.js';
 
 export const ProductBrandPath = z.object({ product_brand_id: z.string() });
 
@@ -9,3 +9,7 @@ export type ProductBrandQuery = z.infer<typeof ProductBrandQuery>;
 
 export const ProductBrandRow = z.object({ id: z.string(), name: z.string(), external_id: z.string().nullable() });
 export type ProductBrandRow = z.infer<typeof ProductBrandRow>;
+
+/** A brand as master data loads it (`loyaltyd import brands`); the API only reads them. */
+export const ProductBrandRecord = z.object({ product_brand_id: Id.optional(), name: Text, external_id: Text.nullable().optional() });
+export type ProductBrandRecord = z.infer<typeof ProductBrandRecord>;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { ProductGroupQuery, ProductGroupRow } from './product-groups.schemas.js';
 
@@ -42,5 +43,9 @@ export class ProductGroupsRepo {
       },
       paging,
     );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('product_groups', row);
   }
 }

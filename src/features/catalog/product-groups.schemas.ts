@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Text } from '../../http/schemas.js';
+import { Id, Text } from '../../http/schemas.js';
 
 export const ProductGroupPath = z.object({ product_group_id: z.string() });
 
@@ -18,3 +18,15 @@ export const ProductGroupRow = z.object({
   last_change: z.string(),
 });
 export type ProductGroupRow = z.infer<typeof ProductGroupRow>;
+
+/** A product group as master data loads it (`loyaltyd import product-groups`); the API only reads them. */
+export const ProductGroupRecord = z.object({
+  product_group_id: Id.optional(),
+  name: Text,
+  parent_product_group_id: Id.nullable().optional(),
+  code: Text.nullable().optional(),
+  external_id: Text.nullable().optional(),
+  store_id: Id.nullable().optional(),
+  state: z.number().int().min(0).max(1).optional(),
+});
+export type ProductGroupRecord = z.infer<typeof ProductGroupRecord>;

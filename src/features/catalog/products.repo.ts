@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries, type Filter } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { ProductRow } from './products.schemas.js';
 
@@ -34,6 +35,7 @@ export class ProductsRepo {
   private readonly lists;
   private readonly one;
   private readonly externalId;
+  private readonly externalIdHolder;
 
   constructor(db: Db) {
     this.lists = new ListQueries(db);
@@ -42,6 +44,7 @@ export class ProductsRepo {
     this.externalId = db.prepare<[string, string], { code: string }>(
       'SELECT code FROM product_external_ids WHERE product_id = ? AND list_code = ? ORDER BY id LIMIT 1',
     );
+    this.externalIdHolder = db.prepare<[string, string], { product_id: string }>('SELECT product_id FROM product_external_ids WHERE list_code = ? AND code = ?');
   }
 
   productById(id: string): ProductRow | undefined {
@@ -50,6 +53,19 @@ export class ProductsRepo {
 
   externalIdOf(productId: string, listCode: string): string | null {
     return this.externalId.get(productId, listCode)?.code ?? null;
+  }
+
+  /** The product a code of a list of external ids names, if any: a code names one product per list. */
+  productByExternalId(listCode: string, code: string): string | undefined {
+    return this.externalIdHolder.get(listCode, code)?.product_id;
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('products', row);
+  }
+
+  insertExternalId(tx: WriteTransaction, row: Row): void {
+    tx.insert('product_external_ids', row);
   }
 
   page(filters: ProductFilters, paging: Paging): Page<ProductRow> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Text } from '../../http/schemas.js';
+import { Id, Text } from '../../http/schemas.js';
 
 /** The list of external ids shown and matched when a request names none (DESIGN §6). */
 export const DEFAULT_EXTERNAL_LIST = 'GLOBAL';
@@ -36,3 +36,20 @@ export const ProductRow = z.object({
   last_change: z.string(),
 });
 export type ProductRow = z.infer<typeof ProductRow>;
+
+/**
+ * A product as master data loads it (`loyaltyd import products`); the API only reads
+ * products. Its external ids are given per list code, one code or several:
+ * `{ "GLOBAL": "8590001", "EAN": ["4006381333931"] }` (in CSV: `external_ids.EAN`).
+ */
+export const ProductRecord = z.object({
+  product_id: Id.optional(),
+  name: Text,
+  code: Text.nullable().optional(),
+  product_group_id: Id.nullable().optional(),
+  product_brand_id: Id.nullable().optional(),
+  external_ids: z.record(Text, z.union([Text.transform((code) => [code]), z.array(Text)])).optional(),
+  additional_properties: z.array(StoredProperty.omit({ last_change: true })).optional(),
+  state: z.number().int().min(0).max(1).optional(),
+});
+export type ProductRecord = z.infer<typeof ProductRecord>;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Address } from '../address.schema.js';
 import { Paging } from '../../http/paging.js';
-import { QueryInteger, Text } from '../../http/schemas.js';
+import { Id, QueryInteger, Text } from '../../http/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
@@ -48,6 +48,10 @@ export type StoreInput = z.infer<typeof StoreInput>;
 
 export const StoreBody = z.object({ store: StoreInput });
 export type StoreBody = z.infer<typeof StoreBody>;
+
+/** A store of an import file (`loyaltyd import stores`): the API's structure, with the id it may already have. */
+export const ImportedStore = StoreBody.extend({ store_id: Id.optional() });
+export type ImportedStore = z.infer<typeof ImportedStore>;
 
 export const StorePath = z.object({ store_id: z.string() });
 

@@ -1,9 +1,9 @@
 import type { WritePath } from '../../db/write-path.js';
-import { notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../errors.js';
 import type { IdGenerator } from '../../sync/ids.js';
 import { toStore, toStoreDetails } from './stores.mappers.js';
 import type { StoresRepo } from './stores.repo.js';
-import { StoreDetails, type StoreBody, type StoreQuery, type StoreRow } from './stores.schemas.js';
+import { StoreDetails, type ImportedStore, type StoreBody, type StoreQuery, type StoreRow } from './stores.schemas.js';
 
 export class StoresService {
   constructor(
@@ -14,8 +14,22 @@ export class StoresService {
   ) {}
 
   create({ store }: StoreBody): { store_id: string } {
-    const row = {
-      id: this.newId(),
+    const row = this.rowOf(this.newId(), store);
+    this.writes.write({ kind: 'stores.create', payload: { store: row } }, (tx) => this.repo.insert(tx, row));
+    return { store_id: row.id };
+  }
+
+  /** One store of an import file: master data, loaded on the hub and not queued as a command. */
+  importRecord(record: ImportedStore): void {
+    const id = record.store_id ?? this.newId();
+    if (this.repo.storeById(id)) throw invalidParam('store_id', 'already_exists', id);
+    const row = this.rowOf(id, record.store);
+    this.writes.write(null, (tx) => this.repo.insert(tx, row));
+  }
+
+  private rowOf(id: string, store: StoreBody['store']) {
+    return {
+      id,
       store_code: store.store_code,
       name: store.name,
       partner_id: store.partner_id,
@@ -24,8 +38,6 @@ export class StoresService {
       details: JSON.stringify(toStoreDetails(store)),
       state: 1,
     };
-    this.writes.write({ kind: 'stores.create', payload: { store: row } }, (tx) => this.repo.insert(tx, row));
-    return { store_id: row.id };
   }
 
   update(id: string, { store }: StoreBody): void {
