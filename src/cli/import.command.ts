@@ -29,7 +29,7 @@ export function registerImportCommand(program: Command): void {
         const bar = progressBar();
         const started = performance.now();
         let shown = 0;
-        const result = await importFile(app.node.db, importer, file, formatOf(file), {
+        const result = await importFile(app.node, importer, file, formatOf(file), {
           batchSize: Math.max(1, Number(options.batchSize) || 5000),
           onProgress: (progress) =>
             bar.update(progress.bytesRead ?? 0, size, `${progress.imported.toLocaleString('en')} imported, ${progress.rejected.toLocaleString('en')} rejected`),

@@ -42,6 +42,9 @@ export class WritePath {
   private readonly recordChange: Statement;
   private readonly appendCommand: Statement;
   private readonly commitListeners: (() => void)[] = [];
+  /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
+  private readonly inTransaction: (run: () => unknown) => unknown;
+  private joining = false;
 
   constructor(
     private readonly db: Db,
@@ -50,6 +53,7 @@ export class WritePath {
     private readonly mode: Mode,
     private readonly clock: Clock,
   ) {
+    this.inTransaction = db.transaction((run: () => unknown) => run());
     this.recordChange = db.prepare('INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, ?, ?, ?)');
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/pusher.ts) while it runs.
@@ -71,7 +75,8 @@ export class WritePath {
    */
   write<T>(command: Command | null, work: (tx: WriteTransaction) => T): T {
     const queued = command !== null && this.mode === 'store';
-    const result = this.db.transaction(() => {
+    const run = this.joining && this.db.inTransaction ? (work: () => unknown) => work() : this.inTransaction;
+    const result = run(() => {
       const changes: RowChange[] = [];
       const value = work(this.transaction(changes));
       if (queued) {
@@ -85,9 +90,24 @@ export class WritePath {
         );
       }
       return value;
-    })();
+    }) as T;
     if (queued) for (const listener of this.commitListeners) listener();
     return result;
+  }
+
+  /**
+   * Runs `load` with its writes joining the surrounding transaction instead of each opening
+   * a savepoint: SQLite copies every page a savepoint first touches into a sub-journal, which
+   * doubles the cost of a bulk load. A write that fails half-way then leaves its first rows
+   * behind, so the caller must roll the whole transaction back on any failure.
+   */
+  joiningTransaction<T>(load: () => T): T {
+    this.joining = true;
+    try {
+      return load();
+    } finally {
+      this.joining = false;
+    }
   }
 
   /**

@@ -1,11 +1,13 @@
 /**
  * `loyaltyd import`: validates every record of a file with the same zod schema as the API,
- * writes accepted records in batched transactions (each record in its own savepoint, so a
- * rejected one leaves nothing behind), and reports rejected ones with their line number and
- * reason without stopping.
+ * writes accepted records in batched transactions, and reports rejected ones with their line
+ * number and reason without stopping. A batch is first written in one go; if a record in it
+ * is rejected by its service, the batch is rolled back and written again with each record in
+ * its own savepoint, so a rejected record leaves nothing behind and the rest still load.
  */
 import type { z } from 'zod';
 import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
 import { AppError } from '../errors.js';
 import { fromZodIssues } from '../http/validation-errors.js';
 import { readRecords, type FileFormat } from './read-records.js';
@@ -45,7 +47,13 @@ export interface ImportOptions {
   keepRejections?: number;
 }
 
-export async function importFile<T>(db: Db, importer: Importer<T>, file: string, format: FileFormat, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importFile<T>(
+  { db, writes }: { db: Db; writes: WritePath },
+  importer: Importer<T>,
+  file: string,
+  format: FileFormat,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const batchSize = options.batchSize ?? 5000;
   const result: ImportResult = { read: 0, imported: 0, rejected: 0, rejections: [] };
   const reject = (rejection: Rejection) => {
@@ -53,8 +61,14 @@ export async function importFile<T>(db: Db, importer: Importer<T>, file: string,
     if (result.rejections.length < (options.keepRejections ?? 1000)) result.rejections.push(rejection);
     options.onRejection?.(rejection);
   };
-  let batch: { line: number; record: T; source: Record<string, unknown> }[] = [];
-  const flush = db.transaction((records: { line: number; record: T; source: Record<string, unknown> }[]) => {
+  type Accepted = { line: number; record: T; source: Record<string, unknown> };
+  let batch: Accepted[] = [];
+  const writeAll = db.transaction((records: Accepted[]) =>
+    writes.joiningTransaction(() => {
+      for (const { record, source } of records) importer.write(record, source);
+    }),
+  );
+  const writeEach = db.transaction((records: Accepted[]) => {
     for (const { line, record, source } of records) {
       try {
         importer.write(record, source);
@@ -65,28 +79,53 @@ export async function importFile<T>(db: Db, importer: Importer<T>, file: string,
       }
     }
   });
+  const flush = (records: Accepted[]) => {
+    try {
+      writeAll(records);
+      result.imported += records.length;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      writeEach(records);
+    }
+  };
   const reading = { bytesRead: 0 };
-  for await (const source of readRecords(file, format, reading)) {
-    result.read += 1;
-    if ('unreadable' in source.value) {
-      reject({ line: source.line, reason: String(source.value.unreadable) });
-      continue;
+  await withoutMmap(db, async () => {
+    for await (const source of readRecords(file, format, reading)) {
+      result.read += 1;
+      if ('unreadable' in source.value) {
+        reject({ line: source.line, reason: String(source.value.unreadable) });
+        continue;
+      }
+      const parsed = parseRecord(importer.schema, source.value, source.fromText);
+      if (!parsed.success) {
+        reject({ line: source.line, reason: describe(fromZodIssues(parsed.issues, source.value, '')) });
+        continue;
+      }
+      batch.push({ line: source.line, record: parsed.data, source: source.value });
+      if (batch.length >= batchSize) {
+        flush(batch);
+        batch = [];
+        options.onProgress?.({ ...result, bytesRead: reading.bytesRead });
+      }
     }
-    const parsed = parseRecord(importer.schema, source.value, source.fromText);
-    if (!parsed.success) {
-      reject({ line: source.line, reason: describe(fromZodIssues(parsed.issues, source.value, '')) });
-      continue;
-    }
-    batch.push({ line: source.line, record: parsed.data, source: source.value });
-    if (batch.length >= batchSize) {
-      flush(batch);
-      batch = [];
-      options.onProgress?.({ ...result, bytesRead: reading.bytesRead });
-    }
-  }
-  if (batch.length) flush(batch);
+    if (batch.length) flush(batch);
+  });
   options.onProgress?.({ ...result, bytesRead: reading.bytesRead });
   return result;
+}
+
+/**
+ * An import writes and hardly reads: mapping the growing file into the process would only
+ * count its pages in the importer's memory, so an import runs with mmap off.
+ */
+async function withoutMmap(db: Db, work: () => Promise<void>): Promise<void> {
+  const mmapSize = db.pragma('mmap_size', { simple: true }) as number;
+  db.pragma('mmap_size = 0');
+  try {
+    await work();
+  } finally {
+    db.pragma(`mmap_size = ${mmapSize}`);
+  }
 }
 
 type Parsed<T> = { success: true; data: T } | { success: false; issues: z.core.$ZodIssue[] };

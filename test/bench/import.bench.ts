@@ -35,8 +35,8 @@ export async function run(): Promise<void> {
   const app = createApp({ config, clock: systemClock, log: pino({ level: 'silent' }) });
   const available = importers(app, config);
   const started = performance.now();
-  const customers = await importFile(app.node.db, available.customers!, customersFile, 'ndjson');
-  const cards = await importFile(app.node.db, available.cards!, cardsFile, 'csv');
+  const customers = await importFile(app.node, available.customers!, customersFile, 'ndjson');
+  const cards = await importFile(app.node, available.cards!, cardsFile, 'csv');
   const ms = performance.now() - started;
   if (customers.rejected + cards.rejected > 0) throw new Error(`rejected: ${JSON.stringify([customers.rejections[0], cards.rejections[0]])}`);
   const rows = customers.imported + cards.imported;
