@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { importFile } from '../import/import-file.js';
+import { DEFAULT_BATCH_SIZE, importFile } from '../import/import-file.js';
 import { importers } from '../import/importers.js';
 import { formatOf } from '../import/read-records.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
@@ -16,7 +16,7 @@ export function registerImportCommand(program: Command): void {
     )
     .argument('<resource>', 'customers, cards, products, product-groups, brands, stores, rewards or campaigns')
     .argument('<file>', '.ndjson/.jsonl or .csv file')
-    .option('--batch-size <n>', 'records per transaction', '5000')
+    .option('--batch-size <n>', 'records per transaction', String(DEFAULT_BATCH_SIZE))
     .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
     .option('--config <file>', 'JSON config file')
     .option('--json', 'print the result as JSON')
@@ -30,7 +30,7 @@ export function registerImportCommand(program: Command): void {
         const started = performance.now();
         let shown = 0;
         const result = await importFile(app.node, importer, file, formatOf(file), {
-          batchSize: Math.max(1, Number(options.batchSize) || 5000),
+          batchSize: Math.max(1, Number(options.batchSize) || DEFAULT_BATCH_SIZE),
           onProgress: (progress) =>
             bar.update(progress.bytesRead ?? 0, size, `${progress.imported.toLocaleString('en')} imported, ${progress.rejected.toLocaleString('en')} rejected`),
           onRejection: (rejection) => {

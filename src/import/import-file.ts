@@ -47,6 +47,13 @@ export interface ImportOptions {
   keepRejections?: number;
 }
 
+/**
+ * Records per transaction. Larger batches cost fewer commits and checkpoints (measured at
+ * 300,000 customers with cards: 20,000 a batch loads ~8 % faster than 5,000); a batch with a
+ * rejected record is written a second time, record by record.
+ */
+export const DEFAULT_BATCH_SIZE = 20_000;
+
 export async function importFile<T>(
   { db, writes }: { db: Db; writes: WritePath },
   importer: Importer<T>,
@@ -54,7 +61,7 @@ export async function importFile<T>(
   format: FileFormat,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const batchSize = options.batchSize ?? 5000;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const result: ImportResult = { read: 0, imported: 0, rejected: 0, rejections: [] };
   const reject = (rejection: Rejection) => {
     result.rejected += 1;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../src/config.js';
 
-const BIN = fileURLToPath(new URL('../../bin/loyaltyd', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/loyaltyd', import.meta.url));
 
 export function benchDir(name: string): string {
   return mkdtempSync(join(tmpdir(), `loyaltyd-bench-${name}-`));
