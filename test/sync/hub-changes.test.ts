@@ -15,6 +15,20 @@ import { createCustomer, updateCustomer, updateStore } from '../support/sync-wri
 /** Customers loaded at the hub before the interrupted bootstrap: more than one load batch (2,000 rows). */
 const HUB_CUSTOMERS = 2500;
 
+/** The demo's first reward as its program file gives it, to be loaded again under a new name. */
+const FREE_CAPPUCCINO = {
+  id: 'de000000000000000000000601',
+  code: 'FREE-CAPPUCCINO',
+  name: 'Free cappuccino',
+  description: 'A cappuccino for 100 points',
+  priority: 1,
+  points_cost: '100',
+  conditions: [{ product_ids: ['de000000000000000000000303'], min_count: 1 }],
+  discount: { type: 'final_price', value: '0' },
+  max_uses_per_bill: 2,
+};
+const HUB_PRODUCT = 'de0000000000000000000003f1';
+
 let cluster: Cluster;
 let proxy: FaultyProxy;
 let hubPos: Record<string, string>;
@@ -44,8 +58,16 @@ async function readAt(node: NodeProcess, path: string): Promise<any> {
 }
 
 describe('changes made at the hub', () => {
-  it('a customer and a store record changed at the hub through its API reach both stores', async () => {
+  it('a customer and a store changed at the hub through its API, and a reward and a product loaded there as master data, reach both stores', async () => {
     expect((await updateCustomer(cluster.hub, hubPos, DEMO_IDS.customerEva, { last_name: 'Changed-at-hub' })).status).toBe(204);
+    // Rewards and products are master data the API only reads: head office loads them with
+    // `loyaltyd import` on the hub's folder while the hub runs.
+    const rewardFile = join(cluster.hub.dataDir, '..', 'rewards.ndjson');
+    writeFileSync(rewardFile, `${JSON.stringify({ ...FREE_CAPPUCCINO, name: 'Free cappuccino (changed at the hub)' })}\n`);
+    expect(await cluster.hub.cli(['import', 'rewards', rewardFile])).toMatchObject({ imported: 1, rejected: 0 });
+    const productFile = join(cluster.hub.dataDir, '..', 'products.ndjson');
+    writeFileSync(productFile, `${JSON.stringify({ product_id: HUB_PRODUCT, name: 'Flat white', external_ids: { GLOBAL: 'HUB-FLAT-WHITE' } })}\n`);
+    expect(await cluster.hub.cli(['import', 'products', productFile])).toMatchObject({ imported: 1, rejected: 0 });
     expect((await updateStore(cluster.hub, hubPos, DEMO_IDS.storeAirport, 'PRG-02', 'Prague Airport T2')).status).toBe(204);
     const created = await createCustomer(cluster.hub, hubPos, 'Hubert', 'Headoffice');
     for (const store of [cluster.store('east'), cluster.store('west')]) {
@@ -59,6 +81,8 @@ describe('changes made at the hub', () => {
       expect(newcomer.personal_information.first_name).toBe('Hubert');
       expect((await read(`/customers/${DEMO_IDS.customerEva}`)).personal_information.last_name).toBe('Changed-at-hub');
       expect((await read(`/stores/${DEMO_IDS.storeAirport}`)).name).toBe('Prague Airport T2');
+      expect((await read(`/rewards/${FREE_CAPPUCCINO.id}`)).name).toBe('Free cappuccino (changed at the hub)');
+      expect((await read(`/products/${HUB_PRODUCT}`)).name).toBe('Flat white');
     }
   }, 60_000);
 
