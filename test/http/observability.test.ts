@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactTokens } from '../../src/http/observability.js';
+import { schemaVersion } from '../../src/db/migrate.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -13,7 +14,7 @@ describe('/health and /metrics', () => {
   it('/health reports liveness, mode, schema version and the sync state without credentials', async () => {
     const response = await call('GET', `${server.url}/health`);
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ status: 'ok', mode: 'store', schema_version: 1 });
+    expect(response.body).toMatchObject({ status: 'ok', mode: 'store', schema_version: schemaVersion() });
     expect(response.body.sync).toMatchObject({ mode: 'store', hub_url: null, outbox: { pending: expect.any(Number) } });
   });
 

@@ -1,4 +1,5 @@
 import * as initial from './0001-initial.js';
+import * as stampIndexes from './0002-stamp-indexes.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -10,4 +11,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [{ version: 1, name: 'initial', sql: initial.sql }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: 'initial', sql: initial.sql },
+  { version: 2, name: 'stamp-indexes', sql: stampIndexes.sql },
+];
