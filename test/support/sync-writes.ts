@@ -134,6 +134,32 @@ export function updateStore(node: NodeProcess, auth: Record<string, string>, id:
   return call('PUT', `${node.api('enterprise')}/stores/${id}`, { headers: auth, body: storeBody(code, name) });
 }
 
+/** The demo chain's one voucher (Jana's free cappuccino) and Petr's card (src/demo/demo.ts). */
+export const DEMO_VOUCHER = `de${(0x701).toString(16).padStart(24, '0')}`;
+const PETR_CARD = '2000000000024';
+
+/** A closed bill at Prague Central: one cappuccino (GLOBAL 859000771) for Petr. */
+export async function sendPurchase(node: NodeProcess, auth: Record<string, string>, billId: string): Promise<Created> {
+  const bill = {
+    bill_id: billId,
+    bill_number: `N-${billId}`,
+    payment_time: '2026-11-21 09:30:00',
+    currency_id: 'CZK',
+    total_price: '65',
+    bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], plu_name: 'Cappuccino', quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1, vat_rate: 21 }],
+  };
+  const response = await call('POST', `${node.api('enterprise')}/purchases/actions/send-purchase`, {
+    headers: auth,
+    body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: PETR_CARD, bill },
+  });
+  expectStatus(response, 201, `send-purchase at ${node.name}`);
+  return { table: 'purchases', id: response.body.data.purchase_id as string };
+}
+
+export function applyVoucher(node: NodeProcess, auth: Record<string, string>, voucherId: string, storeId: string, time: string): Promise<JsonResponse> {
+  return call('POST', `${node.api('enterprise')}/vouchers/${voucherId}/actions/apply-voucher`, { headers: auth, body: { store_id: storeId, date_applied: time } });
+}
+
 /** The enterprise-interface detail path of a created record, to read it back at any node. */
 export function detailPath(created: Created): string {
   const resource: Record<string, string> = {
@@ -143,6 +169,7 @@ export function detailPath(created: Created): string {
     customers: 'customers',
     cards: 'cards',
     stores: 'stores',
+    purchases: 'purchases',
   };
   const path = resource[created.table];
   if (!path) throw new Error(`no detail path for ${created.table}`);

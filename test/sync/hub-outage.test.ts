@@ -12,6 +12,7 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { Cluster, customerSession, newToken, posLogin, waitFor, type StoreProcess } from '../support/cluster.js';
 import { call } from '../support/server.js';
 import {
+  applyVoucher,
   assignPoints,
   cancelReservation,
   createCard,
@@ -20,7 +21,9 @@ import {
   createOrder,
   createReservation,
   createStore,
+  DEMO_VOUCHER,
   detailPath,
+  sendPurchase,
   updateCustomer,
   updateStore,
   type Created,
@@ -59,6 +62,10 @@ async function writeEverything(store: StoreProcess, tag: string): Promise<Create
   created.push(reservation, await createReservation(store, pos, customer.id));
   expect((await cancelReservation(store, pos, reservation.id)).status).toBe(204);
   expect((await assignPoints(store, pos, DEMO_IDS.customerEva, 5)).status).toBe(204);
+  created.push(await sendPurchase(store, pos, `${tag}-bill-1`));
+  // The one demo voucher, applied at both stores while they cannot see each other.
+  const [storeId, time] = tag === 'P' ? [DEMO_IDS.storeCentral, '2026-11-21 10:00:00'] : [DEMO_IDS.storeAirport, '2026-11-21 10:05:00'];
+  expect((await applyVoucher(store, pos, DEMO_VOUCHER, storeId, time)).status).toBe(204);
   // Jana holds 250 points; each store, knowing that balance, redeems 200 of them.
   expect((await call('POST', `${store.api('enterprise')}/points/actions/reduce-points`, { headers: pos, body: { customer_id: DEMO_IDS.customerJana, amount: 200 } })).status).toBe(204);
   const session = await customerSession(store);
@@ -75,7 +82,7 @@ async function writeEverything(store: StoreProcess, tag: string): Promise<Create
 }
 
 describe('a hub outage', () => {
-  it('stores keep answering and taking writes while the hub is down; once it is back every record is on the hub once, on the other store, all checksums agree, and points spent at both stores are a negative balance listed on every node', async () => {
+  it('stores keep answering and taking writes while the hub is down; once it is back every record is on the hub once, on the other store, all checksums agree; points spent at both stores are a negative balance and a voucher applied at both keeps its first application, each listed on every node', async () => {
     const prague = cluster.store('prague');
     const brno = cluster.store('brno');
     await cluster.hub.kill();
@@ -147,12 +154,19 @@ describe('a hub outage', () => {
     expect(brnoSums).toEqual(hubSums);
     expect(hubSums!.events!.rows).toBeGreaterThanOrEqual(8);
 
-    // The same points spent twice offline: kept as debt and listed, alike on every node.
+    // The same points spent twice offline: kept as debt and listed, alike on every node; the
+    // voucher applied at both stores keeps its first application (Prague's) and is listed.
     for (const node of cluster.nodes) {
       const { conflicts } = await node.cli(['sync', 'conflicts']);
-      expect(conflicts, node.name).toEqual([
-        expect.objectContaining({ kind: 'points_overspent', entity: 'customers', entity_id: DEMO_IDS.customerJana, detail: { balance_points: -150, uncovered_points: 150 } }),
-      ]);
+      expect(conflicts, node.name).toHaveLength(2);
+      expect(conflicts, node.name).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'points_overspent', entity: 'customers', entity_id: DEMO_IDS.customerJana, detail: { balance_points: -150, uncovered_points: 150 } }),
+          expect.objectContaining({ kind: 'voucher_applied_twice', entity_id: DEMO_VOUCHER }),
+        ]),
+      );
+      const voucher = await call('GET', `${node.api('enterprise')}/vouchers/${DEMO_VOUCHER}`, { headers: await posLogin(node) });
+      expect(voucher.body.data, node.name).toMatchObject({ store_id: DEMO_IDS.storeCentral, applied_date: '2026-11-21 10:00:00' });
     }
   }, 60_000);
 });
