@@ -75,7 +75,7 @@ export class WritePath {
    */
   write<T>(command: Command | null, work: (tx: WriteTransaction) => T): T {
     const queued = command !== null && this.mode === 'store';
-    const run = this.joining && this.db.inTransaction ? (work: () => unknown) => work() : this.inTransaction;
+    const run = this.joining && this.db.inTransaction ? (body: () => unknown) => body() : this.inTransaction;
     const result = run(() => {
       const changes: RowChange[] = [];
       const value = work(this.transaction(changes));
@@ -122,13 +122,7 @@ export class WritePath {
       changed = this.statement(`DELETE FROM ${change.entity} WHERE id = ? AND hlc < ?`).run(change.entity_id, change.hlc).changes > 0;
     } else {
       const row = change.row ?? {};
-      const columns = Object.keys(row);
-      const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
-      changed =
-        this.statement(
-          `INSERT INTO ${change.entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-           ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE excluded.hlc > ${change.entity}.hlc`,
-        ).run(...Object.values(row)).changes > 0;
+      changed = this.lastWriterWinsUpsert(change.entity, Object.keys(row)).run(...Object.values(row)).changes > 0;
     }
     if (changed && recordInFeed) {
       this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
@@ -147,11 +141,7 @@ export class WritePath {
     const first = rows[0];
     if (!first) return;
     const columns = Object.keys(first);
-    const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
-    const upsert = this.statement(
-      `INSERT INTO ${entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE excluded.hlc > ${entity}.hlc`,
-    );
+    const upsert = this.lastWriterWinsUpsert(entity, columns);
     for (const row of rows) {
       this.hlc.observe(String(row.hlc));
       upsert.run(columns.map((column) => row[column] ?? null));
@@ -194,6 +184,15 @@ export class WritePath {
         return true;
       },
     };
+  }
+
+  /** Inserts a row, or replaces the stored one only when the incoming stamp is newer. */
+  private lastWriterWinsUpsert(entity: string, columns: string[]): Statement {
+    const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
+    return this.statement(
+      `INSERT INTO ${entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE excluded.hlc > ${entity}.hlc`,
+    );
   }
 
   /** Statements are prepared once per shape and kept, as the hot paths need. */

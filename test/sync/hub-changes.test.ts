@@ -3,10 +3,10 @@
  * API reach every store; a store started on an empty folder bootstraps from the hub's
  * snapshot and converges; a bootstrap killed midway resumes where it stopped.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_IDS } from '../../src/demo/demo.js';
+import { DEMO_IDS, DEMO_PROGRAM } from '../../src/demo/demo.js';
 import { Cluster, posLogin, waitFor, type NodeProcess } from '../support/cluster.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
 import { call } from '../support/server.js';
@@ -16,17 +16,7 @@ import { createCustomer, updateCustomer, updateStore } from '../support/sync-wri
 const HUB_CUSTOMERS = 2500;
 
 /** The demo's first reward as its program file gives it, to be loaded again under a new name. */
-const FREE_CAPPUCCINO = {
-  id: 'de000000000000000000000601',
-  code: 'FREE-CAPPUCCINO',
-  name: 'Free cappuccino',
-  description: 'A cappuccino for 100 points',
-  priority: 1,
-  points_cost: '100',
-  conditions: [{ product_ids: ['de000000000000000000000303'], min_count: 1 }],
-  discount: { type: 'final_price', value: '0' },
-  max_uses_per_bill: 2,
-};
+const FREE_CAPPUCCINO = (JSON.parse(readFileSync(DEMO_PROGRAM, 'utf8')) as { rewards: { id: string }[] }).rewards[0]!;
 const HUB_PRODUCT = 'de0000000000000000000003f1';
 
 let cluster: Cluster;
