@@ -36,6 +36,9 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
 
   const http = express();
   http.disable('x-powered-by');
+  // No ETag: API answers are not cached by clients, and hashing every body costs the cash
+  // desk's calls ~1 % (checkout bench profile).
+  http.set('etag', false);
   http.set('trust proxy', 'loopback');
   http.set('query parser', parseQuery);
   http.use(observeRequests(log, metrics));

@@ -42,6 +42,9 @@ export class WritePath {
   private readonly recordChange: Statement;
   private readonly appendCommand: Statement;
   private readonly commitListeners: (() => void)[] = [];
+  /** Row writes made through this path, per table, for tableVersion(). */
+  private readonly writesPerTable = new Map<string, number>();
+  private readonly dataVersion: Statement<[], number>;
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
   private readonly inTransaction: (run: () => unknown) => unknown;
   private joining = false;
@@ -54,6 +57,7 @@ export class WritePath {
     private readonly clock: Clock,
   ) {
     this.inTransaction = db.transaction((run: () => unknown) => run());
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.recordChange = db.prepare('INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, ?, ?, ?)');
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/pusher.ts) while it runs.
@@ -66,6 +70,17 @@ export class WritePath {
   /** Called after each committed write that queued a command (the sync agent's nudge). */
   onCommandQueued(listener: () => void): void {
     this.commitListeners.push(listener);
+  }
+
+  /**
+   * A value that moves whenever `table` may have changed, for caches on the hot path that
+   * must notice a reload without querying the table: this connection's writes are counted
+   * here, and `PRAGMA data_version` moves when another connection commits (a `loyaltyd
+   * import` or `program load` run on the folder of a running daemon). A write that rolls
+   * back still moves it, which costs the cache one needless reload.
+   */
+  tableVersion(table: string): string {
+    return `${this.dataVersion.get()}:${this.writesPerTable.get(table) ?? 0}`;
   }
 
   /**
@@ -117,6 +132,7 @@ export class WritePath {
    */
   applyReplicated(change: RowChange, recordInFeed: boolean): boolean {
     this.hlc.observe(change.hlc);
+    this.wrote(change.entity);
     let changed: boolean;
     if (change.op === 'delete') {
       changed = this.statement(`DELETE FROM ${change.entity} WHERE id = ? AND hlc < ?`).run(change.entity_id, change.hlc).changes > 0;
@@ -142,6 +158,7 @@ export class WritePath {
     if (!first) return;
     const columns = Object.keys(first);
     const upsert = this.lastWriterWinsUpsert(entity, columns);
+    this.wrote(entity);
     for (const row of rows) {
       this.hlc.observe(String(row.hlc));
       upsert.run(columns.map((column) => row[column] ?? null));
@@ -150,6 +167,7 @@ export class WritePath {
 
   private transaction(changes: RowChange[]): WriteTransaction {
     const record = (change: RowChange) => {
+      this.wrote(change.entity);
       this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
       changes.push(change);
     };
@@ -184,6 +202,10 @@ export class WritePath {
         return true;
       },
     };
+  }
+
+  private wrote(table: string): void {
+    this.writesPerTable.set(table, (this.writesPerTable.get(table) ?? 0) + 1);
   }
 
   /** Inserts a row, or replaces the stored one only when the incoming stamp is newer. */

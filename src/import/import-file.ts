@@ -96,43 +96,27 @@ export async function importFile<T>(
     }
   };
   const reading = { bytesRead: 0 };
-  await withoutMmap(db, async () => {
-    for await (const source of readRecords(file, format, reading)) {
-      result.read += 1;
-      if ('unreadable' in source.value) {
-        reject({ line: source.line, reason: String(source.value.unreadable) });
-        continue;
-      }
-      const parsed = parseRecord(importer.schema, source.value, source.fromText);
-      if (!parsed.success) {
-        reject({ line: source.line, reason: describe(fromZodIssues(parsed.issues, source.value, '')) });
-        continue;
-      }
-      batch.push({ line: source.line, record: parsed.data, source: source.value });
-      if (batch.length >= batchSize) {
-        flush(batch);
-        batch = [];
-        options.onProgress?.({ ...result, bytesRead: reading.bytesRead });
-      }
+  for await (const source of readRecords(file, format, reading)) {
+    result.read += 1;
+    if ('unreadable' in source.value) {
+      reject({ line: source.line, reason: String(source.value.unreadable) });
+      continue;
     }
-    if (batch.length) flush(batch);
-  });
+    const parsed = parseRecord(importer.schema, source.value, source.fromText);
+    if (!parsed.success) {
+      reject({ line: source.line, reason: describe(fromZodIssues(parsed.issues, source.value, '')) });
+      continue;
+    }
+    batch.push({ line: source.line, record: parsed.data, source: source.value });
+    if (batch.length >= batchSize) {
+      flush(batch);
+      batch = [];
+      options.onProgress?.({ ...result, bytesRead: reading.bytesRead });
+    }
+  }
+  if (batch.length) flush(batch);
   options.onProgress?.({ ...result, bytesRead: reading.bytesRead });
   return result;
-}
-
-/**
- * An import writes and hardly reads: mapping the growing file into the process would only
- * count its pages in the importer's memory, so an import runs with mmap off.
- */
-async function withoutMmap(db: Db, work: () => Promise<void>): Promise<void> {
-  const mmapSize = db.pragma('mmap_size', { simple: true }) as number;
-  db.pragma('mmap_size = 0');
-  try {
-    await work();
-  } finally {
-    db.pragma(`mmap_size = ${mmapSize}`);
-  }
 }
 
 type Parsed<T> = { success: true; data: T } | { success: false; issues: z.core.$ZodIssue[] };

@@ -1,30 +1,32 @@
 /**
  * The program's rewards as the checkout engine reads them: rows of `rewards` whose
- * `details` hold the definition as loaded. Parsed once and kept until a reward row changes
- * (a load, or a replicated change), which the cheap fingerprint query notices.
+ * `details` hold the definition as loaded. Parsed once and kept until the rewards table
+ * may have changed (a load, an import, a replicated change), which the write path's
+ * table version tells without a query.
  */
 import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
 import { RewardDefinition } from './program.schemas.js';
 
 export class RewardsCatalog {
-  private readonly fingerprint;
   private readonly all;
-  private cached: { key: string; rewards: RewardDefinition[] } | undefined;
+  private cached: { version: string; rewards: RewardDefinition[] } | undefined;
 
-  constructor(db: Db) {
-    this.fingerprint = db.prepare<[], { n: number; newest: string | null }>('SELECT count(*) AS n, max(hlc) AS newest FROM rewards');
+  constructor(
+    db: Db,
+    private readonly writes: WritePath,
+  ) {
     this.all = db.prepare<[], { details: string }>("SELECT details FROM rewards WHERE state = 1 AND details LIKE '{%\"discount\"%' ORDER BY priority, id");
   }
 
   rewards(): RewardDefinition[] {
-    const print = this.fingerprint.get()!;
-    const key = `${print.n}:${print.newest ?? ''}`;
-    if (this.cached?.key !== key) {
+    const version = this.writes.tableVersion('rewards');
+    if (this.cached?.version !== version) {
       const rewards = this.all.all().flatMap((row) => {
         const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
         return parsed.success ? [parsed.data] : [];
       });
-      this.cached = { key, rewards };
+      this.cached = { version, rewards };
     }
     return this.cached.rewards;
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets.js';
@@ -7,10 +8,10 @@ import { buildProgram } from '../../src/cli/main.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
-import { DEMO_PROGRAM as PROGRAM_FILE, demoCredentials } from '../../src/demo/demo.js';
+import { DEMO_IDS, DEMO_PROGRAM as PROGRAM_FILE, demoCredentials } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/node.js';
 import { BIN, cliEnv, runCli, runCliJson } from '../support/cli.js';
-import { basic, bearer, call, startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { basic, bearer, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const folders: string[] = [];
 const servers: TestServer[] = [];
@@ -224,6 +225,38 @@ describe('loyaltyd serve', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('a program loaded from the command line while the daemon runs is what its next checkout call uses', async () => {
+    // The daemon keeps the parsed rewards until the table may have changed; a load by another
+    // process on the same folder must be noticed without a restart.
+    const folder = newFolder();
+    const server = await startTestServer({ dataDir: folder });
+    servers.push(server);
+    const auth = await demoPosLogin(server);
+    const recommend = async () => {
+      const response = await call('POST', `${server.api('enterprise')}/purchases/actions/recommended-best-rewards`, {
+        headers: auth,
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: '1',
+          card_number: demoCredentials.customer_card,
+          reward_list_type: 'C',
+          bill: { bill_id: 'B-1', payment_time: '2026-11-20T14:00:00+00:00', total_price: '65', bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }] },
+        },
+      });
+      expect(response.status).toBe(200);
+      return response.body.data.recommended_best_rewards.map((reward: { name: string }) => reward.name);
+    };
+    expect(await recommend()).toContain('Free cappuccino');
+    const program = JSON.parse(readFileSync(PROGRAM_FILE, 'utf8')) as { rewards: { code: string; name: string }[] };
+    for (const reward of program.rewards) if (reward.code === 'FREE-CAPPUCCINO') reward.name = 'Cappuccino on the house';
+    const file = join(folder, 'program.json');
+    writeFileSync(file, JSON.stringify(program));
+    await runCliJson(['program', 'load', file, '--data-dir', folder]);
+    const names = await recommend();
+    expect(names).toContain('Cappuccino on the house');
+    expect(names).not.toContain('Free cappuccino');
   });
 
   it('serve with LOYALTYD_PORT=abc exits non-zero naming http.port', async () => {

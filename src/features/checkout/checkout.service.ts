@@ -31,9 +31,18 @@ export class CheckoutService {
     private readonly program: ProgramRepo,
     private readonly catalog: RewardsCatalog,
     private readonly clock: Clock,
+    private readonly reading: <T>(work: () => T) => T,
   ) {}
 
   recommended(request: RecommendedBestRewards) {
+    return this.reading(() => this.recommendedIn(request));
+  }
+
+  acceptPayment(request: AcceptPayment) {
+    return this.reading(() => this.acceptPaymentIn(request));
+  }
+
+  private recommendedIn(request: RecommendedBestRewards) {
     const customerId = this.customerByCard(request.card_number);
     const { bill } = this.bills.read(request.store_id, request.bill);
     const balance = readLedger(this.points, customerId, this.clock()).balance;
@@ -48,7 +57,7 @@ export class CheckoutService {
     return { recommended_best_rewards: recommended, total_items: recommended.length };
   }
 
-  acceptPayment(request: AcceptPayment) {
+  private acceptPaymentIn(request: AcceptPayment) {
     const customerId = request.card_number ? this.customerByCard(request.card_number) : undefined;
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
@@ -87,9 +96,9 @@ export class CheckoutService {
   }
 
   private customerByCard(cardNumber: string): string {
-    const customer = this.customers.credentialsByCardNumber(cardNumber);
-    if (!customer) throw invalidParam('card_number', 'not_found', cardNumber);
-    return customer.id;
+    const customerId = this.customers.customerIdByCardNumber(cardNumber);
+    if (customerId === undefined) throw invalidParam('card_number', 'not_found', cardNumber);
+    return customerId;
   }
 
   private campaignPrices(bill: EngineBill, paidAt: number): Map<string, CampaignPrice> {

@@ -1,3 +1,4 @@
+import { readTransaction } from '../../db/open.js';
 import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
@@ -18,7 +19,7 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
   const program = new ProgramRepo(node.db);
   const policy = new RedemptionPolicy(config, points, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
   return checkoutRoutes(
-    new CheckoutService(repo, bills, services.customersRepo, points, program, new RewardsCatalog(node.db), clock),
+    new CheckoutService(repo, bills, services.customersRepo, points, program, new RewardsCatalog(node.db, node.writes), clock, readTransaction(node.db)),
     new PurchaseRecorder(repo, bills, services.customersRepo, points, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),
   );
 };

@@ -165,9 +165,9 @@ export class PurchaseRecorder {
       return customerId;
     }
     if (cardNumber === undefined) return undefined;
-    const customer = this.customers.credentialsByCardNumber(cardNumber);
-    if (!customer) throw invalidParam('card_number', 'not_found', cardNumber);
-    return customer.id;
+    const byCard = this.customers.customerIdByCardNumber(cardNumber);
+    if (byCard === undefined) throw invalidParam('card_number', 'not_found', cardNumber);
+    return byCard;
   }
 
   private originalOf(storeId: string, billNumber: string | undefined): PurchaseRecord {

@@ -33,6 +33,7 @@ export class CustomersRepo {
   private readonly byId;
   private readonly byEmail;
   private readonly byCardNumber;
+  private readonly idByCardNumber;
   private readonly row;
   private readonly store;
   private readonly emailHolders;
@@ -47,6 +48,8 @@ export class CustomersRepo {
       `SELECT c.id, c.email, c.password_hash, c.state FROM cards k JOIN customers c ON c.id = k.customer_id
        WHERE k.card_number = ? AND k.state = 1`,
     );
+    // The cash desk needs only the id: one index search and one row, no join to customers.
+    this.idByCardNumber = db.prepare<[string], string>('SELECT customer_id FROM cards WHERE card_number = ? AND state = 1').pluck();
     this.row = db.prepare<[string], CustomerRow>(`SELECT ${COLUMNS} FROM customers c WHERE c.id = ?`);
     this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
     this.emailHolders = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND state <> 0 LIMIT 2');
@@ -115,6 +118,10 @@ export class CustomersRepo {
 
   credentialsByCardNumber(cardNumber: string): CustomerCredentials | undefined {
     return this.byCardNumber.get(cardNumber);
+  }
+
+  customerIdByCardNumber(cardNumber: string): string | undefined {
+    return this.idByCardNumber.get(cardNumber);
   }
 
   insertCustomer(tx: WriteTransaction, row: Row): void {
