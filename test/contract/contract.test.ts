@@ -201,6 +201,18 @@ describe('the contract check itself', () => {
     expect(contract.check('get', '/customer-external-applications', 200, wrong)).not.toEqual([]);
   });
 
+  it('with complete, refuses an answer missing a field the schema lists: a 201 without its id', () => {
+    expect(contract.check('post', '/customers', 201, { data: {} })).toEqual([]);
+    expect(contract.check('post', '/customers', 201, { data: {} }, { complete: true })).not.toEqual([]);
+    expect(contract.check('post', '/customers', 201, { data: { customer_id: 'c' } }, { complete: true })).toEqual([]);
+  });
+
+  it('tells an answer documented without a body (a 204) from one with a body or none documented', () => {
+    expect(contract.documentsNoBody('put', '/stores/{store_id}', 204)).toBe(true);
+    expect(contract.documentsNoBody('post', '/stores', 201)).toBe(false);
+    expect(contract.documentsNoBody('put', '/stores/{store_id}', 200)).toBe(false);
+  });
+
   it('checks e-mails by the 2021 pattern once its over-escaping is undone: an address passes, a non-address fails', () => {
     const customer = (email: string) => ({ data: { customer_id: 'c', personal_information: { email } } });
     const errorsOf = (email: string) => contract.check('get', '/customers/{customer_id}', 200, customer(email), { nullable: true });

@@ -144,3 +144,5 @@ listChecks('GET /product-brands (customer)', () => ({ url: `${server.api('custom
 listChecks('GET /product-groups (customer)', () => ({ url: `${server.api('customer')}/product-groups`, headers: token, plural: 'product_groups', idField: 'product_group_id' }));
 
 listChecks('GET /purchase-item-types (enterprise)', () => ({ url: `${server.api('enterprise')}/purchase-item-types`, headers: pos, plural: 'purchase_item_types', idField: 'type_id' }));
+
+listChecks('GET /purchase-item-types (customer)', () => ({ url: `${server.api('customer')}/purchase-item-types`, headers: token, plural: 'purchase_item_types', idField: 'type_id' }));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { SyncState } from '../../src/sync/sync-state.js';
 import { expectError } from '../support/expect-error.js';
+import { listChecks } from '../support/list-checks.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
 const { customerJana: JANA, customerPetr: PETR, customerEva: EVA } = DEMO_IDS;
@@ -130,6 +131,15 @@ describe('point reads', () => {
     const detail = await call('GET', `${server.api('customer')}/points/${evasRecord}`, { headers: token.headers });
     expect(expectError(detail, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('not_belong_to_logged_in_customer');
   });
+
+  listChecks(
+    'GET /points (enterprise)',
+    () => ({ url: `${server.api('enterprise')}/points`, headers: auth, plural: 'points', idField: 'point_id' }),
+    [
+      ['create_point_time_from=yesterday', 'create_point_time_from'],
+      ['create_point_time_to=2026-13-01 00:00:00', 'create_point_time_to'],
+    ],
+  );
 });
 
 describe('offline redemption limits of a store with a hub', () => {

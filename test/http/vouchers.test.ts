@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
+import { janaSession } from '../support/customers-fixtures.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { listChecks } from '../support/list-checks.js';
@@ -9,12 +10,15 @@ const DEMO_VOUCHER = `de${(0x701).toString(16).padStart(24, '0')}`;
 
 let server: TestServer;
 let auth: Record<string, string>;
+/** A customer-interface token with no customer logged in. */
+let anonymous: Record<string, string>;
 const get = (path: string, headers = auth) => call('GET', `${server.api('enterprise')}${path}`, { headers });
 const reason = (response: Awaited<ReturnType<typeof call>>) => expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0];
 
 beforeAll(async () => {
   server = await startTestServer();
   auth = await demoPosLogin(server);
+  anonymous = (await demoToken(server)).headers;
   // Petr: two more vouchers, one expired; Eva: one.
   server.app.node.writes.write(null, (tx) => {
     tx.insert('vouchers', { id: 'de0000000000000000000007a1', customer_id: DEMO_IDS.customerPetr, reward_id: CAPPUCCINO_REWARD, code: 'PETR-1', value_minor: 6500, valid_from: '2026-01-01T00:00:00.000Z', valid_to: '2099-12-31T00:00:00.000Z' });
@@ -77,6 +81,17 @@ describe('vouchers', () => {
     expect(own.body.data.vouchers.map((voucher: { code: string }) => voucher.code)).toEqual(['CAPPU-2026']);
     expect(reason(await call('GET', `${server.api('customer')}/vouchers/de0000000000000000000007a3`, { headers: token.headers })).reason).toBe('not_belong_to_logged_in_customer');
   });
+
+  it('a logged-in customer applies its own voucher (204) but not another customer’s', async () => {
+    const jana = await janaSession(server);
+    const apply = (id: string) => call('POST', `${server.api('customer')}/vouchers/${id}/actions/apply-voucher`, { headers: jana.headers, body: { date_applied: '2026-11-22 10:00:00' } });
+    expect(reason(await apply('de0000000000000000000007a3'))).toMatchObject({ name: 'voucher_id', reason: 'not_belong_to_logged_in_customer' });
+    expect((await get('/vouchers/de0000000000000000000007a3')).body.data.applied_date).toBeNull();
+    const applied = await apply(DEMO_VOUCHER);
+    expect(applied.status).toBe(204);
+    expect(applied.body).toBe('');
+    expect((await get(`/vouchers/${DEMO_VOUCHER}`)).body.data).toMatchObject({ applied_date: '2026-11-22 10:00:00', store_id: null });
+  });
 });
 
 describe('rewards', () => {
@@ -97,3 +112,7 @@ describe('rewards', () => {
 });
 
 listChecks('GET /vouchers (enterprise)', () => ({ url: `${server.api('enterprise')}/vouchers`, headers: auth, plural: 'vouchers', idField: 'voucher_id' }), [['is_valid=maybe', 'is_valid'], ['is_applied=2', 'is_applied']]);
+
+listChecks('GET /rewards (enterprise)', () => ({ url: `${server.api('enterprise')}/rewards`, headers: auth, plural: 'rewards', idField: 'reward_id' }));
+
+listChecks('GET /rewards (customer)', () => ({ url: `${server.api('customer')}/rewards`, headers: anonymous, plural: 'rewards', idField: 'reward_id' }));

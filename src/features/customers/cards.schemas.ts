@@ -33,9 +33,9 @@ export const UpdateCard = z.object({ card: CardInput.partial() });
 export type UpdateCard = z.infer<typeof UpdateCard>;
 
 export const CardsQuery = Paging.extend({
-  customer_id: z.string().optional(),
-  card_number: z.string().optional(),
-  card_type_id: z.string().optional(),
+  customer_id: Text.optional(),
+  card_number: Text.optional(),
+  card_type_id: Text.optional(),
   state: QueryInteger.pipe(CardState).optional(),
   is_valid: QueryBoolean.optional(),
   card_number_list: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),

@@ -5,9 +5,9 @@ import { QueryArray, Text } from '../../http/schemas.js';
 import { CustomerSource } from './customers.schemas.js';
 
 export const CustomerSourceRecordsQuery = Paging.extend({
-  customer_id: z.string().optional(),
-  external_id: z.string().optional(),
-  customer_source_id: z.string().optional(),
+  customer_id: Text.optional(),
+  external_id: Text.optional(),
+  customer_source_id: Text.optional(),
   /** Takes priority over `external_id` when both are given (OpenAPI). */
   external_ids: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),
 });

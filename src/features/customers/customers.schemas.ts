@@ -19,7 +19,11 @@ function isCalendarDay(day: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
 }
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine(isCalendarDay, 'must be a calendar date');
+// The calendar check only runs on a well-formed day, so that one bad value answers one reason.
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be YYYY-MM-DD', abort: true })
+  .refine(isCalendarDay, 'must be a calendar date');
 
 /**
  * Phone numbers with the international prefix and digits only, as the OpenAPI pattern has
@@ -89,11 +93,11 @@ const BirthdateFilter = z
 const ListFilter = QueryArray.pipe(z.array(z.string()).max(1000));
 
 export const CustomersQuery = Paging.extend({
-  email: z.string().optional(),
+  email: Text.optional(),
   phone: Phone.optional(),
-  customer_source_id: z.string().optional(),
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
+  customer_source_id: Text.optional(),
+  first_name: Text.optional(),
+  last_name: Text.optional(),
   birthdate: BirthdateFilter.optional(),
   email_list: ListFilter.optional(),
   customer_ids: ListFilter.optional(),

@@ -22,8 +22,8 @@ export type TransferPoints = z.infer<typeof TransferPoints>;
 const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 
 export const PointsQuery = Paging.extend({
-  customer_id: z.string().optional(),
-  point_type_id: z.string().optional(),
+  customer_id: Text.optional(),
+  point_type_id: Text.optional(),
   create_point_time_from: Timestamp.optional(),
   create_point_time_to: Timestamp.optional(),
 });

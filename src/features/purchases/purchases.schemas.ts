@@ -5,9 +5,9 @@ import { QueryBoolean, Text } from '../../http/schemas.js';
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 
 export const PurchasesQuery = Paging.extend({
-  store_id: z.string().optional(),
-  customer_id: z.string().optional(),
-  type_id: z.string().optional(),
+  store_id: Text.optional(),
+  customer_id: Text.optional(),
+  type_id: Text.optional(),
   payment_time_from: LocalTimestamp.optional(),
   payment_time_to: LocalTimestamp.optional(),
   purchase_items_extension: QueryBoolean.default(false),

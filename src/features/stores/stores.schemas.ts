@@ -58,7 +58,7 @@ export const StorePath = z.object({ store_id: z.string() });
 export const StoreQuery = Paging.extend({
   visible_for_customer: QueryInteger.pipe(z.number().min(0).max(1)).optional(),
   property_id: Text.optional(),
-  property_value: z.string().optional(),
+  property_value: Text.optional(),
 });
 export type StoreQuery = z.infer<typeof StoreQuery>;
 

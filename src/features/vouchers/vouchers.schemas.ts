@@ -5,9 +5,9 @@ import { QueryBoolean, Text } from '../../http/schemas.js';
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 
 export const VouchersQuery = Paging.extend({
-  customer_id: z.string().optional(),
-  code: z.string().optional(),
-  store_id: z.string().optional(),
+  customer_id: Text.optional(),
+  code: Text.optional(),
+  store_id: Text.optional(),
   is_valid: QueryBoolean.optional(),
   is_applied: QueryBoolean.optional(),
 });
