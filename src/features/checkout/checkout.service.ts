@@ -46,7 +46,9 @@ export class CheckoutService {
     const customerId = this.customerByCard(request.card_number);
     const { bill } = this.bills.read(request.store_id, request.bill);
     const balance = readLedger(this.points, customerId, this.clock()).balance;
-    const recommended = recommendRewards(this.catalog.rewards(), bill, balance, request.reward_list_type).map(({ reward, maxCount }) => ({
+    // List type C offers only rewards the bill's items meet; F and A list every valid reward.
+    const rewards = request.reward_list_type === 'C' ? this.catalog.meetableBy(bill.lines) : this.catalog.rewards();
+    const recommended = recommendRewards(rewards, bill, balance, request.reward_list_type).map(({ reward, maxCount }) => ({
       code: reward.code,
       name: reward.name,
       reward_priority: reward.priority,
@@ -62,17 +64,16 @@ export class CheckoutService {
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
     const balance = customerId ? readLedger(this.points, customerId, this.clock()).balance : 0;
-    const rewards = this.catalog.rewards();
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
-      rewards,
+      rewards: this.catalog.meetableBy(bill.lines),
       bill,
       totalMinor: request.bill.total_price,
       paymentType: request.payment_type,
       balanceMilli: Math.max(0, balance),
       maxPointsMilli: customerId ? (request.max_points ?? 0) : 0,
       campaignPrices: this.campaignPrices(bill, paidAt),
-      vouchers: customerId ? this.vouchers(request.benefit_codes, customerId, bill, rewards, paidAt) : [],
+      vouchers: customerId ? this.vouchers(request.benefit_codes, customerId, bill, this.catalog.rewards(), paidAt) : [],
     });
     return {
       accepted_payment: {
