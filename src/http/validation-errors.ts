@@ -17,8 +17,10 @@ function toInvalidParam(issue: z.core.$ZodIssue, input: unknown, prefix: string,
 }
 
 function reasonOf(issue: z.core.$ZodIssue, value: unknown): Reason {
-  // A missing field fails whichever check comes first (a type, or a union of types).
-  if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'required';
+  // A missing field fails whichever check comes first (a type, a union of types, or the
+  // values of an enum); an empty one is `empty`, whatever check refused it.
+  if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value')) return 'required';
+  if (value === '') return 'empty';
   switch (issue.code) {
     case 'invalid_type':
       return value === undefined ? 'required' : 'invalid_value_format';

@@ -35,8 +35,8 @@ export const EventQuery = Paging.extend({
   event_type_ids: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),
   customer_id: Id.optional(),
   external_id: Text.optional(),
-  time_from: z.string().optional(),
-  time_to: z.string().optional(),
+  time_from: Text.optional(),
+  time_to: Text.optional(),
   include_property_records: QueryBoolean.optional(),
 });
 export type EventQuery = z.infer<typeof EventQuery>;
