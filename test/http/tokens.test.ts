@@ -308,6 +308,12 @@ describe('actions/login and actions/logout', () => {
     expect(invalidParams(badType)).toEqual([expect.objectContaining({ name: 'login_type', reason: 'not_allowed_value', value: 'phone' })]);
   });
 
+  it('a missing login_type answers 400 required, not not_allowed_value', async () => {
+    const token = await demoToken(server);
+    const missing = await login(server, token, { login_value: '123', password: 'x' });
+    expect(invalidParams(missing)).toEqual([expect.objectContaining({ name: 'login_type', reason: 'required' })]);
+  });
+
   it('a missing login_value or password answers 400 required, an empty one empty', async () => {
     const token = await demoToken(server);
     const missing = await login(server, token, { login_type: 'card' });
