@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { schemaVersion } from './db/migrate.js';
+import type { BackgroundTask } from './features/feature.js';
 import { FEATURES } from './features/registry.js';
 import { externalApplicationsRoutes } from './features/external-applications/external-applications.routes.js';
 import { healthRouter } from './features/health/health.routes.js';
@@ -25,6 +26,8 @@ export interface App {
   node: Node;
   services: Services;
   http: express.Express;
+  /** Starts the features' background work (src/features/feature.ts); returns its stop. */
+  startBackground(): () => void;
   close(): void;
 }
 
@@ -33,6 +36,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   const services = createServices(node, config, clock);
   const metrics = createHttpMetrics();
   const started = clock();
+  const background: BackgroundTask[] = [];
 
   const http = express();
   http.disable('x-powered-by');
@@ -63,7 +67,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
       ...usersRoutes(services.users),
       ...tokensRoutes(services),
       ...externalApplicationsRoutes(services.applications),
-      ...FEATURES.flatMap((feature) => feature({ node, config, clock, services })),
+      ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background })),
     ],
     {
       authenticate: createAuthenticator(services.users, services.apiUsers, services.tokens),
@@ -74,5 +78,9 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     throw pathNotFound(request.path);
   });
   http.use(errorHandler(log, config.http.body_limit_bytes));
-  return { node, services, http, close: () => node.close() };
+  const startBackground = () => {
+    const stops = background.map((task) => task(log));
+    return () => stops.forEach((stop) => stop());
+  };
+  return { node, services, http, startBackground, close: () => node.close() };
 }

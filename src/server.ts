@@ -11,9 +11,11 @@ export interface RunningServer {
 export function startServer(app: App, host: string, port: number): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server: Server = app.http.listen(port, host);
+    let stopBackground = () => {};
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);
     server.once('listening', () => {
+      stopBackground = app.startBackground();
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
@@ -21,6 +23,7 @@ export function startServer(app: App, host: string, port: number): Promise<Runni
         port: address.port,
         close: () =>
           new Promise<void>((done) => {
+            stopBackground();
             server.close(() => done());
             server.closeAllConnections();
           }),

@@ -1,8 +1,15 @@
+import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Endpoint } from '../http/endpoint.js';
 import type { Node } from '../node.js';
 import type { Services } from '../services.js';
+
+/**
+ * Work a node does while it serves, started by src/server.ts once it listens and stopped
+ * when it closes; a CLI command that opens the node never starts it. Returns its stop.
+ */
+export type BackgroundTask = (log: Logger) => () => void;
 
 /** What a feature folder needs to build its repos, services and endpoints. */
 export interface FeatureContext {
@@ -10,6 +17,8 @@ export interface FeatureContext {
   config: Config;
   clock: Clock;
   services: Services;
+  /** A feature adds the background work it needs here. */
+  background: BackgroundTask[];
 }
 
 /** A feature folder's entry point (its index.ts): the endpoints it serves. */

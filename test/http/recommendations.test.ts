@@ -103,3 +103,87 @@ describe('recommendation contract', () => {
     expect(await list('product/actions/order', `customer_id=${DEMO_IDS.customerJana}&product_id_list=ffffffffffffffffffffffffff`)).toEqual(['ffffffffffffffffffffffffff']);
   });
 });
+
+describe('what counts as bought (a server of its own)', () => {
+  let own: TestServer;
+  let ownAuth: Record<string, string>;
+  const EVA_CARD = '2000000000031';
+  const send = (bill: Record<string, unknown>, card?: string) =>
+    call('POST', `${own.api('enterprise')}/purchases/actions/send-purchase`, { headers: ownAuth, body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: card, bill } });
+  const line = (product: string, quantity = 1) => ({ plu_ids: [{ list_code: 'GLOBAL', code: code(product) }], quantity, price: 50, paid_amount: 50 * quantity, bill_item_id: 1 });
+  const billOf = (billId: string, quantity = 1, product = E) => ({ bill_id: billId, bill_number: billId, payment_time: '2026-11-02 10:00:00', total_price: String(50 * quantity), bill_items: [line(product, quantity)] });
+  const evaFits = async (product: string) =>
+    (await call('GET', `${own.api('enterprise')}/recommendation-engine/product/actions/eliminate?customer_id=${DEMO_IDS.customerEva}&product_id_list=${product}`, { headers: ownAuth })).body.data
+      .recommended_products_list as string[];
+
+  beforeAll(async () => {
+    own = await startTestServer();
+    ownAuth = await demoPosLogin(own);
+  });
+  afterAll(() => own.close());
+
+  it('a cancelled purchase stops counting for its customer', async () => {
+    expect((await send(billOf('K-1'), EVA_CARD)).status).toBe(201);
+    expect(await evaFits(E)).toEqual([E]);
+    expect((await send({ ...billOf('K-2'), bill_number: 'K-1', canceled: true }, EVA_CARD)).status).toBe(201);
+    expect(await evaFits(E)).toEqual([]);
+  });
+
+  it('a returned line is not a purchase', async () => {
+    expect((await send(billOf('K-3', -1, S), EVA_CARD)).status).toBe(201);
+    expect(await evaFits(S)).toEqual([]);
+  });
+
+  it('a purchase assigned to the customer later counts for her from then on', async () => {
+    expect((await send(billOf('K-4', 1, F))).status).toBe(201);
+    expect(await evaFits(F)).toEqual([]);
+    const assigned = await call('POST', `${own.api('enterprise')}/purchases/actions/assign-customer`, {
+      headers: ownAuth,
+      body: { store_id: DEMO_IDS.storeCentral, external_purchase_id: 'K-4', card_number: EVA_CARD },
+    });
+    expect(assigned.status).toBe(204);
+    expect(await evaFits(F)).toEqual([F]);
+  });
+});
+
+describe('every endpoint\'s contract', () => {
+  const endpoints = ['product/actions/eliminate', 'product/actions/order', 'product/actions/combined', 'shopping-cart/actions/eliminate', 'shopping-cart/actions/order', 'shopping-cart/actions/combined'];
+  const post = (path: string, body: Record<string, unknown>) =>
+    call('POST', `${server.api('enterprise')}/recommendation-engine/${path.replace('/combined', '/combine')}`, { headers: auth, body });
+
+  it('an unknown customer answers 400 not_found on each, in both forms', async () => {
+    for (const path of endpoints) {
+      const query = `customer_id=ffffffffffffffffffffffffff&cart_product_ids=${R}`;
+      expect(expectError(await recommend(path, query), 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({ name: 'customer_id', reason: 'not_found' });
+      const posted = await post(path, { customer_id: 'ffffffffffffffffffffffffff', cart_product_ids: [R] });
+      expect(expectError(posted, 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({ name: 'customer_id', reason: 'not_found' });
+    }
+  });
+
+  it('each names its mandatory parameter when it is missing', async () => {
+    for (const path of endpoints) {
+      const mandatory = path === 'shopping-cart/actions/order' ? 'cart_product_ids' : 'customer_id';
+      expect(expectError(await recommend(path, `product_id_list=${S}`), 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({ name: mandatory, reason: 'required' });
+    }
+  });
+
+  it('a count above 1,000 is refused; combined answers exactly count products and order at most count', async () => {
+    for (const path of endpoints) {
+      const response = await recommend(path, `customer_id=${DEMO_IDS.customerJana}&cart_product_ids=${R}&count=1001`);
+      expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0].name, path).toBe('count');
+    }
+    for (const target of ['product', 'shopping-cart']) {
+      const combined = (await recommend(`${target}/actions/combined`, `customer_id=${DEMO_IDS.customerPetr}&cart_product_ids=${R}&count=2`)).body.data;
+      expect(combined.recommended_products_list).toHaveLength(2);
+      expect(combined.total_items).toBe(2);
+      expect(await list(`${target}/actions/order`, `customer_id=${DEMO_IDS.customerPetr}&cart_product_ids=${R}&product_id_list=${E},${F},${S}&count=2`)).toEqual([E, F]);
+    }
+  });
+
+  it('an answer with nothing to recommend is an empty list with total_items 0', async () => {
+    for (const path of ['product/actions/eliminate', 'shopping-cart/actions/eliminate']) {
+      const response = await recommend(path, `customer_id=${DEMO_IDS.customerEva}&product_id_list=${E},${C}`);
+      expect(response.body, path).toEqual({ data: { recommended_products_list: [], total_items: 0 } });
+    }
+  });
+});

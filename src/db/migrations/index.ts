@@ -1,5 +1,6 @@
 import * as initial from './0001-initial.js';
 import * as stampIndexes from './0002-stamp-indexes.js';
+import * as recommendationModel from './0003-recommendation-model.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -14,4 +15,5 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'initial', sql: initial.sql },
   { version: 2, name: 'stamp-indexes', sql: stampIndexes.sql },
+  { version: 3, name: 'recommendation-model', sql: recommendationModel.sql },
 ];

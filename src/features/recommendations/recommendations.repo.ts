@@ -1,36 +1,87 @@
+/**
+ * What an answer reads: the replicated model rows, the catalogue, and this node's own
+ * purchases newer than the model's watermark for this node.
+ */
 import type { Db } from '../../db/open.js';
-import type { HistoryLine } from './recommendation-model.js';
+import { BestSellersRow, CustomerModelRow, NeighboursRow, type ScoredList } from './model-rows.schemas.js';
+import { ParsedRows } from './parsed-rows.js';
+import { PURCHASE_LINES, type ProductKind, type PurchaseLine } from './purchase-lines.js';
+
+/** Parsed rows kept in memory: the products answers touch most (some 2 KB each), and every best-seller list. */
+const PARSED_NEIGHBOURS = 20_000;
+const PARSED_BEST_SELLERS = 1_000;
 
 export class RecommendationsRepo {
-  private readonly fingerprint;
-  private readonly history;
+  private readonly parsedNeighbours = new ParsedRows((row) => new Map(NeighboursRow.parse(row).neighbours), PARSED_NEIGHBOURS);
+  private readonly parsedBestSellers = new ParsedRows((row) => BestSellersRow.parse(row).products, PARSED_BEST_SELLERS);
   private readonly customer;
+  private readonly version;
+  private readonly customerModel;
+  private readonly neighbourRows;
+  private readonly bestSellerRows;
+  private readonly kinds;
+  private readonly catalog;
+  private readonly coverage;
+  private readonly newestOwnPurchase;
+  private readonly ownPurchaseLines;
 
   constructor(db: Db) {
-    this.fingerprint = db.prepare<[], { n: number; newest: string | null }>('SELECT count(*) AS n, max(hlc) AS newest FROM purchase_items');
-    // Bought items of purchases that were not cancelled, with the purchase's customer as
-    // the assignment fold decides it.
-    this.history = db.prepare<[], Omit<HistoryLine, 'paid_at'> & { payment_time: string }>(
-      `SELECT i.purchase_id,
-              coalesce(p.customer_id, (SELECT customer_id FROM purchase_assignments WHERE purchase_id = p.id ORDER BY hlc LIMIT 1)) AS customer_id,
-              i.product_id, pr.product_group_id, pr.product_brand_id, p.payment_time
-       FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id JOIN products pr ON pr.id = i.product_id
-       WHERE p.canceled = 0 AND p.cancels_purchase_id IS NULL AND coalesce(i.amount_milli, 1) > 0`,
+    this.customer = db.prepare<[string], { id: string; store_id: string | null }>('SELECT id, store_id FROM customers WHERE id = ?');
+    this.version = db.prepare<[], { version: number }>('SELECT version FROM recommendation_catalog_version');
+    this.customerModel = db.prepare<[string], unknown>('SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?');
+    this.neighbourRows = db.prepare<[string], { id: string; hlc: string }>('SELECT id, hlc, neighbours FROM recommendation_neighbours WHERE id IN (SELECT value FROM json_each(?))');
+    this.bestSellerRows = db.prepare<[string], { id: string; hlc: string }>('SELECT id, hlc, products FROM recommendation_best_sellers WHERE id IN (SELECT value FROM json_each(?))');
+    this.kinds = db.prepare<[string], { id: string; group: string | null; brand: string | null }>(
+      'SELECT id, product_group_id AS "group", product_brand_id AS brand FROM products WHERE id IN (SELECT value FROM json_each(?))',
     );
-    this.customer = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
+    this.catalog = db.prepare<[number], { id: string }>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
+    this.coverage = db.prepare<[string], { covered_hlc: string }>('SELECT covered_hlc FROM recommendation_coverage WHERE id = ?');
+    this.newestOwnPurchase = db.prepare<[string], { hlc: string }>('SELECT hlc FROM purchases WHERE substr(hlc, 19) = ? ORDER BY hlc DESC LIMIT 1');
+    this.ownPurchaseLines = db.prepare<[string, string], PurchaseLine>(`${PURCHASE_LINES} WHERE substr(p.hlc, 19) = ? AND p.hlc > ?`);
   }
 
-  /** Changes whenever a purchase item is written, so a cached model knows it is stale. */
-  historyVersion(): string {
-    const row = this.fingerprint.get()!;
-    return `${row.n}:${row.newest ?? ''}`;
+  customerById(id: string): { id: string; store_id: string | null } | undefined {
+    return this.customer.get(id);
   }
 
-  historyLines(): HistoryLine[] {
-    return this.history.all().map(({ payment_time, ...line }) => ({ ...line, paid_at: Date.parse(payment_time) }));
+  customerRow(id: string): CustomerModelRow | undefined {
+    const row = this.customerModel.get(id);
+    return row === undefined ? undefined : CustomerModelRow.parse(row);
   }
 
-  hasCustomer(id: string): boolean {
-    return this.customer.get(id) !== undefined;
+  neighbours(productIds: string[]): Map<string, Map<string, number>> {
+    const rows = productIds.length === 0 ? [] : this.neighbourRows.all(JSON.stringify(productIds));
+    return new Map(rows.map((row) => [row.id, this.parsedNeighbours.of(row)]));
+  }
+
+  bestSellers(keys: string[]): Map<string, ScoredList> {
+    return new Map(this.bestSellerRows.all(JSON.stringify(keys)).map((row) => [row.id, this.parsedBestSellers.of(row)]));
+  }
+
+  /** Changes with every change to products (migration 0003's triggers). */
+  catalogVersion(): number {
+    return this.version.get()!.version;
+  }
+
+  productKinds(productIds: string[]): Map<string, ProductKind> {
+    return new Map(this.kinds.all(JSON.stringify(productIds)).map((kind) => [kind.id, kind]));
+  }
+
+  /** Products of the catalogue by id, to complete an answer when best sellers run out. */
+  catalogProducts(limit: number): string[] {
+    return this.catalog.all(limit).map((row) => row.id);
+  }
+
+  /** The newest stamp of this node's purchase facts that the model holds. */
+  coveredStamp(nodeId: string): string | undefined {
+    return this.coverage.get(nodeId)?.covered_hlc;
+  }
+
+  newestPurchaseStamp(nodeId: string): string | undefined {
+    return this.newestOwnPurchase.get(nodeId)?.hlc;
+  }
+
+  purchaseLinesAfter(nodeId: string, stamp: string): PurchaseLine[] {
+    return this.ownPurchaseLines.all(nodeId, stamp);
   }
 }

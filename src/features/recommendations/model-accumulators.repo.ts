@@ -1,0 +1,210 @@
+/**
+ * The builder's node-local tables: its place in the history, the bills it counted, and the
+ * counters and weights the model rows are computed from.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../../db/open.js';
+import { PURCHASE_LINES, type PurchaseLine } from './purchase-lines.js';
+import { carry } from './recency-weights.js';
+
+export interface TouchingChange {
+  entity: string;
+  entity_id: string;
+  purchase_id: string | null;
+  cancels_purchase_id: string | null;
+  hlc: string;
+}
+
+export interface RecordedBill {
+  purchase_id: string;
+  customer_id: string | null;
+  store_id: string;
+  day: number;
+}
+
+export type PendingKind = 'product' | 'customer' | 'store' | 'origin';
+
+/** Bills per store and product, and per pair of product keys. */
+export type BillCounter = 'stores' | 'pairs';
+
+export class ModelAccumulatorsRepo {
+  private readonly readState;
+  private readonly writeState;
+  private readonly removeState;
+  private readonly newestSeq;
+  private readonly newestPurchaseRow;
+  private readonly linesInRows;
+  private readonly linesOfPurchases;
+  private readonly changesInRange;
+  private readonly recordedBills;
+  private readonly insertBill;
+  private readonly updateBill;
+  private readonly deleteBill;
+  private readonly counterStatements: Record<BillCounter, { add: Statement; dropEmpty: Statement }>;
+  private readonly addProductBills;
+  private readonly productKeys;
+  private readonly addProfile;
+  private readonly addAffinity;
+  private readonly dropEmptyAffinities;
+  private readonly sawOrigin;
+  private readonly markPending;
+  private readonly countPending;
+  private readonly anyPending;
+
+  constructor(db: Db) {
+    db.function('recommendation_carry', { deterministic: true }, (weight, from, to) => carry(Number(weight), Number(from), Number(to)));
+    this.readState = db.prepare<[string], { value: string }>('SELECT value FROM recommendation_state WHERE key = ?');
+    this.writeState = db.prepare('INSERT INTO recommendation_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.removeState = db.prepare('DELETE FROM recommendation_state WHERE key = ?');
+    this.newestSeq = db.prepare<[], { seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM changes');
+    this.newestPurchaseRow = db.prepare<[], { row: number }>('SELECT coalesce(max(rowid), 0) AS row FROM purchases');
+    this.linesInRows = db.prepare<[number, number], PurchaseLine>(`${PURCHASE_LINES} WHERE p.rowid > ? AND p.rowid <= ?`);
+    this.linesOfPurchases = db.prepare<[string], PurchaseLine>(`${PURCHASE_LINES} WHERE p.id IN (SELECT value FROM json_each(?))`);
+    this.changesInRange = db.prepare<[number, number], TouchingChange>(
+      `SELECT entity, entity_id, json_extract(row, '$.purchase_id') AS purchase_id, json_extract(row, '$.cancels_purchase_id') AS cancels_purchase_id, hlc
+       FROM changes WHERE seq > ? AND seq <= ? AND entity IN ('purchases', 'purchase_items', 'purchase_assignments')`,
+    );
+    this.recordedBills = db.prepare<[string], RecordedBill>(
+      'SELECT purchase_id, customer_id, store_id, day FROM recommendation_bills WHERE purchase_id IN (SELECT value FROM json_each(?))',
+    );
+    this.insertBill = db.prepare('INSERT INTO recommendation_bills (purchase_id, customer_id, store_id, day) VALUES (?, ?, ?, ?)');
+    this.updateBill = db.prepare('UPDATE recommendation_bills SET customer_id = ? WHERE purchase_id = ?');
+    this.deleteBill = db.prepare('DELETE FROM recommendation_bills WHERE purchase_id = ?');
+    const counter = (table: string, keys: string[]) => ({
+      add: db.prepare(
+        `INSERT INTO ${table} (${keys.join(', ')}, bills) VALUES (${keys.map(() => '?').join(', ')}, ?)
+         ON CONFLICT (${keys.join(', ')}) DO UPDATE SET bills = bills + excluded.bills`,
+      ),
+      dropEmpty: db.prepare(`DELETE FROM ${table} WHERE ${keys.map((key) => `${key} = ?`).join(' AND ')} AND bills <= 0`),
+    });
+    this.counterStatements = {
+      stores: counter('recommendation_store_bills', ['store_id', 'product_id']),
+      pairs: counter('recommendation_pairs', ['product_key', 'other_key']),
+    };
+    // A product keeps its row, and so its key, when its bills drop to zero.
+    this.addProductBills = db.prepare<[string, number], { bills: number; published_bills: number }>(
+      `INSERT INTO recommendation_products (product_id, bills) VALUES (?, ?) ON CONFLICT (product_id) DO UPDATE SET bills = bills + excluded.bills
+       RETURNING bills, published_bills`,
+    );
+    this.productKeys = db.prepare<[string], { product_id: string; key: number }>(
+      'SELECT product_id, key FROM recommendation_products WHERE product_id IN (SELECT value FROM json_each(?))',
+    );
+    // Weights kept as of different days are summed as of the later one.
+    this.addProfile = db.prepare(
+      `INSERT INTO recommendation_profiles (customer_id, as_of_day, bills_weight) VALUES (?, ?, ?)
+       ON CONFLICT (customer_id) DO UPDATE SET
+         bills_weight = recommendation_carry(bills_weight, as_of_day, max(as_of_day, excluded.as_of_day))
+                      + recommendation_carry(excluded.bills_weight, excluded.as_of_day, max(as_of_day, excluded.as_of_day)),
+         as_of_day = max(as_of_day, excluded.as_of_day)`,
+    );
+    this.addAffinity = db.prepare(
+      `INSERT INTO recommendation_affinities (customer_id, key, weight, as_of_day) VALUES (?, ?, ?, ?)
+       ON CONFLICT (customer_id, key) DO UPDATE SET
+         weight = recommendation_carry(weight, as_of_day, max(as_of_day, excluded.as_of_day))
+                + recommendation_carry(excluded.weight, excluded.as_of_day, max(as_of_day, excluded.as_of_day)),
+         as_of_day = max(as_of_day, excluded.as_of_day)`,
+    );
+    this.dropEmptyAffinities = db.prepare('DELETE FROM recommendation_affinities WHERE customer_id = ? AND weight <= 0');
+    this.sawOrigin = db.prepare(
+      `INSERT INTO recommendation_origins (node_id, covered_hlc) VALUES (?, ?)
+       ON CONFLICT (node_id) DO UPDATE SET covered_hlc = max(covered_hlc, excluded.covered_hlc)`,
+    );
+    this.markPending = db.prepare('INSERT OR IGNORE INTO recommendation_pending (kind, key) VALUES (?, ?)');
+    this.countPending = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM recommendation_pending LIMIT ?)');
+    this.anyPending = db.prepare('SELECT 1 FROM recommendation_pending LIMIT 1');
+  }
+
+  state(key: string): string | undefined {
+    return this.readState.get(key)?.value;
+  }
+
+  setState(key: string, value: string | number): void {
+    this.writeState.run(key, String(value));
+  }
+
+  clearState(key: string): void {
+    this.removeState.run(key);
+  }
+
+  newestChange(): number {
+    return this.newestSeq.get()!.seq;
+  }
+
+  newestPurchaseRowid(): number {
+    return this.newestPurchaseRow.get()!.row;
+  }
+
+  linesOfRowids(after: number, upTo: number): PurchaseLine[] {
+    return this.linesInRows.all(after, upTo);
+  }
+
+  linesOf(purchaseIds: string[]): PurchaseLine[] {
+    return this.linesOfPurchases.all(JSON.stringify(purchaseIds));
+  }
+
+  /** Changes to purchase facts in the change feed, after `after` up to `upTo`. */
+  touchingChanges(after: number, upTo: number): TouchingChange[] {
+    return this.changesInRange.all(after, upTo);
+  }
+
+  recorded(purchaseIds: string[]): Map<string, RecordedBill> {
+    return new Map(this.recordedBills.all(JSON.stringify(purchaseIds)).map((bill) => [bill.purchase_id, bill]));
+  }
+
+  recordBill(bill: RecordedBill): void {
+    this.insertBill.run(bill.purchase_id, bill.customer_id, bill.store_id, bill.day);
+  }
+
+  changeBillCustomer(purchaseId: string, customerId: string | null): void {
+    this.updateBill.run(customerId, purchaseId);
+  }
+
+  forgetBill(purchaseId: string): void {
+    this.deleteBill.run(purchaseId);
+  }
+
+  /** Adds to a product's bills, creating its row (and key) when it has none. */
+  addBillsOfProduct(productId: string, amount: number): { bills: number; published_bills: number } {
+    return this.addProductBills.get(productId, amount)!;
+  }
+
+  /** The keys of products that have a row. */
+  keysOfProducts(productIds: string[]): Map<string, number> {
+    return new Map(this.productKeys.all(JSON.stringify(productIds)).map((row) => [row.product_id, row.key]));
+  }
+
+  /** Adds to a bill counter (a store's product, or a pair), dropping it when it reaches zero. */
+  addBills(counter: BillCounter, keys: (string | number)[], amount: number): void {
+    const statements = this.counterStatements[counter];
+    statements.add.run(...keys, amount);
+    if (amount < 0) statements.dropEmpty.run(...keys);
+  }
+
+  addCustomerWeights(customerId: string, asOfDay: number, billsWeight: number, weights: [string, number][]): void {
+    this.addProfile.run(customerId, asOfDay, billsWeight);
+    let taken = false;
+    for (const [key, weight] of weights) {
+      this.addAffinity.run(customerId, key, weight, asOfDay);
+      taken ||= weight < 0;
+    }
+    if (taken) this.dropEmptyAffinities.run(customerId);
+  }
+
+  sawPurchaseFact(node: string, hlc: string): void {
+    this.sawOrigin.run(node, hlc);
+  }
+
+  pending(kind: PendingKind, key: string): void {
+    this.markPending.run(kind, key);
+  }
+
+  /** How many model rows wait to be published, counting up to `limit`. */
+  pendingRows(limit: number): number {
+    return this.countPending.get(limit)!.n;
+  }
+
+  hasPendingRows(): boolean {
+    return this.anyPending.get() !== undefined;
+  }
+}
+

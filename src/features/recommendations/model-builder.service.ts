@@ -1,0 +1,208 @@
+/**
+ * Builds the recommendation model incrementally on the node that owns it — the hub, or a
+ * store with no hub. The first run counts every purchase, a page at a time; from then on
+ * the builder follows the change feed after its cursor and recounts each purchase a change
+ * touched (a new bill, a customer assigned later, a cancellation of it). A purchase's
+ * recorded state makes recounting idempotent. Then it publishes the model rows whose
+ * inputs changed. Each page, batch or publication is one transaction, and API calls are
+ * served between them.
+ */
+import type { Db } from '../../db/open.js';
+import type { ModelAccumulatorsRepo } from './model-accumulators.repo.js';
+import { ModelDelta } from './model-delta.js';
+import type { ModelPublisher } from './model-publisher.js';
+import { CHAIN } from './model-rows.schemas.js';
+import { billsOf, type CountedBill } from './purchase-lines.js';
+
+/**
+ * Pages of the first count are large: each page's pair counts land all over that table, and
+ * each transaction writes every page it touched once more to the write-ahead log.
+ */
+const PURCHASES_PER_PAGE = 50_000;
+const CHANGES_PER_BATCH = 5_000;
+const ROWS_PER_PUBLISH = 2_000;
+/** Catching up before an answer is done only when at most this many changes and model rows wait. */
+const ON_DEMAND_LIMIT = 2_000;
+
+export interface BuilderLog {
+  error(fields: object, message: string): void;
+}
+
+export class ModelBuilder {
+  private running = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly accumulators: ModelAccumulatorsRepo,
+    private readonly publisher: ModelPublisher,
+  ) {}
+
+  /** Builds on a timer until stopped or the node closes its database; returns the stop. */
+  schedule(intervalMs: number, log: BuilderLog): () => void {
+    const timer = setInterval(() => {
+      if (!this.db.open) {
+        clearInterval(timer);
+        return;
+      }
+      this.run().catch((error: unknown) => log.error({ err: error }, 'recommendation model build failed'));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Does all pending work, yielding to the event loop between steps. */
+  async run(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.db.open && this.step()) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * Brings the model up to date now when little is left to do, so an answer sees the latest
+   * bills. Steps are whole transactions, so this may run between two steps of a timed run.
+   */
+  catchUpIfCheap(): void {
+    if (!this.hasHistoryToCount() && !this.accumulators.hasPendingRows()) return;
+    const cursor = this.accumulators.state('cursor');
+    const backlog =
+      cursor === undefined
+        ? this.accumulators.newestPurchaseRowid()
+        : this.accumulators.state('rebuilt_to') !== undefined
+          ? Infinity
+          : this.accumulators.newestChange() - Number(cursor);
+    if (backlog > ON_DEMAND_LIMIT || this.accumulators.pendingRows(ON_DEMAND_LIMIT + 1) > ON_DEMAND_LIMIT) return;
+    while (this.step());
+  }
+
+  /** One unit of work in one transaction; false when there was nothing left to do. */
+  step(): boolean {
+    if (this.hasHistoryToCount()) {
+      this.db.transaction(() => this.startBuild() || this.countPage() || this.followFeed())();
+      return true;
+    }
+    return this.publisher.publish(ROWS_PER_PUBLISH, Number(this.accumulators.state('bills') ?? 0)) > 0;
+  }
+
+  private hasHistoryToCount(): boolean {
+    const cursor = this.accumulators.state('cursor');
+    return cursor === undefined || this.accumulators.state('rebuilt_to') !== undefined || this.accumulators.newestChange() > Number(cursor);
+  }
+
+  /**
+   * A first run counts every purchase already stored, then follows the feed from where it
+   * stood when the count began: purchases made meanwhile are met twice, and counted once.
+   */
+  private startBuild(): boolean {
+    if (this.accumulators.state('cursor') !== undefined) return false;
+    this.accumulators.setState('cursor', this.accumulators.newestChange());
+    this.accumulators.setState('rebuilt_to', 0);
+    return true;
+  }
+
+  private countPage(): boolean {
+    const rebuiltTo = this.accumulators.state('rebuilt_to');
+    if (rebuiltTo === undefined) return false;
+    const after = Number(rebuiltTo);
+    if (after >= this.accumulators.newestPurchaseRowid()) {
+      this.accumulators.clearState('rebuilt_to');
+      return true;
+    }
+    const upTo = after + PURCHASES_PER_PAGE;
+    const delta = new ModelDelta();
+    const bills = billsOf(this.accumulators.linesOfRowids(after, upTo));
+    for (const bill of bills) delta.saw(bill.hlc);
+    this.recount(bills, delta);
+    this.accumulators.setState('rebuilt_to', upTo);
+    return true;
+  }
+
+  private followFeed(): boolean {
+    const cursor = Number(this.accumulators.state('cursor'));
+    const newest = this.accumulators.newestChange();
+    if (newest <= cursor) return false;
+    const upTo = Math.min(newest, cursor + CHANGES_PER_BATCH);
+    const delta = new ModelDelta();
+    const touched = new Set<string>();
+    for (const change of this.accumulators.touchingChanges(cursor, upTo)) {
+      delta.saw(change.hlc);
+      const purchaseId = change.entity === 'purchases' ? change.entity_id : change.purchase_id;
+      if (purchaseId) touched.add(purchaseId);
+      if (change.cancels_purchase_id) touched.add(change.cancels_purchase_id);
+    }
+    if (touched.size > 0) this.recount(billsOf(this.accumulators.linesOf([...touched])), delta);
+    else this.save(delta);
+    this.accumulators.setState('cursor', upTo);
+    return true;
+  }
+
+  /** Counts each bill as it now stands, against how it was counted before. */
+  private recount(bills: CountedBill[], delta: ModelDelta): void {
+    const recorded = this.accumulators.recorded(bills.map((bill) => bill.purchaseId));
+    for (const bill of bills) {
+      const before = recorded.get(bill.purchaseId);
+      if (bill.counts && !before) {
+        delta.count(bill, bill.customerId, 1);
+        this.accumulators.recordBill({ purchase_id: bill.purchaseId, customer_id: bill.customerId, store_id: bill.storeId, day: bill.day });
+      } else if (!bill.counts && before) {
+        delta.count({ ...bill, storeId: before.store_id, day: before.day }, before.customer_id, -1);
+        this.accumulators.forgetBill(bill.purchaseId);
+      } else if (bill.counts && before && before.customer_id !== bill.customerId) {
+        if (before.customer_id) delta.countForCustomer({ ...bill, day: before.day }, before.customer_id, -1);
+        if (bill.customerId) delta.countForCustomer(bill, bill.customerId, 1);
+        this.accumulators.changeBillCustomer(bill.purchaseId, bill.customerId);
+      }
+    }
+    this.save(delta);
+  }
+
+  /**
+   * Adds a batch's delta to the accumulators and marks the model rows it changes. Counters
+   * are written in key order, so that each page of their indexes is written once a batch.
+   */
+  private save(delta: ModelDelta): void {
+    const { accumulators } = this;
+    const products = [...delta.products].sort(byKey);
+    for (const [product, bills] of products) {
+      const counted = accumulators.addBillsOfProduct(product, bills);
+      if (bills !== 0 && neighboursMayHaveMoved(counted.bills, counted.published_bills)) accumulators.pending('product', product);
+    }
+    const keys = accumulators.keysOfProducts(products.map(([product]) => product));
+    const pairs: [number, number, number][] = [];
+    for (const [product, others] of delta.pairs) {
+      for (const [other, bills] of others) if (bills !== 0) pairs.push([keys.get(product)!, keys.get(other)!, bills]);
+    }
+    for (const [productKey, otherKey, bills] of pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1])) accumulators.addBills('pairs', [productKey, otherKey], bills);
+    for (const [store, sold] of [...delta.stores].sort(byKey)) {
+      for (const [product, bills] of [...sold].sort(byKey)) if (bills !== 0) accumulators.addBills('stores', [store, product], bills);
+      accumulators.pending('store', store);
+      accumulators.pending('store', CHAIN);
+    }
+    for (const [customer, affinity] of [...delta.customers].sort(byKey)) {
+      accumulators.addCustomerWeights(customer, affinity.asOfDay, affinity.billsWeight, [...affinity.weights].sort(byKey));
+      accumulators.pending('customer', customer);
+    }
+    for (const [node, hlc] of delta.origins) {
+      accumulators.sawPurchaseFact(node, hlc);
+      accumulators.pending('origin', node);
+    }
+    if (delta.bills !== 0) accumulators.setState('bills', Number(accumulators.state('bills') ?? 0) + delta.bills);
+  }
+}
+
+/**
+ * A product's neighbours are recomputed once its bills moved by 1 % since they were last
+ * published. Below that their cosines, kept to two significant digits, hardly change — and a
+ * best seller, in a bill every second, would otherwise be recomputed every batch. A rare
+ * product is recomputed with every bill, since each moves it by more than 1 %.
+ */
+function neighboursMayHaveMoved(bills: number, publishedBills: number): boolean {
+  return Math.abs(bills - publishedBills) * 100 >= publishedBills;
+}
+
+function byKey(a: [string, unknown], b: [string, unknown]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
