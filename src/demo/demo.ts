@@ -1,6 +1,6 @@
 /**
- * The demo chain: a small retailer with two stores, a product range, customers with cards
- * and points, rewards and vouchers, and known credentials, so that every feature shows
+ * The demo chain: a small retailer with two stores, a product range, customers with cards,
+ * points and credit, rewards and vouchers, and known credentials, so that every feature shows
  * something on a fresh `npm start`. Demo records have fixed ids so the README's curl
  * walk-through works as printed.
  */
@@ -131,6 +131,15 @@ function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
     point_type_id: 'purchase',
     valid_to: '2099-12-31T23:59:59.000Z',
     created_at: '2026-02-01T09:30:00.000Z',
+  });
+
+  // Jana's opening credit: 200 CZK she can pay with (max_credit).
+  insert('credit_records', {
+    id: demoId(0x511),
+    customer_id: DEMO_IDS.customerJana,
+    kind: 'collection',
+    amount_minor: 20_000,
+    created_at: '2026-01-15T10:00:00.000Z',
   });
 
   insert('vouchers', {

@@ -2,13 +2,15 @@
  * Offline risk (DESIGN §5), like a card terminal's floor limit: a store redeems points on
  * balances head office may not have seen yet, so it keeps a margin below the balance it
  * knows, caps what it redeems per customer per day (the store's day, in `time_zone`), and stops redeeming altogether once it
- * has not synced for longer than the configured age. Earning is never limited. A hub, and
- * a store with no hub, redeem up to the balance.
+ * has not synced for longer than the configured age. Credit, a money balance, is spent up
+ * to the balance the store knows, and not at all past that age. Earning is never limited.
+ * A hub, and a store with no hub, redeem up to the balance.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { badRequest, invalidParam } from '../errors.js';
 import type { PointsRepo } from '../features/points/points.repo.js';
+import { fromMinor } from '../money.js';
 import type { SyncState } from '../sync/sync-state.js';
 import { formatTimestamp, parseTimestamp } from '../time.js';
 
@@ -24,7 +26,7 @@ export class RedemptionPolicy {
 
   /** Throws unless `milli` points may be redeemed from a known balance of `balance`. */
   check(customerId: string, milli: number, balance: number, field = 'amount'): void {
-    const guarded = this.config.mode === 'store' && this.config.hub.url !== undefined;
+    const guarded = this.guarded();
     const margin = guarded ? this.config.offline.redemption_margin_points * 1000 : 0;
     if (milli > balance - margin) {
       throw badRequest([
@@ -37,20 +39,42 @@ export class RedemptionPolicy {
       ]);
     }
     if (!guarded) return;
-    const now = this.clock();
-    const lastSync = this.syncState.get('last_success_at');
-    const maxAgeMs = this.config.offline.max_age_hours * 3_600_000;
-    if (!lastSync || now - Date.parse(lastSync) > maxAgeMs) {
-      throw invalidParam(field, 'offline_redemption_limit', milli / 1000, `No sync with head office for over ${this.config.offline.max_age_hours} h; points can be earned but not redeemed`);
-    }
+    this.checkRecentSync(field, milli / 1000, 'points can be earned but not redeemed');
     const cap = this.config.offline.daily_redemption_cap_points;
     if (cap !== undefined) {
+      const now = this.clock();
       const localDay = formatTimestamp(now, this.timeZone).slice(0, 10);
       const startOfDay = new Date(parseTimestamp(`${localDay} 00:00:00`, this.timeZone) ?? now).toISOString();
       const today = this.points.redeemedHereSince(customerId, startOfDay, this.nodeId);
       if (today + milli > cap * 1000) {
         throw invalidParam(field, 'offline_redemption_limit', milli / 1000, `At most ${cap} points a day per customer are redeemed here`);
       }
+    }
+  }
+
+  /**
+   * Throws unless `amountMinor` of credit may be spent from a known balance of
+   * `balanceMinor`. No reason of the catalogue names credit, so a shortfall is
+   * `not_allowed_value`; the offline age applies as to points (the margin and daily cap are
+   * counted in points and do not).
+   */
+  checkCredit(amountMinor: number, balanceMinor: number, field: string): void {
+    if (amountMinor > balanceMinor) {
+      throw invalidParam(field, 'not_allowed_value', fromMinor(amountMinor), `The customer has ${fromMinor(Math.max(0, balanceMinor))} in credit`);
+    }
+    if (this.guarded()) this.checkRecentSync(field, fromMinor(amountMinor), 'credit can be earned but not spent');
+  }
+
+  /** A store with a hub limits what it redeems; a hub, and a store with no hub, do not. */
+  private guarded(): boolean {
+    return this.config.mode === 'store' && this.config.hub.url !== undefined;
+  }
+
+  private checkRecentSync(field: string, value: number, consequence: string): void {
+    const lastSync = this.syncState.get('last_success_at');
+    const maxAgeMs = this.config.offline.max_age_hours * 3_600_000;
+    if (!lastSync || this.clock() - Date.parse(lastSync) > maxAgeMs) {
+      throw invalidParam(field, 'offline_redemption_limit', value, `No sync with head office for over ${this.config.offline.max_age_hours} h; ${consequence}`);
     }
   }
 }

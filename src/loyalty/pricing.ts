@@ -2,11 +2,13 @@
  * accept-payment's arithmetic (DESIGN §6), in minor units and thousandths of a point:
  * campaign prices and automated rewards on the items, the vouchers named, then points
  * priced at the point value to pay what is left (never more than the balance, the
- * requested maximum, or the bill), and the points the bill earns. Payment type `S` collects
- * points and applies only item-level discounts; `D` applies every discount now and collects
- * nothing.
+ * requested maximum, or the bill), then credit for what the points left (never more than
+ * the credit balance or the requested maximum), and the points and credit back the bill
+ * earns. Payment type `S` collects points and credit back and applies only item-level
+ * discounts; `D` applies every discount now and collects nothing.
  */
 import { wholeUnits, type Bill, type BillLine } from './bill.js';
+import { creditBack } from './credit-back.js';
 import { pointsEarned } from './earning.js';
 import type { Program, RewardDefinition } from './program.schemas.js';
 import { discountOf, isAvailable, maxCount } from './rewards.js';
@@ -33,6 +35,8 @@ export interface PaymentInput {
   paymentType: 'S' | 'D';
   balanceMilli: number;
   maxPointsMilli: number;
+  creditBalanceMinor: number;
+  maxCreditMinor: number;
   campaignPrices: Map<string, CampaignPrice>;
   vouchers: { code: string; reward: RewardDefinition }[];
 }
@@ -42,7 +46,8 @@ export interface PaymentResult {
   pointsUsedMilli: number;
   pointsPriceMinor: number;
   pointsEarnedMilli: number;
-  remainingMinor: number;
+  creditUsedMinor: number;
+  creditEarnedMinor: number;
 }
 
 export function campaignDiscount(line: BillLine, price: CampaignPrice): number {
@@ -73,9 +78,18 @@ export function pricePayment(input: PaymentInput): PaymentResult {
   // Points pay only what they cover whole: a point worth 0.50 pays 0.50, never 0.49.
   const pointsForBill = input.program.point_value > 0 ? Math.floor(discounted / input.program.point_value) * 1000 : 0;
   const pointsUsedMilli = Math.max(0, Math.min(input.maxPointsMilli, input.balanceMilli, pointsForBill));
-  const pointsPriceMinor = Math.floor((pointsUsedMilli * input.program.point_value) / 1000);
-  const pointsEarnedMilli = paymentType === 'S' ? Math.max(0, pointsEarned(input.program.earning, earningLines(bill.lines, discounts))) : 0;
-  return { discounts, pointsUsedMilli, pointsPriceMinor, pointsEarnedMilli, remainingMinor: discounted - pointsPriceMinor };
+  const pointsPriceMinor = priceOfPoints(pointsUsedMilli, input.program.point_value);
+  const creditUsedMinor = Math.max(0, Math.min(input.maxCreditMinor, input.creditBalanceMinor, discounted - pointsPriceMinor));
+  const paidMinor = discounted - pointsPriceMinor - creditUsedMinor;
+  const collects = paymentType === 'S';
+  const pointsEarnedMilli = collects ? Math.max(0, pointsEarned(input.program.earning, earningLines(bill.lines, discounts))) : 0;
+  const creditEarnedMinor = collects ? Math.max(0, creditBack(input.program.credit_back, paidMinor, bill.lines)) : 0;
+  return { discounts, pointsUsedMilli, pointsPriceMinor, pointsEarnedMilli, creditUsedMinor, creditEarnedMinor };
+}
+
+/** What points pay, in minor units, rounded down to the minor unit. */
+export function priceOfPoints(milli: number, pointValue: number): number {
+  return Math.floor((milli * pointValue) / 1000);
 }
 
 /** Lines as they earn: what was paid after the discounts given on that very line. */

@@ -1,7 +1,8 @@
 /**
  * The loyalty program as data (DESIGN §6), loaded with `loyaltyd program load FILE` on the
  * hub and replicated to stores. Amounts are written as decimals in the file and held as
- * integers: money in minor units, points in thousandths, multipliers in percent.
+ * integers: money in minor units, points in thousandths, multipliers in percent, the
+ * credit-back share in basis points.
  */
 import { z } from 'zod';
 import { Id, Text } from '../http/schemas.js';
@@ -67,12 +68,21 @@ export const RewardDefinition = z.object({
 });
 export type RewardDefinition = z.infer<typeof RewardDefinition>;
 
+/** Credit given back on purchases (src/loyalty/credit-back.ts). */
+export const CreditBack = z.object({
+  /** The share of what a bill paid in money that comes back as credit, in basis points (250 = 2.5 %). */
+  percent_bp: z.number().int().min(0).max(10_000),
+});
+export type CreditBack = z.infer<typeof CreditBack>;
+
 export const Program = z.object({
   currency_id: Text,
   /** What one point is worth when it pays, in money. */
   point_value: Money,
   /** Days a collected point stays valid; none means points never expire. */
   point_validity_days: z.number().int().positive().optional(),
+  /** Credit back on purchases paid with payment type S; none means purchases give no credit. */
+  credit_back: CreditBack.optional(),
   earning: z.array(EarningRule).default([]),
   rewards: z.array(RewardDefinition).default([]),
 });

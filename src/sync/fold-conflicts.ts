@@ -1,21 +1,26 @@
 /**
  * Folds that meet contradicting facts list a conflict (DESIGN §5), on every node that
- * applies the facts, and nothing is dropped: replicated point records that leave a
- * customer's ledger in debt (the same points spent in two stores while offline) keep the
- * negative balance and list the customer; a voucher applied in two stores keeps its first
- * application by HLC and lists the voucher.
+ * applies the facts, and nothing is dropped: replicated point or credit records that leave
+ * a customer's ledger in debt (the same points or credit spent in two stores while offline)
+ * keep the negative balance and list the customer; a voucher applied in two stores keeps
+ * its first application by HLC and lists the voucher.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import { PointsRepo } from '../features/points/points.repo.js';
+import { readCreditBalance } from '../loyalty/credit-ledger.js';
+import { CreditsRepo } from '../loyalty/credits.repo.js';
 import { readLedger } from '../loyalty/ledger.js';
+import { fromMinor } from '../money.js';
 import type { IdGenerator } from './ids.js';
 import type { RowChange } from './protocol.js';
 
 export class FoldConflicts {
   private readonly points: PointsRepo;
+  private readonly credits: CreditsRepo;
   private readonly record: Statement;
+  private readonly recordCredit: Statement;
   private readonly applications: Statement<[string], { n: number; stores: string | null }>;
   private readonly recordVoucher: Statement;
 
@@ -25,8 +30,13 @@ export class FoldConflicts {
     private readonly clock: Clock,
   ) {
     this.points = new PointsRepo(db);
+    this.credits = new CreditsRepo(db);
     this.record = db.prepare(
       `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'points_overspent', 'customers', ?, ?, ?)
+       ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
+    );
+    this.recordCredit = db.prepare(
+      `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'credit_overspent', 'customers', ?, ?, ?)
        ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
     );
     this.applications = db.prepare("SELECT count(*) AS n, group_concat(coalesce(store_id, '-')) AS stores FROM voucher_applications WHERE voucher_id = ?");
@@ -36,13 +46,10 @@ export class FoldConflicts {
     );
   }
 
-  /** Checks the customers whose point records these applied changes touched. */
+  /** Checks the customers whose point or credit records these applied changes touched. */
   check(applied: RowChange[]): void {
-    const customers = new Set<string>();
-    for (const change of applied) {
-      if (change.entity === 'point_records' && change.row && typeof change.row.customer_id === 'string') customers.add(change.row.customer_id);
-    }
-    this.checkCustomers(customers);
+    this.checkCustomers(customersOf(applied, 'point_records'));
+    this.checkCreditCustomers(customersOf(applied, 'credit_records'));
     const vouchers = new Set<string>();
     for (const change of applied) {
       if (change.entity === 'voucher_applications' && change.row && typeof change.row.voucher_id === 'string') vouchers.add(change.row.voucher_id);
@@ -67,4 +74,20 @@ export class FoldConflicts {
       this.record.run(this.newId(), customerId, JSON.stringify(detail), new Date(now).toISOString());
     }
   }
+
+  checkCreditCustomers(customers: Iterable<string>): void {
+    for (const customerId of customers) {
+      const balance = readCreditBalance(this.credits, customerId);
+      if (balance >= 0) continue;
+      this.recordCredit.run(this.newId(), customerId, JSON.stringify({ balance_credit: fromMinor(balance) }), new Date(this.clock()).toISOString());
+    }
+  }
+}
+
+function customersOf(applied: RowChange[], entity: string): Set<string> {
+  const customers = new Set<string>();
+  for (const change of applied) {
+    if (change.entity === entity && change.row && typeof change.row.customer_id === 'string') customers.add(change.row.customer_id);
+  }
+  return customers;
 }

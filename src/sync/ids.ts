@@ -4,7 +4,7 @@
  * never collide. Within one millisecond the random part is incremented rather than drawn
  * again, so ids from one generator are strictly increasing.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 
 const LOW_SPAN = 2 ** 32;
@@ -46,4 +46,13 @@ export const ID_PATTERN = /^[0-9a-f]{26}$/;
 
 export function idTime(id: string): number {
   return parseInt(id.slice(0, 12), 16);
+}
+
+/**
+ * A derived record's id (DESIGN §5): the purchase's time part, then a hash of the purchase
+ * id and the record's purpose — so whichever node derives a purchase's effect, and however
+ * often, it is one record.
+ */
+export function derivedId(purchaseId: string, purpose: string): string {
+  return purchaseId.slice(0, 12) + createHash('sha256').update(`${purchaseId}:${purpose}`).digest('hex').slice(0, 14);
 }

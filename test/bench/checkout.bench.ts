@@ -1,7 +1,8 @@
 /**
  * Cash-desk latency and throughput (checkout issue, acceptance): a generated chain of
- * 1,000,000 customers with cards, 5,000,000 point records, 100,000 products and 2,000
- * rewards; autocannon loads accept-payment and recommended-best-rewards with random cards
+ * 1,000,000 customers with cards, 5,000,000 point records, 1,000,000 credit records,
+ * 100,000 products and 2,000 rewards; autocannon loads accept-payment (paying with points
+ * and credit) and recommended-best-rewards with random cards
  * and 5-item bills (a) at a fixed 500 requests/s, printing p50/p99, and (b) at saturation
  * with 10 and 50 connections, printing req/s and the server's RSS; send-purchase at a fixed
  * 100 requests/s. Baselines in the same run: one indexed card lookup and a 1 KB JSON answer
@@ -58,7 +59,7 @@ export async function run(): Promise<void> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
   const base = `${store.url}/rest-api/enterprise-interface/v1.0/purchases/actions`;
 
-  const accept = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: cardNumber(random(CUSTOMERS)), payment_type: 'S', max_points: '20', bill: randomBill() });
+  const accept = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: cardNumber(random(CUSTOMERS)), payment_type: 'S', max_points: '20', max_credit: '10', bill: randomBill() });
   const recommend = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: cardNumber(random(CUSTOMERS)), reward_list_type: 'C', bill: randomBill() });
   let sent = 0;
   const send = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: cardNumber(random(CUSTOMERS)), bill: { ...randomBill(), bill_id: `bench-${process.pid}-${(sent += 1)}` } });
@@ -222,6 +223,9 @@ async function generate(dataDir: string): Promise<void> {
   const points = db.prepare(
     "INSERT INTO point_records (id, customer_id, kind, points_milli, valid_to, created_at, hlc, last_change) VALUES (?, ?, 'collection', ?, ?, ?, ?, ?)",
   );
+  const credits = db.prepare(
+    "INSERT INTO credit_records (id, customer_id, kind, amount_minor, created_at, hlc, last_change) VALUES (?, ?, 'collection', ?, ?, ?, ?)",
+  );
   const validTo = new Date(Date.now() + 365 * 86_400_000).toISOString();
   for (let from = 0; from < CUSTOMERS; from += batch) {
     db.transaction(() => {
@@ -231,6 +235,7 @@ async function generate(dataDir: string): Promise<void> {
         for (let p = 0; p < POINTS_PER_CUSTOMER; p += 1) {
           points.run(`b5${hex(i * POINTS_PER_CUSTOMER + p, 24)}`, customerId(i), 10_000 + p * 1000, validTo, now, `${hex(Date.now(), 12)}-${hex(p, 4)}-bench`, now);
         }
+        credits.run(`bc${hex(i, 24)}`, customerId(i), 5000, now, stamp, now);
       }
     })();
   }
@@ -249,6 +254,7 @@ async function generate(dataDir: string): Promise<void> {
     currency_id: 'CZK',
     point_value: '0.50',
     point_validity_days: 365,
+    credit_back: { percent_bp: 100 },
     earning: [{ kind: 'per_currency_unit', per_amount: '10', points: '1' }],
     rewards,
   });

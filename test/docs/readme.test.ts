@@ -6,7 +6,12 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDS } from '../../src/demo/demo.js';
 import { REASONS } from '../../src/errors.js';
+import { PointsRepo } from '../../src/features/points/points.repo.js';
+import { readCreditBalance } from '../../src/loyalty/credit-ledger.js';
+import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
+import { readLedger } from '../../src/loyalty/ledger.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -46,10 +51,16 @@ describe('README', () => {
       expect(stdout).toMatch(/"authentication_token":"\d{6}"/);
       expect(stdout.match(/"total_items":1/g)).toHaveLength(2);
       expect(stdout).toContain('{"code":"BAKERY-10","name":"10 % off bakery","type":"reward","discount":3.5');
-      expect(stdout).toContain('"credit_points":100,"price_of_credit_points":50');
-      expect(stdout).toContain('"credit_points_of_this_transaction":20,"total_credit_points":170');
+      expect(stdout).toContain('"credit_points":100,"price_of_credit_points":50,"credit":30');
+      expect(stdout).toContain('"credit_points_of_this_transaction":20,"total_credit_points":170,"total_credit":171.63');
       expect(stdout).toMatch(/\{"data":\{"purchase_id":"[0-9a-f]{26}"\}\}/);
+      expect(stdout).toContain('{"data":{"earned_points":20,"used_credits":30,"used_points":100,"used_points_total":100,"used_vouchers":[]}}');
       expect(stdout).toContain('{"data":{"recommended_products_list":["de000000000000000000000303","de000000000000000000000306","de000000000000000000000301"],"total_items":3}}');
+      // What accept-payment announced is what send-purchase left: 200 − 30 + 1.63 of credit,
+      // 250 − 100 + 20 points.
+      const jana = DEMO_IDS.customerJana;
+      expect(readCreditBalance(new CreditsRepo(server.app.node.db), jana)).toBe(17_163);
+      expect(readLedger(new PointsRepo(server.app.node.db), jana, Date.now()).balance).toBe(170_000);
     });
   });
 });

@@ -5,8 +5,8 @@
  * a bag. Rewards: FREE-CAPPUCCINO (manual, 100 points, a cappuccino for 0, twice a bill),
  * BAKERY-10 (automated, 10 % off bakery), MORNING-PASTRY (manual, a bakery item for 20 CZK
  * from 06:00 to 10:00), AIRPORT-50 (manual, 50 points, 50 CZK off, airport only),
- * AIRPORT-5PCT (automated, 5 % off the bill, airport only). Jana holds 250 points, Petr 80,
- * Eva none.
+ * AIRPORT-5PCT (automated, 5 % off the bill, airport only). 2 % of what a bill pays in money
+ * comes back as credit. Jana holds 250 points and 200 CZK of credit, Petr 80 points, Eva none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
@@ -86,7 +86,8 @@ describe('accept-payment', () => {
 
   it('points pay up to max_points, priced at the point value', async () => {
     // 3 bags of espresso beans, 300 CZK. 100 points at 0.50 pay 50 CZK. Earned: 300 // 10 = 30,
-    // plus 5 a bag = 15: 45. Balance after: 250 − 100 + 45 = 195.
+    // plus 5 a bag = 15: 45. Balance after: 250 − 100 + 45 = 195. No credit asked for: the
+    // 250 CZK paid in money give 2 % = 5 CZK back, on Jana's 200 CZK of credit: 205.
     const response = await accept({ card_number: JANA_CARD, max_points: '100', bill: bill([item(PRODUCT.espresso, 3, 100)]) });
     expect(response.status).toBe(200);
     expect(response.body.data.accepted_payment).toEqual({
@@ -97,7 +98,7 @@ describe('accept-payment', () => {
       benefit_codes: [],
       credit_points_of_this_transaction: 45,
       total_credit_points: 195,
-      total_credit: 0,
+      total_credit: 205,
       messages: [],
     });
   });

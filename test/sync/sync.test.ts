@@ -1,7 +1,7 @@
 /**
  * Store↔hub sync over real HTTP between real nodes (each its own server and SQLite file),
  * rounds driven by the test: bootstrap, push exactly once, pull, the hub going away and
- * coming back, points spent twice offline, and a command the hub rejects.
+ * coming back, points and credit spent twice offline, and a command the hub rejects.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { PointsRepo } from '../../src/features/points/points.repo.js';
+import { readCreditBalance } from '../../src/loyalty/credit-ledger.js';
+import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
 import { readLedger } from '../../src/loyalty/ledger.js';
 import { runRound, type SyncParts } from '../../src/sync/agent.js';
 import { checksumTables } from '../../src/sync/checksum.js';
@@ -164,6 +166,38 @@ describe('sync between a hub and stores', () => {
       const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'points_overspent'").get() as { entity_id: string; detail: string };
       expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
       expect(JSON.parse(conflict.detail)).toEqual({ balance_points: -150, uncovered_points: 150 });
+    }
+  });
+
+  it('the same credit spent in both stores while offline leaves a negative balance on every node, listed as a conflict', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    await cluster.stopHub();
+    // Jana holds 200 CZK of credit. Each store sells her 300 CZK of beans paid with 150 of it,
+    // within the balance it knows, and gives 2 % of the 150 paid in money back: 3.00.
+    // Together: 200 − 150 − 150 + 3 + 3 = −94.
+    const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 };
+    for (const [store, billId] of [[a, 'A-1'], [b, 'B-1']] as const) {
+      const sent = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+        headers: store.auth,
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: 1,
+          card_number: demoCredentials.customer_card,
+          bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [beans], payment_recap: { amount_for_credit: 150 } },
+        },
+      });
+      expect(sent.status).toBe(201);
+    }
+    await cluster.restartHub();
+    for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
+    const hubSums = checksumTables(cluster.hub.app.node.db);
+    for (const server of [cluster.hub, a.server, b.server]) {
+      expect(readCreditBalance(new CreditsRepo(server.app.node.db), DEMO_IDS.customerJana)).toBe(-9400);
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as { entity_id: string; detail: string };
+      expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
+      expect(JSON.parse(conflict.detail)).toEqual({ balance_credit: -94 });
+      expect(checksumTables(server.app.node.db).credit_records).toEqual(hubSums.credit_records);
     }
   });
 

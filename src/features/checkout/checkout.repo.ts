@@ -19,6 +19,7 @@ export interface PurchaseRecord {
   store_id: string;
   external_purchase_id: string;
   bill_number: string | null;
+  total_price_minor: number;
   canceled: number;
   bill: string;
 }
@@ -57,7 +58,7 @@ export class CheckoutRepo {
               OR EXISTS (SELECT 1 FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id AND s.store_id = ?))
        ORDER BY c.id LIMIT 1`,
     );
-    const purchaseColumns = 'id, customer_id, store_id, external_purchase_id, bill_number, canceled, bill';
+    const purchaseColumns = 'id, customer_id, store_id, external_purchase_id, bill_number, total_price_minor, canceled, bill';
     this.purchaseByBill = db.prepare<[string, string], PurchaseRecord>(`SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND external_purchase_id = ?`);
     this.purchaseByNumber = db.prepare<[string, string], PurchaseRecord>(
       `SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND bill_number = ? AND canceled = 0 ORDER BY id LIMIT 1`,

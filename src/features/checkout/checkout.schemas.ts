@@ -38,12 +38,15 @@ export const Bill = z.object({
 });
 export type Bill = z.infer<typeof Bill>;
 
+/** Credit paid with is never negative: a till cannot add credit by paying a negative amount. */
+const CreditPaid = Money.refine((minor) => minor >= 0, { message: 'must not be negative', params: { reason: 'not_allowed_value' } });
+
 export const FinalBill = Bill.extend({
   fiscal: z.boolean().optional(),
   purchase_type_id: z.string().optional(),
   canceled: z.boolean().default(false),
   payment_type: z.string().optional(),
-  payment_recap: z.object({ credit_points: Points.default(0), amount_for_credit: Money.default(0) }).default({ credit_points: 0, amount_for_credit: 0 }),
+  payment_recap: z.object({ credit_points: Points.default(0), amount_for_credit: CreditPaid.default(0) }).default({ credit_points: 0, amount_for_credit: 0 }),
   create_date_time: z.string().optional(),
 });
 export type FinalBill = z.infer<typeof FinalBill>;

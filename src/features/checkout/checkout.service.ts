@@ -4,6 +4,8 @@
  */
 import type { Clock } from '../../clock.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
+import { readCreditBalance } from '../../loyalty/credit-ledger.js';
+import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { readLedger } from '../../loyalty/ledger.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
@@ -28,6 +30,7 @@ export class CheckoutService {
     private readonly bills: BillReader,
     private readonly customers: CustomersRepo,
     private readonly points: PointsRepo,
+    private readonly credits: CreditsRepo,
     private readonly program: ProgramRepo,
     private readonly catalog: RewardsCatalog,
     private readonly clock: Clock,
@@ -64,6 +67,7 @@ export class CheckoutService {
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
     const balance = customerId ? readLedger(this.points, customerId, this.clock()).balance : 0;
+    const creditBalance = customerId ? readCreditBalance(this.credits, customerId) : 0;
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
       rewards: this.catalog.meetableBy(bill.lines),
@@ -72,6 +76,8 @@ export class CheckoutService {
       paymentType: request.payment_type,
       balanceMilli: Math.max(0, balance),
       maxPointsMilli: customerId ? (request.max_points ?? 0) : 0,
+      creditBalanceMinor: Math.max(0, creditBalance),
+      maxCreditMinor: customerId ? (request.max_credit ?? 0) : 0,
       campaignPrices: this.campaignPrices(bill, paidAt),
       vouchers: customerId ? this.vouchers(request.benefit_codes, customerId, bill, this.catalog.rewards(), paidAt) : [],
     });
@@ -86,11 +92,13 @@ export class CheckoutService {
         })),
         credit_points: fromMilli(result.pointsUsedMilli),
         price_of_credit_points: fromMinor(result.pointsPriceMinor),
-        credit: 0,
+        credit: fromMinor(result.creditUsedMinor),
         benefit_codes: result.discounts.filter((discount) => discount.source === 'voucher').map((discount) => discount.code),
         credit_points_of_this_transaction: fromMilli(result.pointsEarnedMilli),
         total_credit_points: fromMilli(balance - result.pointsUsedMilli + result.pointsEarnedMilli),
-        total_credit: 0,
+        // The credit balance once this bill is closed: less the credit it pays with, plus the
+        // credit back it earns. No card, no credit account.
+        total_credit: customerId ? fromMinor(creditBalance - result.creditUsedMinor + result.creditEarnedMinor) : 0,
         messages: [],
       },
     };

@@ -1,4 +1,5 @@
 import { readTransaction } from '../../db/open.js';
+import { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
@@ -16,10 +17,11 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
   const repo = new CheckoutRepo(node.db);
   const bills = new BillReader(repo, config.time_zone);
   const points = new PointsRepo(node.db);
+  const credits = new CreditsRepo(node.db);
   const program = new ProgramRepo(node.db);
   const policy = new RedemptionPolicy(config, points, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
   return checkoutRoutes(
-    new CheckoutService(repo, bills, services.customersRepo, points, program, new RewardsCatalog(node.db, node.writes), clock, readTransaction(node.db)),
-    new PurchaseRecorder(repo, bills, services.customersRepo, points, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),
+    new CheckoutService(repo, bills, services.customersRepo, points, credits, program, new RewardsCatalog(node.db, node.writes), clock, readTransaction(node.db)),
+    new PurchaseRecorder(repo, bills, services.customersRepo, points, credits, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),
   );
 };

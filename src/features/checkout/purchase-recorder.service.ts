@@ -1,50 +1,60 @@
 /**
  * send-purchase and assign-customer (DESIGN §6): the closed bill becomes a purchase with
- * its items; points paid with are redeemed and points the rules give are earned, as point
- * records whose ids derive from the purchase id — so whichever node earns a purchase's
- * points, and however often, there is one record. A cancellation takes back what the
- * original earned and gives back what it spent; a return takes back what its items earned,
- * even into a negative balance, which is then listed.
+ * its items; points and credit paid with are redeemed, and points the rules give and the
+ * credit back are earned, as point and credit records whose ids derive from the purchase id
+ * — so whichever node earns a purchase's points, and however often, there is one record. A
+ * cancellation takes back what the original earned and gives back what it spent; a return
+ * takes back what its items earned, even into a negative balance, which is then listed.
  */
-import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Row, WriteTransaction, WritePath } from '../../db/write-path.js';
 import { AppError, invalidParam } from '../../errors.js';
 import type { BillLine } from '../../loyalty/bill.js';
+import { readCreditBalance } from '../../loyalty/credit-ledger.js';
+import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { pointsEarned } from '../../loyalty/earning.js';
 import { readLedger } from '../../loyalty/ledger.js';
 import type { RedemptionPolicy } from '../../loyalty/offline-risk.js';
+import { priceOfPoints } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { FoldConflicts } from '../../sync/fold-conflicts.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import { derivedId, type IdGenerator } from '../../sync/ids.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { PointsRepo } from '../points/points.repo.js';
 import type { BillReader } from './bill-reader.js';
 import type { CheckoutRepo, PurchaseRecord } from './checkout.repo.js';
 import type { AssignCustomer, SendPurchase } from './checkout.schemas.js';
-
-/** A derived record's id: the purchase's time part, then a hash of purchase and purpose. */
-export function derivedId(purchaseId: string, purpose: string): string {
-  return purchaseId.slice(0, 12) + createHash('sha256').update(`${purchaseId}:${purpose}`).digest('hex').slice(0, 14);
-}
+import { PurchaseCredits } from './purchase-credits.js';
 
 interface StoredBill {
   lines: BillLine[];
+  /** The final bill's payment type; absent on bills stored before credits. */
+  payment_type?: string;
+}
+
+/** Credit back is earned on final bills of payment type S, the one in use, or none given. */
+function earnsCreditBack(paymentType: string | undefined): boolean {
+  return paymentType === undefined || paymentType === 'S';
 }
 
 export class PurchaseRecorder {
+  private readonly purchaseCredits: PurchaseCredits;
+
   constructor(
     private readonly repo: CheckoutRepo,
     private readonly bills: BillReader,
     private readonly customers: CustomersRepo,
     private readonly points: PointsRepo,
+    private readonly credits: CreditsRepo,
     private readonly program: ProgramRepo,
     private readonly policy: RedemptionPolicy,
     private readonly conflicts: FoldConflicts,
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.purchaseCredits = new PurchaseCredits(credits, clock);
+  }
 
   send(request: SendPurchase): { purchase_id: string } {
     const { bill: finalBill } = request;
@@ -58,6 +68,11 @@ export class PurchaseRecorder {
     if (used > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
       this.policy.check(customerId, used, readLedger(this.points, customerId, now).balance, 'bill.payment_recap.credit_points');
+    }
+    const creditUsed = finalBill.payment_recap.amount_for_credit;
+    if (creditUsed > 0) {
+      if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
+      this.policy.checkCredit(creditUsed, readCreditBalance(this.credits, customerId), 'bill.payment_recap.amount_for_credit');
     }
     const purchaseId = this.newId();
     const purchase: Row = {
@@ -74,12 +89,21 @@ export class PurchaseRecorder {
       cashdesk_number: request.cashdesk_number,
       canceled: finalBill.canceled ? 1 : 0,
       cancels_purchase_id: original?.id ?? null,
-      bill: JSON.stringify({ lines: bill.lines } satisfies StoredBill),
+      bill: JSON.stringify({ lines: bill.lines, payment_type: finalBill.payment_type } satisfies StoredBill),
     };
     const pointRecords: Row[] = [];
     if (customerId && used > 0) pointRecords.push(this.pointRecord(purchaseId, 'redeem', customerId, 'redemption', used, null));
     if (customerId && !original) pointRecords.push(...this.earnedRecords(purchaseId, customerId, bill.lines));
     if (original) pointRecords.push(...this.reversalRecords(purchaseId, original));
+    const creditRecords: Row[] = customerId ? this.purchaseCredits.payment(purchaseId, customerId, creditUsed) : [];
+    if (customerId && !original && earnsCreditBack(finalBill.payment_type)) {
+      // Paid in money: the final bill's total, which carries the discounts the till gave,
+      // less the points and the credit it was paid with.
+      const program = this.program.load();
+      const paid = finalBill.total_price - priceOfPoints(Math.max(0, used), program?.point_value ?? 0) - creditUsed;
+      creditRecords.push(...this.purchaseCredits.earned(purchaseId, customerId, program?.credit_back, paid, bill.lines));
+    }
+    if (original) creditRecords.push(...this.purchaseCredits.reversals(purchaseId, original.id));
     this.writes.write({ kind: 'purchases.send', payload: request }, (tx) => {
       this.repo.insert(tx, 'purchases', purchase);
       finalBill.bill_items.forEach((item, index) => {
@@ -95,6 +119,7 @@ export class PurchaseRecorder {
         });
       });
       this.insertPoints(tx, pointRecords);
+      this.insertCredits(tx, creditRecords);
     });
     return { purchase_id: purchaseId };
   }
@@ -108,15 +133,26 @@ export class PurchaseRecorder {
     if (current) throw invalidParam('external_purchase_id', 'relation_already_exists', request.external_purchase_id, 'The purchase already belongs to a customer');
     const stored = JSON.parse(purchase.bill) as StoredBill;
     const earned = purchase.canceled ? [] : this.earnedRecords(purchase.id, customerId, stored.lines);
+    // A bill without a customer was paid with neither points nor credit: all of it in money.
+    const creditBack =
+      purchase.canceled || !earnsCreditBack(stored.payment_type)
+        ? []
+        : this.purchaseCredits.earned(purchase.id, customerId, this.program.load()?.credit_back, purchase.total_price_minor, stored.lines);
     this.writes.write({ kind: 'purchases.assign-customer', payload: request }, (tx) => {
       this.repo.insert(tx, 'purchase_assignments', { id: derivedId(purchase.id, 'assignment'), purchase_id: purchase.id, customer_id: customerId });
       this.insertPoints(tx, earned);
+      this.insertCredits(tx, creditBack);
     });
   }
 
   private insertPoints(tx: WriteTransaction, records: Row[]): void {
     for (const record of records) this.repo.insert(tx, 'point_records', record);
     this.conflicts.checkCustomers(new Set(records.map((record) => String(record.customer_id))));
+  }
+
+  private insertCredits(tx: WriteTransaction, records: Row[]): void {
+    for (const record of records) this.credits.insert(tx, record);
+    this.conflicts.checkCreditCustomers(new Set(records.map((record) => String(record.customer_id))));
   }
 
   /** What the bill's items earn; a return earns negatively, which takes points back. */

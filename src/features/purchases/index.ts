@@ -1,3 +1,4 @@
+import { CreditsRepo } from '../../loyalty/credits.repo.js';
 import type { Feature } from '../feature.js';
 import { PointsRepo } from '../points/points.repo.js';
 import { StoresRepo } from '../stores/stores.repo.js';
@@ -10,5 +11,5 @@ import { PurchasesService } from './purchases.service.js';
 export const purchasesFeature: Feature = ({ node, config, clock }) => {
   const vouchers = new VouchersRepo(node.db);
   const presenter = new VoucherPresenter(vouchers, new StoresRepo(node.db), config.time_zone);
-  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), new PointsRepo(node.db), vouchers, presenter, clock, config.time_zone));
+  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), new PointsRepo(node.db), new CreditsRepo(node.db), vouchers, presenter, clock, config.time_zone));
 };

@@ -3,6 +3,8 @@ import type { Clock } from '../../clock.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
+import { creditPaymentId } from '../../loyalty/credit-ledger.js';
+import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { readLedger } from '../../loyalty/ledger.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import { parseTimestamp } from '../../time.js';
@@ -18,6 +20,7 @@ export class PurchasesService {
   constructor(
     private readonly repo: PurchasesRepo,
     private readonly points: PointsRepo,
+    private readonly credits: CreditsRepo,
     private readonly vouchers: VouchersRepo,
     private readonly presenter: VoucherPresenter,
     private readonly clock: Clock,
@@ -88,7 +91,7 @@ export class PurchasesService {
     const used = sum('redemption');
     return {
       earned_points: fromMilli(sum('collection')),
-      used_credits: fromMinor(0),
+      used_credits: fromMinor(this.credits.byId(creditPaymentId(purchase.id))?.amount_minor ?? 0),
       used_points: fromMilli(used),
       used_points_total: fromMilli(used),
       used_vouchers: this.usedVouchers(purchase.id),
