@@ -16,17 +16,16 @@
  * for profiling the daemon on it.
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
-import { DEMO_IDS, demoCredentials, loadDemo } from '../../src/demo/demo.js';
+import { DEMO_IDS, loadDemo } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/node.js';
 import pino from 'pino';
-import { benchDir } from './cluster.js';
+import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
 import { line, megabytes, peakRss } from './report.js';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
@@ -35,7 +34,6 @@ const REWARDS = 2000;
 const POINTS_PER_CUSTOMER = 5;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 5;
-const BIN = fileURLToPath(new URL('../../bin/loyaltyd', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
@@ -54,8 +52,8 @@ export async function run(): Promise<void> {
     line('generated chain', `${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 
-  const store = await spawnServer(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
-  const bearer = await login(store.url);
+  const store = await spawnServer([BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
+  const bearer = await demoBearer(store.url);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
   const base = `${store.url}/rest-api/enterprise-interface/v1.0/purchases/actions`;
 
@@ -89,7 +87,7 @@ export async function run(): Promise<void> {
 
   const lookup = () => JSON.stringify({ card_number: cardNumber(random(CUSTOMERS)) });
   for (const kind of ['node', 'express'] as const) {
-    const baseline = await spawnServer(process.execPath, ['--import', 'tsx', BASELINE, kind, databaseFile(dataDir)], {});
+    const baseline = await spawnServer(['--import', 'tsx', BASELINE, kind, databaseFile(dataDir)]);
     for (const connections of [10, 50]) {
       const saturated = await load(`${baseline.url}/lookup`, { 'content-type': 'application/json' }, lookup, { connections });
       results[`${kind}:${connections}`] = saturated.requests.average;
@@ -164,32 +162,6 @@ async function fixedRate(url: string, headers: Record<string, string>, body: () 
   latencies.sort((a, b) => a - b);
   const at = (share: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!.toFixed(1) : '-');
   return { p50: at(0.5), p99: at(0.99), answered: latencies.length, errors };
-}
-
-async function login(url: string): Promise<string> {
-  const response = await fetch(`${url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password }),
-  });
-  return ((await response.json()) as { data: { bearer_token: string } }).data.bearer_token;
-}
-
-function spawnServer(command: string, args: string[], env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /serving (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        child.stdout.removeAllListeners('data');
-        child.stdout.resume();
-        resolve({ url: match[1]!, pid: child.pid!, stop: () => new Promise((done) => child.once('exit', () => done()).kill('SIGTERM')) });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
 }
 
 /**

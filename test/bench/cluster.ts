@@ -1,10 +1,11 @@
-/** Hub processes and in-process stores for the benchmarks, on temp folders. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+/** Server processes (hubs, stores, baselines) and in-process stores for the benchmarks, on temp folders. */
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../src/config.js';
+import { demoCredentials } from '../../src/demo/demo.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/loyaltyd', import.meta.url));
 
@@ -16,35 +17,43 @@ export function cli(args: string[]): string {
   return execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 }
 
-export interface HubProcess {
+/** A `loyaltyd serve` (or baseline server) process, known by the URL it prints. */
+export interface ServerProcess {
   url: string;
   pid: number;
   stop(): Promise<void>;
 }
 
-export async function startHub(dataDir: string): Promise<HubProcess> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', '0'], {
-    env: { ...process.env, LOYALTYD_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
+/** Starts `node ARGS` and resolves once it prints `serving http://…`. */
+export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
     let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /serving (http:\/\/\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
+      if (match) {
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        resolve({ url: match[1]!, pid: child.pid!, stop: () => new Promise((done) => child.once('exit', () => done()).kill('SIGTERM')) });
+      }
     });
-    child.once('exit', (code) => reject(new Error(`hub exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
-  return {
-    url,
-    pid: child.pid!,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+}
+
+export function startHub(dataDir: string): Promise<ServerProcess> {
+  return spawnServer([BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
+}
+
+/** The demo POS user's Bearer token from a node serving the demo data. */
+export async function demoBearer(url: string): Promise<string> {
+  const response = await fetch(`${url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password }),
+  });
+  return ((await response.json()) as { data: { bearer_token: string } }).data.bearer_token;
 }
 
 export function storeConfig(dataDir: string, hubUrl: string, node: { node_name: string; node_secret: string }): Config {

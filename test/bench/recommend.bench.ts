@@ -23,17 +23,16 @@
  * quick look.
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { createApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { demoCredentials, loadDemo } from '../../src/demo/demo.js';
+import { loadDemo } from '../../src/demo/demo.js';
 import { createRecommendations } from '../../src/features/recommendations/index.js';
 import type { RequestContext } from '../../src/http/endpoint.js';
 import { openNode } from '../../src/node.js';
-import { BIN, benchDir } from './cluster.js';
+import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
 import { line, rate, seconds, verdict } from './report.js';
 
 const BILLS = Number(process.env.BENCH_BILLS ?? 1_000_000);
@@ -285,9 +284,10 @@ function insertThroughWritePath(node: ReturnType<typeof openNode>, bills: Bill[]
 }
 
 async function measureLatency(dataDir: string, customers: number[], history: History): Promise<void> {
-  const server = await spawnServer(dataDir);
+  // A store with no hub, which builds (and here has built) its model.
+  const server = await spawnServer([BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
   try {
-    const bearer = await login(server.url);
+    const bearer = await demoBearer(server.url);
     const base = `/rest-api/enterprise-interface/v1.0/recommendation-engine`;
     const customer = () => `customer_id=${customerId(pick(customers))}`;
     const list = () => `product_id_list=${Array.from({ length: 20 }, () => productId(history.anyProduct())).join(',')}`;
@@ -350,31 +350,4 @@ async function spreadLoad(url: string, headers: Record<string, string>, path: ()
   // aggregateResult is autocannon's own, for instances run with skipAggregateResult; its types omit it.
   const { aggregateResult } = autocannon as unknown as { aggregateResult(results: autocannon.Result[], options: { url: string; connections: number }): autocannon.Result };
   return aggregateResult(desks, { url, connections: 50 });
-}
-
-async function login(url: string): Promise<string> {
-  const response = await fetch(`${url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password }),
-  });
-  return ((await response.json()) as { data: { bearer_token: string } }).data.bearer_token;
-}
-
-/** `loyaltyd serve` on the data folder: a store with no hub, which builds (and here has built) its model. */
-function spawnServer(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { env: { ...process.env, LOYALTYD_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /serving (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        child.stdout.removeAllListeners('data');
-        child.stdout.resume();
-        resolve({ url: match[1]!, stop: () => new Promise((done) => child.once('exit', () => done()).kill('SIGTERM')) });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`loyaltyd serve exited with ${code}`)));
-  });
 }
