@@ -1,6 +1,6 @@
 /** Server processes (hubs, stores, baselines) and in-process stores for the benchmarks, on temp folders. */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +9,17 @@ import { demoCredentials } from '../../src/demo/demo.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/loyaltyd', import.meta.url));
 
+const made: string[] = [];
+// A full run writes several GB of databases; they go when the bench process ends.
+process.once('exit', () => {
+  for (const folder of made) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A temp folder for a bench's data, removed when the bench process exits. */
 export function benchDir(name: string): string {
-  return mkdtempSync(join(tmpdir(), `loyaltyd-bench-${name}-`));
+  const folder = mkdtempSync(join(tmpdir(), `loyaltyd-bench-${name}-`));
+  made.push(folder);
+  return folder;
 }
 
 export function cli(args: string[]): string {
