@@ -1,3 +1,11 @@
+/**
+ * A customer's credit (DESIGN §6): a money balance, the fold of their credit records —
+ * collections less redemptions, in minor units. Credit never expires, so the fold is a sum,
+ * which SQLite takes, and the same facts give the same balance on every node, whatever
+ * order they arrived in. A balance below zero (the same credit spent in two stores offline,
+ * or credit back taken back by a return after it was spent) is kept and listed
+ * (src/sync/fold-conflicts.ts).
+ */
 import type { Db } from '../db/open.js';
 import type { Row, WriteTransaction } from '../db/write-path.js';
 
@@ -15,12 +23,14 @@ const COLUMNS = 'id, customer_id, kind, amount_minor, purchase_id, linked_credit
 
 export class CreditsRepo {
   private readonly one;
-  private readonly ofCustomer;
+  private readonly balance;
   private readonly ofPurchase;
 
   constructor(db: Db) {
     this.one = db.prepare<[string], CreditRow>(`SELECT ${COLUMNS} FROM credit_records WHERE id = ?`);
-    this.ofCustomer = db.prepare<[string], CreditRow>(`SELECT ${COLUMNS} FROM credit_records WHERE customer_id = ? AND state = 1`);
+    this.balance = db
+      .prepare<[string], number>("SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0) FROM credit_records WHERE customer_id = ? AND state = 1")
+      .pluck();
     this.ofPurchase = db.prepare<[string], CreditRow>(`SELECT ${COLUMNS} FROM credit_records WHERE purchase_id = ? AND state = 1`);
   }
 
@@ -28,8 +38,9 @@ export class CreditsRepo {
     return this.one.get(id);
   }
 
-  recordsOfCustomer(customerId: string): CreditRow[] {
-    return this.ofCustomer.all(customerId);
+  /** Collections less redemptions, in minor units. */
+  balanceOf(customerId: string): number {
+    return this.balance.get(customerId)!;
   }
 
   recordsOfPurchase(purchaseId: string): CreditRow[] {

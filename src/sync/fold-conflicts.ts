@@ -9,7 +9,6 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import { PointsRepo } from '../features/points/points.repo.js';
-import { readCreditBalance } from '../loyalty/credit-ledger.js';
 import { CreditsRepo } from '../loyalty/credits.repo.js';
 import { readLedger } from '../loyalty/ledger.js';
 import { fromMinor } from '../money.js';
@@ -19,10 +18,9 @@ import type { RowChange } from './protocol.js';
 export class FoldConflicts {
   private readonly points: PointsRepo;
   private readonly credits: CreditsRepo;
-  private readonly record: Statement;
-  private readonly recordCredit: Statement;
+  /** Lists a conflict of a kind on a record, or refreshes the one listed. */
+  private readonly record: Statement<[string, string, string, string, string, string]>;
   private readonly applications: Statement<[string], { n: number; stores: string | null }>;
-  private readonly recordVoucher: Statement;
 
   constructor(
     db: Db,
@@ -32,29 +30,17 @@ export class FoldConflicts {
     this.points = new PointsRepo(db);
     this.credits = new CreditsRepo(db);
     this.record = db.prepare(
-      `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'points_overspent', 'customers', ?, ?, ?)
-       ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
-    );
-    this.recordCredit = db.prepare(
-      `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'credit_overspent', 'customers', ?, ?, ?)
+      `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
     );
     this.applications = db.prepare("SELECT count(*) AS n, group_concat(coalesce(store_id, '-')) AS stores FROM voucher_applications WHERE voucher_id = ?");
-    this.recordVoucher = db.prepare(
-      `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'voucher_applied_twice', 'vouchers', ?, ?, ?)
-       ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
-    );
   }
 
   /** Checks the customers whose point or credit records these applied changes touched. */
   check(applied: RowChange[]): void {
-    this.checkCustomers(customersOf(applied, 'point_records'));
-    this.checkCreditCustomers(customersOf(applied, 'credit_records'));
-    const vouchers = new Set<string>();
-    for (const change of applied) {
-      if (change.entity === 'voucher_applications' && change.row && typeof change.row.voucher_id === 'string') vouchers.add(change.row.voucher_id);
-    }
-    for (const voucherId of vouchers) this.checkVoucher(voucherId);
+    this.checkCustomers(idsIn(applied, 'point_records', 'customer_id'));
+    this.checkCreditCustomers(idsIn(applied, 'credit_records', 'customer_id'));
+    for (const voucherId of idsIn(applied, 'voucher_applications', 'voucher_id')) this.checkVoucher(voucherId);
   }
 
   /** A voucher applied more than once (in two stores offline): the first by HLC stands, the rest are listed. */
@@ -62,7 +48,7 @@ export class FoldConflicts {
     const applications = this.applications.get(voucherId)!;
     if (applications.n < 2) return;
     const detail = { applications: applications.n, stores: (applications.stores ?? '').split(',') };
-    this.recordVoucher.run(this.newId(), voucherId, JSON.stringify(detail), new Date(this.clock()).toISOString());
+    this.record.run(this.newId(), 'voucher_applied_twice', 'vouchers', voucherId, JSON.stringify(detail), new Date(this.clock()).toISOString());
   }
 
   checkCustomers(customers: Iterable<string>): void {
@@ -71,23 +57,25 @@ export class FoldConflicts {
       const ledger = readLedger(this.points, customerId, now);
       if (ledger.fold.debt === 0) continue;
       const detail = { balance_points: ledger.balance / 1000, uncovered_points: ledger.fold.debt / 1000 };
-      this.record.run(this.newId(), customerId, JSON.stringify(detail), new Date(now).toISOString());
+      this.record.run(this.newId(), 'points_overspent', 'customers', customerId, JSON.stringify(detail), new Date(now).toISOString());
     }
   }
 
   checkCreditCustomers(customers: Iterable<string>): void {
     for (const customerId of customers) {
-      const balance = readCreditBalance(this.credits, customerId);
+      const balance = this.credits.balanceOf(customerId);
       if (balance >= 0) continue;
-      this.recordCredit.run(this.newId(), customerId, JSON.stringify({ balance_credit: fromMinor(balance) }), new Date(this.clock()).toISOString());
+      this.record.run(this.newId(), 'credit_overspent', 'customers', customerId, JSON.stringify({ balance_credit: fromMinor(balance) }), new Date(this.clock()).toISOString());
     }
   }
 }
 
-function customersOf(applied: RowChange[], entity: string): Set<string> {
-  const customers = new Set<string>();
+/** The ids a column of the applied rows of one table names, each once. */
+function idsIn(applied: RowChange[], entity: string, column: string): Set<string> {
+  const ids = new Set<string>();
   for (const change of applied) {
-    if (change.entity === entity && change.row && typeof change.row.customer_id === 'string') customers.add(change.row.customer_id);
+    const id = change.entity === entity ? change.row?.[column] : undefined;
+    if (typeof id === 'string') ids.add(id);
   }
-  return customers;
+  return ids;
 }

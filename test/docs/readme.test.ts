@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { REASONS } from '../../src/errors.js';
 import { PointsRepo } from '../../src/features/points/points.repo.js';
-import { readCreditBalance } from '../../src/loyalty/credit-ledger.js';
 import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
 import { readLedger } from '../../src/loyalty/ledger.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -59,7 +58,7 @@ describe('README', () => {
       // What accept-payment announced is what send-purchase left: 200 − 30 + 1.63 of credit,
       // 250 − 100 + 20 points.
       const jana = DEMO_IDS.customerJana;
-      expect(readCreditBalance(new CreditsRepo(server.app.node.db), jana)).toBe(17_163);
+      expect(new CreditsRepo(server.app.node.db).balanceOf(jana)).toBe(17_163);
       expect(readLedger(new PointsRepo(server.app.node.db), jana, Date.now()).balance).toBe(170_000);
     });
   });

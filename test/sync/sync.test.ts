@@ -9,7 +9,6 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { PointsRepo } from '../../src/features/points/points.repo.js';
-import { readCreditBalance } from '../../src/loyalty/credit-ledger.js';
 import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
 import { readLedger } from '../../src/loyalty/ledger.js';
 import { runRound, type SyncParts } from '../../src/sync/agent.js';
@@ -193,7 +192,7 @@ describe('sync between a hub and stores', () => {
     for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
     const hubSums = checksumTables(cluster.hub.app.node.db);
     for (const server of [cluster.hub, a.server, b.server]) {
-      expect(readCreditBalance(new CreditsRepo(server.app.node.db), DEMO_IDS.customerJana)).toBe(-9400);
+      expect(new CreditsRepo(server.app.node.db).balanceOf(DEMO_IDS.customerJana)).toBe(-9400);
       const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as { entity_id: string; detail: string };
       expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
       expect(JSON.parse(conflict.detail)).toEqual({ balance_credit: -94 });

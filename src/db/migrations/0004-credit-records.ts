@@ -1,7 +1,7 @@
 /**
  * Credits: a customer's money balance (DESIGN §6), kept as facts like point records. A
  * collection adds to the balance, a redemption takes from it; the balance is their fold
- * (src/loyalty/credit-ledger.ts). Amounts are integer minor units. A record a purchase
+ * (src/loyalty/credits.repo.ts). Amounts are integer minor units. A record a purchase
  * derives (paid with, given back, taken back) names it, and a cancellation's record names
  * the record it reverses in `linked_credit_id`.
  */

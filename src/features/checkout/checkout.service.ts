@@ -4,7 +4,6 @@
  */
 import type { Clock } from '../../clock.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
-import { readCreditBalance } from '../../loyalty/credit-ledger.js';
 import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { readLedger } from '../../loyalty/ledger.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
@@ -67,7 +66,7 @@ export class CheckoutService {
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
     const balance = customerId ? readLedger(this.points, customerId, this.clock()).balance : 0;
-    const creditBalance = customerId ? readCreditBalance(this.credits, customerId) : 0;
+    const creditBalance = customerId ? this.credits.balanceOf(customerId) : 0;
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
       rewards: this.catalog.meetableBy(bill.lines),

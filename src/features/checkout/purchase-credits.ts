@@ -8,12 +8,16 @@ import type { Clock } from '../../clock.js';
 import type { Row } from '../../db/write-path.js';
 import type { BillLine } from '../../loyalty/bill.js';
 import { creditBack } from '../../loyalty/credit-back.js';
-import { creditPaymentId } from '../../loyalty/credit-ledger.js';
 import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import type { CreditBack } from '../../loyalty/program.schemas.js';
 import { derivedId } from '../../sync/ids.js';
 
 type Kind = 'collection' | 'redemption';
+
+/** The record of the credit a purchase paid with: at most one, its id derived from the purchase's. */
+export function creditPaymentId(purchaseId: string): string {
+  return derivedId(purchaseId, 'credit:payment');
+}
 
 export class PurchaseCredits {
   constructor(

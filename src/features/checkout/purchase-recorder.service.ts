@@ -10,7 +10,6 @@ import type { Clock } from '../../clock.js';
 import type { Row, WriteTransaction, WritePath } from '../../db/write-path.js';
 import { AppError, invalidParam } from '../../errors.js';
 import type { BillLine } from '../../loyalty/bill.js';
-import { readCreditBalance } from '../../loyalty/credit-ledger.js';
 import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { pointsEarned } from '../../loyalty/earning.js';
 import { readLedger } from '../../loyalty/ledger.js';
@@ -72,7 +71,7 @@ export class PurchaseRecorder {
     const creditUsed = finalBill.payment_recap.amount_for_credit;
     if (creditUsed > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
-      this.policy.checkCredit(creditUsed, readCreditBalance(this.credits, customerId), 'bill.payment_recap.amount_for_credit');
+      this.policy.checkCredit(creditUsed, this.credits.balanceOf(customerId), 'bill.payment_recap.amount_for_credit');
     }
     const purchaseId = this.newId();
     const purchase: Row = {
