@@ -1,5 +1,6 @@
 /** Composition root: opens the node, builds services, mounts routers, error handler last. */
 import express from 'express';
+import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -13,7 +14,8 @@ import { usersRoutes } from './features/users/users.routes.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { errorHandler } from './http/error-handler.js';
 import { IdempotencyKeys } from './http/idempotency.js';
-import { createHttpMetrics, observeRequests } from './http/observability.js';
+import { cashDeskLane } from './http/cash-desk-lane.js';
+import { createHttpMetrics, createObserver, observeRequests } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
 import { pathNotFound } from './errors.js';
@@ -26,6 +28,8 @@ export interface App {
   node: Node;
   services: Services;
   http: express.Express;
+  /** What the HTTP server runs: the cash-desk lane, in front of the express app. */
+  listener: RequestListener;
   /** Starts the features' background work (src/features/feature.ts); returns its stop. */
   startBackground(): () => void;
   close(): void;
@@ -35,6 +39,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   const node = openNode(config, clock);
   const services = createServices(node, config, clock);
   const metrics = createHttpMetrics();
+  const observe = createObserver(log, metrics);
   const started = clock();
   const background: BackgroundTask[] = [];
 
@@ -45,7 +50,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   http.set('etag', false);
   http.set('trust proxy', 'loopback');
   http.set('query parser', parseQuery);
-  http.use(observeRequests(log, metrics));
+  http.use(observeRequests(observe));
   http.use(
     healthRouter(
       () => ({
@@ -60,20 +65,19 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     ),
   );
   if (config.mode === 'hub') http.use('/sync/v1', createHubSyncRouter(node, config, services, clock, log));
-  http.use(express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
-  mountEndpoints(
-    http,
-    [
-      ...usersRoutes(services.users),
-      ...tokensRoutes(services),
-      ...externalApplicationsRoutes(services.applications),
-      ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background })),
-    ],
-    {
-      authenticate: createAuthenticator(services.users, services.apiUsers, services.tokens),
-      idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
-    },
-  );
+  const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
+  http.use(parseBody);
+  const endpoints = [
+    ...usersRoutes(services.users),
+    ...tokensRoutes(services),
+    ...externalApplicationsRoutes(services.applications),
+    ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background })),
+  ];
+  const mounting = {
+    authenticate: createAuthenticator(services.users, services.apiUsers, services.tokens),
+    idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
+  };
+  mountEndpoints(http, endpoints, mounting);
   http.use((request) => {
     throw pathNotFound(request.path);
   });
@@ -82,5 +86,6 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     const stops = background.map((task) => task(log));
     return () => stops.forEach((stop) => stop());
   };
-  return { node, services, http, startBackground, close: () => node.close() };
+  const listener = cashDeskLane({ endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes }, http);
+  return { node, services, http, listener, startBackground, close: () => node.close() };
 }

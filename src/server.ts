@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
 
@@ -10,7 +10,7 @@ export interface RunningServer {
 
 export function startServer(app: App, host: string, port: number): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server: Server = app.http.listen(port, host);
+    const server: Server = createServer(app.listener).listen(port, host);
     let stopBackground = () => {};
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);

@@ -3,28 +3,24 @@
  * enterprise — Bearer, or the deprecated hourly Basic for users switched to it;
  * customer — Basic `api_user:token_id`, with an empty token part for POST /tokens.
  */
-import type { Request } from 'express';
 import { decodeBasic, decodeBearer } from '../auth/secrets.js';
 import { unauthorized } from '../errors.js';
 import type { ApiUsersService } from '../features/api-users/api-users.service.js';
 import type { TokensService } from '../features/tokens/tokens.service.js';
 import type { UsersService } from '../features/users/users.service.js';
-import type { Endpoint } from './endpoint.js';
-import type { Interface } from './interfaces.js';
-import type { Principal } from './principal.js';
 import type { Authenticate } from './routes.js';
 
 export function createAuthenticator(users: UsersService, apiUsers: ApiUsersService, tokens: TokensService): Authenticate {
-  return async (iface: Interface, endpoint: Endpoint, request: Request): Promise<Principal> => {
+  return async (iface, endpoint, request) => {
     const access = endpoint.access ?? 'client';
     if (access === 'public') return { kind: 'anonymous' };
-    const header = request.get('authorization');
+    const header = request.authorization;
     if (iface === 'enterprise') {
       const bearer = decodeBearer(header);
       if (bearer) return { kind: 'user', userId: users.authenticateBearer(bearer), scheme: 'bearer' };
       const basic = decodeBasic(header);
       if (basic) {
-        return { kind: 'user', userId: users.authenticateLegacyBasic(basic.user, basic.secret, request.ip ?? ''), scheme: 'legacy-basic' };
+        return { kind: 'user', userId: users.authenticateLegacyBasic(basic.user, basic.secret, request.ip), scheme: 'legacy-basic' };
       }
       throw unauthorized('Send Authorization: Bearer <token> from POST /users/actions/login');
     }

@@ -36,6 +36,8 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
   path: string;
   interfaces: readonly Interface[];
   access?: Access;
+  /** A call a till waits on: served by the cash-desk lane when sent plainly (src/http/cash-desk-lane.ts). */
+  cashDesk?: true;
   /** Success status: 200 by default; 204 sends no body. */
   status?: 200 | 201 | 204;
   body?: B;

@@ -1,7 +1,7 @@
 /**
  * The one error middleware, mounted after every router: AppError goes out as it is, body
  * parser and path-decoding failures become 400/413/415, anything else a logged 500 with
- * no internals.
+ * no internals. The cash-desk lane (src/http/cash-desk-lane.ts) answers by the same mapping.
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -15,13 +15,24 @@ interface BodyParserError {
   charset?: string;
 }
 
+/** Where a failed request was going, for the log line of an unexpected error. */
+export interface FailedRequest {
+  method: string;
+  path: string;
+  requestId: unknown;
+}
+
+/** The AppError an error answers with; an unexpected one is logged and answers a bare 500. */
+export function errorAnswer(error: unknown, log: Logger, bodyLimitBytes: number, request: FailedRequest): AppError {
+  const appError = toAppError(error, bodyLimitBytes);
+  if (appError) return appError;
+  log.error({ err: error, ...request }, 'request failed');
+  return internalError();
+}
+
 export function errorHandler(log: Logger, bodyLimitBytes: number): ErrorRequestHandler {
   return (error: unknown, request, response, _next) => {
-    const appError = toAppError(error, bodyLimitBytes);
-    if (!appError) {
-      log.error({ err: error, method: request.method, path: request.path, requestId: response.locals.requestId }, 'request failed');
-    }
-    const sent = appError ?? internalError();
+    const sent = errorAnswer(error, log, bodyLimitBytes, { method: request.method, path: request.path, requestId: response.locals.requestId });
     if (response.headersSent) return;
     response.set(sent.headers).status(sent.status).json({ error: sent.body });
   };

@@ -12,7 +12,8 @@ import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
 import type { Principal } from './principal.js';
 import { fromZodIssues } from './validation-errors.js';
 
-export type Authenticate = (iface: Interface, endpoint: Endpoint, request: Request) => Promise<Principal>;
+/** What authentication reads of a request: its Authorization header and the caller's address. */
+export type Authenticate = (iface: Interface, endpoint: Endpoint, request: { authorization: string | undefined; ip: string }) => Promise<Principal>;
 
 export interface Mounting {
   authenticate: Authenticate;
@@ -53,37 +54,63 @@ function refuseInterface(endpoint: Endpoint, iface: Interface): RequestHandler {
   };
 }
 
-function handlerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency }: Mounting): RequestHandler {
+/** One API call as both transports (express and the cash-desk lane) hand it over. */
+export interface Call {
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  ip: string;
+  requestId: string;
+  /** The path below the interface's base, as the idempotency fingerprint names it. */
+  path: string;
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+export type Answer = (call: Call) => Promise<StoredResponse>;
+
+/** Authenticates, parses the input by the endpoint's schemas, runs it (under an Idempotency-Key when one is sent). */
+export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency }: Mounting): Answer {
   const status = endpoint.status ?? 200;
-  const route = `${basePath(iface)}${endpoint.path}`;
-  return async (request: Request, response: Response) => {
-    response.locals.route = route;
-    const principal = await authenticate(iface, endpoint, request);
+  // Calls that hand out credentials (logins, token creation) are not kept: a stored
+  // answer would hold a bearer token or token id in clear.
+  const keeps = endpoint.method !== 'get' && (endpoint.access ?? 'client') === 'client';
+  return async (call) => {
+    const principal = await authenticate(iface, endpoint, call);
     const execute = async (): Promise<StoredResponse> => {
       const input = {
-        params: parse(endpoint.params, request.params, 'path'),
-        query: parse(endpoint.query, request.query, ''),
-        body: parse(endpoint.body, request.body ?? {}, '', 'body'),
+        params: parse(endpoint.params, call.params, 'path'),
+        query: parse(endpoint.query, call.query, ''),
+        body: parse(endpoint.body, call.body ?? {}, '', 'body'),
       };
-      const context: RequestContext = {
-        iface,
-        principal,
-        requestId: String(response.locals.requestId),
-        ip: request.ip ?? '',
-      };
+      const context: RequestContext = { iface, principal, requestId: call.requestId, ip: call.ip };
       const data = await endpoint.handle(input as never, context);
       return { status, body: status === 204 ? undefined : { data } };
     };
-    // Calls that hand out credentials (logins, token creation) are not kept: a stored
-    // answer would hold a bearer token or token id in clear.
-    const keeps = endpoint.method !== 'get' && (endpoint.access ?? 'client') === 'client';
-    const key = keeps ? request.get('idempotency-key') : undefined;
-    const answer =
-      key === undefined
-        ? await execute()
-        : await idempotency.run(`${iface}:${principalScope(principal)}`, key, [endpoint.method, request.path, request.body], execute);
-    if (answer.body === undefined) response.status(answer.status).end();
-    else response.status(answer.status).json(answer.body);
+    const key = keeps ? call.idempotencyKey : undefined;
+    return key === undefined
+      ? execute()
+      : idempotency.run(`${iface}:${principalScope(principal)}`, key, [endpoint.method, call.path, call.body], execute);
+  };
+}
+
+function handlerFor(endpoint: Endpoint, iface: Interface, mounting: Mounting): RequestHandler {
+  const route = `${basePath(iface)}${endpoint.path}`;
+  const answer = answerFor(endpoint, iface, mounting);
+  return async (request: Request, response: Response) => {
+    response.locals.route = route;
+    const answered = await answer({
+      authorization: request.get('authorization'),
+      idempotencyKey: request.get('idempotency-key'),
+      ip: request.ip ?? '',
+      requestId: String(response.locals.requestId),
+      path: request.path,
+      params: request.params,
+      query: request.query,
+      body: request.body,
+    });
+    if (answered.body === undefined) response.status(answered.status).end();
+    else response.status(answered.status).json(answered.body);
   };
 }
 

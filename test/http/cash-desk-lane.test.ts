@@ -1,0 +1,141 @@
+/**
+ * The cash-desk lane (src/http/cash-desk-lane.ts) answers accept-payment and
+ * recommended-best-rewards without express. Every request here is sent twice: as a till
+ * sends it (the lane) and with an X-Forwarded-For header, which sends it through express;
+ * the two answers must be the same, status, headers and body. Express's entry point is
+ * watched (not replaced) to show which way each request went.
+ */
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDS } from '../../src/demo/demo.js';
+import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
+
+const LIMIT = 4096;
+const JANA_CARD = '2000000000017';
+const ESPRESSO = '859000769';
+
+let server: TestServer;
+let auth: Record<string, string>;
+let throughExpress = 0;
+
+beforeAll(async () => {
+  server = await startTestServer({ config: { 'http.body_limit_bytes': LIMIT } });
+  auth = await demoPosLogin(server);
+  const app = server.app.http as unknown as { handle: (...args: unknown[]) => unknown };
+  const handle = app.handle.bind(app);
+  app.handle = (...args: unknown[]) => {
+    throughExpress += 1;
+    return handle(...args);
+  };
+});
+afterAll(() => server.close());
+
+const url = (action: string) => `${server.api('enterprise')}/purchases/actions/${action}`;
+const bill = (code = ESPRESSO) => ({
+  bill_id: 'lane-1',
+  payment_time: '2026-11-20T14:00:00+00:00',
+  currency_id: 'CZK',
+  total_price: '259',
+  bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code }], quantity: 1, price: 259, paid_amount: 259, bill_item_id: 1 }],
+});
+const acceptBody = { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: JANA_CARD, payment_type: 'S', max_points: '50', bill: bill() };
+const recommendBody = { store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: JANA_CARD, reward_list_type: 'F', bill: bill() };
+
+interface Sent {
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+async function send(action: string, sent: Sent, extraHeaders: Record<string, string> = {}) {
+  const headers = { 'content-type': 'application/json', ...auth, ...sent.headers, ...extraHeaders };
+  const response = await fetch(url(action), { method: 'POST', headers, body: sent.body });
+  const text = await response.text();
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    contentLength: response.headers.get('content-length'),
+    body: text ? JSON.parse(text) : text,
+  };
+}
+
+/** Sends a request by the lane, then through express; checks which way each went; returns both answers. */
+async function bothWays(action: string, sent: Sent) {
+  const before = throughExpress;
+  const lane = await send(action, sent);
+  expect(throughExpress, 'the lane took the request').toBe(before);
+  const viaExpress = await send(action, sent, { 'x-forwarded-for': '127.0.0.1' });
+  expect(throughExpress, 'express took the request').toBe(before + 1);
+  return { lane, viaExpress };
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+const CASES: { name: string; action: string; sent: Sent; status: number }[] = [
+  { name: 'an accept-payment', action: 'accept-payment', sent: { body: json(acceptBody) }, status: 200 },
+  { name: 'a recommended-best-rewards', action: 'recommended-best-rewards', sent: { body: json(recommendBody) }, status: 200 },
+  { name: 'an unknown card', action: 'accept-payment', sent: { body: json({ ...acceptBody, card_number: '999' }) }, status: 400 },
+  { name: 'a payment type out of the enum', action: 'accept-payment', sent: { body: json({ ...acceptBody, payment_type: 'X' }) }, status: 400 },
+  { name: 'broken JSON', action: 'accept-payment', sent: { body: '{"store_id": ' }, status: 400 },
+  { name: 'JSON that is not an object', action: 'recommended-best-rewards', sent: { body: '"text"' }, status: 400 },
+  { name: 'an empty body', action: 'accept-payment', sent: { body: '' }, status: 400 },
+  { name: 'a text/plain body', action: 'accept-payment', sent: { headers: { 'content-type': 'text/plain' }, body: json(acceptBody) }, status: 400 },
+  { name: 'a latin1 charset', action: 'accept-payment', sent: { headers: { 'content-type': 'application/json; charset=latin1' }, body: json(acceptBody) }, status: 415 },
+  { name: 'a gzip body', action: 'accept-payment', sent: { headers: { 'content-encoding': 'gzip' }, body: gzipSync(json(acceptBody)) }, status: 200 },
+  { name: 'a body over the limit', action: 'accept-payment', sent: { body: json({ ...acceptBody, padding: 'x'.repeat(LIMIT) }) }, status: 413 },
+  { name: 'no credentials', action: 'accept-payment', sent: { headers: { authorization: '' }, body: json(acceptBody) }, status: 401 },
+  { name: 'an unknown bearer token', action: 'recommended-best-rewards', sent: { headers: { authorization: 'Bearer nope' }, body: json(recommendBody) }, status: 401 },
+];
+
+describe('the cash-desk lane answers as express does', () => {
+  it.each(CASES)('$name', async ({ action, sent, status }) => {
+    const { lane, viaExpress } = await bothWays(action, sent);
+    expect(lane.status).toBe(status);
+    expect(lane).toEqual(viaExpress);
+  });
+
+  it('names each request: the caller\'s X-Request-Id comes back, or a fresh one', async () => {
+    const named = await fetch(url('accept-payment'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'till-7-42', ...auth }, body: json(acceptBody) });
+    expect(named.headers.get('x-request-id')).toBe('till-7-42');
+    const [first, second] = await Promise.all(
+      [1, 2].map(() => fetch(url('accept-payment'), { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: json(acceptBody) })),
+    );
+    expect(first!.headers.get('x-request-id')).toMatch(/^[0-9a-f]{16}$/);
+    expect(first!.headers.get('x-request-id')).not.toBe(second!.headers.get('x-request-id'));
+  });
+
+  it('keeps an Idempotency-Key: the replay gets the stored answer, another body under the key 422', async () => {
+    const before = throughExpress;
+    const headers = { ...auth, 'idempotency-key': 'lane-key-1' };
+    const first: JsonResponse = await call('POST', url('accept-payment'), { headers, body: acceptBody });
+    const replay = await call('POST', url('accept-payment'), { headers, body: acceptBody });
+    const other = await call('POST', url('accept-payment'), { headers, body: { ...acceptBody, max_points: '10' } });
+    expect(first.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(other.status).toBe(422);
+    expect(throughExpress).toBe(before);
+  });
+
+  it('counts its requests in /metrics under the route pattern', async () => {
+    const route = '/rest-api/enterprise-interface/v1.0/purchases/actions/recommended-best-rewards';
+    const counted = async () => {
+      const metrics = await call('GET', `${server.url}/metrics`);
+      const line = String(metrics.body)
+        .split('\n')
+        .find((text) => text.startsWith('loyaltyd_http_requests_total{') && text.includes(`route="${route}"`) && text.includes('status="200"'));
+      return Number(line?.split(' ').at(-1) ?? 0);
+    };
+    const before = await counted();
+    await send('recommended-best-rewards', { body: json(recommendBody) });
+    await send('recommended-best-rewards', { body: json(recommendBody) });
+    expect(await counted()).toBe(before + 2);
+  });
+
+  it('leaves other forms to express: a query string, another method, a trailing slash', async () => {
+    const before = throughExpress;
+    const withQuery = await call('POST', `${url('accept-payment')}?till=1`, { headers: auth, body: acceptBody });
+    const get = await call('GET', url('accept-payment'), { headers: auth });
+    const slash = await call('POST', `${url('accept-payment')}/`, { headers: auth, body: acceptBody });
+    expect([withQuery.status, get.status, slash.status]).toEqual([200, 405, 200]);
+    expect(throughExpress).toBe(before + 3);
+  });
+});
