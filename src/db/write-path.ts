@@ -73,14 +73,14 @@ export class WritePath {
   }
 
   /**
-   * A value that moves whenever `table` may have changed, for caches on the hot path that
+   * A value that moves whenever one of `tables` may have changed, for caches on the hot path that
    * must notice a reload without querying the table: this connection's writes are counted
    * here, and `PRAGMA data_version` moves when another connection commits (a `loyaltyd
    * import` or `program load` run on the folder of a running daemon). A write that rolls
    * back still moves it, which costs the cache one needless reload.
    */
-  tableVersion(table: string): string {
-    return `${this.dataVersion.get()}:${this.writesPerTable.get(table) ?? 0}`;
+  tableVersion(...tables: string[]): string {
+    return `${this.dataVersion.get()}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
   }
 
   /**

@@ -3,9 +3,11 @@
  * interface's `api_user:token_id` Basic, and failed-login throttling. Every test gets its own
  * server, because the throttle remembers failures per login and per address in memory.
  */
+import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../src/demo/demo.js';
+import { databaseFile } from '../../src/node.js';
 import {
   basic,
   bearer,
@@ -117,6 +119,21 @@ describe('enterprise Bearer login', () => {
     target.clock.advance(59_000);
     expect((await enterpriseList(target, headers)).status).toBe(200);
     target.clock.advance(2_000);
+    expectUnauthorized(await enterpriseList(target, headers));
+  });
+
+  it('a user disabled after the token was used answers 401 at once, written here or by another process', async () => {
+    const target = await start();
+    const headers = await demoPosLogin(target);
+    const userId = (target.app.node.db.prepare('SELECT id FROM users WHERE login = ?').get(demoCredentials.pos_login) as { id: string }).id;
+    expect((await enterpriseList(target, headers)).status).toBe(200);
+    target.app.node.writes.write(null, (tx) => tx.update('users', userId, { state: 0 }));
+    expectUnauthorized(await enterpriseList(target, headers));
+    target.app.node.writes.write(null, (tx) => tx.update('users', userId, { state: 1 }));
+    expect((await enterpriseList(target, headers)).status).toBe(200);
+    const other = new Database(databaseFile(target.dataDir));
+    other.prepare('UPDATE users SET state = 0 WHERE id = ?').run(userId);
+    other.close();
     expectUnauthorized(await enterpriseList(target, headers));
   });
 

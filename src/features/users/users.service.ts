@@ -20,7 +20,15 @@ export interface NewUser {
   legacyBasic: boolean;
 }
 
+type Session = NonNullable<ReturnType<UsersRepo['sessionByTokenHash']>>;
+
+/** Tills logged in at once, with room to spare; past it the kept sessions start over. */
+const KEPT_SESSIONS = 10_000;
+
 export class UsersService {
+  private readonly sessions = new Map<string, Session>();
+  private sessionsVersion = '';
+
   constructor(
     private readonly repo: UsersRepo,
     private readonly applications: ExternalApplicationsRepo,
@@ -78,10 +86,31 @@ export class UsersService {
 
   /** The user id behind a Bearer token, or a 401. */
   authenticateBearer(token: string): string {
-    const session = this.repo.sessionByTokenHash(sha256Hex(token));
+    const session = this.session(token);
     if (!session || session.state !== 1) throw unauthorized('The bearer token is not valid');
     if (Date.parse(session.expires_at) <= this.clock()) throw unauthorized('The bearer token has expired');
     return session.user_id;
+  }
+
+  /**
+   * Every cash-desk call presents its till's token: sessions found are kept by token until
+   * users or user_sessions may have changed (the write path's table version: a login, a
+   * user's state replicated, another process's commit). Expiry is checked on each call.
+   */
+  private session(token: string): Session | undefined {
+    const version = this.writes.tableVersion('user_sessions', 'users');
+    if (version !== this.sessionsVersion) {
+      this.sessions.clear();
+      this.sessionsVersion = version;
+    }
+    const known = this.sessions.get(token);
+    if (known) return known;
+    const found = this.repo.sessionByTokenHash(sha256Hex(token));
+    if (found) {
+      if (this.sessions.size >= KEPT_SESSIONS) this.sessions.clear();
+      this.sessions.set(token, found);
+    }
+    return found;
   }
 
   /**
