@@ -1,6 +1,7 @@
 /**
- * The cash-desk lane: the calls a till waits on (endpoints marked `cashDesk`) served
- * straight from node:http instead of through express. It uses the same endpoint
+ * The cash-desk lane: the calls a till or a customer's app waits on (endpoints marked
+ * `cashDesk`: the checkout answers and recommendations) served straight from node:http
+ * instead of through express. It uses the same endpoint
  * declaration, JSON body parser, authentication, answering pipeline (src/http/routes.ts),
  * error mapping, request id, metrics and log line as the express app, and skips only
  * express's per-request machinery: its request and response objects, the app's middleware
@@ -9,9 +10,9 @@
  * by a constant answered no faster than 80 % of a bare express endpoint).
  *
  * A request takes the lane only in the form a till sends it: the endpoint's method and
- * exact path, no query string, no X-Forwarded-For (so the caller's address is the
- * socket's, as express reads it then). Anything else goes to express, which answers it
- * as it answers every other call.
+ * exact path (its query string read by the app's own query parser), no X-Forwarded-For (so
+ * the caller's address is the socket's, as express reads it then). Anything else goes to
+ * express, which answers it as it answers every other call.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -19,6 +20,7 @@ import type { Endpoint } from './endpoint.js';
 import { errorAnswer } from './error-handler.js';
 import { basePath } from './interfaces.js';
 import type { Observe } from './observability.js';
+import { parseQuery } from './query.js';
 import { answerFor, type Answer, type Mounting } from './routes.js';
 
 /** A JSON body parser as express.json() makes it: sets `request.body` or passes an error on. */
@@ -49,13 +51,15 @@ export function cashDeskLane(options: LaneOptions, fallback: RequestListener): R
     }
   }
   return (request, response) => {
-    const lane = lanes.get(`${request.method} ${request.url}`);
+    const url = request.url ?? '';
+    const queryAt = url.indexOf('?');
+    const lane = lanes.get(`${request.method} ${queryAt < 0 ? url : url.slice(0, queryAt)}`);
     if (!lane || request.headers['x-forwarded-for'] !== undefined) return fallback(request, response);
-    serve(lane, request, response, options);
+    serve(lane, request, response, queryAt < 0 ? '' : url.slice(queryAt + 1), options);
   };
 }
 
-function serve(lane: Lane, request: IncomingMessage & { body?: unknown }, response: ServerResponse, options: LaneOptions): void {
+function serve(lane: Lane, request: IncomingMessage & { body?: unknown }, response: ServerResponse, queryString: string, options: LaneOptions): void {
   const ip = request.socket.remoteAddress ?? '';
   const requestId = options.observe(request, response, ip, () => lane.route);
   const fail = (error: unknown) => {
@@ -73,7 +77,7 @@ function serve(lane: Lane, request: IncomingMessage & { body?: unknown }, respon
         requestId,
         path: lane.path,
         params: {},
-        query: {},
+        query: parseQuery(queryString),
         body: request.body,
       })
       .then((answered) => send(response, answered.status, answered.body), fail);

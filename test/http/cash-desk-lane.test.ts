@@ -1,6 +1,6 @@
 /**
- * The cash-desk lane (src/http/cash-desk-lane.ts) answers accept-payment and
- * recommended-best-rewards without express. Every request here is sent twice: as a till
+ * The cash-desk lane (src/http/cash-desk-lane.ts) answers accept-payment,
+ * recommended-best-rewards and the recommendation engine without express. Every request here is sent twice: as a till
  * sends it (the lane) and with an X-Forwarded-For header, which sends it through express;
  * the two answers must be the same, status, headers and body. Express's entry point is
  * watched (not replaced) to show which way each request went.
@@ -8,7 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
+import { call, demoPosLogin, demoToken, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
 
 const LIMIT = 4096;
 const JANA_CARD = '2000000000017';
@@ -46,9 +46,11 @@ interface Sent {
   body?: string | Uint8Array;
 }
 
+/** A checkout action by name, or a full URL (GET) for a recommendation. */
 async function send(action: string, sent: Sent, extraHeaders: Record<string, string> = {}) {
   const headers = { 'content-type': 'application/json', ...auth, ...sent.headers, ...extraHeaders };
-  const response = await fetch(url(action), { method: 'POST', headers, body: sent.body });
+  const get = action.startsWith('http');
+  const response = await fetch(get ? action : url(action), { method: get ? 'GET' : 'POST', headers, body: sent.body });
   const text = await response.text();
   return {
     status: response.status,
@@ -86,11 +88,38 @@ const CASES: { name: string; action: string; sent: Sent; status: number }[] = [
   { name: 'an unknown bearer token', action: 'recommended-best-rewards', sent: { headers: { authorization: 'Bearer nope' }, body: json(recommendBody) }, status: 401 },
 ];
 
+const engine = (path: string) => `${server.api('enterprise')}/recommendation-engine/${path}`;
+const RECOMMENDATIONS: { name: string; path: () => string; status: number }[] = [
+  { name: 'a product combined', path: () => engine(`product/actions/combined?customer_id=${DEMO_IDS.customerJana}&count=3`), status: 200 },
+  { name: 'a shopping-cart order with an array in brackets', path: () => engine(`shopping-cart/actions/order?cart_product_ids[]=${DEMO_IDS.customerJana}&count=2`), status: 200 },
+  { name: 'a count out of range', path: () => engine(`product/actions/order?customer_id=${DEMO_IDS.customerJana}&count=0`), status: 400 },
+  { name: 'an unknown customer', path: () => engine('product/actions/combined?customer_id=ffffffffffffffffffffffffff'), status: 400 },
+  { name: 'an empty parameter', path: () => engine(`product/actions/eliminate?customer_id=${DEMO_IDS.customerJana}&product_id_list=`), status: 400 },
+];
+
 describe('the cash-desk lane answers as express does', () => {
   it.each(CASES)('$name', async ({ action, sent, status }) => {
     const { lane, viaExpress } = await bothWays(action, sent);
     expect(lane.status).toBe(status);
     expect(lane).toEqual(viaExpress);
+  });
+
+  it.each(RECOMMENDATIONS)('GET recommendations: $name', async ({ path, status }) => {
+    const { lane, viaExpress } = await bothWays(path(), {});
+    expect(lane.status).toBe(status);
+    expect(lane).toEqual(viaExpress);
+  });
+
+  it('serves the customer interface with its token, and refuses another customer as express does', async () => {
+    const { headers } = await demoToken(server);
+    const customerEngine = `${server.api('customer')}/recommendation-engine/product/actions/combined`;
+    const before = throughExpress;
+    const own = await send(`${customerEngine}?count=2`, { headers });
+    expect(throughExpress).toBe(before);
+    expect(own).toEqual(await send(`${customerEngine}?count=2`, { headers }, { 'x-forwarded-for': '127.0.0.1' }));
+    const other = await send(`${customerEngine}?customer_id=${DEMO_IDS.customerPetr}`, { headers });
+    expect(other.status).toBe(403);
+    expect(other).toEqual(await send(`${customerEngine}?customer_id=${DEMO_IDS.customerPetr}`, { headers }, { 'x-forwarded-for': '127.0.0.1' }));
   });
 
   it('names each request: the caller\'s X-Request-Id comes back, or a fresh one', async () => {
@@ -130,12 +159,12 @@ describe('the cash-desk lane answers as express does', () => {
     expect(await counted()).toBe(before + 2);
   });
 
-  it('leaves other forms to express: a query string, another method, a trailing slash', async () => {
+  it('leaves other forms to express: another method, a trailing slash, a percent-encoded path', async () => {
     const before = throughExpress;
-    const withQuery = await call('POST', `${url('accept-payment')}?till=1`, { headers: auth, body: acceptBody });
     const get = await call('GET', url('accept-payment'), { headers: auth });
     const slash = await call('POST', `${url('accept-payment')}/`, { headers: auth, body: acceptBody });
-    expect([withQuery.status, get.status, slash.status]).toEqual([200, 405, 200]);
+    const encoded = await call('POST', url('accept%2Dpayment'), { headers: auth, body: acceptBody });
+    expect([get.status, slash.status, encoded.status]).toEqual([405, 200, 404]);
     expect(throughExpress).toBe(before + 3);
   });
 });
