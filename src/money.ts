@@ -9,20 +9,57 @@ import { z } from 'zod';
 export const MONEY_SCALE = 2;
 export const POINTS_SCALE = 3;
 
-const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+const PLUS = 43;
+const MINUS = 45;
+const DOT = 46;
+const ZERO = 48;
 
-/** The integer count of 10^-scale units in a decimal, or undefined when it is not one. */
+/**
+ * The integer count of 10^-scale units in a decimal (`[+-]digits[.digits]`), or undefined
+ * when it is not one. Every cash-desk body carries a dozen amounts, so the digits are read
+ * in one pass rather than through a regular expression and substrings.
+ */
 export function toScaled(value: number | string, scale: number): number | undefined {
+  // A whole number needs no digits read; -0 is read as 0, as its text "0" is.
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    const units = value * 10 ** scale;
+    return Number.isSafeInteger(units) ? units || 0 : undefined;
+  }
   const text = typeof value === 'number' ? numberText(value) : value.trim();
-  if (text === undefined) return undefined;
-  const match = DECIMAL.exec(text);
-  if (!match) return undefined;
-  const [, sign, whole, fraction = ''] = match;
-  const kept = (fraction + '0'.repeat(scale)).slice(0, scale);
-  let units = Number(whole) * 10 ** scale + Number(kept || '0');
-  if (fraction.length > scale && Number(fraction[scale]) >= 5) units += 1;
+  return text === undefined ? undefined : scaledDigits(text, scale);
+}
+
+function scaledDigits(text: string, scale: number): number | undefined {
+  const sign = text.charCodeAt(0);
+  let index = sign === PLUS || sign === MINUS ? 1 : 0;
+  const wholeStart = index;
+  let units = 0;
+  for (let digit = digitAt(text, index); digit >= 0; digit = digitAt(text, ++index)) units = units * 10 + digit;
+  if (index === wholeStart) return undefined;
+  let fractionDigits = 0;
+  let roundsUp = false;
+  if (index < text.length) {
+    if (text.charCodeAt(index) !== DOT) return undefined;
+    const fractionStart = ++index;
+    for (let digit = digitAt(text, index); digit >= 0; digit = digitAt(text, ++index)) {
+      const position = index - fractionStart;
+      if (position < scale) units = units * 10 + digit;
+      // Digits beyond the scale round half away from zero: only the first of them decides.
+      else if (position === scale) roundsUp = digit >= 5;
+    }
+    if (index === fractionStart || index < text.length) return undefined;
+    fractionDigits = Math.min(index - fractionStart, scale);
+  }
+  units *= 10 ** (scale - fractionDigits);
+  if (roundsUp) units += 1;
   if (!Number.isSafeInteger(units)) return undefined;
-  return sign === '-' && units !== 0 ? -units : units;
+  return sign === MINUS && units !== 0 ? -units : units;
+}
+
+/** The digit at `index`, or -1 past the end or at any other character. */
+function digitAt(text: string, index: number): number {
+  const digit = text.charCodeAt(index) - ZERO;
+  return digit >= 0 && digit <= 9 ? digit : -1;
 }
 
 export function fromScaled(units: number, scale: number): number {

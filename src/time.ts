@@ -35,8 +35,7 @@ function wallClockParts(ms: number, timeZone: string): Record<string, string> {
 /** `YYYY-MM-DD HH:MM:SS`, or with `.ffffff` when `micro` is set (as `last_change` is). */
 export function formatTimestamp(instant: string | number, timeZone: string, micro = false): string {
   const ms = typeof instant === 'number' ? instant : Date.parse(instant);
-  const p = wallClockParts(ms, timeZone);
-  const base = `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  const base = wallClockText(ms, timeZone);
   if (!micro) return base;
   const millis = ((ms % 1000) + 1000) % 1000;
   return `${base}.${String(millis * 1000).padStart(6, '0')}`;
@@ -82,8 +81,59 @@ function wallTimeAsUtc(match: RegExpExecArray): number | undefined {
   return valid ? asUtc : undefined;
 }
 
+/**
+ * The wall clock at an instant as `YYYY-MM-DD HH:MM:SS`: the UTC fields of the instant moved
+ * by the zone's offset, which is what Intl prints, or Intl's own parts when the offset is not
+ * known by the minute.
+ */
+function wallClockText(ms: number, timeZone: string): string {
+  const offset = minuteOffset(ms, timeZone);
+  if (offset !== undefined) {
+    const wall = new Date(ms + offset);
+    return `${wall.getUTCFullYear()}-${twoDigits(wall.getUTCMonth() + 1)}-${twoDigits(wall.getUTCDate())} ${twoDigits(wall.getUTCHours())}:${twoDigits(wall.getUTCMinutes())}:${twoDigits(wall.getUTCSeconds())}`;
+  }
+  const p = wallClockParts(ms, timeZone);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+function twoDigits(value: number): string {
+  return value < 10 ? `0${value}` : String(value);
+}
+
 /** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich). */
 function zoneOffset(ms: number, timeZone: string): number {
+  return minuteOffset(ms, timeZone) ?? intlOffset(ms, timeZone);
+}
+
+/** Zone offsets by UTC minute, per zone; a bounded memo, as the minutes asked for cluster around now. */
+const offsetsByMinute = new Map<string, Map<number, number>>();
+const MEMO_MINUTES = 10_000;
+/** Years 1000 to 9999 with a day to spare, whose wall clock Intl prints with four-digit years. */
+const MEMO_FROM = Date.UTC(1000, 0, 2);
+const MEMO_TO = Date.UTC(9999, 11, 30);
+
+/**
+ * The zone's offset throughout the UTC minute of an instant, or undefined when it is not the
+ * same whole number of minutes at both ends of that minute: local mean times have seconds
+ * (Prague's +0:57:44 until 1891), and so may the moment they end (23:02:16 UTC), but no zone
+ * changes its offset twice within a minute. Intl's formatToParts, which tells the offset,
+ * costs microseconds; every checkout call asks at least once.
+ */
+function minuteOffset(ms: number, timeZone: string): number | undefined {
+  if (!(ms >= MEMO_FROM && ms <= MEMO_TO)) return undefined;
+  let offsets = offsetsByMinute.get(timeZone);
+  if (!offsets) offsetsByMinute.set(timeZone, (offsets = new Map()));
+  const minute = Math.floor(ms / 60_000);
+  const known = offsets.get(minute);
+  if (known !== undefined) return known;
+  const offset = intlOffset(minute * 60_000, timeZone);
+  if (offset % 60_000 !== 0 || intlOffset(minute * 60_000 + 59_999, timeZone) !== offset) return undefined;
+  if (offsets.size >= MEMO_MINUTES) offsets.clear();
+  offsets.set(minute, offset);
+  return offset;
+}
+
+function intlOffset(ms: number, timeZone: string): number {
   const p = wallClockParts(ms, timeZone);
   const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   return wall - Math.floor(ms / 1000) * 1000;
