@@ -28,6 +28,7 @@ export class CreditsRepo {
 
   constructor(db: Db) {
     this.one = db.prepare<[string], CreditRow>(`SELECT ${COLUMNS} FROM credit_records WHERE id = ?`);
+    // Summed from the index credit_records_for_balance alone (migration 0005), no table rows.
     this.balance = db
       .prepare<[string], number>("SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0) FROM credit_records WHERE customer_id = ? AND state = 1")
       .pluck();

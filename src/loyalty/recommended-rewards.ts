@@ -6,7 +6,7 @@
  */
 import type { Bill } from './bill.js';
 import type { RewardDefinition } from './program.schemas.js';
-import { discountOf, isAvailable, matchingLines, maxCount } from './rewards.js';
+import { discountOf, isAvailable, maxCount } from './rewards.js';
 
 export type RewardListType = 'F' | 'C' | 'A';
 
@@ -18,14 +18,15 @@ export interface RecommendedReward {
 }
 
 export function recommendRewards(rewards: RewardDefinition[], bill: Bill, balanceMilli: number, type: RewardListType): RecommendedReward[] {
-  return rewards
-    .filter((reward) => (type === 'A' || !reward.is_automated) && isAvailable(reward, bill))
-    // For C, rewards the bill's items do not meet are dropped before they are priced.
-    .filter((reward) => type !== 'C' || (reward.conditions.length > 0 && matchingLines(reward, bill.lines).length > 0))
-    .map((reward) => {
-      const count = maxCount(reward, bill.lines, balanceMilli);
-      return { reward, maxCount: count, value: discountOf(reward, bill.lines, Math.max(1, count)) };
-    })
-    .filter(({ maxCount: count }) => type !== 'C' || count > 0)
-    .sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value || a.reward.code.localeCompare(b.reward.code));
+  const recommended: RecommendedReward[] = [];
+  for (const reward of rewards) {
+    if ((type !== 'A' && reward.is_automated) || !isAvailable(reward, bill)) continue;
+    // For C, a reward without conditions is dropped before it is priced; max_count > 0 also
+    // means the bill's items meet each of its conditions.
+    if (type === 'C' && reward.conditions.length === 0) continue;
+    const count = maxCount(reward, bill.lines, balanceMilli);
+    if (type === 'C' && count === 0) continue;
+    recommended.push({ reward, maxCount: count, value: discountOf(reward, bill.lines, Math.max(1, count)) });
+  }
+  return recommended.sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value || a.reward.code.localeCompare(b.reward.code));
 }

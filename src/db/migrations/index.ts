@@ -2,6 +2,7 @@ import * as initial from './0001-initial.js';
 import * as stampIndexes from './0002-stamp-indexes.js';
 import * as recommendationModel from './0003-recommendation-model.js';
 import * as creditRecords from './0004-credit-records.js';
+import * as checkoutCoveringIndexes from './0005-checkout-covering-indexes.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -18,4 +19,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: 'stamp-indexes', sql: stampIndexes.sql },
   { version: 3, name: 'recommendation-model', sql: recommendationModel.sql },
   { version: 4, name: 'credit-records', sql: creditRecords.sql },
+  { version: 5, name: 'checkout-covering-indexes', sql: checkoutCoveringIndexes.sql },
 ];

@@ -6,8 +6,9 @@
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
 import type { Bill as EngineBill, BillLine } from '../../loyalty/bill.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
-import type { CheckoutRepo } from './checkout.repo.js';
-import type { Bill } from './checkout.schemas.js';
+import type { CheckoutRepo, ProductMatch } from './checkout.repo.js';
+import type { Bill, BillItem } from './checkout.schemas.js';
+import type { MatchProduct, ProductMatches } from './product-matches.js';
 
 export interface ReadBill {
   bill: EngineBill;
@@ -17,6 +18,7 @@ export interface ReadBill {
 export class BillReader {
   constructor(
     private readonly repo: CheckoutRepo,
+    private readonly products: ProductMatches,
     private readonly timeZone: string,
   ) {}
 
@@ -25,13 +27,14 @@ export class BillReader {
     const paidAt = parseTimestamp(bill.payment_time, this.timeZone);
     if (paidAt === undefined) throw invalidParam('bill.payment_time', 'invalid_value_format', bill.payment_time);
     const overpaid: InvalidParam[] = [];
+    const matchProduct = this.products.lookup();
     const lines = bill.bill_items.map((item, index): BillLine => {
       // price × quantity, with the quantity in thousandths, rounded to the minor unit.
       const ceiling = Math.round((item.price * Math.abs(item.quantity)) / 1000);
       if (Math.abs(item.paid_amount) > ceiling) {
         overpaid.push({ name: `bill.bill_items.${index}.paid_amount`, reason: 'item_price_lower_than_paid_amount', value: String(item.paid_amount / 100) });
       }
-      const product = item.plu_ids.map((plu) => this.repo.productByPluId(plu.list_code, plu.code)).find((match) => match !== undefined);
+      const product = firstProduct(item, matchProduct);
       return {
         bill_item_id: item.bill_item_id,
         product_id: product?.id ?? null,
@@ -47,4 +50,12 @@ export class BillReader {
     const local = formatTimestamp(paidAt, this.timeZone);
     return { bill: { store_id: storeId, day: local.slice(0, 10), time: local.slice(11, 19), lines }, paidAt };
   }
+}
+
+function firstProduct(item: BillItem, matchProduct: MatchProduct): ProductMatch | undefined {
+  for (const plu of item.plu_ids) {
+    const product = matchProduct(plu.list_code, plu.code);
+    if (product) return product;
+  }
+  return undefined;
 }

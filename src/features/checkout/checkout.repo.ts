@@ -7,10 +7,18 @@ export interface ProductMatch {
   product_brand_id: string | null;
 }
 
-export interface CampaignPrice {
+/** An active campaign product the cash desk may show, with the stores it is limited to. */
+export interface CashDeskCampaignRow {
+  id: string;
   product_id: string;
   value_minor: number;
   value_type_id: 1 | 2;
+  valid_from: string | null;
+  valid_to: string | null;
+  /** 0 when display_in is no JSON SQLite reads: it cannot tell whether the cash desk shows it. */
+  well_formed: 0 | 1;
+  /** A JSON array of store ids; empty for every store. */
+  store_ids: string;
 }
 
 export interface PurchaseRecord {
@@ -36,7 +44,7 @@ export interface VoucherRecord {
 
 export class CheckoutRepo {
   private readonly productByPlu;
-  private readonly campaignPrices;
+  private readonly cashDeskCampaigns;
   private readonly purchaseByBill;
   private readonly purchaseByNumber;
   private readonly assignment;
@@ -49,14 +57,15 @@ export class CheckoutRepo {
       `SELECT p.id, p.product_group_id, p.product_brand_id FROM product_external_ids x JOIN products p ON p.id = x.product_id
        WHERE x.list_code = ? AND x.code = ? AND p.state = 1`,
     );
-    // Campaign products shown at the cash desk, valid at the time, for every store or this one.
-    this.campaignPrices = db.prepare<[string, string, string, string], CampaignPrice>(
-      `SELECT c.product_id, c.value_minor, c.value_type_id FROM campaign_products c
-       WHERE c.product_id = ? AND c.state = 1 AND (c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_to IS NULL OR c.valid_to >= ?)
-         AND EXISTS (SELECT 1 FROM json_each(c.display_in) d WHERE d.value IN ('cash desk', 'cash_desk'))
-         AND (NOT EXISTS (SELECT 1 FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id)
-              OR EXISTS (SELECT 1 FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id AND s.store_id = ?))
-       ORDER BY c.id LIMIT 1`,
+    // Campaign products shown at the cash desk, in id order; a display_in SQLite cannot read
+    // is kept and flagged rather than failing the whole list.
+    this.cashDeskCampaigns = db.prepare<[], CashDeskCampaignRow>(
+      `SELECT c.id, c.product_id, c.value_minor, c.value_type_id, c.valid_from, c.valid_to, json_valid(c.display_in, 2) AS well_formed,
+              (SELECT json_group_array(s.store_id) FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id) AS store_ids
+       FROM campaign_products c
+       WHERE c.state = 1
+         AND CASE WHEN json_valid(c.display_in, 2) THEN EXISTS (SELECT 1 FROM json_each(c.display_in) d WHERE d.value IN ('cash desk', 'cash_desk')) ELSE 1 END
+       ORDER BY c.id`,
     );
     const purchaseColumns = 'id, customer_id, store_id, external_purchase_id, bill_number, total_price_minor, canceled, bill';
     this.purchaseByBill = db.prepare<[string, string], PurchaseRecord>(`SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND external_purchase_id = ?`);
@@ -86,8 +95,8 @@ export class CheckoutRepo {
     return this.productByPlu.get(listCode, code);
   }
 
-  campaignPrice(productId: string, atIso: string, storeId: string): CampaignPrice | undefined {
-    return this.campaignPrices.get(productId, atIso, atIso, storeId);
+  cashDeskCampaignRows(): CashDeskCampaignRow[] {
+    return this.cashDeskCampaigns.all();
   }
 
   purchaseByStoreBill(storeId: string, billId: string): PurchaseRecord | undefined {

@@ -5,7 +5,7 @@
 import type { Clock } from '../../clock.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
 import type { CreditsRepo } from '../../loyalty/credits.repo.js';
-import { readLedger } from '../../loyalty/ledger.js';
+import { readBalance } from '../../loyalty/ledger.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
@@ -17,6 +17,7 @@ import type { Bill as EngineBill } from '../../loyalty/bill.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { PointsRepo } from '../points/points.repo.js';
 import type { BillReader } from './bill-reader.js';
+import type { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import type { CheckoutRepo } from './checkout.repo.js';
 import type { AcceptPayment, RecommendedBestRewards } from './checkout.schemas.js';
 
@@ -32,6 +33,7 @@ export class CheckoutService {
     private readonly credits: CreditsRepo,
     private readonly program: ProgramRepo,
     private readonly catalog: RewardsCatalog,
+    private readonly campaigns: CashDeskCampaigns,
     private readonly clock: Clock,
     private readonly reading: <T>(work: () => T) => T,
   ) {}
@@ -47,7 +49,7 @@ export class CheckoutService {
   private recommendedIn(request: RecommendedBestRewards) {
     const customerId = this.customerByCard(request.card_number);
     const { bill } = this.bills.read(request.store_id, request.bill);
-    const balance = readLedger(this.points, customerId, this.clock()).balance;
+    const balance = readBalance(this.points, customerId, this.clock());
     // List type C offers only rewards the bill's items meet; F and A list every valid reward.
     const rewards = request.reward_list_type === 'C' ? this.catalog.meetableBy(bill.lines) : this.catalog.rewards();
     const recommended = recommendRewards(rewards, bill, balance, request.reward_list_type).map(({ reward, maxCount }) => ({
@@ -65,11 +67,12 @@ export class CheckoutService {
     const customerId = request.card_number ? this.customerByCard(request.card_number) : undefined;
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
-    const balance = customerId ? readLedger(this.points, customerId, this.clock()).balance : 0;
+    const balance = customerId ? readBalance(this.points, customerId, this.clock()) : 0;
     const creditBalance = customerId ? this.credits.balanceOf(customerId) : 0;
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
-      rewards: this.catalog.meetableBy(bill.lines),
+      // pricePayment applies only the automated rewards; vouchers name the others.
+      rewards: this.catalog.automatedMeetableBy(bill.lines),
       bill,
       totalMinor: request.bill.total_price,
       paymentType: request.payment_type,
@@ -112,9 +115,10 @@ export class CheckoutService {
   private campaignPrices(bill: EngineBill, paidAt: number): Map<string, CampaignPrice> {
     const at = new Date(paidAt).toISOString();
     const prices = new Map<string, CampaignPrice>();
+    const priceOf = this.campaigns.lookup();
     for (const line of bill.lines) {
       if (!line.product_id || prices.has(line.product_id)) continue;
-      const price = this.repo.campaignPrice(line.product_id, at, bill.store_id);
+      const price = priceOf(line.product_id, at, bill.store_id);
       if (price) prices.set(line.product_id, price);
     }
     return prices;

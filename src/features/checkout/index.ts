@@ -8,20 +8,33 @@ import { SyncState } from '../../sync/sync-state.js';
 import type { Feature } from '../feature.js';
 import { PointsRepo } from '../points/points.repo.js';
 import { BillReader } from './bill-reader.js';
+import { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import { CheckoutRepo } from './checkout.repo.js';
 import { checkoutRoutes } from './checkout.routes.js';
 import { CheckoutService } from './checkout.service.js';
+import { ProductMatches } from './product-matches.js';
 import { PurchaseRecorder } from './purchase-recorder.service.js';
 
 export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
   const repo = new CheckoutRepo(node.db);
-  const bills = new BillReader(repo, config.time_zone);
+  const bills = new BillReader(repo, new ProductMatches(repo, node.writes), config.time_zone);
   const points = new PointsRepo(node.db);
   const credits = new CreditsRepo(node.db);
   const program = new ProgramRepo(node.db);
   const policy = new RedemptionPolicy(config, points, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
   return checkoutRoutes(
-    new CheckoutService(repo, bills, services.customersRepo, points, credits, program, new RewardsCatalog(node.db, node.writes), clock, readTransaction(node.db)),
+    new CheckoutService(
+      repo,
+      bills,
+      services.customersRepo,
+      points,
+      credits,
+      program,
+      new RewardsCatalog(node.db, node.writes),
+      new CashDeskCampaigns(repo, node.writes),
+      clock,
+      readTransaction(node.db),
+    ),
     new PurchaseRecorder(repo, bills, services.customersRepo, points, credits, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),
   );
 };

@@ -48,8 +48,10 @@ export class CustomersRepo {
       `SELECT c.id, c.email, c.password_hash, c.state FROM cards k JOIN customers c ON c.id = k.customer_id
        WHERE k.card_number = ? AND k.state = 1`,
     );
-    // The cash desk needs only the id: one index search and one row, no join to customers.
-    this.idByCardNumber = db.prepare<[string], string>('SELECT customer_id FROM cards WHERE card_number = ? AND state = 1').pluck();
+    // The cash desk needs only the id: one search of an index that holds it (migration 0005),
+    // no table row and no join to customers. SQLite would pick the unique index on
+    // card_number and read the row; INDEXED BY keeps the plan, or fails loudly without it.
+    this.idByCardNumber = db.prepare<[string], string>('SELECT customer_id FROM cards INDEXED BY cards_for_checkout WHERE card_number = ? AND state = 1').pluck();
     this.row = db.prepare<[string], CustomerRow>(`SELECT ${COLUMNS} FROM customers c WHERE c.id = ?`);
     this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
     this.emailHolders = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND state <> 0 LIMIT 2');

@@ -1,0 +1,138 @@
+/**
+ * The reward arithmetic (src/loyalty/rewards.ts, recommended-rewards.ts) is written as loops
+ * that evaluate each reward once, because recommended-best-rewards runs it for every reward a
+ * bill can meet. For any program and any bill it must answer as its plain statement does —
+ * the reference below — and the catalog's automated rewards must be exactly the automated
+ * ones among those a bill can meet.
+ */
+import fc from 'fast-check';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { wholeUnits, type Bill, type BillLine } from '../../src/loyalty/bill.js';
+import { ProgramRepo } from '../../src/loyalty/program.repo.js';
+import { RewardDefinition, type RewardCondition } from '../../src/loyalty/program.schemas.js';
+import { ProgramService } from '../../src/loyalty/program.service.js';
+import { recommendRewards, type RewardListType } from '../../src/loyalty/recommended-rewards.js';
+import { discountOf, isAvailable, lineMatches, matchingLines, maxCount, usesByItems } from '../../src/loyalty/rewards.js';
+import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
+import { openNode } from '../../src/node.js';
+import { tempDir } from '../support/server.js';
+
+const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
+const PRODUCTS = [1, 2, 3, 4].map((n) => id(0xe1, n));
+const GROUPS = [1, 2, 3].map((n) => id(0xe2, n));
+const BRANDS = [1, 2].map((n) => id(0xe3, n));
+const STORES = [1, 2].map((n) => id(0xe4, n));
+
+function referenceMatchingLines(reward: RewardDefinition, lines: BillLine[]): BillLine[] {
+  return lines.filter((line) => reward.conditions.some((condition) => lineMatches(condition, line)));
+}
+
+function referenceUsesByItems(reward: RewardDefinition, lines: BillLine[]): number {
+  if (reward.conditions.length === 0) return reward.max_uses_per_bill;
+  return Math.min(
+    ...reward.conditions.map((condition: RewardCondition) => {
+      const units = lines.filter((line) => lineMatches(condition, line)).reduce((sum, line) => sum + wholeUnits(line), 0);
+      return Math.floor(units / condition.min_count);
+    }),
+  );
+}
+
+function referenceRecommend(rewards: RewardDefinition[], bill: Bill, balanceMilli: number, type: RewardListType) {
+  return rewards
+    .filter((reward) => (type === 'A' || !reward.is_automated) && isAvailable(reward, bill))
+    .filter((reward) => type !== 'C' || (reward.conditions.length > 0 && referenceMatchingLines(reward, bill.lines).length > 0))
+    .map((reward) => {
+      const count = maxCount(reward, bill.lines, balanceMilli);
+      return { reward, maxCount: count, value: discountOf(reward, bill.lines, Math.max(1, count)) };
+    })
+    .filter(({ maxCount: count }) => type !== 'C' || count > 0)
+    .sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value || a.reward.code.localeCompare(b.reward.code));
+}
+
+const subset = (pool: string[]) => fc.subarray(pool, { maxLength: 2 });
+const condition = fc
+  .record({ product_ids: subset(PRODUCTS), product_group_ids: subset(GROUPS), brand_ids: subset(BRANDS), min_count: fc.integer({ min: 1, max: 3 }) })
+  .filter((c) => c.product_ids.length + c.product_group_ids.length + c.brand_ids.length > 0);
+const rewardInput = fc.record({
+  priority: fc.integer({ min: 1, max: 3 }),
+  code: fc.constantFrom('A', 'b', 'B', 'a-1', 'Z', 'é'),
+  points_cost: fc.constantFrom('0', '5', '40'),
+  conditions: fc.array(condition, { maxLength: 3 }),
+  discount: fc.oneof(
+    fc.record({ type: fc.constant('percent'), value: fc.integer({ min: 1, max: 100 }) }),
+    fc.record({ type: fc.constantFrom('amount', 'final_price'), value: fc.constantFrom('0', '2.50', '30') }),
+  ),
+  is_automated: fc.boolean(),
+  max_uses_per_bill: fc.integer({ min: 1, max: 3 }),
+  store_ids: fc.subarray(STORES, { maxLength: 1 }),
+  time_from: fc.constantFrom(undefined, '06:00:00', '22:00:00'),
+});
+const line = fc.record({
+  product_id: fc.option(fc.constantFrom(...PRODUCTS)),
+  product_group_id: fc.option(fc.constantFrom(...GROUPS)),
+  brand_id: fc.option(fc.constantFrom(...BRANDS)),
+  quantity_milli: fc.constantFrom(1000, 2000, 3000, 750, 0, -1000),
+  unit_price_minor: fc.integer({ min: 0, max: 5000 }),
+  paid_minor: fc.integer({ min: -2000, max: 9000 }),
+  loyalty_off: fc.boolean(),
+});
+const bill = fc.record({
+  store_id: fc.constantFrom(...STORES),
+  day: fc.constant('2026-11-20'),
+  time: fc.constantFrom('07:00:00', '12:00:00', '23:00:00'),
+  lines: fc.array(line, { maxLength: 6 }).map((lines) => lines.map((l, n): BillLine => ({ ...l, bill_item_id: String(n + 1) }))),
+});
+
+type RewardInput = typeof rewardInput extends fc.Arbitrary<infer T> ? T : never;
+
+function definitions(inputs: RewardInput[]): RewardDefinition[] {
+  return inputs.map(({ time_from, ...input }, n) =>
+    RewardDefinition.parse({ id: id(0xe5, n), name: `Reward ${n}`, ...input, ...(time_from ? { time_from, time_to: '10:00:00' } : {}) }),
+  );
+}
+
+describe('reward evaluation', () => {
+  it('finds the lines a reward matches and the uses its items allow as the plain statement does', () => {
+    fc.assert(
+      fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 6 }), bill, (inputs, b) => {
+        for (const reward of definitions(inputs)) {
+          expect(matchingLines(reward, b.lines)).toEqual(referenceMatchingLines(reward, b.lines));
+          expect(usesByItems(reward, b.lines)).toBe(referenceUsesByItems(reward, b.lines));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('recommends, for every list type, what the plain statement recommends, in the same order', () => {
+    fc.assert(
+      fc.property(fc.array(rewardInput, { maxLength: 12 }), bill, fc.constantFrom(0, 4000, 100_000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, b, balance, type) => {
+        const rewards = definitions(inputs);
+        expect(recommendRewards(rewards, b, balance, type)).toEqual(referenceRecommend(rewards, b, balance, type));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  describe('in the catalog', () => {
+    const dataDir = tempDir('loyaltyd-reward-evaluation-');
+    const node = openNode({ data_dir: dataDir, mode: 'hub' }, Date.now);
+    const program = new ProgramService(node.db, new ProgramRepo(node.db), node.writes);
+    const catalog = new RewardsCatalog(node.db, node.writes);
+    afterAll(() => {
+      node.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('the automated rewards a bill can meet are the automated ones among all it can meet, in order', () => {
+      fc.assert(
+        fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 12 }), bill, (inputs, b) => {
+          program.load({ currency_id: 'CZK', point_value: '1', rewards: inputs.map(({ time_from: _, ...input }, n) => ({ id: id(0xe6, n), name: `Reward ${n}`, ...input })) });
+          expect(catalog.automatedMeetableBy(b.lines)).toEqual(catalog.meetableBy(b.lines).filter((reward) => reward.is_automated));
+        }),
+        { numRuns: 100 },
+      );
+    });
+  });
+});
