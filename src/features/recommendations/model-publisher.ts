@@ -22,19 +22,24 @@ export class ModelPublisher {
     private readonly writes: WritePath,
   ) {}
 
-  /** Publishes up to `limit` pending rows in one transaction; returns how many there were. */
-  publish(limit: number, totalBills: number): number {
+  /**
+   * Publishes up to `limit` pending rows in one transaction, taking no further row once
+   * `deadline` (performance.now()) has passed; returns how many it published.
+   */
+  publish(limit: number, totalBills: number, deadline = Infinity): number {
     if (this.rows.pending(1).length === 0) return 0;
     return this.writes.write(null, (tx) => {
-      const pending = this.rows.pending(limit);
-      for (const { kind, key } of pending) {
+      let published = 0;
+      for (const { kind, key } of this.rows.pending(limit)) {
+        if (published > 0 && performance.now() > deadline) break;
+        published += 1;
         if (kind === 'product') this.save(tx, 'recommendation_neighbours', key, this.neighbours(key, totalBills));
         else if (kind === 'customer') this.save(tx, 'recommendation_customers', key, this.customer(key));
         else if (kind === 'store') this.save(tx, 'recommendation_best_sellers', key, this.bestSellers(key));
         else this.save(tx, 'recommendation_coverage', key, this.coverage(key));
         this.rows.done(kind, key);
       }
-      return pending.length;
+      return published;
     });
   }
 
