@@ -15,7 +15,8 @@ export interface PairCount {
 export type ModelTable = 'recommendation_neighbours' | 'recommendation_customers' | 'recommendation_best_sellers' | 'recommendation_coverage';
 
 export class ModelRowsRepo {
-  private readonly pendingBatch;
+  private readonly pendingRows;
+  private readonly pendingOrigins;
   private readonly donePending;
   private readonly productBills;
   private readonly markPublished;
@@ -28,9 +29,15 @@ export class ModelRowsRepo {
   private readonly published;
 
   constructor(db: Db) {
-    // Coverage rows last: a store must never see a watermark before the rows it covers.
-    this.pendingBatch = db.prepare<[number], { kind: PendingKind; key: string }>(
-      "SELECT kind, key FROM recommendation_pending ORDER BY kind = 'origin', kind, key LIMIT ?",
+    // Coverage rows last: a store must never see a watermark before the rows it covers. Two
+    // walks of the primary key in its order, not one sorted query: a builder step takes a
+    // few rows at a time, and sorting all pending rows for each (tens of thousands after a
+    // full count) made publishing quadratic.
+    this.pendingRows = db.prepare<[number], { kind: PendingKind; key: string }>(
+      "SELECT kind, key FROM recommendation_pending WHERE kind <> 'origin' ORDER BY kind, key LIMIT ?",
+    );
+    this.pendingOrigins = db.prepare<[number], { kind: PendingKind; key: string }>(
+      "SELECT kind, key FROM recommendation_pending WHERE kind = 'origin' ORDER BY key LIMIT ?",
     );
     this.donePending = db.prepare('DELETE FROM recommendation_pending WHERE kind = ? AND key = ?');
     this.productBills = db.prepare<[string], { bills: number }>('SELECT bills FROM recommendation_products WHERE product_id = ?');
@@ -56,7 +63,8 @@ export class ModelRowsRepo {
   }
 
   pending(limit: number): { kind: PendingKind; key: string }[] {
-    return this.pendingBatch.all(limit);
+    const rows = this.pendingRows.all(limit);
+    return rows.length < limit ? [...rows, ...this.pendingOrigins.all(limit - rows.length)] : rows;
   }
 
   done(kind: PendingKind, key: string): void {
