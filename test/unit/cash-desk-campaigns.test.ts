@@ -7,13 +7,12 @@
  */
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CashDeskCampaigns } from '../../src/features/checkout/cash-desk-campaigns.js';
 import { CheckoutRepo } from '../../src/features/checkout/checkout.repo.js';
 import type { CampaignPrice } from '../../src/loyalty/pricing.js';
-import { databaseFile, openNode } from '../../src/node.js';
-import { tempDir } from '../support/server.js';
+import { databaseFile } from '../../src/node.js';
+import { tempNode } from '../support/temp-node.js';
 
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const PRODUCTS = [1, 2, 3].map((n) => id(0xd1, n));
@@ -21,15 +20,10 @@ const STORES = [1, 2].map((n) => id(0xd2, n));
 const INSTANTS = ['2026-01-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z', '2026-06-01T00:00:00.001Z', '2027-01-01T00:00:00.000Z'];
 const DISPLAYS = ['["cash desk"]', '["web","cash_desk"]', '["web"]', '[]', "['cash desk']", '"cash desk"', 'nope'];
 
-const dataDir = tempDir('loyaltyd-campaigns-');
-const node = openNode({ data_dir: dataDir, mode: 'hub' }, Date.now);
+const { node, dataDir } = tempNode('loyaltyd-campaigns-');
 const repo = new CheckoutRepo(node.db);
 const other = new Database(databaseFile(dataDir));
-afterAll(() => {
-  other.close();
-  node.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => other.close());
 
 node.writes.write(null, (tx) => {
   for (const store of STORES) tx.insert('stores', { id: store, store_code: store.slice(-2), name: store });

@@ -5,26 +5,20 @@
  * only learns of from SQLite.
  */
 import Database from 'better-sqlite3';
-import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CheckoutRepo } from '../../src/features/checkout/checkout.repo.js';
 import { ProductMatches } from '../../src/features/checkout/product-matches.js';
-import { databaseFile, openNode } from '../../src/node.js';
-import { tempDir } from '../support/server.js';
+import { databaseFile } from '../../src/node.js';
+import { tempNode } from '../support/temp-node.js';
 
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const GROUP = id(0xc1, 1);
 
-const dataDir = tempDir('loyaltyd-product-matches-');
-const node = openNode({ data_dir: dataDir, mode: 'hub' }, Date.now);
+const { node, dataDir } = tempNode('loyaltyd-product-matches-');
 const repo = new CheckoutRepo(node.db);
 /** Another process's connection to the same file. */
 const other = new Database(databaseFile(dataDir));
-afterAll(() => {
-  other.close();
-  node.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => other.close());
 
 node.writes.write(null, (tx) => tx.insert('product_groups', { id: GROUP, name: 'Coffee' }));
 

@@ -6,8 +6,7 @@
  * ones among those a bill can meet.
  */
 import fc from 'fast-check';
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { wholeUnits, type Bill, type BillLine } from '../../src/loyalty/bill.js';
 import { ProgramRepo } from '../../src/loyalty/program.repo.js';
 import { RewardDefinition, type RewardCondition } from '../../src/loyalty/program.schemas.js';
@@ -15,8 +14,7 @@ import { ProgramService } from '../../src/loyalty/program.service.js';
 import { recommendRewards, type RewardListType } from '../../src/loyalty/recommended-rewards.js';
 import { discountOf, isAvailable, lineMatches, matchingLines, maxCount, usesByItems } from '../../src/loyalty/rewards.js';
 import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
-import { openNode } from '../../src/node.js';
-import { tempDir } from '../support/server.js';
+import { tempNode } from '../support/temp-node.js';
 
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const PRODUCTS = [1, 2, 3, 4].map((n) => id(0xe1, n));
@@ -116,14 +114,9 @@ describe('reward evaluation', () => {
   });
 
   describe('in the catalog', () => {
-    const dataDir = tempDir('loyaltyd-reward-evaluation-');
-    const node = openNode({ data_dir: dataDir, mode: 'hub' }, Date.now);
+    const { node } = tempNode('loyaltyd-reward-evaluation-');
     const program = new ProgramService(node.db, new ProgramRepo(node.db), node.writes);
     const catalog = new RewardsCatalog(node.db, node.writes);
-    afterAll(() => {
-      node.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
 
     it('the automated rewards a bill can meet are the automated ones among all it can meet, in order', () => {
       fc.assert(

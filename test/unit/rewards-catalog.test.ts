@@ -6,15 +6,13 @@
  * a real node's database, as `loyaltyd program load` does.
  */
 import fc from 'fast-check';
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BillLine } from '../../src/loyalty/bill.js';
 import { ProgramRepo } from '../../src/loyalty/program.repo.js';
 import type { RewardDefinition } from '../../src/loyalty/program.schemas.js';
 import { ProgramService } from '../../src/loyalty/program.service.js';
 import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
-import { openNode } from '../../src/node.js';
-import { tempDir } from '../support/server.js';
+import { tempNode } from '../support/temp-node.js';
 
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const PRODUCTS = [1, 2, 3, 4].map((n) => id(0xa1, n));
@@ -22,14 +20,9 @@ const GROUPS = [1, 2, 3].map((n) => id(0xa2, n));
 const BRANDS = [1, 2, 3].map((n) => id(0xa3, n));
 const REWARDS = 12;
 
-const dataDir = tempDir('loyaltyd-catalog-');
-const node = openNode({ data_dir: dataDir, mode: 'hub' }, Date.now);
+const { node } = tempNode('loyaltyd-catalog-');
 const program = new ProgramService(node.db, new ProgramRepo(node.db), node.writes);
 const catalog = new RewardsCatalog(node.db, node.writes);
-afterAll(() => {
-  node.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 const subset = (pool: string[]) => fc.subarray(pool, { maxLength: 2 });
 const condition = fc

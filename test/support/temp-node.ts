@@ -1,0 +1,15 @@
+/** A hub node over a real SQLite file in a temp folder, closed and removed after the file's tests. */
+import { rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
+import { openNode, type Node } from '../../src/node.js';
+import { tempDir } from './server.js';
+
+export function tempNode(prefix: string): { node: Node; dataDir: string } {
+  const dataDir = tempDir(prefix);
+  const node = openNode({ data_dir: dataDir, mode: 'hub' }, Date.now);
+  afterAll(() => {
+    node.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { node, dataDir };
+}
