@@ -33,9 +33,13 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node ARGS` and resolves once it prints `serving http://…`. */
+/**
+ * Starts `node ARGS` and resolves once it prints `serving http://…`. BENCH_SERVER_NODE_FLAGS
+ * adds flags to its node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile a daemon under a bench's load).
+ */
 export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stdout.on('data', (chunk: Buffer) => {
