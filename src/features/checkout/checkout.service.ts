@@ -81,7 +81,8 @@ export class CheckoutService {
       creditBalanceMinor: Math.max(0, creditBalance),
       maxCreditMinor: customerId ? (request.max_credit ?? 0) : 0,
       campaignPrices: this.campaignPrices(bill, paidAt),
-      vouchers: customerId ? this.vouchers(request.benefit_codes, customerId, bill, this.catalog.rewards(), paidAt) : [],
+      // Without benefit codes there is nothing to check, nor a second look at the rewards catalog.
+      vouchers: customerId && request.benefit_codes.length > 0 ? this.vouchers(request.benefit_codes, customerId, bill, this.catalog.rewards(), paidAt) : [],
     });
     return {
       accepted_payment: {
