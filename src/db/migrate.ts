@@ -1,13 +1,16 @@
 import type { Db } from './open.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export interface MigrationResult {
   applied: string[];
   version: number;
 }
 
-/** Applies every migration not yet recorded, each in its own transaction. */
-export function migrate(db: Db): MigrationResult {
+/**
+ * Applies every migration not yet recorded, each in its own transaction. A test passes the
+ * first few `migrations` to stand up a database as an older release left it.
+ */
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -18,7 +21,7 @@ export function migrate(db: Db): MigrationResult {
   );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: string[] = [];
-  for (const migration of MIGRATIONS) {
+  for (const migration of migrations) {
     if (done.has(migration.version)) continue;
     db.transaction(() => {
       db.exec(migration.sql);

@@ -25,23 +25,49 @@ export interface LedgerFold {
   debt: number;
 }
 
+/**
+ * A fact as the fold sees it, once the facts are in HLC order: a collection's expiry, a
+ * redemption's moment. The cash desk reads a customer's facts in this form, already in
+ * order (src/loyalty/customer-ledgers.repo.ts).
+ */
+export type OrderedFact =
+  | { kind: 'collection'; points_milli: number; valid_to: number | null }
+  | { kind: 'redemption'; points_milli: number; at: number };
+
 interface OpenCollection {
-  id: string;
+  /** Position in the HLC order, which breaks ties between equal expiries. */
+  index: number;
   valid_to: number | null;
-  hlc: string;
   remaining: number;
 }
 
 export function foldLedger(facts: readonly PointFact[]): LedgerFold {
   const ordered = [...facts].sort((a, b) => (a.hlc < b.hlc ? -1 : a.hlc > b.hlc ? 1 : 0));
+  const { remaining, debt } = foldInOrder(
+    ordered.map((fact) =>
+      fact.kind === 'collection'
+        ? { kind: 'collection', points_milli: fact.points_milli, valid_to: fact.valid_to }
+        : { kind: 'redemption', points_milli: fact.points_milli, at: fact.at },
+    ),
+  );
+  const available = new Map<string, number>();
+  ordered.forEach((fact, index) => {
+    if (fact.kind === 'collection') available.set(fact.id, remaining[index]!);
+  });
+  return { available, debt };
+}
+
+/** The fold over facts already in HLC order: points left on each fact (0 on redemptions), and the debt. */
+export function foldInOrder(ordered: readonly OrderedFact[]): { remaining: number[]; debt: number } {
+  const remaining = ordered.map(() => 0);
   const collections: OpenCollection[] = [];
   let debt = 0;
-  for (const fact of ordered) {
+  ordered.forEach((fact, index) => {
     if (fact.kind === 'collection') {
       const payoff = Math.min(debt, fact.points_milli);
       debt -= payoff;
-      collections.push({ id: fact.id, valid_to: fact.valid_to, hlc: fact.hlc, remaining: fact.points_milli - payoff });
-      continue;
+      collections.push({ index, valid_to: fact.valid_to, remaining: fact.points_milli - payoff });
+      return;
     }
     let needed = fact.points_milli;
     const usable = collections
@@ -54,18 +80,29 @@ export function foldLedger(facts: readonly PointFact[]): LedgerFold {
       needed -= taken;
     }
     debt += needed;
-  }
-  return { available: new Map(collections.map((collection) => [collection.id, collection.remaining])), debt };
+  });
+  for (const collection of collections) remaining[collection.index] = collection.remaining;
+  return { remaining, debt };
+}
+
+/** The balance at a moment of facts in HLC order: what balanceAt gives for the same facts. */
+export function balanceInOrder(ordered: readonly OrderedFact[], at: number): number {
+  const { remaining, debt } = foldInOrder(ordered);
+  let left = 0;
+  ordered.forEach((fact, index) => {
+    if (fact.kind === 'collection' && (fact.valid_to === null || fact.valid_to > at)) left += remaining[index]!;
+  });
+  return left - debt;
 }
 
 /** The balance at a moment: unexpired points left, less the debt. May be negative. */
 export function balanceAt(facts: readonly PointFact[], fold: LedgerFold, at: number): number {
-  let balance = -fold.debt;
+  let left = 0;
   for (const fact of facts) {
     if (fact.kind !== 'collection' || (fact.valid_to !== null && fact.valid_to <= at)) continue;
-    balance += fold.available.get(fact.id) ?? 0;
+    left += fold.available.get(fact.id) ?? 0;
   }
-  return balance;
+  return left - fold.debt;
 }
 
 function byExpiry(a: OpenCollection, b: OpenCollection): number {
@@ -74,5 +111,5 @@ function byExpiry(a: OpenCollection, b: OpenCollection): number {
     if (b.valid_to === null) return -1;
     return a.valid_to - b.valid_to;
   }
-  return a.hlc < b.hlc ? -1 : 1;
+  return a.index - b.index;
 }

@@ -2,7 +2,7 @@
  * A customer's points as the fold of their point records (src/loyalty/ledger-fold.ts),
  * read from the local replica.
  */
-import type { PointFactRow, PointsRepo } from '../features/points/points.repo.js';
+import type { PointsRepo } from '../features/points/points.repo.js';
 import type { PointRow } from '../features/points/points.schemas.js';
 import { balanceAt, foldLedger, type LedgerFold, type PointFact } from './ledger-fold.js';
 
@@ -13,7 +13,7 @@ export interface CustomerLedger {
   balance: number;
 }
 
-export function toFact(row: PointFactRow): PointFact {
+export function toFact(row: PointRow): PointFact {
   return {
     id: row.id,
     kind: row.kind,
@@ -29,10 +29,4 @@ export function readLedger(points: PointsRepo, customerId: string, at: number): 
   const facts = records.map(toFact);
   const fold = foldLedger(facts);
   return { records, fold, balance: balanceAt(facts, fold, at) };
-}
-
-/** The balance alone, as the cash desk asks for it: the same fold over fewer columns. */
-export function readBalance(points: PointsRepo, customerId: string, at: number): number {
-  const facts = points.factRowsOfCustomer(customerId).map(toFact);
-  return balanceAt(facts, foldLedger(facts), at);
 }

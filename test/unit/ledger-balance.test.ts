@@ -1,63 +1,178 @@
 /**
- * The cash desk reads a customer's balance alone (readBalance), from fewer columns of their
- * point records than readLedger reads. For any records, at any moment, it must be
- * readLedger's balance.
+ * The cash desk reads a customer's balances from customer_ledgers (migration 0006), a row
+ * that triggers derive from their point and credit records. For any records, however
+ * written — through this node's write path, or by another process on the same file, which
+ * cancels, deletes or moves records to another customer — and at any moment, they must be
+ * the balances of the records themselves: readLedger's points and the credit records' sum.
+ * So must the rows migration 0006 derives from a database an older release left.
  */
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.js';
+import { MIGRATIONS } from '../../src/db/migrations/index.js';
+import { openDatabase } from '../../src/db/open.js';
 import { PointsRepo } from '../../src/features/points/points.repo.js';
-import { readBalance, readLedger } from '../../src/loyalty/ledger.js';
-import { openNode } from '../../src/node.js';
+import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
+import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
+import { readLedger } from '../../src/loyalty/ledger.js';
+import { databaseFile } from '../../src/node.js';
 import { tempDir } from '../support/server.js';
+import { tempNode } from '../support/temp-node.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
-const CUSTOMER = id(0xf1, 1);
+const CUSTOMERS = [id(0xf1, 1), id(0xf1, 2)];
 
-const dataDir = tempDir('loyaltyd-ledger-balance-');
-const node = openNode({ data_dir: dataDir, mode: 'hub' }, () => T0);
-const points = new PointsRepo(node.db);
-afterAll(() => {
-  node.close();
-  rmSync(dataDir, { recursive: true, force: true });
+const { node, dataDir } = tempNode('loyaltyd-ledger-balance-');
+/** Another process's connection to the same file (`loyaltyd import`, an operator's sqlite3). */
+const other = new Database(databaseFile(dataDir));
+afterAll(() => other.close());
+
+node.writes.write(null, (tx) => {
+  for (const customer of CUSTOMERS) tx.insert('customers', { id: customer, first_name: 'Ledger' });
 });
 
-node.writes.write(null, (tx) => tx.insert('customers', { id: CUSTOMER, first_name: 'Ledger' }));
-const everyRecord = node.db.prepare<[string], string>('SELECT id FROM point_records WHERE customer_id = ?').pluck();
-
-const record = fc.record({
+const pointRecord = fc.record({
   kind: fc.constantFrom('collection', 'redemption'),
   points_milli: fc.integer({ min: 0, max: 50_000 }),
   validDays: fc.option(fc.integer({ min: -30, max: 60 })),
   createdDay: fc.integer({ min: -60, max: 30 }),
   state: fc.constantFrom(0, 1, 1, 1),
+  customer: fc.constantFrom(...CUSTOMERS),
+});
+const creditRecord = fc.record({
+  kind: fc.constantFrom('collection', 'redemption'),
+  amount_minor: fc.integer({ min: 0, max: 50_000 }),
+  state: fc.constantFrom(0, 1, 1, 1),
+  customer: fc.constantFrom(...CUSTOMERS),
+});
+/** What another process then does to the n-th record of a table (modulo their count). */
+const otherWrite = fc.record({
+  table: fc.constantFrom('point_records', 'credit_records'),
+  n: fc.nat(),
+  change: fc.constantFrom(
+    'UPDATE %t SET state = 0 WHERE id = ?',
+    'UPDATE %t SET state = 1 WHERE id = ?',
+    'DELETE FROM %t WHERE id = ?',
+    `UPDATE %t SET customer_id = CASE customer_id WHEN '${CUSTOMERS[0]}' THEN '${CUSTOMERS[1]}' ELSE '${CUSTOMERS[0]}' END WHERE id = ?`,
+  ),
 });
 
-describe('the balance alone', () => {
-  it('is the ledger balance for any point records at any moment', () => {
-    let next = 0;
+const everyId = (table: string) => node.db.prepare<[], string>(`SELECT id FROM ${table} ORDER BY id`).pluck();
+const pointIds = everyId('point_records');
+const creditIds = everyId('credit_records');
+
+type Drawn<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
+let next = 0;
+function writeRecords(points: Drawn<typeof pointRecord>[], credits: Drawn<typeof creditRecord>[]): void {
+  node.writes.write(null, (tx) => {
+    for (const old of pointIds.all()) tx.remove('point_records', old);
+    for (const old of creditIds.all()) tx.remove('credit_records', old);
+    for (const r of points) {
+      tx.insert('point_records', {
+        id: id(0xf2, (next += 1)),
+        customer_id: r.customer,
+        kind: r.kind,
+        points_milli: r.points_milli,
+        valid_to: r.kind === 'collection' && r.validDays !== null ? new Date(T0 + r.validDays * DAY).toISOString() : null,
+        created_at: new Date(T0 + r.createdDay * DAY).toISOString(),
+        state: r.state,
+      });
+    }
+    for (const r of credits) {
+      tx.insert('credit_records', {
+        id: id(0xf3, (next += 1)),
+        customer_id: r.customer,
+        kind: r.kind,
+        amount_minor: r.amount_minor,
+        created_at: new Date(T0).toISOString(),
+        state: r.state,
+      });
+    }
+  });
+}
+
+describe('the balances the cash desk reads', () => {
+  const ledgers = new CustomerLedgers(node.db);
+  const points = new PointsRepo(node.db);
+  const credits = new CreditsRepo(node.db);
+
+  it('are the records’ balances for any records, written by anyone, at any moment', () => {
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 10 }), fc.integer({ min: -10, max: 90 }), (records, atDay) => {
-        node.writes.write(null, (tx) => {
-          for (const old of everyRecord.all(CUSTOMER)) tx.remove('point_records', old);
-          for (const r of records) {
-            tx.insert('point_records', {
-              id: id(0xf2, (next += 1)),
-              customer_id: CUSTOMER,
-              kind: r.kind,
-              points_milli: r.points_milli,
-              valid_to: r.kind === 'collection' && r.validDays !== null ? new Date(T0 + r.validDays * DAY).toISOString() : null,
-              created_at: new Date(T0 + r.createdDay * DAY).toISOString(),
-              state: r.state,
+      fc.property(
+        fc.array(pointRecord, { maxLength: 10 }),
+        fc.array(creditRecord, { maxLength: 4 }),
+        fc.array(otherWrite, { maxLength: 3 }),
+        fc.integer({ min: -10, max: 90 }),
+        (pointRecords, creditRecords, otherWrites, atDay) => {
+          writeRecords(pointRecords, creditRecords);
+          for (const write of otherWrites) {
+            const ids = (write.table === 'point_records' ? pointIds : creditIds).all();
+            if (ids.length > 0) other.prepare(write.change.replace('%t', write.table)).run(ids[write.n % ids.length]);
+          }
+          const at = T0 + atDay * DAY;
+          for (const customer of CUSTOMERS) {
+            expect(ledgers.balancesAt(customer, at)).toEqual({
+              pointsMilli: readLedger(points, customer, at).balance,
+              creditMinor: credits.balanceOf(customer),
             });
           }
-        });
-        const at = T0 + atDay * DAY;
-        expect(readBalance(points, CUSTOMER, at)).toBe(readLedger(points, CUSTOMER, at).balance);
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
+  });
+
+  it('are zero for a customer who never had a record', () => {
+    expect(ledgers.balancesAt(id(0xf1, 99), T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
+  });
+});
+
+describe('migration 0006', () => {
+  it('derives every customer’s row from the records an older release left', () => {
+    const folder = tempDir('loyaltyd-ledger-migration-');
+    const db = openDatabase(databaseFile(folder));
+    try {
+      migrate(db, MIGRATIONS.filter((migration) => migration.version < 6));
+      const stamp = (n: number) => `0000000000${n.toString().padStart(2, '0')}-0000-test`;
+      const customer = db.prepare("INSERT INTO customers (id, first_name, hlc, last_change) VALUES (?, 'Old', ?, '2026-01-01')");
+      const point = db.prepare(
+        `INSERT INTO point_records (id, customer_id, kind, points_milli, valid_to, created_at, state, hlc, last_change)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01')`,
+      );
+      const credit = db.prepare(
+        `INSERT INTO credit_records (id, customer_id, kind, amount_minor, created_at, state, hlc, last_change)
+         VALUES (?, ?, ?, ?, '2026-01-01', ?, ?, '2026-01-01')`,
+      );
+      const [a, b, c] = [id(0xf4, 1), id(0xf4, 2), id(0xf4, 3)];
+      for (const [n, who] of [a, b, c].entries()) customer.run(who, stamp(n));
+      // a: 100 points valid to day 10, a later 30 valid to day 40; 50 redeemed on day 5
+      // (from the first, which expires first); a canceled 1,000 that counts for nothing.
+      point.run(id(0xf5, 1), a, 'collection', 100_000, new Date(T0 + 10 * DAY).toISOString(), new Date(T0).toISOString(), 1, stamp(1));
+      point.run(id(0xf5, 2), a, 'redemption', 50_000, null, new Date(T0 + 5 * DAY).toISOString(), 1, stamp(3));
+      point.run(id(0xf5, 3), a, 'collection', 30_000, new Date(T0 + 40 * DAY).toISOString(), new Date(T0 + 6 * DAY).toISOString(), 1, stamp(4));
+      point.run(id(0xf5, 4), a, 'collection', 1_000_000, null, new Date(T0).toISOString(), 0, stamp(2));
+      // b: credit only, 120.00 in and 20.50 out; c: nothing.
+      credit.run(id(0xf6, 1), b, 'collection', 12_000, 1, stamp(5));
+      credit.run(id(0xf6, 2), b, 'redemption', 2_050, 1, stamp(6));
+
+      expect(migrate(db).applied).toEqual(['0006-customer-ledgers']);
+      const ledgers = new CustomerLedgers(db);
+      // Day 7: 50 left of the first, 30 of the second. Day 20: the first has expired.
+      expect(ledgers.balancesAt(a, T0 + 7 * DAY)).toEqual({ pointsMilli: 80_000, creditMinor: 0 });
+      expect(ledgers.balancesAt(a, T0 + 20 * DAY)).toEqual({ pointsMilli: 30_000, creditMinor: 0 });
+      expect(ledgers.balancesAt(b, T0)).toEqual({ pointsMilli: 0, creditMinor: 9_950 });
+      expect(ledgers.balancesAt(c, T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
+      for (const at of [T0, T0 + 7 * DAY, T0 + 20 * DAY, T0 + 50 * DAY]) {
+        expect(ledgers.balancesAt(a, at).pointsMilli).toBe(readLedger(new PointsRepo(db), a, at).balance);
+      }
+    } finally {
+      db.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@ import * as stampIndexes from './0002-stamp-indexes.js';
 import * as recommendationModel from './0003-recommendation-model.js';
 import * as creditRecords from './0004-credit-records.js';
 import * as checkoutCoveringIndexes from './0005-checkout-covering-indexes.js';
+import * as customerLedgers from './0006-customer-ledgers.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -20,4 +21,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'recommendation-model', sql: recommendationModel.sql },
   { version: 4, name: 'credit-records', sql: creditRecords.sql },
   { version: 5, name: 'checkout-covering-indexes', sql: checkoutCoveringIndexes.sql },
+  { version: 6, name: 'customer-ledgers', sql: customerLedgers.sql },
 ];

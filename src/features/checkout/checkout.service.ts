@@ -4,8 +4,7 @@
  */
 import type { Clock } from '../../clock.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
-import type { CreditsRepo } from '../../loyalty/credits.repo.js';
-import { readBalance } from '../../loyalty/ledger.js';
+import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
@@ -15,7 +14,6 @@ import type { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import type { Bill as EngineBill } from '../../loyalty/bill.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
-import type { PointsRepo } from '../points/points.repo.js';
 import type { BillReader } from './bill-reader.js';
 import type { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import type { CheckoutRepo } from './checkout.repo.js';
@@ -29,8 +27,7 @@ export class CheckoutService {
     private readonly repo: CheckoutRepo,
     private readonly bills: BillReader,
     private readonly customers: CustomersRepo,
-    private readonly points: PointsRepo,
-    private readonly credits: CreditsRepo,
+    private readonly ledgers: CustomerLedgers,
     private readonly program: ProgramRepo,
     private readonly catalog: RewardsCatalog,
     private readonly campaigns: CashDeskCampaigns,
@@ -49,7 +46,7 @@ export class CheckoutService {
   private recommendedIn(request: RecommendedBestRewards) {
     const customerId = this.customerByCard(request.card_number);
     const { bill } = this.bills.read(request.store_id, request.bill);
-    const balance = readBalance(this.points, customerId, this.clock());
+    const balance = this.ledgers.balancesAt(customerId, this.clock()).pointsMilli;
     // List type C offers only rewards the bill's items meet; F and A list every valid reward.
     const rewards = request.reward_list_type === 'C' ? this.catalog.meetableBy(bill.lines) : this.catalog.rewards();
     const recommended = recommendRewards(rewards, bill, balance, request.reward_list_type).map(({ reward, maxCount }) => ({
@@ -67,8 +64,9 @@ export class CheckoutService {
     const customerId = request.card_number ? this.customerByCard(request.card_number) : undefined;
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
-    const balance = customerId ? readBalance(this.points, customerId, this.clock()) : 0;
-    const creditBalance = customerId ? this.credits.balanceOf(customerId) : 0;
+    const { pointsMilli: balance, creditMinor: creditBalance } = customerId
+      ? this.ledgers.balancesAt(customerId, this.clock())
+      : { pointsMilli: 0, creditMinor: 0 };
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
       // pricePayment applies only the automated rewards; vouchers name the others.

@@ -1,5 +1,6 @@
 import { readTransaction } from '../../db/open.js';
 import { CreditsRepo } from '../../loyalty/credits.repo.js';
+import { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
@@ -27,8 +28,7 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
       repo,
       bills,
       services.customersRepo,
-      points,
-      credits,
+      new CustomerLedgers(node.db),
       program,
       new RewardsCatalog(node.db, node.writes),
       new CashDeskCampaigns(repo, node.writes),

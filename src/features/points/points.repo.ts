@@ -6,9 +6,6 @@ import type { PointRow } from './points.schemas.js';
 
 const COLUMNS = 'id, customer_id, kind, points_milli, point_type_id, partner_id, valid_to, purchase_id, linked_point_id, created_at, state, hlc';
 
-/** The columns of a point record the ledger fold reads (src/loyalty/ledger.ts). */
-export type PointFactRow = Pick<PointRow, 'id' | 'kind' | 'points_milli' | 'valid_to' | 'created_at' | 'hlc'>;
-
 /** Sortable first-level fields of Point and their columns. */
 const SORTABLE = {
   point_id: 'id',
@@ -30,14 +27,12 @@ export interface PointFilters {
 export class PointsRepo {
   private readonly one;
   private readonly ofCustomer;
-  private readonly factsOfCustomer;
   private readonly redeemedToday;
   private readonly lists;
 
   constructor(db: Db) {
     this.one = db.prepare<[string], PointRow>(`SELECT ${COLUMNS} FROM point_records WHERE id = ?`);
     this.ofCustomer = db.prepare<[string], PointRow>(`SELECT ${COLUMNS} FROM point_records WHERE customer_id = ? AND state = 1`);
-    this.factsOfCustomer = db.prepare<[string], PointFactRow>('SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1');
     this.redeemedToday = db.prepare<[string, string, string], { milli: number | null }>(
       `SELECT sum(points_milli) AS milli FROM point_records
        WHERE customer_id = ? AND kind = 'redemption' AND created_at >= ? AND hlc LIKE '%-' || ?`,
@@ -51,11 +46,6 @@ export class PointsRepo {
 
   recordsOfCustomer(customerId: string): PointRow[] {
     return this.ofCustomer.all(customerId);
-  }
-
-  /** Only what the balance needs: half the columns of recordsOfCustomer, and a quarter less time. */
-  factRowsOfCustomer(customerId: string): PointFactRow[] {
-    return this.factsOfCustomer.all(customerId);
   }
 
   /** Points this node redeemed for a customer since a moment (for the offline daily cap). */
