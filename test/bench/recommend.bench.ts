@@ -20,10 +20,12 @@
  *    bench measures). Baseline: GET /health (no credential, a few small reads) under the spread
  *    load, the floor this machine and harness set, and the ratio of each p99 to it.
  * BENCH_CUSTOMERS, BENCH_PRODUCTS and BENCH_SECONDS (each load's length) shrink it for a
- * quick look.
+ * quick look. BENCH_RECOMMEND_DIR names a folder to keep the history and its model in: a
+ * later run on it measures the latencies alone (for re-runs and for profiling the daemon),
+ * with customers drawn from the whole history rather than the held-out sample.
  */
 import autocannon from 'autocannon';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import pino from 'pino';
 import { createApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
@@ -31,7 +33,7 @@ import { loadConfig } from '../../src/config.js';
 import { loadDemo } from '../../src/demo/demo.js';
 import { createRecommendations } from '../../src/features/recommendations/index.js';
 import type { RequestContext } from '../../src/http/endpoint.js';
-import { openNode } from '../../src/node.js';
+import { databaseFile, openNode } from '../../src/node.js';
 import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
 import { line, rate, seconds, verdict } from './report.js';
 
@@ -146,8 +148,14 @@ class History {
 }
 
 export async function run(): Promise<void> {
-  const dataDir = benchDir('recommend');
+  const kept = process.env.BENCH_RECOMMEND_DIR;
+  const dataDir = kept ?? benchDir('recommend');
   const history = new History();
+  if (kept && existsSync(databaseFile(kept))) {
+    line('reused history and model', kept);
+    await measureLatency(dataDir, Array.from({ length: 1000 }, () => Math.floor(random() * CUSTOMERS)), history);
+    return;
+  }
   let started = performance.now();
   const heldOut = await generate(dataDir, history);
   line(`generated ${BILLS.toLocaleString('en')} bills, ${CUSTOMERS.toLocaleString('en')} customers, ${PRODUCTS.toLocaleString('en')} products`, seconds(performance.now() - started));
@@ -199,7 +207,7 @@ export async function run(): Promise<void> {
     await measureLatency(dataDir, sample.slice(0, 1000), history);
   } finally {
     // Some 2.5 GB at the full size.
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -19,15 +19,23 @@ import { billsOf, type CountedBill } from './purchase-lines.js';
  * each transaction writes every page it touched once more to the write-ahead log.
  */
 const PURCHASES_PER_PAGE = 50_000;
-const CHANGES_PER_BATCH = 200;
+/**
+ * Small, so that the step budget below is checked often: a purchase at the cash desk makes
+ * about ten changes, and recounting one bill of five items updates some thirty counters
+ * on pages all over their tables — with 200 changes a batch, a hub taking 100 bills a
+ * second ran steps of 40–80 ms (checkout bench: send-purchase p99 23 ms).
+ */
+const CHANGES_PER_BATCH = 20;
 const ROWS_PER_PUBLISH = 2_000;
 /**
  * Following the feed and publishing, a step takes more work only while it has run less
- * than this: the event loop waits for a whole step, and a store with no hub closing 100
- * bills a second would otherwise make a send-purchase wait ~40 ms for the second's recount
- * every second (checkout bench: p99 16 ms).
+ * than this: the event loop waits for a whole step, and a hub or a store with no hub
+ * closing 100 bills a second would otherwise make a send-purchase wait for the recount of
+ * earlier bills (checkout bench: send-purchase p99 16 ms with whole seconds of bills a
+ * step; with steps of 5 ms, 21 ms on a chain that had taken thousands of bills, 15–19 ms
+ * with 2 ms).
  */
-const STEP_BUDGET_MS = 5;
+const STEP_BUDGET_MS = 2;
 /** Catching up before an answer is done only when at most this many changes and model rows wait. */
 const ON_DEMAND_LIMIT = 2_000;
 

@@ -35,13 +35,16 @@ export interface PurchaseLine {
   product_brand_id: string | null;
 }
 
-/** One row per bought line (or one row for a purchase with none); callers add the WHERE on `p`. */
-export const PURCHASE_LINES = `
+/**
+ * One row per bought line (or one row for a purchase with none) of the purchases `p` that
+ * `from` names; callers add any WHERE on `p`.
+ */
+export const purchaseLines = (from = 'purchases p') => `
   SELECT p.id AS purchase_id, p.hlc, p.store_id, p.payment_time,
          coalesce(p.customer_id, (SELECT a.customer_id FROM purchase_assignments a WHERE a.purchase_id = p.id ORDER BY a.hlc LIMIT 1)) AS customer_id,
          (p.canceled = 0 AND p.cancels_purchase_id IS NULL AND NOT EXISTS (SELECT 1 FROM purchases c WHERE c.cancels_purchase_id = p.id)) AS live,
          pr.id AS product_id, pr.product_group_id, pr.product_brand_id
-  FROM purchases p
+  FROM ${from}
   LEFT JOIN purchase_items i ON i.purchase_id = p.id AND coalesce(i.amount_milli, 1) > 0
   LEFT JOIN products pr ON pr.id = i.product_id`;
 

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/open.js';
 import { BestSellersRow, CustomerModelRow, NeighboursRow, type ScoredList } from './model-rows.schemas.js';
 import { ParsedRows } from './parsed-rows.js';
-import { PURCHASE_LINES, type ProductKind, type PurchaseLine } from './purchase-lines.js';
+import { purchaseLines, type ProductKind, type PurchaseLine } from './purchase-lines.js';
 
 /** Parsed rows kept in memory: the products answers touch most (some 2 KB each), and every best-seller list. */
 const PARSED_NEIGHBOURS = 20_000;
@@ -37,7 +37,7 @@ export class RecommendationsRepo {
     this.catalog = db.prepare<[number], { id: string }>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
     this.coverage = db.prepare<[string], { covered_hlc: string }>('SELECT covered_hlc FROM recommendation_coverage WHERE id = ?');
     this.newestOwnPurchase = db.prepare<[string], { hlc: string }>('SELECT hlc FROM purchases WHERE substr(hlc, 19) = ? ORDER BY hlc DESC LIMIT 1');
-    this.ownPurchaseLines = db.prepare<[string, string], PurchaseLine>(`${PURCHASE_LINES} WHERE substr(p.hlc, 19) = ? AND p.hlc > ?`);
+    this.ownPurchaseLines = db.prepare<[string, string], PurchaseLine>(`${purchaseLines()} WHERE substr(p.hlc, 19) = ? AND p.hlc > ?`);
   }
 
   customerById(id: string): { id: string; store_id: string | null } | undefined {
