@@ -128,17 +128,20 @@ export class WritePath {
   /**
    * Applies a change made on another node, keeping its stamp: last writer wins by HLC per
    * row, so applying the same change twice, or an older one after a newer, changes nothing.
-   * Must run inside a transaction. Returns whether the row changed.
+   * Must run inside a transaction. Returns whether the row changed. A row of the change's own
+   * stamp keeps its values, unless `sameStamp` yields: a change kept for after an upgrade
+   * comes back whole to a row that took its known columns (src/sync/deferred-changes.ts).
    */
-  applyReplicated(change: RowChange, recordInFeed: boolean): boolean {
+  applyReplicated(change: RowChange, recordInFeed: boolean, sameStamp: 'keeps' | 'yields' = 'keeps'): boolean {
+    const older = sameStamp === 'keeps' ? '<' : '<=';
     this.hlc.observe(change.hlc);
     this.wrote(change.entity);
     let changed: boolean;
     if (change.op === 'delete') {
-      changed = this.statement(`DELETE FROM ${change.entity} WHERE id = ? AND hlc < ?`).run(change.entity_id, change.hlc).changes > 0;
+      changed = this.statement(`DELETE FROM ${change.entity} WHERE id = ? AND hlc ${older} ?`).run(change.entity_id, change.hlc).changes > 0;
     } else {
       const row = change.row ?? {};
-      changed = this.lastWriterWinsUpsert(change.entity, Object.keys(row)).run(...Object.values(row)).changes > 0;
+      changed = this.lastWriterWinsUpsert(change.entity, Object.keys(row), older).run(...Object.values(row)).changes > 0;
     }
     if (changed && recordInFeed) {
       this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
@@ -157,7 +160,7 @@ export class WritePath {
     const first = rows[0];
     if (!first) return;
     const columns = Object.keys(first);
-    const upsert = this.lastWriterWinsUpsert(entity, columns);
+    const upsert = this.lastWriterWinsUpsert(entity, columns, '<');
     this.wrote(entity);
     for (const row of rows) {
       this.hlc.observe(String(row.hlc));
@@ -208,12 +211,15 @@ export class WritePath {
     this.writesPerTable.set(table, (this.writesPerTable.get(table) ?? 0) + 1);
   }
 
-  /** Inserts a row, or replaces the stored one only when the incoming stamp is newer. */
-  private lastWriterWinsUpsert(entity: string, columns: string[]): Statement {
+  /**
+   * Inserts a row, or replaces the stored one only when its stamp is older (`<`) — or, to
+   * replay a kept change, not newer (`<=`) — than the incoming one.
+   */
+  private lastWriterWinsUpsert(entity: string, columns: string[], older: '<' | '<='): Statement {
     const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
     return this.statement(
       `INSERT INTO ${entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE excluded.hlc > ${entity}.hlc`,
+       ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE ${entity}.hlc ${older} excluded.hlc`,
     );
   }
 

@@ -9,6 +9,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { bootstrapIfNeeded, type BootstrapProgress } from './bootstrap.js';
+import type { DeferredChanges } from './deferred-changes.js';
 import { HubError, type HubClient } from './hub-client.js';
 import type { Puller } from './puller.js';
 import type { Pusher } from './pusher.js';
@@ -34,6 +35,7 @@ export interface SyncParts {
   writes: WritePath;
   client: HubClient;
   state: SyncState;
+  deferred: DeferredChanges;
   pusher: Pusher;
   puller: Puller;
 }
@@ -43,7 +45,7 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
   parts.state.set('last_attempt_at', new Date(clock()).toISOString());
   const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, pulled: 0 };
   try {
-    outcome.bootstrapped = await bootstrapIfNeeded(parts.db, parts.writes, parts.client, parts.state, onProgress);
+    outcome.bootstrapped = await bootstrapIfNeeded(parts.db, parts.writes, parts.client, parts.state, parts.deferred, onProgress);
     const pushed = await parts.pusher.pushAll();
     outcome.pushed = pushed.sent;
     outcome.rejected = pushed.rejected;

@@ -3,12 +3,17 @@
  * from the snapshot's position. Rows are loaded in batches, each in one transaction with
  * the point reached (table and last id), so an interrupted bootstrap resumes where it
  * stopped. The resumed part may be newer than the first position; following the feed from
- * that first position replays changes already loaded, which last-writer-wins ignores.
+ * that first position replays changes already loaded, which last-writer-wins ignores. Rows
+ * of a table or with a column this store's schema lacks yet (a hub one version ahead) are
+ * loaded as far as the schema goes and kept whole for after the upgrade
+ * (src/sync/deferred-changes.ts).
  */
 import type { Db } from '../db/open.js';
-import type { WritePath } from '../db/write-path.js';
+import type { Row, WritePath } from '../db/write-path.js';
+import type { DeferredChanges } from './deferred-changes.js';
 import type { HubClient } from './hub-client.js';
-import { SnapshotHeader, SnapshotRow } from './protocol.js';
+import { LocalSchema } from './local-schema.js';
+import { SnapshotHeader, SnapshotRow, type RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
 
 export interface BootstrapProgress {
@@ -23,6 +28,7 @@ export async function bootstrapIfNeeded(
   writes: WritePath,
   client: HubClient,
   state: SyncState,
+  deferred: DeferredChanges,
   onProgress?: (progress: BootstrapProgress) => void,
 ): Promise<boolean> {
   if (state.get('cursor') !== undefined) return false;
@@ -33,8 +39,9 @@ export async function bootstrapIfNeeded(
   let batch: SnapshotRow[] = [];
   let loaded = 0;
   let complete = false;
+  const schema = LocalSchema.read(db);
   const load = db.transaction((rows: SnapshotRow[]) => {
-    for (const run of runsByEntity(rows)) writes.loadSnapshotRows(run.entity, run.rows);
+    for (const run of runsByEntity(rows)) writes.loadSnapshotRows(run.entity, fitted(run, schema, deferred));
     const last = rows[rows.length - 1]!;
     state.set('snapshot_entity', last.entity);
     state.set('snapshot_after_id', String(last.row.id));
@@ -70,6 +77,23 @@ export async function bootstrapIfNeeded(
     state.clear('snapshot_after_id');
   })();
   return true;
+}
+
+/**
+ * The rows of a run this store's schema takes, as far as it takes them; each row it does not
+ * take whole is kept. A snapshot sends a table's rows with the same columns, so a run whose
+ * first row fits fits whole.
+ */
+function fitted(run: { entity: string; rows: Row[] }, schema: LocalSchema, deferred: DeferredChanges): Row[] {
+  const asChange = (row: Row): RowChange => ({ entity: run.entity, entity_id: String(row.id), op: 'insert', row: row as RowChange['row'], hlc: String(row.hlc) });
+  const first = run.rows[0];
+  if (!first || schema.fit(asChange(first)).complete) return run.rows;
+  return run.rows.flatMap((row) => {
+    const change = asChange(row);
+    deferred.keep(change);
+    const { applicable } = schema.fit(change);
+    return applicable?.row ? [applicable.row] : [];
+  });
 }
 
 /** The batch cut where the snapshot moves from one table to the next (it sends table by table). */

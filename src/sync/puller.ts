@@ -2,21 +2,28 @@
  * Pull: pages of the hub's change feed after the store's cursor, each applied in one
  * transaction together with the new cursor, so a crash between pages repeats at most a
  * page, which last-writer-wins makes harmless. A change that collides with a different
- * local record on a unique value is listed as a conflict rather than wedging the feed.
+ * local record on a unique value is listed as a conflict rather than wedging the feed. A
+ * change of a table or column this store's schema lacks yet (the hub may be a version
+ * ahead) is applied as far as the schema goes and kept whole for after the upgrade, and a
+ * round first replays what an upgrade made applicable (src/sync/deferred-changes.ts).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
+import type { DeferredChanges } from './deferred-changes.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { IdGenerator } from './ids.js';
 import type { HubClient } from './hub-client.js';
-import type { FeedChange } from './protocol.js';
+import { LocalSchema } from './local-schema.js';
+import type { FeedChange, RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
 
 export interface PullOutcome {
   applied: number;
   pages: number;
+  /** Kept changes applied whole after an upgrade. */
+  replayed: number;
 }
 
 export class Puller {
@@ -29,6 +36,7 @@ export class Puller {
     private readonly state: SyncState,
     private readonly newId: IdGenerator,
     private readonly conflicts: FoldConflicts,
+    private readonly deferred: DeferredChanges,
     private readonly clock: Clock,
     private readonly pageSize = 1000,
   ) {
@@ -38,12 +46,16 @@ export class Puller {
   }
 
   async pullAll(): Promise<PullOutcome> {
-    const outcome: PullOutcome = { applied: 0, pages: 0 };
+    const schema = LocalSchema.read(this.db);
+    const outcome: PullOutcome = { applied: 0, pages: 0, replayed: 0 };
+    this.db.transaction(() => {
+      outcome.replayed = this.deferred.replay(schema, (change) => this.applyOne(change, 'yields'));
+    })();
     for (;;) {
       const cursor = this.state.number('cursor') ?? 0;
       const page = await this.client.changes(cursor, this.pageSize);
       this.db.transaction(() => {
-        const applied = page.changes.filter((change) => this.apply(change));
+        const applied = page.changes.filter((change) => this.apply(change, schema));
         outcome.applied += applied.length;
         this.conflicts.check(applied);
         this.state.set('cursor', page.cursor);
@@ -59,13 +71,19 @@ export class Puller {
     }
   }
 
-  private apply(change: FeedChange): boolean {
+  private apply(change: FeedChange, schema: LocalSchema): boolean {
+    const { applicable, complete } = schema.fit(change);
+    if (!complete) this.deferred.keep(change);
+    return applicable !== undefined && this.applyOne({ ...applicable, seq: change.seq }, 'keeps');
+  }
+
+  private applyOne(change: RowChange & { seq?: number }, sameStamp: 'keeps' | 'yields'): boolean {
     try {
-      return this.db.transaction(() => this.writes.applyReplicated(change, false))();
+      return this.db.transaction(() => this.writes.applyReplicated(change, false, sameStamp))();
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
       if (!code.startsWith('SQLITE_CONSTRAINT')) throw error;
-      const replaced = code === 'SQLITE_CONSTRAINT_UNIQUE' ? this.replaceLocal(change, (error as Error).message) : undefined;
+      const replaced = code === 'SQLITE_CONSTRAINT_UNIQUE' ? this.replaceLocal(change, (error as Error).message, sameStamp) : undefined;
       this.recordConflict.run(
         this.newId(),
         replaced ? 'replaced_local_row' : 'unapplied_change',
@@ -85,7 +103,7 @@ export class Puller {
    * rejected by the hub and is listed then. Returns the ids removed, or undefined when the
    * local row cannot go (something refers to it).
    */
-  private replaceLocal(change: FeedChange, message: string): string[] | undefined {
+  private replaceLocal(change: RowChange, message: string, sameStamp: 'keeps' | 'yields'): string[] | undefined {
     const columns = /UNIQUE constraint failed: (.+)$/.exec(message)?.[1]?.split(', ').map((column) => column.split('.')[1]!);
     const row = change.row;
     if (!columns || !row || columns.some((column) => !(column in row))) return undefined;
@@ -95,7 +113,7 @@ export class Puller {
       return this.db.transaction(() => {
         const ids = (this.db.prepare(`SELECT id FROM ${change.entity} WHERE ${where} AND id != ?`).all(...values, change.entity_id) as { id: string }[]).map((local) => local.id);
         this.db.prepare(`DELETE FROM ${change.entity} WHERE ${where} AND id != ?`).run(...values, change.entity_id);
-        this.writes.applyReplicated(change, false);
+        this.writes.applyReplicated(change, false, sameStamp);
         return ids;
       })();
     } catch {

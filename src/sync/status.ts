@@ -17,7 +17,15 @@ export interface StoreSyncStatus {
   last_success_at: string | null;
   last_error: string | null;
   outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number };
-  feed: { cursor: number | null; hub_last_seq: number | null; lag_rows: number | null; lag_seconds: number | null; bootstrapping: boolean };
+  feed: {
+    cursor: number | null;
+    hub_last_seq: number | null;
+    lag_rows: number | null;
+    lag_seconds: number | null;
+    bootstrapping: boolean;
+    /** Changes from a hub a schema version ahead, kept until this store's upgrade (src/sync/deferred-changes.ts). */
+    awaiting_upgrade: number;
+  };
   /** How far the newest stamp this node has seen runs ahead of its wall clock (DESIGN §5). */
   clock_drift_ms: number;
   conflicts: number;
@@ -78,6 +86,7 @@ export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | u
       lag_rows: lagRows,
       lag_seconds: lagRows === null ? null : lagRows === 0 ? 0 : secondsSince(hubTime),
       bootstrapping: state.get('snapshot_position') !== undefined,
+      awaiting_upgrade: (db.prepare('SELECT count(*) AS n FROM sync_deferred').get() as { n: number }).n,
     },
     clock_drift_ms: driftOf(state.get('newest_stamp') ?? null, now),
     conflicts,

@@ -5,6 +5,7 @@ import { ConfigError, type Config } from '../config.js';
 import { schemaVersion } from '../db/migrate.js';
 import { databaseFile, type Node } from '../node.js';
 import type { SyncParts } from './agent.js';
+import { DeferredChanges } from './deferred-changes.js';
 import { FoldConflicts } from './fold-conflicts.js';
 import { HubClient } from './hub-client.js';
 import { HubCommands } from './hub-commands.js';
@@ -38,12 +39,14 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
   }
   const client = new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion() });
   const state = new SyncState(node.db);
+  const deferred = new DeferredChanges(node.db, clock);
   return {
     db: node.db,
     writes: node.writes,
     client,
     state,
     pusher: new Pusher(node.db, client, state, node.newId, clock),
-    puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.newId, clock), clock),
+    deferred,
+    puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.newId, clock), deferred, clock),
   };
 }

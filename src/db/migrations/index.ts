@@ -4,6 +4,7 @@ import * as recommendationModel from './0003-recommendation-model.js';
 import * as creditRecords from './0004-credit-records.js';
 import * as checkoutCoveringIndexes from './0005-checkout-covering-indexes.js';
 import * as customerLedgers from './0006-customer-ledgers.js';
+import * as syncDeferred from './0007-sync-deferred.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: 'credit-records', sql: creditRecords.sql },
   { version: 5, name: 'checkout-covering-indexes', sql: checkoutCoveringIndexes.sql },
   { version: 6, name: 'customer-ledgers', sql: customerLedgers.sql },
+  { version: 7, name: 'sync-deferred', sql: syncDeferred.sql },
 ];
