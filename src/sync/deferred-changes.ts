@@ -6,6 +6,7 @@
  * the same stamp; a row changed since carries a newer stamp and keeps its values, which the
  * newer change, kept here too when it did not fit, then brings whole.
  */
+import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { RowChange } from './protocol.js';
 import type { LocalSchema } from './local-schema.js';
@@ -17,7 +18,7 @@ export class DeferredChanges {
 
   constructor(
     db: Db,
-    private readonly clock: () => number,
+    private readonly clock: Clock,
   ) {
     this.insert = db.prepare('INSERT INTO sync_deferred (entity, change, deferred_at) VALUES (?, ?, ?)');
     this.kept = db.prepare<[], { position: number; change: string }>('SELECT position, change FROM sync_deferred ORDER BY position');

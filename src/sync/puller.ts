@@ -22,8 +22,6 @@ import type { SyncState } from './sync-state.js';
 export interface PullOutcome {
   applied: number;
   pages: number;
-  /** Kept changes applied whole after an upgrade. */
-  replayed: number;
 }
 
 export class Puller {
@@ -47,10 +45,8 @@ export class Puller {
 
   async pullAll(): Promise<PullOutcome> {
     const schema = LocalSchema.read(this.db);
-    const outcome: PullOutcome = { applied: 0, pages: 0, replayed: 0 };
-    this.db.transaction(() => {
-      outcome.replayed = this.deferred.replay(schema, (change) => this.applyOne(change, 'yields'));
-    })();
+    const outcome: PullOutcome = { applied: 0, pages: 0 };
+    this.db.transaction(() => this.deferred.replay(schema, (change) => this.applyOne(change, 'yields')))();
     for (;;) {
       const cursor = this.state.number('cursor') ?? 0;
       const page = await this.client.changes(cursor, this.pageSize);
