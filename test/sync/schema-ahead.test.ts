@@ -8,13 +8,13 @@
  * the store's.
  */
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { runRound } from '../../src/sync/agent.js';
 import { checksumTables } from '../../src/sync/checksum.js';
 import { readSyncStatus, type StoreSyncStatus } from '../../src/sync/status.js';
 import { createStoreSync } from '../../src/sync/wiring.js';
+import { freePort } from '../support/cluster.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const NEXT_VERSION = `
@@ -30,15 +30,6 @@ afterAll(async () => {
   for (const server of servers) await server.close();
   rmSync(hubDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const rows = (server: TestServer, sql: string) => server.app.node.db.prepare(sql).all();
 /** What `loyaltyd sync status` reports as waiting for the store's upgrade. */

@@ -5,7 +5,6 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { PointsRepo } from '../../src/features/points/points.repo.js';
@@ -14,6 +13,7 @@ import { readLedger } from '../../src/loyalty/ledger.js';
 import { runRound, type SyncParts } from '../../src/sync/agent.js';
 import { checksumTables } from '../../src/sync/checksum.js';
 import { createStoreSync } from '../../src/sync/wiring.js';
+import { freePort } from '../support/cluster.js';
 import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 interface Store {
@@ -36,15 +36,6 @@ afterEach(async () => {
   await cluster?.close();
   cluster = undefined;
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startCluster(storeCount = 2): Promise<Cluster> {
   const hubDir = tempDir();
