@@ -28,7 +28,7 @@ export interface LedgerFold {
 /**
  * A fact as the fold sees it, once the facts are in HLC order: a collection's expiry, a
  * redemption's moment. The cash desk reads a customer's facts in this form, already in
- * order (src/loyalty/customer-ledgers.repo.ts).
+ * order (src/loyalty/customer-ledgers.ts).
  */
 export type OrderedFact =
   | { kind: 'collection'; points_milli: number; valid_to: number | null }

@@ -9,9 +9,9 @@ import type { Db } from '../db/open.js';
 import type { RowChange } from './protocol.js';
 import { replicatedTables } from './replicated-tables.js';
 
-export interface Fit {
+export interface Fit<C extends RowChange> {
   /** What this schema can apply of the change now; undefined when nothing (an unknown table). */
-  applicable: RowChange | undefined;
+  applicable: C | undefined;
   /** Whether that is the whole change; if not, the change waits for an upgrade. */
   complete: boolean;
 }
@@ -24,7 +24,7 @@ export class LocalSchema {
     return new LocalSchema(new Map(replicatedTables(db).map((table) => [table, new Set(column.all(table))])));
   }
 
-  fit(change: RowChange): Fit {
+  fit<C extends RowChange>(change: C): Fit<C> {
     const known = this.columns.get(change.entity);
     if (!known) return { applicable: undefined, complete: false };
     const row = change.row;

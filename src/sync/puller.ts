@@ -70,7 +70,7 @@ export class Puller {
   private apply(change: FeedChange, schema: LocalSchema): boolean {
     const { applicable, complete } = schema.fit(change);
     if (!complete) this.deferred.keep(change);
-    return applicable !== undefined && this.applyOne({ ...applicable, seq: change.seq }, 'keeps');
+    return applicable !== undefined && this.applyOne(applicable, 'keeps');
   }
 
   private applyOne(change: RowChange & { seq?: number }, sameStamp: 'keeps' | 'yields'): boolean {

@@ -27,10 +27,11 @@ export class ModelPublisher {
    * `deadline` (performance.now()) has passed; returns how many it published.
    */
   publish(limit: number, totalBills: number, deadline = Infinity): number {
-    if (this.rows.pending(1).length === 0) return 0;
+    const pending = this.rows.pending(limit);
+    if (pending.length === 0) return 0;
     return this.writes.write(null, (tx) => {
       let published = 0;
-      for (const { kind, key } of this.rows.pending(limit)) {
+      for (const { kind, key } of pending) {
         if (published > 0 && performance.now() > deadline) break;
         published += 1;
         if (kind === 'product') this.save(tx, 'recommendation_neighbours', key, this.neighbours(key, totalBills));
