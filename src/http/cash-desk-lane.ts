@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import type { Endpoint } from './endpoint.js';
 import { errorAnswer } from './error-handler.js';
 import { basePath } from './interfaces.js';
+import { JsonText } from './json-text.js';
 import type { Observe } from './observability.js';
 import { parseQuery } from './query.js';
 import { answerFor, type Answer, type Mounting } from './routes.js';
@@ -84,12 +85,12 @@ function serve(lane: Lane, request: IncomingMessage & { body?: unknown }, respon
   });
 }
 
-/** As express's `res.json` sends it (no ETag, as the app is set). */
+/** As express's `res.json` sends it (no ETag, as the app is set); an answer already in JSON text as it is. */
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (body === undefined) {
     response.writeHead(status, headers).end();
     return;
   }
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.bytes : JSON.stringify(body);
   response.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }

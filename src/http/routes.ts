@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../errors.js';
 import type { Endpoint, RequestContext } from './endpoint.js';
 import { basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
+import { inDataEnvelope } from './json-text.js';
 import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
 import type { Principal } from './principal.js';
 import { fromZodIssues } from './validation-errors.js';
@@ -85,7 +86,7 @@ export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, 
       };
       const context: RequestContext = { iface, principal, requestId: call.requestId, ip: call.ip };
       const data = await endpoint.handle(input as never, context);
-      return { status, body: status === 204 ? undefined : { data } };
+      return { status, body: status === 204 ? undefined : inDataEnvelope(data) };
     };
     const key = keeps ? call.idempotencyKey : undefined;
     return key === undefined

@@ -69,8 +69,13 @@ export function usesByItems(reward: RewardDefinition, lines: BillLine[]): number
 
 /** `max_count` of recommended-best-rewards: 0 when the reward cannot be applied. */
 export function maxCount(reward: RewardDefinition, lines: BillLine[], balanceMilli: number): number {
+  return countOf(reward, usesByItems(reward, lines), balanceMilli);
+}
+
+/** maxCount, given the uses the bill's items allow. */
+export function countOf(reward: RewardDefinition, usesByItems: number, balanceMilli: number): number {
   const byPoints = reward.points_cost > 0 ? Math.floor(Math.max(0, balanceMilli) / reward.points_cost) : Number.POSITIVE_INFINITY;
-  return Math.max(0, Math.min(reward.max_uses_per_bill, usesByItems(reward, lines), byPoints));
+  return Math.max(0, Math.min(reward.max_uses_per_bill, usesByItems, byPoints));
 }
 
 /**
@@ -80,9 +85,12 @@ export function maxCount(reward: RewardDefinition, lines: BillLine[], balanceMil
  * sold at that price, one unit per use.
  */
 export function discountOf(reward: RewardDefinition, lines: BillLine[], uses: number): number {
+  return discountOn(reward, paidTotal(eligibleLines(reward, lines)), lines, uses);
+}
+
+/** discountOf, given what the lines the reward applies to cost. */
+export function discountOn(reward: RewardDefinition, eligibleTotal: number, lines: BillLine[], uses: number): number {
   if (uses <= 0) return 0;
-  const eligible = reward.conditions.length === 0 ? lines.filter((line) => !line.loyalty_off && line.paid_minor > 0) : matchingLines(reward, lines);
-  const eligibleTotal = eligible.reduce((sum, line) => sum + Math.max(0, line.paid_minor), 0);
   const { discount } = reward;
   switch (discount.type) {
     case 'percent':
@@ -90,11 +98,25 @@ export function discountOf(reward: RewardDefinition, lines: BillLine[], uses: nu
     case 'amount':
       return Math.min(eligibleTotal, discount.value * uses);
     case 'final_price': {
-      const units = eligible
+      const units = eligibleLines(reward, lines)
         .flatMap((line) => Array.from({ length: wholeUnits(line) }, () => line.unit_price_minor))
         .sort((a, b) => a - b)
         .slice(0, uses);
       return units.reduce((sum, price) => sum + Math.max(0, price - discount.value), 0);
     }
   }
+}
+
+/** The lines a reward's discount applies to: those meeting a condition, or every paid line in the program. */
+export function eligibleLines(reward: RewardDefinition, lines: BillLine[]): BillLine[] {
+  return reward.conditions.length === 0 ? paidLines(lines) : matchingLines(reward, lines);
+}
+
+/** What a reward without conditions applies to: the paid lines in the program. */
+export function paidLines(lines: BillLine[]): BillLine[] {
+  return lines.filter((line) => !line.loyalty_off && line.paid_minor > 0);
+}
+
+export function paidTotal(lines: BillLine[]): number {
+  return lines.reduce((sum, line) => sum + Math.max(0, line.paid_minor), 0);
 }

@@ -144,6 +144,17 @@ describe('the cash-desk lane answers as express does', () => {
     expect(throughExpress).toBe(before);
   });
 
+  it('keeps an Idempotency-Key on an answer the handler wrote as JSON bytes (recommended-best-rewards)', async () => {
+    const headers = { ...auth, 'idempotency-key': 'lane-key-2' };
+    const first: JsonResponse = await call('POST', url('recommended-best-rewards'), { headers, body: recommendBody });
+    const replay = await call('POST', url('recommended-best-rewards'), { headers, body: recommendBody });
+    expect(first.status).toBe(200);
+    expect(first.body.data.total_items).toBeGreaterThan(0);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('content-length')).toBe(first.headers.get('content-length'));
+  });
+
   it('counts its requests in /metrics under the route pattern', async () => {
     const route = '/rest-api/enterprise-interface/v1.0/purchases/actions/recommended-best-rewards';
     const counted = async () => {

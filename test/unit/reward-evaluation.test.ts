@@ -1,9 +1,10 @@
 /**
- * The reward arithmetic (src/loyalty/rewards.ts, recommended-rewards.ts) is written as loops
- * that evaluate each reward once, because recommended-best-rewards runs it for every reward a
- * bill can meet. For any program and any bill it must answer as its plain statement does —
- * the reference below — and the catalog's automated rewards must be exactly the automated
- * ones among those a bill can meet.
+ * The reward arithmetic (src/loyalty/rewards.ts, reward-matcher.ts, recommended-rewards.ts) is
+ * written as loops that visit each reward a bill meets once — the matcher sums, in one pass
+ * over the lines, what each reward's conditions match — because recommended-best-rewards runs
+ * it for every reward a bill can meet. For any program and any bills, one after another on
+ * the same matcher, it must answer as its plain statement does (the reference below), and the
+ * catalog's automated rewards must be exactly the automated ones among those a bill can meet.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +12,9 @@ import { wholeUnits, type Bill, type BillLine } from '../../src/loyalty/bill.js'
 import { ProgramRepo } from '../../src/loyalty/program.repo.js';
 import { RewardDefinition, type RewardCondition } from '../../src/loyalty/program.schemas.js';
 import { ProgramService } from '../../src/loyalty/program.service.js';
-import { recommendRewards, type RewardListType } from '../../src/loyalty/recommended-rewards.js';
-import { discountOf, isAvailable, lineMatches, matchingLines, maxCount, usesByItems } from '../../src/loyalty/rewards.js';
+import { rankCodes, recommendRewards, type RewardListType } from '../../src/loyalty/recommended-rewards.js';
+import { RewardMatcher } from '../../src/loyalty/reward-matcher.js';
+import { discountOf, isAvailable, lineMatches, matchingLines, maxCount, paidTotal, usesByItems } from '../../src/loyalty/rewards.js';
 import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
 import { tempNode } from '../support/temp-node.js';
 
@@ -103,11 +105,31 @@ describe('reward evaluation', () => {
     );
   });
 
+  it('sums, bill after bill on one matcher, the uses and the matching lines\' cost of every reward as the plain statement does', () => {
+    fc.assert(
+      fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 8 }), fc.array(bill, { minLength: 1, maxLength: 3 }), (inputs, bills) => {
+        const rewards = definitions(inputs);
+        const matcher = new RewardMatcher(rewards, () => true);
+        for (const b of bills) {
+          const met = matcher.match(b.lines);
+          rewards.forEach((reward, position) => {
+            const matching = referenceMatchingLines(reward, b.lines);
+            expect(met.includes(position)).toBe(reward.conditions.length > 0 && matching.length > 0);
+            expect(matcher.usesByItems(position)).toBe(referenceUsesByItems(reward, b.lines));
+            if (reward.conditions.length > 0) expect(matcher.paidByMatching(position)).toBe(paidTotal(matching));
+          });
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('recommends, for every list type, what the plain statement recommends, in the same order', () => {
     fc.assert(
-      fc.property(fc.array(rewardInput, { maxLength: 12 }), bill, fc.constantFrom(0, 4000, 100_000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, b, balance, type) => {
+      fc.property(fc.array(rewardInput, { maxLength: 12 }), fc.array(bill, { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 4000, 100_000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, bills, balance, type) => {
         const rewards = definitions(inputs);
-        expect(recommendRewards(rewards, b, balance, type)).toEqual(referenceRecommend(rewards, b, balance, type));
+        const ranked = { matcher: new RewardMatcher(rewards, () => true), codeRank: rankCodes(rewards) };
+        for (const b of bills) expect(recommendRewards(ranked, b, balance, type)).toEqual(referenceRecommend(rewards, b, balance, type));
       }),
       { numRuns: 1000 },
     );
@@ -118,11 +140,22 @@ describe('reward evaluation', () => {
     const program = new ProgramService(node.db, new ProgramRepo(node.db), node.writes);
     const catalog = new RewardsCatalog(node.db, node.writes);
 
-    it('the automated rewards a bill can meet are the automated ones among all it can meet, in order', () => {
+    it('the automated rewards a bill can meet are those without conditions and those a line meets, in order', () => {
       fc.assert(
         fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 12 }), bill, (inputs, b) => {
           program.load({ currency_id: 'CZK', point_value: '1', rewards: inputs.map(({ time_from: _, ...input }, n) => ({ id: id(0xe6, n), name: `Reward ${n}`, ...input })) });
-          expect(catalog.automatedMeetableBy(b.lines)).toEqual(catalog.meetableBy(b.lines).filter((reward) => reward.is_automated));
+          const expected = catalog.rewards().filter((reward) => reward.is_automated && (reward.conditions.length === 0 || referenceMatchingLines(reward, b.lines).length > 0));
+          expect(catalog.automatedMeetableBy(b.lines)).toEqual(expected);
+        }),
+        { numRuns: 100 },
+      );
+    });
+
+    it('recommends from the loaded program what the plain statement recommends from its rewards', () => {
+      fc.assert(
+        fc.property(fc.array(rewardInput, { maxLength: 12 }), bill, fc.constantFrom(0, 4000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, b, balance, type) => {
+          program.load({ currency_id: 'CZK', point_value: '1', rewards: inputs.map(({ time_from: _, ...input }, n) => ({ id: id(0xe7, n), name: `Reward ${n}`, ...input })) });
+          expect(catalog.recommend(b, balance, type)).toEqual(referenceRecommend(catalog.rewards(), b, balance, type));
         }),
         { numRuns: 100 },
       );

@@ -1,8 +1,8 @@
 /**
  * The rewards catalog's index by product, group and brand (src/loyalty/rewards-catalog.ts)
- * must never leave out a reward a bill can meet: for any program and any bill, meetableBy
- * gives exactly the rewards without conditions and those with a condition naming one of
- * the bill's products, groups or brands, in the catalog's order. Programs are loaded into
+ * must never leave out a reward a bill can meet: for any program and any bill, the automated
+ * rewards it offers accept-payment are exactly those without conditions and those with a
+ * condition naming one of the bill's products, groups or brands, in the catalog's order. Programs are loaded into
  * a real node's database, as `loyaltyd program load` does.
  */
 import fc from 'fast-check';
@@ -28,7 +28,10 @@ const subset = (pool: string[]) => fc.subarray(pool, { maxLength: 2 });
 const condition = fc
   .record({ product_ids: subset(PRODUCTS), product_group_ids: subset(GROUPS), brand_ids: subset(BRANDS) })
   .filter((c) => c.product_ids.length + c.product_group_ids.length + c.brand_ids.length > 0);
-const rewards = fc.array(fc.record({ priority: fc.integer({ min: 1, max: 9 }), conditions: fc.array(condition, { maxLength: 2 }) }), { minLength: REWARDS, maxLength: REWARDS });
+const rewards = fc.array(fc.record({ priority: fc.integer({ min: 1, max: 9 }), conditions: fc.array(condition, { maxLength: 2 }), is_automated: fc.boolean() }), {
+  minLength: REWARDS,
+  maxLength: REWARDS,
+});
 const line = fc.record({ product_id: fc.option(fc.constantFrom(...PRODUCTS)), product_group_id: fc.option(fc.constantFrom(...GROUPS)), brand_id: fc.option(fc.constantFrom(...BRANDS)) });
 
 function billLine(item: { product_id: string | null; product_group_id: string | null; brand_id: string | null }, index: number): BillLine {
@@ -42,7 +45,7 @@ function names(reward: RewardDefinition, lines: BillLine[]): boolean {
 }
 
 describe('the rewards catalog', () => {
-  it('offers a bill every reward it can meet and every reward without conditions, in catalog order', () => {
+  it('offers a bill every automated reward it can meet and every one without conditions, in catalog order', () => {
     fc.assert(
       fc.property(rewards, fc.array(line, { maxLength: 5 }), (definitions, items) => {
         program.load({
@@ -51,8 +54,8 @@ describe('the rewards catalog', () => {
           rewards: definitions.map((definition, n) => ({ id: id(0xa4, n), code: `R${n}`, name: `Reward ${n}`, discount: { type: 'percent', value: 10 }, ...definition })),
         });
         const lines = items.map(billLine);
-        const expected = catalog.rewards().filter((reward) => reward.conditions.length === 0 || names(reward, lines));
-        expect(catalog.meetableBy(lines).map((reward) => reward.code)).toEqual(expected.map((reward) => reward.code));
+        const expected = catalog.rewards().filter((reward) => reward.is_automated && (reward.conditions.length === 0 || names(reward, lines)));
+        expect(catalog.automatedMeetableBy(lines).map((reward) => reward.code)).toEqual(expected.map((reward) => reward.code));
       }),
       { numRuns: 100 },
     );

@@ -8,7 +8,6 @@ import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
-import { recommendRewards } from '../../loyalty/recommended-rewards.js';
 import { usesByItems } from '../../loyalty/rewards.js';
 import type { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
 import { fromMilli, fromMinor } from '../../money.js';
@@ -17,12 +16,15 @@ import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { BillReader } from './bill-reader.js';
 import type { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import type { CheckoutRepo } from './checkout.repo.js';
+import { RecommendedAnswers } from './recommended-answer.js';
 import type { AcceptPayment, RecommendedBestRewards } from './checkout.schemas.js';
 
 /** Until a program is loaded: no earning, no rewards, a point worth one minor unit. */
 const NO_PROGRAM: Program = { currency_id: '', point_value: 1, earning: [], rewards: [] };
 
 export class CheckoutService {
+  private readonly answers = new RecommendedAnswers();
+
   constructor(
     private readonly repo: CheckoutRepo,
     private readonly bills: BillReader,
@@ -47,17 +49,7 @@ export class CheckoutService {
     const customerId = this.customerByCard(request.card_number);
     const { bill } = this.bills.read(request.store_id, request.bill);
     const balance = this.ledgers.balancesAt(customerId, this.clock()).pointsMilli;
-    // List type C offers only rewards the bill's items meet; F and A list every valid reward.
-    const rewards = request.reward_list_type === 'C' ? this.catalog.meetableBy(bill.lines) : this.catalog.rewards();
-    const recommended = recommendRewards(rewards, bill, balance, request.reward_list_type).map(({ reward, maxCount }) => ({
-      code: reward.code,
-      name: reward.name,
-      reward_priority: reward.priority,
-      max_count: maxCount,
-      description: reward.description,
-      reward_properties: { image: reward.image, valid_from: reward.time_from ?? '00:00:00', valid_to: reward.time_to ?? '23:59:59' },
-    }));
-    return { recommended_best_rewards: recommended, total_items: recommended.length };
+    return this.answers.answer(this.catalog.recommend(bill, balance, request.reward_list_type));
   }
 
   private acceptPaymentIn(request: AcceptPayment) {
