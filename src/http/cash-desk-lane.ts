@@ -91,6 +91,6 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
     response.writeHead(status, headers).end();
     return;
   }
-  const text = body instanceof JsonText ? body.bytes : JSON.stringify(body);
+  const text = body instanceof JsonText ? body.bytes() : JSON.stringify(body);
   response.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }

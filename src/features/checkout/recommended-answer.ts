@@ -1,45 +1,50 @@
 /**
- * recommended-best-rewards' answer as JSON bytes (src/http/json-text.ts). A reward's fields
- * but max_count are the same on every call, so each definition is written out once and kept
- * while the catalog keeps the definition; a call copies those pieces around its counts. On
- * the checkout bench (~75 rewards listed a bill) building the objects and JSON.stringify
- * took ~50 µs a call, more than finding and pricing the rewards.
+ * recommended-best-rewards' answer as JSON pieces (src/http/json-text.ts). A reward listed
+ * with a given max_count is written the same on every call, so each is written out once,
+ * as the bytes of `,{…}`, and kept while the catalog keeps the definition; a call lists those
+ * pieces, and the answer is one copy of them. On the checkout bench (~75 rewards listed a
+ * bill) building the objects and JSON.stringify took ~50 µs a call, more than finding and
+ * pricing the rewards.
  */
-import { JsonWriter, type JsonText } from '../../http/json-text.js';
+import { JsonText } from '../../http/json-text.js';
 import type { RewardDefinition } from '../../loyalty/program.schemas.js';
 import type { RecommendedReward } from '../../loyalty/recommended-rewards.js';
 
-/** A reward's JSON before and after its max_count. */
-type Pieces = [Buffer, Buffer];
-
 const OPEN = Buffer.from('{"recommended_best_rewards":[');
-const COMMA = Buffer.from(',');
-const TOTAL = Buffer.from('],"total_items":');
-const CLOSE = Buffer.from('}');
+/** Pieces are kept for the counts a bill usually allows; a larger count is written each time. */
+const KEPT_COUNTS = 16;
 
 export class RecommendedAnswers {
-  private readonly pieces = new WeakMap<RewardDefinition, Pieces>();
+  /** Each reward's pieces, by max_count. */
+  private readonly pieces = new WeakMap<RewardDefinition, Buffer[]>();
 
   answer(recommended: RecommendedReward[]): JsonText {
-    const json = new JsonWriter().piece(OPEN);
+    const pieces: Uint8Array[] = [OPEN];
     recommended.forEach(({ reward, maxCount }, n) => {
-      const [head, tail] = this.piecesOf(reward);
-      if (n > 0) json.piece(COMMA);
-      json.piece(head).integer(maxCount).piece(tail);
+      const piece = this.pieceOf(reward, maxCount);
+      pieces.push(n === 0 ? piece.subarray(1) : piece);
     });
-    return json.piece(TOTAL).integer(recommended.length).piece(CLOSE).done();
+    pieces.push(Buffer.from(`],"total_items":${recommended.length}}`));
+    return new JsonText(pieces);
   }
 
-  private piecesOf(reward: RewardDefinition): Pieces {
-    let pieces = this.pieces.get(reward);
-    if (!pieces) {
-      const properties = { image: reward.image, valid_from: reward.time_from ?? '00:00:00', valid_to: reward.time_to ?? '23:59:59' };
-      pieces = [
-        Buffer.from(`{"code":${JSON.stringify(reward.code)},"name":${JSON.stringify(reward.name)},"reward_priority":${reward.priority},"max_count":`),
-        Buffer.from(`,"description":${JSON.stringify(reward.description)},"reward_properties":${JSON.stringify(properties)}}`),
-      ];
-      this.pieces.set(reward, pieces);
-    }
-    return pieces;
+  private pieceOf(reward: RewardDefinition, maxCount: number): Buffer {
+    if (maxCount >= KEPT_COUNTS) return listing(reward, maxCount);
+    let byCount = this.pieces.get(reward);
+    if (!byCount) this.pieces.set(reward, (byCount = []));
+    return (byCount[maxCount] ??= listing(reward, maxCount));
   }
+}
+
+/** A reward as the answer lists it, after a comma. */
+function listing(reward: RewardDefinition, maxCount: number): Buffer {
+  const listed = {
+    code: reward.code,
+    name: reward.name,
+    reward_priority: reward.priority,
+    max_count: maxCount,
+    description: reward.description,
+    reward_properties: { image: reward.image, valid_from: reward.time_from ?? '00:00:00', valid_to: reward.time_to ?? '23:59:59' },
+  };
+  return Buffer.from(`,${JSON.stringify(listed)}`);
 }
