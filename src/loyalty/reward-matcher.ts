@@ -21,6 +21,8 @@ export class RewardMatcher {
   /** Reward p's conditions are slots firstSlot[p] up to firstSlot[p + 1]. */
   private readonly firstSlot: Int32Array;
   private readonly minCount: Int32Array;
+  /** Each reward's uses per bill, read here rather than from its definition. */
+  private readonly maxUses: Float64Array;
   private readonly byProduct = new Map<string, Pairs>();
   private readonly byGroup = new Map<string, Pairs>();
   private readonly byBrand = new Map<string, Pairs>();
@@ -45,6 +47,7 @@ export class RewardMatcher {
     rewards.forEach((reward, position) => (this.firstSlot[position + 1] = this.firstSlot[position]! + reward.conditions.length));
     const slots = this.firstSlot[rewards.length]!;
     this.minCount = new Int32Array(slots);
+    this.maxUses = Float64Array.from(rewards, (reward) => reward.max_uses_per_bill);
     rewards.forEach((reward, position) => {
       if (!included(reward)) return;
       if (reward.conditions.length === 0) this.unconditioned.push(position);
@@ -89,11 +92,12 @@ export class RewardMatcher {
 
   /** usesByItems of the reward at this position for the lines of the last match. */
   usesByItems(position: number): number {
-    const reward = this.rewards[position]!;
-    if (reward.conditions.length === 0) return reward.max_uses_per_bill;
+    const first = this.firstSlot[position]!;
+    const end = this.firstSlot[position + 1]!;
+    if (first === end) return this.maxUses[position]!;
     if (this.rewardCall[position] !== this.call) return 0;
     let uses = Number.POSITIVE_INFINITY;
-    for (let slot = this.firstSlot[position]!; slot < this.firstSlot[position + 1]!; slot += 1) {
+    for (let slot = first; slot < end; slot += 1) {
       uses = Math.min(uses, Math.floor(this.units[slot]! / this.minCount[slot]!));
     }
     return uses;

@@ -4,22 +4,21 @@
  * may have changed (a load, an import, a replicated change), which the write path's
  * table version tells without a query. With them, matchers (src/loyalty/reward-matcher.ts)
  * that check a bill's five items against the few rewards they can meet rather than against
- * every reward of the program, and the codes' order, which recommendations sort by.
+ * every reward of the program, and the terms recommendations weigh (recommended-rewards.ts).
  */
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import type { Bill, BillLine } from './bill.js';
 import { RewardDefinition } from './program.schemas.js';
-import { rankCodes, recommendRewards, type RecommendedReward, type RewardListType } from './recommended-rewards.js';
+import { rankRewards, recommendRewards, type RankedRewards, type RecommendedReward, type RewardListType } from './recommended-rewards.js';
 import { RewardMatcher } from './reward-matcher.js';
 
 interface Catalog {
   version: string;
   rewards: RewardDefinition[];
-  all: RewardMatcher;
+  all: RankedRewards;
   /** accept-payment applies only automated rewards on its own. */
   automated: RewardMatcher;
-  codeRank: Int32Array;
 }
 
 export class RewardsCatalog {
@@ -49,8 +48,7 @@ export class RewardsCatalog {
 
   /** recommended-best-rewards' list for this bill and points balance. */
   recommend(bill: Bill, balanceMilli: number, type: RewardListType): RecommendedReward[] {
-    const { all, codeRank } = this.catalog();
-    return recommendRewards({ matcher: all, codeRank }, bill, balanceMilli, type);
+    return recommendRewards(this.catalog().all, bill, balanceMilli, type);
   }
 
   private catalog(): Catalog {
@@ -63,9 +61,8 @@ export class RewardsCatalog {
       this.cached = {
         version,
         rewards,
-        all: new RewardMatcher(rewards, () => true),
+        all: rankRewards(new RewardMatcher(rewards, () => true)),
         automated: new RewardMatcher(rewards, (reward) => reward.is_automated),
-        codeRank: rankCodes(rewards),
       };
     }
     return this.cached;

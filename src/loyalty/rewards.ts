@@ -4,7 +4,7 @@
  * thousandths.
  */
 import { wholeUnits, type Bill, type BillLine } from './bill.js';
-import type { RewardCondition, RewardDefinition } from './program.schemas.js';
+import type { Discount, RewardCondition, RewardDefinition } from './program.schemas.js';
 
 export function isAvailable(reward: RewardDefinition, bill: Pick<Bill, 'store_id' | 'day' | 'time'>): boolean {
   if (reward.valid_from && bill.day < reward.valid_from) return false;
@@ -73,7 +73,7 @@ export function maxCount(reward: RewardDefinition, lines: BillLine[], balanceMil
 }
 
 /** maxCount, given the uses the bill's items allow. */
-export function countOf(reward: RewardDefinition, usesByItems: number, balanceMilli: number): number {
+export function countOf(reward: Pick<RewardDefinition, 'max_uses_per_bill' | 'points_cost'>, usesByItems: number, balanceMilli: number): number {
   const byPoints = reward.points_cost > 0 ? Math.floor(Math.max(0, balanceMilli) / reward.points_cost) : Number.POSITIVE_INFINITY;
   return Math.max(0, Math.min(reward.max_uses_per_bill, usesByItems, byPoints));
 }
@@ -85,20 +85,20 @@ export function countOf(reward: RewardDefinition, usesByItems: number, balanceMi
  * sold at that price, one unit per use.
  */
 export function discountOf(reward: RewardDefinition, lines: BillLine[], uses: number): number {
-  return discountOn(reward, paidTotal(eligibleLines(reward, lines)), lines, uses);
+  const eligible = eligibleLines(reward, lines);
+  return discountOn(reward.discount, paidTotal(eligible), uses, () => eligible);
 }
 
-/** discountOf, given what the lines the reward applies to cost. */
-export function discountOn(reward: RewardDefinition, eligibleTotal: number, lines: BillLine[], uses: number): number {
+/** discountOf, given what the lines the reward applies to cost, and those lines (read for a final price only). */
+export function discountOn(discount: Discount, eligibleTotal: number, uses: number, eligible: () => BillLine[]): number {
   if (uses <= 0) return 0;
-  const { discount } = reward;
   switch (discount.type) {
     case 'percent':
       return Math.floor((eligibleTotal * discount.value) / 100);
     case 'amount':
       return Math.min(eligibleTotal, discount.value * uses);
     case 'final_price': {
-      const units = eligibleLines(reward, lines)
+      const units = eligible()
         .flatMap((line) => Array.from({ length: wholeUnits(line) }, () => line.unit_price_minor))
         .sort((a, b) => a - b)
         .slice(0, uses);

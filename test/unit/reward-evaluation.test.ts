@@ -12,7 +12,7 @@ import { wholeUnits, type Bill, type BillLine } from '../../src/loyalty/bill.js'
 import { ProgramRepo } from '../../src/loyalty/program.repo.js';
 import { RewardDefinition, type RewardCondition } from '../../src/loyalty/program.schemas.js';
 import { ProgramService } from '../../src/loyalty/program.service.js';
-import { rankCodes, recommendRewards, type RewardListType } from '../../src/loyalty/recommended-rewards.js';
+import { rankRewards, recommendRewards, type RewardListType } from '../../src/loyalty/recommended-rewards.js';
 import { RewardMatcher } from '../../src/loyalty/reward-matcher.js';
 import { discountOf, isAvailable, lineMatches, matchingLines, maxCount, paidTotal, usesByItems } from '../../src/loyalty/rewards.js';
 import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
@@ -44,7 +44,7 @@ function referenceRecommend(rewards: RewardDefinition[], bill: Bill, balanceMill
     .filter((reward) => type !== 'C' || (reward.conditions.length > 0 && referenceMatchingLines(reward, bill.lines).length > 0))
     .map((reward) => {
       const count = maxCount(reward, bill.lines, balanceMilli);
-      return { reward, maxCount: count, value: discountOf(reward, bill.lines, Math.max(1, count)) };
+      return { reward, position: rewards.indexOf(reward), maxCount: count, value: discountOf(reward, bill.lines, Math.max(1, count)) };
     })
     .filter(({ maxCount: count }) => type !== 'C' || count > 0)
     .sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value || a.reward.code.localeCompare(b.reward.code));
@@ -128,7 +128,7 @@ describe('reward evaluation', () => {
     fc.assert(
       fc.property(fc.array(rewardInput, { maxLength: 12 }), fc.array(bill, { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 4000, 100_000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, bills, balance, type) => {
         const rewards = definitions(inputs);
-        const ranked = { matcher: new RewardMatcher(rewards, () => true), codeRank: rankCodes(rewards) };
+        const ranked = rankRewards(new RewardMatcher(rewards, () => true));
         for (const b of bills) expect(recommendRewards(ranked, b, balance, type)).toEqual(referenceRecommend(rewards, b, balance, type));
       }),
       { numRuns: 1000 },

@@ -1,8 +1,8 @@
 /**
  * recommended-best-rewards' answer as JSON pieces (src/http/json-text.ts). A reward listed
  * with a given max_count is written the same on every call, so each is written out once,
- * as the bytes of `,{…}`, and kept while the catalog keeps the definition; a call lists those
- * pieces, and the answer is one copy of them. On the checkout bench (~75 rewards listed a
+ * as the bytes of `,{…}`, and kept by its place in the catalog for as long as the catalog
+ * holds that definition there; a call lists those pieces, and the answer is one copy of them. On the checkout bench (~75 rewards listed a
  * bill) building the objects and JSON.stringify took ~50 µs a call, more than finding and
  * pricing the rewards.
  */
@@ -14,25 +14,31 @@ const OPEN = Buffer.from('{"recommended_best_rewards":[');
 /** Pieces are kept for the counts a bill usually allows; a larger count is written each time. */
 const KEPT_COUNTS = 16;
 
+/** A reward's pieces, by max_count, at its place in the catalog. */
+interface Kept {
+  reward: RewardDefinition;
+  byCount: Buffer[];
+}
+
 export class RecommendedAnswers {
-  /** Each reward's pieces, by max_count. */
-  private readonly pieces = new WeakMap<RewardDefinition, Buffer[]>();
+  /** By the rewards' places in the catalog; a place another definition took is written again. */
+  private readonly kept: (Kept | undefined)[] = [];
 
   answer(recommended: RecommendedReward[]): JsonText {
     const pieces: Uint8Array[] = [OPEN];
-    recommended.forEach(({ reward, maxCount }, n) => {
-      const piece = this.pieceOf(reward, maxCount);
+    recommended.forEach(({ reward, position, maxCount }, n) => {
+      const piece = this.pieceOf(reward, position, maxCount);
       pieces.push(n === 0 ? piece.subarray(1) : piece);
     });
     pieces.push(Buffer.from(`],"total_items":${recommended.length}}`));
     return new JsonText(pieces);
   }
 
-  private pieceOf(reward: RewardDefinition, maxCount: number): Buffer {
+  private pieceOf(reward: RewardDefinition, position: number, maxCount: number): Buffer {
     if (maxCount >= KEPT_COUNTS) return listing(reward, maxCount);
-    let byCount = this.pieces.get(reward);
-    if (!byCount) this.pieces.set(reward, (byCount = []));
-    return (byCount[maxCount] ??= listing(reward, maxCount));
+    let kept = this.kept[position];
+    if (kept?.reward !== reward) this.kept[position] = kept = { reward, byCount: [] };
+    return (kept.byCount[maxCount] ??= listing(reward, maxCount));
   }
 }
 
