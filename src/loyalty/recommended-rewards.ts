@@ -35,21 +35,23 @@ interface RewardTerms {
   max_uses_per_bill: number;
   points_cost: number;
   discount: Discount;
-  /** The reward's place in the codes' localeCompare order; equal codes share it. */
-  codeRank: number;
 }
 
 /** The catalog as recommendations read it. */
 export interface RankedRewards {
   matcher: RewardMatcher;
   terms: RewardTerms[];
+  /** Each reward's place in the order priority, code, position — the list's order but for value. */
+  staticRank: Int32Array;
+  /** The positions in that order. */
+  byStaticRank: Int32Array;
 }
 
 export function rankRewards(matcher: RewardMatcher): RankedRewards {
   const { rewards } = matcher;
   const codeRank = rankCodes(rewards);
   const terms = rewards.map(
-    (reward, position): RewardTerms => ({
+    (reward): RewardTerms => ({
       priority: reward.priority,
       is_automated: reward.is_automated,
       unrestricted: !reward.valid_from && !reward.valid_to && reward.store_ids.length === 0 && !(reward.time_from && reward.time_to),
@@ -57,26 +59,24 @@ export function rankRewards(matcher: RewardMatcher): RankedRewards {
       max_uses_per_bill: reward.max_uses_per_bill,
       points_cost: reward.points_cost,
       discount: { ...reward.discount },
-      codeRank: codeRank[position]!,
     }),
   );
-  return { matcher, terms };
+  const byStaticRank = Int32Array.from(rewards.keys()).sort((a, b) => terms[a]!.priority - terms[b]!.priority || codeRank[a]! - codeRank[b]! || a - b);
+  const staticRank = new Int32Array(rewards.length);
+  byStaticRank.forEach((position, rank) => (staticRank[position] = rank));
+  return { matcher, terms, staticRank, byStaticRank };
 }
 
-interface Candidate extends RecommendedReward {
-  priority: number;
-  codeRank: number;
-}
-
-export function recommendRewards({ matcher, terms }: RankedRewards, bill: Bill, balanceMilli: number, type: RewardListType): RecommendedReward[] {
+export function recommendRewards(ranked: RankedRewards, bill: Bill, balanceMilli: number, type: RewardListType): RecommendedReward[] {
+  const { matcher, terms } = ranked;
   const { rewards } = matcher;
   const met = matcher.match(bill.lines);
   const paidInProgram = paidTotal(paidLines(bill.lines));
-  const found: Candidate[] = [];
+  const found: RecommendedReward[] = [];
   // C lists only rewards the items meet (so none without conditions); F and A weigh every
-  // reward, one the items do not meet having max_count 0 and no value.
-  const candidates = type === 'C' ? met : Array.from(rewards.keys());
-  for (const position of candidates) {
+  // reward, one the items do not meet having max_count 0 and no value. Either way they are
+  // weighed in the list's order but for value, so that ordering by value keeps the rest.
+  for (const position of type === 'C' ? inStaticOrder(ranked, met) : ranked.byStaticRank) {
     const reward = terms[position]!;
     if (type !== 'A' && reward.is_automated) continue;
     if (!reward.unrestricted && !isAvailable(rewards[position]!, bill)) continue;
@@ -84,10 +84,40 @@ export function recommendRewards({ matcher, terms }: RankedRewards, bill: Bill, 
     if (type === 'C' && count === 0) continue;
     const eligibleTotal = reward.conditioned ? matcher.paidByMatching(position) : paidInProgram;
     const value = discountOn(reward.discount, eligibleTotal, Math.max(1, count), () => eligibleLines(rewards[position]!, bill.lines));
-    found.push({ reward: rewards[position]!, position, maxCount: count, value, priority: reward.priority, codeRank: reward.codeRank });
+    found.push({ reward: rewards[position]!, position, maxCount: count, value });
   }
-  found.sort((a, b) => a.priority - b.priority || b.value - a.value || a.codeRank - b.codeRank || a.position - b.position);
-  return found.map(({ reward, position, maxCount, value }) => ({ reward, position, maxCount, value }));
+  return byPriorityAndValue(found, terms);
+}
+
+function inStaticOrder({ staticRank, byStaticRank }: RankedRewards, positions: number[]): Int32Array {
+  const ranks = new Int32Array(positions.length);
+  positions.forEach((position, n) => (ranks[n] = staticRank[position]!));
+  return ranks.sort().map((rank) => byStaticRank[rank]!);
+}
+
+/** Longer lists (F and A on a large program) are sorted by a comparator. */
+const INSERTION_SORTED = 256;
+
+/**
+ * Orders `found`, which is in priority, code, position order, by priority and then value,
+ * highest first, keeping that order among equals. Only each priority's run has to move: an
+ * insertion sort does that in a few comparisons a reward, where a comparator sort called
+ * back into JavaScript ~500 times for a hundred rewards (8 µs, a twentieth of the call, on
+ * the checkout bench).
+ */
+function byPriorityAndValue(found: RecommendedReward[], terms: RewardTerms[]): RecommendedReward[] {
+  const priority = (candidate: RecommendedReward) => terms[candidate.position]!.priority;
+  if (found.length > INSERTION_SORTED) return found.sort((a, b) => priority(a) - priority(b) || b.value - a.value);
+  for (let i = 1; i < found.length; i += 1) {
+    const moving = found[i]!;
+    let j = i - 1;
+    while (j >= 0 && priority(found[j]!) === priority(moving) && found[j]!.value < moving.value) {
+      found[j + 1] = found[j]!;
+      j -= 1;
+    }
+    found[j + 1] = moving;
+  }
+  return found;
 }
 
 /** The order localeCompare gives the rewards' codes: each position's rank, equal codes equal. */

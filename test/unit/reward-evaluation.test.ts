@@ -135,6 +135,19 @@ describe('reward evaluation', () => {
     );
   });
 
+  it('orders a list longer than an insertion sort takes (A on a large program) as the plain statement does', () => {
+    fc.assert(
+      fc.property(fc.array(rewardInput, { minLength: 300, maxLength: 400 }), bill, (inputs, b) => {
+        // Without stores or hours, type A lists every reward.
+        const rewards = definitions(inputs.map((input) => ({ ...input, store_ids: [], time_from: undefined })));
+        const recommended = recommendRewards(rankRewards(new RewardMatcher(rewards, () => true)), b, 100_000, 'A');
+        expect(recommended.length).toBeGreaterThan(256);
+        expect(recommended).toEqual(referenceRecommend(rewards, b, 100_000, 'A'));
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   describe('in the catalog', () => {
     const { node } = tempNode('loyaltyd-reward-evaluation-');
     const program = new ProgramService(node.db, new ProgramRepo(node.db), node.writes);
