@@ -48,6 +48,9 @@ export class WritePath {
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
   private readonly inTransaction: (run: () => unknown) => unknown;
   private joining = false;
+  /** Inside reading(): its depth, and data_version as read in it. */
+  private readingDepth = 0;
+  private readingDataVersion: number | undefined;
 
   constructor(
     private readonly db: Db,
@@ -80,7 +83,32 @@ export class WritePath {
    * back still moves it, which costs the cache one needless reload.
    */
   tableVersion(...tables: string[]): string {
-    return `${this.dataVersion.get()}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
+    return `${this.snapshotVersion()}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
+  }
+
+  /**
+   * Runs a handler's reads in one read transaction: they see one snapshot and take SQLite's
+   * locks once instead of once per statement (DESIGN §7: ~10 % faster on the cash desk's
+   * calls), and the caches they ask for a tableVersion share one read of data_version, which
+   * cannot move for a snapshot already taken.
+   */
+  reading<T>(work: () => T): T {
+    return this.inTransaction(() => {
+      this.readingDepth += 1;
+      try {
+        return work();
+      } finally {
+        this.readingDepth -= 1;
+        if (this.readingDepth === 0) this.readingDataVersion = undefined;
+      }
+    }) as T;
+  }
+
+  private snapshotVersion(): number {
+    if (this.readingDataVersion !== undefined) return this.readingDataVersion;
+    const version = this.dataVersion.get()!;
+    if (this.readingDepth > 0) this.readingDataVersion = version;
+    return version;
   }
 
   /**

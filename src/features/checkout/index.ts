@@ -1,4 +1,3 @@
-import { readTransaction } from '../../db/open.js';
 import { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
@@ -33,7 +32,7 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
       new RewardsCatalog(node.db, node.writes),
       new CashDeskCampaigns(repo, node.writes),
       clock,
-      readTransaction(node.db),
+      (work) => node.writes.reading(work),
     ),
     new PurchaseRecorder(repo, bills, services.customersRepo, points, credits, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),
   );
