@@ -7,7 +7,7 @@
 import type { Bill } from './bill.js';
 import type { Discount, RewardDefinition } from './program.schemas.js';
 import type { RewardMatcher } from './reward-matcher.js';
-import { countOf, discountOn, eligibleLines, isAvailable, paidLines, paidTotal } from './rewards.js';
+import { alwaysAvailable, countOf, discountOn, eligibleLines, isAvailable, paidLines, paidTotal } from './rewards.js';
 
 export type RewardListType = 'F' | 'C' | 'A';
 
@@ -49,19 +49,18 @@ export interface RankedRewards {
 
 export function rankRewards(matcher: RewardMatcher): RankedRewards {
   const { rewards } = matcher;
-  const codeRank = rankCodes(rewards);
   const terms = rewards.map(
     (reward): RewardTerms => ({
       priority: reward.priority,
       is_automated: reward.is_automated,
-      unrestricted: !reward.valid_from && !reward.valid_to && reward.store_ids.length === 0 && !(reward.time_from && reward.time_to),
+      unrestricted: alwaysAvailable(reward),
       conditioned: reward.conditions.length > 0,
       max_uses_per_bill: reward.max_uses_per_bill,
       points_cost: reward.points_cost,
       discount: { ...reward.discount },
     }),
   );
-  const byStaticRank = Int32Array.from(rewards.keys()).sort((a, b) => terms[a]!.priority - terms[b]!.priority || codeRank[a]! - codeRank[b]! || a - b);
+  const byStaticRank = Int32Array.from(rewards.keys()).sort((a, b) => terms[a]!.priority - terms[b]!.priority || rewards[a]!.code.localeCompare(rewards[b]!.code) || a - b);
   const staticRank = new Int32Array(rewards.length);
   byStaticRank.forEach((position, rank) => (staticRank[position] = rank));
   return { matcher, terms, staticRank, byStaticRank };
@@ -118,15 +117,4 @@ function byPriorityAndValue(found: RecommendedReward[], terms: RewardTerms[]): R
     found[j + 1] = moving;
   }
   return found;
-}
-
-/** The order localeCompare gives the rewards' codes: each position's rank, equal codes equal. */
-function rankCodes(rewards: RewardDefinition[]): Int32Array {
-  const byCode = [...rewards.keys()].sort((a, b) => rewards[a]!.code.localeCompare(rewards[b]!.code));
-  const ranks = new Int32Array(rewards.length);
-  byCode.forEach((position, n) => {
-    const previous = byCode[n - 1];
-    ranks[position] = previous !== undefined && rewards[previous]!.code.localeCompare(rewards[position]!.code) === 0 ? ranks[previous]! : n;
-  });
-  return ranks;
 }

@@ -6,6 +6,11 @@
 import { wholeUnits, type Bill, type BillLine } from './bill.js';
 import type { Discount, RewardCondition, RewardDefinition } from './program.schemas.js';
 
+/** True when isAvailable has nothing to check: no dates, no stores, no hours of day. */
+export function alwaysAvailable(reward: RewardDefinition): boolean {
+  return !reward.valid_from && !reward.valid_to && reward.store_ids.length === 0 && !(reward.time_from && reward.time_to);
+}
+
 export function isAvailable(reward: RewardDefinition, bill: Pick<Bill, 'store_id' | 'day' | 'time'>): boolean {
   if (reward.valid_from && bill.day < reward.valid_from) return false;
   if (reward.valid_to && bill.day > reward.valid_to) return false;

@@ -2,9 +2,9 @@
  * recommended-best-rewards' answer as JSON pieces (src/http/json-text.ts). A reward listed
  * with a given max_count is written the same on every call, so each is written out once,
  * as the bytes of `,{…}`, and kept by its place in the catalog for as long as the catalog
- * holds that definition there; a call lists those pieces, and the answer is one copy of them. On the checkout bench (~75 rewards listed a
- * bill) building the objects and JSON.stringify took ~50 µs a call, more than finding and
- * pricing the rewards.
+ * holds that definition there; a call lists those pieces, and the answer is one copy of
+ * them. On the checkout bench (~75 rewards listed a bill) building the objects and
+ * JSON.stringify took ~50 µs a call, more than finding and pricing the rewards.
  */
 import { JsonText } from '../../http/json-text.js';
 import type { RewardDefinition } from '../../loyalty/program.schemas.js';
