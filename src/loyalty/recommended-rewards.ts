@@ -6,7 +6,7 @@
  */
 import type { Bill } from './bill.js';
 import type { Discount, RewardDefinition } from './program.schemas.js';
-import type { RewardMatcher } from './reward-matcher.js';
+import { RewardMatcher } from './reward-matcher.js';
 import { alwaysAvailable, countOf, discountOn, eligibleLines, isAvailable, paidLines, paidTotal } from './rewards.js';
 
 export type RewardListType = 'F' | 'C' | 'A';
@@ -37,19 +37,21 @@ interface RewardTerms {
   discount: Discount;
 }
 
-/** The catalog as recommendations read it. */
+/** The catalog as recommendations read it: its rewards in the order priority, code, catalog place. */
 export interface RankedRewards {
+  /** The rewards in that order, and a matcher over them: a reward's rank is its position there. */
   matcher: RewardMatcher;
   terms: RewardTerms[];
-  /** Each reward's place in the order priority, code, position — the list's order but for value. */
-  staticRank: Int32Array;
-  /** The positions in that order. */
-  byStaticRank: Int32Array;
+  /** Each rank's place in the catalog. */
+  catalogPosition: Int32Array;
 }
 
-export function rankRewards(matcher: RewardMatcher): RankedRewards {
-  const { rewards } = matcher;
-  const terms = rewards.map(
+export function rankRewards(rewards: RewardDefinition[]): RankedRewards {
+  const catalogPosition = Int32Array.from(rewards.keys()).sort(
+    (a, b) => rewards[a]!.priority - rewards[b]!.priority || rewards[a]!.code.localeCompare(rewards[b]!.code) || a - b,
+  );
+  const ranked = Array.from(catalogPosition, (position) => rewards[position]!);
+  const terms = ranked.map(
     (reward): RewardTerms => ({
       priority: reward.priority,
       is_automated: reward.is_automated,
@@ -60,61 +62,62 @@ export function rankRewards(matcher: RewardMatcher): RankedRewards {
       discount: { ...reward.discount },
     }),
   );
-  const byStaticRank = Int32Array.from(rewards.keys()).sort((a, b) => terms[a]!.priority - terms[b]!.priority || rewards[a]!.code.localeCompare(rewards[b]!.code) || a - b);
-  const staticRank = new Int32Array(rewards.length);
-  byStaticRank.forEach((position, rank) => (staticRank[position] = rank));
-  return { matcher, terms, staticRank, byStaticRank };
+  return { matcher: new RewardMatcher(ranked, () => true), terms, catalogPosition };
 }
 
 export function recommendRewards(ranked: RankedRewards, bill: Bill, balanceMilli: number, type: RewardListType): RecommendedReward[] {
-  const { matcher, terms } = ranked;
+  const { matcher, terms, catalogPosition } = ranked;
   const { rewards } = matcher;
   const met = matcher.match(bill.lines);
   const paidInProgram = paidTotal(paidLines(bill.lines));
   const found: RecommendedReward[] = [];
+  /** Where each priority's run begins in `found`. */
+  const runs: number[] = [];
+  let runPriority = 0;
   // C lists only rewards the items meet (so none without conditions); F and A weigh every
   // reward, one the items do not meet having max_count 0 and no value. Either way they are
-  // weighed in the list's order but for value, so that ordering by value keeps the rest.
-  for (const position of type === 'C' ? inStaticOrder(ranked, met) : ranked.byStaticRank) {
-    const reward = terms[position]!;
+  // weighed by rank, the list's order but for value, so that ordering by value keeps the rest.
+  const candidates = type === 'C' ? Int32Array.from(met).sort() : rewards.keys();
+  for (const rank of candidates) {
+    const reward = terms[rank]!;
     if (type !== 'A' && reward.is_automated) continue;
-    if (!reward.unrestricted && !isAvailable(rewards[position]!, bill)) continue;
-    const count = countOf(reward, matcher.usesByItems(position), balanceMilli);
+    if (!reward.unrestricted && !isAvailable(rewards[rank]!, bill)) continue;
+    const count = countOf(reward, matcher.usesByItems(rank), balanceMilli);
     if (type === 'C' && count === 0) continue;
-    const eligibleTotal = reward.conditioned ? matcher.paidByMatching(position) : paidInProgram;
-    const value = discountOn(reward.discount, eligibleTotal, Math.max(1, count), () => eligibleLines(rewards[position]!, bill.lines));
-    found.push({ reward: rewards[position]!, position, maxCount: count, value });
+    const eligibleTotal = reward.conditioned ? matcher.paidByMatching(rank) : paidInProgram;
+    const value = discountOn(reward.discount, eligibleTotal, Math.max(1, count), () => eligibleLines(rewards[rank]!, bill.lines));
+    if (found.length === 0 || reward.priority !== runPriority) {
+      runs.push(found.length);
+      runPriority = reward.priority;
+    }
+    found.push({ reward: rewards[rank]!, position: catalogPosition[rank]!, maxCount: count, value });
   }
-  return byPriorityAndValue(found, terms);
-}
-
-function inStaticOrder({ staticRank, byStaticRank }: RankedRewards, positions: number[]): Int32Array {
-  const ranks = new Int32Array(positions.length);
-  positions.forEach((position, n) => (ranks[n] = staticRank[position]!));
-  return ranks.sort().map((rank) => byStaticRank[rank]!);
+  return byPriorityAndValue(found, runs);
 }
 
 /** Longer lists (F and A on a large program) are sorted by a comparator. */
 const INSERTION_SORTED = 256;
 
 /**
- * Orders `found`, which is in priority, code, position order, by priority and then value,
- * highest first, keeping that order among equals. Only each priority's run has to move: an
- * insertion sort does that in a few comparisons a reward, where a comparator sort called
- * back into JavaScript ~500 times for a hundred rewards (8 µs, a twentieth of the call, on
- * the checkout bench).
+ * Orders `found`, which is in rank order and whose priorities' runs begin at `runs`, by
+ * priority and then value, highest first, keeping rank order among equals. Only each run
+ * has to move: an insertion sort does that in a few comparisons a reward, where a
+ * comparator sort called back into JavaScript ~500 times for a hundred rewards (8 µs, a
+ * twentieth of the call, on the checkout bench).
  */
-function byPriorityAndValue(found: RecommendedReward[], terms: RewardTerms[]): RecommendedReward[] {
-  const priority = (candidate: RecommendedReward) => terms[candidate.position]!.priority;
-  if (found.length > INSERTION_SORTED) return found.sort((a, b) => priority(a) - priority(b) || b.value - a.value);
-  for (let i = 1; i < found.length; i += 1) {
-    const moving = found[i]!;
-    let j = i - 1;
-    while (j >= 0 && priority(found[j]!) === priority(moving) && found[j]!.value < moving.value) {
-      found[j + 1] = found[j]!;
-      j -= 1;
+function byPriorityAndValue(found: RecommendedReward[], runs: number[]): RecommendedReward[] {
+  if (found.length > INSERTION_SORTED) return found.sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value);
+  runs.forEach((start, n) => {
+    const end = runs[n + 1] ?? found.length;
+    for (let i = start + 1; i < end; i += 1) {
+      const moving = found[i]!;
+      let j = i - 1;
+      while (j >= start && found[j]!.value < moving.value) {
+        found[j + 1] = found[j]!;
+        j -= 1;
+      }
+      found[j + 1] = moving;
     }
-    found[j + 1] = moving;
-  }
+  });
   return found;
 }

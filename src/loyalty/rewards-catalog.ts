@@ -61,7 +61,7 @@ export class RewardsCatalog {
       this.cached = {
         version,
         rewards,
-        all: rankRewards(new RewardMatcher(rewards, () => true)),
+        all: rankRewards(rewards),
         automated: new RewardMatcher(rewards, (reward) => reward.is_automated),
       };
     }

@@ -128,7 +128,7 @@ describe('reward evaluation', () => {
     fc.assert(
       fc.property(fc.array(rewardInput, { maxLength: 12 }), fc.array(bill, { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 4000, 100_000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, bills, balance, type) => {
         const rewards = definitions(inputs);
-        const ranked = rankRewards(new RewardMatcher(rewards, () => true));
+        const ranked = rankRewards(rewards);
         for (const b of bills) expect(recommendRewards(ranked, b, balance, type)).toEqual(referenceRecommend(rewards, b, balance, type));
       }),
       { numRuns: 1000 },
@@ -140,7 +140,7 @@ describe('reward evaluation', () => {
       fc.property(fc.array(rewardInput, { minLength: 300, maxLength: 400 }), bill, (inputs, b) => {
         // Without stores or hours, type A lists every reward.
         const rewards = definitions(inputs.map((input) => ({ ...input, store_ids: [], time_from: undefined })));
-        const recommended = recommendRewards(rankRewards(new RewardMatcher(rewards, () => true)), b, 100_000, 'A');
+        const recommended = recommendRewards(rankRewards(rewards), b, 100_000, 'A');
         expect(recommended.length).toBeGreaterThan(256);
         expect(recommended).toEqual(referenceRecommend(rewards, b, 100_000, 'A'));
       }),
