@@ -14,24 +14,52 @@ export interface Balances {
   creditMinor: number;
 }
 
+/** The customer an active card belongs to, with their balances. */
+export interface CardHolder {
+  customerId: string;
+  balances: Balances;
+}
+
+interface LedgerRow {
+  point_facts: string;
+  credit_minor: number;
+}
+
 /** As migration 0006 writes a fact: a collection's valid_to, a redemption's created_at. */
 type StoredFact = ['c', number, string | null] | ['r', number, string];
 
 export class CustomerLedgers {
   private readonly row;
+  private readonly byCard;
 
   constructor(db: Db) {
-    this.row = db.prepare<[string], { point_facts: string; credit_minor: number }>(
-      'SELECT point_facts, credit_minor FROM customer_ledgers WHERE customer_id = ?',
+    this.row = db.prepare<[string], LedgerRow>('SELECT point_facts, credit_minor FROM customer_ledgers WHERE customer_id = ?');
+    // The cash desk's two lookups in one statement: on the checkout bench a second
+    // statement cost more than the second B-tree search.
+    this.byCard = db.prepare<[string], { customer_id: string; point_facts: string | null; credit_minor: number | null }>(
+      `SELECT c.customer_id, l.point_facts, l.credit_minor FROM cards c INDEXED BY cards_for_checkout
+       LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id WHERE c.card_number = ? AND c.state = 1`,
     );
   }
 
   balancesAt(customerId: string, at: number): Balances {
-    const row = this.row.get(customerId);
-    if (!row) return { pointsMilli: 0, creditMinor: 0 };
-    const facts = (JSON.parse(row.point_facts) as StoredFact[]).map(toOrderedFact);
-    return { pointsMilli: balanceInOrder(facts, at), creditMinor: row.credit_minor };
+    return balancesOf(this.row.get(customerId), at);
   }
+
+  /** The holder of an active card and their balances; undefined when no active card has that number. */
+  cardHolder(cardNumber: string, at: number): CardHolder | undefined {
+    const row = this.byCard.get(cardNumber);
+    if (!row) return undefined;
+    const { customer_id, point_facts, credit_minor } = row;
+    const ledger = point_facts === null || credit_minor === null ? undefined : { point_facts, credit_minor };
+    return { customerId: customer_id, balances: balancesOf(ledger, at) };
+  }
+}
+
+function balancesOf(row: LedgerRow | undefined, at: number): Balances {
+  if (!row) return { pointsMilli: 0, creditMinor: 0 };
+  const facts = (JSON.parse(row.point_facts) as StoredFact[]).map(toOrderedFact);
+  return { pointsMilli: balanceInOrder(facts, at), creditMinor: row.credit_minor };
 }
 
 function toOrderedFact([kind, pointsMilli, moment]: StoredFact): OrderedFact {

@@ -31,8 +31,15 @@ const { node, dataDir } = tempNode('loyaltyd-ledger-balance-');
 const other = new Database(databaseFile(dataDir));
 afterAll(() => other.close());
 
+/** A customer who never has a record. */
+const WITHOUT_RECORDS = id(0xf1, 3);
+/** Each customer's active card, by customer. */
+const CARDS = new Map([...CUSTOMERS, WITHOUT_RECORDS].map((customer, n) => [customer, `L${n + 1}`]));
+
 node.writes.write(null, (tx) => {
-  for (const customer of CUSTOMERS) tx.insert('customers', { id: customer, first_name: 'Ledger' });
+  for (const customer of [...CUSTOMERS, WITHOUT_RECORDS]) tx.insert('customers', { id: customer, first_name: 'Ledger' });
+  [...CARDS].forEach(([customer, cardNumber], n) => tx.insert('cards', { id: id(0xf4, n), customer_id: customer, card_number: cardNumber, state: 1 }));
+  tx.insert('cards', { id: id(0xf4, 99), customer_id: CUSTOMERS[0]!, card_number: 'L-blocked', state: 0 });
 });
 
 const pointRecord = fc.record({
@@ -116,10 +123,9 @@ describe('the balances the cash desk reads', () => {
           }
           const at = T0 + atDay * DAY;
           for (const customer of CUSTOMERS) {
-            expect(ledgers.balancesAt(customer, at)).toEqual({
-              pointsMilli: readLedger(points, customer, at).balance,
-              creditMinor: credits.balanceOf(customer),
-            });
+            const balances = { pointsMilli: readLedger(points, customer, at).balance, creditMinor: credits.balanceOf(customer) };
+            expect(ledgers.balancesAt(customer, at)).toEqual(balances);
+            expect(ledgers.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
           }
         },
       ),
@@ -129,6 +135,12 @@ describe('the balances the cash desk reads', () => {
 
   it('are zero for a customer who never had a record', () => {
     expect(ledgers.balancesAt(id(0xf1, 99), T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
+    expect(ledgers.cardHolder(CARDS.get(WITHOUT_RECORDS)!, T0)).toEqual({ customerId: WITHOUT_RECORDS, balances: { pointsMilli: 0, creditMinor: 0 } });
+  });
+
+  it('have no holder for a card number no active card has', () => {
+    expect(ledgers.cardHolder('L-blocked', T0)).toBeUndefined();
+    expect(ledgers.cardHolder('L-unknown', T0)).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../clock.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
-import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
+import type { CardHolder, CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
@@ -12,7 +12,6 @@ import { usesByItems } from '../../loyalty/rewards.js';
 import type { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import type { Bill as EngineBill } from '../../loyalty/bill.js';
-import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { BillReader } from './bill-reader.js';
 import type { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import type { CheckoutRepo } from './checkout.repo.js';
@@ -28,7 +27,6 @@ export class CheckoutService {
   constructor(
     private readonly repo: CheckoutRepo,
     private readonly bills: BillReader,
-    private readonly customers: CustomersRepo,
     private readonly ledgers: CustomerLedgers,
     private readonly program: ProgramRepo,
     private readonly catalog: RewardsCatalog,
@@ -46,19 +44,17 @@ export class CheckoutService {
   }
 
   private recommendedIn(request: RecommendedBestRewards) {
-    const customerId = this.customerByCard(request.card_number);
+    const { balances } = this.cardHolder(request.card_number);
     const { bill } = this.bills.read(request.store_id, request.bill);
-    const balance = this.ledgers.balancesAt(customerId, this.clock()).pointsMilli;
-    return this.answers.answer(this.catalog.recommend(bill, balance, request.reward_list_type));
+    return this.answers.answer(this.catalog.recommend(bill, balances.pointsMilli, request.reward_list_type));
   }
 
   private acceptPaymentIn(request: AcceptPayment) {
-    const customerId = request.card_number ? this.customerByCard(request.card_number) : undefined;
+    const holder = request.card_number ? this.cardHolder(request.card_number) : undefined;
+    const customerId = holder?.customerId;
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
-    const { pointsMilli: balance, creditMinor: creditBalance } = customerId
-      ? this.ledgers.balancesAt(customerId, this.clock())
-      : { pointsMilli: 0, creditMinor: 0 };
+    const { pointsMilli: balance, creditMinor: creditBalance } = holder?.balances ?? { pointsMilli: 0, creditMinor: 0 };
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
       // pricePayment applies only the automated rewards; vouchers name the others.
@@ -97,10 +93,10 @@ export class CheckoutService {
     };
   }
 
-  private customerByCard(cardNumber: string): string {
-    const customerId = this.customers.customerIdByCardNumber(cardNumber);
-    if (customerId === undefined) throw invalidParam('card_number', 'not_found', cardNumber);
-    return customerId;
+  private cardHolder(cardNumber: string): CardHolder {
+    const holder = this.ledgers.cardHolder(cardNumber, this.clock());
+    if (holder === undefined) throw invalidParam('card_number', 'not_found', cardNumber);
+    return holder;
   }
 
   private campaignPrices(bill: EngineBill, paidAt: number): Map<string, CampaignPrice> {

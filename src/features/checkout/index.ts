@@ -26,7 +26,6 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
     new CheckoutService(
       repo,
       bills,
-      services.customersRepo,
       new CustomerLedgers(node.db),
       program,
       new RewardsCatalog(node.db, node.writes),
