@@ -51,6 +51,8 @@ export class WritePath {
   /** Inside reading(): its depth, and data_version as read in it. */
   private readingDepth = 0;
   private readingDataVersion: number | undefined;
+  /** Outside transactions: data_version as read in this turn of the event loop (turnTableVersion). */
+  private turnDataVersion: number | undefined;
 
   constructor(
     private readonly db: Db,
@@ -83,7 +85,27 @@ export class WritePath {
    * back still moves it, which costs the cache one needless reload.
    */
   tableVersion(...tables: string[]): string {
-    return `${this.snapshotVersion()}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
+    return this.versionOf(this.snapshotVersion(), tables);
+  }
+
+  /**
+   * tableVersion for a cache checked before every call, outside the call's transaction (the
+   * Bearer sessions): outside a transaction, data_version is read once a turn of the event
+   * loop, so the calls a turn serves — several tills' requests under load — share one read
+   * transaction instead of taking one each. A commit by another process during the turn is
+   * seen from the next, as if it had come after those calls.
+   */
+  turnTableVersion(...tables: string[]): string {
+    if (this.readingDepth > 0 || this.db.inTransaction) return this.tableVersion(...tables);
+    if (this.turnDataVersion === undefined) {
+      this.turnDataVersion = this.dataVersion.get()!;
+      setImmediate(() => (this.turnDataVersion = undefined));
+    }
+    return this.versionOf(this.turnDataVersion, tables);
+  }
+
+  private versionOf(dataVersion: number, tables: string[]): string {
+    return `${dataVersion}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
   }
 
   /**
