@@ -56,6 +56,8 @@ export function createObserver(log: Logger, metrics: HttpMetrics): Observe {
       const labels = { method: request.method ?? '', route: route() };
       metrics.requests.inc({ ...labels, status: String(response.statusCode) });
       metrics.duration.observe(labels, seconds);
+      // The line is built only when it is written: a daemon at `warn` spends nothing on it.
+      if (!log.isLevelEnabled('info')) return;
       log.info({
         requestId,
         method: request.method,

@@ -1,5 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactTokens } from '../../src/http/observability.js';
+import { createHttpMetrics, createObserver, redactTokens } from '../../src/http/observability.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
@@ -43,5 +47,29 @@ describe('request logs', () => {
   it('never carry a customer-interface token id, which is a credential', () => {
     expect(redactTokens('/rest-api/customer-interface/v1.0/tokens/0123abcd/actions/login')).toBe('/rest-api/customer-interface/v1.0/tokens/[token]/actions/login');
     expect(redactTokens('/rest-api/customer-interface/v1.0/tokens')).toBe('/rest-api/customer-interface/v1.0/tokens');
+  });
+
+  it('are one line a request at info, with its id, route path and status, and none at warn', async () => {
+    for (const level of ['info', 'warn'] as const) {
+      const lines: Record<string, unknown>[] = [];
+      const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString())), done()) });
+      const observe = createObserver(pino({ level }, sink), createHttpMetrics());
+      const http = createServer((request, response) => {
+        observe(request, response, '127.0.0.1', () => '/tokens/:token_id');
+        response.writeHead(201).end();
+      }).listen(0, '127.0.0.1');
+      await new Promise((resolve) => http.once('listening', resolve));
+      try {
+        const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/rest-api/customer-interface/v1.0/tokens/secret-id?x=1`, { method: 'POST' });
+        expect(response.status).toBe(201);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const requestId = response.headers.get('x-request-id');
+        expect(lines).toEqual(
+          level === 'info' ? [expect.objectContaining({ requestId, method: 'POST', path: '/rest-api/customer-interface/v1.0/tokens/[token]', status: 201, ip: '127.0.0.1' })] : [],
+        );
+      } finally {
+        http.close();
+      }
+    }
   });
 });
