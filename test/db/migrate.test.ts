@@ -110,6 +110,17 @@ describe('migrations', () => {
     }
   });
 
+  it('drop the change feed\'s index by entity from a database an older release left, keeping its changes', () => {
+    const db = open(join(newFolder(), 'loyaltyd.sqlite'));
+    const index = db.prepare("SELECT name FROM sqlite_schema WHERE name = 'changes_by_entity'");
+    migrate(db, MIGRATIONS.filter((migration) => migration.version < 8));
+    db.prepare("INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES ('purchases', 'p1', 'insert', '{}', '0001')").run();
+    expect(index.get()).toBeDefined();
+    expect(migrate(db).applied).toEqual(['0008-drop-changes-by-entity']);
+    expect(index.get()).toBeUndefined();
+    expect(db.prepare('SELECT entity_id FROM changes').all()).toEqual([{ entity_id: 'p1' }]);
+  });
+
   it('`loyaltyd init` creates the database, and a second init applies nothing and keeps its data', async () => {
     const dataDir = newFolder();
     const first = await runCliJson(['init', '--data-dir', dataDir]);
