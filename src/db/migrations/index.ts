@@ -5,7 +5,7 @@ import * as creditRecords from './0004-credit-records.js';
 import * as checkoutCoveringIndexes from './0005-checkout-covering-indexes.js';
 import * as customerLedgers from './0006-customer-ledgers.js';
 import * as syncDeferred from './0007-sync-deferred.js';
-import * as dropChangesByEntity from './0008-drop-changes-by-entity.js';
+import * as dropUnreadIndexes from './0008-drop-unread-indexes.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -25,5 +25,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: 'checkout-covering-indexes', sql: checkoutCoveringIndexes.sql },
   { version: 6, name: 'customer-ledgers', sql: customerLedgers.sql },
   { version: 7, name: 'sync-deferred', sql: syncDeferred.sql },
-  { version: 8, name: 'drop-changes-by-entity', sql: dropChangesByEntity.sql },
+  { version: 8, name: 'drop-unread-indexes', sql: dropUnreadIndexes.sql },
 ];
