@@ -96,7 +96,7 @@ export class WritePath {
    * seen from the next, as if it had come after those calls.
    */
   turnTableVersion(...tables: string[]): string {
-    if (this.readingDepth > 0 || this.db.inTransaction) return this.tableVersion(...tables);
+    if (this.db.inTransaction) return this.tableVersion(...tables);
     if (this.turnDataVersion === undefined) {
       this.turnDataVersion = this.dataVersion.get()!;
       setImmediate(() => (this.turnDataVersion = undefined));

@@ -20,9 +20,10 @@ export interface CardHolder {
   balances: Balances;
 }
 
+/** A customer_ledgers row; null in both columns when a LEFT JOIN found none. */
 interface LedgerRow {
-  point_facts: string;
-  credit_minor: number;
+  point_facts: string | null;
+  credit_minor: number | null;
 }
 
 /** As migration 0006 writes a fact: a collection's valid_to, a redemption's created_at. */
@@ -36,7 +37,7 @@ export class CustomerLedgers {
     this.row = db.prepare<[string], LedgerRow>('SELECT point_facts, credit_minor FROM customer_ledgers WHERE customer_id = ?');
     // The cash desk's two lookups in one statement: on the checkout bench a second
     // statement cost more than the second B-tree search.
-    this.byCard = db.prepare<[string], { customer_id: string; point_facts: string | null; credit_minor: number | null }>(
+    this.byCard = db.prepare<[string], { customer_id: string } & LedgerRow>(
       `SELECT c.customer_id, l.point_facts, l.credit_minor FROM cards c INDEXED BY cards_for_checkout
        LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id WHERE c.card_number = ? AND c.state = 1`,
     );
@@ -49,17 +50,14 @@ export class CustomerLedgers {
   /** The holder of an active card and their balances; undefined when no active card has that number. */
   cardHolder(cardNumber: string, at: number): CardHolder | undefined {
     const row = this.byCard.get(cardNumber);
-    if (!row) return undefined;
-    const { customer_id, point_facts, credit_minor } = row;
-    const ledger = point_facts === null || credit_minor === null ? undefined : { point_facts, credit_minor };
-    return { customerId: customer_id, balances: balancesOf(ledger, at) };
+    return row && { customerId: row.customer_id, balances: balancesOf(row, at) };
   }
 }
 
 function balancesOf(row: LedgerRow | undefined, at: number): Balances {
-  if (!row) return { pointsMilli: 0, creditMinor: 0 };
+  if (!row || row.point_facts === null) return { pointsMilli: 0, creditMinor: 0 };
   const facts = (JSON.parse(row.point_facts) as StoredFact[]).map(toOrderedFact);
-  return { pointsMilli: balanceInOrder(facts, at), creditMinor: row.credit_minor };
+  return { pointsMilli: balanceInOrder(facts, at), creditMinor: row.credit_minor ?? 0 };
 }
 
 function toOrderedFact([kind, pointsMilli, moment]: StoredFact): OrderedFact {
