@@ -4,6 +4,7 @@ import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { startCheckpointer } from './db/checkpointer.js';
 import { schemaVersion } from './db/migrate.js';
 import type { BackgroundTask } from './features/feature.js';
 import { FEATURES } from './features/registry.js';
@@ -41,7 +42,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   const metrics = createHttpMetrics();
   const observe = createObserver(log, metrics);
   const started = clock();
-  const background: BackgroundTask[] = [];
+  const background: BackgroundTask[] = [(taskLog) => startCheckpointer(node.db, taskLog)];
 
   const http = express();
   http.disable('x-powered-by');

@@ -1,0 +1,78 @@
+/**
+ * Write-ahead log checkpoints off the request path. SQLite's own checkpoint runs in the
+ * commit that takes the log past 1,000 pages: that request copies the pages of the last few
+ * dozen bills back into the database file and fsyncs it (README "Where the time went"). A
+ * serving node checkpoints in a worker thread with a connection of its own instead. PASSIVE
+ * checkpoints never wait for or block the writer, so commits go on while the worker copies.
+ *
+ * The worker checkpoints again at once as long as the last checkpoint copied anything: a
+ * checkpoint copies the log as it stood when it began, and commits made meanwhile are left
+ * for the next. It waits a moment when one copied nothing (nothing new, or a reader still
+ * needs older pages). The log must be all copied when a writer starts for SQLite to restart
+ * it from the beginning: that
+ * happens between the commits of a store's day (the checkout bench's 100 bills a second kept
+ * it under 20 MB), but not under a stream of commits with no gap between them (an import, a
+ * sync bootstrap), where the worker copies and the log still grows. So the writer keeps
+ * SQLite's checkpoint on commit, at ten times its usual log length, as the bound.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { Db } from './open.js';
+
+/** How long the worker waits when the log had nothing left to copy. */
+const IDLE_MS = 250;
+/** The writer's own checkpoint while the worker runs: the bound of the log in a burst of commits. */
+const BURST_PAGES = 10_000;
+/** SQLite's default, restored when the worker stops. */
+const AUTOCHECKPOINT_PAGES = 1000;
+
+/**
+ * The worker's source, run with `eval` so that it starts the same way from the compiled
+ * build and from the TypeScript sources under test. It only uses dynamic imports, which
+ * work whether the process evaluates it as a script or as a module.
+ */
+const WORKER_SOURCE = `
+Promise.all([import('node:worker_threads'), import('node:timers/promises')]).then(async ([{ parentPort, workerData }, timers]) => {
+  const { default: Database } = await import(workerData.driver);
+  const db = new Database(workerData.file);
+  db.pragma('synchronous = FULL');
+  let stopping = false;
+  parentPort.once('message', () => { stopping = true; });
+  let copied = -1;
+  while (!stopping) {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    const moved = result.checkpointed !== copied;
+    copied = result.checkpointed;
+    await (moved ? timers.setImmediate() : timers.setTimeout(workerData.idleMs));
+  }
+  db.close();
+});
+`;
+
+/** Starts checkpointing the database's log in a worker thread; returns its stop. */
+export function startCheckpointer(db: Db, log: Logger): () => void {
+  if (db.memory) return () => {};
+  const driver = pathToFileURL(createRequire(import.meta.url).resolve('better-sqlite3')).href;
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file: db.name, idleMs: IDLE_MS } });
+  worker.unref();
+  db.pragma(`wal_autocheckpoint = ${BURST_PAGES}`);
+  let running = true;
+  const giveBackToSqlite = () => {
+    running = false;
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  };
+  worker.once('error', (error) => {
+    log.error({ err: error }, 'checkpoint worker failed; SQLite checkpoints on commit again');
+    giveBackToSqlite();
+  });
+  worker.once('exit', () => {
+    if (running) giveBackToSqlite();
+  });
+  return () => {
+    if (!running) return;
+    giveBackToSqlite();
+    worker.postMessage('stop');
+  };
+}

@@ -1,0 +1,87 @@
+import { rmSync, statSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from '../../src/db/checkpointer.js';
+import { openDatabase, type Db } from '../../src/db/open.js';
+import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+const silent = pino({ level: 'silent' });
+const cleanups: (() => unknown)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function scratchDatabase(): { db: Db; file: string } {
+  const folder = tempDir('loyaltyd-checkpointer-');
+  const file = `${folder}/scratch.sqlite`;
+  const db = openDatabase(file);
+  db.exec('CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }), () => db.close());
+  return { db, file };
+}
+
+const sizeOf = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+
+/**
+ * Commits `count` rows of `size` characters, each in its own transaction: a few pages in the
+ * log a commit (a 3 KB row three, a 20 KB row six or seven). Paced, the writer waits 5 ms
+ * after each commit, as a node's commits come with gaps between them (at the checkout
+ * bench's 100 bills a second, ~8 ms); otherwise it commits as fast as it can.
+ */
+async function commitRows(db: Db, count: number, size: number, paced: boolean): Promise<void> {
+  const insert = db.prepare('INSERT INTO scratch (body) VALUES (?)');
+  for (let row = 0; row < count; row += 1) {
+    insert.run('x'.repeat(size));
+    if (paced) await delay(5);
+  }
+}
+
+async function eventually(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition() && waited < 10_000; waited += 20) await delay(20);
+}
+
+const MB = 1024 * 1024;
+
+describe('the checkpoint worker', () => {
+  it('copies the log into the database beside the writer, so the log restarts instead of growing', async () => {
+    const { db, file } = scratchDatabase();
+    cleanups.push(startCheckpointer(db, silent));
+    const before = sizeOf(file);
+
+    // 400 commits of a 20 KB row put some 10 MB in a log that only the worker copies back.
+    await commitRows(db, 400, 20_000, true);
+    await eventually(() => sizeOf(file) - before >= 7 * MB);
+
+    expect(sizeOf(file) - before).toBeGreaterThanOrEqual(7 * MB);
+    expect(sizeOf(`${file}-wal`)).toBeLessThan(3 * MB);
+    expect(db.prepare('SELECT count(*) FROM scratch').pluck().get()).toBe(400);
+  });
+
+  it('bounds the log of a stream of commits with no gap at 10,000 pages', async () => {
+    const { db, file } = scratchDatabase();
+    cleanups.push(startCheckpointer(db, silent));
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+
+    // 3,000 commits of a 20 KB row append some 75 MB; 10,000 pages of the log are 40 MB.
+    await commitRows(db, 3000, 20_000, false);
+
+    expect(sizeOf(`${file}-wal`)).toBeLessThan(50 * MB);
+  });
+
+  it('hands checkpoints back to SQLite when stopped', async () => {
+    const { db, file } = scratchDatabase();
+    startCheckpointer(db, silent)();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+
+    await commitRows(db, 3000, 3000, false);
+    expect(sizeOf(`${file}-wal`)).toBeLessThan(6 * MB);
+  });
+
+  it('runs while a node serves', async () => {
+    const server: TestServer = await startTestServer();
+    cleanups.push(() => server.close());
+    expect(server.app.node.db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+  });
+});
