@@ -1,9 +1,10 @@
 /**
  * The cash-desk lane: the calls a till or a customer's app waits on (endpoints marked
  * `cashDesk`: the checkout answers and recommendations) served straight from node:http
- * instead of through express. It uses the same endpoint
- * declaration, JSON body parser, authentication, answering pipeline (src/http/routes.ts),
- * error mapping, request id, metrics and log line as the express app, and skips only
+ * instead of through express. It uses the same endpoint declaration, JSON body parser (a
+ * till's plain JSON read first without it: src/http/plain-json-body.ts), authentication,
+ * answering pipeline (src/http/routes.ts), error mapping, request id, metrics and log line
+ * as the express app, and skips only
  * express's per-request machinery: its request and response objects, the app's middleware
  * stack, the router's walk past a few hundred routes, `res.json`. On the checkout bench
  * that machinery cost more than the answer itself (accept-payment with its work replaced
@@ -21,6 +22,7 @@ import { errorAnswer } from './error-handler.js';
 import { basePath } from './interfaces.js';
 import { JsonText } from './json-text.js';
 import type { Observe } from './observability.js';
+import { plainJsonBody } from './plain-json-body.js';
 import { parseQuery } from './query.js';
 import { answerFor, type Answer, type Mounting } from './routes.js';
 
@@ -43,6 +45,7 @@ interface Lane {
 }
 
 export function cashDeskLane(options: LaneOptions, fallback: RequestListener): RequestListener {
+  const laneOptions = { ...options, parseBody: plainJsonBody(options.parseBody, options.bodyLimitBytes) };
   const lanes = new Map<string, Lane>();
   for (const endpoint of options.endpoints.filter((candidate) => candidate.cashDesk)) {
     if (endpoint.path.includes(':')) throw new Error(`The cash-desk lane serves exact paths only: ${endpoint.path}`);
@@ -56,7 +59,7 @@ export function cashDeskLane(options: LaneOptions, fallback: RequestListener): R
     const queryAt = url.indexOf('?');
     const lane = lanes.get(`${request.method} ${queryAt < 0 ? url : url.slice(0, queryAt)}`);
     if (!lane || request.headers['x-forwarded-for'] !== undefined) return fallback(request, response);
-    serve(lane, request, response, queryAt < 0 ? '' : url.slice(queryAt + 1), options);
+    serve(lane, request, response, queryAt < 0 ? '' : url.slice(queryAt + 1), laneOptions);
   };
 }
 
