@@ -53,7 +53,6 @@ Promise.all([import('node:worker_threads'), import('node:timers/promises')]).the
 
 /** Starts checkpointing the database's log in a worker thread; returns its stop. */
 export function startCheckpointer(db: Db, log: Logger): () => void {
-  if (db.memory) return () => {};
   const driver = pathToFileURL(createRequire(import.meta.url).resolve('better-sqlite3')).href;
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file: db.name, idleMs: IDLE_MS } });
   worker.unref();
