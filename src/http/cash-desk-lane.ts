@@ -4,11 +4,11 @@
  * instead of through express. It uses the same endpoint declaration, JSON body parser (a
  * till's plain JSON read first without it: src/http/plain-json-body.ts), authentication,
  * answering pipeline (src/http/routes.ts), error mapping, request id, metrics and log line
- * as the express app, and skips only
- * express's per-request machinery: its request and response objects, the app's middleware
- * stack, the router's walk past a few hundred routes, `res.json`. On the checkout bench
- * that machinery cost more than the answer itself (accept-payment with its work replaced
- * by a constant answered no faster than 80 % of a bare express endpoint).
+ * as the express app, and skips only express's per-request machinery: its request and
+ * response objects, the app's middleware stack, the router's walk past a few hundred
+ * routes, `res.json`. On the checkout bench that machinery cost more than the answer
+ * itself (accept-payment with its work replaced by a constant answered no faster than 80 %
+ * of a bare express endpoint).
  *
  * A request takes the lane only in the form a till sends it: the endpoint's method and
  * exact path (its query string read by the app's own query parser), no X-Forwarded-For (so

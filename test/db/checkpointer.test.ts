@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
+import { waitFor } from '../support/cluster.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const silent = pino({ level: 'silent' });
@@ -38,10 +39,6 @@ async function commitRows(db: Db, count: number, size: number, paced: boolean): 
   }
 }
 
-async function eventually(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition() && waited < 10_000; waited += 20) await delay(20);
-}
-
 const MB = 1024 * 1024;
 
 describe('the checkpoint worker', () => {
@@ -52,7 +49,7 @@ describe('the checkpoint worker', () => {
 
     // 400 commits of a 20 KB row put some 10 MB in a log that only the worker copies back.
     await commitRows(db, 400, 20_000, true);
-    await eventually(() => sizeOf(file) - before >= 7 * MB);
+    await waitFor('the worker to copy 7 MB into the database', () => sizeOf(file) - before >= 7 * MB, { timeoutMs: 10_000, intervalMs: 20 });
 
     expect(sizeOf(file) - before).toBeGreaterThanOrEqual(7 * MB);
     expect(sizeOf(`${file}-wal`)).toBeLessThan(3 * MB);
