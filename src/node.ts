@@ -24,14 +24,14 @@ export function databaseFile(dataDir: string): string {
 }
 
 /** Opens (creating if needed) and migrates the database in the data folder. */
-export function openNode(config: Pick<Config, 'data_dir' | 'mode'>, clock: Clock): Node {
+export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub'>>, clock: Clock): Node {
   const db = openDatabase(databaseFile(config.data_dir));
   try {
     const migrations = migrate(db);
     const identity = loadNodeIdentity(db);
     const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
     const newId = createIdGenerator(clock);
-    const writes = new WritePath(db, hlc, newId, config.mode, clock);
+    const writes = new WritePath(db, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url);
     return { db, identity, migrations, hlc, newId, writes, close: () => db.close() };
   } catch (error) {
     db.close();

@@ -20,10 +20,15 @@ export function loadNodeIdentity(db: Db): NodeIdentity {
   insert.run('node_id', randomBytes(4).toString('hex'));
   insert.run('generation', randomBytes(8).toString('hex'));
   // A store stamps each outbox command after the changes it made, so the newest stamp
-  // may be a command's; resuming from the changes alone would issue that stamp again.
+  // may be a command's; resuming from the changes alone would issue that stamp again. A
+  // store with a hub keeps no feed and deletes acknowledged commands, keeping the newest
+  // stamp they carried (src/sync/pusher.ts).
   const lastStamp =
     db
-      .prepare<[], { hlc: string | null }>('SELECT max(hlc) AS hlc FROM (SELECT max(hlc) AS hlc FROM changes UNION ALL SELECT max(hlc) FROM outbox)')
+      .prepare<[], { hlc: string | null }>(
+        `SELECT max(hlc) AS hlc FROM (SELECT max(hlc) AS hlc FROM changes UNION ALL SELECT max(hlc) FROM outbox
+         UNION ALL SELECT value FROM meta WHERE key = 'sync.acked_stamp')`,
+      )
       .get()?.hlc ?? undefined;
   return { nodeId: read.get('node_id')!.value, generation: read.get('generation')!.value, lastStamp };
 }

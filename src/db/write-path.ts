@@ -60,6 +60,12 @@ export class WritePath {
     private readonly newId: IdGenerator,
     private readonly mode: Mode,
     private readonly clock: Clock,
+    /**
+     * Whether local writes go to the change feed: on the hub, which serves it, and on a store
+     * with no hub, whose recommendation model follows it. A store with a hub serves no feed, so
+     * it keeps none (DESIGN §5, "Scopes, compaction, retention").
+     */
+    private readonly keepsFeed: boolean,
   ) {
     this.inTransaction = db.transaction((run: () => unknown) => run());
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -221,7 +227,7 @@ export class WritePath {
   private transaction(changes: RowChange[]): WriteTransaction {
     const record = (change: RowChange) => {
       this.wrote(change.entity);
-      this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
+      if (this.keepsFeed) this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
       changes.push(change);
     };
     return {

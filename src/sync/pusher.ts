@@ -1,8 +1,10 @@
 /**
  * Push: pending outbox commands go to the hub in seq order, in batches capped by count and
- * size; each answer marks its command applied or rejected in one transaction. A rejected
- * command's inserts are taken back locally (unless changed since), and the rejection is
- * listed as a conflict, so the store converges on what the hub holds.
+ * size; the answers are settled in one transaction. An acknowledged command leaves the
+ * outbox (DESIGN §5: the store keeps nothing it will not send again); the newest stamp it
+ * carried is kept, so the clock resumes past it after a restart (src/db/node-identity.ts).
+ * A rejected command's inserts are taken back locally (unless changed since), and the
+ * rejection is listed as a conflict and counted, so the store converges on what the hub holds.
  *
  * Commands are numbered per generation: the seq sent is the outbox seq less the
  * generation's base. When the hub answers that the history diverged (the database was
@@ -51,14 +53,17 @@ export class Pusher {
     this.pending = db.prepare(
       "SELECT seq, command_id, kind, payload, changes, hlc FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
     );
-    this.acknowledge = db.prepare("UPDATE outbox SET status = ?, reason = ?, acked_at = ? WHERE command_id = ? AND status = 'pending'");
+    this.acknowledge = db.prepare("DELETE FROM outbox WHERE command_id = ? AND status = 'pending'");
     this.recordConflict = db.prepare(
       'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.currentGeneration = db.prepare("SELECT value FROM meta WHERE key = 'generation'");
     this.setGeneration = db.prepare("UPDATE meta SET value = ? WHERE key = 'generation'");
     this.movePending = db.prepare("UPDATE outbox SET generation = ? WHERE status = 'pending'");
-    this.firstPending = db.prepare("SELECT (SELECT min(seq) FROM outbox WHERE status = 'pending') AS seq, (SELECT max(seq) FROM outbox) AS last");
+    // Acknowledged commands are deleted, so the last seq ever given is AUTOINCREMENT's.
+    this.firstPending = db.prepare(
+      "SELECT (SELECT min(seq) FROM outbox WHERE status = 'pending') AS seq, (SELECT seq FROM sqlite_sequence WHERE name = 'outbox') AS last",
+    );
   }
 
   /** Pushes until the outbox holds nothing pending. */
@@ -117,12 +122,20 @@ export class Pusher {
     const byId = new Map(batch.map((command) => [command.command_id, command]));
     const now = new Date(this.clock()).toISOString();
     this.db.transaction(() => {
+      let newest = this.state.get('acked_stamp') ?? '';
+      let rejected = 0;
       for (const result of results) {
         const command = byId.get(result.command_id);
         if (!command) continue;
-        this.acknowledge.run(result.status, result.reason, now, result.command_id);
-        if (result.status === 'rejected') this.takeBack(command, result.reason ?? 'rejected', now);
+        this.acknowledge.run(result.command_id);
+        if (command.hlc > newest) newest = command.hlc;
+        if (result.status === 'rejected') {
+          this.takeBack(command, result.reason ?? 'rejected', now);
+          rejected += 1;
+        }
       }
+      if (newest) this.state.set('acked_stamp', newest);
+      if (rejected > 0) this.state.set('rejected_commands', (this.state.number('rejected_commands') ?? 0) + rejected);
     })();
   }
 

@@ -58,10 +58,9 @@ export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | u
   }
   const state = new SyncState(db);
   const outbox = db
-    .prepare<[], { pending: number; oldest: string | null; rejected: number }>(
+    .prepare<[], { pending: number; oldest: string | null }>(
       `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,
-              (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest,
-              (SELECT count(*) FROM outbox WHERE status = 'rejected') AS rejected`,
+              (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest`,
     )
     .get()!;
   const cursor = state.number('cursor') ?? null;
@@ -79,7 +78,7 @@ export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | u
     last_pull_at: state.get('last_pull_at') ?? null,
     last_success_at: lastSuccess,
     last_error: lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess) ? (state.get('last_error') ?? null) : null,
-    outbox: { pending: outbox.pending, oldest_pending_age_seconds: secondsSince(outbox.oldest), rejected: outbox.rejected },
+    outbox: { pending: outbox.pending, oldest_pending_age_seconds: secondsSince(outbox.oldest), rejected: state.number('rejected_commands') ?? 0 },
     feed: {
       cursor,
       hub_last_seq: hubLastSeq,

@@ -16,6 +16,8 @@ export const SYNC_KEYS = [
   'hub_time',
   'newest_stamp',
   'generation_base',
+  'rejected_commands',
+  'acked_stamp',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

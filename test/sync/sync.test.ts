@@ -12,6 +12,7 @@ import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
 import { readLedger } from '../../src/loyalty/ledger.js';
 import { runRound, type SyncParts } from '../../src/sync/agent.js';
 import { checksumTables } from '../../src/sync/checksum.js';
+import { readSyncStatus } from '../../src/sync/status.js';
 import { createStoreSync } from '../../src/sync/wiring.js';
 import { freePort } from '../support/cluster.js';
 import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
@@ -112,9 +113,14 @@ describe('sync between a hub and stores', () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;
     await assign(store, DEMO_IDS.customerEva, 10);
+    const db = store.server.app.node.db;
+    const queued = db.prepare('SELECT * FROM outbox').all() as Record<string, unknown>[];
+    expect(queued).toHaveLength(1);
     await cluster.round(store);
+    expect(count(store.server, 'SELECT count(*) AS n FROM outbox')).toBe(0);
     // As if the hub's answer never arrived: the store still holds the command as pending.
-    store.server.app.node.db.prepare("UPDATE outbox SET status = 'pending', acked_at = NULL").run();
+    const columns = Object.keys(queued[0]!);
+    db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
     expect(count(cluster.hub, "SELECT count(*) AS n FROM point_records WHERE customer_id = '" + DEMO_IDS.customerEva + "'")).toBe(1);
     expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(1);
@@ -202,9 +208,10 @@ describe('sync between a hub and stores', () => {
     await assign(store, DEMO_IDS.customerEva, 7);
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2, rejected: 1 });
     expect(count(store.server, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${stranger}'`)).toBe(0);
-    const rejected = node.db.prepare("SELECT reason FROM outbox WHERE status = 'rejected'").get() as { reason: string };
-    expect(rejected.reason).toBe('not_found');
-    expect(count(store.server, "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'rejected_command'")).toBe(1);
+    const rejected = node.db.prepare("SELECT detail FROM sync_conflicts WHERE kind = 'rejected_command'").all() as { detail: string }[];
+    expect(rejected.map((conflict) => JSON.parse(conflict.detail) as { reason: string })).toEqual([expect.objectContaining({ reason: 'not_found' })]);
+    expect(count(store.server, 'SELECT count(*) AS n FROM outbox')).toBe(0);
+    expect(readSyncStatus(node.db, 'store', 'http://hub', Date.now)).toMatchObject({ outbox: { pending: 0, rejected: 1 } });
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(7);
   });
 
