@@ -6,6 +6,8 @@ import { migrate, type MigrationResult } from './db/migrate.js';
 import { loadNodeIdentity, type NodeIdentity } from './db/node-identity.js';
 import { openDatabase, type Db } from './db/open.js';
 import { WritePath } from './db/write-path.js';
+import { CustomerLedgers } from './loyalty/customer-ledgers.js';
+import { CustomerStates } from './loyalty/customer-states.js';
 import { HybridLogicalClock } from './sync/hlc.js';
 import { createIdGenerator, type IdGenerator } from './sync/ids.js';
 
@@ -16,6 +18,10 @@ export interface Node {
   hlc: HybridLogicalClock;
   newId: IdGenerator;
   writes: WritePath;
+  /** Every customer's balances (src/loyalty/customer-ledgers.ts). */
+  ledgers: CustomerLedgers;
+  /** On the hub, the publisher of customer states; undefined on a store. */
+  states: CustomerStates | undefined;
   close(): void;
 }
 
@@ -24,7 +30,10 @@ export function databaseFile(dataDir: string): string {
 }
 
 /** Opens (creating if needed) and migrates the database in the data folder. */
-export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub'>>, clock: Clock): Node {
+const DEFAULT_OFFLINE_AGE_HOURS = 24;
+const PUBLISH_BATCH = 1000;
+
+export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub' | 'offline'>>, clock: Clock): Node {
   const db = openDatabase(databaseFile(config.data_dir));
   try {
     const migrations = migrate(db);
@@ -32,9 +41,26 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
     const newId = createIdGenerator(clock);
     const writes = new WritePath(db, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url);
-    return { db, identity, migrations, hlc, newId, writes, close: () => db.close() };
+    const states = config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
+    return { db, identity, migrations, hlc, newId, writes, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/**
+ * The hub publishes a customer's state in every write that changes their records, and at
+ * start for customers who have records and no state yet (a hub upgraded from schema 8).
+ */
+function publishStates(db: Db, writes: WritePath, clock: Clock, offlineAgeMs: number): CustomerStates {
+  const states = new CustomerStates(db, clock, offlineAgeMs);
+  writes.onWrite((changes, tx) => {
+    const customers = CustomerStates.customersIn(changes);
+    if (customers.size > 0) states.publish(tx, customers);
+  });
+  for (let batch = states.unpublishedCustomers(PUBLISH_BATCH); batch.length > 0; batch = states.unpublishedCustomers(PUBLISH_BATCH)) {
+    writes.write(null, (tx) => states.publish(tx, batch));
+  }
+  return states;
 }

@@ -42,6 +42,7 @@ export class WritePath {
   private readonly recordChange: Statement;
   private readonly appendCommand: Statement;
   private readonly commitListeners: (() => void)[] = [];
+  private readonly writeListeners: ((changes: readonly RowChange[], tx: WriteTransaction) => void)[] = [];
   /** Row writes made through this path, per table, for tableVersion(). */
   private readonly writesPerTable = new Map<string, number>();
   private readonly dataVersion: Statement<[], number>;
@@ -76,6 +77,15 @@ export class WritePath {
       `INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at)
        VALUES (?, (SELECT value FROM meta WHERE key = 'generation'), ?, ?, ?, ?, ?)`,
     );
+  }
+
+  /**
+   * Called inside each write's transaction, after its work, with the row changes it made: for
+   * data derived from them in the same transaction (the hub's customer states). What the
+   * listener writes joins the write's changes but is not shown to the listeners again.
+   */
+  onWrite(listener: (changes: readonly RowChange[], tx: WriteTransaction) => void): void {
+    this.writeListeners.push(listener);
   }
 
   /** Called after each committed write that queued a command (the sync agent's nudge). */
@@ -149,7 +159,10 @@ export class WritePath {
     const run = this.joining && this.db.inTransaction ? (body: () => unknown) => body() : this.inTransaction;
     const result = run(() => {
       const changes: RowChange[] = [];
-      const value = work(this.transaction(changes));
+      const tx = this.transaction(changes);
+      const value = work(tx);
+      const made = [...changes];
+      for (const listener of this.writeListeners) listener(made, tx);
       if (queued) {
         this.appendCommand.run(
           this.newId(),

@@ -28,28 +28,40 @@ export interface LedgerFold {
 /**
  * A fact as the fold sees it, once the facts are in HLC order: a collection's expiry, a
  * redemption's moment. The cash desk reads a customer's facts in this form, already in
- * order (src/loyalty/customer-ledgers.ts).
+ * order (src/loyalty/customer-ledgers.ts). A collection names its record when the caller
+ * needs what is left on each (a published lot, GET /points).
  */
 export type OrderedFact =
-  | { kind: 'collection'; points_milli: number; valid_to: number | null }
+  | { kind: 'collection'; points_milli: number; valid_to: number | null; id?: string }
   | { kind: 'redemption'; points_milli: number; at: number };
 
-interface OpenCollection {
-  /** Position in the HLC order, which breaks ties between equal expiries. */
-  index: number;
+/** A collection with points left after the facts folded so far. */
+export interface Lot {
+  id?: string;
   valid_to: number | null;
   remaining: number;
 }
 
+/**
+ * Where a fold stands after a prefix of the facts: the collections with points left, in HLC
+ * order, and the debt. Folding the rest of the facts from it gives what folding all of them
+ * gives, which is how the hub publishes a customer's state (src/loyalty/customer-states.ts).
+ */
+export interface FoldState {
+  lots: Lot[];
+  debt: number;
+}
+
+export const EMPTY_FOLD: FoldState = { lots: [], debt: 0 };
+
+interface OpenCollection extends Lot {
+  /** Position in the HLC order, which breaks ties between equal expiries. */
+  index: number;
+}
+
 export function foldLedger(facts: readonly PointFact[]): LedgerFold {
   const ordered = [...facts].sort((a, b) => (a.hlc < b.hlc ? -1 : a.hlc > b.hlc ? 1 : 0));
-  const { remaining, debt } = foldInOrder(
-    ordered.map((fact) =>
-      fact.kind === 'collection'
-        ? { kind: 'collection', points_milli: fact.points_milli, valid_to: fact.valid_to }
-        : { kind: 'redemption', points_milli: fact.points_milli, at: fact.at },
-    ),
-  );
+  const { remaining, debt } = foldInOrder(ordered.map(toOrderedFact));
   const available = new Map<string, number>();
   ordered.forEach((fact, index) => {
     if (fact.kind === 'collection') available.set(fact.id, remaining[index]!);
@@ -57,16 +69,32 @@ export function foldLedger(facts: readonly PointFact[]): LedgerFold {
   return { available, debt };
 }
 
+export function toOrderedFact(fact: PointFact): OrderedFact {
+  return fact.kind === 'collection'
+    ? { kind: 'collection', points_milli: fact.points_milli, valid_to: fact.valid_to, id: fact.id }
+    : { kind: 'redemption', points_milli: fact.points_milli, at: fact.at };
+}
+
 /** The fold over facts already in HLC order: points left on each fact (0 on redemptions), and the debt. */
 export function foldInOrder(ordered: readonly OrderedFact[]): { remaining: number[]; debt: number } {
+  const { remaining, state } = foldFrom(EMPTY_FOLD, ordered);
+  return { remaining, debt: state.debt };
+}
+
+/**
+ * The fold continued from `start` over facts in HLC order that all come after the ones
+ * `start` folded: points left on each of these facts (0 on redemptions), and the state
+ * reached, whose lots are the start's and the new collections' with points left.
+ */
+export function foldFrom(start: FoldState, ordered: readonly OrderedFact[]): { remaining: number[]; state: FoldState } {
   const remaining = ordered.map(() => 0);
-  const collections: OpenCollection[] = [];
-  let debt = 0;
+  const collections: OpenCollection[] = start.lots.map((lot, index) => ({ ...lot, index: index - start.lots.length }));
+  let debt = start.debt;
   ordered.forEach((fact, index) => {
     if (fact.kind === 'collection') {
       const payoff = Math.min(debt, fact.points_milli);
       debt -= payoff;
-      collections.push({ index, valid_to: fact.valid_to, remaining: fact.points_milli - payoff });
+      collections.push({ id: fact.id, index, valid_to: fact.valid_to, remaining: fact.points_milli - payoff });
       return;
     }
     let needed = fact.points_milli;
@@ -81,18 +109,24 @@ export function foldInOrder(ordered: readonly OrderedFact[]): { remaining: numbe
     }
     debt += needed;
   });
-  for (const collection of collections) remaining[collection.index] = collection.remaining;
-  return { remaining, debt };
+  const lots: Lot[] = [];
+  for (const collection of collections) {
+    if (collection.index >= 0) remaining[collection.index] = collection.remaining;
+    if (collection.remaining > 0) lots.push(collection.id === undefined ? { valid_to: collection.valid_to, remaining: collection.remaining } : { id: collection.id, valid_to: collection.valid_to, remaining: collection.remaining });
+  }
+  return { remaining, state: { lots, debt } };
+}
+
+/** The balance of a fold's state at a moment: unexpired points left, less the debt. May be negative. */
+export function balanceOfState(state: FoldState, at: number): number {
+  let left = 0;
+  for (const lot of state.lots) if (lot.valid_to === null || lot.valid_to > at) left += lot.remaining;
+  return left - state.debt;
 }
 
 /** The balance at a moment of facts in HLC order: what balanceAt gives for the same facts. */
 export function balanceInOrder(ordered: readonly OrderedFact[], at: number): number {
-  const { remaining, debt } = foldInOrder(ordered);
-  let left = 0;
-  ordered.forEach((fact, index) => {
-    if (fact.kind === 'collection' && (fact.valid_to === null || fact.valid_to > at)) left += remaining[index]!;
-  });
-  return left - debt;
+  return balanceOfState(foldFrom(EMPTY_FOLD, ordered).state, at);
 }
 
 /** The balance at a moment: unexpired points left, less the debt. May be negative. */

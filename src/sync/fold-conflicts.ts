@@ -8,27 +8,22 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import { PointsRepo } from '../features/points/points.repo.js';
-import { CreditsRepo } from '../loyalty/credits.repo.js';
-import { readLedger } from '../loyalty/ledger.js';
+import type { CustomerLedgers } from '../loyalty/customer-ledgers.js';
 import { fromMinor } from '../money.js';
 import type { IdGenerator } from './ids.js';
 import type { RowChange } from './protocol.js';
 
 export class FoldConflicts {
-  private readonly points: PointsRepo;
-  private readonly credits: CreditsRepo;
   /** Lists a conflict of a kind on a record, or refreshes the one listed. */
   private readonly record: Statement<[string, string, string, string, string, string]>;
   private readonly applications: Statement<[string], { n: number; stores: string | null }>;
 
   constructor(
     db: Db,
+    private readonly ledgers: CustomerLedgers,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
   ) {
-    this.points = new PointsRepo(db);
-    this.credits = new CreditsRepo(db);
     this.record = db.prepare(
       `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
@@ -36,10 +31,11 @@ export class FoldConflicts {
     this.applications = db.prepare("SELECT count(*) AS n, group_concat(coalesce(store_id, '-')) AS stores FROM voucher_applications WHERE voucher_id = ?");
   }
 
-  /** Checks the customers whose point or credit records these applied changes touched. */
+  /** Checks the customers whose point or credit records, or published state, these applied changes touched. */
   check(applied: RowChange[]): void {
-    this.checkCustomers(idsIn(applied, 'point_records', 'customer_id'));
-    this.checkCreditCustomers(idsIn(applied, 'credit_records', 'customer_id'));
+    const states = new Set(applied.filter((change) => change.entity === 'customer_states').map((change) => change.entity_id));
+    this.checkCustomers(new Set([...idsIn(applied, 'point_records', 'customer_id'), ...states]));
+    this.checkCreditCustomers(new Set([...idsIn(applied, 'credit_records', 'customer_id'), ...states]));
     for (const voucherId of idsIn(applied, 'voucher_applications', 'voucher_id')) this.checkVoucher(voucherId);
   }
 
@@ -54,16 +50,16 @@ export class FoldConflicts {
   checkCustomers(customers: Iterable<string>): void {
     const now = this.clock();
     for (const customerId of customers) {
-      const ledger = readLedger(this.points, customerId, now);
-      if (ledger.fold.debt === 0) continue;
-      const detail = { balance_points: ledger.balance / 1000, uncovered_points: ledger.fold.debt / 1000 };
+      const ledger = this.ledgers.ledger(customerId, now);
+      if (ledger.debt === 0) continue;
+      const detail = { balance_points: ledger.balance / 1000, uncovered_points: ledger.debt / 1000 };
       this.record.run(this.newId(), 'points_overspent', 'customers', customerId, JSON.stringify(detail), new Date(now).toISOString());
     }
   }
 
   checkCreditCustomers(customers: Iterable<string>): void {
     for (const customerId of customers) {
-      const balance = this.credits.balanceOf(customerId);
+      const balance = this.ledgers.balancesAt(customerId, this.clock()).creditMinor;
       if (balance >= 0) continue;
       this.record.run(this.newId(), 'credit_overspent', 'customers', customerId, JSON.stringify({ balance_credit: fromMinor(balance) }), new Date(this.clock()).toISOString());
     }

@@ -48,8 +48,10 @@ export class HubClient {
     return PushResponse.parse(JSON.parse(text));
   }
 
-  async changes(after: number, limit: number): Promise<ChangesPage> {
-    const text = await this.call('GET', `/sync/v1/changes?after=${after}&limit=${limit}`);
+  /** A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped up to it. */
+  async changes(after: number, limit: number, pushedThrough?: string): Promise<ChangesPage> {
+    const reported = pushedThrough ? `&pushed_through=${encodeURIComponent(pushedThrough)}` : '';
+    const text = await this.call('GET', `/sync/v1/changes?after=${after}&limit=${limit}${reported}`);
     return ChangesPage.parse(JSON.parse(text));
   }
 

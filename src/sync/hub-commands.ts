@@ -10,6 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
+import { CustomerStates } from '../loyalty/customer-states.js';
 import { AppError } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import type { FoldConflicts } from './fold-conflicts.js';
@@ -27,6 +28,7 @@ export class HubCommands {
     private readonly replicated: Set<string>,
     private readonly conflicts: FoldConflicts,
     private readonly effects: CommandEffects,
+    private readonly states: CustomerStates,
     private readonly clock: Clock,
   ) {
     this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
@@ -42,12 +44,15 @@ export class HubCommands {
 
   /**
    * Applies a batch in one transaction — one fsync for up to 500 commands — with each
-   * command in its own savepoint, so a rejected command leaves no trace but its result.
+   * command in its own savepoint, so a rejected command leaves no trace but its result. The
+   * customers whose records the applied commands changed get their state published once, at
+   * the end of the batch (src/loyalty/customer-states.ts).
    */
   apply(nodeId: string, generation: string, commands: PushedCommand[]): { results: CommandResult[]; effects: Effect[] } {
     const effects: Effect[] = [];
     const results = this.db.transaction(() => {
       const results: CommandResult[] = [];
+      const customers = new Set<string>();
       let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
       for (const command of commands) {
         if (command.seq <= lastSeq) {
@@ -64,8 +69,10 @@ export class HubCommands {
         results.push(result);
         const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
         if (effect) effects.push(effect);
+        if (result.status === 'applied') for (const customer of CustomerStates.customersIn(command.changes)) customers.add(customer);
         lastSeq = command.seq;
       }
+      if (customers.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, customers));
       return results;
     })();
     return { results, effects };

@@ -9,6 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
 import type { Db } from '../db/open.js';
 import type { ChangesPage, FeedChange, SnapshotHeader } from './protocol.js';
+import { reachesStores } from './scopes.js';
 
 interface ChangeRecord {
   seq: number;
@@ -23,6 +24,8 @@ export class HubFeed {
   private readonly page: Statement<[number, number], ChangeRecord>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
   private readonly replicatedSet: Set<string>;
+  /** The tables whose rows a scoped store holds (src/sync/scopes.ts). */
+  private readonly sharedSet: Set<string>;
 
   constructor(
     db: Db,
@@ -32,17 +35,20 @@ export class HubFeed {
   ) {
     this.page = db.prepare('SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? ORDER BY seq LIMIT ?');
     this.replicatedSet = new Set(replicated);
+    this.sharedSet = new Set(replicated.filter(reachesStores));
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM changes');
   }
 
   /**
-   * A page of the feed after `after`. Node-local changes (a bearer session) are skipped but
-   * counted in the cursor, so a store's lag reaches zero when it has all that replicates.
+   * A page of the feed after `after`. Node-local changes (a bearer session), and for a scoped
+   * store other nodes' facts, are skipped but counted in the cursor, so a store's lag reaches
+   * zero when it has all it holds.
    */
-  changesAfter(after: number, limit: number): ChangesPage {
+  changesAfter(after: number, limit: number, scoped: boolean): ChangesPage {
     const records = this.page.all(after, limit + 1);
     const examined = records.slice(0, limit);
-    const changes = examined.filter((record) => this.replicatedSet.has(record.entity)).map((record) => ({
+    const sent = scoped ? this.sharedSet : this.replicatedSet;
+    const changes = examined.filter((record) => sent.has(record.entity)).map((record) => ({
       seq: record.seq,
       entity: record.entity,
       entity_id: record.entity_id,
@@ -64,13 +70,14 @@ export class HubFeed {
    * Streams NDJSON: a header with the feed position, then `{entity, row}` per row, table by
    * table, then `{end: true}` so that a cut stream is never taken for a whole one. `resume` continues an interrupted snapshot after the last row a store loaded.
    */
-  async writeSnapshot(out: Writable, resume?: { entity: string; afterId: string }): Promise<void> {
+  async writeSnapshot(out: Writable, scoped: boolean, resume?: { entity: string; afterId: string }): Promise<void> {
     const reader = new Database(this.databaseFile, { readonly: true, fileMustExist: true });
     try {
       reader.prepare('BEGIN').run();
       const position = reader.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
-      const start = resume ? Math.max(0, this.replicated.indexOf(resume.entity)) : 0;
-      const tables = this.replicated.slice(start);
+      const sent = scoped ? this.replicated.filter((table) => this.sharedSet.has(table)) : this.replicated;
+      const start = resume ? Math.max(0, sent.indexOf(resume.entity)) : 0;
+      const tables = sent.slice(start);
       const total = tables.reduce((sum, table) => sum + (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, 0);
       const header: SnapshotHeader = { position, schema_version: this.schemaVersion, total_rows: total };
       await write(out, `${JSON.stringify(header)}\n`);

@@ -12,9 +12,10 @@ import type { Logger } from 'pino';
 import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
-import { ChangesQuery, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
+import type { NodeClocks } from './node-clocks.js';
+import { ChangesQuery, FIRST_SCOPED_SCHEMA, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
 
-export function hubRouter(options: { nodes: NodesService; commands: HubCommands; feed: HubFeed; schemaVersion: number; log: Logger }): Router {
+export function hubRouter(options: { nodes: NodesService; commands: HubCommands; feed: HubFeed; clocks: NodeClocks; schemaVersion: number; log: Logger }): Router {
   const router = express.Router();
   router.use(authenticateNode(options.nodes), checkVersions(options.schemaVersion));
   router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
@@ -27,14 +28,15 @@ export function hubRouter(options: { nodes: NodesService; commands: HubCommands;
   router.get('/changes', (request, response) => {
     const query = ChangesQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
-    response.json(options.feed.changesAfter(query.data.after, query.data.limit));
+    if (query.data.pushed_through) options.clocks.report(String(response.locals.nodeId), query.data.pushed_through);
+    response.json(options.feed.changesAfter(query.data.after, query.data.limit, scoped(request)));
   });
   router.get('/snapshot', async (request, response) => {
     const entity = typeof request.query.entity === 'string' ? request.query.entity : undefined;
     const afterId = typeof request.query.after_id === 'string' ? request.query.after_id : '';
     response.type('application/x-ndjson');
     try {
-      await options.feed.writeSnapshot(response, entity ? { entity, afterId } : undefined);
+      await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined);
       response.end();
     } catch (error) {
       // Headers are gone: cutting the connection is how the store learns the stream is short.
@@ -52,6 +54,14 @@ async function runEffects(effects: Effect[], log: Logger): Promise<void> {
       log.error({ err: error }, 'a command effect failed');
     }
   }
+}
+
+/**
+ * Whether the store holds scopes (src/sync/scopes.ts): from schema 9 on it reads balances from
+ * customer states, so it is sent no other node's facts; a store a version behind is sent all.
+ */
+function scoped(request: Request): boolean {
+  return Number(request.get(SCHEMA_HEADER)) >= FIRST_SCOPED_SCHEMA;
 }
 
 function authenticateNode(nodes: NodesService): RequestHandler {

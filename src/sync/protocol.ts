@@ -10,6 +10,9 @@ export const MAX_COMMANDS_PER_PUSH = 500;
 export const MAX_PUSH_BYTES = 1_000_000;
 export const MAX_CHANGES_PER_PULL = 5000;
 
+/** The first schema whose stores read balances from customer states and hold only their own facts. */
+export const FIRST_SCOPED_SCHEMA = 9;
+
 const StoredValue = z.union([z.string(), z.number(), z.null()]);
 
 export const RowChange = z.object({
@@ -65,6 +68,8 @@ export type ChangesPage = z.infer<typeof ChangesPage>;
 
 export const ChangesQuery = z.object({
   after: z.coerce.number().int().min(0),
+  /** The store has pushed every fact stamped up to this HLC stamp (src/loyalty/customer-states.ts). */
+  pushed_through: z.string().regex(/^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PULL).default(1000),
 });
 

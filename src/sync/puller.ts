@@ -49,7 +49,7 @@ export class Puller {
     this.db.transaction(() => this.deferred.replay(schema, (change) => this.applyOne(change, 'yields')))();
     for (;;) {
       const cursor = this.state.number('cursor') ?? 0;
-      const page = await this.client.changes(cursor, this.pageSize);
+      const page = await this.client.changes(cursor, this.pageSize, this.state.get('pushed_through'));
       this.db.transaction(() => {
         const applied = page.changes.filter((change) => this.apply(change, schema));
         outcome.applied += applied.length;

@@ -48,6 +48,7 @@ export class Pusher {
     private readonly client: HubClient,
     private readonly state: SyncState,
     private readonly newId: IdGenerator,
+    private readonly stamp: () => string,
     private readonly clock: Clock,
   ) {
     this.pending = db.prepare(
@@ -72,7 +73,12 @@ export class Pusher {
     let restarted = false;
     for (;;) {
       const batch = this.nextBatch();
-      if (batch.length === 0) break;
+      if (batch.length === 0) {
+        // Read in the same turn as the empty outbox, so no write comes between: every fact
+        // this node makes from now on is stamped after it (src/loyalty/customer-states.ts).
+        this.state.set('pushed_through', this.stamp());
+        break;
+      }
       let response;
       try {
         response = await this.client.push({ generation: this.currentGeneration.get()!.value, commands: batch });

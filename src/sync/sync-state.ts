@@ -18,6 +18,7 @@ export const SYNC_KEYS = [
   'generation_base',
   'rejected_commands',
   'acked_stamp',
+  'pushed_through',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

@@ -10,6 +10,7 @@ import { FoldConflicts } from './fold-conflicts.js';
 import { HubClient } from './hub-client.js';
 import { HubCommands } from './hub-commands.js';
 import { HubFeed } from './hub-feed.js';
+import { NodeClocks } from './node-clocks.js';
 import { hubRouter } from './hub-routes.js';
 import { Puller } from './puller.js';
 import { Pusher } from './pusher.js';
@@ -21,12 +22,14 @@ import { SyncState } from './sync-state.js';
 
 export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer'>, clock: Clock, log: Logger): Router {
   const tables = replicatedTables(node.db);
+  if (!node.states) throw new Error('a hub node publishes customer states');
   const accepted = new Set([...tables, ...UPWARD_ONLY]);
   return hubRouter({
     nodes: services.nodes,
     log,
-    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), clock),
+    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), node.states, clock),
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
+    clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
   });
 }
@@ -45,8 +48,8 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     writes: node.writes,
     client,
     state,
-    pusher: new Pusher(node.db, client, state, node.newId, clock),
+    pusher: new Pusher(node.db, client, state, node.newId, () => node.hlc.now(), clock),
     deferred,
-    puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.newId, clock), deferred, clock),
+    puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
   };
 }

@@ -116,7 +116,7 @@ describe('migrations', () => {
     migrate(db, MIGRATIONS.filter((migration) => migration.version < 8));
     db.prepare("INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES ('purchases', 'p1', 'insert', '{}', '0001')").run();
     expect(indexes.all()).toEqual(['changes_by_entity', 'credit_records_by_customer']);
-    expect(migrate(db).applied).toEqual(['0008-drop-unread-indexes']);
+    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 8)).applied).toEqual(['0008-drop-unread-indexes']);
     expect(indexes.all()).toEqual([]);
     expect(db.prepare('SELECT entity_id FROM changes').all()).toEqual([{ entity_id: 'p1' }]);
   });

@@ -105,24 +105,14 @@ describe('clocks', () => {
     await cluster.waitBootstrapped(observer);
     const ahead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
     const hlc = `${ahead}-0000-fa57c10c`;
-    const row = {
-      id: `${ahead}00000000000001`,
-      event_type_id: 'clock_test',
-      customer_id: DEMO_IDS.customerPetr,
-      external_id: 'from-a-fast-clock',
-      secondary_external_id: null,
-      data: null,
-      created_at: new Date().toISOString(),
-      state: 1,
-      hlc,
-      last_change: new Date(parseInt(ahead, 16)).toISOString(),
-    };
-    const command = { seq: 1, command_id: 'fast-clock-1', kind: 'events.create', payload: {}, changes: [{ entity: 'events', entity_id: row.id, op: 'insert', row, hlc }], hlc };
+    // A customer: master data, which reaches every store (src/sync/scopes.ts).
+    const row = { id: `${ahead}00000000000001`, first_name: 'Fast', last_name: 'Clock', hlc, last_change: new Date(parseInt(ahead, 16)).toISOString() };
+    const command = { seq: 1, command_id: 'fast-clock-1', kind: 'customers.create', payload: {}, changes: [{ entity: 'customers', entity_id: row.id, op: 'insert', row, hlc }], hlc };
     const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [command] } });
     expect(pushed.status).toBe(200);
     expect(pushed.body.results).toEqual([{ command_id: 'fast-clock-1', seq: 1, status: 'applied', reason: null }]);
 
-    await waitFor('the stamp from the future to reach the store', () => observer.count('SELECT count(*) AS n FROM events WHERE id = ?', row.id) === 1);
+    await waitFor('the stamp from the future to reach the store', () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', row.id) === 1);
     const pulledAt = Date.now();
     await waitFor('another round', () => Date.parse(observer.peekStatus().last_success_at ?? '') > pulledAt);
     const status = await observer.syncStatus();

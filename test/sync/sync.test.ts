@@ -7,9 +7,6 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { PointsRepo } from '../../src/features/points/points.repo.js';
-import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
-import { readLedger } from '../../src/loyalty/ledger.js';
 import { runRound, type SyncParts } from '../../src/sync/agent.js';
 import { checksumTables } from '../../src/sync/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
@@ -87,7 +84,7 @@ const assign = (store: Store, customerId: string, amount: number) =>
   call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
 const reduce = (store: Store, customerId: string, amount: number) =>
   call('POST', `${store.server.api('enterprise')}/points/actions/reduce-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
-const balance = (server: TestServer, customerId: string) => readLedger(new PointsRepo(server.app.node.db), customerId, Date.now()).balance / 1000;
+const balance = (server: TestServer, customerId: string) => server.app.node.ledgers.balancesAt(customerId, Date.now()).pointsMilli / 1000;
 
 describe('sync between a hub and stores', () => {
   it('a new store bootstraps the hub data, so a POS logs in there with the hub users', async () => {
@@ -189,11 +186,11 @@ describe('sync between a hub and stores', () => {
     for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
     const hubSums = checksumTables(cluster.hub.app.node.db);
     for (const server of [cluster.hub, a.server, b.server]) {
-      expect(new CreditsRepo(server.app.node.db).balanceOf(DEMO_IDS.customerJana)).toBe(-9400);
+      expect(server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()).creditMinor).toBe(-9400);
       const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as { entity_id: string; detail: string };
       expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
       expect(JSON.parse(conflict.detail)).toEqual({ balance_credit: -94 });
-      expect(checksumTables(server.app.node.db).credit_records).toEqual(hubSums.credit_records);
+      expect(checksumTables(server.app.node.db).customer_states).toEqual(hubSums.customer_states);
     }
   });
 

@@ -1,10 +1,11 @@
 /**
- * The cash desk reads a customer's balances from customer_ledgers (migration 0006), a row
- * that triggers derive from their point and credit records. For any records, however
+ * The cash desk reads a customer's balances from customer_ledgers (migrations 0006, 0009), a
+ * row that triggers derive from their point and credit records the customer's published
+ * state does not cover — on a store with no hub, all of them. For any records, however
  * written — through this node's write path, or by another process on the same file, which
  * cancels, deletes or moves records to another customer — and at any moment, they must be
  * the balances of the records themselves: readLedger's points and the credit records' sum.
- * So must the rows migration 0006 derives from a database an older release left.
+ * So must the rows migrations 0006 and 0009 derive from a database an older release left.
  */
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -26,7 +27,7 @@ const T0 = Date.UTC(2026, 0, 1);
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const CUSTOMERS = [id(0xf1, 1), id(0xf1, 2)];
 
-const { node, dataDir } = tempNode('loyaltyd-ledger-balance-');
+const { node, dataDir } = tempNode('loyaltyd-ledger-balance-', 'store');
 /** Another process's connection to the same file (`loyaltyd import`, an operator's sqlite3). */
 const other = new Database(databaseFile(dataDir));
 afterAll(() => other.close());
@@ -144,7 +145,7 @@ describe('the balances the cash desk reads', () => {
   });
 });
 
-describe('migration 0006', () => {
+describe('migrations 0006 and 0009', () => {
   it('derives every customer’s row from the records an older release left', () => {
     const folder = tempDir('loyaltyd-ledger-migration-');
     const db = openDatabase(databaseFile(folder));
@@ -173,6 +174,7 @@ describe('migration 0006', () => {
       credit.run(id(0xf6, 2), b, 'redemption', 2_050, 1, stamp(6));
 
       expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 6)).applied).toEqual(['0006-customer-ledgers']);
+      migrate(db);
       const ledgers = new CustomerLedgers(db);
       // Day 7: 50 left of the first, 30 of the second. Day 20: the first has expired.
       expect(ledgers.balancesAt(a, T0 + 7 * DAY)).toEqual({ pointsMilli: 80_000, creditMinor: 0 });

@@ -1,5 +1,4 @@
 import { CreditsRepo } from '../../loyalty/credits.repo.js';
-import { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
@@ -26,13 +25,13 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
     new CheckoutService(
       repo,
       bills,
-      new CustomerLedgers(node.db),
+      node.ledgers,
       program,
       new RewardsCatalog(node.db, node.writes),
       new CashDeskCampaigns(repo, node.writes),
       clock,
       (work) => node.writes.reading(work),
     ),
-    new PurchaseRecorder(repo, bills, services.customersRepo, points, credits, program, policy, new FoldConflicts(node.db, node.newId, clock), node.writes, node.newId, clock),
+    new PurchaseRecorder(repo, bills, services.customersRepo, points, node.ledgers, credits, program, policy, new FoldConflicts(node.db, node.ledgers, node.newId, clock), node.writes, node.newId, clock),
   );
 };

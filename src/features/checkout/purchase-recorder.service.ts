@@ -12,7 +12,7 @@ import { AppError, invalidParam } from '../../errors.js';
 import type { BillLine } from '../../loyalty/bill.js';
 import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import { pointsEarned } from '../../loyalty/earning.js';
-import { readLedger } from '../../loyalty/ledger.js';
+import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import type { RedemptionPolicy } from '../../loyalty/offline-risk.js';
 import { priceOfPoints } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
@@ -44,6 +44,7 @@ export class PurchaseRecorder {
     private readonly bills: BillReader,
     private readonly customers: CustomersRepo,
     private readonly points: PointsRepo,
+    private readonly ledgers: CustomerLedgers,
     private readonly credits: CreditsRepo,
     private readonly program: ProgramRepo,
     private readonly policy: RedemptionPolicy,
@@ -62,16 +63,16 @@ export class PurchaseRecorder {
     const customerId = this.customerOf(request.customer_id, request.card_number);
     const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
     const original = finalBill.canceled ? this.originalOf(request.store_id, finalBill.bill_number) : undefined;
-    const now = this.clock();
+    const balances = customerId ? this.ledgers.balancesAt(customerId, this.clock()) : undefined;
     const used = finalBill.payment_recap.credit_points;
     if (used > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
-      this.policy.check(customerId, used, readLedger(this.points, customerId, now).balance, 'bill.payment_recap.credit_points');
+      this.policy.check(customerId, used, balances!.pointsMilli, 'bill.payment_recap.credit_points');
     }
     const creditUsed = finalBill.payment_recap.amount_for_credit;
     if (creditUsed > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
-      this.policy.checkCredit(creditUsed, this.credits.balanceOf(customerId), 'bill.payment_recap.amount_for_credit');
+      this.policy.checkCredit(creditUsed, balances!.creditMinor, 'bill.payment_recap.amount_for_credit');
     }
     const purchaseId = this.newId();
     const purchase: Row = {

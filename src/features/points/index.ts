@@ -11,7 +11,7 @@ export const pointsFeature: Feature = ({ node, config, clock, services }) => {
   const program = new ProgramRepo(node.db);
   const policy = new RedemptionPolicy(config, repo, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
   return pointsRoutes(
-    new PointsService(repo, services.customersRepo, policy, node.writes, node.newId, clock, {
+    new PointsService(repo, node.ledgers, services.customersRepo, policy, node.writes, node.newId, clock, {
       timeZone: config.time_zone,
       validityDays: () => program.load()?.point_validity_days,
     }),

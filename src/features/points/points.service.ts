@@ -8,7 +8,7 @@ import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
-import { readLedger } from '../../loyalty/ledger.js';
+import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import type { RedemptionPolicy } from '../../loyalty/offline-risk.js';
 import type { IdGenerator } from '../../sync/ids.js';
 import { parseTimestamp } from '../../time.js';
@@ -26,6 +26,7 @@ export interface PointsOptions {
 export class PointsService {
   constructor(
     private readonly repo: PointsRepo,
+    private readonly ledgers: CustomerLedgers,
     private readonly customers: CustomersRepo,
     private readonly policy: RedemptionPolicy,
     private readonly writes: WritePath,
@@ -48,7 +49,7 @@ export class PointsService {
     const points = page.items.map((row) => {
       let ofCustomer = available.get(row.customer_id);
       if (!ofCustomer) {
-        ofCustomer = readLedger(this.repo, row.customer_id, this.clock()).fold.available;
+        ofCustomer = this.ledgers.ledger(row.customer_id, this.clock()).available;
         available.set(row.customer_id, ofCustomer);
       }
       return toPoint(row, ofCustomer.get(row.id) ?? 0, this.options.timeZone);
@@ -60,7 +61,7 @@ export class PointsService {
     const row = this.repo.byId(id);
     if (!row) throw notFound('points', id);
     assertOwnRecord(context, row.customer_id, 'point_id', id);
-    const available = readLedger(this.repo, row.customer_id, this.clock()).fold.available.get(row.id) ?? 0;
+    const available = this.ledgers.ledger(row.customer_id, this.clock()).available.get(row.id) ?? 0;
     return toPoint(row, available, this.options.timeZone);
   }
 
@@ -72,8 +73,7 @@ export class PointsService {
 
   reduce(request: ReducePoints): void {
     this.requireCustomer(request.customer_id, 'customer_id');
-    const ledger = readLedger(this.repo, request.customer_id, this.clock());
-    this.policy.check(request.customer_id, request.amount, ledger.balance);
+    this.policy.check(request.customer_id, request.amount, this.ledgers.balancesAt(request.customer_id, this.clock()).pointsMilli);
     const row = this.redemption(request.customer_id, request.amount, { partner_id: request.partner_id ?? null, point_type_id: 'manual' });
     this.writes.write({ kind: 'points.reduce', payload: request }, (tx) => this.repo.insert(tx, row));
   }
@@ -84,8 +84,7 @@ export class PointsService {
     if (request.original_customer_id === request.new_customer_id) {
       throw invalidParam('new_customer_id', 'not_allowed_value', request.new_customer_id, 'Points are transferred to another customer');
     }
-    const ledger = readLedger(this.repo, request.original_customer_id, this.clock());
-    this.policy.check(request.original_customer_id, request.amount, ledger.balance);
+    this.policy.check(request.original_customer_id, request.amount, this.ledgers.balancesAt(request.original_customer_id, this.clock()).pointsMilli);
     const pointType = request.point_type_id ?? 'transfer';
     const out = this.redemption(request.original_customer_id, request.amount, { point_type_id: pointType, partner_id: null });
     const into = this.collection(request.new_customer_id, request.amount, { point_type_id: pointType, partner_id: null });

@@ -11,5 +11,5 @@ import { PurchasesService } from './purchases.service.js';
 export const purchasesFeature: Feature = ({ node, config, clock }) => {
   const vouchers = new VouchersRepo(node.db);
   const presenter = new VoucherPresenter(vouchers, new StoresRepo(node.db), config.time_zone);
-  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), new PointsRepo(node.db), new CreditsRepo(node.db), vouchers, presenter, clock, config.time_zone));
+  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), new PointsRepo(node.db), node.ledgers, new CreditsRepo(node.db), vouchers, presenter, clock, config.time_zone));
 };

@@ -4,7 +4,7 @@ import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { CreditsRepo } from '../../loyalty/credits.repo.js';
-import { readLedger } from '../../loyalty/ledger.js';
+import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import { parseTimestamp } from '../../time.js';
 import { creditPaymentId } from '../checkout/purchase-credits.js';
@@ -20,6 +20,7 @@ export class PurchasesService {
   constructor(
     private readonly repo: PurchasesRepo,
     private readonly points: PointsRepo,
+    private readonly ledgers: CustomerLedgers,
     private readonly credits: CreditsRepo,
     private readonly vouchers: VouchersRepo,
     private readonly presenter: VoucherPresenter,
@@ -60,7 +61,7 @@ export class PurchasesService {
     const points = records.map((record) => {
       let available = ledgers.get(record.customer_id);
       if (!available) {
-        available = readLedger(this.points, record.customer_id, this.clock()).fold.available;
+        available = this.ledgers.ledger(record.customer_id, this.clock()).available;
         ledgers.set(record.customer_id, available);
       }
       return toPoint(record, available.get(record.id) ?? 0, this.timeZone);

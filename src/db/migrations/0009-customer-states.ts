@@ -1,0 +1,80 @@
+/**
+ * Scopes (DESIGN §5, src/sync/scopes.ts): a store no longer receives other stores' facts, so
+ * a customer's balances come from the hub as compacted state plus the facts of the node's own
+ * that the state does not cover yet.
+ *
+ * - customer_states (replicated, customer-state scope): per customer, the hub's fold of
+ *   their point records up to a `horizon` stamp — the collections with points left
+ *   (`lots`, `[[record id, points left, valid_to ms or null], …]` in HLC order) and the
+ *   `debt_milli` — then the facts stamped after the horizon (`tail`, `[[kind, points,
+ *   moment, stamp, id], …]` in HLC order, as customer_ledgers writes a fact), the credit
+ *   balance of their credit records, and `coverage`: per origin node, the newest stamp of
+ *   that node's facts the state holds (`{"<node id>": "<stamp>"}`). A node's commands reach
+ *   the hub in the order it made them, so every fact of that node stamped at or before its
+ *   coverage is in the state, and none after.
+ * - customer_ledgers (node-local, migration 0006) now holds only this node's live facts the
+ *   customer's state does not cover: a fact stamped after the coverage of the node that made
+ *   it (the node id is the stamp's last part). Triggers on the state keep it so too.
+ * - sync_node_clocks (hub, node-local): per store, the stamp it reported having pushed
+ *   everything up to, which bounds the horizon (src/loyalty/customer-states.ts).
+ */
+const covered = (customer: string, stamp: string) => `coalesce((
+    SELECT json_extract(s.coverage, '$."' || substr(${stamp}, 19) || '"') FROM customer_states s WHERE s.id = ${customer}), '')`;
+
+const pointFacts = (customer: string) => `(
+  SELECT json_group_array(json_array(
+    CASE kind WHEN 'collection' THEN 'c' ELSE 'r' END,
+    points_milli,
+    CASE kind WHEN 'collection' THEN valid_to ELSE created_at END,
+    hlc,
+    id
+  ) ORDER BY hlc)
+  FROM point_records p WHERE customer_id = ${customer} AND state = 1 AND p.hlc > ${covered(customer, 'p.hlc')})`;
+
+const creditMinor = (customer: string) => `(
+  SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0)
+  FROM credit_records r WHERE customer_id = ${customer} AND state = 1 AND r.hlc > ${covered(customer, 'r.hlc')})`;
+
+const refresh = (customer: string) => `
+  INSERT INTO customer_ledgers (customer_id, point_facts, credit_minor)
+  VALUES (${customer}, ${pointFacts(customer)}, ${creditMinor(customer)})
+  ON CONFLICT (customer_id) DO UPDATE SET point_facts = excluded.point_facts, credit_minor = excluded.credit_minor;`;
+
+const triggers = (table: string, customer: string) => `
+DROP TRIGGER IF EXISTS ${table}_ledger_insert;
+DROP TRIGGER IF EXISTS ${table}_ledger_update;
+DROP TRIGGER IF EXISTS ${table}_ledger_move;
+DROP TRIGGER IF EXISTS ${table}_ledger_delete;
+CREATE TRIGGER ${table}_ledger_insert AFTER INSERT ON ${table} BEGIN ${refresh(`NEW.${customer}`)} END;
+CREATE TRIGGER ${table}_ledger_update AFTER UPDATE ON ${table} BEGIN ${refresh(`NEW.${customer}`)} END;
+CREATE TRIGGER ${table}_ledger_move AFTER UPDATE OF ${customer} ON ${table}
+  WHEN OLD.${customer} IS NOT NEW.${customer} BEGIN ${refresh(`OLD.${customer}`)} END;
+CREATE TRIGGER ${table}_ledger_delete AFTER DELETE ON ${table} BEGIN ${refresh(`OLD.${customer}`)} END;`;
+
+export const sql = `
+CREATE TABLE customer_states (
+  id TEXT PRIMARY KEY,
+  horizon TEXT NOT NULL,
+  lots TEXT NOT NULL,
+  debt_milli INTEGER NOT NULL,
+  tail TEXT NOT NULL,
+  credit_minor INTEGER NOT NULL,
+  coverage TEXT NOT NULL,
+  hlc TEXT NOT NULL,
+  last_change TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE sync_node_clocks (
+  node_id TEXT PRIMARY KEY,
+  pushed_through TEXT NOT NULL,
+  reported_at TEXT NOT NULL
+) STRICT;
+
+${triggers('point_records', 'customer_id')}
+${triggers('credit_records', 'customer_id')}
+${triggers('customer_states', 'id')}
+DELETE FROM customer_ledgers;
+INSERT INTO customer_ledgers (customer_id, point_facts, credit_minor)
+SELECT owner.customer_id, ${pointFacts('owner.customer_id')}, ${creditMinor('owner.customer_id')}
+FROM (SELECT customer_id FROM point_records UNION SELECT customer_id FROM credit_records) AS owner;
+`;

@@ -1,0 +1,142 @@
+/**
+ * The hub publishes each customer's compacted state (customer_states, migration 0009) in the
+ * transaction that changes their point or credit records: the fold of their point records up
+ * to a horizon (collections with points left, debt), the facts after it, the credit balance,
+ * and the coverage per origin node. Stores fold on from it with their own uncovered facts
+ * (src/loyalty/customer-ledgers.ts).
+ *
+ * The horizon is the oldest stamp a store reported having pushed everything up to (its
+ * pushed-through stamp), among the stores heard from within the offline age: any fact a store
+ * has not pushed yet is stamped after it, so merging a store's uncovered facts into the tail
+ * gives the HLC order of all facts. A store silent for longer (it has stopped redeeming, DESIGN
+ * §5) no longer holds the horizon back; its balance may be inexact in the order of old
+ * expiring lots until it pushes, and exact from the state that follows.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import type { Row, WriteTransaction } from '../db/write-path.js';
+import { encodeHlc } from '../sync/hlc.js';
+import type { StoredFact, StoredLot } from './customer-ledgers.js';
+import { EMPTY_FOLD, foldFrom, toOrderedFact, type PointFact } from './ledger-fold.js';
+
+/** Lots that expired this long before the horizon can no longer be taken by a later fact, and are dropped. */
+const EXPIRED_LOT_KEPT_MS = 7 * 86_400_000;
+
+interface FactRecord {
+  id: string;
+  kind: 'collection' | 'redemption';
+  points_milli: number;
+  valid_to: string | null;
+  created_at: string;
+  hlc: string;
+}
+
+export class CustomerStates {
+  private readonly facts: Statement<[string], FactRecord>;
+  private readonly credit: Statement<[string], number>;
+  private readonly coverage: Statement<[string, string], { node: string; stamp: string }>;
+  private readonly exists: Statement<[string], number>;
+  private readonly oldestPushed: Statement<[string], string | null>;
+  private readonly unpublished: Statement<[number], string>;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+    private readonly offlineAgeMs: number,
+  ) {
+    this.facts = db.prepare(
+      'SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1 ORDER BY hlc',
+    );
+    this.credit = db
+      .prepare<[string], number>(
+        "SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0) FROM credit_records WHERE customer_id = ? AND state = 1",
+      )
+      .pluck();
+    this.coverage = db.prepare(
+      `SELECT substr(hlc, 19) AS node, max(hlc) AS stamp FROM (
+         SELECT hlc FROM point_records WHERE customer_id = ? UNION ALL SELECT hlc FROM credit_records WHERE customer_id = ?)
+       GROUP BY node`,
+    );
+    this.exists = db.prepare<[string], number>('SELECT 1 FROM customer_states WHERE id = ?').pluck();
+    this.oldestPushed = db.prepare<[string], string | null>('SELECT min(pushed_through) FROM sync_node_clocks WHERE reported_at >= ?').pluck();
+    this.unpublished = db
+      .prepare<[number], string>(
+        `SELECT owner.customer_id FROM (SELECT customer_id FROM point_records UNION SELECT customer_id FROM credit_records) AS owner
+         WHERE NOT EXISTS (SELECT 1 FROM customer_states s WHERE s.id = owner.customer_id) LIMIT ?`,
+      )
+      .pluck();
+  }
+
+  /** The customers whose point or credit records these changes touched. */
+  static customersIn(changes: readonly { entity: string; row: Record<string, unknown> | null }[]): Set<string> {
+    const customers = new Set<string>();
+    for (const change of changes) {
+      if (change.entity !== 'point_records' && change.entity !== 'credit_records') continue;
+      const customer = change.row?.customer_id;
+      if (typeof customer === 'string') customers.add(customer);
+    }
+    return customers;
+  }
+
+  /** Writes the current state of each customer. Must run inside the write's transaction. */
+  publish(tx: WriteTransaction, customers: Iterable<string>): void {
+    const horizon = this.horizon();
+    for (const customerId of customers) {
+      const row = this.stateOf(customerId, horizon);
+      if (this.exists.get(customerId)) tx.update('customer_states', customerId, row);
+      else tx.insert('customer_states', { id: customerId, ...row });
+    }
+  }
+
+  /** Customers with records and no state yet (a hub upgraded from schema 8), up to `limit`. */
+  unpublishedCustomers(limit: number): string[] {
+    return this.unpublished.all(limit);
+  }
+
+  /** The oldest pushed-through stamp of the stores heard from within the offline age, never older than that age. */
+  horizon(): string {
+    const now = this.clock();
+    const floor = encodeHlc({ ms: Math.max(0, now - this.offlineAgeMs), counter: 0, node: '' });
+    const oldest = this.oldestPushed.get(new Date(now - this.offlineAgeMs).toISOString());
+    return oldest !== null && oldest !== undefined && oldest > floor ? oldest : floor;
+  }
+
+  private stateOf(customerId: string, horizon: string): Row {
+    const facts = this.facts.all(customerId).map(toPointFact);
+    const split = facts.findIndex((fact) => fact.hlc > horizon);
+    const folded = split === -1 ? facts : facts.slice(0, split);
+    const tail = split === -1 ? [] : facts.slice(split);
+    const { state } = foldFrom(EMPTY_FOLD, folded.map(toOrderedFact));
+    const keptFrom = Number.parseInt(horizon.slice(0, 12), 16) - EXPIRED_LOT_KEPT_MS;
+    const lots: StoredLot[] = state.lots
+      .filter((lot) => lot.valid_to === null || lot.valid_to > keptFrom)
+      .map((lot) => [lot.id!, lot.remaining, lot.valid_to]);
+    const coverage = Object.fromEntries(this.coverage.all(customerId, customerId).map(({ node, stamp }) => [node, stamp]));
+    return {
+      horizon,
+      lots: JSON.stringify(lots),
+      debt_milli: state.debt,
+      tail: JSON.stringify(tail.map(toStoredFact)),
+      credit_minor: this.credit.get(customerId)!,
+      coverage: JSON.stringify(coverage),
+    };
+  }
+}
+
+function toPointFact(record: FactRecord): PointFact & { record: FactRecord } {
+  return {
+    id: record.id,
+    kind: record.kind,
+    points_milli: record.points_milli,
+    valid_to: record.valid_to === null ? null : Date.parse(record.valid_to),
+    at: Date.parse(record.created_at),
+    hlc: record.hlc,
+    record,
+  };
+}
+
+function toStoredFact({ record }: { record: FactRecord }): StoredFact {
+  const collection = record.kind === 'collection';
+  return [collection ? 'c' : 'r', record.points_milli, collection ? record.valid_to : record.created_at, record.hlc, record.id];
+}
