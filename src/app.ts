@@ -23,7 +23,7 @@ import { pathNotFound } from './errors.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { readSyncStatus } from './sync/status.js';
-import { createHubSyncRouter } from './sync/wiring.js';
+import { createHubHistory, createHubSyncRouter } from './sync/wiring.js';
 
 export interface App {
   node: Node;
@@ -74,9 +74,11 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     ...externalApplicationsRoutes(services.applications),
     ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background })),
   ];
+  const history = createHubHistory(config);
   const mounting = {
     authenticate: createAuthenticator(services.users, services.apiUsers, services.tokens),
     idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
+    history,
   };
   mountEndpoints(http, endpoints, mounting);
   http.use((request) => {
@@ -88,5 +90,9 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     return () => stops.forEach((stop) => stop());
   };
   const listener = cashDeskLane({ endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes }, http);
-  return { node, services, http, listener, startBackground, close: () => node.close() };
+  const close = () => {
+    void history?.close();
+    node.close();
+  };
+  return { node, services, http, listener, startBackground, close };
 }

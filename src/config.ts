@@ -42,7 +42,11 @@ export const Config = z.strictObject({
   }),
   hub: z.strictObject({ url: z.string().url().optional() }),
   node: z.strictObject({ name: z.string().min(1).optional(), secret: z.string().min(1).optional() }),
-  sync: z.strictObject({ interval_seconds: PositiveSeconds }),
+  sync: z.strictObject({
+    interval_seconds: PositiveSeconds,
+    /** How long a store's history read waits for the hub before answering from local data. */
+    history_timeout_ms: z.coerce.number().int().positive(),
+  }),
   idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
   /** Floor limits of a store redeeming points on balances head office may not have seen. */
   offline: z.strictObject({

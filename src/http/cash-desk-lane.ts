@@ -80,6 +80,7 @@ function serve(lane: Lane, request: IncomingMessage & { body?: unknown }, respon
         ip,
         requestId,
         path: lane.path,
+        rawQuery: queryString,
         params: {},
         query: parseQuery(queryString),
         body: request.body,

@@ -38,6 +38,11 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
   access?: Access;
   /** A call a till waits on: served by the cash-desk lane when sent plainly (src/http/cash-desk-lane.ts). */
   cashDesk?: true;
+  /**
+   * A read of facts, which a store holds only of its own: at a store with a hub it is asked
+   * of the hub first (src/http/history-reads.ts).
+   */
+  history?: true;
   /** Success status: 200 by default; 204 sends no body. */
   status?: 200 | 201 | 204;
   body?: B;

@@ -15,6 +15,8 @@ import { AppError, idempotencyMismatch, invalidParam } from '../errors.js';
 export interface StoredResponse {
   status: number;
   body: unknown;
+  /** For a history read, who answered it (src/http/history-reads.ts); never stored. */
+  source?: 'hub' | 'local';
 }
 
 const PURGE_EVERY = 1000;

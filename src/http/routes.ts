@@ -9,6 +9,8 @@ import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../errors.j
 import type { Endpoint, RequestContext } from './endpoint.js';
 import { basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
 import { inDataEnvelope } from './json-text.js';
+import type { HistoryReads } from './history-reads.js';
+import { SOURCE_HEADER } from './history-reads.js';
 import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
 import type { Principal } from './principal.js';
 import { fromZodIssues } from './validation-errors.js';
@@ -19,6 +21,8 @@ export type Authenticate = (iface: Interface, endpoint: Endpoint, request: { aut
 export interface Mounting {
   authenticate: Authenticate;
   idempotency: IdempotencyKeys;
+  /** At a store with a hub: where history reads go first. */
+  history?: HistoryReads;
 }
 
 export function mountEndpoints(app: express.Express, endpoints: Endpoint[], mounting: Mounting): void {
@@ -63,6 +67,13 @@ export interface Call {
   requestId: string;
   /** The path below the interface's base, as the idempotency fingerprint names it. */
   path: string;
+  /** The query string as sent, without the `?`. */
+  rawQuery: string;
+  /**
+   * Who asks, when a store already authenticated the caller and asks the hub on their behalf
+   * (a history read, src/sync/hub-routes.ts); honoured for history endpoints only.
+   */
+  principal?: Principal;
   params: unknown;
   query: unknown;
   body: unknown;
@@ -71,13 +82,17 @@ export interface Call {
 export type Answer = (call: Call) => Promise<StoredResponse>;
 
 /** Authenticates, parses the input by the endpoint's schemas, runs it (under an Idempotency-Key when one is sent). */
-export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency }: Mounting): Answer {
+export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history }: Mounting): Answer {
   const status = endpoint.status ?? 200;
   // Calls that hand out credentials (logins, token creation) are not kept: a stored
   // answer would hold a bearer token or token id in clear.
   const keeps = endpoint.method !== 'get' && (endpoint.access ?? 'client') === 'client';
   return async (call) => {
-    const principal = await authenticate(iface, endpoint, call);
+    const principal = call.principal && endpoint.history ? call.principal : await authenticate(iface, endpoint, call);
+    if (endpoint.history && history) {
+      const fromHub = await history.read({ iface, path: call.path, rawQuery: call.rawQuery, principal });
+      if (fromHub) return fromHub;
+    }
     const execute = async (): Promise<StoredResponse> => {
       const input = {
         params: parse(endpoint.params, call.params, 'path'),
@@ -86,7 +101,9 @@ export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, 
       };
       const context: RequestContext = { iface, principal, requestId: call.requestId, ip: call.ip };
       const data = await endpoint.handle(input as never, context);
-      return { status, body: status === 204 ? undefined : inDataEnvelope(data) };
+      const answered: StoredResponse = { status, body: status === 204 ? undefined : inDataEnvelope(data) };
+      if (endpoint.history && history) answered.source = 'local';
+      return answered;
     };
     const key = keeps ? call.idempotencyKey : undefined;
     return key === undefined
@@ -106,10 +123,13 @@ function handlerFor(endpoint: Endpoint, iface: Interface, mounting: Mounting): R
       ip: request.ip ?? '',
       requestId: String(response.locals.requestId),
       path: request.path,
+      rawQuery: request.originalUrl.split('?')[1] ?? '',
+      principal: response.locals.delegatedPrincipal as Principal | undefined,
       params: request.params,
       query: request.query,
       body: request.body,
     });
+    if (answered.source) response.set(SOURCE_HEADER, answered.source);
     if (answered.body === undefined) response.status(answered.status).end();
     else response.status(answered.status).json(answered.body);
   };

@@ -4,7 +4,8 @@
  */
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
-import { ChangesPage, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, SCHEMA_HEADER, type PushRequest } from './protocol.js';
+import type { Principal } from '../http/principal.js';
+import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, SCHEMA_HEADER, type PushRequest } from './protocol.js';
 
 export class HubError extends Error {
   constructor(
@@ -62,6 +63,24 @@ export class HubClient {
     for await (const line of createInterface({ input: response.body, crlfDelay: Infinity })) {
       if (line) yield line;
     }
+  }
+
+  /**
+   * An API read asked of the hub on behalf of a caller this store authenticated, within
+   * `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not
+   * answer in time.
+   */
+  async history(apiPath: string, principal: Principal, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    const response = await request(`${this.base}/sync/v1/history${apiPath}`, {
+      method: 'GET',
+      headers: { ...this.headers, [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url') },
+      dispatcher: this.dispatcher,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined };
   }
 
   async close(): Promise<void> {

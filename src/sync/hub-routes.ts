@@ -5,7 +5,8 @@
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { decodeBasic } from '../auth/secrets.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError, invalidParam, methodNotAllowed, unauthorized } from '../errors.js';
+import type { Principal } from '../http/principal.js';
 import type { NodesService } from '../features/nodes/nodes.service.js';
 import { fromZodIssues } from '../http/validation-errors.js';
 import type { Logger } from 'pino';
@@ -13,7 +14,7 @@ import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import { ChangesQuery, FIRST_SCOPED_SCHEMA, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
+import { ChangesQuery, DelegatedPrincipal, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
 
 export function hubRouter(options: { nodes: NodesService; commands: HubCommands; feed: HubFeed; clocks: NodeClocks; schemaVersion: number; log: Logger }): Router {
   const router = express.Router();
@@ -30,6 +31,13 @@ export function hubRouter(options: { nodes: NodesService; commands: HubCommands;
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     if (query.data.pushed_through) options.clocks.report(String(response.locals.nodeId), query.data.pushed_through);
     response.json(options.feed.changesAfter(query.data.after, query.data.limit, scoped(request)));
+  });
+  // A store's history read (src/http/history-reads.ts): the API call, run for the caller the
+  // store authenticated, as if it had been made here.
+  router.use('/history', (request, response, next) => {
+    if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
+    response.locals.delegatedPrincipal = principalOf(request.get(PRINCIPAL_HEADER));
+    (request.app as unknown as RequestHandler)(request, response, next);
   });
   router.get('/snapshot', async (request, response) => {
     const entity = typeof request.query.entity === 'string' ? request.query.entity : undefined;
@@ -62,6 +70,18 @@ async function runEffects(effects: Effect[], log: Logger): Promise<void> {
  */
 function scoped(request: Request): boolean {
   return Number(request.get(SCHEMA_HEADER)) >= FIRST_SCOPED_SCHEMA;
+}
+
+function principalOf(header: string | undefined): Principal {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8'));
+  } catch {
+    throw invalidParam(PRINCIPAL_HEADER, 'invalid_value_format', header, 'Send the caller as base64url JSON');
+  }
+  const principal = DelegatedPrincipal.safeParse(value);
+  if (!principal.success) throw fromZodIssues(principal.error.issues, value, PRINCIPAL_HEADER);
+  return principal.data;
 }
 
 function authenticateNode(nodes: NodesService): RequestHandler {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 export const PROTOCOL_VERSION = 1;
 export const PROTOCOL_HEADER = 'x-loyaltyd-protocol';
+/** A history read's caller, as the store authenticated them: base64url of a DelegatedPrincipal's JSON. */
+export const PRINCIPAL_HEADER = 'x-loyaltyd-principal';
 export const SCHEMA_HEADER = 'x-loyaltyd-schema';
 
 /** Batches are capped so a push never holds the hub's write lock for long (DESIGN §5). */
@@ -84,3 +86,11 @@ export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 
 export const SnapshotRow = z.object({ entity: z.string(), row: z.record(z.string(), StoredValue) });
 export type SnapshotRow = z.infer<typeof SnapshotRow>;
+
+/** Who a store asks a history read for (src/http/history-reads.ts): a Principal. */
+export const DelegatedPrincipal = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('anonymous') }),
+  z.object({ kind: z.literal('user'), userId: z.string().min(1), scheme: z.enum(['bearer', 'legacy-basic']) }),
+  z.object({ kind: z.literal('api-user'), apiUserId: z.string().min(1) }),
+  z.object({ kind: z.literal('token'), apiUserId: z.string().min(1), tokenId: z.string().min(1), customerId: z.string().min(1).nullable() }),
+]);

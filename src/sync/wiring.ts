@@ -10,6 +10,7 @@ import { FoldConflicts } from './fold-conflicts.js';
 import { HubClient } from './hub-client.js';
 import { HubCommands } from './hub-commands.js';
 import { HubFeed } from './hub-feed.js';
+import { HubHistory } from './hub-history.js';
 import { NodeClocks } from './node-clocks.js';
 import { hubRouter } from './hub-routes.js';
 import { Puller } from './puller.js';
@@ -34,13 +35,25 @@ export function createHubSyncRouter(node: Node, config: Config, services: Pick<S
   });
 }
 
-/** A store's sync parts, or undefined for a store with no hub configured (standalone). */
-export function createStoreSync(node: Node, config: Config, clock: Clock): SyncParts | undefined {
+/** A client of the store's hub, or undefined for a hub or a store with no hub configured (standalone). */
+function hubClientOf(config: Config): HubClient | undefined {
   if (config.mode !== 'store' || !config.hub.url) return undefined;
   if (!config.node.name || !config.node.secret) {
     throw new ConfigError('config keys node.name and node.secret: required when hub.url is set (from `loyaltyd nodes add` on the hub)');
   }
-  const client = new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion() });
+  return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion() });
+}
+
+/** Where a store with a hub asks its history reads first; undefined elsewhere. */
+export function createHubHistory(config: Config): HubHistory | undefined {
+  const client = hubClientOf(config);
+  return client && new HubHistory(client, config.sync.history_timeout_ms);
+}
+
+/** A store's sync parts, or undefined for a store with no hub configured (standalone). */
+export function createStoreSync(node: Node, config: Config, clock: Clock): SyncParts | undefined {
+  const client = hubClientOf(config);
+  if (!client) return undefined;
   const state = new SyncState(node.db);
   const deferred = new DeferredChanges(node.db, clock);
   return {

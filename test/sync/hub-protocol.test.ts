@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/db/migrate.js';
-import { DEMO_IDS } from '../../src/demo/demo.js';
 import { PROTOCOL_VERSION } from '../../src/sync/protocol.js';
 import { Cluster, waitFor, type StoreProcess } from '../support/cluster.js';
 import { basic, call } from '../support/server.js';

@@ -14,6 +14,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
     }),
     endpoint({
       method: 'get',
+      history: true,
       path: '/events',
       interfaces: BOTH,
       query: EventQuery,
@@ -21,6 +22,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
     }),
     endpoint({
       method: 'get',
+      history: true,
       path: '/events/:event_id',
       interfaces: BOTH,
       params: EventPath,
@@ -28,6 +30,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
     }),
     endpoint({
       method: 'get',
+      history: true,
       path: '/events/:event_id/property-records',
       interfaces: BOTH,
       params: EventPath,

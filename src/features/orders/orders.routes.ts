@@ -16,6 +16,7 @@ export function ordersRoutes(orders: OrdersService): Endpoint[] {
     endpoint({
       // The reads come from the current OpenAPI file, which limits them to no interface.
       method: 'get',
+      history: true,
       path: '/orders',
       interfaces: BOTH,
       query: OrderQuery,
@@ -23,6 +24,7 @@ export function ordersRoutes(orders: OrdersService): Endpoint[] {
     }),
     endpoint({
       method: 'get',
+      history: true,
       path: '/orders/:order_id',
       interfaces: BOTH,
       params: OrderPath,

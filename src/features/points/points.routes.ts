@@ -4,9 +4,10 @@ import type { PointsService } from './points.service.js';
 
 export function pointsRoutes(points: PointsService): Endpoint[] {
   return [
-    endpoint({ method: 'get', path: '/points', interfaces: BOTH, query: PointsQuery, handle: ({ query }, context) => points.list(query, context) }),
+    endpoint({ method: 'get', history: true, path: '/points', interfaces: BOTH, query: PointsQuery, handle: ({ query }, context) => points.list(query, context) }),
     endpoint({
       method: 'get',
+      history: true,
       path: '/points/:point_id',
       interfaces: BOTH,
       params: PointPath,

@@ -19,6 +19,7 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
     }),
     endpoint({
       method: 'get',
+      history: true,
       path: '/product-reservations',
       interfaces: BOTH,
       query: ProductReservationQuery,
@@ -26,6 +27,7 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
     }),
     endpoint({
       method: 'get',
+      history: true,
       path: '/product-reservations/:product_reservation_id',
       interfaces: BOTH,
       params: ProductReservationPath,

@@ -1,0 +1,30 @@
+/**
+ * A store's history reads asked of its hub (src/http/history-reads.ts): within the timeout,
+ * the hub's answer unless it is a 404 (a record this store made and has not pushed yet) or a
+ * failure of the hub's; otherwise nothing, and the store answers from its own data.
+ */
+import type { HistoryRead, HistoryReads } from '../http/history-reads.js';
+import type { StoredResponse } from '../http/idempotency.js';
+import { basePath } from '../http/interfaces.js';
+import type { HubClient } from './hub-client.js';
+
+export class HubHistory implements HistoryReads {
+  constructor(
+    private readonly client: HubClient,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async read({ iface, path, rawQuery, principal }: HistoryRead): Promise<StoredResponse | undefined> {
+    try {
+      const answer = await this.client.history(`${basePath(iface)}${path}${rawQuery ? `?${rawQuery}` : ''}`, principal, this.timeoutMs);
+      if (answer.status === 404 || answer.status >= 500) return undefined;
+      return { status: answer.status, body: answer.body, source: 'hub' };
+    } catch {
+      return undefined;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
