@@ -48,6 +48,8 @@ export const Config = z.strictObject({
     history_timeout_ms: z.coerce.number().int().positive(),
   }),
   idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
+  /** How long a store keeps its own facts once the hub has them (src/sync/retention.ts); fractions of a day allowed. */
+  retention: z.strictObject({ local_days: z.coerce.number().min(0) }),
   /** Floor limits of a store redeeming points on balances head office may not have seen. */
   offline: z.strictObject({
     redemption_margin_points: z.coerce.number().int().min(0),

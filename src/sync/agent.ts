@@ -13,11 +13,15 @@ import type { DeferredChanges } from './deferred-changes.js';
 import { HubError, type HubClient } from './hub-client.js';
 import type { Puller } from './puller.js';
 import type { Pusher } from './pusher.js';
+import type { Retention } from './retention.js';
 import type { SyncState } from './sync-state.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 
 const NUDGE_DELAY_MS = 200;
+/** Retention runs at most this often, and for at most its budget a round (src/sync/retention.ts). */
+const RETENTION_EVERY_MS = 60_000;
+const RETENTION_BUDGET_MS = 200;
 const MAX_BACKOFF_MS = 60_000;
 
 export interface RoundOutcome {
@@ -26,6 +30,8 @@ export interface RoundOutcome {
   pushed: number;
   rejected: number;
   pulled: number;
+  /** Rows retention deleted in this round. */
+  retained?: number;
   error?: string;
   retryAfterMs?: number;
 }
@@ -38,6 +44,7 @@ export interface SyncParts {
   deferred: DeferredChanges;
   pusher: Pusher;
   puller: Puller;
+  retention: Retention;
 }
 
 /** One round; never throws, so the scheduler never sees an unhandled rejection. */
@@ -50,6 +57,7 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
     outcome.pushed = pushed.sent;
     outcome.rejected = pushed.rejected;
     outcome.pulled = (await parts.puller.pullAll()).applied;
+    outcome.retained = parts.retention.runIfDue(RETENTION_EVERY_MS, RETENTION_BUDGET_MS)?.deleted ?? 0;
     outcome.ok = true;
     parts.state.set('last_success_at', new Date(clock()).toISOString());
   } catch (error) {

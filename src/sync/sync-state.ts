@@ -19,6 +19,8 @@ export const SYNC_KEYS = [
   'rejected_commands',
   'acked_stamp',
   'pushed_through',
+  'last_retention_at',
+  'retention_deleted',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

@@ -15,6 +15,7 @@ import { NodeClocks } from './node-clocks.js';
 import { hubRouter } from './hub-routes.js';
 import { Puller } from './puller.js';
 import { Pusher } from './pusher.js';
+import { Retention } from './retention.js';
 import { replicatedTables, UPWARD_ONLY } from './replicated-tables.js';
 import { CommandEffects } from './command-effects.js';
 import type { Logger } from 'pino';
@@ -64,5 +65,6 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     pusher: new Pusher(node.db, client, state, node.newId, () => node.hlc.now(), clock),
     deferred,
     puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
+    retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
   };
 }

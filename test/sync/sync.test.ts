@@ -106,6 +106,40 @@ describe('sync between a hub and stores', () => {
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(15);
   });
 
+  it('a store keeps its own facts until the hub has them, the customer state covers them and they are older than retention.local_days; the balances stay', async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    const node = store.server.app.node;
+    const records = () => count(store.server, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${DEMO_IDS.customerEva}'`);
+    const before = balance(store.server, DEMO_IDS.customerEva);
+    const kept = records();
+    await assign(store, DEMO_IDS.customerEva, 10);
+    await assign(store, DEMO_IDS.customerEva, 20);
+    expect(records()).toBe(kept + 2);
+
+    // Old enough but not yet pushed: kept, and counted once.
+    store.server.clock.advance(36 * 86_400_000);
+    const offline = store.sync.retention.run(1000);
+    expect(records()).toBe(kept + 2);
+    expect(balance(store.server, DEMO_IDS.customerEva)).toBe(before + 30);
+
+    // Pushed and covered by the state the hub published, yet younger than 35 days: kept.
+    store.server.clock.advance(-36 * 86_400_000);
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2 });
+    expect(store.sync.retention.run(1000).deleted).toBe(0);
+    expect(records()).toBe(kept + 2);
+
+    // 36 days on: the facts go; the balance, now all the hub's state, is what it was.
+    store.server.clock.advance(36 * 86_400_000);
+    const outcome = store.sync.retention.run(1000);
+    expect(outcome.deleted).toBeGreaterThanOrEqual(2);
+    expect(outcome.deleted).toBeGreaterThan(offline.deleted);
+    expect(records()).toBe(0);
+    expect(balance(store.server, DEMO_IDS.customerEva)).toBe(before + 30);
+    expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(before + 30);
+    expect(node.db.prepare("SELECT value FROM meta WHERE key = 'sync.last_retention_at'").get()).toBeDefined();
+  });
+
   it('a push whose answer was lost is acknowledged again without applying twice', async () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;

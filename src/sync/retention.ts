@@ -1,0 +1,135 @@
+/**
+ * A store's retention (DESIGN §5, "Scopes, compaction, retention"): it keeps its own facts
+ * (the origin scope, src/sync/scopes.ts) until the hub has them and they are older than
+ * `retention.local_days` — long enough for a return at the till. A fact is the hub's once
+ * the command that made it was acknowledged (its stamp at or before the newest acknowledged
+ * one, src/sync/pusher.ts); a point or credit record must also be covered by the customer's
+ * published state, or the balance would lose it. A fact with its dependent rows (a purchase's
+ * items) goes when all of them qualify. Rows go in batches, each its own transaction, never
+ * through the write path: nothing of this is a change the hub must hear of. Freed pages go
+ * to SQLite's freelist and are reused, so the file stops growing.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import type { SyncState } from './sync-state.js';
+
+const BATCH = 2000;
+
+interface Retained {
+  table: string;
+  /** Rows that belong to one of this table's and go with it. */
+  children?: { table: string; column: string }[];
+  /** Records a customer's balance counts: kept until the customer's state covers them. */
+  ledger?: true;
+}
+
+const RETAINED: Retained[] = [
+  {
+    table: 'purchases',
+    children: [
+      { table: 'purchase_items', column: 'purchase_id' },
+      { table: 'purchase_assignments', column: 'purchase_id' },
+    ],
+  },
+  { table: 'point_records', ledger: true },
+  { table: 'credit_records', ledger: true },
+  { table: 'events', children: [{ table: 'event_property_records', column: 'event_id' }] },
+  { table: 'orders' },
+  {
+    table: 'product_reservations',
+    children: [
+      { table: 'reservation_codes', column: 'product_reservation_id' },
+      { table: 'reservation_state_changes', column: 'product_reservation_id' },
+    ],
+  },
+  { table: 'auth_tokens' },
+];
+
+export interface RetentionOutcome {
+  deleted: number;
+  /** Rows of the retained tables still held. */
+  held: number;
+}
+
+/** `row` is old enough and, when this node made it, acknowledged. Parameters: cutoff, own node id, acked stamp. */
+const settled = (row: string) => `(${row}.last_change < @cutoff AND (substr(${row}.hlc, 19) != @node OR ${row}.hlc <= @acked))`;
+
+export class Retention {
+  private readonly steps: { table: string; select: Statement; deletes: Statement[] }[];
+  private readonly staleFeed: Statement;
+  private readonly staleOutbox: Statement;
+  private readonly counts: Statement<[], number>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly state: SyncState,
+    private readonly nodeId: string,
+    private readonly keepMs: number,
+    private readonly clock: Clock,
+  ) {
+    this.steps = RETAINED.map((retained) => {
+      const children = retained.children ?? [];
+      const unsettledChild = children.map(
+        (child) => `NOT EXISTS (SELECT 1 FROM ${child.table} c WHERE c.${child.column} = t.id AND NOT ${settled('c')})`,
+      );
+      const covered = retained.ledger
+        ? [`t.hlc <= coalesce((SELECT json_extract(s.coverage, '$."' || substr(t.hlc, 19) || '"') FROM customer_states s WHERE s.id = t.customer_id), '')`]
+        : [];
+      const where = [settled('t'), ...unsettledChild, ...covered].join(' AND ');
+      return {
+        table: retained.table,
+        select: db.prepare(`SELECT t.id FROM ${retained.table} t WHERE ${where} ORDER BY t.rowid LIMIT ${BATCH}`).pluck(),
+        deletes: [
+          ...children.map((child) => db.prepare(`DELETE FROM ${child.table} WHERE ${child.column} IN (SELECT value FROM json_each(?))`)),
+          db.prepare(`DELETE FROM ${retained.table} WHERE id IN (SELECT value FROM json_each(?))`),
+        ],
+      };
+    });
+    // A store with a hub keeps no feed (src/db/write-path.ts); an older release's rows go.
+    this.staleFeed = db.prepare(`DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ${BATCH})`);
+    // An older release kept acknowledged commands; they go as the pusher now deletes them.
+    this.staleOutbox = db.prepare(`DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE status != 'pending' ORDER BY seq LIMIT ${BATCH})`);
+    this.counts = db.prepare<[], number>(`SELECT ${RETAINED.map((retained) => `(SELECT count(*) FROM ${retained.table})`).join(' + ')}`).pluck();
+  }
+
+  /** run(), when the last run was `everyMs` or more ago; undefined when it was not due. */
+  runIfDue(everyMs: number, budgetMs: number): RetentionOutcome | undefined {
+    const last = this.state.get('last_retention_at');
+    if (last !== undefined && this.clock() - Date.parse(last) < everyMs) return undefined;
+    return this.run(budgetMs);
+  }
+
+  /** Deletes what the store no longer keeps, batch by batch, until nothing is left to delete or `budgetMs` has passed. */
+  run(budgetMs: number): RetentionOutcome {
+    const deadline = performance.now() + budgetMs;
+    const parameters = {
+      cutoff: new Date(this.clock() - this.keepMs).toISOString(),
+      node: this.nodeId,
+      acked: this.state.get('acked_stamp') ?? '',
+    };
+    let deleted = 0;
+    for (const step of [...this.steps.map((retained) => () => this.deleteSettled(retained, parameters)), () => this.staleFeed.run().changes, () => this.staleOutbox.run().changes]) {
+      for (;;) {
+        const removed = this.db.transaction(step)();
+        deleted += removed;
+        if (removed < BATCH || performance.now() > deadline) break;
+      }
+      if (performance.now() > deadline) break;
+    }
+    const now = new Date(this.clock()).toISOString();
+    this.db.transaction(() => {
+      this.state.set('last_retention_at', now);
+      this.state.set('retention_deleted', (this.state.number('retention_deleted') ?? 0) + deleted);
+    })();
+    return { deleted, held: this.counts.get()! };
+  }
+
+  private deleteSettled(step: Retention['steps'][number], parameters: Record<string, string>): number {
+    const ids = step.select.all(parameters) as string[];
+    if (ids.length === 0) return 0;
+    const list = JSON.stringify(ids);
+    for (const statement of step.deletes) statement.run(list);
+    return ids.length;
+  }
+}
