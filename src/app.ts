@@ -23,7 +23,8 @@ import { pathNotFound } from './errors.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { readSyncStatus } from './sync/status.js';
-import { createHubHistory, createHubSyncRouter } from './sync/wiring.js';
+import { readStorage } from './sync/storage-status.js';
+import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './sync/wiring.js';
 
 export interface App {
   node: Node;
@@ -61,11 +62,16 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
         schema_version: schemaVersion(),
         uptime_seconds: Math.round((clock() - started) / 1000),
         sync: readSyncStatus(node.db, config.mode, config.hub.url, clock),
+        storage: readStorage(node.db, config.mode, config.retention.local_days, clock),
       }),
       metrics.registry,
     ),
   );
-  if (config.mode === 'hub') http.use('/sync/v1', createHubSyncRouter(node, config, services, clock, log));
+  if (config.mode === 'hub') {
+    http.use('/sync/v1', createHubSyncRouter(node, config, services, clock, log));
+    const compaction = createFeedCompaction(node, config, clock);
+    background.push((taskLog) => startFeedCompaction(compaction, taskLog));
+  }
   const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
   http.use(parseBody);
   const endpoints = [

@@ -131,6 +131,17 @@ export function methodNotAllowed(method: string, allowed: string[]): AppError {
   );
 }
 
+/** A store pulled from before the hub's compacted feed (src/sync/feed-compaction.ts): it must bootstrap again. */
+export function cursorExpired(after: number, floor: number): AppError {
+  return new AppError(410, {
+    type: ABOUT_BLANK,
+    exception: 'sync_cursor_expired_exception',
+    title: 'Feed position expired',
+    detail: `The feed before seq ${floor} is compacted; bootstrap again from a snapshot`,
+    error_data: { after, floor },
+  });
+}
+
 export function payloadTooLarge(limitBytes: number): AppError {
   return new AppError(413, {
     type: ABOUT_BLANK,

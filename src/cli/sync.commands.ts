@@ -3,7 +3,8 @@ import { systemClock } from '../clock.js';
 import { runRound } from '../sync/agent.js';
 import { checksumTables } from '../sync/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
-import { createStoreSync } from '../sync/wiring.js';
+import { readStorage } from '../sync/storage-status.js';
+import { createFeedCompaction, createStoreSync } from '../sync/wiring.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
 
@@ -36,11 +37,14 @@ function syncConfig(options: SyncOptions) {
 export function registerSyncCommands(program: Command): void {
   const sync = program.command('sync').description('Store↔hub sync: status, a round now, conflicts (works while the daemon runs)');
 
-  withSyncFlags(sync.command('status').description('Reachability, last push and pull, outbox depth and age, feed lag, conflicts')).action(
+  withSyncFlags(sync.command('status').description('Reachability, last push and pull, outbox depth and age, feed lag, conflicts, rows held per scope, retention and compaction')).action(
     async (options: SyncOptions) => {
       const config = syncConfig(options);
       await withApp(config, (app) => {
-        const status = readSyncStatus(app.node.db, config.mode, config.hub.url, systemClock);
+        const status = {
+          ...readSyncStatus(app.node.db, config.mode, config.hub.url, systemClock),
+          storage: readStorage(app.node.db, config.mode, config.retention.local_days, systemClock),
+        };
         if (options.json) print({ ...status }, true);
         else print(flatten(status as unknown as Record<string, unknown>), false);
       });
@@ -64,6 +68,12 @@ export function registerSyncCommands(program: Command): void {
       });
     },
   );
+
+  common(sync.command('compact').description("On the hub: compact the change feed now (also done hourly)")).action(async (options: CommonOptions) => {
+    const config = configFrom(options, { mode: 'hub' });
+    const outcome = await withApp(config, (app) => createFeedCompaction(app.node, config, systemClock).run());
+    print({ ...outcome }, options.json);
+  });
 
   common(sync.command('checksum').description('A checksum per replicated table, to compare nodes')).action(async (options: CommonOptions) => {
     await withApp(configFrom(options), (app) => {

@@ -8,6 +8,8 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
 import type { Db } from '../db/open.js';
+import { cursorExpired } from '../errors.js';
+import { FLOOR_KEY } from './feed-compaction.js';
 import type { ChangesPage, FeedChange, SnapshotHeader } from './protocol.js';
 import { reachesStores } from './scopes.js';
 
@@ -23,6 +25,7 @@ interface ChangeRecord {
 export class HubFeed {
   private readonly page: Statement<[number, number], ChangeRecord>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
+  private readonly floor: Statement<[], string | undefined>;
   private readonly replicatedSet: Set<string>;
   /** The tables whose rows a scoped store holds (src/sync/scopes.ts). */
   private readonly sharedSet: Set<string>;
@@ -37,6 +40,7 @@ export class HubFeed {
     this.replicatedSet = new Set(replicated);
     this.sharedSet = new Set(replicated.filter(reachesStores));
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM changes');
+    this.floor = db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck();
   }
 
   /**
@@ -45,6 +49,8 @@ export class HubFeed {
    * zero when it has all it holds.
    */
   changesAfter(after: number, limit: number, scoped: boolean): ChangesPage {
+    const floor = Number(this.floor.get() ?? 0);
+    if (after < floor) throw cursorExpired(after, floor);
     const records = this.page.all(after, limit + 1);
     const examined = records.slice(0, limit);
     const sent = scoped ? this.sharedSet : this.replicatedSet;

@@ -14,7 +14,7 @@ import type { WritePath } from '../db/write-path.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { IdGenerator } from './ids.js';
-import type { HubClient } from './hub-client.js';
+import { HubError, type HubClient } from './hub-client.js';
 import { LocalSchema } from './local-schema.js';
 import type { FeedChange, RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
@@ -49,7 +49,7 @@ export class Puller {
     this.db.transaction(() => this.deferred.replay(schema, (change) => this.applyOne(change, 'yields')))();
     for (;;) {
       const cursor = this.state.number('cursor') ?? 0;
-      const page = await this.client.changes(cursor, this.pageSize, this.state.get('pushed_through'));
+      const page = await this.changesAfter(cursor);
       this.db.transaction(() => {
         const applied = page.changes.filter((change) => this.apply(change, schema));
         outcome.applied += applied.length;
@@ -64,6 +64,16 @@ export class Puller {
       })();
       outcome.pages += 1;
       if (!page.has_more) return outcome;
+    }
+  }
+
+  /** A page of the feed; when the hub compacted past the cursor, the cursor goes, so the next round bootstraps again. */
+  private async changesAfter(cursor: number) {
+    try {
+      return await this.client.changes(cursor, this.pageSize, this.state.get('pushed_through'));
+    } catch (error) {
+      if (error instanceof HubError && error.exception === 'sync_cursor_expired_exception') this.state.clear('cursor');
+      throw error;
     }
   }
 

@@ -9,6 +9,7 @@ import { DeferredChanges } from './deferred-changes.js';
 import { FoldConflicts } from './fold-conflicts.js';
 import { HubClient } from './hub-client.js';
 import { HubCommands } from './hub-commands.js';
+import { FeedCompaction } from './feed-compaction.js';
 import { HubFeed } from './hub-feed.js';
 import { HubHistory } from './hub-history.js';
 import { NodeClocks } from './node-clocks.js';
@@ -34,6 +35,26 @@ export function createHubSyncRouter(node: Node, config: Config, services: Pick<S
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
   });
+}
+
+const COMPACT_EVERY_MS = 3_600_000;
+
+/** The hub's feed compaction. */
+export function createFeedCompaction(node: Node, config: Config, clock: Clock): FeedCompaction {
+  return new FeedCompaction(node.db, replicatedTables(node.db), config.sync.feed_retention_days * 86_400_000, clock);
+}
+
+/** The hub compacts its feed once an hour, the first time an hour after it starts. */
+export function startFeedCompaction(compaction: FeedCompaction, log: Logger): () => void {
+  const timer = setInterval(() => {
+    try {
+      log.info({ sync: 'compaction', ...compaction.run() }, 'feed compacted');
+    } catch (error) {
+      log.error({ err: error }, 'feed compaction failed');
+    }
+  }, COMPACT_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** A client of the store's hub, or undefined for a hub or a store with no hub configured (standalone). */

@@ -10,7 +10,7 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { runRound, type SyncParts } from '../../src/sync/agent.js';
 import { checksumTables } from '../../src/sync/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
-import { createStoreSync } from '../../src/sync/wiring.js';
+import { createFeedCompaction, createStoreSync } from '../../src/sync/wiring.js';
 import { freePort } from '../support/cluster.js';
 import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
@@ -137,7 +137,49 @@ describe('sync between a hub and stores', () => {
     expect(records()).toBe(0);
     expect(balance(store.server, DEMO_IDS.customerEva)).toBe(before + 30);
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(before + 30);
-    expect(node.db.prepare("SELECT value FROM meta WHERE key = 'sync.last_retention_at'").get()).toBeDefined();
+    const health = await call('GET', `${store.server.url}/health`);
+    expect(health.body.storage).toMatchObject({
+      scopes: { chain: expect.any(Number), 'customer-state': expect.any(Number), origin: 0 },
+      feed_rows: 0,
+      retention: { backlog_rows: 0, last_run_at: new Date(store.server.clock.now()).toISOString(), deleted_total: outcome.deleted + offline.deleted },
+    });
+    expect(health.body.storage.scopes['customer-state']).toBeGreaterThan(0);
+    const hubHealth = await call('GET', `${cluster.hub.url}/health`);
+    expect(hubHealth.body.storage).toMatchObject({ compaction: { last_run_at: null, floor: 0 } });
+    expect(hubHealth.body.storage.scopes.origin).toBeGreaterThan(0);
+  });
+
+  it('the hub compacts its feed; a store whose cursor is older than the compacted part bootstraps again by itself and converges', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const hub = cluster.hub;
+    const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
+    const rename = (name: string) => hub.app.node.writes.write(null, (tx) => tx.update('customers', DEMO_IDS.customerPetr, { first_name: name }));
+    for (const name of ['One', 'Two', 'Three']) rename(name);
+    await assign(a, DEMO_IDS.customerEva, 5);
+    expect((await cluster.round(a)).ok).toBe(true);
+    const lastSeq = count(hub, 'SELECT max(seq) AS n FROM changes');
+    expect(compaction.run()).toMatchObject({ deleted: 0, floor: 0 });
+
+    // Eight days on, past sync.feed_retention_days (7): the three renames keep their newest,
+    // Eva's point record (a store's fact) leaves the feed, her state stays.
+    hub.clock.advance(8 * 86_400_000);
+    rename('Four');
+    const compacted = compaction.run();
+    expect(compacted.floor).toBe(lastSeq);
+    expect(compacted.deleted).toBeGreaterThanOrEqual(3);
+    expect(count(hub, `SELECT count(*) AS n FROM changes WHERE seq <= ${lastSeq} AND entity = 'customers' AND entity_id = '${DEMO_IDS.customerPetr}'`)).toBe(0);
+    expect(count(hub, `SELECT count(*) AS n FROM changes WHERE seq <= ${lastSeq} AND entity = 'point_records'`)).toBe(0);
+    expect(count(hub, `SELECT count(*) AS n FROM changes WHERE entity = 'customer_states' AND entity_id = '${DEMO_IDS.customerEva}'`)).toBe(1);
+
+    // Store A pulled past the floor and goes on; store B, behind it, is told 410 and bootstraps again.
+    expect((await cluster.round(a)).ok).toBe(true);
+    expect(await cluster.round(b)).toMatchObject({ ok: false, error: expect.stringContaining('sync_cursor_expired_exception') });
+    expect(await cluster.round(b)).toMatchObject({ ok: true, bootstrapped: true });
+    const hubSums = checksumTables(hub.app.node.db);
+    for (const store of [a, b]) expect(checksumTables(store.server.app.node.db)).toEqual(hubSums);
+    expect(count(b.server, `SELECT count(*) AS n FROM customers WHERE first_name = 'Four'`)).toBe(1);
+    expect(balance(b.server, DEMO_IDS.customerEva)).toBe(balance(hub, DEMO_IDS.customerEva));
   });
 
   it('a push whose answer was lost is acknowledged again without applying twice', async () => {

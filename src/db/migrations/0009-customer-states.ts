@@ -17,6 +17,9 @@
  *   it (the node id is the stamp's last part). Triggers on the state keep it so too.
  * - sync_node_clocks (hub, node-local): per store, the stamp it reported having pushed
  *   everything up to, which bounds the horizon (src/loyalty/customer-states.ts).
+ * - sync_feed_marks (hub, node-local): the feed's last seq at each compaction, so that the
+ *   next one knows which changes are older than the feed's retention
+ *   (src/sync/feed-compaction.ts).
  */
 const covered = (customer: string, stamp: string) => `coalesce((
     SELECT json_extract(s.coverage, '$."' || substr(${stamp}, 19) || '"') FROM customer_states s WHERE s.id = ${customer}), '')`;
@@ -62,6 +65,11 @@ CREATE TABLE customer_states (
   coverage TEXT NOT NULL,
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE sync_feed_marks (
+  marked_at TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL
 ) STRICT;
 
 CREATE TABLE sync_node_clocks (

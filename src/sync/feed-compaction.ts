@@ -1,0 +1,89 @@
+/**
+ * The hub's feed compaction (DESIGN §5, "Scopes, compaction, retention"). Changes older than
+ * `sync.feed_retention_days` are dropped when a newer change of the same row follows them,
+ * when they are tombstones, or when no scoped store is sent them (other nodes' facts, node-
+ * local rows): what stays is the newest change of each row stores hold. A store whose cursor
+ * is older than the compacted part (the floor) could miss a delete, so the hub answers its
+ * pull 410 and it bootstraps again (src/sync/puller.ts). The recommendation model follows the
+ * feed too, so nothing past its cursor goes.
+ *
+ * Which changes are old is known from marks: each run notes the feed's last seq with the
+ * time, and the next runs compact up to the newest mark older than the retention.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { reachesStores } from './scopes.js';
+
+const SEQS_PER_BATCH = 20_000;
+export const FLOOR_KEY = 'feed_floor';
+
+export interface CompactionOutcome {
+  deleted: number;
+  /** Pulls after a seq below this are answered 410: bootstrap again. */
+  floor: number;
+  /** Changes the feed holds afterwards. */
+  held: number;
+}
+
+export class FeedCompaction {
+  private readonly mark: Statement;
+  private readonly compactTo: Statement<[string], number | null>;
+  private readonly forgetMarks: Statement<[string]>;
+  private readonly floor: Statement<[], string | undefined>;
+  private readonly setFloor: Statement<[string]>;
+  private readonly modelCursor: Statement<[], string | undefined>;
+  private readonly remove: Statement;
+  private readonly held: Statement<[], number>;
+
+  constructor(
+    private readonly db: Db,
+    replicated: string[],
+    private readonly retentionMs: number,
+    private readonly clock: Clock,
+  ) {
+    this.mark = db.prepare('INSERT OR REPLACE INTO sync_feed_marks (marked_at, seq) SELECT ?, coalesce(max(seq), 0) FROM changes');
+    this.compactTo = db.prepare<[string], number | null>('SELECT max(seq) FROM sync_feed_marks WHERE marked_at <= ?').pluck();
+    this.forgetMarks = db.prepare('DELETE FROM sync_feed_marks WHERE marked_at < ?');
+    this.floor = db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck();
+    this.setFloor = db.prepare(`INSERT INTO meta (key, value) VALUES ('${FLOOR_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+    this.modelCursor = db.prepare<[], string | undefined>("SELECT value FROM recommendation_state WHERE key = 'cursor'").pluck();
+    const kept = JSON.stringify(replicated.filter(reachesStores));
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS feed_newest (entity TEXT NOT NULL, entity_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (entity, entity_id)) WITHOUT ROWID');
+    this.remove = db.prepare(
+      `DELETE FROM changes WHERE seq > @from AND seq <= @to AND (
+         op = 'delete'
+         OR entity NOT IN (SELECT value FROM json_each('${kept}'))
+         OR seq < (SELECT n.seq FROM temp.feed_newest n WHERE n.entity = changes.entity AND n.entity_id = changes.entity_id))`,
+    );
+    this.held = db.prepare<[], number>('SELECT count(*) FROM changes').pluck();
+  }
+
+  /** Marks the feed, then compacts what is older than the retention, a batch of seqs a transaction. */
+  run(): CompactionOutcome {
+    const now = this.clock();
+    this.mark.run(new Date(now).toISOString());
+    const horizon = new Date(now - this.retentionMs).toISOString();
+    const from = Number(this.floor.get() ?? 0);
+    const model = this.modelCursor.get();
+    const to = Math.min(this.compactTo.get(horizon) ?? 0, model === undefined ? Infinity : Number(model));
+    let deleted = 0;
+    if (to > from) {
+      this.db.transaction(() => {
+        this.db.exec('DELETE FROM temp.feed_newest');
+        this.db.exec('INSERT INTO temp.feed_newest SELECT entity, entity_id, max(seq) FROM changes GROUP BY entity, entity_id');
+      })();
+      for (let start = from; start < to; start += SEQS_PER_BATCH) {
+        const end = Math.min(to, start + SEQS_PER_BATCH);
+        deleted += this.db.transaction(() => {
+          const removed = this.remove.run({ from: start, to: end }).changes;
+          this.setFloor.run(String(end));
+          return removed;
+        })();
+      }
+      this.db.exec('DELETE FROM temp.feed_newest');
+      this.forgetMarks.run(horizon);
+    }
+    return { deleted, floor: Math.max(from, to), held: this.held.get()! };
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * What a node holds, by scope (src/sync/scopes.ts), and how retention and compaction keep it
+ * so (DESIGN §5): shown by `loyaltyd sync status` and /health. Read from the database alone,
+ * so the CLI can report on a running daemon.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { FLOOR_KEY } from './feed-compaction.js';
+import { replicatedTables } from './replicated-tables.js';
+import { scopeOf, type Scope } from './scopes.js';
+import { SyncState } from './sync-state.js';
+
+export interface StorageStatus {
+  /** Rows held per scope. */
+  scopes: Record<Scope, number>;
+  /** Change-feed rows held (a store with a hub keeps none). */
+  feed_rows: number;
+  /** On a store: its facts older than retention.local_days still held (not yet acknowledged or covered), and the last run. */
+  retention?: { backlog_rows: number; last_run_at: string | null; deleted_total: number };
+  /** On the hub: the last compaction of the feed and the seq below which a store must bootstrap again. */
+  compaction?: { last_run_at: string | null; floor: number };
+}
+
+export function readStorage(db: Db, mode: 'store' | 'hub', localDays: number, clock: Clock): StorageStatus {
+  const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
+  const cutoff = new Date(clock() - localDays * 86_400_000).toISOString();
+  let backlog = 0;
+  for (const table of replicatedTables(db)) {
+    const scope = scopeOf(table);
+    if (!scope) continue;
+    scopes[scope] += db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
+    if (scope === 'origin') backlog += db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE last_change < ?`).pluck().get(cutoff)!;
+  }
+  const feedRows = db.prepare<[], number>('SELECT count(*) FROM changes').pluck().get()!;
+  if (mode === 'hub') {
+    const lastRun = db.prepare<[], string | null>('SELECT max(marked_at) FROM sync_feed_marks').pluck().get() ?? null;
+    const floor = Number(db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck().get() ?? 0);
+    return { scopes, feed_rows: feedRows, compaction: { last_run_at: lastRun, floor } };
+  }
+  const state = new SyncState(db);
+  return {
+    scopes,
+    feed_rows: feedRows,
+    retention: { backlog_rows: backlog, last_run_at: state.get('last_retention_at') ?? null, deleted_total: state.number('retention_deleted') ?? 0 },
+  };
+}
