@@ -109,7 +109,6 @@ describe('sync between a hub and stores', () => {
   it('a store keeps its own facts until the hub has them, the customer state covers them and they are older than retention.local_days; the balances stay', async () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;
-    const node = store.server.app.node;
     const records = () => count(store.server, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${DEMO_IDS.customerEva}'`);
     const before = balance(store.server, DEMO_IDS.customerEva);
     const kept = records();
