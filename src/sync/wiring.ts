@@ -66,8 +66,12 @@ function hubClientOf(config: Config): HubClient | undefined {
   return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion() });
 }
 
-/** Where a store with a hub asks its history reads first; undefined elsewhere. */
+/**
+ * Where a store with a hub asks its history reads first; undefined elsewhere. Without node
+ * credentials there is no asking (`serve` refuses to start so, through createStoreSync).
+ */
 export function createHubHistory(config: Config): HubHistory | undefined {
+  if (!config.node.name || !config.node.secret) return undefined;
   const client = hubClientOf(config);
   return client && new HubHistory(client, config.sync.history_timeout_ms);
 }
