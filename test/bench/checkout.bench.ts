@@ -19,7 +19,6 @@
  * for profiling the daemon on it.
  */
 import autocannon from 'autocannon';
-import { setTimeout as delay } from 'node:timers/promises';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../src/clock.js';
@@ -29,6 +28,7 @@ import { DEMO_IDS, loadDemo } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/node.js';
 import pino from 'pino';
 import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
+import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, peakRss } from './report.js';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
@@ -76,11 +76,11 @@ export async function run(): Promise<void> {
     ['recommended-best-rewards', `${base}/recommended-best-rewards`, recommend],
   ] as const) {
     warmFileCache(dataDir);
-    const fixed = await fixedRate(url, headers, body, { desks: 50, perDesk: 10 });
+    const fixed = await fixedRate(url, headers, body, { desks: 50, perDesk: 10, seconds: SECONDS });
     line(`${name} at 500 req/s (50 desks)`, `p50 ${fixed.p50} ms  p99 ${fixed.p99} ms  (target p99 ≤ 5 ms)  ${fixed.answered} answered, errors ${fixed.errors}`);
   }
   warmFileCache(dataDir);
-  const purchase = await fixedRate(`${base}/send-purchase`, headers, send, { desks: 10, perDesk: 10 });
+  const purchase = await fixedRate(`${base}/send-purchase`, headers, send, { desks: 10, perDesk: 10, seconds: SECONDS });
   line('send-purchase at 100 req/s (synchronous=FULL)', `p50 ${purchase.p50} ms  p99 ${purchase.p99} ms  (target p99 ≤ 10 ms)  ${purchase.answered} answered, errors ${purchase.errors}`);
 
   // Saturation, in rounds: each round loads the two baselines and then the daemon's two
@@ -174,42 +174,6 @@ function load(url: string, headers: Record<string, string>, body: () => string, 
     duration: options.seconds ?? SECONDS,
     requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: body() }) }],
   });
-}
-
-/**
- * A fixed offered rate as cash desks make it: each desk a connection sending `perDesk`
- * requests a second, the desks' seconds staggered across the second. autocannon's own
- * `overallRate` starts every connection's one-second window together (lib/run.js,
- * lib/httpClient.js), so each second's requests would leave in one burst and the p99 would
- * measure that queue. So each desk is its own autocannon run with one connection, started
- * 1/desks of a second after the one before, and the latencies of all runs are pooled.
- */
-async function fixedRate(url: string, headers: Record<string, string>, body: () => string, options: { desks: number; perDesk: number }) {
-  const latencies: number[] = [];
-  let errors = 0;
-  await Promise.all(
-    Array.from({ length: options.desks }, async (_, desk) => {
-      await delay((desk * 1000) / options.desks);
-      const result = await autocannon({
-        url,
-        method: 'POST',
-        headers,
-        connections: 1,
-        connectionRate: options.perDesk,
-        duration: SECONDS,
-        requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: body() }) }],
-        setupClient: (client) =>
-          client.on('response', (status: number, _bytes: number, ms: number) => {
-            latencies.push(ms);
-            if (status >= 300) errors += 1;
-          }),
-      });
-      errors += result.errors + result.timeouts;
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const at = (share: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!.toFixed(1) : '-');
-  return { p50: at(0.5), p99: at(0.99), answered: latencies.length, errors };
 }
 
 /**

@@ -1,0 +1,112 @@
+/**
+ * One store of the fleet bench (fleet.bench.ts): a store daemon — the app, its HTTP server
+ * and its sync parts — on a clock the bench moves, driven over IPC. Arguments: data folder,
+ * hub URL, node name, node secret, the clock's start (ms), retention.local_days.
+ *
+ * Messages `{ id, op, … }`, each answered `{ id, result }` or `{ id, error }`:
+ * - `advance { to }`: the clock moves to `to`;
+ * - `round`: one sync round now (bootstrap if needed, push, pull, retention);
+ * - `sell { bills }`: send-purchase of each bill over HTTP, four at a time; → answered, failed;
+ * - `stats { customers, at }`: the database's used and file bytes, the outbox depth, and a
+ *   digest of the customers' balances at `at`.
+ */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import pino from 'pino';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { databaseFile } from '../../src/node.js';
+import { startServer } from '../../src/server.js';
+import { runRound } from '../../src/sync/agent.js';
+import { createStoreSync } from '../../src/sync/wiring.js';
+import { demoBearer } from './cluster.js';
+
+const [dataDir, hubUrl, nodeName, nodeSecret, startMs, localDays] = process.argv.slice(2) as [string, string, string, string, string, string];
+let now = Number(startMs);
+const clock = () => now;
+const config = loadConfig({
+  env: {},
+  overrides: {
+    mode: 'store',
+    data_dir: dataDir,
+    'hub.url': hubUrl,
+    'node.name': nodeName,
+    'node.secret': nodeSecret,
+    'retention.local_days': localDays,
+    'offline.max_age_hours': 24 * 365,
+    'log.level': 'silent',
+  },
+});
+const app = createApp({ config, clock, log: pino({ level: 'silent' }) });
+const sync = createStoreSync(app.node, config, clock)!;
+const server = await startServer(app, '127.0.0.1', 0);
+let bearer: string | undefined;
+
+type Message = { id: number; op: 'advance'; to: number } | { id: number; op: 'round' } | { id: number; op: 'sell'; bills: unknown[] } | { id: number; op: 'stats'; customers: string[]; at: number };
+
+async function handle(message: Message): Promise<unknown> {
+  switch (message.op) {
+    case 'advance':
+      now = message.to;
+      return now;
+    case 'round':
+      return runRound(sync, clock);
+    case 'sell':
+      return sell(message.bills);
+    case 'stats':
+      return stats(message.customers, message.at);
+  }
+}
+
+async function sell(bills: unknown[]): Promise<{ answered: number; failed: number; firstError?: string }> {
+  bearer ??= await demoBearer(server.url);
+  const url = `${server.url}/rest-api/enterprise-interface/v1.0/purchases/actions/send-purchase`;
+  let next = 0;
+  const outcome: { answered: number; failed: number; firstError?: string } = { answered: 0, failed: 0 };
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < bills.length) {
+        const bill = bills[next++];
+        const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(bill) });
+        const text = await response.text();
+        if (response.status === 201) outcome.answered += 1;
+        else {
+          outcome.failed += 1;
+          outcome.firstError ??= `${response.status} ${text.slice(0, 300)}`;
+        }
+      }
+    }),
+  );
+  return outcome;
+}
+
+function stats(customers: string[], at: number) {
+  const db = app.node.db;
+  const pragma = (name: string) => db.prepare<[], number>(`PRAGMA ${name}`).pluck().get()!;
+  const digest = createHash('sha256');
+  for (const customer of customers) {
+    const { pointsMilli, creditMinor } = app.node.ledgers.balancesAt(customer, at);
+    digest.update(`${customer}:${pointsMilli}:${creditMinor}\n`);
+  }
+  return {
+    usedBytes: (pragma('page_count') - pragma('freelist_count')) * pragma('page_size'),
+    fileBytes: statSync(databaseFile(dataDir)).size,
+    outbox: db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get()!,
+    balances: digest.digest('hex'),
+  };
+}
+
+process.on('message', (message: Message) => {
+  handle(message).then(
+    (result) => process.send!({ id: message.id, result }),
+    (error: unknown) => process.send!({ id: message.id, error: (error as Error).message }),
+  );
+});
+process.on('disconnect', () => {
+  void server.close().then(async () => {
+    await sync.client.close();
+    app.close();
+    process.exit(0);
+  });
+});
+process.send!({ ready: server.url });

@@ -1,0 +1,318 @@
+/**
+ * A fleet over time (scopes issue, acceptance 1 and 2): a hub process and BENCH_FLEET_STORES
+ * (10) store processes (fleet-store.ts), each on a clock the bench moves, behind one proxy
+ * that counts the bytes each store pulls and can cut the hub off.
+ *
+ * 1. A simulated week: every day each store sells BENCH_FLEET_BILLS (150) bills to random
+ *    customers of a shared pool, then syncs; on days 2 and 3 the hub is unreachable. At the
+ *    heal, fleet rounds (every store one round, together) run until every node's balances
+ *    are identical: the rounds, the seconds and the hub's commands/s are printed.
+ * 2. Growth: store 0 alone sells 1,000 bills and the fleet syncs. Each other store's growth
+ *    per bill sold elsewhere, against store 0's per own bill (target ≤ 1 %), and the bytes
+ *    each store pulled per foreign bill. Growth is the database's used pages (page_count less
+ *    the freelist), which is what a file reaches once its free pages are reused.
+ * 3. Soak: one more store, with retention.local_days 0, takes BENCH_FLEET_SOAK (50,000)
+ *    bills in chunks of 1,000 with a round after each (its clock two minutes on, so
+ *    retention runs); its file size after half and after all of them (target < 10 % apart),
+ *    then send-purchase at 100 req/s for 10 s with rounds every 500 ms (target p99 ≤ 5 ms,
+ *    synchronous=FULL). Baseline: the same store's file size after the first half.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { DEMO_IDS } from '../../src/demo/demo.js';
+import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
+import { databaseFile } from '../../src/node.js';
+import { addNode, benchDir, cli, demoBearer, startHub } from './cluster.js';
+import { fixedRate } from './fixed-rate.js';
+import { line, megabytes, seconds } from './report.js';
+
+const STORES = Number(process.env.BENCH_FLEET_STORES ?? 10);
+const BILLS_PER_DAY = Number(process.env.BENCH_FLEET_BILLS ?? 150);
+const CUSTOMERS = Number(process.env.BENCH_FLEET_CUSTOMERS ?? 2000);
+const SOAK_BILLS = Number(process.env.BENCH_FLEET_SOAK ?? 50_000);
+const GROWTH_BILLS = 1000;
+const DAYS = 7;
+const OUTAGE = new Set([2, 3]);
+const DAY = 86_400_000;
+const STORE_SCRIPT = fileURLToPath(new URL('./fleet-store.ts', import.meta.url));
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const customerId = (i: number) => `f0${hex(i, 24)}`;
+const cardNumber = (i: number) => String(5_000_000_000_000 + i);
+
+interface Stats {
+  usedBytes: number;
+  fileBytes: number;
+  outbox: number;
+  balances: string;
+}
+
+interface RoundOutcome {
+  ok: boolean;
+  pushed: number;
+  error?: string;
+}
+
+/** A fleet-store.ts process, asked over IPC. */
+class FleetStore {
+  private next = 0;
+  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+
+  private constructor(
+    readonly name: string,
+    readonly url: string,
+    private readonly child: ChildProcess,
+  ) {
+    child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
+      const waiter = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (message.error !== undefined) waiter?.reject(new Error(`${name}: ${message.error}`));
+      else waiter?.resolve(message.result);
+    });
+  }
+
+  static start(name: string, hubUrl: string, hubDir: string, startMs: number, localDays: number): Promise<FleetStore> {
+    const credentials = addNode(hubDir, name);
+    const args = [benchDir(name), hubUrl, credentials.node_name, credentials.node_secret, String(startMs), String(localDays)];
+    const child = fork(STORE_SCRIPT, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    return new Promise((resolve, reject) => {
+      child.once('message', (message: { ready?: string }) => resolve(new FleetStore(name, message.ready!, child)));
+      child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+    });
+  }
+
+  ask<T>(message: Record<string, unknown>): Promise<T> {
+    const id = (this.next += 1);
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.child.send({ ...message, id });
+    });
+  }
+
+  stop(): void {
+    this.child.disconnect();
+  }
+}
+
+/** Forwards to the hub, counting the bytes of each store's pulls; `down` cuts every connection. */
+class HubProxy {
+  down = false;
+  readonly pulledBytes = new Map<string, number>();
+  private readonly server: Server;
+
+  constructor(private readonly hub: URL) {
+    this.server = createServer((incoming, outgoing) => {
+      if (this.down) {
+        incoming.socket.destroy();
+        return;
+      }
+      const node = Buffer.from((incoming.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':')[0]!;
+      const forwarded = request({ host: hub.hostname, port: hub.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (chunk: Buffer) => {
+          if (incoming.url?.startsWith('/sync/v1/changes')) this.pulledBytes.set(node, (this.pulledBytes.get(node) ?? 0) + chunk.length);
+        });
+        answer.pipe(outgoing);
+      });
+      forwarded.on('error', () => outgoing.destroy());
+      incoming.pipe(forwarded);
+    });
+  }
+
+  listen(): Promise<string> {
+    return new Promise((resolve) => this.server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}`)));
+  }
+
+  close(): void {
+    this.server.close();
+    this.server.closeAllConnections();
+  }
+}
+
+export async function run(): Promise<void> {
+  const hubDir = benchDir('fleet-hub');
+  cli(['demo', '--data-dir', hubDir, '--json']);
+  addCustomers(hubDir);
+  const hub = await startHub(hubDir);
+  const proxy = new HubProxy(new URL(hub.url));
+  const hubUrl = await proxy.listen();
+  const start = Date.now() - 9 * DAY;
+  const stores: FleetStore[] = [];
+  try {
+    for (let s = 0; s < STORES; s += 1) stores.push(await FleetStore.start(`fleet-${s}`, hubUrl, hubDir, start, 35));
+    await fleetRound(stores);
+    line(`fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`, `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3`);
+    await week(stores, proxy, hubDir, start);
+    await growth(stores, proxy, start + DAYS * DAY);
+    await soak(hubUrl, hubDir, start + DAYS * DAY);
+  } finally {
+    for (const store of stores) store.stop();
+    proxy.close();
+    await hub.stop();
+  }
+}
+
+async function week(stores: FleetStore[], proxy: HubProxy, hubDir: string, start: number): Promise<void> {
+  let billNo = 0;
+  for (let day = 0; day < DAYS; day += 1) {
+    const healing = !OUTAGE.has(day) && OUTAGE.has(day - 1);
+    proxy.down = OUTAGE.has(day);
+    await Promise.all(stores.map((store) => store.ask({ op: 'advance', to: start + day * DAY + 9 * 3_600_000 })));
+    if (healing) await heal(stores, hubDir, start + day * DAY);
+    const sold = await Promise.all(
+      stores.map((store) => store.ask<{ answered: number; failed: number; firstError?: string }>({ op: 'sell', bills: bills(store.name, (billNo += BILLS_PER_DAY), BILLS_PER_DAY) })),
+    );
+    const failed = sold.find((outcome) => outcome.failed > 0);
+    if (failed) throw new Error(`send-purchase failed: ${failed.firstError}`);
+    const rounds = await fleetRound(stores);
+    line(`day ${day}${proxy.down ? ' (hub unreachable)' : ''}`, `${sold.reduce((sum, outcome) => sum + outcome.answered, 0)} bills, rounds ok ${rounds.filter((round) => round.ok).length}/${stores.length}`);
+  }
+}
+
+/** After the outage: fleet rounds until every store's balances are the hub's and no outbox holds anything. */
+async function heal(stores: FleetStore[], hubDir: string, at: number): Promise<void> {
+  const queued = (await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })))).reduce((sum, stats) => sum + stats.outbox, 0);
+  const started = performance.now();
+  let pushed = 0;
+  let pushMs = 0;
+  for (let rounds = 1; rounds <= 20; rounds += 1) {
+    const roundStarted = performance.now();
+    const outcomes = await fleetRound(stores);
+    if (rounds === 1) pushMs = performance.now() - roundStarted;
+    pushed += outcomes.reduce((sum, outcome) => sum + outcome.pushed, 0);
+    const customers = customerIds();
+    const hubBalances = balancesAt(hubDir, customers, at);
+    const stats = await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers, at })));
+    if (stats.every((stat) => stat.outbox === 0 && stat.balances === hubBalances)) {
+      const ms = performance.now() - started;
+      line('heal: commands queued during the outage', queued.toLocaleString('en'));
+      line('heal: fleet rounds until all balances agree', `${rounds}  ${seconds(ms)}`);
+      line('heal: hub commands/s in the first round', `${Math.round((pushed * 1000) / pushMs).toLocaleString('en')} /s`);
+      return;
+    }
+  }
+  throw new Error('the fleet did not converge in 20 rounds');
+}
+
+async function growth(stores: FleetStore[], proxy: HubProxy, at: number): Promise<void> {
+  await Promise.all(stores.map((store) => store.ask({ op: 'advance', to: at })));
+  await fleetRound(stores);
+  const before = await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })));
+  const pulledBefore = new Map(proxy.pulledBytes);
+  const sold = await stores[0]!.ask<{ answered: number }>({ op: 'sell', bills: bills('growth', 0, GROWTH_BILLS) });
+  await fleetRound(stores);
+  await fleetRound(stores);
+  const after = await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })));
+  const own = (after[0]!.usedBytes - before[0]!.usedBytes) / sold.answered;
+  const foreign = after.slice(1).map((stats, s) => (stats.usedBytes - before[s + 1]!.usedBytes) / sold.answered);
+  const pulled = stores.slice(1).map((store) => ((proxy.pulledBytes.get(store.name) ?? 0) - (pulledBefore.get(store.name) ?? 0)) / sold.answered);
+  const worst = Math.max(...foreign);
+  line('growth per own bill (store 0)', `${Math.round(own).toLocaleString('en')} B`);
+  line('growth per foreign bill, other stores', `max ${Math.round(worst)} B, mean ${Math.round(mean(foreign))} B  (${(worst / own * 100).toFixed(2)} % of own; target ≤ 1 %)`);
+  line('bytes pulled per foreign bill', `mean ${Math.round(mean(pulled))} B, max ${Math.round(Math.max(...pulled))} B`);
+}
+
+async function soak(hubUrl: string, hubDir: string, startMs: number): Promise<void> {
+  const store = await FleetStore.start('fleet-soak', hubUrl, hubDir, startMs, 0);
+  try {
+    let now = startMs;
+    await store.ask({ op: 'round' });
+    const sizes: number[] = [];
+    for (let sold = 0; sold < SOAK_BILLS; sold += 1000) {
+      const outcome = await store.ask<{ failed: number; firstError?: string }>({ op: 'sell', bills: bills('soak', sold, 1000) });
+      if (outcome.failed > 0) throw new Error(`soak send-purchase failed: ${outcome.firstError}`);
+      await store.ask({ op: 'advance', to: (now += 120_000) });
+      await store.ask({ op: 'round' });
+      if (sold + 1000 === SOAK_BILLS / 2 || sold + 1000 === SOAK_BILLS) sizes.push((await store.ask<Stats>({ op: 'stats', customers: [], at: now })).fileBytes);
+    }
+    const [half, full] = sizes as [number, number];
+    line(`soak: file after ${(SOAK_BILLS / 2).toLocaleString('en')} bills (baseline)`, megabytes(half));
+    line(`soak: file after ${SOAK_BILLS.toLocaleString('en')} bills`, `${megabytes(full)}  (${((full / half - 1) * 100).toFixed(1)} %; target < 10 %)`);
+    const bearer = await demoBearer(store.url);
+    let sent = 0;
+    const body = () => JSON.stringify(bills('soak-p99', SOAK_BILLS + (sent += 1), 1)[0]);
+    let rounding = true;
+    const rounds = (async () => {
+      while (rounding) {
+        await store.ask({ op: 'round' });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
+    const latency = await fixedRate(`${store.url}/rest-api/enterprise-interface/v1.0/purchases/actions/send-purchase`, { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body, {
+      desks: 10,
+      perDesk: 10,
+      seconds: 10,
+    });
+    rounding = false;
+    await rounds;
+    line('soak: send-purchase at 100 req/s, synchronous=FULL', `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (target p99 ≤ 5 ms)  ${latency.answered} answered, errors ${latency.errors}`);
+  } finally {
+    store.stop();
+  }
+}
+
+function fleetRound(stores: FleetStore[]): Promise<RoundOutcome[]> {
+  return Promise.all(stores.map((store) => store.ask<RoundOutcome>({ op: 'round' })));
+}
+
+/** Bills of two or three demo products for random customers of the pool. */
+function bills(prefix: string, from: number, count: number): unknown[] {
+  return Array.from({ length: count }, (_, n) => {
+    const items = Array.from({ length: 2 + ((from + n) % 2) }, (__, index) => {
+      const price = 30 + ((from + n + index * 7) % 170);
+      return { plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((from + n + index) % 6)}` }], quantity: 1, price, paid_amount: price, bill_item_id: index + 1 };
+    });
+    const total = items.reduce((sum, item) => sum + item.paid_amount, 0);
+    return {
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      card_number: cardNumber(Math.floor(Math.random() * CUSTOMERS)),
+      bill: { bill_id: `${prefix}-${from + n}`, payment_time: '2026-11-20T14:00:00+01:00', currency_id: 'CZK', total_price: String(total), bill_items: items },
+    };
+  });
+}
+
+/** The pool's customers and cards, written into the hub's file before it starts. */
+function addCustomers(hubDir: string): void {
+  const db = new Database(databaseFile(hubDir));
+  const stamp = `${hex(Date.now() - 10 * DAY, 12)}-0000-fleet`;
+  const now = new Date().toISOString();
+  const customer = db.prepare('INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
+  const card = db.prepare('INSERT INTO cards (id, customer_id, card_number, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < CUSTOMERS; i += 1) {
+      customer.run(customerId(i), `First${i}`, `Last${i}`, stamp, now);
+      card.run(`f1${hex(i, 24)}`, customerId(i), cardNumber(i), stamp, now);
+    }
+  })();
+  db.close();
+}
+
+function customerIds(): string[] {
+  return Array.from({ length: CUSTOMERS }, (_, i) => customerId(i));
+}
+
+/** The same digest fleet-store.ts makes, of the hub's balances, read from its file. */
+function balancesAt(hubDir: string, customers: string[], at: number): string {
+  const db = new Database(databaseFile(hubDir), { readonly: true });
+  try {
+    const ledgers = new CustomerLedgers(db);
+    const digest = createHash('sha256');
+    for (const customer of customers) {
+      const { pointsMilli, creditMinor } = ledgers.balancesAt(customer, at);
+      digest.update(`${customer}:${pointsMilli}:${creditMinor}\n`);
+    }
+    return digest.digest('hex');
+  } finally {
+    db.close();
+  }
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
