@@ -40,7 +40,6 @@ const config = loadConfig({
 const app = createApp({ config, clock, log: pino({ level: 'silent' }) });
 const sync = createStoreSync(app.node, config, clock)!;
 const server = await startServer(app, '127.0.0.1', 0);
-let bearer: string | undefined;
 
 type Message = { id: number; op: 'advance'; to: number } | { id: number; op: 'round' } | { id: number; op: 'sell'; bills: unknown[] } | { id: number; op: 'stats'; customers: string[]; at: number };
 
@@ -59,7 +58,8 @@ async function handle(message: Message): Promise<unknown> {
 }
 
 async function sell(bills: unknown[]): Promise<{ answered: number; failed: number; firstError?: string }> {
-  bearer ??= await demoBearer(server.url);
+  // A POS logs in each shift: the clock moves by days between sales.
+  const bearer = await demoBearer(server.url);
   const url = `${server.url}/rest-api/enterprise-interface/v1.0/purchases/actions/send-purchase`;
   let next = 0;
   const outcome: { answered: number; failed: number; firstError?: string } = { answered: 0, failed: 0 };
