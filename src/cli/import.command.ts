@@ -12,9 +12,9 @@ export function registerImportCommand(program: Command): void {
   program
     .command('import')
     .description(
-      'Load master data from NDJSON (one API structure per line) or CSV with a header (dotted names for nested fields, e.g. customer.personal_information.email). Resources: customers, cards, stores, campaigns (each as its API create call, with an optional customer_id/store_id/campaign_id), products (external_ids per list), product-groups, brands, rewards (as in a program file). Rejected records are reported with their line and reason; the rest load in batched transactions.',
+      'Load master data from NDJSON (one API structure per line) or CSV with a header (dotted names for nested fields, e.g. customer.personal_information.email). Resources: customers, cards, stores, campaigns (each as its API create call, with an optional customer_id/store_id/campaign_id), products (external_ids per list), product-groups, brands, rewards (as in a program file), and the lookups the API only reads: purchase-item-types, event-properties, event-groups, product-reservation-sources, store-groups, store-group-records, and vouchers from a previous system (with applied_date and store_id when already used). Rejected records are reported with their line and reason; the rest load in batched transactions.',
     )
-    .argument('<resource>', 'customers, cards, products, product-groups, brands, stores, rewards or campaigns')
+    .argument('<resource>', 'customers, cards, products, product-groups, brands, stores, rewards, campaigns, purchase-item-types, event-properties, event-groups, product-reservation-sources, store-groups, store-group-records or vouchers')
     .argument('<file>', '.ndjson/.jsonl or .csv file')
     .option('--batch-size <n>', 'records per transaction', String(DEFAULT_BATCH_SIZE))
     .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')

@@ -25,3 +25,9 @@ export const QueryInteger = z.preprocess(
   (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
   z.number().int(),
 );
+
+/** The state of a lookup record: 0 deleted, 1 active, 2 not active. */
+export const LookupState = z.number().int().min(0).max(2);
+
+/** A yes/no field the API gives as 0 or 1. */
+export const Flag = z.number().int().min(0).max(1);

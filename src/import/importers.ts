@@ -15,14 +15,31 @@ import { ProductGroupsRepo } from '../features/catalog/product-groups.repo.js';
 import { ProductGroupRecord } from '../features/catalog/product-groups.schemas.js';
 import { ProductsRepo } from '../features/catalog/products.repo.js';
 import { ProductRecord } from '../features/catalog/products.schemas.js';
+import { PurchaseItemTypesRepo } from '../features/catalog/purchase-item-types.repo.js';
+import { PurchaseItemTypeRecord } from '../features/catalog/purchase-item-types.schemas.js';
+import { PurchaseItemTypesService } from '../features/catalog/purchase-item-types.service.js';
 import { CardsRepo } from '../features/customers/cards.repo.js';
 import { CreateCard } from '../features/customers/cards.schemas.js';
 import { CardsService } from '../features/customers/cards.service.js';
 import { ImportedCustomer } from '../features/customers/customers.schemas.js';
 import { CustomersService } from '../features/customers/customers.service.js';
+import { EventGroupsRepo } from '../features/events/event-groups.repo.js';
+import { EventGroupRecord } from '../features/events/event-groups.schemas.js';
+import { EventLookupsService } from '../features/events/event-lookups.service.js';
+import { EventPropertiesRepo } from '../features/events/event-properties.repo.js';
+import { EventPropertyRecord } from '../features/events/event-properties.schemas.js';
+import { ReservationSourcesRepo } from '../features/reservations/reservation-sources.repo.js';
+import { ReservationSourceRecord } from '../features/reservations/reservation-sources.schemas.js';
+import { ReservationSourcesService } from '../features/reservations/reservation-sources.service.js';
+import { StoreGroupsRepo } from '../features/stores/store-groups.repo.js';
+import { ImportedStoreGroup, ImportedStoreGroupRecord } from '../features/stores/store-groups.schemas.js';
+import { StoreGroupsService } from '../features/stores/store-groups.service.js';
 import { StoresRepo } from '../features/stores/stores.repo.js';
 import { ImportedStore } from '../features/stores/stores.schemas.js';
 import { StoresService } from '../features/stores/stores.service.js';
+import { VoucherMigrationService } from '../features/vouchers/voucher-migration.service.js';
+import { VouchersRepo } from '../features/vouchers/vouchers.repo.js';
+import { ImportedVoucher } from '../features/vouchers/vouchers.schemas.js';
 import { RewardDefinition } from '../loyalty/program.schemas.js';
 import type { Importer } from './import-file.js';
 
@@ -34,6 +51,11 @@ export function importers(app: App, config: Config): Record<string, Importer> {
   const stores = new StoresService(storesRepo, node.writes, node.newId, config.time_zone);
   const catalog = new CatalogRecordsService(new ProductsRepo(node.db), new ProductGroupsRepo(node.db), new ProductBrandsRepo(node.db), storesRepo, node.writes, node.newId);
   const campaigns = new CampaignsService(new CampaignsRepo(node.db), node.writes, node.newId, config.time_zone);
+  const itemTypes = new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db), node.writes, node.newId);
+  const events = new EventLookupsService(new EventPropertiesRepo(node.db), new EventGroupsRepo(node.db), node.writes, node.newId);
+  const reservationSources = new ReservationSourcesService(new ReservationSourcesRepo(node.db), node.writes, node.newId, config.time_zone);
+  const storeGroups = new StoreGroupsService(new StoreGroupsRepo(node.db), storesRepo, node.writes, node.newId);
+  const vouchers = new VoucherMigrationService(new VouchersRepo(node.db), node.writes, node.newId, config.time_zone);
   return {
     customers: { schema: ImportedCustomer, write: (record) => customers.importRecord(record as ImportedCustomer) },
     cards: { schema: CreateCard, write: (record) => cards.importRecord(record as CreateCard) },
@@ -44,5 +66,12 @@ export function importers(app: App, config: Config): Record<string, Importer> {
     // A reward's definition is kept as written, as `program load` keeps it.
     rewards: { schema: RewardDefinition, write: (record, source) => app.services.program.importReward(record as RewardDefinition, source) },
     campaigns: { schema: ImportedCampaign, write: (record) => campaigns.importRecord(record as ImportedCampaign) },
+    'purchase-item-types': { schema: PurchaseItemTypeRecord, write: (record) => itemTypes.importRecord(record as PurchaseItemTypeRecord) },
+    'event-properties': { schema: EventPropertyRecord, write: (record) => events.importProperty(record as EventPropertyRecord) },
+    'event-groups': { schema: EventGroupRecord, write: (record) => events.importGroup(record as EventGroupRecord) },
+    'product-reservation-sources': { schema: ReservationSourceRecord, write: (record) => reservationSources.importRecord(record as ReservationSourceRecord) },
+    'store-groups': { schema: ImportedStoreGroup, write: (record) => storeGroups.importGroup(record as ImportedStoreGroup) },
+    'store-group-records': { schema: ImportedStoreGroupRecord, write: (record) => storeGroups.importGroupRecord(record as ImportedStoreGroupRecord) },
+    vouchers: { schema: ImportedVoucher, write: (record) => vouchers.importRecord(record as ImportedVoucher) },
   };
 }

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDS } from '../../src/demo/demo.js';
 import { runCli, runCliJson } from '../support/cli.js';
 import { call, demoPosLogin, startTestServer, tempDir } from '../support/server.js';
 
@@ -139,9 +140,113 @@ describe('loyaltyd import', () => {
     }
   });
 
+  it('loads the lookups the API only reads, rejecting duplicates and dangling references; they answer over HTTP and reach the change feed', async () => {
+    const EVENT_GROUP = 'ac0000000000000000000000a1';
+    const SOURCE = 'ac0000000000000000000000a2';
+    const STORE_GROUP = 'ac0000000000000000000000a3';
+    const VOUCHER = 'ac0000000000000000000000a4';
+    const USED_VOUCHER = 'ac0000000000000000000000a5';
+    const UNKNOWN = 'ffffffffffffffffffffffffff';
+    const load = async (resource: string, file: string, content: string) => {
+      const path = join(dataDir, file);
+      writeFileSync(path, content);
+      const result = await runCli(['import', resource, path, '--data-dir', dataDir, '--json']);
+      return { path, result: JSON.parse(result.stdout), rejections: result.stderr.trim().split('\n').filter(Boolean) };
+    };
+    const types = await load('purchase-item-types', 'item-types.csv', 'type_id,name\nfuel,Fuel\n,Deposit\nfuel,Fuel again\n');
+    expect(types.result).toMatchObject({ resource: 'purchase-item-types', read: 3, imported: 2, rejected: 1 });
+    expect(types.rejections).toEqual([`${types.path}:4: type_id: already_exists`]);
+    const properties = await load(
+      'event-properties',
+      'event-properties.ndjson',
+      [
+        JSON.stringify({ property_id: 'favourite_drink', name: 'Favourite drink', data_type: 'enum', items: [{ id: 'tea', name: 'Tea', state: 1 }], is_required: 1 }),
+        JSON.stringify({ property_id: 'favourite_drink', name: 'Again', data_type: 'string' }),
+        JSON.stringify({ property_id: 'untyped', name: 'Untyped' }),
+      ].join('\n'),
+    );
+    expect(properties.result).toMatchObject({ imported: 1, rejected: 2 });
+    // A record the schema rejects is reported as it is read, one its service rejects when its batch is written.
+    expect(properties.rejections).toEqual([`${properties.path}:3: data_type: required`, `${properties.path}:2: property_id: already_exists`]);
+    const groups = await load('event-groups', 'event-groups.csv', `event_group_id,name,text_id,state\n${EVENT_GROUP},Kiosk,kiosk,1\n,Kiosk again,kiosk,\n`);
+    expect(groups.result).toMatchObject({ imported: 1, rejected: 1 });
+    expect(groups.rejections).toEqual([`${groups.path}:3: text_id: already_exists`]);
+    const sources = await load('product-reservation-sources', 'sources.csv', `product_reservation_source_id,name\n${SOURCE},Call centre\n${SOURCE},\n`);
+    expect(sources.result).toMatchObject({ imported: 1, rejected: 1 });
+    expect(sources.rejections).toEqual([`${sources.path}:3: name: required`]);
+    expect((await load('store-groups', 'store-groups.csv', `store_group_id,name\n${STORE_GROUP},Airports\n`)).result).toMatchObject({ imported: 1 });
+    const records = await load(
+      'store-group-records',
+      'store-group-records.csv',
+      `store_id,store_group_id\n${DEMO_IDS.storeAirport},${STORE_GROUP}\n${DEMO_IDS.storeAirport},${STORE_GROUP}\n${DEMO_IDS.storeCentral},${UNKNOWN}\n`,
+    );
+    expect(records.result).toMatchObject({ imported: 1, rejected: 2 });
+    expect(records.rejections).toEqual([`${records.path}:3: store_group_id: relation_already_exists`, `${records.path}:4: store_group_id: not_found`]);
+    const vouchers = await load(
+      'vouchers',
+      'vouchers.ndjson',
+      [
+        JSON.stringify({ voucher_id: VOUCHER, customer_id: DEMO_IDS.customerPetr, code: 'MIGRATED-1', value: '50.00', valid_from: '2026-01-01 00:00:00', valid_to: '2099-12-31 23:59:59' }),
+        JSON.stringify({ voucher_id: USED_VOUCHER, code: 'MIGRATED-2', applied_date: '2026-03-01 10:00:00', store_id: DEMO_IDS.storeAirport }),
+        JSON.stringify({ code: 'MIGRATED-1' }),
+        JSON.stringify({ code: 'MIGRATED-3', valid_from: 'yesterday' }),
+        JSON.stringify({ code: 'MIGRATED-4', store_id: DEMO_IDS.storeCentral }),
+        JSON.stringify({ code: 'MIGRATED-5', customer_id: UNKNOWN }),
+        JSON.stringify({ code: 'MIGRATED-6', valid_from: '2026-02-01 00:00:00', valid_to: '2026-01-01 00:00:00' }),
+      ].join('\n'),
+    );
+    expect(vouchers.result).toMatchObject({ imported: 2, rejected: 5 });
+    expect(vouchers.rejections).toEqual([
+      `${vouchers.path}:3: code: already_exists`,
+      `${vouchers.path}:4: valid_from: invalid_value_format`,
+      `${vouchers.path}:5: applied_date: required`,
+      `${vouchers.path}:6: customer_id: not_found`,
+      `${vouchers.path}:7: valid_to: not_allowed_value`,
+    ]);
+    const server = await startTestServer({ dataDir, demo: false });
+    try {
+      const auth = await demoPosLogin(server);
+      const enterprise = server.api('enterprise');
+      const itemTypes = await call('GET', `${enterprise}/purchase-item-types?sort_field=name`, { headers: auth });
+      expect(itemTypes.body.data.purchase_item_types).toEqual(expect.arrayContaining([{ type_id: 'fuel', name: 'Fuel' }, expect.objectContaining({ name: 'Deposit' })]));
+      const property = await call('GET', `${enterprise}/event-properties/favourite_drink`, { headers: auth });
+      expect(property.body.data).toMatchObject({ name: 'Favourite drink', data_type: 'enum', items: [{ id: 'tea', name: 'Tea', state: 1 }], is_required: 1, is_unique: 0, state: 1 });
+      const group = await call('GET', `${enterprise}/event-groups?text_id=kiosk`, { headers: auth });
+      expect(group.body.data.event_groups).toEqual([{ event_group_id: EVENT_GROUP, name: 'Kiosk', text_id: 'kiosk', state: 1 }]);
+      const source = await call('GET', `${enterprise}/product-reservation-sources/${SOURCE}`, { headers: auth });
+      expect(source.body.data).toMatchObject({ name: 'Call centre', state: 1 });
+      const membership = await call('GET', `${enterprise}/stores/${DEMO_IDS.storeAirport}/store-group-records`, { headers: auth });
+      expect(membership.body.data.store_group_records).toEqual([expect.objectContaining({ store_id: DEMO_IDS.storeAirport, store_group_id: STORE_GROUP })]);
+      const voucher = await call('GET', `${enterprise}/vouchers/${VOUCHER}`, { headers: auth });
+      expect(voucher.body.data).toMatchObject({ customer_id: DEMO_IDS.customerPetr, code: 'MIGRATED-1', value: 50, applied_date: null, valid_from: '2026-01-01 00:00:00', valid_to: '2099-12-31 23:59:59' });
+      const used = await call('GET', `${enterprise}/vouchers/${USED_VOUCHER}`, { headers: auth });
+      expect(used.body.data).toMatchObject({ store_id: DEMO_IDS.storeAirport, applied_date: '2026-03-01 10:00:00' });
+    } finally {
+      await server.close();
+    }
+    const db = new Database(join(dataDir, 'loyaltyd.sqlite'), { readonly: true });
+    try {
+      const fed = db.prepare('SELECT DISTINCT entity FROM changes WHERE entity_id IN (?, ?, ?, ?, ?, ?) OR entity IN (?, ?, ?) ORDER BY entity');
+      expect(fed.all(EVENT_GROUP, SOURCE, STORE_GROUP, VOUCHER, USED_VOUCHER, 'favourite_drink', 'purchase_item_types', 'store_group_records', 'voucher_applications')).toEqual([
+        { entity: 'event_groups' },
+        { entity: 'event_properties' },
+        { entity: 'product_reservation_sources' },
+        { entity: 'purchase_item_types' },
+        { entity: 'store_group_records' },
+        { entity: 'store_groups' },
+        { entity: 'voucher_applications' },
+        { entity: 'vouchers' },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('names the resources it can import when asked for another', async () => {
-    const result = await runCli(['import', 'vouchers', join(dataDir, 'cards.csv'), '--data-dir', dataDir]);
+    const result = await runCli(['import', 'coupons', join(dataDir, 'cards.csv'), '--data-dir', dataDir]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('resources: customers, cards, products, product-groups, brands, stores, rewards, campaigns');
+    expect(result.stderr).toContain(
+      'resources: customers, cards, products, product-groups, brands, stores, rewards, campaigns, purchase-item-types, event-properties, event-groups, product-reservation-sources, store-groups, store-group-records, vouchers',
+    );
   });
 });

@@ -80,9 +80,16 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
   it('type 1 answers six alphanumeric characters with a token_request_id and valid_to', async () => {
     const response = await requestCode(server, jana.tokenId, jana.headers, `?external_application_id=${APP}&token_type=1`);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body.data).sort()).toEqual(['authentication_token', 'token_request_id', 'valid_to']);
+    expect(Object.keys(response.body.data).sort()).toEqual(['authentication_token', 'token', 'token_request_id', 'valid_to']);
     expect(response.body.data.authentication_token).toMatch(/^[A-Z0-9]{6}$/);
     expect(response.body.data.token_request_id).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('carries the code under token too, as clients generated from the 2021 file read it, and that code signs in', async () => {
+    const response = await requestCode(server, jana.tokenId, jana.headers, `?external_application_id=${APP}&token_type=2`);
+    expect(response.body.data.token).toBe(response.body.data.authentication_token);
+    const login = await redeem(server, await demoToken(server), { token: response.body.data.token, token_request_id: response.body.data.token_request_id });
+    expect(login.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
   });
 
   it('type 2 answers six digits', async () => {
@@ -164,6 +171,7 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
       authentication_token: expect.stringMatching(/^\d{6}$/),
+      token: response.body.data.authentication_token,
       token_request_id: expect.stringMatching(/^[0-9a-f]{64}$/),
       valid_to: '2030-01-01 12:05:00',
     });

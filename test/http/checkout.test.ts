@@ -73,6 +73,22 @@ describe('recommended-best-rewards', () => {
     expect(codes(await recommend(JANA_CARD, 'C', '2026-11-20T14:00:00Z', items))).toEqual([['FREE-CAPPUCCINO', 1]]);
   });
 
+  it('names the customer by customer_id as well as by card, with the same answer; both or neither answer 400', async () => {
+    const sameBill = bill([item(PRODUCT.cappuccino, 2, 65), item(PRODUCT.croissant, 1, 35)], '2026-11-20 08:30:00');
+    const ask = (who: Record<string, string>) => post('recommended-best-rewards', { store_id: CENTRAL, cashdesk_number: '3', reward_list_type: 'A', bill: sameBill, ...who });
+    const byCard = await ask({ card_number: PETR_CARD });
+    const byId = await ask({ customer_id: DEMO_IDS.customerPetr });
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual(byCard.body);
+    // Petr's 80 points cannot pay the free cappuccino; Jana's 250 can: the id is what is priced.
+    expect(codes(byId)).toContainEqual(['FREE-CAPPUCCINO', 0]);
+    expect(codes(await ask({ customer_id: DEMO_IDS.customerJana }))).toContainEqual(['FREE-CAPPUCCINO', 2]);
+    expect(expectError(await ask({ card_number: PETR_CARD, customer_id: DEMO_IDS.customerPetr }), 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
+      expect.objectContaining({ name: 'customer_id', reason: 'not_allowed_value' }),
+    ]);
+    expect(expectError(await ask({}), 400, 'invalid_params_exception').error_data.invalid_params).toEqual([expect.objectContaining({ name: 'card_number', reason: 'required' })]);
+  });
+
   it('an unknown card answers not_found; a bad list type not_allowed_value; a bad time invalid_value_format', async () => {
     const items = [item(PRODUCT.cappuccino, 1, 65)];
     expect(expectError(await recommend('999', 'F', '2026-11-20T14:00:00Z', items), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'card_number', reason: 'not_found' });
@@ -164,6 +180,33 @@ describe('accept-payment', () => {
     );
     const response = await accept({ card_number: EVA_CARD, max_points: 40, bill: bill([item(PRODUCT.espresso, 1, 100)]) });
     expect(response.body.data.accepted_payment).toMatchObject({ credit_points: 0, price_of_credit_points: 0 });
+  });
+
+  it('names the customer by customer_id as well as by card, with the same answer', async () => {
+    // Jana's points, credit and voucher all count: a cappuccino with CAPPU-2026, beans paid
+    // partly with points and credit. Anonymous, the same bill earns and pays nothing.
+    const sameBill = bill([item(PRODUCT.cappuccino, 1, 65), item(PRODUCT.espresso, 2, 100)]);
+    const asked = { max_points: '40', max_credit: '30', benefit_codes: ['CAPPU-2026'], bill: sameBill };
+    const byCard = await accept({ card_number: JANA_CARD, ...asked });
+    expect(byCard.status).toBe(200);
+    const byId = await accept({ customer_id: DEMO_IDS.customerJana, ...asked });
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual(byCard.body);
+    expect(byCard.body.data.accepted_payment).toMatchObject({ credit_points: 40, credit: 30, benefit_codes: ['CAPPU-2026'] });
+    const anonymous = await accept({ bill: sameBill });
+    expect(anonymous.body.data.accepted_payment).toMatchObject({ credit_points: 0, credit: 0, total_credit: 0 });
+  });
+
+  it('a customer_id beside a card_number answers not_allowed_value; an unknown one not_found; one not an id invalid_value_format', async () => {
+    const body = { bill: bill([item(PRODUCT.espresso, 1, 100)]) };
+    const both = await accept({ card_number: JANA_CARD, customer_id: DEMO_IDS.customerJana, ...body });
+    expect(expectError(both, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
+      expect.objectContaining({ name: 'customer_id', reason: 'not_allowed_value', value: DEMO_IDS.customerJana }),
+    ]);
+    const unknown = await accept({ customer_id: 'ffffffffffffffffffffffffff', ...body });
+    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'customer_id', reason: 'not_found' });
+    const malformed = await accept({ customer_id: 'jana', ...body });
+    expect(expectError(malformed, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'customer_id', reason: 'invalid_value_format' });
   });
 
   it('an item paid above its price times quantity answers item_price_lower_than_paid_amount', async () => {

@@ -43,7 +43,8 @@ describe('tokens', () => {
     }
   });
 
-  it('POST /tokens without an application answers required, with an unknown one not_found', async () => {
+  it('POST /tokens without an application, where the chain has two, answers required; with an unknown one not_found', async () => {
+    server.app.node.writes.write(null, (tx) => tx.insert('external_applications', { id: 'ab00000000000000000000a003', name: 'Second app', state: 1 }));
     const missing = await call('POST', `${server.api('customer')}/tokens`, { headers: basic(demoCredentials.api_user, ''), body: { device: {}, setup: {} } });
     expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'external_application_id', reason: 'required' });
     const unknown = await call('POST', `${server.api('customer')}/tokens`, {

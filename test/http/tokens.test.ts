@@ -131,9 +131,32 @@ describe('POST /tokens', () => {
     expect(tokenRow(server, tokenId)).toBeDefined();
   });
 
-  it('without an application anywhere answers 400 required on external_application_id', async () => {
-    const response = await createToken(server, { device: {}, setup: { language_id: 'en' } });
-    expect(invalidParams(response)).toEqual([expect.objectContaining({ name: 'external_application_id', reason: 'required' })]);
+  it('without an application anywhere makes the token for the chain\'s one customer external application', async () => {
+    const created = await createToken(server, { device: {}, setup: { language_id: 'en' } });
+    expect(created.status).toBe(201);
+    const row = tokenRow(server, created.body.data.token_id)!;
+    expect(row.external_application_id).toBe(APP);
+    expect(JSON.parse(row.setup)).toEqual({ language_id: 'en', external_application_id: APP });
+  });
+
+  it('without an application anywhere answers 400 required on external_application_id when the chain has several active ones, or none', async () => {
+    const several = await startTestServer();
+    try {
+      addApplication(several, 'ab00000000000000000000a002');
+      const count = () => (several.app.node.db.prepare('SELECT count(*) AS n FROM tokens').get() as { n: number }).n;
+      const before = count();
+      expect(invalidParams(await createToken(several, { device: {}, setup: { language_id: 'en' } }))).toEqual([
+        expect.objectContaining({ name: 'external_application_id', reason: 'required' }),
+      ]);
+      several.app.node.writes.write(null, (tx) => {
+        tx.update('external_applications', APP, { state: 0 });
+        tx.update('external_applications', 'ab00000000000000000000a002', { state: 0 });
+      });
+      expect(invalidParams(await createToken(several, { device: {}, setup: {} }))).toEqual([expect.objectContaining({ name: 'external_application_id', reason: 'required' })]);
+      expect(count()).toBe(before);
+    } finally {
+      await several.close();
+    }
   });
 
   it('with an application that does not exist answers 400 not_found, at the top level or inside setup', async () => {

@@ -16,5 +16,5 @@ export const catalogFeature: Feature = ({ node, config }) => [
   ...productsRoutes(new ProductsService(new ProductsRepo(node.db), config.time_zone)),
   ...productGroupsRoutes(new ProductGroupsService(new ProductGroupsRepo(node.db), config.time_zone)),
   ...productBrandsRoutes(new ProductBrandsService(new ProductBrandsRepo(node.db))),
-  ...purchaseItemTypesRoutes(new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db))),
+  ...purchaseItemTypesRoutes(new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db), node.writes, node.newId)),
 ];

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
 
@@ -8,9 +9,15 @@ const SORTABLE = { type_id: 'id', name: 'name' };
 
 export class PurchaseItemTypesRepo {
   private readonly lists;
+  private readonly one;
 
   constructor(db: Db) {
     this.lists = new ListQueries(db);
+    this.one = db.prepare<[string], PurchaseItemTypeRow>('SELECT id, name FROM purchase_item_types WHERE id = ?');
+  }
+
+  typeById(id: string): PurchaseItemTypeRow | undefined {
+    return this.one.get(id);
   }
 
   page(paging: Paging): Page<PurchaseItemTypeRow> {
@@ -18,5 +25,9 @@ export class PurchaseItemTypesRepo {
       { from: 'purchase_item_types', select: 'id, name', filters: [], sortable: SORTABLE, defaultSort: 'type_id', tieBreaker: 'id' },
       paging,
     );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('purchase_item_types', row);
   }
 }

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { Text } from '../../http/schemas.js';
 
 export const PurchaseItemTypeRow = z.object({ id: z.string(), name: z.string() });
 export type PurchaseItemTypeRow = z.infer<typeof PurchaseItemTypeRow>;
+
+/**
+ * A purchase-item type as master data loads it (`loyaltyd import purchase-item-types`); the API
+ * only reads them. Its id is the text a till sends as `purchase_item_type_id`, so any text.
+ */
+export const PurchaseItemTypeRecord = z.object({ type_id: Text.optional(), name: Text });
+export type PurchaseItemTypeRecord = z.infer<typeof PurchaseItemTypeRecord>;

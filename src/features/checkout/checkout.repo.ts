@@ -49,6 +49,7 @@ export class CheckoutRepo {
   private readonly purchaseByNumber;
   private readonly assignment;
   private readonly storeExists;
+  private readonly customerExists;
   private readonly voucherByCode;
   private readonly cancellation;
 
@@ -74,6 +75,7 @@ export class CheckoutRepo {
     );
     this.assignment = db.prepare<[string], { customer_id: string }>('SELECT customer_id FROM purchase_assignments WHERE purchase_id = ? ORDER BY hlc LIMIT 1');
     this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
     this.cancellation = db.prepare<[string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ?');
     this.voucherByCode = db.prepare<[string], VoucherRecord>(
       `SELECT v.id, v.code, v.customer_id, v.reward_id, v.valid_from, v.valid_to,
@@ -114,6 +116,10 @@ export class CheckoutRepo {
 
   hasStore(id: string): boolean {
     return this.storeExists.get(id) !== undefined;
+  }
+
+  hasCustomer(id: string): boolean {
+    return this.customerExists.get(id) !== undefined;
   }
 
   insert(tx: WriteTransaction, table: 'purchases' | 'purchase_items' | 'purchase_assignments' | 'point_records', row: Row): void {

@@ -55,6 +55,9 @@ export type FinalBill = z.infer<typeof FinalBill>;
 const CashdeskNumber = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
 
 /*
+ * A till names the customer by card_number or, when it knows them otherwise (an app, an
+ * e-mail or a phone number at the till), by customer_id; never both (CheckoutService).
+ *
  * The cash desk's two questions are compiled (zod's AOT fast path): a bill's dozen amounts
  * and ids are checked in one generated function instead of a walk over the schema per
  * call. The answers and the issues are zod's own — a body the fast path refuses is parsed
@@ -64,7 +67,8 @@ export const RecommendedBestRewards = z.compile(
   z.object({
     store_id: Id,
     cashdesk_number: CashdeskNumber,
-    card_number: Text,
+    card_number: Text.optional(),
+    customer_id: Id.optional(),
     reward_list_type: z.enum(['F', 'C', 'A']),
     bill: Bill,
   }),
@@ -76,6 +80,7 @@ export const AcceptPayment = z.compile(
     store_id: Id,
     cashdesk_number: CashdeskNumber,
     card_number: z.string().optional(),
+    customer_id: Id.optional(),
     payment_type: z.enum(['S', 'D']),
     max_points: Points.optional(),
     max_credit: Money.optional(),

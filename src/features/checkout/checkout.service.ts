@@ -44,16 +44,18 @@ export class CheckoutService {
   }
 
   private recommendedIn(request: RecommendedBestRewards) {
-    const { balances } = this.cardHolder(request.card_number);
+    const holder = this.holderOf(request);
+    if (!holder) throw invalidParam('card_number', 'required', undefined, 'Name the customer by card_number or customer_id');
+    const { balances } = holder;
     const { bill } = this.bills.read(request.store_id, request.bill);
     return this.answers.answer(this.catalog.recommend(bill, balances.pointsMilli, request.reward_list_type));
   }
 
   private acceptPaymentIn(request: AcceptPayment) {
-    const holder = request.card_number ? this.cardHolder(request.card_number) : undefined;
+    const holder = this.holderOf(request);
     const customerId = holder?.customerId;
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
-    if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer\'s card');
+    if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer: card_number or customer_id');
     const { pointsMilli: balance, creditMinor: creditBalance } = holder?.balances ?? { pointsMilli: 0, creditMinor: 0 };
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
@@ -91,6 +93,19 @@ export class CheckoutService {
         messages: [],
       },
     };
+  }
+
+  /**
+   * The customer the till names, by card or by id, with their balances; undefined when it
+   * names none (an anonymous bill). Naming both is refused rather than one of them dropped.
+   */
+  private holderOf(request: { card_number?: string | undefined; customer_id?: string | undefined }): CardHolder | undefined {
+    if (request.customer_id === undefined) return request.card_number ? this.cardHolder(request.card_number) : undefined;
+    if (request.card_number) {
+      throw invalidParam('customer_id', 'not_allowed_value', request.customer_id, 'Name the customer by card_number or by customer_id, not both');
+    }
+    if (!this.repo.hasCustomer(request.customer_id)) throw invalidParam('customer_id', 'not_found', request.customer_id);
+    return { customerId: request.customer_id, balances: this.ledgers.balancesAt(request.customer_id, this.clock()) };
   }
 
   private cardHolder(cardNumber: string): CardHolder {

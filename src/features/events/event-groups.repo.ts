@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { EventGroupQuery, EventGroupRow } from './event-groups.schemas.js';
 
@@ -9,14 +10,20 @@ const SORTABLE = { event_group_id: 'id', name: 'name', text_id: 'text_id', state
 export class EventGroupsRepo {
   private readonly lists;
   private readonly one;
+  private readonly byTextId;
 
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], EventGroupRow>('SELECT id, name, text_id, state FROM event_groups WHERE id = ?');
+    this.byTextId = db.prepare<[string], { id: string }>('SELECT id FROM event_groups WHERE text_id = ? LIMIT 1');
   }
 
   groupById(id: string): EventGroupRow | undefined {
     return this.one.get(id);
+  }
+
+  groupIdByTextId(textId: string): string | undefined {
+    return this.byTextId.get(textId)?.id;
   }
 
   page(filters: Pick<EventGroupQuery, 'name' | 'text_id'>, paging: Paging): Page<EventGroupRow> {
@@ -31,5 +38,9 @@ export class EventGroupsRepo {
       },
       paging,
     );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('event_groups', row);
   }
 }

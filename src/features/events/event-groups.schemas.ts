@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Text } from '../../http/schemas.js';
+import { Id, LookupState, Text } from '../../http/schemas.js';
 
 export const EventGroupPath = z.object({ event_group_id: z.string() });
 
@@ -9,3 +9,12 @@ export type EventGroupQuery = z.infer<typeof EventGroupQuery>;
 
 export const EventGroupRow = z.object({ id: z.string(), name: z.string(), text_id: z.string(), state: z.number() });
 export type EventGroupRow = z.infer<typeof EventGroupRow>;
+
+/** An event group as master data loads it (`loyaltyd import event-groups`); the API only reads them. */
+export const EventGroupRecord = z.object({
+  event_group_id: Id.optional(),
+  name: Text,
+  text_id: Text,
+  state: LookupState.optional(),
+});
+export type EventGroupRecord = z.infer<typeof EventGroupRecord>;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { EventPropertyRow } from './event-properties.schemas.js';
 
@@ -42,5 +43,9 @@ export class EventPropertiesRepo {
       },
       paging,
     );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('event_properties', row);
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { Text } from '../../http/schemas.js';
+import { Flag, LookupState, Text } from '../../http/schemas.js';
 
 export const EventPropertyPath = z.object({ event_property_id: z.string() });
 
@@ -22,3 +22,16 @@ export const EventPropertyRow = z.object({
   last_change: z.string(),
 });
 export type EventPropertyRow = z.infer<typeof EventPropertyRow>;
+
+/** An event property as master data loads it (`loyaltyd import event-properties`); the API only reads them. */
+export const EventPropertyRecord = z.object({
+  property_id: Text,
+  name: Text,
+  description: Text.nullable().optional(),
+  data_type: Text,
+  items: z.array(PropertyItem).max(1000).optional(),
+  is_required: Flag.optional(),
+  is_unique: Flag.optional(),
+  state: LookupState.optional(),
+});
+export type EventPropertyRecord = z.infer<typeof EventPropertyRecord>;

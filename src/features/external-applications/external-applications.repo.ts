@@ -15,15 +15,23 @@ const SORTABLE = { external_application_id: 'id', name: 'name', state: 'state', 
 
 export class ExternalApplicationsRepo {
   private readonly one;
+  private readonly firstActive;
   private readonly lists;
 
   constructor(db: Db) {
     this.one = db.prepare<[string], ExternalApplicationRow>('SELECT id, name, state, last_change FROM external_applications WHERE id = ?');
+    this.firstActive = db.prepare<[], { id: string }>('SELECT id FROM external_applications WHERE state = 1 ORDER BY id LIMIT 2');
     this.lists = new ListQueries(db);
   }
 
   byId(id: string): ExternalApplicationRow | undefined {
     return this.one.get(id);
+  }
+
+  /** The id of the chain's one active application, or undefined when it has none or several. */
+  soleActiveId(): string | undefined {
+    const active = this.firstActive.all();
+    return active.length === 1 ? active[0]!.id : undefined;
   }
 
   page(paging: Paging): Page<ExternalApplicationRow> {

@@ -10,5 +10,5 @@ export const reservationsFeature: Feature = ({ node, config }) => [
   ...productReservationsRoutes(
     new ProductReservationsService(new ProductReservationsRepo(node.db), node.writes, node.newId, config.time_zone),
   ),
-  ...reservationSourcesRoutes(new ReservationSourcesService(new ReservationSourcesRepo(node.db), config.time_zone)),
+  ...reservationSourcesRoutes(new ReservationSourcesService(new ReservationSourcesRepo(node.db), node.writes, node.newId, config.time_zone)),
 ];

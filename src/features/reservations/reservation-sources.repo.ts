@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
 import type { Page, Paging } from '../../http/paging.js';
 import type { ReservationSourceRow } from './reservation-sources.schemas.js';
 
@@ -33,5 +34,9 @@ export class ReservationSourcesRepo {
       },
       paging,
     );
+  }
+
+  insert(tx: WriteTransaction, row: Row): void {
+    tx.insert('product_reservation_sources', row);
   }
 }

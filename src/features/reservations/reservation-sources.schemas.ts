@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id, LookupState, Text } from '../../http/schemas.js';
 
 export const ReservationSourcePath = z.object({ product_reservation_source_id: z.string() });
 
@@ -9,3 +10,11 @@ export const ReservationSourceRow = z.object({
   last_change: z.string(),
 });
 export type ReservationSourceRow = z.infer<typeof ReservationSourceRow>;
+
+/** A reservation source as master data loads it (`loyaltyd import product-reservation-sources`); the API only reads them. */
+export const ReservationSourceRecord = z.object({
+  product_reservation_source_id: Id.optional(),
+  name: Text,
+  state: LookupState.optional(),
+});
+export type ReservationSourceRecord = z.infer<typeof ReservationSourceRecord>;

@@ -1,13 +1,26 @@
-import { notFound } from '../../errors.js';
+import type { WritePath } from '../../db/write-path.js';
+import { invalidParam, notFound } from '../../errors.js';
 import type { Paging } from '../../http/paging.js';
+import type { IdGenerator } from '../../sync/ids.js';
 import { toReservationSource } from './reservation-sources.mappers.js';
 import type { ReservationSourcesRepo } from './reservation-sources.repo.js';
+import type { ReservationSourceRecord } from './reservation-sources.schemas.js';
 
 export class ReservationSourcesService {
   constructor(
     private readonly repo: ReservationSourcesRepo,
+    private readonly writes: WritePath,
+    private readonly newId: IdGenerator,
     private readonly timeZone: string,
   ) {}
+
+  /** The API only reads reservation sources; `loyaltyd import` loads them as master data. */
+  importRecord(record: ReservationSourceRecord): void {
+    const id = record.product_reservation_source_id ?? this.newId();
+    if (this.repo.sourceById(id)) throw invalidParam('product_reservation_source_id', 'already_exists', id);
+    const row = { id, name: record.name, state: record.state ?? 1 };
+    this.writes.write(null, (tx) => this.repo.insert(tx, row));
+  }
 
   list(paging: Paging) {
     const page = this.repo.page(paging);

@@ -47,8 +47,11 @@ export class AuthTokensService {
       used_at: null,
     };
     this.writes.write({ kind: 'auth-tokens.issue', payload: row }, (tx) => this.repo.insertAuthToken(tx, row));
+    // interface.md and the current spec name the code authentication_token; the 2021 file,
+    // and the clients generated from it, read it as token. Both carry it.
     return {
       authentication_token: value,
+      token: value,
       token_request_id: requestId,
       valid_to: formatTimestamp(expiresAt, this.timeZone),
     };

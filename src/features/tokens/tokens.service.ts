@@ -24,9 +24,13 @@ export class TokensService {
   ) {}
 
   create(request: CreateToken, apiUserId: string): { token_id: string } {
-    // interface.md: the application id may come at the top level or inside setup.
-    const applicationId = request.external_application_id ?? request.setup.external_application_id;
-    if (!applicationId) throw invalidParam('external_application_id', 'required');
+    // interface.md: the application id may come at the top level or inside setup. The seed
+    // lets a client leave it out, as today's generated clients do; then the chain's one
+    // customer application is meant, and where there are several the caller must choose.
+    const applicationId = request.external_application_id ?? request.setup.external_application_id ?? this.applications.soleActiveId();
+    if (!applicationId) {
+      throw invalidParam('external_application_id', 'required', undefined, 'The chain has several customer external applications (or none); name one');
+    }
     if (!this.applications.byId(applicationId)) throw invalidParam('external_application_id', 'not_found', applicationId);
     const tokenId = newSecret(20);
     const id = sha256Hex(tokenId);

@@ -26,12 +26,16 @@ export class VouchersRepo {
   private readonly voucher;
   private readonly reward;
   private readonly storeExists;
+  private readonly customerExists;
+  private readonly byCode;
   private readonly lists;
 
   constructor(db: Db) {
     this.voucher = db.prepare<[string], VoucherRow>(`SELECT ${VOUCHER_COLUMNS} FROM ${VOUCHER_FROM} WHERE v.id = ?`);
     this.reward = db.prepare<[string], RewardRow>(`SELECT ${REWARD_COLUMNS} FROM rewards WHERE id = ?`);
     this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
+    this.byCode = db.prepare<[string], { id: string }>('SELECT id FROM vouchers WHERE code = ? LIMIT 1');
     this.lists = new ListQueries(db);
   }
 
@@ -45,6 +49,14 @@ export class VouchersRepo {
 
   hasStore(id: string): boolean {
     return this.storeExists.get(id) !== undefined;
+  }
+
+  hasCustomer(id: string): boolean {
+    return this.customerExists.get(id) !== undefined;
+  }
+
+  voucherIdByCode(code: string): string | undefined {
+    return this.byCode.get(code)?.id;
   }
 
   vouchers(filters: VoucherFilters, paging: Paging): Page<VoucherRow> {
@@ -69,6 +81,10 @@ export class VouchersRepo {
 
   rewards(paging: Paging): Page<RewardRow> {
     return this.lists.page({ from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'id' }, paging);
+  }
+
+  insertVoucher(tx: WriteTransaction, row: Row): void {
+    tx.insert('vouchers', row);
   }
 
   insertApplication(tx: WriteTransaction, row: Row): void {

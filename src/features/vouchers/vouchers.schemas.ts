@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Paging } from '../../http/paging.js';
-import { QueryBoolean, Text } from '../../http/schemas.js';
+import { Id, LookupState, QueryBoolean, Text } from '../../http/schemas.js';
+import { Money } from '../../money.js';
 
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 
@@ -17,6 +18,26 @@ export const VoucherPath = z.object({ voucher_id: Text });
 
 export const ApplyVoucher = z.object({ store_id: z.string().optional(), date_applied: LocalTimestamp });
 export type ApplyVoucher = z.infer<typeof ApplyVoucher>;
+
+/**
+ * A voucher a chain brings from its previous system (`loyaltyd import vouchers`), as the
+ * Voucher structure gives it: times as `YYYY-MM-DD HH:MM:SS` in the configured zone or ISO
+ * 8601; one already used names when (`applied_date`) and, if known, where (`store_id`).
+ */
+export const ImportedVoucher = z.object({
+  voucher_id: Id.optional(),
+  customer_id: Id.nullable().optional(),
+  reward_id: Id.nullable().optional(),
+  code: Text,
+  value: Money.optional(),
+  valid_from: Text.nullable().optional(),
+  valid_to: Text.nullable().optional(),
+  reward_group: Text.nullable().optional(),
+  applied_date: Text.nullable().optional(),
+  store_id: Id.nullable().optional(),
+  state: LookupState.optional(),
+});
+export type ImportedVoucher = z.infer<typeof ImportedVoucher>;
 
 export const RewardPath = z.object({ reward_id: Text });
 

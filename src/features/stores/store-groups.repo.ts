@@ -1,0 +1,34 @@
+import type { Db } from '../../db/open.js';
+import type { Row, WriteTransaction } from '../../db/write-path.js';
+
+export class StoreGroupsRepo {
+  private readonly group;
+  private readonly record;
+  private readonly membership;
+
+  constructor(db: Db) {
+    this.group = db.prepare<[string], { id: string }>('SELECT id FROM store_groups WHERE id = ?');
+    this.record = db.prepare<[string], { id: string }>('SELECT id FROM store_group_records WHERE id = ?');
+    this.membership = db.prepare<[string, string], { id: string }>('SELECT id FROM store_group_records WHERE store_id = ? AND store_group_id = ? LIMIT 1');
+  }
+
+  groupExists(id: string): boolean {
+    return this.group.get(id) !== undefined;
+  }
+
+  recordExists(id: string): boolean {
+    return this.record.get(id) !== undefined;
+  }
+
+  recordIdOf(storeId: string, storeGroupId: string): string | undefined {
+    return this.membership.get(storeId, storeGroupId)?.id;
+  }
+
+  insertGroup(tx: WriteTransaction, row: Row): void {
+    tx.insert('store_groups', row);
+  }
+
+  insertRecord(tx: WriteTransaction, row: Row): void {
+    tx.insert('store_group_records', row);
+  }
+}
