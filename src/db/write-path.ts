@@ -231,10 +231,14 @@ export class WritePath {
     const columns = Object.keys(first);
     const upsert = this.lastWriterWinsUpsert(entity, columns, '<');
     this.wrote(entity);
+    // Stamps compare as text (src/sync/hlc.ts): the clock observes the batch's newest once.
+    let newest = '';
     for (const row of rows) {
-      this.hlc.observe(String(row.hlc));
+      const stamp = String(row.hlc);
+      if (stamp > newest) newest = stamp;
       upsert.run(columns.map((column) => row[column] ?? null));
     }
+    if (newest) this.hlc.observe(newest);
   }
 
   private transaction(changes: RowChange[]): WriteTransaction {

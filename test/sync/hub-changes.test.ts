@@ -12,8 +12,8 @@ import { FaultyProxy } from '../support/faulty-proxy.js';
 import { call } from '../support/server.js';
 import { createCustomer, updateCustomer, updateStore } from '../support/sync-writes.js';
 
-/** Customers loaded at the hub before the interrupted bootstrap: more than one load batch (2,000 rows). */
-const HUB_CUSTOMERS = 2500;
+/** Customers loaded at the hub before the interrupted bootstrap: more than one load batch (10,000 rows, src/sync/bootstrap.ts). */
+const HUB_CUSTOMERS = 12_500;
 
 /** The demo's first reward as its program file gives it, to be loaded again under a new name. */
 const FREE_CAPPUCCINO = (JSON.parse(readFileSync(DEMO_PROGRAM, 'utf8')) as { rewards: { id: string }[] }).rewards[0]!;
@@ -95,8 +95,8 @@ describe('changes made at the hub', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     expect(await cluster.hub.cli(['import', 'customers', file])).toMatchObject({ imported: HUB_CUSTOMERS, rejected: 0 });
     const late = cluster.store('late');
-    // The snapshot stalls after 2,300 lines: the store loads a batch of 2,000 and waits for more.
-    proxy.hold({ method: 'GET', path: /^\/sync\/v1\/snapshot/, afterLines: 2300 });
+    // The snapshot stalls after 10,300 lines: the store loads a batch of 10,000 and waits for more.
+    proxy.hold({ method: 'GET', path: /^\/sync\/v1\/snapshot/, afterLines: 10_300 });
     await late.start();
     await waitFor('the first load batch to commit', () => late.syncState('snapshot_after_id') !== undefined, { timeoutMs: 20_000, intervalMs: 25 });
     const midway = await late.syncStatus();

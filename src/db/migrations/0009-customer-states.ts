@@ -14,7 +14,9 @@
  *   coverage is in the state, and none after.
  * - customer_ledgers (node-local, migration 0006) now holds only this node's live facts the
  *   customer's state does not cover: a fact stamped after the coverage of the node that made
- *   it (the node id is the stamp's last part). Triggers on the state keep it so too.
+ *   it (the node id is the stamp's last part). Triggers on the state keep it so too, for
+ *   customers who have a row: one with no facts here needs none (a store bootstrapping a
+ *   million customers' states writes no million ledger rows).
  * - sync_node_clocks (hub, node-local): per store, the stamp it reported having pushed
  *   everything up to, which bounds the horizon (src/loyalty/customer-states.ts).
  * - sync_feed_marks (hub, node-local): the feed's last seq at each compaction, so that the
@@ -43,16 +45,17 @@ const refresh = (customer: string) => `
   VALUES (${customer}, ${pointFacts(customer)}, ${creditMinor(customer)})
   ON CONFLICT (customer_id) DO UPDATE SET point_facts = excluded.point_facts, credit_minor = excluded.credit_minor;`;
 
-const triggers = (table: string, customer: string) => `
+/** Triggers that keep a customer's ledger row; `when` limits them (a state alone makes no row). */
+const triggers = (table: string, customer: string, when = '') => `
 DROP TRIGGER IF EXISTS ${table}_ledger_insert;
 DROP TRIGGER IF EXISTS ${table}_ledger_update;
 DROP TRIGGER IF EXISTS ${table}_ledger_move;
 DROP TRIGGER IF EXISTS ${table}_ledger_delete;
-CREATE TRIGGER ${table}_ledger_insert AFTER INSERT ON ${table} BEGIN ${refresh(`NEW.${customer}`)} END;
-CREATE TRIGGER ${table}_ledger_update AFTER UPDATE ON ${table} BEGIN ${refresh(`NEW.${customer}`)} END;
+CREATE TRIGGER ${table}_ledger_insert AFTER INSERT ON ${table} ${when.replaceAll('@', 'NEW')} BEGIN ${refresh(`NEW.${customer}`)} END;
+CREATE TRIGGER ${table}_ledger_update AFTER UPDATE ON ${table} ${when.replaceAll('@', 'NEW')} BEGIN ${refresh(`NEW.${customer}`)} END;
 CREATE TRIGGER ${table}_ledger_move AFTER UPDATE OF ${customer} ON ${table}
   WHEN OLD.${customer} IS NOT NEW.${customer} BEGIN ${refresh(`OLD.${customer}`)} END;
-CREATE TRIGGER ${table}_ledger_delete AFTER DELETE ON ${table} BEGIN ${refresh(`OLD.${customer}`)} END;`;
+CREATE TRIGGER ${table}_ledger_delete AFTER DELETE ON ${table} ${when.replaceAll('@', 'OLD')} BEGIN ${refresh(`OLD.${customer}`)} END;`;
 
 export const sql = `
 CREATE TABLE customer_states (
@@ -80,7 +83,7 @@ CREATE TABLE sync_node_clocks (
 
 ${triggers('point_records', 'customer_id')}
 ${triggers('credit_records', 'customer_id')}
-${triggers('customer_states', 'id')}
+${triggers('customer_states', 'id', 'WHEN EXISTS (SELECT 1 FROM customer_ledgers WHERE customer_id = @.id)')}
 DELETE FROM customer_ledgers;
 INSERT INTO customer_ledgers (customer_id, point_facts, credit_minor)
 SELECT owner.customer_id, ${pointFacts('owner.customer_id')}, ${creditMinor('owner.customer_id')}
