@@ -74,13 +74,13 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   }
   const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
   http.use(parseBody);
+  const history = createHubHistory(config);
   const endpoints = [
     ...usersRoutes(services.users),
     ...tokensRoutes(services),
     ...externalApplicationsRoutes(services.applications),
-    ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background })),
+    ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background, hub: history })),
   ];
-  const history = createHubHistory(config);
   const mounting = {
     authenticate: createAuthenticator(services.users, services.apiUsers, services.tokens),
     idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),

@@ -70,10 +70,15 @@ export class HubClient {
    * `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not
    * answer in time.
    */
-  async history(apiPath: string, principal: Principal, timeoutMs: number): Promise<{ status: number; body: unknown }> {
-    const response = await request(`${this.base}/sync/v1/history${apiPath}`, {
+  history(apiPath: string, principal: Principal, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    return this.lookup(`/history${apiPath}`, timeoutMs, { [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url') });
+  }
+
+  /** A GET under /sync/v1 within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not answer in time. */
+  async lookup(path: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+    const response = await request(`${this.base}/sync/v1${path}`, {
       method: 'GET',
-      headers: { ...this.headers, [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url') },
+      headers: { ...this.headers, ...headers },
       dispatcher: this.dispatcher,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

@@ -16,6 +16,15 @@ import type { CommandEffects, Effect } from './command-effects.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { CommandResult, PushedCommand } from './protocol.js';
 
+/**
+ * Work a feature adds to the apply of a command, in its transaction, after its changes: the
+ * hub completing what a store could not (src/features/checkout/cancellations.ts). Throwing
+ * CommandRejected rejects the command with that reason.
+ */
+export type CommandCompletion = (command: PushedCommand) => void;
+
+export class CommandRejected extends Error {}
+
 export class HubCommands {
   private readonly progress: Statement<[string, string], { last_seq: number }>;
   private readonly saveProgress: Statement;
@@ -29,6 +38,7 @@ export class HubCommands {
     private readonly conflicts: FoldConflicts,
     private readonly effects: CommandEffects,
     private readonly states: CustomerStates,
+    private readonly completions: CommandCompletion[],
     private readonly clock: Clock,
   ) {
     this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
@@ -83,9 +93,10 @@ export class HubCommands {
     try {
       this.db.transaction(() => {
         for (const change of command.changes) {
-          if (!this.replicated.has(change.entity)) throw new Rejection(`${change.entity} does not replicate`);
+          if (!this.replicated.has(change.entity)) throw new CommandRejected(`${change.entity} does not replicate`);
           this.writes.applyReplicated(change, true);
         }
+        for (const complete of this.completions) complete(command);
         this.conflicts.check(command.changes);
       })();
     } catch (error) {
@@ -99,10 +110,8 @@ export class HubCommands {
   }
 }
 
-class Rejection extends Error {}
-
 function rejectionReason(error: unknown): string {
-  if (error instanceof Rejection) return error.message;
+  if (error instanceof CommandRejected) return error.message;
   const code = (error as { code?: string }).code ?? '';
   if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'not_found';
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'already_exists';

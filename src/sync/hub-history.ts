@@ -1,7 +1,8 @@
 /**
  * A store's history reads asked of its hub (src/http/history-reads.ts): within the timeout,
  * the hub's answer unless it is a 404 (a record this store made and has not pushed yet) or a
- * failure of the hub's; otherwise nothing, and the store answers from its own data.
+ * failure of the hub's; otherwise nothing, and the store answers from its own data. Also the
+ * lookups a feature makes of the hub's facts (a cancelled bill sold at another store).
  */
 import type { HistoryRead, HistoryReads } from '../http/history-reads.js';
 import type { StoredResponse } from '../http/idempotency.js';
@@ -21,6 +22,15 @@ export class HubHistory implements HistoryReads {
       return { status: answer.status, body: answer.body, source: 'hub' };
     } catch {
       return undefined;
+    }
+  }
+
+  /** A GET of the hub's sync API within the timeout; 'unreachable' when it does not answer. */
+  async lookup(path: string): Promise<{ status: number; body: unknown } | 'unreachable'> {
+    try {
+      return await this.client.lookup(path, this.timeoutMs);
+    } catch {
+      return 'unreachable';
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { decodeBasic } from '../auth/secrets.js';
-import { AppError, invalidParam, methodNotAllowed, unauthorized } from '../errors.js';
+import { AppError, invalidParam, methodNotAllowed, notFound, unauthorized } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import type { NodesService } from '../features/nodes/nodes.service.js';
 import { fromZodIssues } from '../http/validation-errors.js';
@@ -14,9 +14,18 @@ import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import { ChangesQuery, DelegatedPrincipal, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
+import type { OriginalBills } from '../features/checkout/original-bills.js';
+import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
 
-export function hubRouter(options: { nodes: NodesService; commands: HubCommands; feed: HubFeed; clocks: NodeClocks; schemaVersion: number; log: Logger }): Router {
+export function hubRouter(options: {
+  nodes: NodesService;
+  commands: HubCommands;
+  feed: HubFeed;
+  clocks: NodeClocks;
+  originals: OriginalBills;
+  schemaVersion: number;
+  log: Logger;
+}): Router {
   const router = express.Router();
   router.use(authenticateNode(options.nodes), checkVersions(options.schemaVersion));
   router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
@@ -31,6 +40,14 @@ export function hubRouter(options: { nodes: NodesService; commands: HubCommands;
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     if (query.data.pushed_through) options.clocks.report(String(response.locals.nodeId), query.data.pushed_through);
     response.json(options.feed.changesAfter(query.data.after, query.data.limit, scoped(request)));
+  });
+  // The bill a cancellation at a store names, sold at another store (src/features/checkout/original-bills.ts).
+  router.get('/original-bill', (request, response) => {
+    const query = OriginalBillQuery.safeParse(request.query);
+    if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
+    const original = options.originals.local(query.data.store_id, query.data.bill_number);
+    if (!original) throw notFound('purchases', query.data.bill_number);
+    response.json(original);
   });
   // A store's history read (src/http/history-reads.ts): the API call, run for the caller the
   // store authenticated, as if it had been made here.

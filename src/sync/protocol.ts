@@ -106,3 +106,6 @@ export const DelegatedPrincipal = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('api-user'), apiUserId: z.string().min(1) }),
   z.object({ kind: z.literal('token'), apiUserId: z.string().min(1), tokenId: z.string().min(1), customerId: z.string().min(1).nullable() }),
 ]);
+
+/** `GET /sync/v1/original-bill`: the bill a cancellation names, by store and bill number. */
+export const OriginalBillQuery = z.object({ store_id: z.string().min(1), bill_number: z.string().min(1) });

@@ -10,6 +10,11 @@ import { FoldConflicts } from './fold-conflicts.js';
 import { HubClient } from './hub-client.js';
 import { HubCommands } from './hub-commands.js';
 import { FeedCompaction } from './feed-compaction.js';
+import { completeCancellations } from '../features/checkout/cancellations.js';
+import { CheckoutRepo } from '../features/checkout/checkout.repo.js';
+import { OriginalBills } from '../features/checkout/original-bills.js';
+import { PointsRepo } from '../features/points/points.repo.js';
+import { CreditsRepo } from '../loyalty/credits.repo.js';
 import { HubFeed } from './hub-feed.js';
 import { HubHistory } from './hub-history.js';
 import { NodeClocks } from './node-clocks.js';
@@ -26,11 +31,13 @@ import { SyncState } from './sync-state.js';
 export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer'>, clock: Clock, log: Logger): Router {
   const tables = replicatedTables(node.db);
   if (!node.states) throw new Error('a hub node publishes customer states');
+  const originals = new OriginalBills(new CheckoutRepo(node.db), new PointsRepo(node.db), new CreditsRepo(node.db));
   const accepted = new Set([...tables, ...UPWARD_ONLY]);
   return hubRouter({
     nodes: services.nodes,
     log,
-    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), node.states, clock),
+    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), node.states, [completeCancellations(originals, node.writes)], clock),
+    originals,
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),

@@ -181,6 +181,46 @@ describe('sync between a hub and stores', () => {
     expect(balance(b.server, DEMO_IDS.customerEva)).toBe(balance(hub, DEMO_IDS.customerEva));
   });
 
+  it('a cancellation at store B of a bill sold at store A reverses it, online (the original read from the hub) and offline (completed by the hub), with the same balance everywhere', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 };
+    const send = (store: Store, billId: string, bill: Record<string, unknown>) =>
+      call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+        headers: store.auth,
+        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [beans], ...bill } },
+      });
+    const everywhere = () => [cluster!.hub, a.server, b.server].map((server) => server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()));
+    const before = everywhere()[0]!;
+    for (const number of ['N-7', 'N-8']) expect((await send(a, `A-${number}`, { bill_number: number })).status).toBe(201);
+    for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    const sold = everywhere();
+    expect(sold[1]).toEqual(sold[0]);
+    expect(sold[2]).toEqual(sold[0]);
+    expect(sold[0]!.pointsMilli).toBeGreaterThan(before.pointsMilli);
+    expect(count(b.server, "SELECT count(*) AS n FROM purchases WHERE bill_number = 'N-7'")).toBe(0);
+
+    // Online: store B reads the original from the hub and reverses it itself.
+    expect((await send(b, 'B-C7', { canceled: true, bill_number: 'N-7', total_price: -300 })).status).toBe(201);
+    expect(count(b.server, "SELECT count(*) AS n FROM point_records WHERE linked_point_id IS NOT NULL")).toBeGreaterThan(0);
+    // A second cancellation of it, anywhere, is refused with the first's id.
+    for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    const again = await send(a, 'A-C7', { canceled: true, bill_number: 'N-7', total_price: -300 });
+    expect(again.status).toBe(400);
+    expect(again.body.error.error_data.invalid_params[0]).toMatchObject({ reason: 'already_exists' });
+
+    // Offline: store B records the cancellation; the hub reverses the bill when it arrives.
+    await cluster.stopHub();
+    expect((await send(b, 'B-C8', { canceled: true, bill_number: 'N-8', total_price: -300 })).status).toBe(201);
+    await cluster.restartHub();
+    for (const store of [b, a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    const after = everywhere();
+    expect(after[0]).toEqual({ pointsMilli: before.pointsMilli, creditMinor: before.creditMinor });
+    expect(after[1]).toEqual(after[0]);
+    expect(after[2]).toEqual(after[0]);
+    expect(count(cluster.hub, "SELECT count(*) AS n FROM purchases WHERE bill_number = 'N-8' AND canceled = 1 AND cancels_purchase_id IS NOT NULL")).toBe(1);
+  });
+
   it('a push whose answer was lost is acknowledged again without applying twice', async () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;

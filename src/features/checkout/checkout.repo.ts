@@ -76,7 +76,7 @@ export class CheckoutRepo {
     this.assignment = db.prepare<[string], { customer_id: string }>('SELECT customer_id FROM purchase_assignments WHERE purchase_id = ? ORDER BY hlc LIMIT 1');
     this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
     this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.cancellation = db.prepare<[string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ?');
+    this.cancellation = db.prepare<[string, string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1');
     this.voucherByCode = db.prepare<[string], VoucherRecord>(
       `SELECT v.id, v.code, v.customer_id, v.reward_id, v.valid_from, v.valid_to,
               (SELECT count(*) FROM voucher_applications a WHERE a.voucher_id = v.id) AS applications
@@ -85,8 +85,9 @@ export class CheckoutRepo {
   }
 
   /** The id of the purchase that cancelled this one, if any. */
-  cancellationOf(purchaseId: string): string | undefined {
-    return this.cancellation.get(purchaseId)?.id;
+  /** A purchase that cancels this one, other than `except` (the cancellation being checked). */
+  cancellationOf(purchaseId: string, except = ''): string | undefined {
+    return this.cancellation.get(purchaseId, except)?.id;
   }
 
   voucher(code: string): VoucherRecord | undefined {

@@ -27,7 +27,7 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       interfaces: ENTERPRISE,
       status: 201,
       body: SendPurchase,
-      handle: ({ body }) => recorder.send(body),
+      handle: ({ body }) => recorder.sendNamingOriginal(body),
     }),
     endpoint({
       method: 'post',

@@ -13,8 +13,10 @@ import { checkoutRoutes } from './checkout.routes.js';
 import { CheckoutService } from './checkout.service.js';
 import { ProductMatches } from './product-matches.js';
 import { PurchaseRecorder } from './purchase-recorder.service.js';
+import { remoteOriginals } from './cancellations.js';
+import { OriginalBills } from './original-bills.js';
 
-export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
+export const checkoutFeature: Feature = ({ node, config, clock, services, hub }) => {
   const repo = new CheckoutRepo(node.db);
   const bills = new BillReader(repo, new ProductMatches(repo, node.writes), config.time_zone);
   const points = new PointsRepo(node.db);
@@ -32,6 +34,20 @@ export const checkoutFeature: Feature = ({ node, config, clock, services }) => {
       clock,
       (work) => node.writes.reading(work),
     ),
-    new PurchaseRecorder(repo, bills, services.customersRepo, points, node.ledgers, credits, program, policy, new FoldConflicts(node.db, node.ledgers, node.newId, clock), node.writes, node.newId, clock),
+    new PurchaseRecorder(
+      repo,
+      bills,
+      services.customersRepo,
+      node.ledgers,
+      credits,
+      program,
+      policy,
+      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
+      node.writes,
+      node.newId,
+      clock,
+      new OriginalBills(repo, points, credits),
+      hub && remoteOriginals(hub),
+    ),
   );
 };

@@ -1,14 +1,13 @@
 /**
  * The credit records of a purchase (DESIGN §6), each with an id derived from the purchase
  * id so that a purchase's effect is one record on every node: the credit the bill paid
- * with, the credit back it earns — or, for a return, takes back — and, for a cancellation,
- * each of the original's records reversed and linked to the record it reverses.
+ * with, and the credit back it earns — or, for a return, takes back. A cancellation's
+ * records are reversalsOf's (original-bills.ts).
  */
 import type { Clock } from '../../clock.js';
 import type { Row } from '../../db/write-path.js';
 import type { BillLine } from '../../loyalty/bill.js';
 import { creditBack } from '../../loyalty/credit-back.js';
-import type { CreditsRepo } from '../../loyalty/credits.repo.js';
 import type { CreditBack } from '../../loyalty/program.schemas.js';
 import { derivedId } from '../../sync/ids.js';
 
@@ -20,10 +19,7 @@ export function creditPaymentId(purchaseId: string): string {
 }
 
 export class PurchaseCredits {
-  constructor(
-    private readonly credits: CreditsRepo,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly clock: Clock) {}
 
   payment(purchaseId: string, customerId: string, amountMinor: number): Row[] {
     return amountMinor > 0 ? [this.record(creditPaymentId(purchaseId), customerId, 'redemption', amountMinor, purchaseId)] : [];
@@ -36,22 +32,14 @@ export class PurchaseCredits {
     return amount < 0 ? [this.record(derivedId(purchaseId, 'credit:return'), customerId, 'redemption', -amount, purchaseId)] : [];
   }
 
-  /** A cancellation's credit: what the original gave back is taken back, what it spent given back. */
-  reversals(purchaseId: string, originalId: string): Row[] {
-    return this.credits.recordsOfPurchase(originalId).map((record) => {
-      const kind: Kind = record.kind === 'collection' ? 'redemption' : 'collection';
-      return this.record(derivedId(purchaseId, `credit:reverse:${record.id}`), record.customer_id, kind, record.amount_minor, purchaseId, record.id);
-    });
-  }
-
-  private record(id: string, customerId: string, kind: Kind, amountMinor: number, purchaseId: string, linked: string | null = null): Row {
+  private record(id: string, customerId: string, kind: Kind, amountMinor: number, purchaseId: string): Row {
     return {
       id,
       customer_id: customerId,
       kind,
       amount_minor: amountMinor,
       purchase_id: purchaseId,
-      linked_credit_id: linked,
+      linked_credit_id: null,
       created_at: new Date(this.clock()).toISOString(),
       state: 1,
     };

@@ -19,10 +19,10 @@ import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { FoldConflicts } from '../../sync/fold-conflicts.js';
 import { derivedId, type IdGenerator } from '../../sync/ids.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
-import type { PointsRepo } from '../points/points.repo.js';
 import type { BillReader } from './bill-reader.js';
-import type { CheckoutRepo, PurchaseRecord } from './checkout.repo.js';
+import type { CheckoutRepo } from './checkout.repo.js';
 import type { AssignCustomer, SendPurchase } from './checkout.schemas.js';
+import { reversalsOf, type OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
 import { PurchaseCredits } from './purchase-credits.js';
 
 interface StoredBill {
@@ -43,7 +43,6 @@ export class PurchaseRecorder {
     private readonly repo: CheckoutRepo,
     private readonly bills: BillReader,
     private readonly customers: CustomersRepo,
-    private readonly points: PointsRepo,
     private readonly ledgers: CustomerLedgers,
     private readonly credits: CreditsRepo,
     private readonly program: ProgramRepo,
@@ -52,17 +51,37 @@ export class PurchaseRecorder {
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
+    private readonly originals: OriginalBills,
+    /** At a store with a hub: where a bill sold at another store is asked for. */
+    private readonly remote: RemoteOriginals | undefined,
   ) {
-    this.purchaseCredits = new PurchaseCredits(credits, clock);
+    this.purchaseCredits = new PurchaseCredits(clock);
   }
 
-  send(request: SendPurchase): { purchase_id: string } {
+  /**
+   * send(), after asking the hub for the original a cancellation names: the hub knows whether
+   * another store cancelled it already, and holds the bills sold elsewhere. A bill the hub
+   * does not have yet (sold here, not pushed) is read here. When the hub does not answer, a
+   * bill held here is cancelled as this store knows it, and one it does not hold is recorded
+   * without its original, for the hub to complete (src/features/checkout/cancellations.ts).
+   */
+  async sendNamingOriginal(request: SendPurchase): Promise<{ purchase_id: string }> {
+    const { bill } = request;
+    if (!bill.canceled || !bill.bill_number || !this.remote) return this.send(request);
+    const remote = await this.remote(request.store_id, bill.bill_number);
+    if (remote !== undefined && remote !== 'unreachable') return this.send(request, remote);
+    if (this.originals.local(request.store_id, bill.bill_number)) return this.send(request);
+    if (remote === undefined) throw invalidParam('bill.bill_number', 'not_found', bill.bill_number);
+    return this.send(request, 'left-to-the-hub');
+  }
+
+  send(request: SendPurchase, named?: OriginalBill | 'left-to-the-hub'): { purchase_id: string } {
     const { bill: finalBill } = request;
     const existing = this.repo.purchaseByStoreBill(request.store_id, finalBill.bill_id);
     if (existing) throw alreadySent(finalBill.bill_id, existing.id);
     const customerId = this.customerOf(request.customer_id, request.card_number);
     const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
-    const original = finalBill.canceled ? this.originalOf(request.store_id, finalBill.bill_number) : undefined;
+    const original = finalBill.canceled && named !== 'left-to-the-hub' ? this.originalOf(request.store_id, finalBill.bill_number, named) : undefined;
     const balances = customerId ? this.ledgers.balancesAt(customerId, this.clock()) : undefined;
     const used = finalBill.payment_recap.credit_points;
     if (used > 0) {
@@ -88,22 +107,24 @@ export class PurchaseRecorder {
       card_number: request.card_number ?? null,
       cashdesk_number: request.cashdesk_number,
       canceled: finalBill.canceled ? 1 : 0,
-      cancels_purchase_id: original?.id ?? null,
+      cancels_purchase_id: original?.purchase.id ?? null,
       bill: JSON.stringify({ lines: bill.lines, payment_type: finalBill.payment_type } satisfies StoredBill),
     };
     const pointRecords: Row[] = [];
     if (customerId && used > 0) pointRecords.push(this.pointRecord(purchaseId, 'redeem', customerId, 'redemption', used, null));
-    if (customerId && !original) pointRecords.push(...this.earnedRecords(purchaseId, customerId, bill.lines));
-    if (original) pointRecords.push(...this.reversalRecords(purchaseId, original));
+    const cancels = finalBill.canceled === true;
+    if (customerId && !cancels) pointRecords.push(...this.earnedRecords(purchaseId, customerId, bill.lines));
+    const reversals = original ? reversalsOf(purchaseId, original, new Date(this.clock()).toISOString()) : { points: [], credits: [] };
+    pointRecords.push(...reversals.points);
     const creditRecords: Row[] = customerId ? this.purchaseCredits.payment(purchaseId, customerId, creditUsed) : [];
-    if (customerId && !original && earnsCreditBack(finalBill.payment_type)) {
+    if (customerId && !cancels && earnsCreditBack(finalBill.payment_type)) {
       // Paid in money: the final bill's total, which carries the discounts the till gave,
       // less the points and the credit it was paid with.
       const program = this.program.load();
       const paid = finalBill.total_price - priceOfPoints(Math.max(0, used), program?.point_value ?? 0) - creditUsed;
       creditRecords.push(...this.purchaseCredits.earned(purchaseId, customerId, program?.credit_back, paid, bill.lines));
     }
-    if (original) creditRecords.push(...this.purchaseCredits.reversals(purchaseId, original.id));
+    creditRecords.push(...reversals.credits);
     this.writes.write({ kind: 'purchases.send', payload: request }, (tx) => {
       this.repo.insert(tx, 'purchases', purchase);
       finalBill.bill_items.forEach((item, index) => {
@@ -167,18 +188,6 @@ export class PurchaseRecorder {
     return earned < 0 ? [this.pointRecord(purchaseId, 'return', customerId, 'redemption', -earned, null)] : [];
   }
 
-  /** A cancellation's facts: the original's collections taken back, its redemptions given back. */
-  private reversalRecords(purchaseId: string, original: PurchaseRecord): Row[] {
-    const owner = this.repo.assignedCustomer(original);
-    if (!owner) return [];
-    return this.points
-      .recordsOfCustomer(owner)
-      .filter((record) => record.purchase_id === original.id)
-      .map((record) =>
-        this.pointRecord(purchaseId, `reverse:${record.id}`, owner, record.kind === 'collection' ? 'redemption' : 'collection', record.points_milli, null, record.id),
-      );
-  }
-
   private pointRecord(purchaseId: string, purpose: string, customerId: string, kind: 'collection' | 'redemption', milli: number, validTo: string | null, linked: string | null = null): Row {
     return {
       id: derivedId(purchaseId, purpose),
@@ -206,12 +215,11 @@ export class PurchaseRecorder {
     return byCard;
   }
 
-  private originalOf(storeId: string, billNumber: string | undefined): PurchaseRecord {
+  private originalOf(storeId: string, billNumber: string | undefined, named: OriginalBill | undefined): OriginalBill {
     if (!billNumber) throw invalidParam('bill.bill_number', 'required', undefined, 'A cancellation names the original bill_number');
-    const original = this.repo.purchaseByBillNumber(storeId, billNumber);
+    const original = named ?? this.originals.local(storeId, billNumber);
     if (!original) throw invalidParam('bill.bill_number', 'not_found', billNumber);
-    const cancellation = this.repo.cancellationOf(original.id);
-    if (cancellation) throw alreadySent(billNumber, cancellation);
+    if (original.cancellation) throw alreadySent(billNumber, original.cancellation);
     return original;
   }
 }
