@@ -23,25 +23,15 @@ const COLUMNS = 'id, customer_id, kind, amount_minor, purchase_id, linked_credit
 
 export class CreditsRepo {
   private readonly one;
-  private readonly balance;
   private readonly ofPurchase;
 
   constructor(db: Db) {
     this.one = db.prepare<[string], CreditRow>(`SELECT ${COLUMNS} FROM credit_records WHERE id = ?`);
-    // Summed from the index credit_records_for_balance alone (migration 0005), no table rows.
-    this.balance = db
-      .prepare<[string], number>("SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0) FROM credit_records WHERE customer_id = ? AND state = 1")
-      .pluck();
     this.ofPurchase = db.prepare<[string], CreditRow>(`SELECT ${COLUMNS} FROM credit_records WHERE purchase_id = ? AND state = 1`);
   }
 
   byId(id: string): CreditRow | undefined {
     return this.one.get(id);
-  }
-
-  /** Collections less redemptions, in minor units. */
-  balanceOf(customerId: string): number {
-    return this.balance.get(customerId)!;
   }
 
   recordsOfPurchase(purchaseId: string): CreditRow[] {

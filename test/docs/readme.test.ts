@@ -8,10 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { REASONS } from '../../src/errors.js';
-import { PointsRepo } from '../../src/features/points/points.repo.js';
-import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
-import { readLedger } from '../../src/loyalty/ledger.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { foldedPoints, summedCredit } from '../support/ledger-oracle.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -58,8 +56,8 @@ describe('README', () => {
       // What accept-payment announced is what send-purchase left: 200 − 30 + 1.63 of credit,
       // 250 − 100 + 20 points.
       const jana = DEMO_IDS.customerJana;
-      expect(new CreditsRepo(server.app.node.db).balanceOf(jana)).toBe(17_163);
-      expect(readLedger(new PointsRepo(server.app.node.db), jana, Date.now()).balance).toBe(170_000);
+      expect(summedCredit(server.app.node.db, jana)).toBe(17_163);
+      expect(foldedPoints(server.app.node.db, jana, Date.now())).toBe(170_000);
     });
   });
 });

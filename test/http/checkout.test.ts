@@ -10,10 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { PointsRepo } from '../../src/features/points/points.repo.js';
-import { readLedger } from '../../src/loyalty/ledger.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, startTestServer, type TestServer } from '../support/server.js';
+import { foldedPoints } from '../support/ledger-oracle.js';
 
 const JANA_CARD = '2000000000017';
 const PETR_CARD = '2000000000024';
@@ -35,7 +34,7 @@ function bill(items: ReturnType<typeof item>[], time = '2026-11-20T14:00:00+00:0
 let server: TestServer;
 let auth: Record<string, string>;
 const post = (action: string, body: unknown) => call('POST', `${server.api('enterprise')}/purchases/actions/${action}`, { headers: auth, body });
-const balanceOf = (customerId: string) => readLedger(new PointsRepo(server.app.node.db), customerId, Date.now()).balance / 1000;
+const balanceOf = (customerId: string) => foldedPoints(server.app.node.db, customerId, Date.now()) / 1000;
 const codes = (response: { body: any }) => response.body.data.recommended_best_rewards.map((reward: { code: string; max_count: number }) => [reward.code, reward.max_count]);
 
 beforeAll(async () => {

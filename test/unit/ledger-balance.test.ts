@@ -4,7 +4,7 @@
  * state does not cover — on a store with no hub, all of them. For any records, however
  * written — through this node's write path, or by another process on the same file, which
  * cancels, deletes or moves records to another customer — and at any moment, they must be
- * the balances of the records themselves: readLedger's points and the credit records' sum.
+ * the balances of the records themselves, folded from scratch (test/support/ledger-oracle.ts).
  * So must the rows migrations 0006 and 0009 derive from a database an older release left.
  */
 import Database from 'better-sqlite3';
@@ -14,13 +14,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
-import { PointsRepo } from '../../src/features/points/points.repo.js';
-import { CreditsRepo } from '../../src/loyalty/credits.repo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
-import { readLedger } from '../../src/loyalty/ledger.js';
 import { databaseFile } from '../../src/node.js';
 import { tempDir } from '../support/server.js';
 import { tempNode } from '../support/temp-node.js';
+import { foldedPoints, summedCredit } from '../support/ledger-oracle.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -106,8 +104,6 @@ function writeRecords(points: Drawn<typeof pointRecord>[], credits: Drawn<typeof
 
 describe('the balances the cash desk reads', () => {
   const ledgers = new CustomerLedgers(node.db);
-  const points = new PointsRepo(node.db);
-  const credits = new CreditsRepo(node.db);
 
   it('are the records’ balances for any records, written by anyone, at any moment', () => {
     fc.assert(
@@ -124,7 +120,7 @@ describe('the balances the cash desk reads', () => {
           }
           const at = T0 + atDay * DAY;
           for (const customer of CUSTOMERS) {
-            const balances = { pointsMilli: readLedger(points, customer, at).balance, creditMinor: credits.balanceOf(customer) };
+            const balances = { pointsMilli: foldedPoints(node.db, customer, at), creditMinor: summedCredit(node.db, customer) };
             expect(ledgers.balancesAt(customer, at)).toEqual(balances);
             expect(ledgers.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
           }
@@ -182,7 +178,7 @@ describe('migrations 0006 and 0009', () => {
       expect(ledgers.balancesAt(b, T0)).toEqual({ pointsMilli: 0, creditMinor: 9_950 });
       expect(ledgers.balancesAt(c, T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
       for (const at of [T0, T0 + 7 * DAY, T0 + 20 * DAY, T0 + 50 * DAY]) {
-        expect(ledgers.balancesAt(a, at).pointsMilli).toBe(readLedger(new PointsRepo(db), a, at).balance);
+        expect(ledgers.balancesAt(a, at).pointsMilli).toBe(foldedPoints(db, a, at));
       }
     } finally {
       db.close();
