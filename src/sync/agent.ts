@@ -57,7 +57,7 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
     outcome.pushed = pushed.sent;
     outcome.rejected = pushed.rejected;
     outcome.pulled = (await parts.puller.pullAll()).applied;
-    outcome.retained = parts.retention.runIfDue(RETENTION_EVERY_MS, RETENTION_BUDGET_MS)?.deleted ?? 0;
+    outcome.retained = (await parts.retention.runIfDue(RETENTION_EVERY_MS, RETENTION_BUDGET_MS))?.deleted ?? 0;
     outcome.ok = true;
     parts.state.set('last_success_at', new Date(clock()).toISOString());
   } catch (error) {

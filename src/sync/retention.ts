@@ -6,15 +6,17 @@
  * one, src/sync/pusher.ts); a point or credit record must also be covered by the customer's
  * published state, or the balance would lose it. A fact with its dependent rows (a purchase's
  * items) goes when all of them qualify. Rows go in batches, each its own transaction, never
- * through the write path: nothing of this is a change the hub must hear of. Freed pages go
- * to SQLite's freelist and are reused, so the file stops growing.
+ * through the write path: nothing of this is a change the hub must hear of; between batches
+ * the event loop serves the tills. Freed pages go to SQLite's freelist and are reused, so the
+ * file stops growing.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { SyncState } from './sync-state.js';
 
-const BATCH = 2000;
+const BATCH = 500;
 
 interface Retained {
   table: string;
@@ -94,14 +96,14 @@ export class Retention {
   }
 
   /** run(), when the last run was `everyMs` or more ago; undefined when it was not due. */
-  runIfDue(everyMs: number, budgetMs: number): RetentionOutcome | undefined {
+  async runIfDue(everyMs: number, budgetMs: number): Promise<RetentionOutcome | undefined> {
     const last = this.state.get('last_retention_at');
     if (last !== undefined && this.clock() - Date.parse(last) < everyMs) return undefined;
     return this.run(budgetMs);
   }
 
   /** Deletes what the store no longer keeps, batch by batch, until nothing is left to delete or `budgetMs` has passed. */
-  run(budgetMs: number): RetentionOutcome {
+  async run(budgetMs: number): Promise<RetentionOutcome> {
     const deadline = performance.now() + budgetMs;
     const parameters = {
       cutoff: new Date(this.clock() - this.keepMs).toISOString(),
@@ -114,6 +116,7 @@ export class Retention {
         const removed = this.db.transaction(step)();
         deleted += removed;
         if (removed < BATCH || performance.now() > deadline) break;
+        await nextTurn();
       }
       if (performance.now() > deadline) break;
     }

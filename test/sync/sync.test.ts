@@ -118,19 +118,19 @@ describe('sync between a hub and stores', () => {
 
     // Old enough but not yet pushed: kept, and counted once.
     store.server.clock.advance(36 * 86_400_000);
-    const offline = store.sync.retention.run(1000);
+    const offline = await store.sync.retention.run(1000);
     expect(records()).toBe(kept + 2);
     expect(balance(store.server, DEMO_IDS.customerEva)).toBe(before + 30);
 
     // Pushed and covered by the state the hub published, yet younger than 35 days: kept.
     store.server.clock.advance(-36 * 86_400_000);
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2 });
-    expect(store.sync.retention.run(1000).deleted).toBe(0);
+    expect((await store.sync.retention.run(1000)).deleted).toBe(0);
     expect(records()).toBe(kept + 2);
 
     // 36 days on: the facts go; the balance, now all the hub's state, is what it was.
     store.server.clock.advance(36 * 86_400_000);
-    const outcome = store.sync.retention.run(1000);
+    const outcome = await store.sync.retention.run(1000);
     expect(outcome.deleted).toBeGreaterThanOrEqual(2);
     expect(outcome.deleted).toBeGreaterThan(offline.deleted);
     expect(records()).toBe(0);
