@@ -52,7 +52,7 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
   parts.state.set('last_attempt_at', new Date(clock()).toISOString());
   const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, pulled: 0 };
   try {
-    outcome.bootstrapped = await bootstrapIfNeeded(parts.db, parts.writes, parts.client, parts.state, parts.deferred, onProgress);
+    outcome.bootstrapped = await bootstrapIfNeeded(parts, onProgress);
     const pushed = await parts.pusher.pushAll();
     outcome.pushed = pushed.sent;
     outcome.rejected = pushed.rejected;

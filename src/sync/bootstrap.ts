@@ -8,13 +8,11 @@
  * loaded as far as the schema goes and kept whole for after the upgrade
  * (src/sync/deferred-changes.ts).
  */
-import type { Db } from '../db/open.js';
-import type { Row, WritePath } from '../db/write-path.js';
+import type { Row } from '../db/write-path.js';
+import type { SyncParts } from './agent.js';
 import type { DeferredChanges } from './deferred-changes.js';
-import type { HubClient } from './hub-client.js';
 import { LocalSchema } from './local-schema.js';
 import { isSnapshotRow, SnapshotHeader, type RowChange, type SnapshotRow } from './protocol.js';
-import type { SyncState } from './sync-state.js';
 
 export interface BootstrapProgress {
   loaded: number;
@@ -30,14 +28,11 @@ export interface BootstrapProgress {
  */
 const BATCH_ROWS = 10_000;
 
-export async function bootstrapIfNeeded(
-  db: Db,
-  writes: WritePath,
-  client: HubClient,
-  state: SyncState,
-  deferred: DeferredChanges,
-  onProgress?: (progress: BootstrapProgress) => void,
-): Promise<boolean> {
+/** What a bootstrap works with: a store's sync parts (src/sync/agent.ts). */
+type SnapshotParts = Pick<SyncParts, 'db' | 'writes' | 'client' | 'state' | 'deferred'>;
+
+export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
+  const { db, state } = parts;
   if (state.get('cursor') !== undefined) return false;
   // Foreign keys are not checked while the snapshot loads: the hub's rows hold them, and the
   // snapshot sends parents before children (src/sync/replicated-tables.ts). Checking them cost
@@ -45,21 +40,14 @@ export async function bootstrapIfNeeded(
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   try {
-    return await loadSnapshot(db, writes, client, state, deferred, onProgress);
+    return await loadSnapshot(parts, onProgress);
   } finally {
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = FULL');
   }
 }
 
-async function loadSnapshot(
-  db: Db,
-  writes: WritePath,
-  client: HubClient,
-  state: SyncState,
-  deferred: DeferredChanges,
-  onProgress?: (progress: BootstrapProgress) => void,
-): Promise<boolean> {
+async function loadSnapshot({ db, writes, client, state, deferred }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const entity = state.get('snapshot_entity');
   const afterId = state.get('snapshot_after_id');
   const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined);
