@@ -11,7 +11,9 @@
 import type { Row } from '../db/write-path.js';
 import type { SyncParts } from './agent.js';
 import type { DeferredChanges } from './deferred-changes.js';
+import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
 import { LocalSchema } from './local-schema.js';
+import { replicatedTables } from './replicated-tables.js';
 import { isSnapshotRow, SnapshotHeader, type RowChange, type SnapshotRow } from './protocol.js';
 
 export interface BootstrapProgress {
@@ -56,6 +58,7 @@ async function loadSnapshot({ db, writes, client, state, deferred }: SnapshotPar
   let loaded = 0;
   let complete = false;
   const schema = LocalSchema.read(db);
+  dropIndexesIfFresh(db, state, replicatedTables(db));
   const load = db.transaction((rows: SnapshotRow[]) => {
     for (const run of runsByEntity(rows)) writes.loadSnapshotRows(run.entity, fitted(run, schema, deferred));
     const last = rows[rows.length - 1]!;
@@ -88,6 +91,7 @@ async function loadSnapshot({ db, writes, client, state, deferred }: SnapshotPar
   loaded += batch.length;
   onProgress?.({ loaded, total: header.total_rows });
   db.transaction(() => {
+    rebuildIndexes(db, state);
     state.set('cursor', state.number('snapshot_position') ?? header.position);
     state.clear('snapshot_position');
     state.clear('snapshot_entity');

@@ -21,6 +21,7 @@ export const SYNC_KEYS = [
   'pushed_through',
   'last_retention_at',
   'retention_deleted',
+  'bootstrap_indexes',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

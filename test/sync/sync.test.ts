@@ -92,6 +92,10 @@ describe('sync between a hub and stores', () => {
     const store = cluster.stores[0]!;
     expect(count(store.server, 'SELECT count(*) AS n FROM customers')).toBe(3);
     expect(checksumTables(store.server.app.node.db).users).toEqual(checksumTables(cluster.hub.app.node.db).users);
+    // The fresh store loaded the snapshot without its secondary indexes and built them after (src/sync/bootstrap-indexes.ts).
+    const indexes = (server: TestServer) => server.app.node.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    expect(indexes(store.server)).toEqual(indexes(cluster.hub));
+    expect(store.server.app.node.db.prepare("SELECT value FROM meta WHERE key = 'sync.bootstrap_indexes'").get()).toBeUndefined();
   });
 
   it('writes at one store reach the hub exactly once, and the other store after its pull', async () => {
