@@ -65,26 +65,29 @@ async function loadSnapshot({ db, writes, client, state, deferred }: SnapshotPar
     state.set('snapshot_entity', last.entity);
     state.set('snapshot_after_id', String(last.row.id));
   });
-  for await (const line of lines) {
-    if (!header) {
-      header = SnapshotHeader.parse(JSON.parse(line));
-      if (state.get('snapshot_position') === undefined) state.set('snapshot_position', header.position);
-      onProgress?.({ loaded, total: header.total_rows });
-      continue;
+  for await (const chunk of lines) {
+    for (const line of chunk) {
+      if (!header) {
+        header = SnapshotHeader.parse(JSON.parse(line));
+        if (state.get('snapshot_position') === undefined) state.set('snapshot_position', header.position);
+        onProgress?.({ loaded, total: header.total_rows });
+        continue;
+      }
+      const record = JSON.parse(line) as { end?: boolean };
+      if (record.end === true) {
+        complete = true;
+        break;
+      }
+      if (!isSnapshotRow(record)) throw new Error(`a snapshot line is not a row: ${line.slice(0, 200)}`);
+      batch.push(record);
+      if (batch.length >= BATCH_ROWS) {
+        load(batch);
+        loaded += batch.length;
+        batch = [];
+        onProgress?.({ loaded, total: header.total_rows });
+      }
     }
-    const record = JSON.parse(line) as { end?: boolean };
-    if (record.end === true) {
-      complete = true;
-      break;
-    }
-    if (!isSnapshotRow(record)) throw new Error(`a snapshot line is not a row: ${line.slice(0, 200)}`);
-    batch.push(record);
-    if (batch.length >= BATCH_ROWS) {
-      load(batch);
-      loaded += batch.length;
-      batch = [];
-      onProgress?.({ loaded, total: header.total_rows });
-    }
+    if (complete) break;
   }
   if (!header || !complete) throw new Error('the snapshot stream ended early; the next round resumes it');
   if (batch.length) load(batch);

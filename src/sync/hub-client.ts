@@ -2,7 +2,6 @@
  * The store's HTTP client for its hub: undici with keep-alive, a timeout on every call,
  * node-secret authentication and the version headers of the handshake.
  */
-import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import type { Principal } from '../http/principal.js';
 import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, SCHEMA_HEADER, type PushRequest } from './protocol.js';
@@ -56,13 +55,23 @@ export class HubClient {
     return ChangesPage.parse(JSON.parse(text));
   }
 
-  /** The snapshot's NDJSON lines, read as they arrive. */
-  async *snapshot(resume?: { entity: string; afterId: string }): AsyncGenerator<string> {
+  /**
+   * The snapshot's NDJSON lines, read as they arrive, a chunk's whole lines at a time: a
+   * bootstrap reads millions of lines, and an await per line (readline's iterator) is a
+   * cost of its own.
+   */
+  async *snapshot(resume?: { entity: string; afterId: string }): AsyncGenerator<string[]> {
     const query = resume ? `?entity=${encodeURIComponent(resume.entity)}&after_id=${encodeURIComponent(resume.afterId)}` : '';
     const response = await this.send('GET', `/sync/v1/snapshot${query}`, undefined, 120_000);
-    for await (const line of createInterface({ input: response.body, crlfDelay: Infinity })) {
-      if (line) yield line;
+    const decoder = new TextDecoder();
+    let rest = '';
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
+      rest = lines.pop()!;
+      yield lines.filter((line) => line.length > 0);
     }
+    rest += decoder.decode();
+    if (rest) yield [rest];
   }
 
   /**
