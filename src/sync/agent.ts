@@ -38,6 +38,8 @@ export interface RoundOutcome {
 
 export interface SyncParts {
   db: Db;
+  /** This node's id, the last part of the stamps it makes. */
+  nodeId: string;
   writes: WritePath;
   client: HubClient;
   state: SyncState;

@@ -9,6 +9,7 @@
  * its resumed load completes.
  */
 import type { Db } from '../db/open.js';
+import { holdsRows } from './bootstrap-sweep.js';
 import type { SyncState } from './sync-state.js';
 
 /** Indexes the cash desk's statements name with INDEXED BY (src/loyalty/customer-ledgers.ts). */
@@ -22,7 +23,7 @@ interface IndexDefinition {
 /** Drops the secondary indexes of `tables` when the store holds none of their rows and no load has begun. */
 export function dropIndexesIfFresh(db: Db, state: SyncState, tables: string[]): void {
   if (state.get('bootstrap_indexes') !== undefined || state.get('snapshot_position') !== undefined) return;
-  if (tables.some((table) => db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() !== undefined)) return;
+  if (holdsRows(db, tables)) return;
   const indexes = db
     .prepare<[string], IndexDefinition>(
       `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'

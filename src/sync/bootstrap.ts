@@ -12,6 +12,7 @@ import type { Row } from '../db/write-path.js';
 import type { SyncParts } from './agent.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
+import { BootstrapSweep } from './bootstrap-sweep.js';
 import { LocalSchema } from './local-schema.js';
 import { replicatedTables } from './replicated-tables.js';
 import { isSnapshotRow, SnapshotHeader, type RowChange, type SnapshotRow } from './protocol.js';
@@ -31,7 +32,7 @@ export interface BootstrapProgress {
 const BATCH_ROWS = 10_000;
 
 /** What a bootstrap works with: a store's sync parts (src/sync/agent.ts). */
-type SnapshotParts = Pick<SyncParts, 'db' | 'writes' | 'client' | 'state' | 'deferred'>;
+type SnapshotParts = Pick<SyncParts, 'db' | 'writes' | 'client' | 'state' | 'deferred' | 'nodeId'>;
 
 export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const { db, state } = parts;
@@ -49,7 +50,7 @@ export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (prog
   }
 }
 
-async function loadSnapshot({ db, writes, client, state, deferred }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
+async function loadSnapshot({ db, writes, client, state, deferred, nodeId }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const entity = state.get('snapshot_entity');
   const afterId = state.get('snapshot_after_id');
   const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined);
@@ -58,9 +59,16 @@ async function loadSnapshot({ db, writes, client, state, deferred }: SnapshotPar
   let loaded = 0;
   let complete = false;
   const schema = LocalSchema.read(db);
-  dropIndexesIfFresh(db, state, replicatedTables(db));
+  const tables = replicatedTables(db);
+  const sweep = new BootstrapSweep(db, state, nodeId);
+  sweep.begin(tables);
+  dropIndexesIfFresh(db, state, tables);
   const load = db.transaction((rows: SnapshotRow[]) => {
-    for (const run of runsByEntity(rows)) writes.loadSnapshotRows(run.entity, fitted(run, schema, deferred));
+    for (const run of runsByEntity(rows)) {
+      const loaded = fitted(run, schema, deferred);
+      writes.loadSnapshotRows(run.entity, loaded);
+      sweep.noteLoaded(run.entity, loaded);
+    }
     const last = rows[rows.length - 1]!;
     state.set('snapshot_entity', last.entity);
     state.set('snapshot_after_id', String(last.row.id));
@@ -94,6 +102,7 @@ async function loadSnapshot({ db, writes, client, state, deferred }: SnapshotPar
   loaded += batch.length;
   onProgress?.({ loaded, total: header.total_rows });
   db.transaction(() => {
+    sweep.finish(tables);
     rebuildIndexes(db, state);
     state.set('cursor', state.number('snapshot_position') ?? header.position);
     state.clear('snapshot_position');

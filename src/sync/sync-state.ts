@@ -22,6 +22,7 @@ export const SYNC_KEYS = [
   'last_retention_at',
   'retention_deleted',
   'bootstrap_indexes',
+  'snapshot_sweep',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

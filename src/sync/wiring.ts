@@ -91,6 +91,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
   const deferred = new DeferredChanges(node.db, clock);
   return {
     db: node.db,
+    nodeId: node.identity.nodeId,
     writes: node.writes,
     client,
     state,

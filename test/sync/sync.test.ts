@@ -158,6 +158,12 @@ describe('sync between a hub and stores', () => {
     const hub = cluster.hub;
     const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
     const rename = (name: string) => hub.app.node.writes.write(null, (tx) => tx.update('customers', DEMO_IDS.customerPetr, { first_name: name }));
+    // A product group both stores hold, which the hub then deletes: its tombstone will be compacted away.
+    const doomed = hub.app.node.newId();
+    hub.app.node.writes.write(null, (tx) => tx.insert('product_groups', { id: doomed, name: 'Doomed' }));
+    for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    expect(count(b.server, `SELECT count(*) AS n FROM product_groups WHERE id = '${doomed}'`)).toBe(1);
+    hub.app.node.writes.write(null, (tx) => tx.remove('product_groups', doomed));
     for (const name of ['One', 'Two', 'Three']) rename(name);
     await assign(a, DEMO_IDS.customerEva, 5);
     expect((await cluster.round(a)).ok).toBe(true);
@@ -175,10 +181,16 @@ describe('sync between a hub and stores', () => {
     expect(count(hub, `SELECT count(*) AS n FROM changes WHERE seq <= ${lastSeq} AND entity = 'point_records'`)).toBe(0);
     expect(count(hub, `SELECT count(*) AS n FROM changes WHERE entity = 'customer_states' AND entity_id = '${DEMO_IDS.customerEva}'`)).toBe(1);
 
-    // Store A pulled past the floor and goes on; store B, behind it, is told 410 and bootstraps again.
+    // Store A pulled past the floor and goes on; store B, behind it, is told 410 and bootstraps
+    // again, sweeping the group the hub deleted and keeping the customer it made meanwhile.
     expect((await cluster.round(a)).ok).toBe(true);
     expect(await cluster.round(b)).toMatchObject({ ok: false, error: expect.stringContaining('sync_cursor_expired_exception') });
-    expect(await cluster.round(b)).toMatchObject({ ok: true, bootstrapped: true });
+    const made = await call('POST', `${b.server.api('enterprise')}/customers`, { headers: b.auth, body: { customer: { personal_information: { first_name: 'Made', last_name: 'Meanwhile' } } } });
+    expect(made.status).toBe(201);
+    expect(await cluster.round(b)).toMatchObject({ ok: true, bootstrapped: true, pushed: 1 });
+    expect(count(b.server, `SELECT count(*) AS n FROM product_groups WHERE id = '${doomed}'`)).toBe(0);
+    expect(count(hub, `SELECT count(*) AS n FROM customers WHERE id = '${made.body.data.customer_id as string}'`)).toBe(1);
+    expect((await cluster.round(a)).ok).toBe(true);
     const hubSums = checksumTables(hub.app.node.db);
     for (const store of [a, b]) expect(checksumTables(store.server.app.node.db)).toEqual(hubSums);
     expect(count(b.server, `SELECT count(*) AS n FROM customers WHERE first_name = 'Four'`)).toBe(1);

@@ -19,6 +19,8 @@
  *   million customers' states writes no million ledger rows).
  * - sync_node_clocks (hub, node-local): per store, the stamp it reported having pushed
  *   everything up to, which bounds the horizon (src/loyalty/customer-states.ts).
+ * - sync_snapshot_seen (store, node-local): the rows a bootstrap that runs again has loaded,
+ *   so that it can delete the ones the hub no longer has (src/sync/bootstrap-sweep.ts).
  * - sync_feed_marks (hub, node-local): the feed's last seq at each compaction, so that the
  *   next one knows which changes are older than the feed's retention
  *   (src/sync/feed-compaction.ts).
@@ -69,6 +71,12 @@ CREATE TABLE customer_states (
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
 ) STRICT;
+
+CREATE TABLE sync_snapshot_seen (
+  entity TEXT NOT NULL,
+  id TEXT NOT NULL,
+  PRIMARY KEY (entity, id)
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE sync_feed_marks (
   marked_at TEXT PRIMARY KEY,
