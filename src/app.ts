@@ -20,6 +20,7 @@ import { createHttpMetrics, createObserver, observeRequests } from './http/obser
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
 import { pathNotFound } from './errors.js';
+import { startStateSettling } from './loyalty/state-settling.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { readSyncStatus } from './sync/status.js';
@@ -71,6 +72,8 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     http.use('/sync/v1', createHubSyncRouter(node, config, services, clock, log));
     const compaction = createFeedCompaction(node, config, clock);
     background.push((taskLog) => startFeedCompaction(compaction, taskLog));
+    const states = node.states!;
+    background.push((taskLog) => startStateSettling(states, node.writes, taskLog));
   }
   const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
   http.use(parseBody);

@@ -1,12 +1,13 @@
 /**
  * A customer's balances, the one reader every node uses: the hub's compacted state of the
- * customer (customer_states, migration 0009) folded on with this node's own facts the state
- * does not cover yet (customer_ledgers, kept by triggers). The state's lots and debt are
- * where the fold of the facts up to its horizon stands; its tail and the uncovered facts,
- * merged in HLC order, are folded from there (src/loyalty/ledger-fold.ts), so each fact
- * counts once whether it reached the hub or not. Credit never expires: its balance is the
- * state's sum plus the uncovered records' (src/loyalty/CONTEXT.md).
+ * customer (customer_states, migration 0009) folded on with this node's own facts stamped
+ * after the state's horizon (customer_ledgers, kept by triggers). The state's lots and debt
+ * are where the fold of the facts up to its horizon stands; its tail and this node's later
+ * facts, merged in HLC order with a fact in both counted once, are folded from there
+ * (src/loyalty/ledger-fold.ts). Credit never expires: its balance is the state's sum, its
+ * credit tail and this node's later credit facts, each counted once (src/loyalty/CONTEXT.md).
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import { balanceOfState, EMPTY_FOLD, foldFrom, type FoldState, type OrderedFact } from './ledger-fold.js';
 
@@ -23,37 +24,52 @@ export interface CardHolder {
   balances: Balances;
 }
 
-/** A customer's points in full: what each collection record has left, the debt and the balance. */
+/** A point record as far as what it has left goes. */
+export interface PointRecordRef {
+  id: string;
+  kind: 'collection' | 'redemption';
+  points_milli: number;
+  valid_to: string | null;
+  state: number;
+  hlc: string;
+}
+
+/** A customer's points in full: the debt, the balance, and what each collection record has left. */
 export interface CustomerLedger {
-  /** Points left on each collection record this node knows of, by id; absent means none. */
-  available: Map<string, number>;
   /** Redeemed points no record covered. */
   debt: number;
   /** Balance now, in thousandths; negative when the same points were spent twice. */
   balance: number;
   creditMinor: number;
+  /** Points left on one of the customer's records (0 on redemptions and cancelled records). */
+  pointsLeft(record: PointRecordRef): number;
 }
 
 /** The columns a LEFT JOIN of customer_ledgers and customer_states gives; null where no row. */
 interface LedgerRow {
   point_facts: string | null;
-  credit_minor: number | null;
+  credit_facts: string | null;
+  horizon: string | null;
   lots: string | null;
   debt_milli: number | null;
   tail: string | null;
-  state_credit_minor: number | null;
+  credit_minor: number | null;
+  credit_tail: string | null;
 }
 
 /** A fact as migration 0009 writes it: kind, points, a collection's valid_to or a redemption's created_at, stamp, id. */
 export type StoredFact = ['c' | 'r', number, string | null, string, string];
-/** A lot as customer_states holds it: record id, points left, valid_to in ms or null. */
-export type StoredLot = [string, number, number | null];
+/** A lot as customer_states holds it: points left, valid_to in ms or null. */
+export type StoredLot = [number, number | null];
+/** A credit fact as migration 0009 writes it: minor units (negative for a redemption), stamp, id. */
+export type StoredCredit = [number, string, string];
 
-const LEDGER_COLUMNS = 'l.point_facts, l.credit_minor, s.lots, s.debt_milli, s.tail, s.credit_minor AS state_credit_minor';
+const LEDGER_COLUMNS = 'l.point_facts, l.credit_facts, s.horizon, s.lots, s.debt_milli, s.tail, s.credit_minor, s.credit_tail';
 
 export class CustomerLedgers {
   private readonly row;
   private readonly byCard;
+  private readonly sameExpiry: Statement<[string, string | null, string], { id: string; points_milli: number }>;
 
   constructor(db: Db) {
     this.row = db.prepare<[string, string], LedgerRow>(
@@ -67,6 +83,10 @@ export class CustomerLedgers {
        LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = c.customer_id
        WHERE c.card_number = ? AND c.state = 1`,
     );
+    this.sameExpiry = db.prepare(
+      `SELECT id, points_milli FROM point_records
+       WHERE customer_id = ? AND kind = 'collection' AND state = 1 AND valid_to IS ? AND hlc <= ? ORDER BY hlc DESC`,
+    );
   }
 
   balancesAt(customerId: string, at: number): Balances {
@@ -79,19 +99,52 @@ export class CustomerLedgers {
     return row && { customerId: row.customer_id, balances: balancesOf(row, at) };
   }
 
-  /** The whole fold, with what each collection record has left (GET /points, the fold conflicts). */
+  /**
+   * The whole fold (GET /points, a purchase's points, the fold conflicts). A record folded
+   * after the horizon has what the fold left on it. One folded into the state's lots is known
+   * by its expiry only: the lot of that expiry is shared out among the records of that expiry
+   * this node holds, newest first, as the fold spends the oldest first — exact at the hub,
+   * which holds every record; at a store, which holds only its own, the newest of its records
+   * may be shown with points a record of another store has.
+   */
   ledger(customerId: string, at: number): CustomerLedger {
     const row = this.row.get(customerId, customerId)!;
     const start = startOf(row);
     const facts = factsOf(row);
-    const { remaining, state } = foldFrom(start, facts);
-    const available = new Map<string, number>();
-    for (const lot of start.lots) if (lot.id !== undefined) available.set(lot.id, 0);
-    for (const lot of state.lots) if (lot.id !== undefined) available.set(lot.id, lot.remaining);
+    const { remaining, startRemaining, state } = foldFrom(start, facts);
+    const left = new Map<string, number>();
     facts.forEach((fact, index) => {
-      if (fact.kind === 'collection' && fact.id !== undefined) available.set(fact.id, remaining[index]!);
+      if (fact.kind === 'collection' && fact.id !== undefined) left.set(fact.id, remaining[index]!);
     });
-    return { available, debt: state.debt, balance: balanceOfState(state, at), creditMinor: creditOf(row) };
+    const horizon = row.horizon ?? '';
+    const lotLeft = new Map(start.lots.map((lot, index) => [lot.valid_to, startRemaining[index]!]));
+    const shareOut = (record: PointRecordRef) => {
+      let rest = lotLeft.get(record.valid_to === null ? null : Date.parse(record.valid_to)) ?? 0;
+      for (const sharer of this.sameExpiry.all(customerId, record.valid_to, horizon)) {
+        const share = Math.min(sharer.points_milli, rest);
+        left.set(sharer.id, share);
+        rest -= share;
+      }
+    };
+    const pointsLeft = (record: PointRecordRef) => {
+      if (record.kind !== 'collection' || record.state !== 1) return 0;
+      if (!left.has(record.id) && record.hlc <= horizon) shareOut(record);
+      return left.get(record.id) ?? 0;
+    };
+    return { debt: state.debt, balance: balanceOfState(state, at), creditMinor: creditOf(row), pointsLeft };
+  }
+
+  /** Points left on each of these records, in their order (a page of GET /points, a purchase's points). */
+  pointsLeftOn(records: readonly (PointRecordRef & { customer_id: string })[], at: number): number[] {
+    const ledgers = new Map<string, CustomerLedger>();
+    return records.map((record) => {
+      let ledger = ledgers.get(record.customer_id);
+      if (!ledger) {
+        ledger = this.ledger(record.customer_id, at);
+        ledgers.set(record.customer_id, ledger);
+      }
+      return ledger.pointsLeft(record);
+    });
   }
 }
 
@@ -100,17 +153,24 @@ function balancesOf(row: LedgerRow | undefined, at: number): Balances {
   return { pointsMilli: balanceOfState(foldFrom(startOf(row), factsOf(row)).state, at), creditMinor: creditOf(row) };
 }
 
+/** The state's credit up to its horizon, then its credit tail and this node's later credit facts, each once. */
 function creditOf(row: LedgerRow): number {
-  return (row.state_credit_minor ?? 0) + (row.credit_minor ?? 0);
+  const tail = row.credit_tail === null ? [] : (JSON.parse(row.credit_tail) as StoredCredit[]);
+  const own = row.credit_facts === null ? [] : (JSON.parse(row.credit_facts) as StoredCredit[]);
+  const inTail = new Set(tail.map((credit) => credit[2]));
+  let sum = row.credit_minor ?? 0;
+  for (const [minor] of tail) sum += minor;
+  for (const [minor, , id] of own) if (!inTail.has(id)) sum += minor;
+  return sum;
 }
 
 function startOf(row: LedgerRow): FoldState {
   if (row.lots === null) return EMPTY_FOLD;
-  const lots = (JSON.parse(row.lots) as StoredLot[]).map(([id, remaining, validTo]) => ({ id, remaining, valid_to: validTo }));
+  const lots = (JSON.parse(row.lots) as StoredLot[]).map(([remaining, validTo]) => ({ remaining, valid_to: validTo }));
   return { lots, debt: row.debt_milli ?? 0 };
 }
 
-/** The state's tail and the uncovered facts, merged in HLC order; a fact in both counts once. */
+/** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */
 function factsOf(row: LedgerRow): OrderedFact[] {
   const tail = row.tail === null ? [] : (JSON.parse(row.tail) as StoredFact[]);
   const own = row.point_facts === null ? [] : (JSON.parse(row.point_facts) as StoredFact[]);

@@ -1,9 +1,9 @@
 /**
  * The hub publishes each customer's compacted state (customer_states, migration 0009) in the
  * transaction that changes their point or credit records: the fold of their point records up
- * to a horizon (collections with points left, debt), the facts after it, the credit balance,
- * and the coverage per origin node. Stores fold on from it with their own uncovered facts
- * (src/loyalty/customer-ledgers.ts).
+ * to a horizon (its lots, one per expiry, and its debt) and the point facts after it (the
+ * tail), the credit balance up to the horizon and the credit facts after it. Stores fold on
+ * from it with their own facts the state does not hold (src/loyalty/customer-ledgers.ts).
  *
  * The horizon is the oldest stamp a store reported having pushed everything up to (its
  * pushed-through stamp), among the stores heard from within the offline age: any fact a store
@@ -11,14 +11,18 @@
  * gives the HLC order of all facts. A store silent for longer (it has stopped redeeming, DESIGN
  * §5) no longer holds the horizon back; its balance may be inexact in the order of old
  * expiring lots until it pushes, and exact from the state that follows.
+ *
+ * A state with a tail is published again once the horizon has passed its first fact
+ * (settle): the tail folds into the lots, so a state row at rest holds a lot per expiry, not
+ * a fact per bill.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { Row, WriteTransaction } from '../db/write-path.js';
 import { encodeHlc } from '../sync/hlc.js';
-import type { StoredFact, StoredLot } from './customer-ledgers.js';
-import { EMPTY_FOLD, foldFrom, toOrderedFact, type PointFact } from './ledger-fold.js';
+import type { StoredCredit, StoredFact, StoredLot } from './customer-ledgers.js';
+import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
 
 /** Lots that expired this long before the horizon can no longer be taken by a later fact, and are dropped. */
 const EXPIRED_LOT_KEPT_MS = 7 * 86_400_000;
@@ -32,13 +36,21 @@ interface FactRecord {
   hlc: string;
 }
 
+interface CreditRecord {
+  id: string;
+  signed_minor: number;
+  hlc: string;
+}
+
 export class CustomerStates {
   private readonly facts: Statement<[string], FactRecord>;
-  private readonly credit: Statement<[string], number>;
-  private readonly coverage: Statement<[string, string], { node: string; stamp: string }>;
+  private readonly credits: Statement<[string], CreditRecord>;
   private readonly exists: Statement<[string], number>;
   private readonly oldestPushed: Statement<[string], string | null>;
   private readonly unpublished: Statement<[number], string>;
+  private readonly keepTail: Statement<[string, string]>;
+  private readonly dropTail: Statement<[string]>;
+  private readonly unsettled: Statement<[string, number], string>;
 
   constructor(
     db: Db,
@@ -48,15 +60,8 @@ export class CustomerStates {
     this.facts = db.prepare(
       'SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1 ORDER BY hlc',
     );
-    this.credit = db
-      .prepare<[string], number>(
-        "SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0) FROM credit_records WHERE customer_id = ? AND state = 1",
-      )
-      .pluck();
-    this.coverage = db.prepare(
-      `SELECT substr(hlc, 19) AS node, max(hlc) AS stamp FROM (
-         SELECT hlc FROM point_records WHERE customer_id = ? UNION ALL SELECT hlc FROM credit_records WHERE customer_id = ?)
-       GROUP BY node`,
+    this.credits = db.prepare(
+      "SELECT id, CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END AS signed_minor, hlc FROM credit_records WHERE customer_id = ? AND state = 1 ORDER BY hlc",
     );
     this.exists = db.prepare<[string], number>('SELECT 1 FROM customer_states WHERE id = ?').pluck();
     this.oldestPushed = db.prepare<[string], string | null>('SELECT min(pushed_through) FROM sync_node_clocks WHERE reported_at >= ?').pluck();
@@ -65,6 +70,13 @@ export class CustomerStates {
         `SELECT owner.customer_id FROM (SELECT customer_id FROM point_records UNION SELECT customer_id FROM credit_records) AS owner
          WHERE NOT EXISTS (SELECT 1 FROM customer_states s WHERE s.id = owner.customer_id) LIMIT ?`,
       )
+      .pluck();
+    this.keepTail = db.prepare(
+      'INSERT INTO customer_state_tails (customer_id, first_stamp) VALUES (?, ?) ON CONFLICT (customer_id) DO UPDATE SET first_stamp = excluded.first_stamp',
+    );
+    this.dropTail = db.prepare('DELETE FROM customer_state_tails WHERE customer_id = ?');
+    this.unsettled = db
+      .prepare<[string, number], string>('SELECT customer_id FROM customer_state_tails WHERE first_stamp <= ? ORDER BY first_stamp LIMIT ?')
       .pluck();
   }
 
@@ -83,10 +95,17 @@ export class CustomerStates {
   publish(tx: WriteTransaction, customers: Iterable<string>): void {
     const horizon = this.horizon();
     for (const customerId of customers) {
-      const row = this.stateOf(customerId, horizon);
+      const { row, firstAfter } = this.stateOf(customerId, horizon);
       if (this.exists.get(customerId)) tx.update('customer_states', customerId, row);
       else tx.insert('customer_states', { id: customerId, ...row });
+      if (firstAfter === undefined) this.dropTail.run(customerId);
+      else this.keepTail.run(customerId, firstAfter);
     }
+  }
+
+  /** Customers whose state has a tail the horizon has passed, oldest first, up to `limit`: publishing them again settles it. */
+  unsettledCustomers(limit: number): string[] {
+    return this.unsettled.all(this.horizon(), limit);
   }
 
   /** Customers with records and no state yet (a hub upgraded from schema 8), up to `limit`. */
@@ -102,25 +121,27 @@ export class CustomerStates {
     return oldest !== null && oldest !== undefined && oldest > floor ? oldest : floor;
   }
 
-  private stateOf(customerId: string, horizon: string): Row {
+  private stateOf(customerId: string, horizon: string): { row: Row; firstAfter: string | undefined } {
     const facts = this.facts.all(customerId).map(toPointFact);
-    const split = facts.findIndex((fact) => fact.hlc > horizon);
-    const folded = split === -1 ? facts : facts.slice(0, split);
-    const tail = split === -1 ? [] : facts.slice(split);
+    const folded = facts.filter((fact) => fact.hlc <= horizon);
+    const tail = facts.filter((fact) => fact.hlc > horizon);
     const { state } = foldFrom(EMPTY_FOLD, folded.map(toOrderedFact));
     const keptFrom = Number.parseInt(horizon.slice(0, 12), 16) - EXPIRED_LOT_KEPT_MS;
-    const lots: StoredLot[] = state.lots
+    const lots: StoredLot[] = mergedByExpiry(state.lots)
       .filter((lot) => lot.valid_to === null || lot.valid_to > keptFrom)
-      .map((lot) => [lot.id!, lot.remaining, lot.valid_to]);
-    const coverage = Object.fromEntries(this.coverage.all(customerId, customerId).map(({ node, stamp }) => [node, stamp]));
-    return {
+      .map((lot) => [lot.remaining, lot.valid_to]);
+    const credits = this.credits.all(customerId);
+    const creditTail = credits.filter((credit) => credit.hlc > horizon);
+    const firstAfter = [tail[0]?.hlc, creditTail[0]?.hlc].filter((stamp) => stamp !== undefined).sort()[0];
+    const row = {
       horizon,
       lots: JSON.stringify(lots),
       debt_milli: state.debt,
       tail: JSON.stringify(tail.map(toStoredFact)),
-      credit_minor: this.credit.get(customerId)!,
-      coverage: JSON.stringify(coverage),
+      credit_minor: credits.reduce((sum, credit) => (credit.hlc <= horizon ? sum + credit.signed_minor : sum), 0),
+      credit_tail: JSON.stringify(creditTail.map((credit): StoredCredit => [credit.signed_minor, credit.hlc, credit.id])),
     };
+    return { row, firstAfter };
   }
 }
 

@@ -81,12 +81,18 @@ export function foldInOrder(ordered: readonly OrderedFact[]): { remaining: numbe
   return { remaining, debt: state.debt };
 }
 
-/**
- * The fold continued from `start` over facts in HLC order that all come after the ones
- * `start` folded: points left on each of these facts (0 on redemptions), and the state
- * reached, whose lots are the start's and the new collections' with points left.
- */
-export function foldFrom(start: FoldState, ordered: readonly OrderedFact[]): { remaining: number[]; state: FoldState } {
+/** Where a fold from a state ends. */
+export interface FoldOutcome {
+  /** Points left on each folded fact (0 on redemptions). */
+  remaining: number[];
+  /** Points left on each of the start's lots. */
+  startRemaining: number[];
+  /** The state reached: the start's and the new collections' lots with points left. */
+  state: FoldState;
+}
+
+/** The fold continued from `start` over facts in HLC order that all come after the ones `start` folded. */
+export function foldFrom(start: FoldState, ordered: readonly OrderedFact[]): FoldOutcome {
   const remaining = ordered.map(() => 0);
   const collections: OpenCollection[] = start.lots.map((lot, index) => ({ ...lot, index: index - start.lots.length }));
   let debt = start.debt;
@@ -109,12 +115,14 @@ export function foldFrom(start: FoldState, ordered: readonly OrderedFact[]): { r
     }
     debt += needed;
   });
+  const startRemaining = start.lots.map(() => 0);
   const lots: Lot[] = [];
   for (const collection of collections) {
     if (collection.index >= 0) remaining[collection.index] = collection.remaining;
+    else startRemaining[collection.index + start.lots.length] = collection.remaining;
     if (collection.remaining > 0) lots.push(collection.id === undefined ? { valid_to: collection.valid_to, remaining: collection.remaining } : { id: collection.id, valid_to: collection.valid_to, remaining: collection.remaining });
   }
-  return { remaining, state: { lots, debt } };
+  return { remaining, startRemaining, state: { lots, debt } };
 }
 
 /** The balance of a fold's state at a moment: unexpired points left, less the debt. May be negative. */
@@ -124,9 +132,18 @@ export function balanceOfState(state: FoldState, at: number): number {
   return left - state.debt;
 }
 
-/** The balance at a moment of facts in HLC order: what balanceAt gives for the same facts. */
-export function balanceInOrder(ordered: readonly OrderedFact[], at: number): number {
-  return balanceOfState(foldFrom(EMPTY_FOLD, ordered).state, at);
+/**
+ * The lots of a state as a store needs them: one per expiry, earliest first, never-expiring
+ * last. Folding on from merged lots gives the same balances and debt, since a redemption takes
+ * lots by expiry and, between equal expiries, the older first, and every lot of a state is
+ * older than the facts folded after it.
+ */
+export function mergedByExpiry(lots: readonly Lot[]): Lot[] {
+  const byExpiry = new Map<number | null, number>();
+  for (const lot of lots) byExpiry.set(lot.valid_to, (byExpiry.get(lot.valid_to) ?? 0) + lot.remaining);
+  return [...byExpiry]
+    .map(([validTo, remaining]) => ({ valid_to: validTo, remaining }))
+    .sort((a, b) => (a.valid_to === b.valid_to ? 0 : a.valid_to === null ? 1 : b.valid_to === null ? -1 : a.valid_to - b.valid_to));
 }
 
 /** The balance at a moment: unexpired points left, less the debt. May be negative. */

@@ -22,8 +22,8 @@ interface Retained {
   table: string;
   /** Rows that belong to one of this table's and go with it. */
   children?: { table: string; column: string }[];
-  /** Records a customer's balance counts: kept until the customer's state covers them. */
-  ledger?: true;
+  /** Records a customer's balance counts: kept until the customer's state holds them, by the JSON path of a fact's id in its tail. */
+  ledger?: { tail: string; id: string };
 }
 
 const RETAINED: Retained[] = [
@@ -34,8 +34,8 @@ const RETAINED: Retained[] = [
       { table: 'purchase_assignments', column: 'purchase_id' },
     ],
   },
-  { table: 'point_records', ledger: true },
-  { table: 'credit_records', ledger: true },
+  { table: 'point_records', ledger: { tail: 'tail', id: '$[4]' } },
+  { table: 'credit_records', ledger: { tail: 'credit_tail', id: '$[2]' } },
   { table: 'events', children: [{ table: 'event_property_records', column: 'event_id' }] },
   { table: 'orders' },
   {
@@ -76,7 +76,10 @@ export class Retention {
         (child) => `NOT EXISTS (SELECT 1 FROM ${child.table} c WHERE c.${child.column} = t.id AND NOT ${settled('c')})`,
       );
       const covered = retained.ledger
-        ? [`t.hlc <= coalesce((SELECT json_extract(s.coverage, '$."' || substr(t.hlc, 19) || '"') FROM customer_states s WHERE s.id = t.customer_id), '')`]
+        ? [
+            `EXISTS (SELECT 1 FROM customer_states s WHERE s.id = t.customer_id AND (t.hlc <= s.horizon
+               OR EXISTS (SELECT 1 FROM json_each(s.${retained.ledger.tail}) WHERE json_extract(value, '${retained.ledger.id}') = t.id)))`,
+          ]
         : [];
       const where = [settled('t'), ...unsettledChild, ...covered].join(' AND ');
       return {

@@ -4,8 +4,9 @@
  *
  * - `chain`: master data. The hub and every store hold all of it.
  * - `customer-state`: what a customer holds now, folded by the hub from the facts and
- *   published as last-writer-wins rows with a coverage watermark per origin node. Every node
- *   holds all of it; a store adds its own facts the watermark does not cover yet.
+ *   published as last-writer-wins rows whose coverage — a horizon stamp, the watermark of
+ *   every origin node at once, and the later facts by id (src/loyalty/CONTEXT.md) — says
+ *   which facts they hold. Every node holds all of it; a store adds its own facts they do not.
  * - `origin`: facts, made at one node. The hub holds all; a store holds the ones it made,
  *   until they are acknowledged and older than `retention.local_days`. The feed and the
  *   snapshot send a store none.

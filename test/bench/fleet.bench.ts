@@ -7,7 +7,8 @@
  *    customers of a shared pool, then syncs; on days 2 and 3 the hub is unreachable. At the
  *    heal, fleet rounds (every store one round, together) run until every node's balances
  *    are identical: the rounds, the seconds and the hub's commands/s are printed.
- * 2. Growth: store 0 alone sells 1,000 bills and the fleet syncs. Each other store's growth
+ * 2. Growth: store 0 alone sells 1,000 bills and the fleet syncs until the hub has settled
+ *    the customers' states (src/loyalty/state-settling.ts). Each other store's growth
  *    per bill sold elsewhere, against store 0's per own bill (target ≤ 1 %), and the bytes
  *    each store pulled per foreign bill. Growth is the database's used pages (page_count less
  *    the freelist), which is what a file reaches once its free pages are reused.
@@ -151,7 +152,7 @@ export async function run(): Promise<void> {
       await fleetRound(stores);
       line(`fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`, `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3`);
       await week(stores, proxy, hubDir, start);
-      await growth(stores, proxy, start + DAYS * DAY);
+      await growth(stores, proxy, hubDir, start + DAYS * DAY);
     }
     if (PARTS.has('soak')) await soak(hubUrl, hubDir, Date.now());
   } finally {
@@ -203,13 +204,17 @@ async function heal(stores: FleetStore[], hubDir: string, at: number): Promise<v
   throw new Error('the fleet did not converge in 20 rounds');
 }
 
-async function growth(stores: FleetStore[], proxy: HubProxy, at: number): Promise<void> {
+async function growth(stores: FleetStore[], proxy: HubProxy, hubDir: string, at: number): Promise<void> {
   await Promise.all(stores.map((store) => store.ask({ op: 'advance', to: at })));
   await fleetRound(stores);
   const before = await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })));
   const pulledBefore = new Map(proxy.pulledBytes);
   const sold = await stores[0]!.ask<{ answered: number }>({ op: 'sell', bills: bills('growth', 0, GROWTH_BILLS) });
   await fleetRound(stores);
+  await fleetRound(stores);
+  // The second round's reports let the horizon pass the bills: once the hub has settled the
+  // states (their tails folded into lots), the stores pull them.
+  await settled(hubDir);
   await fleetRound(stores);
   const after = await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })));
   const own = (after[0]!.usedBytes - before[0]!.usedBytes) / sold.answered;
@@ -257,6 +262,20 @@ async function soak(hubUrl: string, hubDir: string, startMs: number): Promise<vo
     line('soak: send-purchase at 100 req/s, synchronous=FULL', `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (target p99 ≤ 5 ms)  ${latency.answered} answered, errors ${latency.errors}`);
   } finally {
     store.stop();
+  }
+}
+
+/** Waits until the hub has no customer state with a tail left to settle (src/loyalty/state-settling.ts). */
+async function settled(hubDir: string): Promise<void> {
+  const db = new Database(databaseFile(hubDir), { readonly: true });
+  try {
+    const tails = db.prepare<[], number>('SELECT count(*) FROM customer_state_tails').pluck();
+    for (let waited = 0; tails.get()! > 0; waited += 500) {
+      if (waited > 30_000) throw new Error(`the hub left ${tails.get()} customer states unsettled`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    db.close();
   }
 }
 

@@ -65,7 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     close: async () => {
       await server.close();
       app.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

@@ -1,12 +1,15 @@
 /**
  * DESIGN §5: a store's balance is the hub's published state of the customer plus the store's
  * own facts the state does not cover, and that must be what one fold of all the facts gives.
- * Three stores make facts for one customer with their stamps interleaved at random; each has
- * pushed some first part of them (the rest is late), and reported a pushed-through stamp
- * between what it pushed and what it did not. The hub applies what was pushed and publishes
- * the state; each store holds all of its own facts and the state row. At any moment, every
- * store's balance and the hub's equal the fold of the facts that node can know of: the
- * pushed ones plus its own.
+ * Three stores make point and credit facts for one customer with their stamps interleaved at
+ * random; each has pushed some first part of them (the rest is late), and reported a
+ * pushed-through stamp between what it pushed and what it did not. The hub applies what was
+ * pushed and publishes the state; each store holds all of its own facts and the state row.
+ * At any moment, every store's balances and the hub's equal the fold and the sum of the facts
+ * that node can know of: the pushed ones plus its own; so do the points left on each record
+ * the hub holds, and on each of a store's own records with an expiry (never-expiring ones it
+ * can only share out among the records it holds). The same holds for the state published
+ * before the stores reported (the pushed facts all in its tail) and for the settled one.
  */
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
@@ -47,16 +50,33 @@ const stores = STORES.map(() => open('store'));
 
 const draft = fc.record({
   store: fc.integer({ min: 0, max: 2 }),
-  kind: fc.constantFrom<'collection' | 'redemption'>('collection', 'collection', 'redemption'),
+  kind: fc.constantFrom<Kind>('collection', 'collection', 'redemption', 'credit'),
   points: fc.integer({ min: 1, max: 200 }),
   validDays: fc.option(fc.integer({ min: 1, max: 40 }), { nil: null }),
 });
 
+type Kind = 'collection' | 'redemption' | 'credit';
+
 interface Fact extends PointFact {
   store: number;
+  /** Credit in minor units, negative for a redemption; undefined on a point fact. */
+  credit?: number;
 }
 
 function toChange(fact: Fact): RowChange {
+  if (fact.credit !== undefined) {
+    const row = {
+      id: fact.id,
+      customer_id: CUSTOMER,
+      kind: fact.credit >= 0 ? 'collection' : 'redemption',
+      amount_minor: Math.abs(fact.credit),
+      created_at: new Date(fact.at).toISOString(),
+      state: 1,
+      hlc: fact.hlc,
+      last_change: new Date(fact.at).toISOString(),
+    };
+    return { entity: 'credit_records', entity_id: fact.id, op: 'insert', row, hlc: fact.hlc };
+  }
   const row = {
     id: fact.id,
     customer_id: CUSTOMER,
@@ -88,7 +108,8 @@ describe('customer states', () => {
             return {
               id: `${run.toString(16).padStart(8, '0')}f${index.toString().padStart(4, '0')}`,
               store: d.store,
-              kind: d.kind,
+              kind: d.kind === 'credit' ? 'collection' : d.kind,
+              credit: d.kind === 'credit' ? (d.points % 2 === 0 ? d.points : -d.points) * 10 : undefined,
               points_milli: d.points * 1000,
               valid_to: d.kind === 'collection' && d.validDays !== null ? ms + d.validDays * DAY : null,
               at: ms,
@@ -103,27 +124,29 @@ describe('customer states', () => {
             return late ? encodeHlc({ ms: late.at - 1, counter: 0, node: STORES[s]! }) : encodeHlc({ ms: NOW - 1, counter: 0, node: STORES[s]! });
           });
 
-          reset(hub);
-          hub.db.transaction(() => {
-            for (const fact of pushed.flat()) hub.writes.applyReplicated(toChange(fact), true);
-            const clock = hub.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)');
-            pushedThrough.forEach((stamp, s) => clock.run(STORES[s]!, stamp, new Date(NOW).toISOString()));
-          })();
-          hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));
-          const state = hub.db.prepare('SELECT * FROM customer_states WHERE id = ?').get(CUSTOMER) as Record<string, string | number>;
-
           const at = NOW + atHour * 3_600_000;
-          const expected = (known: Fact[]) => balanceAt(known, foldLedger(known), at);
-          expect(hub.ledgers.balancesAt(CUSTOMER, at).pointsMilli).toBe(expected(pushed.flat()));
-          stores.forEach((store, s) => {
-            reset(store);
-            store.db.transaction(() => {
-              for (const fact of ofStore[s]!) store.writes.applyReplicated(toChange(fact), false);
-              store.writes.applyReplicated({ entity: 'customer_states', entity_id: CUSTOMER, op: 'insert', row: state, hlc: String(state.hlc) }, false);
+          // Published before any store reported (every pushed fact in the tail), then settled.
+          for (const reported of [false, true]) {
+            reset(hub);
+            hub.db.transaction(() => {
+              for (const fact of pushed.flat()) hub.writes.applyReplicated(toChange(fact), true);
+              const clock = hub.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)');
+              const stamps = reported ? pushedThrough : STORES.map((node) => encodeHlc({ ms: T0 - 1, counter: 0, node }));
+              stamps.forEach((stamp, s) => clock.run(STORES[s]!, stamp, new Date(NOW).toISOString()));
             })();
-            const known = [...pushed.flat(), ...ofStore[s]!.slice(pushed[s]!.length)];
-            expect(store.ledgers.balancesAt(CUSTOMER, at).pointsMilli).toBe(expected(known));
-          });
+            hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));
+            const state = hub.db.prepare('SELECT * FROM customer_states WHERE id = ?').get(CUSTOMER) as Record<string, string | number>;
+            expectLedger(hub, pushed.flat(), pushed.flat(), at);
+            stores.forEach((store, s) => {
+              reset(store);
+              store.db.transaction(() => {
+                for (const fact of ofStore[s]!) store.writes.applyReplicated(toChange(fact), false);
+                store.writes.applyReplicated({ entity: 'customer_states', entity_id: CUSTOMER, op: 'insert', row: state, hlc: String(state.hlc) }, false);
+              })();
+              const known = [...pushed.flat(), ...ofStore[s]!.slice(pushed[s]!.length)];
+              expectLedger(store, known, ofStore[s]!.filter((fact) => fact.valid_to !== null), at);
+            });
+          }
         },
       ),
       { numRuns: 200 },
@@ -131,6 +154,38 @@ describe('customer states', () => {
   });
 });
 
+describe('points left on a record', () => {
+  it('a lot of records that never expire is shared out as the fold spent it: the oldest first', () => {
+    const facts: Fact[] = [10, 10, 10, -15].map((points, index) => {
+      const ms = T0 + index * 3_600_000;
+      const kind = points > 0 ? 'collection' : 'redemption';
+      return { id: `5ea7f${index}`, store: 0, kind, points_milli: Math.abs(points) * 1000, valid_to: null, at: ms, hlc: encodeHlc({ ms, counter: 0, node: STORES[0]! }) };
+    });
+    reset(hub);
+    hub.db.transaction(() => {
+      for (const fact of facts) hub.writes.applyReplicated(toChange(fact), true);
+      hub.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)').run(STORES[0]!, encodeHlc({ ms: NOW - 1, counter: 0, node: STORES[0]! }), new Date(NOW).toISOString());
+    })();
+    hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));
+    const ledger = hub.ledgers.ledger(CUSTOMER, NOW);
+    expect(facts.slice(0, 3).map((fact) => ledger.pointsLeft({ ...fact, valid_to: null, state: 1 }))).toEqual([0, 5000, 10_000]);
+  });
+});
+
+/** The node's balances are the fold and sum of `known`, and each of `records` has what that fold leaves on it. */
+function expectLedger(node: Node, known: Fact[], records: Fact[], at: number): void {
+  const points = known.filter((fact) => fact.credit === undefined);
+  const fold = foldLedger(points);
+  const balances = node.ledgers.balancesAt(CUSTOMER, at);
+  expect(balances.pointsMilli).toBe(balanceAt(points, fold, at));
+  expect(balances.creditMinor).toBe(known.reduce((sum, fact) => sum + (fact.credit ?? 0), 0));
+  const ledger = node.ledgers.ledger(CUSTOMER, at);
+  for (const fact of records.filter((record) => record.credit === undefined && record.kind === 'collection')) {
+    const record = { ...fact, valid_to: fact.valid_to === null ? null : new Date(fact.valid_to).toISOString(), state: 1 };
+    expect(ledger.pointsLeft(record), `points left on ${fact.id}`).toBe(fold.available.get(fact.id));
+  }
+}
+
 function reset(node: Node): void {
-  node.db.exec('DELETE FROM point_records; DELETE FROM customer_states; DELETE FROM sync_node_clocks;');
+  node.db.exec('DELETE FROM point_records; DELETE FROM credit_records; DELETE FROM customer_states; DELETE FROM sync_node_clocks;');
 }

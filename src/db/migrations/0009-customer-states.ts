@@ -4,19 +4,21 @@
  * that the state does not cover yet.
  *
  * - customer_states (replicated, customer-state scope): per customer, the hub's fold of
- *   their point records up to a `horizon` stamp — the collections with points left
- *   (`lots`, `[[record id, points left, valid_to ms or null], …]` in HLC order) and the
- *   `debt_milli` — then the facts stamped after the horizon (`tail`, `[[kind, points,
+ *   their point records up to a `horizon` stamp — the lots, one per expiry with the points
+ *   left (`[[points left, valid_to ms or null], …]`, earliest expiry first), and the
+ *   `debt_milli` — then the point facts stamped after the horizon (`tail`, `[[kind, points,
  *   moment, stamp, id], …]` in HLC order, as customer_ledgers writes a fact), the credit
- *   balance of their credit records, and `coverage`: per origin node, the newest stamp of
- *   that node's facts the state holds (`{"<node id>": "<stamp>"}`). A node's commands reach
- *   the hub in the order it made them, so every fact of that node stamped at or before its
- *   coverage is in the state, and none after.
- * - customer_ledgers (node-local, migration 0006) now holds only this node's live facts the
- *   customer's state does not cover: a fact stamped after the coverage of the node that made
- *   it (the node id is the stamp's last part). Triggers on the state keep it so too, for
+ *   balance of the credit records up to the horizon and those after it (`credit_tail`,
+ *   `[[signed minor units, stamp, id], …]`). Every fact stamped at or before the horizon is
+ *   in the lots or the credit balance (every store had pushed it), and every later one the
+ *   hub holds is in a tail: that is the state's coverage, the same for every origin node.
+ * - customer_ledgers (node-local, migration 0006, rebuilt here) now holds this node's live
+ *   facts stamped after the horizon of the customer's state (`point_facts`, `credit_facts`):
+ *   the reader drops those a tail already holds. Triggers on the state keep it so too, for
  *   customers who have a row: one with no facts here needs none (a store bootstrapping a
  *   million customers' states writes no million ledger rows).
+ * - customer_state_tails (hub, node-local): the customers whose state has a tail, with the
+ *   tail's first stamp, so that the hub publishes them again once the horizon passes it.
  * - sync_node_clocks (hub, node-local): per store, the stamp it reported having pushed
  *   everything up to, which bounds the horizon (src/loyalty/customer-states.ts).
  * - sync_snapshot_seen (store, node-local): the rows a bootstrap that runs again has loaded,
@@ -25,8 +27,7 @@
  *   next one knows which changes are older than the feed's retention
  *   (src/sync/feed-compaction.ts).
  */
-const covered = (customer: string, stamp: string) => `coalesce((
-    SELECT json_extract(s.coverage, '$."' || substr(${stamp}, 19) || '"') FROM customer_states s WHERE s.id = ${customer}), '')`;
+const uncovered = (customer: string, stamp: string) => `${stamp} > coalesce((SELECT s.horizon FROM customer_states s WHERE s.id = ${customer}), '')`;
 
 const pointFacts = (customer: string) => `(
   SELECT json_group_array(json_array(
@@ -36,16 +37,16 @@ const pointFacts = (customer: string) => `(
     hlc,
     id
   ) ORDER BY hlc)
-  FROM point_records p WHERE customer_id = ${customer} AND state = 1 AND p.hlc > ${covered(customer, 'p.hlc')})`;
+  FROM point_records p WHERE customer_id = ${customer} AND state = 1 AND ${uncovered(customer, 'p.hlc')})`;
 
-const creditMinor = (customer: string) => `(
-  SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0)
-  FROM credit_records r WHERE customer_id = ${customer} AND state = 1 AND r.hlc > ${covered(customer, 'r.hlc')})`;
+const creditFacts = (customer: string) => `(
+  SELECT json_group_array(json_array(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END, hlc, id) ORDER BY hlc)
+  FROM credit_records r WHERE customer_id = ${customer} AND state = 1 AND ${uncovered(customer, 'r.hlc')})`;
 
 const refresh = (customer: string) => `
-  INSERT INTO customer_ledgers (customer_id, point_facts, credit_minor)
-  VALUES (${customer}, ${pointFacts(customer)}, ${creditMinor(customer)})
-  ON CONFLICT (customer_id) DO UPDATE SET point_facts = excluded.point_facts, credit_minor = excluded.credit_minor;`;
+  INSERT INTO customer_ledgers (customer_id, point_facts, credit_facts)
+  VALUES (${customer}, ${pointFacts(customer)}, ${creditFacts(customer)})
+  ON CONFLICT (customer_id) DO UPDATE SET point_facts = excluded.point_facts, credit_facts = excluded.credit_facts;`;
 
 /** Triggers that keep a customer's ledger row; `when` limits them (a state alone makes no row). */
 const triggers = (table: string, customer: string, when = '') => `
@@ -67,10 +68,16 @@ CREATE TABLE customer_states (
   debt_milli INTEGER NOT NULL,
   tail TEXT NOT NULL,
   credit_minor INTEGER NOT NULL,
-  coverage TEXT NOT NULL,
+  credit_tail TEXT NOT NULL,
   hlc TEXT NOT NULL,
   last_change TEXT NOT NULL
 ) STRICT;
+
+CREATE TABLE customer_state_tails (
+  customer_id TEXT PRIMARY KEY,
+  first_stamp TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX customer_state_tails_by_stamp ON customer_state_tails (first_stamp);
 
 CREATE TABLE sync_snapshot_seen (
   entity TEXT NOT NULL,
@@ -89,11 +96,16 @@ CREATE TABLE sync_node_clocks (
   reported_at TEXT NOT NULL
 ) STRICT;
 
+DROP TABLE customer_ledgers;
+CREATE TABLE customer_ledgers (
+  customer_id TEXT PRIMARY KEY,
+  point_facts TEXT NOT NULL,
+  credit_facts TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
 ${triggers('point_records', 'customer_id')}
 ${triggers('credit_records', 'customer_id')}
 ${triggers('customer_states', 'id', 'WHEN EXISTS (SELECT 1 FROM customer_ledgers WHERE customer_id = @.id)')}
-DELETE FROM customer_ledgers;
-INSERT INTO customer_ledgers (customer_id, point_facts, credit_minor)
-SELECT owner.customer_id, ${pointFacts('owner.customer_id')}, ${creditMinor('owner.customer_id')}
+INSERT INTO customer_ledgers (customer_id, point_facts, credit_facts)
+SELECT owner.customer_id, ${pointFacts('owner.customer_id')}, ${creditFacts('owner.customer_id')}
 FROM (SELECT customer_id FROM point_records UNION SELECT customer_id FROM credit_records) AS owner;
 `;

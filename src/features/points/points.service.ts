@@ -45,15 +45,8 @@ export class PointsService {
       },
       query,
     );
-    const available = new Map<string, Map<string, number>>();
-    const points = page.items.map((row) => {
-      let ofCustomer = available.get(row.customer_id);
-      if (!ofCustomer) {
-        ofCustomer = this.ledgers.ledger(row.customer_id, this.clock()).available;
-        available.set(row.customer_id, ofCustomer);
-      }
-      return toPoint(row, ofCustomer.get(row.id) ?? 0, this.options.timeZone);
-    });
+    const left = this.ledgers.pointsLeftOn(page.items, this.clock());
+    const points = page.items.map((row, index) => toPoint(row, left[index]!, this.options.timeZone));
     return { points, total_items: page.total };
   }
 
@@ -61,8 +54,7 @@ export class PointsService {
     const row = this.repo.byId(id);
     if (!row) throw notFound('points', id);
     assertOwnRecord(context, row.customer_id, 'point_id', id);
-    const available = this.ledgers.ledger(row.customer_id, this.clock()).available.get(row.id) ?? 0;
-    return toPoint(row, available, this.options.timeZone);
+    return toPoint(row, this.ledgers.ledger(row.customer_id, this.clock()).pointsLeft(row), this.options.timeZone);
   }
 
   assign(request: AssignPoints): void {

@@ -57,15 +57,8 @@ export class PurchasesService {
   pointRecords(id: string, context: RequestContext) {
     const purchase = this.existing(id, context);
     const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.points.byId(recordId)!);
-    const ledgers = new Map<string, Map<string, number>>();
-    const points = records.map((record) => {
-      let available = ledgers.get(record.customer_id);
-      if (!available) {
-        available = this.ledgers.ledger(record.customer_id, this.clock()).available;
-        ledgers.set(record.customer_id, available);
-      }
-      return toPoint(record, available.get(record.id) ?? 0, this.timeZone);
-    });
+    const left = this.ledgers.pointsLeftOn(records, this.clock());
+    const points = records.map((record, index) => toPoint(record, left[index]!, this.timeZone));
     return { points, total_items: points.length };
   }
 
