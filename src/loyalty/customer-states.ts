@@ -6,11 +6,15 @@
  * from it with their own facts the state does not hold (src/loyalty/customer-ledgers.ts).
  *
  * The horizon is the oldest stamp a store reported having pushed everything up to (its
- * pushed-through stamp), among the stores heard from within the offline age: any fact a store
- * has not pushed yet is stamped after it, so merging a store's uncovered facts into the tail
- * gives the HLC order of all facts. A store silent for longer (it has stopped redeeming, DESIGN
- * §5) no longer holds the horizon back; its balance may be inexact in the order of old
- * expiring lots until it pushes, and exact from the state that follows.
+ * pushed-through stamp, reported at its bootstrap and with every pull), among the stores
+ * heard from within the offline age: any fact a store has not pushed yet is stamped after
+ * it, so merging a store's later facts into the tail gives the HLC order of all facts, and a
+ * store takes its own facts at or before a state's horizon as folded into it. A store silent
+ * for longer (it has stopped redeeming, DESIGN §5) no longer holds the horizon back: until its
+ * round pushes what it holds, states it pulls may fold past its unpushed facts, which its
+ * balance then misses, and it may be inexact in the order of old expiring lots; the states
+ * published after its push are exact again. The hub's offline age must be at least the
+ * stores' (both default to 24 h).
  *
  * A state with a tail is published again once the horizon has passed its first fact
  * (settle): the tail folds into the lots, so a state row at rest holds a lot per expiry, not

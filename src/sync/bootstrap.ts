@@ -32,7 +32,7 @@ export interface BootstrapProgress {
 const BATCH_ROWS = 10_000;
 
 /** What a bootstrap works with: a store's sync parts (src/sync/agent.ts). */
-type SnapshotParts = Pick<SyncParts, 'db' | 'writes' | 'client' | 'state' | 'deferred' | 'nodeId'>;
+type SnapshotParts = Pick<SyncParts, 'db' | 'writes' | 'client' | 'state' | 'deferred' | 'nodeId' | 'pusher'>;
 
 export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const { db, state } = parts;
@@ -50,10 +50,12 @@ export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (prog
   }
 }
 
-async function loadSnapshot({ db, writes, client, state, deferred, nodeId }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
+async function loadSnapshot({ db, writes, client, state, deferred, nodeId, pusher }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const entity = state.get('snapshot_entity');
   const afterId = state.get('snapshot_after_id');
-  const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined);
+  // Reported so that the states published from now on count this store in their horizon
+  // before its first pull: none of them may take a fact it makes as already folded.
+  const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined, pusher.pushedThrough());
   let header: SnapshotHeader | undefined;
   let batch: SnapshotRow[] = [];
   let loaded = 0;

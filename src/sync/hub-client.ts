@@ -60,9 +60,15 @@ export class HubClient {
    * bootstrap reads millions of lines, and an await per line (readline's iterator) is a
    * cost of its own.
    */
-  async *snapshot(resume?: { entity: string; afterId: string }): AsyncGenerator<string[]> {
-    const query = resume ? `?entity=${encodeURIComponent(resume.entity)}&after_id=${encodeURIComponent(resume.afterId)}` : '';
-    const response = await this.send('GET', `/sync/v1/snapshot${query}`, undefined, 120_000);
+  async *snapshot(resume?: { entity: string; afterId: string }, pushedThrough?: string): AsyncGenerator<string[]> {
+    const query = new URLSearchParams();
+    if (resume) {
+      query.set('entity', resume.entity);
+      query.set('after_id', resume.afterId);
+    }
+    if (pushedThrough) query.set('pushed_through', pushedThrough);
+    const search = query.size > 0 ? `?${query}` : '';
+    const response = await this.send('GET', `/sync/v1/snapshot${search}`, undefined, 120_000);
     const decoder = new TextDecoder();
     let rest = '';
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {

@@ -15,7 +15,7 @@ import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
 import type { OriginalBills } from '../features/checkout/original-bills.js';
-import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER } from './protocol.js';
+import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
 
 export function hubRouter(options: {
   nodes: NodesService;
@@ -57,8 +57,10 @@ export function hubRouter(options: {
     (request.app as unknown as RequestHandler)(request, response, next);
   });
   router.get('/snapshot', async (request, response) => {
-    const entity = typeof request.query.entity === 'string' ? request.query.entity : undefined;
-    const afterId = typeof request.query.after_id === 'string' ? request.query.after_id : '';
+    const query = SnapshotQuery.safeParse(request.query);
+    if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
+    const { entity, after_id: afterId, pushed_through: pushedThrough } = query.data;
+    if (pushedThrough) options.clocks.report(String(response.locals.nodeId), pushedThrough);
     response.type('application/x-ndjson');
     try {
       await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined);

@@ -68,11 +68,20 @@ export const ChangesPage = z.object({
 });
 export type ChangesPage = z.infer<typeof ChangesPage>;
 
+/** The store has pushed every fact stamped up to this HLC stamp (src/loyalty/customer-states.ts). */
+const PushedThrough = z.string().regex(/^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/).optional();
+
 export const ChangesQuery = z.object({
   after: z.coerce.number().int().min(0),
-  /** The store has pushed every fact stamped up to this HLC stamp (src/loyalty/customer-states.ts). */
-  pushed_through: z.string().regex(/^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/).optional(),
+  pushed_through: PushedThrough,
   limit: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PULL).default(1000),
+});
+
+/** A snapshot from its start, or resumed after a row of an entity. */
+export const SnapshotQuery = z.object({
+  entity: z.string().optional(),
+  after_id: z.string().default(''),
+  pushed_through: PushedThrough,
 });
 
 /** The first line of a snapshot stream; every further line is a SnapshotRow. */

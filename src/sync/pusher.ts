@@ -74,9 +74,7 @@ export class Pusher {
     for (;;) {
       const batch = this.nextBatch();
       if (batch.length === 0) {
-        // Read in the same turn as the empty outbox, so no write comes between: every fact
-        // this node makes from now on is stamped after it (src/loyalty/customer-states.ts).
-        this.state.set('pushed_through', this.stamp());
+        this.pushedThrough();
         break;
       }
       let response;
@@ -94,6 +92,17 @@ export class Pusher {
     }
     this.state.set('last_push_at', new Date(this.clock()).toISOString());
     return outcome;
+  }
+
+  /**
+   * The stamp this node has pushed every fact up to, as the hub's horizon needs it
+   * (src/loyalty/customer-states.ts): a fresh one when nothing is pending, read in the same
+   * turn as the empty outbox so that every fact made from then on is stamped after it; else
+   * the one saved when the outbox was last empty; undefined when it never was.
+   */
+  pushedThrough(): string | undefined {
+    if (this.firstPending.get()!.seq === null) this.state.set('pushed_through', this.stamp());
+    return this.state.get('pushed_through');
   }
 
   private startNewGeneration(): void {

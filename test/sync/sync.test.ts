@@ -7,7 +7,9 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
+import { settleStates } from '../../src/loyalty/state-settling.js';
 import { runRound, type SyncParts } from '../../src/sync/agent.js';
+import { bootstrapIfNeeded } from '../../src/sync/bootstrap.js';
 import { checksumTables } from '../../src/sync/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { createFeedCompaction, createStoreSync } from '../../src/sync/wiring.js';
@@ -108,6 +110,48 @@ describe('sync between a hub and stores', () => {
     expect(await cluster.round(b)).toMatchObject({ ok: true });
     expect(balance(b.server, DEMO_IDS.customerEva)).toBe(15);
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(15);
+  });
+
+  it('a state published with a bill in its tail settles, once every store has pushed past it, to lots alone at the hub and at the stores', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const settle = () => settleStates(cluster.hub.app.node.states!, cluster.hub.app.node.writes);
+    // The demo's states, published before any store was there, settle once both have bootstrapped.
+    expect(await settle()).toBeGreaterThan(0);
+    const before = balance(cluster.hub, DEMO_IDS.customerEva);
+    const tail = (server: TestServer) => {
+      const state = server.app.node.db.prepare('SELECT tail, credit_tail FROM customer_states WHERE id = ?').get(DEMO_IDS.customerEva) as { tail: string; credit_tail: string };
+      return JSON.parse(state.tail).length + JSON.parse(state.credit_tail).length;
+    };
+    await assign(a, DEMO_IDS.customerEva, 15);
+    expect(await cluster.round(a)).toMatchObject({ ok: true, pushed: 1 });
+    // Store B reported at its bootstrap, not past the bill yet: the hub holds it in the tail.
+    expect(tail(cluster.hub)).toBe(1);
+    expect(await settle()).toBe(0);
+
+    for (const store of [b, b, a]) expect(await cluster.round(store)).toMatchObject({ ok: true });
+    expect(await settle()).toBe(1);
+    expect(count(cluster.hub, 'SELECT count(*) AS n FROM customer_state_tails')).toBe(0);
+    for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
+    for (const server of [cluster.hub, a.server, b.server]) {
+      expect(tail(server)).toBe(0);
+      expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 15);
+    }
+  });
+
+  it('a store reports at its bootstrap what it has pushed through, so that states published before its first pull count it in their horizon', async () => {
+    cluster = await startCluster(0);
+    const credentials = cluster.hub.app.services.nodes.add('store-late');
+    const server = await startTestServer({ demo: false, config: { 'hub.url': cluster.hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret } });
+    const sync = createStoreSync(server.app.node, server.config, server.clock.now)!;
+    try {
+      expect(count(cluster.hub, 'SELECT count(*) AS n FROM sync_node_clocks')).toBe(0);
+      expect(await bootstrapIfNeeded(sync)).toBe(true);
+      expect(count(cluster.hub, 'SELECT count(*) AS n FROM sync_node_clocks')).toBe(1);
+    } finally {
+      await sync.client.close();
+      await server.close();
+    }
   });
 
   it('a store keeps its own facts until the hub has them, the customer state covers them and they are older than retention.local_days; the balances stay', async () => {
