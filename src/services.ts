@@ -16,10 +16,16 @@ import { TokensRepo } from './features/tokens/tokens.repo.js';
 import { TokensService } from './features/tokens/tokens.service.js';
 import { UsersRepo } from './features/users/users.repo.js';
 import { UsersService } from './features/users/users.service.js';
+import { CreditsRepo } from './loyalty/credits.repo.js';
+import type { Ledger } from './loyalty/ledger.js';
+import { LedgerRecords } from './loyalty/ledger-records.js';
+import { RedemptionPolicy } from './loyalty/offline-risk.js';
+import { PointsRepo } from './loyalty/points.repo.js';
 import { ProgramRepo } from './loyalty/program.repo.js';
 import { ProgramService } from './loyalty/program.service.js';
 import { createMailer } from './mail/mailer.js';
 import type { Node } from './node.js';
+import { SyncState } from './sync/sync-state.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -47,7 +53,16 @@ export function createServices(node: Node, config: Config, clock: Clock) {
   );
   const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
   const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle);
+  const points = new PointsRepo(db);
+  const ledger: Ledger = {
+    points,
+    credits: new CreditsRepo(db),
+    records: new LedgerRecords(new ProgramRepo(db), newId, clock),
+    balances: node.ledgers,
+    policy: new RedemptionPolicy(config, points, new SyncState(db), node.identity.nodeId, clock, config.time_zone),
+  };
   return {
+    ledger,
     mailer,
     applications,
     users,

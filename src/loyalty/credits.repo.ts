@@ -7,7 +7,8 @@
  * (src/sync/fold-conflicts.ts).
  */
 import type { Db } from '../db/open.js';
-import type { Row, WriteTransaction } from '../db/write-path.js';
+import type { WriteTransaction } from '../db/write-path.js';
+import type { CreditRecord } from './ledger-records.js';
 
 export interface CreditRow {
   id: string;
@@ -38,7 +39,7 @@ export class CreditsRepo {
     return this.ofPurchase.all(purchaseId);
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
-    tx.insert('credit_records', row);
+  insert(tx: WriteTransaction, record: CreditRecord): void {
+    tx.insert('credit_records', record);
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
-import { balanceOfState, EMPTY_FOLD, foldFrom, type FoldState, type OrderedFact } from './ledger-fold.js';
+import { balanceOfState, EMPTY_FOLD, foldFrom, type FoldState, type Lot, type OrderedFact } from './ledger-fold.js';
 
 export interface Balances {
   /** Points now, in thousandths; negative when the same points were spent twice. */
@@ -59,8 +59,34 @@ interface LedgerRow {
 
 /** A fact as migration 0009 writes it: kind, points, a collection's valid_to or a redemption's created_at, stamp, id. */
 export type StoredFact = ['c' | 'r', number, string | null, string, string];
-/** A lot as customer_states holds it: points left, valid_to in ms or null. */
+/**
+ * A lot as customer_states holds it: points left, and its expiry as the milliseconds after
+ * the previous lot's (the first lot's after the epoch), or null for never. Lots are stored
+ * earliest expiry first, so the gaps are short numbers: every store holds every customer's
+ * lots, and the absolute times were most of their bytes.
+ */
 export type StoredLot = [number, number | null];
+
+export function encodeLots(lots: readonly Lot[]): string {
+  let previous = 0;
+  return JSON.stringify(
+    lots.map(({ remaining, valid_to: validTo }): StoredLot => {
+      if (validTo === null) return [remaining, null];
+      const gap = validTo - previous;
+      previous = validTo;
+      return [remaining, gap];
+    }),
+  );
+}
+
+export function decodeLots(text: string): Lot[] {
+  let previous = 0;
+  return (JSON.parse(text) as StoredLot[]).map(([remaining, gap]) => {
+    if (gap === null) return { remaining, valid_to: null };
+    previous += gap;
+    return { remaining, valid_to: previous };
+  });
+}
 /** A credit fact as migration 0009 writes it: minor units (negative for a redemption), stamp, id. */
 export type StoredCredit = [number, string, string];
 
@@ -166,8 +192,7 @@ function creditOf(row: LedgerRow): number {
 
 function startOf(row: LedgerRow): FoldState {
   if (row.lots === null) return EMPTY_FOLD;
-  const lots = (JSON.parse(row.lots) as StoredLot[]).map(([remaining, validTo]) => ({ remaining, valid_to: validTo }));
-  return { lots, debt: row.debt_milli ?? 0 };
+  return { lots: decodeLots(row.lots), debt: row.debt_milli ?? 0 };
 }
 
 /** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */

@@ -25,7 +25,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { Row, WriteTransaction } from '../db/write-path.js';
 import { encodeHlc } from '../sync/hlc.js';
-import type { StoredCredit, StoredFact, StoredLot } from './customer-ledgers.js';
+import { encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
 
 /** Lots that expired this long before the horizon can no longer be taken by a later fact, and are dropped. */
@@ -131,15 +131,13 @@ export class CustomerStates {
     const tail = facts.filter((fact) => fact.hlc > horizon);
     const { state } = foldFrom(EMPTY_FOLD, folded.map(toOrderedFact));
     const keptFrom = Number.parseInt(horizon.slice(0, 12), 16) - EXPIRED_LOT_KEPT_MS;
-    const lots: StoredLot[] = mergedByExpiry(state.lots)
-      .filter((lot) => lot.valid_to === null || lot.valid_to > keptFrom)
-      .map((lot) => [lot.remaining, lot.valid_to]);
+    const lots = mergedByExpiry(state.lots).filter((lot) => lot.valid_to === null || lot.valid_to > keptFrom);
     const credits = this.credits.all(customerId);
     const creditTail = credits.filter((credit) => credit.hlc > horizon);
     const firstAfter = [tail[0]?.hlc, creditTail[0]?.hlc].filter((stamp) => stamp !== undefined).sort()[0];
     const row = {
       horizon,
-      lots: JSON.stringify(lots),
+      lots: encodeLots(lots),
       debt_milli: state.debt,
       tail: JSON.stringify(tail.map(toStoredFact)),
       credit_minor: credits.reduce((sum, credit) => (credit.hlc <= horizon ? sum + credit.signed_minor : sum), 0),

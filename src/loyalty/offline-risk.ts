@@ -9,7 +9,7 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { badRequest, invalidParam } from '../errors.js';
-import type { PointsRepo } from '../features/points/points.repo.js';
+import type { PointsRepo } from './points.repo.js';
 import { fromMinor } from '../money.js';
 import type { SyncState } from '../sync/sync-state.js';
 import { formatTimestamp, parseTimestamp } from '../time.js';

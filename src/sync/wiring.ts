@@ -13,8 +13,6 @@ import { FeedCompaction } from './feed-compaction.js';
 import { completeCancellations } from '../features/checkout/cancellations.js';
 import { CheckoutRepo } from '../features/checkout/checkout.repo.js';
 import { OriginalBills } from '../features/checkout/original-bills.js';
-import { PointsRepo } from '../features/points/points.repo.js';
-import { CreditsRepo } from '../loyalty/credits.repo.js';
 import { HubFeed } from './hub-feed.js';
 import { HubHistory } from './hub-history.js';
 import { NodeClocks } from './node-clocks.js';
@@ -28,15 +26,15 @@ import type { Logger } from 'pino';
 import type { Services } from '../services.js';
 import { SyncState } from './sync-state.js';
 
-export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer'>, clock: Clock, log: Logger): Router {
+export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer' | 'ledger'>, clock: Clock, log: Logger): Router {
   const tables = replicatedTables(node.db);
   if (!node.states) throw new Error('a hub node publishes customer states');
-  const originals = new OriginalBills(new CheckoutRepo(node.db), new PointsRepo(node.db), new CreditsRepo(node.db));
+  const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   const accepted = new Set([...tables, ...UPWARD_ONLY]);
   return hubRouter({
     nodes: services.nodes,
     log,
-    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), node.states, [completeCancellations(originals, node.writes)], clock),
+    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), node.states, [completeCancellations(originals, services.ledger.records, node.writes)], clock),
     originals,
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     clocks: new NodeClocks(node.db, node.hlc, clock),

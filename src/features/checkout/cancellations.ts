@@ -13,7 +13,8 @@ import type { WritePath } from '../../db/write-path.js';
 import type { HubHistory } from '../../sync/hub-history.js';
 import type { CommandCompletion } from '../../sync/hub-commands.js';
 import { CommandRejected } from '../../sync/hub-commands.js';
-import { OriginalBill, reversalsOf, type OriginalBills, type RemoteOriginals } from './original-bills.js';
+import type { LedgerRecords } from '../../loyalty/ledger-records.js';
+import { OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
 
 export function remoteOriginals(hub: HubHistory): RemoteOriginals {
   return async (storeId, billNumber) => {
@@ -26,7 +27,7 @@ export function remoteOriginals(hub: HubHistory): RemoteOriginals {
 }
 
 /** The hub's check of every cancellation a store pushes, and its completion of one recorded without its original. */
-export function completeCancellations(originals: OriginalBills, writes: WritePath): CommandCompletion {
+export function completeCancellations(originals: OriginalBills, records: LedgerRecords, writes: WritePath): CommandCompletion {
   return (command: PushedCommand) => {
     if (command.kind !== 'purchases.send') return;
     for (const change of command.changes) {
@@ -37,7 +38,7 @@ export function completeCancellations(originals: OriginalBills, writes: WritePat
       if (!original) throw new CommandRejected('not_found');
       if (original.cancellation !== null) throw new CommandRejected('already_exists');
       if (row.cancels_purchase_id !== null) continue;
-      const reversals = reversalsOf(change.entity_id, original, String(row.payment_time));
+      const reversals = records.reversals(change.entity_id, original, String(row.payment_time));
       writes.write(null, (tx) => {
         for (const record of reversals.points) tx.insert('point_records', record);
         for (const record of reversals.credits) tx.insert('credit_records', record);

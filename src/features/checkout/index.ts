@@ -1,11 +1,7 @@
-import { CreditsRepo } from '../../loyalty/credits.repo.js';
-import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
 import { FoldConflicts } from '../../sync/fold-conflicts.js';
-import { SyncState } from '../../sync/sync-state.js';
 import type { Feature } from '../feature.js';
-import { PointsRepo } from '../points/points.repo.js';
 import { BillReader } from './bill-reader.js';
 import { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import { CheckoutRepo } from './checkout.repo.js';
@@ -19,10 +15,7 @@ import { OriginalBills } from './original-bills.js';
 export const checkoutFeature: Feature = ({ node, config, clock, services, hub }) => {
   const repo = new CheckoutRepo(node.db);
   const bills = new BillReader(repo, new ProductMatches(repo, node.writes), config.time_zone);
-  const points = new PointsRepo(node.db);
-  const credits = new CreditsRepo(node.db);
   const program = new ProgramRepo(node.db);
-  const policy = new RedemptionPolicy(config, points, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
   return checkoutRoutes(
     new CheckoutService(
       repo,
@@ -38,15 +31,13 @@ export const checkoutFeature: Feature = ({ node, config, clock, services, hub })
       repo,
       bills,
       services.customersRepo,
-      node.ledgers,
-      credits,
+      services.ledger,
       program,
-      policy,
       new FoldConflicts(node.db, node.ledgers, node.newId, clock),
       node.writes,
       node.newId,
       clock,
-      new OriginalBills(repo, points, credits),
+      new OriginalBills(repo, services.ledger),
       hub && remoteOriginals(hub),
     ),
   );

@@ -7,10 +7,7 @@
  * command reaches it (src/features/checkout/cancellations.ts).
  */
 import { z } from 'zod';
-import type { Row } from '../../db/write-path.js';
-import type { CreditsRepo } from '../../loyalty/credits.repo.js';
-import { derivedId } from '../../sync/ids.js';
-import type { PointsRepo } from '../points/points.repo.js';
+import type { Ledger } from '../../loyalty/ledger.js';
 import type { CheckoutRepo } from './checkout.repo.js';
 
 const Kind = z.enum(['collection', 'redemption']);
@@ -41,8 +38,7 @@ export type RemoteOriginals = (storeId: string, billNumber: string) => Promise<O
 export class OriginalBills {
   constructor(
     private readonly repo: CheckoutRepo,
-    private readonly points: PointsRepo,
-    private readonly credits: CreditsRepo,
+    private readonly ledger: Pick<Ledger, 'points' | 'credits'>,
   ) {}
 
   /** The bill as this node holds it, or undefined; `cancelledBy` is not counted as its cancellation. */
@@ -53,45 +49,9 @@ export class OriginalBills {
     return {
       purchase,
       owner,
-      points: owner ? this.points.recordsOfCustomer(owner).filter((record) => record.purchase_id === purchase.id) : [],
-      credits: this.credits.recordsOfPurchase(purchase.id),
+      points: owner ? this.ledger.points.recordsOfCustomer(owner).filter((record) => record.purchase_id === purchase.id) : [],
+      credits: this.ledger.credits.recordsOfPurchase(purchase.id),
       cancellation: this.repo.cancellationOf(purchase.id, cancelledBy) ?? null,
     };
   }
-}
-
-/**
- * A cancellation's facts: the original's collections taken back and its redemptions given
- * back, points and credit, each linked to the record it reverses, with ids derived from the
- * cancelling purchase's — so store and hub, whichever makes them, make the same records.
- */
-export function reversalsOf(cancellingId: string, original: OriginalBill, createdAt: string): { points: Row[]; credits: Row[] } {
-  const opposite = (kind: 'collection' | 'redemption') => (kind === 'collection' ? 'redemption' : 'collection');
-  const owner = original.owner;
-  const points: Row[] = owner
-    ? original.points.map((record) => ({
-        id: derivedId(cancellingId, `reverse:${record.id}`),
-        customer_id: owner,
-        kind: opposite(record.kind),
-        points_milli: record.points_milli,
-        point_type_id: 'purchase',
-        partner_id: null,
-        valid_to: null,
-        purchase_id: cancellingId,
-        linked_point_id: record.id,
-        created_at: createdAt,
-        state: 1,
-      }))
-    : [];
-  const credits: Row[] = original.credits.map((record) => ({
-    id: derivedId(cancellingId, `credit:reverse:${record.id}`),
-    customer_id: record.customer_id,
-    kind: opposite(record.kind),
-    amount_minor: record.amount_minor,
-    purchase_id: cancellingId,
-    linked_credit_id: record.id,
-    created_at: createdAt,
-    state: 1,
-  }));
-  return { points, credits };
 }

@@ -10,10 +10,8 @@ import type { Clock } from '../../clock.js';
 import type { Row, WriteTransaction, WritePath } from '../../db/write-path.js';
 import { AppError, invalidParam } from '../../errors.js';
 import type { BillLine } from '../../loyalty/bill.js';
-import type { CreditsRepo } from '../../loyalty/credits.repo.js';
-import { pointsEarned } from '../../loyalty/earning.js';
-import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
-import type { RedemptionPolicy } from '../../loyalty/offline-risk.js';
+import type { Ledger } from '../../loyalty/ledger.js';
+import type { CreditRecord, PointRecord } from '../../loyalty/ledger-records.js';
 import { priceOfPoints } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { FoldConflicts } from '../../sync/fold-conflicts.js';
@@ -22,8 +20,7 @@ import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { BillReader } from './bill-reader.js';
 import type { CheckoutRepo } from './checkout.repo.js';
 import type { AssignCustomer, SendPurchase } from './checkout.schemas.js';
-import { reversalsOf, type OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
-import { PurchaseCredits } from './purchase-credits.js';
+import type { OriginalBill, OriginalBills, RemoteOriginals } from './original-bills.js';
 
 interface StoredBill {
   lines: BillLine[];
@@ -37,16 +34,12 @@ function earnsCreditBack(paymentType: string | undefined): boolean {
 }
 
 export class PurchaseRecorder {
-  private readonly purchaseCredits: PurchaseCredits;
-
   constructor(
     private readonly repo: CheckoutRepo,
     private readonly bills: BillReader,
     private readonly customers: CustomersRepo,
-    private readonly ledgers: CustomerLedgers,
-    private readonly credits: CreditsRepo,
+    private readonly ledger: Ledger,
     private readonly program: ProgramRepo,
-    private readonly policy: RedemptionPolicy,
     private readonly conflicts: FoldConflicts,
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
@@ -54,9 +47,7 @@ export class PurchaseRecorder {
     private readonly originals: OriginalBills,
     /** At a store with a hub: where a bill sold at another store is asked for. */
     private readonly remote: RemoteOriginals | undefined,
-  ) {
-    this.purchaseCredits = new PurchaseCredits(clock);
-  }
+  ) {}
 
   /**
    * send(), after asking the hub for the original a cancellation names: the hub knows whether
@@ -82,16 +73,16 @@ export class PurchaseRecorder {
     const customerId = this.customerOf(request.customer_id, request.card_number);
     const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
     const original = finalBill.canceled && named !== 'left-to-the-hub' ? this.originalOf(request.store_id, finalBill.bill_number, named) : undefined;
-    const balances = customerId ? this.ledgers.balancesAt(customerId, this.clock()) : undefined;
+    const balances = customerId ? this.ledger.balances.balancesAt(customerId, this.clock()) : undefined;
     const used = finalBill.payment_recap.credit_points;
     if (used > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
-      this.policy.check(customerId, used, balances!.pointsMilli, 'bill.payment_recap.credit_points');
+      this.ledger.policy.check(customerId, used, balances!.pointsMilli, 'bill.payment_recap.credit_points');
     }
     const creditUsed = finalBill.payment_recap.amount_for_credit;
     if (creditUsed > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
-      this.policy.checkCredit(creditUsed, balances!.creditMinor, 'bill.payment_recap.amount_for_credit');
+      this.ledger.policy.checkCredit(creditUsed, balances!.creditMinor, 'bill.payment_recap.amount_for_credit');
     }
     const purchaseId = this.newId();
     const purchase: Row = {
@@ -110,19 +101,19 @@ export class PurchaseRecorder {
       cancels_purchase_id: original?.purchase.id ?? null,
       bill: JSON.stringify({ lines: bill.lines, payment_type: finalBill.payment_type } satisfies StoredBill),
     };
-    const pointRecords: Row[] = [];
-    if (customerId && used > 0) pointRecords.push(this.pointRecord(purchaseId, 'redeem', customerId, 'redemption', used, null));
+    const { records } = this.ledger;
+    const pointRecords: PointRecord[] = [];
+    if (customerId) pointRecords.push(...records.paidWith(purchaseId, customerId, used));
     const cancels = finalBill.canceled === true;
-    if (customerId && !cancels) pointRecords.push(...this.earnedRecords(purchaseId, customerId, bill.lines));
-    const reversals = original ? reversalsOf(purchaseId, original, new Date(this.clock()).toISOString()) : { points: [], credits: [] };
+    if (customerId && !cancels) pointRecords.push(...records.earnedBy(purchaseId, customerId, bill.lines));
+    const reversals = original ? records.reversals(purchaseId, original, new Date(this.clock()).toISOString()) : { points: [], credits: [] };
     pointRecords.push(...reversals.points);
-    const creditRecords: Row[] = customerId ? this.purchaseCredits.payment(purchaseId, customerId, creditUsed) : [];
+    const creditRecords: CreditRecord[] = customerId ? records.creditPaidWith(purchaseId, customerId, creditUsed) : [];
     if (customerId && !cancels && earnsCreditBack(finalBill.payment_type)) {
       // Paid in money: the final bill's total, which carries the discounts the till gave,
       // less the points and the credit it was paid with.
-      const program = this.program.load();
-      const paid = finalBill.total_price - priceOfPoints(Math.max(0, used), program?.point_value ?? 0) - creditUsed;
-      creditRecords.push(...this.purchaseCredits.earned(purchaseId, customerId, program?.credit_back, paid, bill.lines));
+      const paid = finalBill.total_price - priceOfPoints(Math.max(0, used), this.program.load()?.point_value ?? 0) - creditUsed;
+      creditRecords.push(...records.creditBackOn(purchaseId, customerId, paid, bill.lines));
     }
     creditRecords.push(...reversals.credits);
     this.writes.write({ kind: 'purchases.send', payload: request }, (tx) => {
@@ -153,12 +144,10 @@ export class PurchaseRecorder {
     if (current === customerId) return;
     if (current) throw invalidParam('external_purchase_id', 'relation_already_exists', request.external_purchase_id, 'The purchase already belongs to a customer');
     const stored = JSON.parse(purchase.bill) as StoredBill;
-    const earned = purchase.canceled ? [] : this.earnedRecords(purchase.id, customerId, stored.lines);
+    const earned = purchase.canceled ? [] : this.ledger.records.earnedBy(purchase.id, customerId, stored.lines);
     // A bill without a customer was paid with neither points nor credit: all of it in money.
     const creditBack =
-      purchase.canceled || !earnsCreditBack(stored.payment_type)
-        ? []
-        : this.purchaseCredits.earned(purchase.id, customerId, this.program.load()?.credit_back, purchase.total_price_minor, stored.lines);
+      purchase.canceled || !earnsCreditBack(stored.payment_type) ? [] : this.ledger.records.creditBackOn(purchase.id, customerId, purchase.total_price_minor, stored.lines);
     this.writes.write({ kind: 'purchases.assign-customer', payload: request }, (tx) => {
       this.repo.insert(tx, 'purchase_assignments', { id: derivedId(purchase.id, 'assignment'), purchase_id: purchase.id, customer_id: customerId });
       this.insertPoints(tx, earned);
@@ -166,42 +155,14 @@ export class PurchaseRecorder {
     });
   }
 
-  private insertPoints(tx: WriteTransaction, records: Row[]): void {
-    for (const record of records) this.repo.insert(tx, 'point_records', record);
-    this.conflicts.checkCustomers(new Set(records.map((record) => String(record.customer_id))));
+  private insertPoints(tx: WriteTransaction, records: PointRecord[]): void {
+    for (const record of records) this.ledger.points.insert(tx, record);
+    this.conflicts.checkCustomers(new Set(records.map((record) => record.customer_id)));
   }
 
-  private insertCredits(tx: WriteTransaction, records: Row[]): void {
-    for (const record of records) this.credits.insert(tx, record);
-    this.conflicts.checkCreditCustomers(new Set(records.map((record) => String(record.customer_id))));
-  }
-
-  /** What the bill's items earn; a return earns negatively, which takes points back. */
-  private earnedRecords(purchaseId: string, customerId: string, lines: BillLine[]): Row[] {
-    const program = this.program.load();
-    if (!program) return [];
-    const earned = pointsEarned(program.earning, lines);
-    if (earned > 0) {
-      const validTo = program.point_validity_days ? new Date(this.clock() + program.point_validity_days * 86_400_000).toISOString() : null;
-      return [this.pointRecord(purchaseId, 'earn', customerId, 'collection', earned, validTo)];
-    }
-    return earned < 0 ? [this.pointRecord(purchaseId, 'return', customerId, 'redemption', -earned, null)] : [];
-  }
-
-  private pointRecord(purchaseId: string, purpose: string, customerId: string, kind: 'collection' | 'redemption', milli: number, validTo: string | null, linked: string | null = null): Row {
-    return {
-      id: derivedId(purchaseId, purpose),
-      customer_id: customerId,
-      kind,
-      points_milli: milli,
-      point_type_id: 'purchase',
-      partner_id: null,
-      valid_to: validTo,
-      purchase_id: purchaseId,
-      linked_point_id: linked,
-      created_at: new Date(this.clock()).toISOString(),
-      state: 1,
-    };
+  private insertCredits(tx: WriteTransaction, records: CreditRecord[]): void {
+    for (const record of records) this.ledger.credits.insert(tx, record);
+    this.conflicts.checkCreditCustomers(new Set(records.map((record) => record.customer_id)));
   }
 
   private customerOf(customerId: string | undefined, cardNumber: string | undefined): string | undefined {

@@ -1,19 +1,7 @@
-import { RedemptionPolicy } from '../../loyalty/offline-risk.js';
-import { ProgramRepo } from '../../loyalty/program.repo.js';
-import { SyncState } from '../../sync/sync-state.js';
 import type { Feature } from '../feature.js';
-import { PointsRepo } from './points.repo.js';
+import { PointPages } from './point-pages.repo.js';
 import { pointsRoutes } from './points.routes.js';
 import { PointsService } from './points.service.js';
 
-export const pointsFeature: Feature = ({ node, config, clock, services }) => {
-  const repo = new PointsRepo(node.db);
-  const program = new ProgramRepo(node.db);
-  const policy = new RedemptionPolicy(config, repo, new SyncState(node.db), node.identity.nodeId, clock, config.time_zone);
-  return pointsRoutes(
-    new PointsService(repo, node.ledgers, services.customersRepo, policy, node.writes, node.newId, clock, {
-      timeZone: config.time_zone,
-      validityDays: () => program.load()?.point_validity_days,
-    }),
-  );
-};
+export const pointsFeature: Feature = ({ node, config, clock, services }) =>
+  pointsRoutes(new PointsService(new PointPages(node.db), services.ledger, services.customersRepo, node.writes, clock, config.time_zone));

@@ -1,6 +1,6 @@
 import { fromMilli } from '../../money.js';
 import { formatOptionalTimestamp } from '../../time.js';
-import type { PointRow } from './points.schemas.js';
+import type { PointRow } from '../../loyalty/points.repo.js';
 
 /**
  * Point as interface.md shows it; a redemption's assigned points are negative. The 2021

@@ -30,18 +30,3 @@ export const PointsQuery = Paging.extend({
 export type PointsQuery = z.infer<typeof PointsQuery>;
 
 export const PointPath = z.object({ point_id: Text });
-
-export interface PointRow {
-  id: string;
-  customer_id: string;
-  kind: 'collection' | 'redemption';
-  points_milli: number;
-  point_type_id: string | null;
-  partner_id: string | null;
-  valid_to: string | null;
-  purchase_id: string | null;
-  linked_point_id: string | null;
-  created_at: string;
-  state: number;
-  hlc: string;
-}

@@ -1,6 +1,4 @@
-import { CreditsRepo } from '../../loyalty/credits.repo.js';
 import type { Feature } from '../feature.js';
-import { PointsRepo } from '../points/points.repo.js';
 import { StoresRepo } from '../stores/stores.repo.js';
 import { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import { VouchersRepo } from '../vouchers/vouchers.repo.js';
@@ -8,8 +6,8 @@ import { PurchasesRepo } from './purchases.repo.js';
 import { purchasesRoutes } from './purchases.routes.js';
 import { PurchasesService } from './purchases.service.js';
 
-export const purchasesFeature: Feature = ({ node, config, clock }) => {
+export const purchasesFeature: Feature = ({ node, config, clock, services }) => {
   const vouchers = new VouchersRepo(node.db);
   const presenter = new VoucherPresenter(vouchers, new StoresRepo(node.db), config.time_zone);
-  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), new PointsRepo(node.db), node.ledgers, new CreditsRepo(node.db), vouchers, presenter, clock, config.time_zone));
+  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), services.ledger, vouchers, presenter, clock, config.time_zone));
 };

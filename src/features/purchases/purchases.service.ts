@@ -3,13 +3,11 @@ import type { Clock } from '../../clock.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
-import type { CreditsRepo } from '../../loyalty/credits.repo.js';
-import type { CustomerLedgers } from '../../loyalty/customer-ledgers.js';
+import type { Ledger } from '../../loyalty/ledger.js';
+import { creditPaymentId } from '../../loyalty/ledger-records.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import { parseTimestamp } from '../../time.js';
-import { creditPaymentId } from '../checkout/purchase-credits.js';
 import { toPoint } from '../points/points.mappers.js';
-import type { PointsRepo } from '../points/points.repo.js';
 import type { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import type { VouchersRepo } from '../vouchers/vouchers.repo.js';
 import { toPurchase, toPurchaseItem } from './purchases.mappers.js';
@@ -19,9 +17,7 @@ import type { PurchaseRow, PurchasesQuery } from './purchases.schemas.js';
 export class PurchasesService {
   constructor(
     private readonly repo: PurchasesRepo,
-    private readonly points: PointsRepo,
-    private readonly ledgers: CustomerLedgers,
-    private readonly credits: CreditsRepo,
+    private readonly ledger: Ledger,
     private readonly vouchers: VouchersRepo,
     private readonly presenter: VoucherPresenter,
     private readonly clock: Clock,
@@ -56,8 +52,8 @@ export class PurchasesService {
 
   pointRecords(id: string, context: RequestContext) {
     const purchase = this.existing(id, context);
-    const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.points.byId(recordId)!);
-    const left = this.ledgers.pointsLeftOn(records, this.clock());
+    const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.ledger.points.byId(recordId)!);
+    const left = this.ledger.balances.pointsLeftOn(records, this.clock());
     const points = records.map((record, index) => toPoint(record, left[index]!, this.timeZone));
     return { points, total_items: points.length };
   }
@@ -69,7 +65,7 @@ export class PurchasesService {
 
   /** GET /points/{id}/purchases: the purchase a point record came from, if any. */
   ofPointRecord(pointId: string, context: RequestContext) {
-    const record = this.points.byId(pointId);
+    const record = this.ledger.points.byId(pointId);
     if (!record) throw notFound('points', pointId);
     assertOwnRecord(context, record.customer_id, 'point_id', pointId);
     const purchase = record.purchase_id ? this.repo.byId(record.purchase_id) : undefined;
@@ -80,12 +76,12 @@ export class PurchasesService {
   /** What the purchase earned and spent, from the facts linked to it. */
   paymentSummary(id: string, context: RequestContext) {
     const purchase = this.existing(id, context);
-    const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.points.byId(recordId)!);
+    const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.ledger.points.byId(recordId)!);
     const sum = (kind: 'collection' | 'redemption') => records.filter((record) => record.kind === kind).reduce((total, record) => total + record.points_milli, 0);
     const used = sum('redemption');
     return {
       earned_points: fromMilli(sum('collection')),
-      used_credits: fromMinor(this.credits.byId(creditPaymentId(purchase.id))?.amount_minor ?? 0),
+      used_credits: fromMinor(this.ledger.credits.byId(creditPaymentId(purchase.id))?.amount_minor ?? 0),
       used_points: fromMilli(used),
       used_points_total: fromMilli(used),
       used_vouchers: this.usedVouchers(purchase.id),
