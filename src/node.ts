@@ -8,8 +8,8 @@ import { openDatabase, type Db } from './db/open.js';
 import { WritePath } from './db/write-path.js';
 import { CustomerLedgers } from './loyalty/customer-ledgers.js';
 import { CustomerStates } from './loyalty/customer-states.js';
-import { HybridLogicalClock } from './sync/hlc.js';
-import { createIdGenerator, type IdGenerator } from './sync/ids.js';
+import { HybridLogicalClock } from './core/hlc.js';
+import { createIdGenerator, type IdGenerator } from './core/ids.js';
 
 export interface Node {
   db: Db;

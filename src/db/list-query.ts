@@ -5,7 +5,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import { invalidParam } from '../errors.js';
-import type { Page, Paging } from '../http/paging.js';
+import type { Page, Paging } from '../core/paging.js';
 import type { Db } from './open.js';
 import type { StoredValue } from './write-path.js';
 

@@ -7,8 +7,8 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
-import { decodeHlc, type HybridLogicalClock } from '../sync/hlc.js';
-import type { IdGenerator } from '../sync/ids.js';
+import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
+import type { IdGenerator } from '../core/ids.js';
 import type { Db } from './open.js';
 
 export type Mode = 'store' | 'hub';
@@ -231,7 +231,7 @@ export class WritePath {
     const columns = Object.keys(first);
     const upsert = this.lastWriterWinsUpsert(entity, columns, '<');
     this.wrote(entity);
-    // Stamps compare as text (src/sync/hlc.ts): the clock observes the batch's newest once.
+    // Stamps compare as text (src/core/hlc.ts): the clock observes the batch's newest once.
     let newest = '';
     for (const row of rows) {
       const stamp = String(row.hlc);

@@ -1,7 +1,7 @@
 /**
  * Query strings as generated SDKs send them (DESIGN §3): `a[]=x&a[]=y`, `a[0]=x&a[1]=y`
  * and `a=x&a=y` all become `{a: ['x', 'y']}`; a lone `a=x,y` stays a string, which the
- * array schemas of src/http/schemas.ts split on commas.
+ * array schemas of src/core/schemas.ts split on commas.
  */
 export type ParsedQuery = Record<string, string | string[]>;
 

@@ -13,7 +13,7 @@ import type { HistoryReads } from './history-reads.js';
 import { SOURCE_HEADER } from './history-reads.js';
 import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
 import type { Principal } from './principal.js';
-import { fromZodIssues } from './validation-errors.js';
+import { fromZodIssues } from '../core/validation-errors.js';
 
 /** What authentication reads of a request: its Authorization header and the caller's address. */
 export type Authenticate = (iface: Interface, endpoint: Endpoint, request: { authorization: string | undefined; ip: string }) => Promise<Principal>;

@@ -24,7 +24,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { Row, WriteTransaction } from '../db/write-path.js';
-import { encodeHlc } from '../sync/hlc.js';
+import { encodeHlc } from '../core/hlc.js';
 import { encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
 

@@ -5,7 +5,7 @@
  * one; a record made by hand (assign, reduce, transfer) has a new id.
  */
 import type { Clock } from '../clock.js';
-import { derivedId, type IdGenerator } from '../sync/ids.js';
+import { derivedId, type IdGenerator } from '../core/ids.js';
 import type { BillLine } from './bill.js';
 import { creditBack } from './credit-back.js';
 import { pointsEarned } from './earning.js';

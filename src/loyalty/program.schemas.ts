@@ -5,7 +5,7 @@
  * credit-back share in basis points.
  */
 import { z } from 'zod';
-import { Id, Text } from '../http/schemas.js';
+import { Id, Text } from '../core/schemas.js';
 import { Money, Points } from '../money.js';
 
 const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'must be HH:MM:SS');

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db/open.js';
 import type { WritePath, WriteTransaction } from '../db/write-path.js';
-import { fromZodIssues } from '../http/validation-errors.js';
+import { fromZodIssues } from '../core/validation-errors.js';
 import { PROGRAM_ROW_ID, type ProgramRepo } from './program.repo.js';
 import { Program, type RewardDefinition } from './program.schemas.js';
 

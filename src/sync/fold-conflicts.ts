@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { CustomerLedgers } from '../loyalty/customer-ledgers.js';
 import { fromMinor } from '../money.js';
-import type { IdGenerator } from './ids.js';
+import type { IdGenerator } from '../core/ids.js';
 import type { RowChange } from './protocol.js';
 
 export class FoldConflicts {

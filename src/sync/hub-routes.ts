@@ -8,7 +8,7 @@ import { decodeBasic } from '../auth/secrets.js';
 import { AppError, invalidParam, methodNotAllowed, notFound, unauthorized } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import type { NodesService } from '../features/nodes/nodes.service.js';
-import { fromZodIssues } from '../http/validation-errors.js';
+import { fromZodIssues } from '../core/validation-errors.js';
 import type { Logger } from 'pino';
 import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';

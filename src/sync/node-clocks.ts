@@ -6,7 +6,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import type { HybridLogicalClock } from './hlc.js';
+import type { HybridLogicalClock } from '../core/hlc.js';
 
 export class NodeClocks {
   private readonly save: Statement<[string, string, string]>;

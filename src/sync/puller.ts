@@ -13,7 +13,7 @@ import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import type { FoldConflicts } from './fold-conflicts.js';
-import type { IdGenerator } from './ids.js';
+import type { IdGenerator } from '../core/ids.js';
 import { HubError, type HubClient } from './hub-client.js';
 import { LocalSchema } from './local-schema.js';
 import type { FeedChange, RowChange } from './protocol.js';

@@ -14,7 +14,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import type { IdGenerator } from './ids.js';
+import type { IdGenerator } from '../core/ids.js';
 import { randomBytes } from 'node:crypto';
 import { HubError, type HubClient } from './hub-client.js';
 import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, type CommandResult, type PushedCommand, type RowChange } from './protocol.js';

@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import { decodeHlc } from './hlc.js';
+import { decodeHlc } from '../core/hlc.js';
 import { SyncState } from './sync-state.js';
 
 export interface StoreSyncStatus {

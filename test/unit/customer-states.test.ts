@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { balanceAt, foldLedger, type PointFact } from '../../src/loyalty/ledger-fold.js';
 import { openNode, type Node } from '../../src/node.js';
-import { encodeHlc } from '../../src/sync/hlc.js';
+import { encodeHlc } from '../../src/core/hlc.js';
 import type { RowChange } from '../../src/sync/protocol.js';
 import { tempDir } from '../support/server.js';
 

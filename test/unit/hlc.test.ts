@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHlc, encodeHlc, HybridLogicalClock, type HlcStamp } from '../../src/sync/hlc.js';
+import { decodeHlc, encodeHlc, HybridLogicalClock, type HlcStamp } from '../../src/core/hlc.js';
 
 const START = Date.UTC(2026, 4, 17, 9, 30, 0);
 const HOUR = 3_600_000;

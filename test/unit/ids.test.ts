@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import { createIdGenerator, ID_PATTERN, idTime } from '../../src/sync/ids.js';
+import { createIdGenerator, ID_PATTERN, idTime } from '../../src/core/ids.js';
 
 const COUNT = 1_000_000;
 const START = Date.UTC(2026, 4, 17, 9, 30, 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseQuery } from '../../src/http/query.js';
-import { QueryArray } from '../../src/http/schemas.js';
+import { QueryArray } from '../../src/core/schemas.js';
 
 const Filter = z.object({ a: QueryArray.optional() });
 

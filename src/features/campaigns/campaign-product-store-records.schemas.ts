@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Text } from '../../http/schemas.js';
+import { Text } from '../../core/schemas.js';
 
 /** The path names the campaign product; a campaign_product_id in the body must be the same. */
 export const CreateStoreRecord = z.object({

@@ -1,7 +1,7 @@
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam } from '../../errors.js';
-import type { Paging } from '../../http/paging.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { Paging } from '../../core/paging.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { toStoreRecord } from './campaign-product-store-records.mappers.js';
 import type { CampaignProductStoreRecordsRepo } from './campaign-product-store-records.repo.js';
 import type { CreateStoreRecord } from './campaign-product-store-records.schemas.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { atLeast, atMost, contains, equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { CampaignProductRow } from './campaign-products.schemas.js';
 
 export interface CampaignProductFilters {

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../http/paging.js';
+import { Paging } from '../../core/paging.js';
 import { CreateStoreRecord } from './campaign-product-store-records.schemas.js';
 import type { CampaignProductStoreRecordsService } from './campaign-product-store-records.service.js';
 import { CampaignProductPath, CampaignProductQuery, CreateCampaignProduct } from './campaign-products.schemas.js';

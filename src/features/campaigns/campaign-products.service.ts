@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { badRequest, invalidParam, notFound, type InvalidParam } from '../../errors.js';
 import { fromMinor } from '../../money.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../time.js';
 import { toCampaignProduct } from './campaign-products.mappers.js';
 import type { CampaignProductsRepo } from './campaign-products.repo.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { CampaignRow } from './campaigns.schemas.js';
 
 const COLUMNS = 'id, name, parent_id, external_id, state, last_change';

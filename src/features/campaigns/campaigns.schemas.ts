@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, Text } from '../../core/schemas.js';
 
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
 const ExternalId = z.union([Text, z.number().transform(String)]);

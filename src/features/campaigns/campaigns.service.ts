@@ -1,6 +1,6 @@
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { toCampaign } from './campaigns.mappers.js';
 import type { CampaignsRepo } from './campaigns.repo.js';
 import type { CampaignQuery, CreateCampaign, ImportedCampaign } from './campaigns.schemas.js';

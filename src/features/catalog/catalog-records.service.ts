@@ -6,7 +6,7 @@
  */
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import type { StoresRepo } from '../stores/stores.repo.js';
 import type { ProductBrandsRepo } from './product-brands.repo.js';
 import type { ProductBrandRecord } from './product-brands.schemas.js';

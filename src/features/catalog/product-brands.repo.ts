@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { ProductBrandRow } from './product-brands.schemas.js';
 
 const COLUMNS = 'id, name, external_id';

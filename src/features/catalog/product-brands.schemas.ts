@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, Text } from '../../core/schemas.js';
 
 export const ProductBrandPath = z.object({ product_brand_id: z.string() });
 

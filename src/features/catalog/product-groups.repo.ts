@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { ProductGroupQuery, ProductGroupRow } from './product-groups.schemas.js';
 
 const COLUMNS = 'id, name, parent_id, code, external_id, store_id, state, last_change';

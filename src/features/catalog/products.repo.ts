@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { ProductRow } from './products.schemas.js';
 
 export interface ProductFilters {

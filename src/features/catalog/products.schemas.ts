@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, Text } from '../../core/schemas.js';
 
 /** The list of external ids shown and matched when a request names none (DESIGN §6). */
 export const DEFAULT_EXTERNAL_LIST = 'GLOBAL';

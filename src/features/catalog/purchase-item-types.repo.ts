@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
 
 /** Sortable first-level fields of PurchaseItemType and their columns. */

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../http/paging.js';
+import { Paging } from '../../core/paging.js';
 import type { PurchaseItemTypesService } from './purchase-item-types.service.js';
 
 export function purchaseItemTypesRoutes(types: PurchaseItemTypesService): Endpoint[] {

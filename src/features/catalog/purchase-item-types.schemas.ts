@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Text } from '../../http/schemas.js';
+import { Text } from '../../core/schemas.js';
 
 export const PurchaseItemTypeRow = z.object({ id: z.string(), name: z.string() });
 export type PurchaseItemTypeRow = z.infer<typeof PurchaseItemTypeRow>;

@@ -1,7 +1,7 @@
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam } from '../../errors.js';
-import type { Paging } from '../../http/paging.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { Paging } from '../../core/paging.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { toPurchaseItemType } from './purchase-item-types.mappers.js';
 import type { PurchaseItemTypesRepo } from './purchase-item-types.repo.js';
 import type { PurchaseItemTypeRecord } from './purchase-item-types.schemas.js';

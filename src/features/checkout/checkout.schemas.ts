@@ -1,6 +1,6 @@
 /** Request structures of the purchase actions (interface.md Bill, FinalBill, BillItem). */
 import { z } from 'zod';
-import { Id, Text } from '../../http/schemas.js';
+import { Id, Text } from '../../core/schemas.js';
 import { Money, Points } from '../../money.js';
 
 /** Ids the POS may send as numbers or strings (interface.md: "string or integer"). */

@@ -15,7 +15,7 @@ import type { CreditRecord, PointRecord } from '../../loyalty/ledger-records.js'
 import { priceOfPoints } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { FoldConflicts } from '../../sync/fold-conflicts.js';
-import { derivedId, type IdGenerator } from '../../sync/ids.js';
+import { derivedId, type IdGenerator } from '../../core/ids.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { BillReader } from './bill-reader.js';
 import type { CheckoutRepo } from './checkout.repo.js';

@@ -1,7 +1,7 @@
 import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { CardRow } from './cards.schemas.js';
 
 const COLUMNS = 'id, customer_id, card_number, secondary_card_number, card_type_id, valid_from, valid_to, store_id, state, last_change';

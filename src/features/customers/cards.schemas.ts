@@ -1,7 +1,7 @@
 /** Cards as the current OpenAPI file shapes them (Card). */
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, QueryArray, QueryBoolean, QueryInteger, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, QueryArray, QueryBoolean, QueryInteger, Text } from '../../core/schemas.js';
 
 /** Card numbers are text; some SDKs send them as numbers. */
 const CardNumber = z.union([Text, z.number().int().nonnegative().transform(String)]);

@@ -4,7 +4,7 @@ import type { Row, WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../time.js';
 import { toCard } from './cards.mappers.js';
 import type { CardFilters, CardsRepo } from './cards.repo.js';

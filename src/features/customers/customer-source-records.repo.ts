@@ -1,6 +1,6 @@
 import { equals, ListQueries, oneOf } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { CustomerSourceRecordRow } from './customer-source-records.schemas.js';
 
 const COLUMNS = 'id, customer_id, customer_source_id, external_id, last_change';

@@ -1,7 +1,7 @@
 /** Customer source records: which systems know a customer, under which external id. */
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { QueryArray, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { QueryArray, Text } from '../../core/schemas.js';
 import { CustomerSource } from './customers.schemas.js';
 
 export const CustomerSourceRecordsQuery = Paging.extend({

@@ -3,7 +3,7 @@ import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import type { CustomerSourceRecordsRepo } from './customer-source-records.repo.js';
 import { toCustomerSourceRecord } from './customer-source-records.mappers.js';
 import type {

@@ -1,7 +1,7 @@
 import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { CustomerRow } from './customers.schemas.js';
 
 const COLUMNS = 'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';

@@ -1,8 +1,8 @@
 /** Customers as the OpenAPI file shapes them (Customer, PersonalInformation, Address, Agreement). */
 import { z } from 'zod';
 import { Address } from '../address.schema.js';
-import { Paging } from '../../http/paging.js';
-import { Id, QueryArray, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, QueryArray, Text } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 const Consent = z.number().int().min(0).max(2);

@@ -8,7 +8,7 @@ import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { personalInformationColumns, toCustomer } from './customers.mappers.js';
 import type { CustomersRepo } from './customers.repo.js';
 import type { CreateCustomer, CustomersQuery, ImportedCustomer, PersonalInformation, UpdateCustomer } from './customers.schemas.js';

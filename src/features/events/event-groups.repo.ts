@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { EventGroupQuery, EventGroupRow } from './event-groups.schemas.js';
 
 /** Sortable first-level fields of EventGroup and their columns. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, LookupState, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, LookupState, Text } from '../../core/schemas.js';
 
 export const EventGroupPath = z.object({ event_group_id: z.string() });
 

@@ -6,7 +6,7 @@
  */
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import type { EventGroupsRepo } from './event-groups.repo.js';
 import type { EventGroupRecord } from './event-groups.schemas.js';
 import type { EventPropertiesRepo } from './event-properties.repo.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { EventPropertyRow } from './event-properties.schemas.js';
 
 const COLUMNS = 'id, name, description, data_type, items, is_required, is_unique, state, last_change';

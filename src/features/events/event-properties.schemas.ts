@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Flag, LookupState, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Flag, LookupState, Text } from '../../core/schemas.js';
 
 export const EventPropertyPath = z.object({ event_property_id: z.string() });
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { atLeast, atMost, equals, ListQueries, oneOf } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { EventRow, PropertyRecordRow } from './events.schemas.js';
 
 export interface EventFilters {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, QueryArray, QueryBoolean, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, QueryArray, QueryBoolean, Text } from '../../core/schemas.js';
 
 /** External ids arrive as strings or, in the OpenAPI examples, as numbers. */
 const ExternalId = z.union([Text, z.number().transform(String)]);

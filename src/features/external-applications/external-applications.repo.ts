@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction } from '../../db/write-path.js';
 import { ListQueries } from '../../db/list-query.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 
 export interface ExternalApplicationRow {
   id: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../http/paging.js';
+import { Paging } from '../../core/paging.js';
 import type { ExternalApplicationsService } from './external-applications.service.js';
 
 const ApplicationPath = z.object({ customer_external_application_id: z.string() });

@@ -1,7 +1,7 @@
 import type { WritePath } from '../../db/write-path.js';
 import { notFound } from '../../errors.js';
-import type { Paging } from '../../http/paging.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { Paging } from '../../core/paging.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { formatTimestamp } from '../../time.js';
 import type { ExternalApplicationRow, ExternalApplicationsRepo } from './external-applications.repo.js';
 

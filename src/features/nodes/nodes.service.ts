@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
 import { equalSecrets, newSecret, sha256Hex } from '../../auth/secrets.js';
 import { invalidParam, unauthorized } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 
 /** Store nodes known to a hub, each with the secret it syncs with (DESIGN §4). */
 export class NodesService {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { OrderRow } from './orders.schemas.js';
 
 const COLUMNS = 'id, order_number, customer_id, currency_id, total_price_minor, details, state, last_change';

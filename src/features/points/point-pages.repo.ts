@@ -1,7 +1,7 @@
 /** Pages of point records for GET /points, filtered and sorted as the API asks. */
 import type { Db } from '../../db/open.js';
 import { atLeast, atMost, equals, ListQueries } from '../../db/list-query.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import { POINT_COLUMNS, type PointRow } from '../../loyalty/points.repo.js';
 
 /** Sortable first-level fields of Point and their columns. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, Text } from '../../core/schemas.js';
 import { Points } from '../../money.js';
 
 const PositivePoints = Points.refine((milli) => milli > 0, { message: 'must be more than 0', params: { reason: 'not_allowed_value' } });

@@ -1,6 +1,6 @@
 import { atLeast, atMost, equals, ListQueries } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
 
 /** A purchase's customer: set at the till, or the first assignment by HLC (DESIGN §5). */

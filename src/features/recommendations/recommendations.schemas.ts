@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryArray, QueryInteger } from '../../http/schemas.js';
+import { QueryArray, QueryInteger } from '../../core/schemas.js';
 
 const Count = QueryInteger.pipe(z.number().int().min(1).max(1000));
 const Ids = z.union([QueryArray, z.array(z.string().min(1))]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, QueryInteger, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, QueryInteger, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
 /** Reservation states of interface.md "Product reservation state". */

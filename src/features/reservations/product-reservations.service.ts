@@ -2,7 +2,7 @@ import type { WritePath } from '../../db/write-path.js';
 import { badRequest, invalidParam, notFound, type InvalidParam } from '../../errors.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { RequestContext } from '../../http/endpoint.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { toProductReservation, toReservationDetails } from './product-reservations.mappers.js';
 import type { ProductReservationsRepo } from './product-reservations.repo.js';
 import {

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../http/paging.js';
+import { Paging } from '../../core/paging.js';
 import { ReservationSourcePath } from './reservation-sources.schemas.js';
 import type { ReservationSourcesService } from './reservation-sources.service.js';
 

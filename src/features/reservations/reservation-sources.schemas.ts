@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, LookupState, Text } from '../../http/schemas.js';
+import { Id, LookupState, Text } from '../../core/schemas.js';
 
 export const ReservationSourcePath = z.object({ product_reservation_source_id: z.string() });
 

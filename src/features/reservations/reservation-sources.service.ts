@@ -1,7 +1,7 @@
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
-import type { Paging } from '../../http/paging.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { Paging } from '../../core/paging.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { toReservationSource } from './reservation-sources.mappers.js';
 import type { ReservationSourcesRepo } from './reservation-sources.repo.js';
 import type { ReservationSourceRecord } from './reservation-sources.schemas.js';

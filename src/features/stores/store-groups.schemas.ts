@@ -3,7 +3,7 @@
  * (`loyaltyd import store-groups|store-group-records`); the API only reads a store's records.
  */
 import { z } from 'zod';
-import { Id, Text } from '../../http/schemas.js';
+import { Id, Text } from '../../core/schemas.js';
 
 export const ImportedStoreGroup = z.object({ store_group_id: Id.optional(), name: Text });
 export type ImportedStoreGroup = z.infer<typeof ImportedStoreGroup>;

@@ -5,7 +5,7 @@
  */
 import type { WritePath } from '../../db/write-path.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import type { StoreGroupsRepo } from './store-groups.repo.js';
 import type { ImportedStoreGroupRecord, ImportedStoreGroup } from './store-groups.schemas.js';
 import type { StoresRepo } from './stores.repo.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { PropertyRecordRow, StoreGroupRecordRow } from './store-records.schemas.js';
 
 const PROPERTY_COLUMNS = 'id, store_id, property_id, property_name, property_value, last_change';

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../http/paging.js';
+import { Paging } from '../../core/paging.js';
 import { CreatePropertyRecord, PropertyRecordPath, UpdatePropertyRecord } from './store-records.schemas.js';
 import type { StoreRecordsService } from './store-records.service.js';
 import { StorePath } from './stores.schemas.js';

@@ -1,6 +1,6 @@
 /** Subresources of a store: its property records and its store group records. */
 import { z } from 'zod';
-import { Text } from '../../http/schemas.js';
+import { Text } from '../../core/schemas.js';
 
 export const PropertyRecordInput = z.object({
   property_id: Text,

@@ -1,6 +1,6 @@
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
-import type { Paging } from '../../http/paging.js';
+import type { Paging } from '../../core/paging.js';
 import { toPropertyRecord } from '../property-records.mapper.js';
 import { propertyRecordId, toStoreGroupRecord } from './store-records.mappers.js';
 import type { StoreRecordsRepo } from './store-records.repo.js';

@@ -1,8 +1,8 @@
 /** Stores as the OpenAPI file shapes them (Store, Address, GPSCoordinates, OpeningDay). */
 import { z } from 'zod';
 import { Address } from '../address.schema.js';
-import { Paging } from '../../http/paging.js';
-import { Id, QueryInteger, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, QueryInteger, Text } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */

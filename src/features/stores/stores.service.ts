@@ -1,6 +1,6 @@
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { toStore, toStoreDetails } from './stores.mappers.js';
 import type { StoresRepo } from './stores.repo.js';
 import { StoreDetails, type ImportedStore, type StoreBody, type StoreQuery, type StoreRow } from './stores.schemas.js';

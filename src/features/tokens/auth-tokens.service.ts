@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { forbidden, invalidParam } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { formatTimestamp } from '../../time.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { TokensRepo } from './tokens.repo.js';

@@ -10,7 +10,7 @@ import type { WritePath } from '../../db/write-path.js';
 import { AppError, invalidParam } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { MailMessage, Mailer } from '../../mail/mailer.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { TokensRepo } from './tokens.repo.js';
 import type { PasswordSetupEmail } from './tokens.schemas.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Text } from '../../http/schemas.js';
+import { Text } from '../../core/schemas.js';
 
 export const Device = z.object({
   device_id: z.string().optional(),

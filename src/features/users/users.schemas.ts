@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Text } from '../../http/schemas.js';
+import { Text } from '../../core/schemas.js';
 
 export const UserLogin = z.object({
   user_external_application_id: Text,

@@ -8,7 +8,7 @@ import type { LoginThrottle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, unauthorized } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { UsersRepo } from './users.repo.js';
 import type { UserLogin } from './users.schemas.js';

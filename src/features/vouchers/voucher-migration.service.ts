@@ -5,7 +5,7 @@
  */
 import type { WritePath } from '../../db/write-path.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
-import type { IdGenerator } from '../../sync/ids.js';
+import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../time.js';
 import type { VouchersRepo } from './vouchers.repo.js';
 import type { ImportedVoucher } from './vouchers.schemas.js';

@@ -1,7 +1,7 @@
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Row, WriteTransaction } from '../../db/write-path.js';
-import type { Page, Paging } from '../../http/paging.js';
+import type { Page, Paging } from '../../core/paging.js';
 import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
 
 /** A voucher with its first application by HLC: the fold that decides where it was applied. */

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../http/paging.js';
+import { Paging } from '../../core/paging.js';
 import { ApplyVoucher, RewardPath, VoucherPath, VouchersQuery } from './vouchers.schemas.js';
 import type { VouchersService } from './vouchers.service.js';
 

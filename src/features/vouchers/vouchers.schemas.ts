@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Paging } from '../../http/paging.js';
-import { Id, LookupState, QueryBoolean, Text } from '../../http/schemas.js';
+import { Paging } from '../../core/paging.js';
+import { Id, LookupState, QueryBoolean, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');

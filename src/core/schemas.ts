@@ -1,6 +1,6 @@
 /** Small zod building blocks shared by request schemas of every resource. */
 import { z } from 'zod';
-import { ID_PATTERN } from '../sync/ids.js';
+import { ID_PATTERN } from './ids.js';
 
 export const Id = z.string().regex(ID_PATTERN, 'must be 26 lowercase hexadecimal characters');
 
