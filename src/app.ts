@@ -25,7 +25,7 @@ import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { readSyncStatus } from './sync/status.js';
 import { readStorage } from './sync/storage-status.js';
-import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './sync/wiring.js';
+import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
 
 export interface App {
   node: Node;
@@ -85,7 +85,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background, hub: history })),
   ];
   const mounting = {
-    authenticate: createAuthenticator(services.users, services.apiUsers, services.tokens),
+    authenticate: createAuthenticator(services),
     idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
     history,
   };

@@ -54,12 +54,13 @@ export function createServices(node: Node, config: Config, clock: Clock) {
   const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
   const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle);
   const points = new PointsRepo(db);
+  const syncState = new SyncState(db);
   const ledger: Ledger = {
     points,
     credits: new CreditsRepo(db),
     records: new LedgerRecords(new ProgramRepo(db), newId, clock),
     balances: node.ledgers,
-    policy: new RedemptionPolicy(config, points, new SyncState(db), node.identity.nodeId, clock, config.time_zone),
+    policy: new RedemptionPolicy(config, points, () => syncState.get('last_success_at'), node.identity.nodeId, clock, config.time_zone),
   };
   return {
     ledger,

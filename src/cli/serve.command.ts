@@ -5,7 +5,7 @@ import { systemClock } from '../clock.js';
 import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
 import { startServer } from '../server.js';
 import { SyncAgent } from '../sync/agent.js';
-import { createStoreSync } from '../sync/wiring.js';
+import { createStoreSync } from '../wiring.js';
 import { configFrom, type CommonOptions } from './context.js';
 
 interface ServeOptions extends CommonOptions {

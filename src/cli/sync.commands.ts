@@ -4,7 +4,7 @@ import { runRound } from '../sync/agent.js';
 import { checksumTables } from '../sync/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
 import { readStorage } from '../sync/storage-status.js';
-import { createFeedCompaction, createStoreSync } from '../sync/wiring.js';
+import { createFeedCompaction, createStoreSync } from '../wiring.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
 

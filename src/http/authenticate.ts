@@ -5,12 +5,19 @@
  */
 import { decodeBasic, decodeBearer } from '../auth/secrets.js';
 import { unauthorized } from '../errors.js';
-import type { ApiUsersService } from '../features/api-users/api-users.service.js';
-import type { TokensService } from '../features/tokens/tokens.service.js';
-import type { UsersService } from '../features/users/users.service.js';
 import type { Authenticate } from './routes.js';
 
-export function createAuthenticator(users: UsersService, apiUsers: ApiUsersService, tokens: TokensService): Authenticate {
+/** Each check answers the principal's id or throws 401 (the users, api-users and tokens features). */
+export interface Credentials {
+  users: {
+    authenticateBearer(token: string): string;
+    authenticateLegacyBasic(login: string, presented: string, ip: string): string;
+  };
+  apiUsers: { authenticate(userName: string): string };
+  tokens: { authenticate(tokenId: string, apiUserId: string): { id: string; customer_id: string | null } };
+}
+
+export function createAuthenticator({ users, apiUsers, tokens }: Credentials): Authenticate {
   return async (iface, endpoint, request) => {
     const access = endpoint.access ?? 'client';
     if (access === 'public') return { kind: 'anonymous' };

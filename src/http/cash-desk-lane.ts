@@ -22,12 +22,9 @@ import { errorAnswer } from './error-handler.js';
 import { basePath } from './interfaces.js';
 import { JsonText } from './json-text.js';
 import type { Observe } from './observability.js';
-import { plainJsonBody } from './plain-json-body.js';
+import { plainJsonBody, type BodyParser } from './plain-json-body.js';
 import { parseQuery } from './query.js';
 import { answerFor, type Answer, type Mounting } from './routes.js';
-
-/** A JSON body parser as express.json() makes it: sets `request.body` or passes an error on. */
-export type BodyParser = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
 export interface LaneOptions {
   endpoints: Endpoint[];

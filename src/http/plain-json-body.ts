@@ -14,10 +14,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { malformedJson } from '../errors.js';
-import type { BodyParser } from './cash-desk-lane.js';
 
 const PLAIN_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 const OPEN_BRACE = 0x7b;
+
+/** A JSON body parser as express.json() makes it: sets `request.body` or passes an error on. */
+export type BodyParser = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
 export function plainJsonBody(parser: BodyParser, limitBytes: number): BodyParser {
   return (request: IncomingMessage & { body?: unknown }, response, next) => {

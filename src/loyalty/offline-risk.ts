@@ -11,14 +11,14 @@ import type { Config } from '../config.js';
 import { badRequest, invalidParam } from '../errors.js';
 import type { PointsRepo } from './points.repo.js';
 import { fromMinor } from '../money.js';
-import type { SyncState } from '../sync/sync-state.js';
 import { formatTimestamp, parseTimestamp } from '../time.js';
 
 export class RedemptionPolicy {
   constructor(
     private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>,
     private readonly points: PointsRepo,
-    private readonly syncState: SyncState,
+    /** When this node last synced with the hub (an ISO timestamp), or undefined for never. */
+    private readonly lastSyncAt: () => string | undefined,
     private readonly nodeId: string,
     private readonly clock: Clock,
     private readonly timeZone: string,
@@ -71,7 +71,7 @@ export class RedemptionPolicy {
   }
 
   private checkRecentSync(field: string, value: number, consequence: string): void {
-    const lastSync = this.syncState.get('last_success_at');
+    const lastSync = this.lastSyncAt();
     const maxAgeMs = this.config.offline.max_age_hours * 3_600_000;
     if (!lastSync || this.clock() - Date.parse(lastSync) > maxAgeMs) {
       throw invalidParam(field, 'offline_redemption_limit', value, `No sync with head office for over ${this.config.offline.max_age_hours} h; ${consequence}`);

@@ -9,14 +9,8 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { bootstrapIfNeeded, type BootstrapProgress } from './bootstrap.js';
-import type { DeferredChanges } from './deferred-changes.js';
-import { HubError, type HubClient } from './hub-client.js';
-import type { Puller } from './puller.js';
-import type { Pusher } from './pusher.js';
-import type { Retention } from './retention.js';
-import type { SyncState } from './sync-state.js';
-import type { Db } from '../db/open.js';
-import type { WritePath } from '../db/write-path.js';
+import { HubError } from './hub-client.js';
+import type { SyncParts } from './sync-parts.js';
 
 const NUDGE_DELAY_MS = 200;
 /** Retention runs at most this often, and for at most its budget a round (src/sync/retention.ts). */
@@ -34,19 +28,6 @@ export interface RoundOutcome {
   retained?: number;
   error?: string;
   retryAfterMs?: number;
-}
-
-export interface SyncParts {
-  db: Db;
-  /** This node's id, the last part of the stamps it makes. */
-  nodeId: string;
-  writes: WritePath;
-  client: HubClient;
-  state: SyncState;
-  deferred: DeferredChanges;
-  pusher: Pusher;
-  puller: Puller;
-  retention: Retention;
 }
 
 /** One round; never throws, so the scheduler never sees an unhandled rejection. */

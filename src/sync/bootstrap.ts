@@ -9,7 +9,7 @@
  * (src/sync/deferred-changes.ts).
  */
 import type { Row } from '../db/write-path.js';
-import type { SyncParts } from './agent.js';
+import type { SyncParts } from './sync-parts.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
 import { BootstrapSweep } from './bootstrap-sweep.js';

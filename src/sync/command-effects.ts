@@ -1,35 +1,24 @@
 /**
  * What a store's command asks of the hub beyond its rows, done after the batch commits so
- * that a slow mail server never holds the hub's write transaction: today, sending the
- * password-setup mail a store queued (DESIGN §4). A failed send leaves the request unsent
- * (`sent_at` null) and is logged.
+ * that a slow mail server never holds the hub's write transaction. The feature that owns a
+ * command kind registers its effect (the tokens feature, the password-setup mail); sync runs
+ * whatever is registered and knows no feature.
  */
-import { z } from 'zod';
-import type { Clock } from '../clock.js';
-import type { WritePath } from '../db/write-path.js';
-import { passwordSetupMessage } from '../features/tokens/password-setup.service.js';
-import type { Mailer } from '../mail/mailer.js';
 import type { PushedCommand } from './protocol.js';
-
-const PasswordSetupPayload = z.object({ id: z.string(), email: z.string(), link: z.string() });
 
 export type Effect = () => Promise<void>;
 
+/** The effect a pushed command asks for, or undefined when it asks for none. */
+export type CommandEffect = (command: PushedCommand) => Effect | undefined;
+
 export class CommandEffects {
-  constructor(
-    private readonly mailer: Mailer,
-    private readonly writes: WritePath,
-    private readonly clock: Clock,
-  ) {}
+  private readonly byKind = new Map<string, CommandEffect>();
+
+  register(kind: string, effect: CommandEffect): void {
+    this.byKind.set(kind, effect);
+  }
 
   effectOf(command: PushedCommand): Effect | undefined {
-    if (command.kind !== 'tokens.send-password-setup-email') return undefined;
-    const payload = PasswordSetupPayload.safeParse(command.payload);
-    if (!payload.success) return undefined;
-    const { id, email, link } = payload.data;
-    return async () => {
-      await this.mailer.send(passwordSetupMessage(email, link));
-      this.writes.write(null, (tx) => tx.update('password_setup_requests', id, { sent_at: new Date(this.clock()).toISOString() }));
-    };
+    return this.byKind.get(command.kind)?.(command);
   }
 }

@@ -7,22 +7,30 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import { decodeBasic } from '../auth/secrets.js';
 import { AppError, invalidParam, methodNotAllowed, notFound, unauthorized } from '../errors.js';
 import type { Principal } from '../http/principal.js';
-import type { NodesService } from '../features/nodes/nodes.service.js';
 import { fromZodIssues } from '../core/validation-errors.js';
 import type { Logger } from 'pino';
 import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import type { OriginalBills } from '../features/checkout/original-bills.js';
 import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
 
+/** How the hub knows a store by its node credentials: its node id, or a thrown 401 (src/features/nodes/nodes.service.ts). */
+export interface NodeDirectory {
+  authenticate(name: string, secret: string): string;
+}
+
+/** Where the hub reads the bill a store's cancellation names (src/features/checkout/original-bills.ts). */
+export interface OriginalBillSource {
+  local(storeId: string, billNumber: string): object | undefined;
+}
+
 export function hubRouter(options: {
-  nodes: NodesService;
+  nodes: NodeDirectory;
   commands: HubCommands;
   feed: HubFeed;
   clocks: NodeClocks;
-  originals: OriginalBills;
+  originals: OriginalBillSource;
   schemaVersion: number;
   log: Logger;
 }): Router {
@@ -103,7 +111,7 @@ function principalOf(header: string | undefined): Principal {
   return principal.data;
 }
 
-function authenticateNode(nodes: NodesService): RequestHandler {
+function authenticateNode(nodes: NodeDirectory): RequestHandler {
   return (request: Request, response, next) => {
     const credentials = decodeBasic(request.get('authorization'));
     if (!credentials) throw unauthorized('Send Authorization: Basic base64(node_name:node_secret)');

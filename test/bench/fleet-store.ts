@@ -18,7 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import { databaseFile } from '../../src/node.js';
 import { startServer } from '../../src/server.js';
 import { runRound } from '../../src/sync/agent.js';
-import { createStoreSync } from '../../src/sync/wiring.js';
+import { createStoreSync } from '../../src/wiring.js';
 import { demoBearer } from './cluster.js';
 
 const [dataDir, hubUrl, nodeName, nodeSecret, startMs, localDays] = process.argv.slice(2) as [string, string, string, string, string, string];

@@ -271,7 +271,11 @@ async function settled(hubDir: string): Promise<void> {
   try {
     const tails = db.prepare<[], number>('SELECT count(*) FROM customer_state_tails').pluck();
     for (let waited = 0; tails.get()! > 0; waited += 500) {
-      if (waited > 30_000) throw new Error(`the hub left ${tails.get()} customer states unsettled`);
+      if (waited > 30_000) {
+        const clocks = db.prepare('SELECT node_id, pushed_through, reported_at FROM sync_node_clocks ORDER BY pushed_through').all();
+        const first = db.prepare('SELECT min(first_stamp) FROM customer_state_tails').pluck().get();
+        throw new Error(`the hub left ${tails.get()} customer states unsettled; oldest tail ${String(first)}, stores' reports ${JSON.stringify(clocks)}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   } finally {

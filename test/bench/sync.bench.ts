@@ -18,7 +18,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { loadConfig } from '../../src/config.js';
 import { databaseFile, openNode } from '../../src/node.js';
 import { runRound } from '../../src/sync/agent.js';
-import { createStoreSync } from '../../src/sync/wiring.js';
+import { createStoreSync } from '../../src/wiring.js';
 import { addNode, benchDir, cli, startHub, storeConfig } from './cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 

@@ -13,7 +13,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { runRound } from '../../src/sync/agent.js';
 import { checksumTables } from '../../src/sync/checksum.js';
 import { readSyncStatus, type StoreSyncStatus } from '../../src/sync/status.js';
-import { createStoreSync } from '../../src/sync/wiring.js';
+import { createStoreSync } from '../../src/wiring.js';
 import { freePort } from '../support/cluster.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 

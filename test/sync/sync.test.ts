@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
-import { runRound, type SyncParts } from '../../src/sync/agent.js';
+import { runRound } from '../../src/sync/agent.js';
+import type { SyncParts } from '../../src/sync/sync-parts.js';
 import { bootstrapIfNeeded } from '../../src/sync/bootstrap.js';
 import { checksumTables } from '../../src/sync/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
-import { createFeedCompaction, createStoreSync } from '../../src/sync/wiring.js';
+import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
 import { freePort } from '../support/cluster.js';
 import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
 

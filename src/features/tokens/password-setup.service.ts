@@ -18,6 +18,9 @@ import type { TokensService } from './tokens.service.js';
 
 const LINK_VALIDITY_MS = 24 * 3_600_000;
 
+/** The command a store queues for the hub to send the mail (src/features/tokens/password-setup.effect.ts). */
+export const PASSWORD_SETUP_COMMAND = 'tokens.send-password-setup-email';
+
 export function passwordSetupMessage(email: string, link: string): MailMessage {
   return { to: email, subject: 'Set your password', text: `Use this link within 24 hours to set the password of your account:\n\n${link}\n` };
 }
@@ -48,7 +51,7 @@ export class PasswordSetupService {
       expires_at: new Date(this.clock() + LINK_VALIDITY_MS).toISOString(),
       sent_at: null,
     };
-    const command = this.options.sendsLocally ? null : { kind: 'tokens.send-password-setup-email', payload: { ...row, link } };
+    const command = this.options.sendsLocally ? null : { kind: PASSWORD_SETUP_COMMAND, payload: { ...row, link } };
     this.writes.write(command, (tx) => this.repo.insertPasswordSetupRequest(tx, row));
     if (!this.options.sendsLocally) return;
     try {

@@ -1,30 +1,33 @@
 /** Builds a hub's sync endpoints or a store's sync parts from a node and its config. */
 import type { Router } from 'express';
-import type { Clock } from '../clock.js';
-import { ConfigError, type Config } from '../config.js';
-import { schemaVersion } from '../db/migrate.js';
-import { databaseFile, type Node } from '../node.js';
-import type { SyncParts } from './agent.js';
-import { DeferredChanges } from './deferred-changes.js';
-import { FoldConflicts } from './fold-conflicts.js';
-import { HubClient } from './hub-client.js';
-import { HubCommands } from './hub-commands.js';
-import { FeedCompaction } from './feed-compaction.js';
-import { completeCancellations } from '../features/checkout/cancellations.js';
-import { CheckoutRepo } from '../features/checkout/checkout.repo.js';
-import { OriginalBills } from '../features/checkout/original-bills.js';
-import { HubFeed } from './hub-feed.js';
-import { HubHistory } from './hub-history.js';
-import { NodeClocks } from './node-clocks.js';
-import { hubRouter } from './hub-routes.js';
-import { Puller } from './puller.js';
-import { Pusher } from './pusher.js';
-import { Retention } from './retention.js';
-import { replicatedTables, UPWARD_ONLY } from './replicated-tables.js';
-import { CommandEffects } from './command-effects.js';
+import type { Clock } from './clock.js';
+import { ConfigError, type Config } from './config.js';
+import { schemaVersion } from './db/migrate.js';
+import { databaseFile, type Node } from './node.js';
+import type { SyncParts } from './sync/sync-parts.js';
+import { DeferredChanges } from './sync/deferred-changes.js';
+import { FoldConflicts } from './sync/fold-conflicts.js';
+import { HubClient } from './sync/hub-client.js';
+import { HubCommands } from './sync/hub-commands.js';
+import { FeedCompaction } from './sync/feed-compaction.js';
+import { completeCancellations } from './features/checkout/cancellations.js';
+import { CheckoutRepo } from './features/checkout/checkout.repo.js';
+import { OriginalBills } from './features/checkout/original-bills.js';
+import { HubFeed } from './sync/hub-feed.js';
+import { HubHistory } from './sync/hub-history.js';
+import { NodeClocks } from './sync/node-clocks.js';
+import { hubRouter } from './sync/hub-routes.js';
+import { Puller } from './sync/puller.js';
+import { Pusher } from './sync/pusher.js';
+import { Retention } from './sync/retention.js';
+import { replicatedTables, UPWARD_ONLY } from './sync/replicated-tables.js';
+import { CommandEffects } from './sync/command-effects.js';
+import { registerPasswordSetupEffect } from './features/tokens/password-setup.effect.js';
+import type { Mailer } from './mail/mailer.js';
+import type { WritePath } from './db/write-path.js';
 import type { Logger } from 'pino';
-import type { Services } from '../services.js';
-import { SyncState } from './sync-state.js';
+import type { Services } from './services.js';
+import { SyncState } from './sync/sync-state.js';
 
 export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer' | 'ledger'>, clock: Clock, log: Logger): Router {
   const tables = replicatedTables(node.db);
@@ -34,12 +37,19 @@ export function createHubSyncRouter(node: Node, config: Config, services: Pick<S
   return hubRouter({
     nodes: services.nodes,
     log,
-    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), new CommandEffects(services.mailer, node.writes, clock), node.states, [completeCancellations(originals, services.ledger.records, node.writes)], clock),
+    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects(services.mailer, node.writes, clock), node.states, [completeCancellations(originals, services.ledger.records, node.writes)], clock),
     originals,
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
   });
+}
+
+/** What the hub does after a store's commands beyond their rows, as the features that own them register it. */
+function hubEffects(mailer: Mailer, writes: WritePath, clock: Clock): CommandEffects {
+  const effects = new CommandEffects();
+  registerPasswordSetupEffect(effects, mailer, writes, clock);
+  return effects;
 }
 
 const COMPACT_EVERY_MS = 3_600_000;

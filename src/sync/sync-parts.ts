@@ -1,0 +1,22 @@
+/** What a store's sync works with, built once for the node (src/wiring.ts). */
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+import type { DeferredChanges } from './deferred-changes.js';
+import type { HubClient } from './hub-client.js';
+import type { Puller } from './puller.js';
+import type { Pusher } from './pusher.js';
+import type { Retention } from './retention.js';
+import type { SyncState } from './sync-state.js';
+
+export interface SyncParts {
+  db: Db;
+  /** This node's id, the last part of the stamps it makes. */
+  nodeId: string;
+  writes: WritePath;
+  client: HubClient;
+  state: SyncState;
+  deferred: DeferredChanges;
+  pusher: Pusher;
+  puller: Puller;
+  retention: Retention;
+}

@@ -1,0 +1,108 @@
+/**
+ * The house drawn from src/'s imports (src/core/CONTEXT.md): layers import downwards only,
+ * and no module reaches itself through its imports. Every `from '…'` and `import('…')` of a
+ * relative path counts, type-only ones too: a type that points up is a dependency that
+ * points up.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+/** For each layer, the layers it must not import. */
+const FORBIDDEN: Record<string, string[]> = {
+  core: ['db', 'loyalty', 'http', 'sync', 'features'],
+  db: ['loyalty', 'http', 'sync', 'features'],
+  loyalty: ['http', 'sync', 'features'],
+  http: ['features'],
+  sync: ['features'],
+};
+
+function sources(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Each module of src/ (its path from src/) with the modules of src/ it imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((match) =>
+      relative(SRC, normalize(join(dirname(file), match[1]!))).replace(/\.js$/, '.ts'),
+    );
+    graph.set(relative(SRC, file), targets);
+  }
+  return graph;
+}
+
+const layerOf = (module: string) => (module.includes('/') ? module.split('/')[0]! : '(top)');
+
+/** Every cycle's modules, one line each (Tarjan's strongly connected components). */
+function cycles(graph: Map<string, string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[] = [];
+  const visit = (module: string) => {
+    index.set(module, index.size);
+    low.set(module, index.get(module)!);
+    stack.push(module);
+    onStack.add(module);
+    for (const target of graph.get(module) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(module, Math.min(low.get(module)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(module, Math.min(low.get(module)!, index.get(target)!));
+      }
+    }
+    if (low.get(module) !== index.get(module)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== module);
+    if (component.length > 1 || graph.get(module)!.includes(module)) found.push(component.sort().join(' ↔ '));
+  };
+  for (const module of graph.keys()) if (!index.has(module)) visit(module);
+  return found;
+}
+
+describe('the import graph of src/', () => {
+  const graph = importGraph();
+
+  it('reads every module and its imports', () => {
+    expect(graph.size).toBeGreaterThan(200);
+    expect(graph.get('app.ts')).toContain('node.ts');
+  });
+
+  it('has layers that import downwards only', () => {
+    const upwards = [...graph].flatMap(([module, targets]) =>
+      targets.filter((target) => FORBIDDEN[layerOf(module)]?.includes(layerOf(target))).map((target) => `${module} → ${target}`),
+    );
+    expect(upwards).toEqual([]);
+  });
+
+  it('has no cycle', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('names an upward import and a cycle when there is one', () => {
+    const made = new Map([
+      ['loyalty/a.ts', ['features/b/b.ts']],
+      ['features/b/b.ts', ['loyalty/a.ts']],
+    ]);
+    expect(cycles(made)).toEqual(['features/b/b.ts ↔ loyalty/a.ts']);
+    expect(FORBIDDEN[layerOf('loyalty/a.ts')]).toContain(layerOf('features/b/b.ts'));
+  });
+});
