@@ -35,21 +35,45 @@ export interface InvalidParam {
   message?: string;
 }
 
+/** Every `exception` an answer names, with its status (the README's table is kept equal to it). */
+export const EXCEPTIONS = {
+  invalid_params_exception: 400,
+  unauthorized_exception: 401,
+  interface_not_allowed_exception: 403,
+  forbidden_exception: 403,
+  not_found_exception: 404,
+  method_not_allowed_exception: 405,
+  sync_generation_diverged_exception: 409,
+  sync_sequence_gap_exception: 409,
+  sync_version_mismatch_exception: 409,
+  sync_cursor_expired_exception: 410,
+  payload_too_large_exception: 413,
+  unsupported_media_type_exception: 415,
+  idempotency_key_reused_exception: 422,
+  too_many_requests_exception: 429,
+  internal_server_error_exception: 500,
+  service_unavailable_exception: 503,
+} as const;
+
+export type Exception = keyof typeof EXCEPTIONS;
+
 export interface ErrorBody {
   type: string;
-  exception: string;
+  exception: Exception;
   title: string;
   detail: string;
   error_data?: Record<string, unknown>;
 }
 
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly status: number,
     readonly body: ErrorBody,
     readonly headers: Record<string, string> = {},
   ) {
     super(body.detail);
+    this.status = EXCEPTIONS[body.exception];
   }
 }
 
@@ -62,7 +86,7 @@ export function badRequest(params: InvalidParam[], detail = 'The request has inv
     value: param.value ?? '',
     message: param.message ?? REASONS[param.reason],
   }));
-  return new AppError(400, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'invalid_params_exception',
     title: 'Invalid parameters',
@@ -76,7 +100,7 @@ export function invalidParam(name: string, reason: Reason, value?: unknown, mess
 }
 
 export function notFound(resourceName: string, resourceId: string): AppError {
-  return new AppError(404, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'not_found_exception',
     title: 'Resource not found',
@@ -86,7 +110,7 @@ export function notFound(resourceName: string, resourceId: string): AppError {
 }
 
 export function pathNotFound(path: string): AppError {
-  return new AppError(404, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'not_found_exception',
     title: 'Resource not found',
@@ -96,19 +120,17 @@ export function pathNotFound(path: string): AppError {
 }
 
 export function unauthorized(detail: string): AppError {
-  return new AppError(
-    401,
-    { type: ABOUT_BLANK, exception: 'unauthorized_exception', title: 'Unauthorized', detail, error_data: {} },
+  return new AppError({ type: ABOUT_BLANK, exception: 'unauthorized_exception', title: 'Unauthorized', detail, error_data: {} },
     { 'WWW-Authenticate': 'Basic realm="loyaltyd", Bearer realm="loyaltyd"' },
   );
 }
 
 export function forbidden(detail: string): AppError {
-  return new AppError(403, { type: ABOUT_BLANK, exception: 'forbidden_exception', title: 'Forbidden', detail, error_data: {} });
+  return new AppError({ type: ABOUT_BLANK, exception: 'forbidden_exception', title: 'Forbidden', detail, error_data: {} });
 }
 
 export function interfaceNotAllowed(resourceName: string, interfaceLabel: string): AppError {
-  return new AppError(403, {
+  return new AppError({
     type: 'interface_not_allowed_exception',
     exception: 'interface_not_allowed_exception',
     title: `${interfaceLabel} API is not allowed for this resource`,
@@ -118,9 +140,7 @@ export function interfaceNotAllowed(resourceName: string, interfaceLabel: string
 }
 
 export function methodNotAllowed(method: string, allowed: string[]): AppError {
-  return new AppError(
-    405,
-    {
+  return new AppError({
       type: ABOUT_BLANK,
       exception: 'method_not_allowed_exception',
       title: 'Method not allowed',
@@ -133,7 +153,7 @@ export function methodNotAllowed(method: string, allowed: string[]): AppError {
 
 /** A store pulled from before the hub's compacted feed (src/sync/feed-compaction.ts): it must bootstrap again. */
 export function cursorExpired(after: number, floor: number): AppError {
-  return new AppError(410, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'sync_cursor_expired_exception',
     title: 'Feed position expired',
@@ -143,7 +163,7 @@ export function cursorExpired(after: number, floor: number): AppError {
 }
 
 export function payloadTooLarge(limitBytes: number): AppError {
-  return new AppError(413, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'payload_too_large_exception',
     title: 'Payload too large',
@@ -157,7 +177,7 @@ export function malformedJson(detail: string): AppError {
 }
 
 export function unsupportedMediaType(contentType: string): AppError {
-  return new AppError(415, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'unsupported_media_type_exception',
     title: 'Unsupported media type',
@@ -167,9 +187,7 @@ export function unsupportedMediaType(contentType: string): AppError {
 }
 
 export function tooManyRequests(retryAfterSeconds: number): AppError {
-  return new AppError(
-    429,
-    {
+  return new AppError({
       type: ABOUT_BLANK,
       exception: 'too_many_requests_exception',
       title: 'Too many requests',
@@ -181,7 +199,7 @@ export function tooManyRequests(retryAfterSeconds: number): AppError {
 }
 
 export function idempotencyMismatch(): AppError {
-  return new AppError(422, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'idempotency_key_reused_exception',
     title: 'Idempotency key reused',
@@ -191,11 +209,67 @@ export function idempotencyMismatch(): AppError {
 }
 
 export function internalError(): AppError {
-  return new AppError(500, {
+  return new AppError({
     type: ABOUT_BLANK,
     exception: 'internal_server_error_exception',
     title: 'Internal server error',
     detail: 'The server failed to handle the request; it has been logged',
+  });
+}
+
+/** send-purchase of a bill this store already recorded: the answer names the purchase. */
+export function billAlreadySent(billId: string, purchaseId: string): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'invalid_params_exception',
+    title: 'Invalid parameters',
+    detail: 'This bill was already sent',
+    error_data: {
+      invalid_params: [{ name: 'bill.bill_id', reason: 'already_exists', value: billId, message: 'This bill was already sent' }],
+      purchase_id: purchaseId,
+    },
+  });
+}
+
+export function mailNotSent(): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'service_unavailable_exception',
+    title: 'Mail not sent',
+    detail: 'The mail server did not accept the message; try again later',
+    error_data: {},
+  });
+}
+
+/** A store pushed a seq its generation already used for another command (src/sync/hub-commands.ts). */
+export function generationDiverged(seq: number): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'sync_generation_diverged_exception',
+    title: 'Command history diverged',
+    detail: `Seq ${seq} of this generation was applied for another command; start a new generation`,
+    error_data: { seq },
+  });
+}
+
+export function sequenceGap(expected: number, got: number): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'sync_sequence_gap_exception',
+    title: 'Command sequence gap',
+    detail: `Expected command seq ${expected}, got ${got}`,
+    error_data: { expected_seq: expected, got_seq: got },
+  });
+}
+
+/** A store speaking a protocol or schema version the hub does not serve. */
+export function versionMismatch(hub: { protocol: number; schema: number }, store: { protocol: number; schema: number }): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'sync_version_mismatch_exception',
+    title: 'Sync version mismatch',
+    detail: `This hub speaks protocol ${hub.protocol} and serves schema versions ${hub.schema - 1} and ${hub.schema}`,
+    error_data: { protocol: hub.protocol, schema_version: hub.schema, store_protocol: store.protocol, store_schema_version: store.schema },
   });
 }
 

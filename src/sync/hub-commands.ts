@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
-import { AppError } from '../errors.js';
+import { generationDiverged, sequenceGap } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { CommandResult, PushedCommand } from './protocol.js';
@@ -70,11 +70,11 @@ export class HubCommands {
           // result; another command means the store's history diverged from what the hub
           // applied (a database restored from a backup) and it must start a new generation.
           const previous = this.previousResult.get(command.command_id);
-          if (!previous) throw diverged(command.seq);
+          if (!previous) throw generationDiverged(command.seq);
           results.push(previous);
           continue;
         }
-        if (command.seq !== lastSeq + 1) throw gap(lastSeq + 1, command.seq);
+        if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
         const result = this.applyOne(nodeId, generation, command);
         results.push(result);
         const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
@@ -119,22 +119,3 @@ function rejectionReason(error: unknown): string {
   throw error;
 }
 
-function diverged(seq: number): AppError {
-  return new AppError(409, {
-    type: 'about:blank',
-    exception: 'sync_generation_diverged_exception',
-    title: 'Command history diverged',
-    detail: `Seq ${seq} of this generation was applied for another command; start a new generation`,
-    error_data: { seq },
-  });
-}
-
-function gap(expected: number, got: number): AppError {
-  return new AppError(409, {
-    type: 'about:blank',
-    exception: 'sync_sequence_gap_exception',
-    title: 'Command sequence gap',
-    detail: `Expected command seq ${expected}, got ${got}`,
-    error_data: { expected_seq: expected, got_seq: got },
-  });
-}

@@ -5,7 +5,7 @@
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { decodeBasic } from '../auth/secrets.js';
-import { AppError, invalidParam, methodNotAllowed, notFound, unauthorized } from '../errors.js';
+import { invalidParam, methodNotAllowed, notFound, unauthorized, versionMismatch } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { fromZodIssues } from '../core/validation-errors.js';
 import type { Logger } from 'pino';
@@ -125,13 +125,7 @@ function checkVersions(schemaVersion: number): RequestHandler {
     const protocol = Number(request.get(PROTOCOL_HEADER));
     const schema = Number(request.get(SCHEMA_HEADER));
     if (protocol !== PROTOCOL_VERSION || !(schema === schemaVersion || schema === schemaVersion - 1)) {
-      throw new AppError(409, {
-        type: 'about:blank',
-        exception: 'sync_version_mismatch_exception',
-        title: 'Sync version mismatch',
-        detail: `This hub speaks protocol ${PROTOCOL_VERSION} and serves schema versions ${schemaVersion - 1} and ${schemaVersion}`,
-        error_data: { protocol: PROTOCOL_VERSION, schema_version: schemaVersion, store_protocol: protocol, store_schema_version: schema },
-      });
+      throw versionMismatch({ protocol: PROTOCOL_VERSION, schema: schemaVersion }, { protocol, schema });
     }
     next();
   };

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { REASONS } from '../../src/errors.js';
+import { EXCEPTIONS, REASONS } from '../../src/errors.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { foldedPoints, summedCredit } from '../support/ledger-oracle.js';
 
@@ -30,6 +30,11 @@ describe('README', () => {
   it('lists exactly the reasons of the error catalogue, with their meanings', () => {
     const rows = [...section('## Errors').matchAll(/^\| `([a-z_]+)` \| (.+?) \|$/gm)].map((match) => [match[1], match[2]]);
     expect(Object.fromEntries(rows)).toEqual(REASONS);
+  });
+
+  it('lists exactly the exceptions of the catalogue, with their statuses', () => {
+    const rows = [...section('## Errors').matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map((match) => [match[2], Number(match[1])]);
+    expect(Object.fromEntries(rows)).toEqual(EXCEPTIONS);
   });
 
   describe('walk-through', () => {

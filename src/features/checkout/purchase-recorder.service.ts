@@ -8,7 +8,7 @@
  */
 import type { Clock } from '../../clock.js';
 import type { Row, WriteTransaction, WritePath } from '../../db/write-path.js';
-import { AppError, invalidParam } from '../../errors.js';
+import { billAlreadySent, invalidParam } from '../../errors.js';
 import type { BillLine } from '../../loyalty/bill.js';
 import type { Ledger } from '../../loyalty/ledger.js';
 import type { CreditRecord, PointRecord } from '../../loyalty/ledger-records.js';
@@ -69,7 +69,7 @@ export class PurchaseRecorder {
   send(request: SendPurchase, named?: OriginalBill | 'left-to-the-hub'): { purchase_id: string } {
     const { bill: finalBill } = request;
     const existing = this.repo.purchaseByStoreBill(request.store_id, finalBill.bill_id);
-    if (existing) throw alreadySent(finalBill.bill_id, existing.id);
+    if (existing) throw billAlreadySent(finalBill.bill_id, existing.id);
     const customerId = this.customerOf(request.customer_id, request.card_number);
     const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
     const original = finalBill.canceled && named !== 'left-to-the-hub' ? this.originalOf(request.store_id, finalBill.bill_number, named) : undefined;
@@ -180,20 +180,7 @@ export class PurchaseRecorder {
     if (!billNumber) throw invalidParam('bill.bill_number', 'required', undefined, 'A cancellation names the original bill_number');
     const original = named ?? this.originals.local(storeId, billNumber);
     if (!original) throw invalidParam('bill.bill_number', 'not_found', billNumber);
-    if (original.cancellation) throw alreadySent(billNumber, original.cancellation);
+    if (original.cancellation) throw billAlreadySent(billNumber, original.cancellation);
     return original;
   }
-}
-
-function alreadySent(billId: string, purchaseId: string): AppError {
-  return new AppError(400, {
-    type: 'about:blank',
-    exception: 'invalid_params_exception',
-    title: 'Invalid parameters',
-    detail: 'This bill was already sent',
-    error_data: {
-      invalid_params: [{ name: 'bill.bill_id', reason: 'already_exists', value: billId, message: 'This bill was already sent' }],
-      purchase_id: purchaseId,
-    },
-  });
 }

@@ -7,7 +7,7 @@
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { AppError, invalidParam } from '../../errors.js';
+import { invalidParam, mailNotSent } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { MailMessage, Mailer } from '../../mail/mailer.js';
 import type { IdGenerator } from '../../core/ids.js';
@@ -57,13 +57,7 @@ export class PasswordSetupService {
     try {
       await this.mailer.send(passwordSetupMessage(request.email, link));
     } catch {
-      throw new AppError(503, {
-        type: 'about:blank',
-        exception: 'service_unavailable_exception',
-        title: 'Mail not sent',
-        detail: 'The mail server did not accept the message; try again later',
-        error_data: {},
-      });
+      throw mailNotSent();
     }
     this.writes.write(null, (tx) => this.repo.markPasswordSetupSent(tx, row.id, new Date(this.clock()).toISOString()));
   }

@@ -1,0 +1,29 @@
+/** Every error answer is built in the catalogue (src/errors.ts), so the README's tables can be checked against it. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+function sources(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('the error catalogue', () => {
+  it('is the one place an AppError is built', () => {
+    const outside = sources(SRC)
+      .filter((file) => relative(SRC, file) !== 'errors.ts')
+      .filter((file) => /new AppError\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file));
+    expect(outside).toEqual([]);
+  });
+
+  it('is found by the check (errors.ts builds them)', () => {
+    expect(readFileSync(join(SRC, 'errors.ts'), 'utf8')).toMatch(/new AppError\b/);
+  });
+});
