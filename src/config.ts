@@ -48,6 +48,8 @@ export const Config = z.strictObject({
     feed_retention_days: z.coerce.number().min(0),
     /** How long a store's history read waits for the hub before answering from local data. */
     history_timeout_ms: z.coerce.number().int().positive(),
+    /** On the hub: how far ahead of its clock a store's stamp may be (src/sync/command-policy.ts). */
+    max_clock_skew_seconds: z.coerce.number().int().positive(),
   }),
   idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
   /** How long a store keeps its own facts once the hub has them (src/sync/retention.ts); fractions of a day allowed. */
@@ -73,6 +75,7 @@ const ENV_ALIASES: Record<string, string> = {
   LOYALTYD_NODE_NAME: 'node.name',
   LOYALTYD_NODE_SECRET: 'node.secret',
   LOYALTYD_SYNC_INTERVAL_SECONDS: 'sync.interval_seconds',
+  LOYALTYD_SYNC_MAX_CLOCK_SKEW_SECONDS: 'sync.max_clock_skew_seconds',
   LOYALTYD_LOG_LEVEL: 'log.level',
   LOYALTYD_SMTP_URL: 'mail.smtp_url',
 };

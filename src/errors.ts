@@ -217,6 +217,17 @@ export function internalError(): AppError {
   });
 }
 
+/** A write a store with a hub may not make: head office owns the data (src/sync/command-policy.ts). */
+export function writtenAtHeadOffice(reason: string): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'forbidden_exception',
+    title: 'Forbidden',
+    detail: `This is written at head office, not at a store (${reason})`,
+    error_data: {},
+  });
+}
+
 /** send-purchase of a bill this store already recorded: the answer names the purchase. */
 export function billAlreadySent(billId: string, purchaseId: string): AppError {
   return new AppError({

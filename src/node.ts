@@ -8,6 +8,7 @@ import { openDatabase, type Db } from './db/open.js';
 import { WritePath } from './db/write-path.js';
 import { CustomerLedgers } from './loyalty/customer-ledgers.js';
 import { CustomerStates } from './loyalty/customer-states.js';
+import { storeRefusal } from './sync/command-policy.js';
 import { HybridLogicalClock } from './core/hlc.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
 
@@ -41,6 +42,7 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
     const newId = createIdGenerator(clock);
     const writes = new WritePath(db, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url);
+    if (config.mode === 'store' && config.hub?.url) writes.refuseCommands(storeRefusal);
     const states = config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
     return { db, identity, migrations, hlc, newId, writes, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
   } catch (error) {

@@ -20,24 +20,22 @@ import { hubRouter } from './sync/hub-routes.js';
 import { Puller } from './sync/puller.js';
 import { Pusher } from './sync/pusher.js';
 import { Retention } from './sync/retention.js';
-import { replicatedTables, UPWARD_ONLY } from './sync/replicated-tables.js';
+import { replicatedTables } from './sync/replicated-tables.js';
+import { CommandPolicy } from './sync/command-policy.js';
 import { CommandEffects } from './sync/command-effects.js';
-import { registerPasswordSetupEffect } from './features/tokens/password-setup.effect.js';
-import type { Mailer } from './mail/mailer.js';
-import type { WritePath } from './db/write-path.js';
+import { checkPasswordSetups, registerPasswordSetupEffect, type PasswordSetupMail } from './features/tokens/password-setup.effect.js';
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
 import { SyncState } from './sync/sync-state.js';
 
-export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer' | 'ledger'>, clock: Clock, log: Logger): Router {
+export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer' | 'ledger' | 'customersRepo'>, clock: Clock, log: Logger): Router {
   const tables = replicatedTables(node.db);
   if (!node.states) throw new Error('a hub node publishes customer states');
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
-  const accepted = new Set([...tables, ...UPWARD_ONLY]);
   return hubRouter({
     nodes: services.nodes,
     log,
-    commands: new HubCommands(node.db, node.writes, accepted, new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects(services.mailer, node.writes, clock), node.states, [completeCancellations(originals, services.ledger.records, node.writes)], clock),
+    commands: new HubCommands(node.db, node.writes, new CommandPolicy(node.db, clock, config.sync.max_clock_skew_seconds * 1000), new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, setupUrl: config.mail.password_setup_url, clock }), node.states, [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)], clock),
     originals,
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     clocks: new NodeClocks(node.db, node.hlc, clock),
@@ -46,9 +44,9 @@ export function createHubSyncRouter(node: Node, config: Config, services: Pick<S
 }
 
 /** What the hub does after a store's commands beyond their rows, as the features that own them register it. */
-function hubEffects(mailer: Mailer, writes: WritePath, clock: Clock): CommandEffects {
+function hubEffects(mail: PasswordSetupMail): CommandEffects {
   const effects = new CommandEffects();
-  registerPasswordSetupEffect(effects, mailer, writes, clock);
+  registerPasswordSetupEffect(effects, mail);
   return effects;
 }
 

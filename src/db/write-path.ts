@@ -9,6 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
+import { writtenAtHeadOffice } from '../errors.js';
 import type { Db } from './open.js';
 
 export type Mode = 'store' | 'hub';
@@ -49,6 +50,7 @@ export class WritePath {
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
   private readonly inTransaction: (run: () => unknown) => unknown;
   private joining = false;
+  private refusal: ((kind: string, changes: readonly RowChange[]) => string | undefined) | undefined;
   /** Inside reading(): its depth, and data_version as read in it. */
   private readingDepth = 0;
   private readingDataVersion: number | undefined;
@@ -154,6 +156,14 @@ export class WritePath {
    * store queues it for the hub with the row changes it made, the hub (the system of
    * record) does not.
    */
+  /**
+   * On a store with a hub: `check` answers why the hub would refuse a command writing these
+   * changes, and such a write is refused before it is queued (src/sync/command-policy.ts).
+   */
+  refuseCommands(check: (kind: string, changes: readonly RowChange[]) => string | undefined): void {
+    this.refusal = check;
+  }
+
   write<T>(command: Command | null, work: (tx: WriteTransaction) => T): T {
     const queued = command !== null && this.mode === 'store';
     const run = this.joining && this.db.inTransaction ? (body: () => unknown) => body() : this.inTransaction;
@@ -163,6 +173,8 @@ export class WritePath {
       const value = work(tx);
       const made = [...changes];
       for (const listener of this.writeListeners) listener(made, tx);
+      const refused = queued ? this.refusal?.(command.kind, made) : undefined;
+      if (refused) throw writtenAtHeadOffice(refused);
       if (queued) {
         this.appendCommand.run(
           this.newId(),

@@ -2,9 +2,9 @@
  * The hub applies each store's commands exactly once (DESIGN §5). Per node and generation
  * it keeps the last applied seq, updated in the transaction of the command's effects: a
  * command at or below it is answered again from `applied_commands` without re-applying;
- * a gap is a protocol error. A command whose changes cannot be applied (a reference the hub
- * does not know, a unique value taken by another record) is still processed, as rejected,
- * so it never blocks the commands behind it.
+ * a gap is a protocol error. A command the store may not push (src/sync/command-policy.ts)
+ * or whose changes cannot be applied (a reference the hub does not know, a unique value taken
+ * by another record) is still processed, as rejected, so it never blocks the commands behind it.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -13,6 +13,7 @@ import type { WritePath } from '../db/write-path.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
 import { generationDiverged, sequenceGap } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
+import { CommandRejected, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { CommandResult, PushedCommand } from './protocol.js';
 
@@ -23,8 +24,6 @@ import type { CommandResult, PushedCommand } from './protocol.js';
  */
 export type CommandCompletion = (command: PushedCommand) => void;
 
-export class CommandRejected extends Error {}
-
 export class HubCommands {
   private readonly progress: Statement<[string, string], { last_seq: number }>;
   private readonly saveProgress: Statement;
@@ -34,7 +33,7 @@ export class HubCommands {
   constructor(
     private readonly db: Db,
     private readonly writes: WritePath,
-    private readonly replicated: Set<string>,
+    private readonly policy: CommandPolicy,
     private readonly conflicts: FoldConflicts,
     private readonly effects: CommandEffects,
     private readonly states: CustomerStates,
@@ -92,10 +91,8 @@ export class HubCommands {
     let reason: string | null = null;
     try {
       this.db.transaction(() => {
-        for (const change of command.changes) {
-          if (!this.replicated.has(change.entity)) throw new CommandRejected(`${change.entity} does not replicate`);
-          this.writes.applyReplicated(change, true);
-        }
+        this.policy.check(nodeId, command);
+        for (const change of command.changes) this.writes.applyReplicated(change, true);
         for (const complete of this.completions) complete(command);
         this.conflicts.check(command.changes);
       })();

@@ -4,12 +4,6 @@ import type { Db } from '../db/open.js';
 const NODE_LOCAL = new Set(['user_sessions', 'nodes', 'password_setup_requests']);
 
 /**
- * Node-local tables a store's command may still carry up: a password-setup request goes to
- * the hub, which sends the mail, but its secret never comes back down to other stores.
- */
-export const UPWARD_ONLY = ['password_setup_requests'];
-
-/**
  * The replicated tables, in creation order — which is also an order where every table
  * comes after the tables it references, so a snapshot loads without foreign-key failures.
  */

@@ -55,8 +55,8 @@ export function spawnServer(args: string[], env: Record<string, string> = {}): P
   });
 }
 
-export function startHub(dataDir: string): Promise<ServerProcess> {
-  return spawnServer([BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
+export function startHub(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return spawnServer([BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn', ...env });
 }
 
 /** The demo POS user's Bearer token from a node serving the demo data. */

@@ -120,14 +120,8 @@ export function assignPoints(node: NodeProcess, auth: Record<string, string>, cu
   return call('POST', `${node.api('enterprise')}/points/actions/assign-points`, { headers: auth, body: { customer_id: customerId, amount } });
 }
 
-function storeBody(code: string, name: string) {
+export function storeBody(code: string, name: string) {
   return { store: { store_code: code, name, partner_id: 'demo-partner', system_id: code, store_address: { city: 'Brno', country_code: 'cz' } } };
-}
-
-export async function createStore(node: NodeProcess, auth: Record<string, string>, code: string, name: string): Promise<Created> {
-  const response = await call('POST', `${node.api('enterprise')}/stores`, { headers: auth, body: storeBody(code, name) });
-  expectStatus(response, 201, `POST /stores at ${node.name}`);
-  return { table: 'stores', id: response.body.data.store_id as string };
 }
 
 export function updateStore(node: NodeProcess, auth: Record<string, string>, id: string, code: string, name: string): Promise<JsonResponse> {

@@ -98,11 +98,14 @@ function driftValues(value: unknown, key = ''): number[] {
 }
 
 describe('clocks', () => {
-  it('a change stamped an hour ahead (a node whose clock runs fast) is applied everywhere, rounds keep succeeding, and sync status reports the drift (DESIGN §5 "Clocks")', async () => {
+  // Up to sync.max_clock_skew_seconds (300) ahead a fast clock is a clock, further a stamp from
+  // the future that would win every last-writer-wins comparison (src/sync/command-policy.ts):
+  // this test pinned +1 h as applied before the hub bounded the skew.
+  it('a change stamped four minutes ahead (a node whose clock runs fast) is applied everywhere, rounds keep succeeding, and sync status reports the drift; one an hour ahead is rejected (DESIGN §5 "Clocks")', async () => {
     const observer = cluster.store('clock');
     await observer.start();
     await cluster.waitBootstrapped(observer);
-    const ahead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
+    const ahead = (Date.now() + 240_000).toString(16).padStart(12, '0');
     const hlc = `${ahead}-0000-fa57c10c`;
     // A customer: master data, which reaches every store (src/sync/scopes.ts).
     const row = { id: `${ahead}00000000000001`, first_name: 'Fast', last_name: 'Clock', hlc, last_change: new Date(parseInt(ahead, 16)).toISOString() };
@@ -110,6 +113,11 @@ describe('clocks', () => {
     const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [command] } });
     expect(pushed.status).toBe(200);
     expect(pushed.body.results).toEqual([{ command_id: 'fast-clock-1', seq: 1, status: 'applied', reason: null }]);
+    const hourAhead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
+    const late = { ...row, id: `${hourAhead}00000000000001`, hlc: `${hourAhead}-0000-fa57c10c` };
+    const tooFast = { seq: 2, command_id: 'fast-clock-2', kind: 'customers.create', payload: {}, changes: [{ entity: 'customers', entity_id: late.id, op: 'insert', row: late, hlc: late.hlc }], hlc: late.hlc };
+    const refused = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [tooFast] } });
+    expect(refused.body.results).toEqual([{ command_id: 'fast-clock-2', seq: 2, status: 'rejected', reason: expect.stringMatching(/^the command is stamped 3\d{3} s ahead of the hub's clock \(at most 300 s\)$/) }]);
 
     await waitFor('the stamp from the future to reach the store', () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', row.id) === 1);
     const pulledAt = Date.now();

@@ -20,6 +20,8 @@
  *   million customers' states writes no million ledger rows).
  * - customer_state_tails (hub, node-local): the customers whose state has a tail, with the
  *   tail's first stamp, so that the hub publishes them again once the horizon passes it.
+ * - sync_node_origins (hub, node-local): the node each stamp origin belongs to, bound when the
+ *   node first pushes it, so that no store speaks for another (src/sync/command-policy.ts).
  * - sync_node_clocks (hub, node-local): per store, the stamp it reported having pushed
  *   everything up to, which bounds the horizon (src/loyalty/customer-states.ts).
  * - sync_snapshot_seen (store, node-local): the rows a bootstrap that runs again has loaded,
@@ -90,6 +92,12 @@ CREATE TABLE sync_feed_marks (
   marked_at TEXT PRIMARY KEY,
   seq INTEGER NOT NULL
 ) STRICT;
+
+CREATE TABLE sync_node_origins (
+  origin TEXT PRIMARY KEY,
+  node_id TEXT NOT NULL,
+  first_seen_at TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE sync_node_clocks (
   node_id TEXT PRIMARY KEY,

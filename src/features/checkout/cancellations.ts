@@ -12,7 +12,7 @@ import type { PushedCommand } from '../../sync/protocol.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { HubHistory } from '../../sync/hub-history.js';
 import type { CommandCompletion } from '../../sync/hub-commands.js';
-import { CommandRejected } from '../../sync/hub-commands.js';
+import { CommandRejected } from '../../sync/command-policy.js';
 import type { LedgerRecords } from '../../loyalty/ledger-records.js';
 import { OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
 

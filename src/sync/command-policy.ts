@@ -1,0 +1,112 @@
+/**
+ * The hub's check of a store's command before it applies it (DESIGN §5 "Ownership"): a
+ * store's node secret lets it push what a store's API writes, not whatever it likes, so one
+ * store's compromise does not rewrite the chain. A command is rejected, with the reason, and
+ * listed like any rejection (src/sync/hub-commands.ts) when
+ *
+ * - it writes a table a store's API does not write — users, api users, applications, nodes,
+ *   program, rewards, stores, products, campaigns, the hub's published customer states — or
+ *   changes a row a store only inserts (its facts), or deletes anything;
+ * - it writes customers, or a customer's password hash, outside the customer commands;
+ * - its stamps are malformed, come from more than one node, or from an origin (the node part
+ *   of a stamp) another node pushed first: each origin is bound to the node that first
+ *   pushed it, so a store cannot speak for another;
+ * - a stamp is more than `sync.max_clock_skew_seconds` ahead of the hub's clock: a stamp from
+ *   the future would win every last-writer-wins comparison and drag every clock with it.
+ *
+ * What this cannot tell: whether a customer a store's command names really logged in or
+ * changed their password there (the hub never sees the password), and which stores a node
+ * serves (facts are not bound to a node's `store_id`s yet).
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import type { PushedCommand, RowChange } from './protocol.js';
+
+type Op = RowChange['op'];
+
+/**
+ * What a store's commands may do to each table; any other table is the hub's alone. A
+ * password-setup request is node-local but carried up: the hub sends the mail, and its secret
+ * never comes back down to other stores.
+ */
+const STORE_WRITES: Record<string, readonly Op[]> = {
+  purchases: ['insert'],
+  purchase_items: ['insert'],
+  purchase_assignments: ['insert'],
+  point_records: ['insert'],
+  credit_records: ['insert'],
+  events: ['insert'],
+  event_property_records: ['insert'],
+  orders: ['insert'],
+  product_reservations: ['insert', 'update'],
+  reservation_codes: ['insert'],
+  reservation_state_changes: ['insert'],
+  voucher_applications: ['insert'],
+  auth_tokens: ['insert', 'update'],
+  password_setup_requests: ['insert'],
+  customers: ['insert', 'update'],
+  customer_source_records: ['insert'],
+  cards: ['insert', 'update'],
+  tokens: ['insert', 'update'],
+};
+
+/** The commands that write a customer's row, password hash included (registration, profile). */
+const CUSTOMER_COMMANDS = new Set(['customers.create', 'customers.update']);
+
+const STAMP = /^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/;
+
+export class CommandRejected extends Error {}
+
+/**
+ * Why the hub would refuse a command writing these changes, whoever stamped them; undefined
+ * when it would not. A store with a hub asks before it queues a write (src/node.ts), so the
+ * API answers at once instead of taking the write back after the next push.
+ */
+export function storeRefusal(kind: string, changes: readonly Pick<RowChange, 'entity' | 'op'>[]): string | undefined {
+  for (const change of changes) {
+    const allowed = STORE_WRITES[change.entity];
+    if (!allowed) return `a store does not write ${change.entity}`;
+    if (!allowed.includes(change.op)) return `a store does not ${change.op} ${change.entity}`;
+    if (change.entity === 'customers' && !CUSTOMER_COMMANDS.has(kind)) return `${kind} does not write customers`;
+  }
+  return undefined;
+}
+
+export class CommandPolicy {
+  private readonly ownerOf: Statement<[string], string>;
+  private readonly bind: Statement<[string, string, string]>;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+    private readonly maxSkewMs: number,
+  ) {
+    this.ownerOf = db.prepare<[string], string>('SELECT node_id FROM sync_node_origins WHERE origin = ?').pluck();
+    this.bind = db.prepare('INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) VALUES (?, ?, ?)');
+  }
+
+  /** Throws CommandRejected, with the reason, unless the node may apply this command. Runs in the command's savepoint. */
+  check(nodeId: string, command: PushedCommand): void {
+    const origin = this.checkStamp(command.hlc, 'the command');
+    const owner = this.ownerOf.get(origin);
+    if (owner !== undefined && owner !== nodeId) throw new CommandRejected(`stamped as node ${origin}, which another node speaks for`);
+    if (owner === undefined) this.bind.run(origin, nodeId, new Date(this.clock()).toISOString());
+    for (const change of command.changes) {
+      const what = `${change.entity} ${change.entity_id}`;
+      if (this.checkStamp(change.hlc, what) !== origin) throw new CommandRejected(`${what} is stamped by another node than its command`);
+    }
+    const refusal = storeRefusal(command.kind, command.changes);
+    if (refusal) throw new CommandRejected(refusal);
+  }
+
+  /** The stamp's origin; throws when it is malformed or too far ahead of the hub's clock. */
+  private checkStamp(stamp: string, what: string): string {
+    if (!STAMP.test(stamp)) throw new CommandRejected(`${what} has a malformed stamp`);
+    const ahead = Number.parseInt(stamp.slice(0, 12), 16) - this.clock();
+    if (ahead > this.maxSkewMs) {
+      throw new CommandRejected(`${what} is stamped ${Math.round(ahead / 1000)} s ahead of the hub's clock (at most ${this.maxSkewMs / 1000} s)`);
+    }
+    return stamp.slice(18);
+  }
+}
