@@ -34,7 +34,8 @@ export class ListQueries {
     const where = given.length ? `WHERE ${given.map((filter) => filter.sql).join(' AND ')}` : '';
     const params = given.flatMap((filter) => filter.params);
     const field = paging.sort_field ?? spec.defaultSort;
-    const sortColumn = spec.sortable[field];
+    // Own fields only: `constructor` or `toString` must not find Object.prototype's.
+    const sortColumn = Object.hasOwn(spec.sortable, field) ? spec.sortable[field] : undefined;
     if (!sortColumn) {
       throw invalidParam('sort_field', 'not_allowed_value', field, `Sortable fields: ${Object.keys(spec.sortable).join(', ')}`);
     }
