@@ -11,6 +11,7 @@ import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
 import { writtenAtHeadOffice } from '../errors.js';
 import type { Db } from './open.js';
+import type { Tables } from './tables.js';
 
 export type Mode = 'store' | 'hub';
 export type StoredValue = string | number | bigint | null;
@@ -30,12 +31,17 @@ export interface RowChange {
   hlc: string;
 }
 
+export type TableName = keyof Tables;
+
+/** A row as a write gives it: the table's columns (src/db/tables.ts) but the stamps the write path fills in. */
+export type WrittenRow<T extends TableName> = Omit<Tables[T], 'hlc' | 'last_change'>;
+
 export interface WriteTransaction {
   /** Inserts a row; `hlc` and `last_change` are filled in. */
-  insert(table: string, row: Row): void;
+  insert<T extends TableName>(table: T, row: WrittenRow<T>): void;
   /** Changes some columns of an existing row; returns false when no row has that id. */
-  update(table: string, id: string, changes: Row): boolean;
-  remove(table: string, id: string): boolean;
+  update<T extends TableName>(table: T, id: string, changes: Partial<WrittenRow<T>>): boolean;
+  remove(table: TableName, id: string): boolean;
 }
 
 export class WritePath {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { App } from '../app.js';
 import { hashPassword } from '../auth/passwords.js';
 import { md5Hex } from '../auth/secrets.js';
-import type { Row, WriteTransaction } from '../db/write-path.js';
+import type { TableName, WriteTransaction, WrittenRow } from '../db/write-path.js';
 
 /** The demo's loyalty program, also the documented example of a program file. */
 export const DEMO_PROGRAM = fileURLToPath(new URL('../../config/program.example.json', import.meta.url));
@@ -46,7 +46,7 @@ export async function loadDemo(app: App): Promise<typeof demoCredentials> {
   const posHash = await hashPassword(demoCredentials.pos_password);
   const customerHash = await hashPassword(demoCredentials.customer_password);
   app.node.writes.write(null, (tx) => {
-    const insert = (table: string, row: Row) => tx.insert(table, row);
+    const insert = <T extends TableName>(table: T, row: WrittenRow<T>) => tx.insert(table, row);
     insert('external_applications', { id: DEMO_IDS.app, name: 'Demo POS and customer app', state: 1 });
     insert('users', {
       id: demoId(0x101),
@@ -71,7 +71,7 @@ export async function loadDemo(app: App): Promise<typeof demoCredentials> {
 }
 
 function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
-  const insert = (table: string, row: Row) => tx.insert(table, row);
+  const insert = <T extends TableName>(table: T, row: WrittenRow<T>) => tx.insert(table, row);
   const address = (city: string, street: string) => JSON.stringify({ address1: street, zip: '11000', city, country_code: 'cz' });
   insert('stores', { id: DEMO_IDS.storeCentral, store_code: 'PRG-01', name: 'Prague Central', details: JSON.stringify({ store_address: JSON.parse(address('Prague', 'Na Příkopě 1')) }) });
   insert('stores', { id: DEMO_IDS.storeAirport, store_code: 'PRG-02', name: 'Prague Airport', details: JSON.stringify({ store_address: JSON.parse(address('Prague', 'Aviatická 1')) }) });

@@ -23,7 +23,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import type { Row, WriteTransaction } from '../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { encodeHlc } from '../core/hlc.js';
 import { encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
@@ -125,7 +125,7 @@ export class CustomerStates {
     return oldest !== null && oldest !== undefined && oldest > floor ? oldest : floor;
   }
 
-  private stateOf(customerId: string, horizon: string): { row: Row; firstAfter: string | undefined } {
+  private stateOf(customerId: string, horizon: string): { row: Omit<WrittenRow<'customer_states'>, 'id'>; firstAfter: string | undefined } {
     const facts = this.facts.all(customerId).map(toPointFact);
     const folded = facts.filter((fact) => fact.hlc <= horizon);
     const tail = facts.filter((fact) => fact.hlc > horizon);

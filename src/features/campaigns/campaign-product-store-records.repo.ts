@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { StoreRecordRow } from './campaign-product-store-records.schemas.js';
 
@@ -44,7 +44,7 @@ export class CampaignProductStoreRecordsRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'campaign_product_store_records'>): void {
     tx.insert('campaign_product_store_records', row);
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { atLeast, atMost, contains, equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { CampaignProductRow } from './campaign-products.schemas.js';
 
@@ -111,7 +111,7 @@ export class CampaignProductsRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'campaign_products'>): void {
     tx.insert('campaign_products', row);
   }
 }

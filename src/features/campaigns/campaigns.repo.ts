@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { CampaignRow } from './campaigns.schemas.js';
 
@@ -29,7 +29,7 @@ export class CampaignsRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'campaigns'>): void {
     tx.insert('campaigns', row);
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { ProductBrandRow } from './product-brands.schemas.js';
 
@@ -29,7 +29,7 @@ export class ProductBrandsRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'product_brands'>): void {
     tx.insert('product_brands', row);
   }
 }

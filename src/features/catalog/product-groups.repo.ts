@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { ProductGroupQuery, ProductGroupRow } from './product-groups.schemas.js';
 
@@ -45,7 +45,7 @@ export class ProductGroupsRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'product_groups'>): void {
     tx.insert('product_groups', row);
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries, type Filter } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { ProductRow } from './products.schemas.js';
 
@@ -60,11 +60,11 @@ export class ProductsRepo {
     return this.externalIdHolder.get(listCode, code)?.product_id;
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'products'>): void {
     tx.insert('products', row);
   }
 
-  insertExternalId(tx: WriteTransaction, row: Row): void {
+  insertExternalId(tx: WriteTransaction, row: WrittenRow<'product_external_ids'>): void {
     tx.insert('product_external_ids', row);
   }
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
 
@@ -27,7 +27,7 @@ export class PurchaseItemTypesRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'purchase_item_types'>): void {
     tx.insert('purchase_item_types', row);
   }
 }

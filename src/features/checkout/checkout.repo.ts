@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 
 export interface ProductMatch {
   id: string;
@@ -123,7 +123,7 @@ export class CheckoutRepo {
     return this.customerExists.get(id) !== undefined;
   }
 
-  insert(tx: WriteTransaction, table: 'purchases' | 'purchase_items' | 'purchase_assignments' | 'point_records', row: Row): void {
+  insert<T extends 'purchases' | 'purchase_items' | 'purchase_assignments'>(tx: WriteTransaction, table: T, row: WrittenRow<T>): void {
     tx.insert(table, row);
   }
 }

@@ -7,7 +7,7 @@
  * takes back what its items earned, even into a negative balance, which is then listed.
  */
 import type { Clock } from '../../clock.js';
-import type { Row, WriteTransaction, WritePath } from '../../db/write-path.js';
+import type { WriteTransaction, WritePath, WrittenRow } from '../../db/write-path.js';
 import { billAlreadySent, invalidParam } from '../../errors.js';
 import type { BillLine } from '../../loyalty/bill.js';
 import type { Ledger } from '../../loyalty/ledger.js';
@@ -85,7 +85,7 @@ export class PurchaseRecorder {
       this.ledger.policy.checkCredit(creditUsed, balances!.creditMinor, 'bill.payment_recap.amount_for_credit');
     }
     const purchaseId = this.newId();
-    const purchase: Row = {
+    const purchase: WrittenRow<'purchases'> = {
       id: purchaseId,
       customer_id: customerId ?? null,
       store_id: request.store_id,

@@ -1,6 +1,6 @@
 import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { CardRow } from './cards.schemas.js';
 
@@ -74,11 +74,11 @@ export class CardsRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'cards'>): void {
     tx.insert('cards', row);
   }
 
-  update(tx: WriteTransaction, id: string, changes: Row): void {
+  update(tx: WriteTransaction, id: string, changes: Partial<WrittenRow<'cards'>>): void {
     tx.update('cards', id, changes);
   }
 }

@@ -1,6 +1,6 @@
 import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { CustomerRow } from './customers.schemas.js';
 
@@ -97,11 +97,11 @@ export class CustomersRepo {
     );
   }
 
-  updateCustomer(tx: WriteTransaction, id: string, row: Row): void {
+  updateCustomer(tx: WriteTransaction, id: string, row: Partial<WrittenRow<'customers'>>): void {
     tx.update('customers', id, row);
   }
 
-  insertSourceRecord(tx: WriteTransaction, row: Row): void {
+  insertSourceRecord(tx: WriteTransaction, row: WrittenRow<'customer_source_records'>): void {
     tx.insert('customer_source_records', row);
   }
 
@@ -126,11 +126,11 @@ export class CustomersRepo {
     return this.idByCardNumber.get(cardNumber);
   }
 
-  insertCustomer(tx: WriteTransaction, row: Row): void {
+  insertCustomer(tx: WriteTransaction, row: WrittenRow<'customers'>): void {
     tx.insert('customers', row);
   }
 
-  insertCard(tx: WriteTransaction, row: Row): void {
+  insertCard(tx: WriteTransaction, row: WrittenRow<'cards'>): void {
     tx.insert('cards', row);
   }
 

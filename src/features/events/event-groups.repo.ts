@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { EventGroupQuery, EventGroupRow } from './event-groups.schemas.js';
 
@@ -40,7 +40,7 @@ export class EventGroupsRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'event_groups'>): void {
     tx.insert('event_groups', row);
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { EventPropertyRow } from './event-properties.schemas.js';
 
@@ -45,7 +45,7 @@ export class EventPropertiesRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'event_properties'>): void {
     tx.insert('event_properties', row);
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { atLeast, atMost, equals, ListQueries, oneOf } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { EventRow, PropertyRecordRow } from './events.schemas.js';
 
@@ -100,11 +100,11 @@ export class EventsRepo {
     );
   }
 
-  insertEvent(tx: WriteTransaction, row: Row): void {
+  insertEvent(tx: WriteTransaction, row: WrittenRow<'events'>): void {
     tx.insert('events', row);
   }
 
-  insertPropertyRecord(tx: WriteTransaction, row: Row): void {
+  insertPropertyRecord(tx: WriteTransaction, row: WrittenRow<'event_property_records'>): void {
     tx.insert('event_property_records', row);
   }
 }

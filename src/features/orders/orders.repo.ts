@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { OrderRow } from './orders.schemas.js';
 
@@ -56,7 +56,7 @@ export class OrdersRepo {
     );
   }
 
-  insertOrder(tx: WriteTransaction, row: Row): void {
+  insertOrder(tx: WriteTransaction, row: WrittenRow<'orders'>): void {
     tx.insert('orders', row);
   }
 }

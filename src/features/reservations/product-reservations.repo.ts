@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { ProductReservationRow, ReservationStateChangeRow } from './product-reservations.schemas.js';
 
@@ -101,15 +101,15 @@ export class ProductReservationsRepo {
     );
   }
 
-  insertReservation(tx: WriteTransaction, row: Row): void {
+  insertReservation(tx: WriteTransaction, row: WrittenRow<'product_reservations'>): void {
     tx.insert('product_reservations', row);
   }
 
-  insertCode(tx: WriteTransaction, row: Row): void {
+  insertCode(tx: WriteTransaction, row: WrittenRow<'reservation_codes'>): void {
     tx.insert('reservation_codes', row);
   }
 
-  insertStateChange(tx: WriteTransaction, row: Row): void {
+  insertStateChange(tx: WriteTransaction, row: WrittenRow<'reservation_state_changes'>): void {
     tx.insert('reservation_state_changes', row);
   }
 

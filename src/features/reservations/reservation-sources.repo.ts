@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { ReservationSourceRow } from './reservation-sources.schemas.js';
 
@@ -36,7 +36,7 @@ export class ReservationSourcesRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'product_reservation_sources'>): void {
     tx.insert('product_reservation_sources', row);
   }
 }

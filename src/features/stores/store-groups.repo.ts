@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 
 export class StoreGroupsRepo {
   private readonly group;
@@ -24,11 +24,11 @@ export class StoreGroupsRepo {
     return this.membership.get(storeId, storeGroupId)?.id;
   }
 
-  insertGroup(tx: WriteTransaction, row: Row): void {
+  insertGroup(tx: WriteTransaction, row: WrittenRow<'store_groups'>): void {
     tx.insert('store_groups', row);
   }
 
-  insertRecord(tx: WriteTransaction, row: Row): void {
+  insertRecord(tx: WriteTransaction, row: WrittenRow<'store_group_records'>): void {
     tx.insert('store_group_records', row);
   }
 }

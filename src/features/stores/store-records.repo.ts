@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { PropertyRecordRow, StoreGroupRecordRow } from './store-records.schemas.js';
 
@@ -52,11 +52,11 @@ export class StoreRecordsRepo {
     );
   }
 
-  insertPropertyRecord(tx: WriteTransaction, row: Row): void {
+  insertPropertyRecord(tx: WriteTransaction, row: WrittenRow<'store_property_records'>): void {
     tx.insert('store_property_records', row);
   }
 
-  updatePropertyRecord(tx: WriteTransaction, id: string, changes: Row): void {
+  updatePropertyRecord(tx: WriteTransaction, id: string, changes: Partial<WrittenRow<'store_property_records'>>): void {
     tx.update('store_property_records', id, changes);
   }
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { StoreRow } from './stores.schemas.js';
 
@@ -64,11 +64,11 @@ export class StoresRepo {
     );
   }
 
-  insert(tx: WriteTransaction, row: Row): void {
+  insert(tx: WriteTransaction, row: WrittenRow<'stores'>): void {
     tx.insert('stores', row);
   }
 
-  update(tx: WriteTransaction, id: string, changes: Row): void {
+  update(tx: WriteTransaction, id: string, changes: Partial<WrittenRow<'stores'>>): void {
     tx.update('stores', id, changes);
   }
 }

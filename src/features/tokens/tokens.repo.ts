@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { TokenRow } from './tokens.schemas.js';
 
 export interface AuthTokenRow {
@@ -32,15 +32,15 @@ export class TokensRepo {
     return this.authTokenByRequest.get(requestId);
   }
 
-  insertToken(tx: WriteTransaction, row: Row): void {
+  insertToken(tx: WriteTransaction, row: WrittenRow<'tokens'>): void {
     tx.insert('tokens', row);
   }
 
-  updateToken(tx: WriteTransaction, id: string, changes: Row): void {
+  updateToken(tx: WriteTransaction, id: string, changes: Partial<WrittenRow<'tokens'>>): void {
     tx.update('tokens', id, changes);
   }
 
-  insertAuthToken(tx: WriteTransaction, row: Row): void {
+  insertAuthToken(tx: WriteTransaction, row: WrittenRow<'auth_tokens'>): void {
     tx.insert('auth_tokens', row);
   }
 
@@ -48,7 +48,7 @@ export class TokensRepo {
     tx.update('auth_tokens', id, { used_at: usedAt });
   }
 
-  insertPasswordSetupRequest(tx: WriteTransaction, row: Row): void {
+  insertPasswordSetupRequest(tx: WriteTransaction, row: WrittenRow<'password_setup_requests'>): void {
     tx.insert('password_setup_requests', row);
   }
 

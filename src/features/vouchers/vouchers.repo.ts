@@ -1,6 +1,6 @@
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
-import type { Row, WriteTransaction } from '../../db/write-path.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
 
@@ -83,11 +83,11 @@ export class VouchersRepo {
     return this.lists.page({ from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'id' }, paging);
   }
 
-  insertVoucher(tx: WriteTransaction, row: Row): void {
+  insertVoucher(tx: WriteTransaction, row: WrittenRow<'vouchers'>): void {
     tx.insert('vouchers', row);
   }
 
-  insertApplication(tx: WriteTransaction, row: Row): void {
+  insertApplication(tx: WriteTransaction, row: WrittenRow<'voucher_applications'>): void {
     tx.insert('voucher_applications', row);
   }
 }
