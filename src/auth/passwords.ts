@@ -23,3 +23,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/**
+ * A hash no password matches, checked for a login that does not exist, so that it costs the
+ * scrypt a known login costs. Its key is all zero bytes, which scrypt does not derive in practice.
+ */
+export const UNKNOWN_LOGIN_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, Buffer.alloc(16).toString('base64'), Buffer.alloc(KEY_LENGTH).toString('base64')].join('$');

@@ -279,6 +279,21 @@ describe('failed-login throttling', () => {
     expect(locked.body).not.toHaveProperty('data');
   });
 
+  it('200 parallel wrong-password logins for one login check the password at most five times; the rest answer 429', async () => {
+    const target = await start();
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, attempt) => posLogin(target, `wrong-${attempt}`)));
+    const statuses = answers.map((answer) => answer.status);
+    // A 401 is an attempt whose password was checked; a 429 was refused before the check.
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(195);
+    expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+  });
+
+  it('successful logins from one address never add up to a lockout', async () => {
+    const target = await start();
+    for (let attempt = 1; attempt <= 8; attempt += 1) expect((await posLogin(target)).status).toBe(200);
+  });
+
   it('four failed logins do not lock the login out', async () => {
     const target = await start();
     for (let attempt = 1; attempt <= 4; attempt += 1) {

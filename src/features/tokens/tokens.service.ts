@@ -3,7 +3,7 @@
  * secret handed out once; the stored record's id is its SHA-256, which is also what
  * replicates. A token becomes a customer session at login and stops being one at logout.
  */
-import { verifyPassword } from '../../auth/passwords.js';
+import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { LoginThrottle } from '../../auth/throttle.js';
 import type { WritePath } from '../../db/write-path.js';
@@ -74,14 +74,11 @@ export class TokensService {
     // Failures count per customer, not per spelling of the login: guessing by card and by
     // e-mail, or in another letter case, draws on the same allowance.
     const loginKey = customer ? `customer:${customer.id}` : `customer:${request.login_type}:${request.login_value.toLowerCase()}`;
-    const keys = [loginKey, `ip:${context.ip}`];
-    this.throttle.check(keys);
-    const valid = customer?.password_hash && customer.state === 1 && (await verifyPassword(request.password, customer.password_hash));
-    if (!valid || !customer) {
-      this.throttle.fail(keys);
-      throw unauthorized('The login or password is wrong');
-    }
-    this.throttle.succeed(keys[0]!);
+    const attempt = this.throttle.attempt([loginKey, `ip:${context.ip}`]);
+    // An unknown login costs the same scrypt as a known one: timing tells no login apart.
+    const matches = await verifyPassword(request.password, customer?.password_hash ?? UNKNOWN_LOGIN_HASH);
+    if (!matches || !customer || customer.state !== 1) throw unauthorized('The login or password is wrong');
+    this.throttle.succeed(attempt);
     return this.startSession(token, customer, 'tokens.login');
   }
 

@@ -2,7 +2,7 @@
  * Enterprise-interface users: Bearer login (DESIGN §4) and the deprecated hourly
  * SHA-256 Basic scheme, which only users switched to it accept.
  */
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { hashPassword, UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { equalSecrets, md5Hex, newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { LoginThrottle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
@@ -59,19 +59,13 @@ export class UsersService {
   }
 
   async login(request: UserLogin, ip: string): Promise<{ bearer_token: string }> {
-    const keys = [`user:${request.login}`, `ip:${ip}`];
-    this.throttle.check(keys);
+    const attempt = this.throttle.attempt([`user:${request.login}`, `ip:${ip}`]);
     const user = this.repo.userByLogin(request.login);
-    const valid =
-      user !== undefined &&
-      user.state === 1 &&
-      user.external_application_id === request.user_external_application_id &&
-      (await verifyPassword(request.password, user.password_hash));
-    if (!valid || !user) {
-      this.throttle.fail(keys);
-      throw unauthorized('The login, password or external application is wrong');
-    }
-    this.throttle.succeed(keys[0]!);
+    // An unknown login costs the same scrypt as a known one: timing tells no login apart.
+    const matches = await verifyPassword(request.password, user?.password_hash ?? UNKNOWN_LOGIN_HASH);
+    const valid = user !== undefined && user.state === 1 && user.external_application_id === request.user_external_application_id && matches;
+    if (!valid || !user) throw unauthorized('The login, password or external application is wrong');
+    this.throttle.succeed(attempt);
     const token = newSecret();
     this.writes.write(null, (tx) =>
       this.repo.insertSession(tx, {
@@ -122,19 +116,19 @@ export class UsersService {
     const user = this.repo.userByLogin(login);
     // A user not switched to this scheme can never pass it, so there is nothing to guess:
     // refusing without counting keeps a misconfigured till from locking out its own user.
-    if (!user?.legacy_basic_md5 || user.state !== 1) throw unauthorized('The Basic scheme is not enabled for this user');
-    const keys = [`user:${login}`, `ip:${ip}`];
-    this.throttle.check(keys);
+    if (!user?.legacy_basic_md5 || user.state !== 1) throw unauthorized(LEGACY_BASIC_REFUSED);
+    const attempt = this.throttle.attempt([`user:${login}`, `ip:${ip}`]);
     const now = this.clock();
     const md5 = user.legacy_basic_md5;
     const valid = [now, now - 3_600_000].some((at) => equalSecrets(sha256Hex(md5 + utcHour(at)), presented.toLowerCase()));
-    if (!valid) {
-      this.throttle.fail(keys);
-      throw unauthorized('The Basic credentials are not valid for this hour');
-    }
+    if (!valid) throw unauthorized(LEGACY_BASIC_REFUSED);
+    this.throttle.succeed(attempt);
     return user.id;
   }
 }
+
+/** One answer whether the user has the scheme or not, so that it tells no login apart. */
+const LEGACY_BASIC_REFUSED = 'The Basic credentials are not valid for this hour';
 
 export function utcHour(ms: number): string {
   return new Date(ms).toISOString().slice(0, 13).replace(/[-T]/g, '');
