@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { passwordChecks } from '../auth/passwords.js';
 
 export interface HttpMetrics {
   registry: Registry;
@@ -14,6 +15,17 @@ export interface HttpMetrics {
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'loyaltyd_' });
+  let reportedChecks = 0;
+  new Counter({
+    name: 'loyaltyd_password_checks_total',
+    help: 'Password checks run (one scrypt each); a jump is someone guessing',
+    registers: [registry],
+    collect() {
+      const checks = passwordChecks();
+      this.inc(checks - reportedChecks);
+      reportedChecks = checks;
+    },
+  });
   return {
     registry,
     requests: new Counter({
