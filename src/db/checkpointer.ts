@@ -9,17 +9,15 @@
  * checkpoint copies the log as it stood when it began, and commits made meanwhile are left
  * for the next. It waits a moment when one copied nothing (nothing new, or a reader still
  * needs older pages). The log must be all copied when a writer starts for SQLite to
- * restart it from the beginning: that happens between the commits of a store's day (at the
- * checkout bench's 100 bills a second the log stayed under 20 MB on a fresh chain, 34 MB
- * on one of 40,000 bills), but not under a stream of commits with no gap between them (an
- * import, a sync bootstrap), where the worker copies and the log still grows. So the
- * writer keeps SQLite's checkpoint on commit, at ten times its usual log length, as the
- * bound.
+ * restart it from the beginning: that happens between the commits of a store's day (the
+ * checkout bench's log stays in tens of megabytes), but not under a stream of commits with
+ * no gap between them (an import, a sync bootstrap), where the worker copies and the log
+ * still grows. So the writer keeps SQLite's checkpoint on commit, at ten times its usual log
+ * length, as the bound.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { CheckpointWorkerData } from './checkpoint-worker.js';
 import type { Db } from './open.js';
 
 /** How long the worker waits when the log had nothing left to copy. */
@@ -30,32 +28,19 @@ const BURST_PAGES = 10_000;
 const AUTOCHECKPOINT_PAGES = 1000;
 
 /**
- * The worker's source, run with `eval` so that it starts the same way from the compiled
- * build and from the TypeScript sources under test. It only uses dynamic imports, which
- * work whether the process evaluates it as a script or as a module.
+ * The worker thread, running src/db/checkpoint-worker.ts: compiled in a build; under the
+ * TypeScript sources (tests and benches, run from the project's folder) the thread first
+ * registers tsx, which a worker does not inherit, then loads the source.
  */
-const WORKER_SOURCE = `
-Promise.all([import('node:worker_threads'), import('node:timers/promises')]).then(async ([{ parentPort, workerData }, timers]) => {
-  const { default: Database } = await import(workerData.driver);
-  const db = new Database(workerData.file);
-  db.pragma('synchronous = FULL');
-  let stopping = false;
-  parentPort.once('message', () => { stopping = true; });
-  let copied = -1;
-  while (!stopping) {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    const moved = result.checkpointed !== copied;
-    copied = result.checkpointed;
-    await (moved ? timers.setImmediate() : timers.setTimeout(workerData.idleMs));
-  }
-  db.close();
-});
-`;
+function startWorker(workerData: CheckpointWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData });
+  const source = new URL('./checkpoint-worker.ts', import.meta.url).href;
+  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, workerData });
+}
 
 /** Starts checkpointing the database's log in a worker thread; returns its stop. */
 export function startCheckpointer(db: Db, log: Logger): () => void {
-  const driver = pathToFileURL(createRequire(import.meta.url).resolve('better-sqlite3')).href;
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file: db.name, idleMs: IDLE_MS } });
+  const worker = startWorker({ file: db.name, idleMs: IDLE_MS });
   worker.unref();
   db.pragma(`wal_autocheckpoint = ${BURST_PAGES}`);
   let running = true;

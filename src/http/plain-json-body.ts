@@ -2,9 +2,8 @@
  * The cash-desk lane's body reader. A till sends its JSON the one plain way — `application/
  * json`, a Content-Length within the limit, no Content-Encoding — and for that form the body
  * is read and given to JSON.parse as it is. body-parser does the same through its general
- * machinery (content type and charset parsing, raw-body, an iconv decoder, on-finished):
- * on the checkout bench it cost recommended-best-rewards some 20 µs a call, about a tenth of
- * its work (5,063 against 5,628 req/s at 10 connections, three alternated runs each).
+ * machinery (content type and charset parsing, raw-body, an iconv decoder, on-finished),
+ * which on the checkout bench cost recommended-best-rewards about a tenth of its work.
  *
  * Every other request goes to body-parser untouched, and so does every body the plain
  * reading does not take (not an object, a byte order mark, JSON.parse refuses it): those

@@ -49,11 +49,9 @@ export interface ImportOptions {
 
 /**
  * Records per transaction. Larger batches cost fewer commits and checkpoints but hold more
- * records in memory: importing 1M customers and 1M cards with the 32 MB page cache of
- * src/db/open.ts took 52.7 s at 20,000 a batch with a peak RSS of 304 MB, 55.0 s and
- * 283 MB at 15,000, 57.8 s and 261 MB at 10,000 (import bench, 2026-11-23; the targets
- * are 60 s and 300 MB). A batch with a rejected record is written a second time, record by
- * record.
+ * records in memory; this size keeps the import bench within both its time and its memory
+ * targets (test/bench/README.md). A batch with a rejected record is written a second time,
+ * record by record.
  */
 export const DEFAULT_BATCH_SIZE = 15_000;
 

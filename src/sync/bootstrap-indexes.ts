@@ -1,8 +1,8 @@
 /**
  * A fresh store loads the snapshot with its tables' secondary indexes dropped and builds them
  * once the snapshot is in: inserting a customer with their card into the nine secondary
- * indexes of the two tables, keys in random order, cost 18.5 µs against 7.3 µs without them,
- * and building them after cost 3.2 µs a customer (200,000 customers, 2026-11-24). Only a store
+ * indexes of the two tables, keys in random order, cost more than twice the insert without
+ * them and the build after (test/bench/README.md). Only a store
  * that holds nothing yet does so — one bootstrapping again serves tills from its tables — and
  * never for an index a query names (INDEXED BY) or a unique one, which the load's upserts need.
  * The dropped definitions are kept in sync state, so a bootstrap killed midway builds them when

@@ -26,8 +26,8 @@ export interface BootstrapProgress {
  * Rows a load transaction takes. A bootstrap commits with `synchronous=NORMAL`: its commits
  * are not fsynced one by one (the WAL is at each checkpoint), which in WAL mode loses at most
  * the last batches on a power cut, never the file's integrity — and a lost batch is loaded
- * again, since the point reached is committed with it. On a bench of 300,000 rows, commits of
- * 2,000 rows with an fsync each spent 2.3 of 6.4 s.
+ * again, since the point reached is committed with it. Small commits, each fsynced, were a
+ * third of a bootstrap's time (test/bench/README.md).
  */
 const BATCH_ROWS = 10_000;
 
@@ -39,7 +39,7 @@ export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (prog
   if (state.get('cursor') !== undefined) return false;
   // Foreign keys are not checked while the snapshot loads: the hub's rows hold them, and the
   // snapshot sends parents before children (src/sync/replicated-tables.ts). Checking them cost
-  // 18 µs a card row (against 6 µs for the rest of its upsert) on the sync bench.
+  // a card row three times the rest of its upsert on the sync bench.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   try {

@@ -98,8 +98,8 @@ export type SnapshotRow = z.infer<typeof SnapshotRow>;
 
 /**
  * Whether a snapshot line's record has SnapshotRow's shape, checked by hand: a bootstrap
- * reads millions of them, and SnapshotRow.parse cost 2.8 µs a customer row (over 1.2 µs for
- * JSON.parse), a third of the load's time. The values are checked again by the STRICT
+ * reads millions of them, and SnapshotRow.parse cost twice JSON.parse of the line, a third of
+ * the load's time. The values are checked again by the STRICT
  * tables they are written to.
  */
 export function isSnapshotRow(record: unknown): record is SnapshotRow {
