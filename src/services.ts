@@ -77,6 +77,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
       tokensRepo,
       tokens,
       applicationsRepo,
+      throttle,
       writes,
       newId,
       clock,

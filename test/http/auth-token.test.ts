@@ -231,6 +231,18 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
     expect(reasonOf(await redeem(server, first, body))).toBe('already_used');
   });
 
+  it('five wrong codes void the request: the sixth try answers 429, even with the right code', async () => {
+    const issued = await issue(server, jana, '2');
+    const other = await demoToken(server);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expect(reasonOf(await redeem(server, other, { token: otherCode(issued.authentication_token), token_request_id: issued.token_request_id }))).toBe('not_found');
+    }
+    const locked = await redeem(server, other, { token: issued.authentication_token, token_request_id: issued.token_request_id });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.exception).toBe('too_many_requests_exception');
+    expect(customerOf(server, other)).toBeNull();
+  });
+
   it('a wrong code answers 400 not_found and leaves the right one usable', async () => {
     const issued = await issue(server, jana, '2');
     const other = await demoToken(server);

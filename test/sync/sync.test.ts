@@ -116,9 +116,11 @@ describe('sync between a hub and stores', () => {
   it('a state published with a bill in its tail settles, once every store has pushed past it, to lots alone at the hub and at the stores', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
-    const settle = () => settleStates(cluster.hub.app.node.states!, cluster.hub.app.node.writes);
-    // The demo's states, published before any store was there, settle once both have bootstrapped.
-    expect(await settle()).toBeGreaterThan(0);
+    const hub = cluster.hub;
+    const settle = () => settleStates(hub.app.node.states!, hub.app.node.writes);
+    // The demo's states, published before any store was there, settle once both have
+    // bootstrapped (here, or by the hub's own timer: the counts it returns are not asserted).
+    await settle();
     const before = balance(cluster.hub, DEMO_IDS.customerEva);
     const tail = (server: TestServer) => {
       const state = server.app.node.db.prepare('SELECT tail, credit_tail FROM customer_states WHERE id = ?').get(DEMO_IDS.customerEva) as { tail: string; credit_tail: string };
@@ -128,10 +130,11 @@ describe('sync between a hub and stores', () => {
     expect(await cluster.round(a)).toMatchObject({ ok: true, pushed: 1 });
     // Store B reported at its bootstrap, not past the bill yet: the hub holds it in the tail.
     expect(tail(cluster.hub)).toBe(1);
-    expect(await settle()).toBe(0);
+    await settle();
+    expect(tail(cluster.hub)).toBe(1);
 
     for (const store of [b, b, a]) expect(await cluster.round(store)).toMatchObject({ ok: true });
-    expect(await settle()).toBe(1);
+    await settle();
     expect(count(cluster.hub, 'SELECT count(*) AS n FROM customer_state_tails')).toBe(0);
     for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
     for (const server of [cluster.hub, a.server, b.server]) {

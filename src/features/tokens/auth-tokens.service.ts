@@ -1,9 +1,12 @@
 /**
  * Authentication tokens (`auth-token`): a short code a logged-in customer's app hands to
  * another application, which signs the customer in with it once
- * (`authentication-token-login`, from the current OpenAPI file) before it expires.
+ * (`authentication-token-login`, from the current OpenAPI file) before it expires. A code
+ * takes as many wrong tries as a login takes failures (`auth.login_failures_allowed`); then
+ * its request answers 429 for the failure window, longer than a code lives.
  */
 import { equalSecrets, newSecret, sha256Hex, shortCode } from '../../auth/secrets.js';
+import type { LoginThrottle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { forbidden, invalidParam } from '../../errors.js';
@@ -20,6 +23,7 @@ export class AuthTokensService {
     private readonly repo: TokensRepo,
     private readonly tokens: TokensService,
     private readonly applications: ExternalApplicationsRepo,
+    private readonly throttle: LoginThrottle,
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
@@ -59,10 +63,12 @@ export class AuthTokensService {
 
   login(tokenId: string, request: AuthTokenLogin, context: RequestContext): { customer_id: string } {
     const token = this.tokens.ownToken(tokenId, context);
+    const attempt = this.throttle.attempt([`auth-token:${request.token_request_id}`]);
     const issued = this.repo.authTokenByRequestId(request.token_request_id);
     if (!issued || !equalSecrets(issued.value_hash, sha256Hex(request.token.toUpperCase()))) {
       throw invalidParam('token', 'not_found', request.token);
     }
+    this.throttle.succeed(attempt);
     if (issued.used_at) throw invalidParam('token', 'already_used', request.token);
     const now = this.clock();
     if (Date.parse(issued.expires_at) <= now) throw invalidParam('token', 'expired', request.token);
