@@ -43,6 +43,8 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
    * of the hub first (src/http/history-reads.ts).
    */
   history?: true;
+  /** Its answer carries a credential (a bearer token, a token id, a login code): sent with `Cache-Control: no-store`. */
+  credentials?: true;
   /** Success status: 200 by default; 204 sends no body. */
   status?: 200 | 201 | 204;
   body?: B;

@@ -130,6 +130,7 @@ function handlerFor(endpoint: Endpoint, iface: Interface, mounting: Mounting): R
       body: request.body,
     });
     if (answered.source) response.set(SOURCE_HEADER, answered.source);
+    if (endpoint.credentials) response.set('Cache-Control', 'no-store');
     if (answered.body === undefined) response.status(answered.status).end();
     else response.status(answered.status).json(answered.body);
   };

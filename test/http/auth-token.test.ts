@@ -46,6 +46,8 @@ function requestCode(server: TestServer, tokenId: string, headers: Record<string
 async function issue(server: TestServer, token: Token, tokenType = '1'): Promise<Issued> {
   const response = await requestCode(server, token.tokenId, token.headers, `?external_application_id=${APP}&token_type=${tokenType}`);
   expect(response.status).toBe(200);
+  // A login code is a credential: not to be kept by a cache on the way.
+  expect(response.headers.get('cache-control')).toBe('no-store');
   return response.body.data as Issued;
 }
 

@@ -77,6 +77,12 @@ describe('enterprise Bearer login', () => {
     expect((await enterpriseList(target, bearer(response.body.data.bearer_token))).status).toBe(200);
   });
 
+  it('the answer carrying the bearer token is not to be cached: Cache-Control no-store', async () => {
+    const response = await posLogin(await start());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('a wrong password answers 401', async () => {
     const target = await start();
     expectUnauthorized(await posLogin(target, 'not-the-password'));

@@ -70,6 +70,7 @@ describe('POST /tokens', () => {
   it('answers 201 with only a token_id, which then opens the customer interface', async () => {
     const created = await createToken(server, { device: { device_id: 'kiosk-1' }, setup: { language_id: 'en' }, external_application_id: APP });
     expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
     expect(Object.keys(created.body)).toEqual(['data']);
     expect(Object.keys(created.body.data)).toEqual(['token_id']);
     const tokenId = created.body.data.token_id as string;

@@ -9,6 +9,7 @@ export function usersRoutes(users: UsersService): Endpoint[] {
       path: '/users/actions/login',
       interfaces: ENTERPRISE,
       access: 'public',
+      credentials: true,
       body: UserLogin,
       handle: ({ body }, context) => users.login(body, context.ip),
     }),
