@@ -5,10 +5,13 @@ import type { Config } from './config.js';
 import { migrate, type MigrationResult } from './db/migrate.js';
 import { loadNodeIdentity, type NodeIdentity } from './db/node-identity.js';
 import { openDatabase, type Db } from './db/open.js';
+import { Statements } from './db/statements.js';
+import { TableVersions } from './db/table-versions.js';
 import { WritePath } from './db/write-path.js';
 import { CustomerLedgers } from './loyalty/customer-ledgers.js';
 import { CustomerStates } from './loyalty/customer-states.js';
 import { storeRefusal } from './sync/command-policy.js';
+import { ReplicatedApply } from './sync/replicated-apply.js';
 import { HybridLogicalClock } from './core/hlc.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
 
@@ -19,6 +22,8 @@ export interface Node {
   hlc: HybridLogicalClock;
   newId: IdGenerator;
   writes: WritePath;
+  /** Changes made on other nodes, applied with their stamps (src/sync/replicated-apply.ts). */
+  replicated: ReplicatedApply;
   /** Every customer's balances (src/loyalty/customer-ledgers.ts). */
   ledgers: CustomerLedgers;
   /** On the hub, the publisher of customer states; undefined on a store. */
@@ -41,10 +46,13 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const identity = loadNodeIdentity(db);
     const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
     const newId = createIdGenerator(clock);
-    const writes = new WritePath(db, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url);
+    const statements = new Statements(db);
+    const versions = new TableVersions(db);
+    const writes = new WritePath(db, statements, versions, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url);
+    const replicated = new ReplicatedApply(statements, versions, hlc);
     if (config.mode === 'store' && config.hub?.url) writes.refuseCommands(storeRefusal);
     const states = config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
-    return { db, identity, migrations, hlc, newId, writes, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
+    return { db, identity, migrations, hlc, newId, writes, replicated, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
   } catch (error) {
     db.close();
     throw error;

@@ -35,7 +35,7 @@ export function createHubSyncRouter(node: Node, config: Config, services: Pick<S
   return hubRouter({
     nodes: services.nodes,
     log,
-    commands: new HubCommands(node.db, node.writes, new CommandPolicy(node.db, clock, config.sync.max_clock_skew_seconds * 1000), new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, setupUrl: config.mail.password_setup_url, clock }), node.states, [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)], clock),
+    commands: new HubCommands(node.db, node.writes, node.replicated, new CommandPolicy(node.db, clock, config.sync.max_clock_skew_seconds * 1000), new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, setupUrl: config.mail.password_setup_url, clock }), node.states, [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)], clock),
     originals,
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     clocks: new NodeClocks(node.db, node.hlc, clock),
@@ -99,11 +99,12 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     db: node.db,
     nodeId: node.identity.nodeId,
     writes: node.writes,
+    replicated: node.replicated,
     client,
     state,
     pusher: new Pusher(node.db, client, state, node.newId, () => node.hlc.now(), clock),
     deferred,
-    puller: new Puller(node.db, node.writes, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
+    puller: new Puller(node.db, node.replicated, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
     retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
   };
 }

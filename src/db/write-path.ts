@@ -10,7 +10,10 @@ import type { Clock } from '../clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
 import { writtenAtHeadOffice } from '../errors.js';
+import { recordChange } from './change-feed.js';
 import type { Db } from './open.js';
+import type { Statements } from './statements.js';
+import type { TableVersions } from './table-versions.js';
 import type { Tables } from './tables.js';
 
 export type Mode = 'store' | 'hub';
@@ -45,26 +48,19 @@ export interface WriteTransaction {
 }
 
 export class WritePath {
-  private readonly statements = new Map<string, Statement>();
-  private readonly recordChange: Statement;
   private readonly appendCommand: Statement;
   private readonly commitListeners: (() => void)[] = [];
   private readonly writeListeners: ((changes: readonly RowChange[], tx: WriteTransaction) => void)[] = [];
-  /** Row writes made through this path, per table, for tableVersion(). */
-  private readonly writesPerTable = new Map<string, number>();
-  private readonly dataVersion: Statement<[], number>;
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
   private readonly inTransaction: (run: () => unknown) => unknown;
   private joining = false;
   private refusal: ((kind: string, changes: readonly RowChange[]) => string | undefined) | undefined;
-  /** Inside reading(): its depth, and data_version as read in it. */
-  private readingDepth = 0;
-  private readingDataVersion: number | undefined;
-  /** Outside transactions: data_version as read in this turn of the event loop (turnTableVersion). */
-  private turnDataVersion: number | undefined;
 
   constructor(
     private readonly db: Db,
+    private readonly statements: Statements,
+    /** The table versions this path's writes move (src/db/table-versions.ts). */
+    readonly versions: TableVersions,
     private readonly hlc: HybridLogicalClock,
     private readonly newId: IdGenerator,
     private readonly mode: Mode,
@@ -77,8 +73,6 @@ export class WritePath {
     private readonly keepsFeed: boolean,
   ) {
     this.inTransaction = db.transaction((run: () => unknown) => run());
-    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.recordChange = db.prepare('INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, ?, ?, ?)');
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/pusher.ts) while it runs.
     this.appendCommand = db.prepare(
@@ -102,67 +96,6 @@ export class WritePath {
   }
 
   /**
-   * A value that moves whenever one of `tables` may have changed, for caches on the hot path that
-   * must notice a reload without querying the table: this connection's writes are counted
-   * here, and `PRAGMA data_version` moves when another connection commits (a `loyaltyd
-   * import` or `program load` run on the folder of a running daemon). A write that rolls
-   * back still moves it, which costs the cache one needless reload.
-   */
-  tableVersion(...tables: string[]): string {
-    return this.versionOf(this.snapshotVersion(), tables);
-  }
-
-  /**
-   * tableVersion for a cache checked before every call, outside the call's transaction (the
-   * Bearer sessions): outside a transaction, data_version is read once a turn of the event
-   * loop, so the calls a turn serves — several tills' requests under load — share one read
-   * transaction instead of taking one each. A commit by another process during the turn is
-   * seen from the next, as if it had come after those calls.
-   */
-  turnTableVersion(...tables: string[]): string {
-    if (this.db.inTransaction) return this.tableVersion(...tables);
-    if (this.turnDataVersion === undefined) {
-      this.turnDataVersion = this.dataVersion.get()!;
-      setImmediate(() => (this.turnDataVersion = undefined));
-    }
-    return this.versionOf(this.turnDataVersion, tables);
-  }
-
-  private versionOf(dataVersion: number, tables: string[]): string {
-    return `${dataVersion}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
-  }
-
-  /**
-   * Runs a handler's reads in one read transaction: they see one snapshot and take SQLite's
-   * locks once instead of once per statement (DESIGN §7: ~10 % faster on the cash desk's
-   * calls), and the caches they ask for a tableVersion share one read of data_version, which
-   * cannot move for a snapshot already taken.
-   */
-  reading<T>(work: () => T): T {
-    return this.inTransaction(() => {
-      this.readingDepth += 1;
-      try {
-        return work();
-      } finally {
-        this.readingDepth -= 1;
-        if (this.readingDepth === 0) this.readingDataVersion = undefined;
-      }
-    }) as T;
-  }
-
-  private snapshotVersion(): number {
-    if (this.readingDataVersion !== undefined) return this.readingDataVersion;
-    const version = this.dataVersion.get()!;
-    if (this.readingDepth > 0) this.readingDataVersion = version;
-    return version;
-  }
-
-  /**
-   * Runs `work` in one SQLite transaction. `command` is the API write being applied; a
-   * store queues it for the hub with the row changes it made, the hub (the system of
-   * record) does not.
-   */
-  /**
    * On a store with a hub: `check` answers why the hub would refuse a command writing these
    * changes, and such a write is refused before it is queued (src/sync/command-policy.ts).
    */
@@ -170,6 +103,11 @@ export class WritePath {
     this.refusal = check;
   }
 
+  /**
+   * Runs `work` in one SQLite transaction. `command` is the API write being applied; a
+   * store queues it for the hub with the row changes it made, the hub (the system of
+   * record) does not.
+   */
   write<T>(command: Command | null, work: (tx: WriteTransaction) => T): T {
     const queued = command !== null && this.mode === 'store';
     const run = this.joining && this.db.inTransaction ? (body: () => unknown) => body() : this.inTransaction;
@@ -212,57 +150,10 @@ export class WritePath {
     }
   }
 
-  /**
-   * Applies a change made on another node, keeping its stamp: last writer wins by HLC per
-   * row, so applying the same change twice, or an older one after a newer, changes nothing.
-   * Must run inside a transaction. Returns whether the row changed. A row of the change's own
-   * stamp keeps its values, unless `sameStamp` yields: a change kept for after an upgrade
-   * comes back whole to a row that took its known columns (src/sync/deferred-changes.ts).
-   */
-  applyReplicated(change: RowChange, recordInFeed: boolean, sameStamp: 'keeps' | 'yields' = 'keeps'): boolean {
-    const older = sameStamp === 'keeps' ? '<' : '<=';
-    this.hlc.observe(change.hlc);
-    this.wrote(change.entity);
-    let changed: boolean;
-    if (change.op === 'delete') {
-      changed = this.statement(`DELETE FROM ${change.entity} WHERE id = ? AND hlc ${older} ?`).run(change.entity_id, change.hlc).changes > 0;
-    } else {
-      const row = change.row ?? {};
-      changed = this.lastWriterWinsUpsert(change.entity, Object.keys(row), older).run(...Object.values(row)).changes > 0;
-    }
-    if (changed && recordInFeed) {
-      this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
-    }
-    return changed;
-  }
-
-  /**
-   * Loads rows of one table from the hub's snapshot with applyReplicated's last-writer-wins
-   * upsert (a resumed bootstrap may meet rows it already holds). A snapshot sends every row of
-   * a table with the same columns, so the statement is built once per batch rather than per
-   * row, which is most of what a million-row bootstrap would otherwise spend. Must run inside
-   * a transaction.
-   */
-  loadSnapshotRows(entity: string, rows: Row[]): void {
-    const first = rows[0];
-    if (!first) return;
-    const columns = Object.keys(first);
-    const upsert = this.lastWriterWinsUpsert(entity, columns, '<');
-    this.wrote(entity);
-    // Stamps compare as text (src/core/hlc.ts): the clock observes the batch's newest once.
-    let newest = '';
-    for (const row of rows) {
-      const stamp = String(row.hlc);
-      if (stamp > newest) newest = stamp;
-      upsert.run(columns.map((column) => row[column] ?? null));
-    }
-    if (newest) this.hlc.observe(newest);
-  }
-
   private transaction(changes: RowChange[]): WriteTransaction {
     const record = (change: RowChange) => {
-      this.wrote(change.entity);
-      if (this.keepsFeed) this.recordChange.run(change.entity, change.entity_id, change.op, change.row ? JSON.stringify(change.row) : null, change.hlc);
+      this.versions.wrote(change.entity);
+      if (this.keepsFeed) recordChange(this.statements, change);
       changes.push(change);
     };
     return {
@@ -270,7 +161,7 @@ export class WritePath {
         const stamp = this.hlc.now();
         const stored: Row = { ...row, hlc: stamp, last_change: lastChangeOf(stamp) };
         const columns = Object.keys(stored);
-        this.statement(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
+        this.statements.get(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
           ...Object.values(stored),
         );
         record({ entity: table, entity_id: String(stored.id), op: 'insert', row: stored, hlc: stamp });
@@ -279,49 +170,23 @@ export class WritePath {
         const stamp = this.hlc.now();
         const stored: Row = { ...columnsChanged, hlc: stamp, last_change: lastChangeOf(stamp) };
         const columns = Object.keys(stored);
-        const result = this.statement(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
+        const result = this.statements.get(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
           ...Object.values(stored),
           id,
         );
         if (result.changes === 0) return false;
-        const full = this.statement(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row;
+        const full = this.statements.get(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row;
         record({ entity: table, entity_id: id, op: 'update', row: full, hlc: stamp });
         return true;
       },
       remove: (table, id) => {
         const stamp = this.hlc.now();
-        const result = this.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
+        const result = this.statements.get(`DELETE FROM ${table} WHERE id = ?`).run(id);
         if (result.changes === 0) return false;
         record({ entity: table, entity_id: id, op: 'delete', row: null, hlc: stamp });
         return true;
       },
     };
-  }
-
-  private wrote(table: string): void {
-    this.writesPerTable.set(table, (this.writesPerTable.get(table) ?? 0) + 1);
-  }
-
-  /**
-   * Inserts a row, or replaces the stored one only when its stamp is older (`<`) — or, to
-   * replay a kept change, not newer (`<=`) — than the incoming one.
-   */
-  private lastWriterWinsUpsert(entity: string, columns: string[], older: '<' | '<='): Statement {
-    const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
-    return this.statement(
-      `INSERT INTO ${entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${assignments.join(', ')} WHERE ${entity}.hlc ${older} excluded.hlc`,
-    );
-  }
-
-  /** Statements are prepared once per shape and kept, as the hot paths need. */
-  private statement(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

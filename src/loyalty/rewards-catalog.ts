@@ -52,7 +52,7 @@ export class RewardsCatalog {
   }
 
   private catalog(): Catalog {
-    const version = this.writes.tableVersion('rewards');
+    const version = this.writes.versions.tableVersion('rewards');
     if (this.cached?.version !== version) {
       const rewards = this.rows.all().flatMap((row) => {
         const parsed = RewardDefinition.safeParse(JSON.parse(row.details));

@@ -32,7 +32,7 @@ export interface BootstrapProgress {
 const BATCH_ROWS = 10_000;
 
 /** What a bootstrap works with: a store's sync parts (src/sync/agent.ts). */
-type SnapshotParts = Pick<SyncParts, 'db' | 'writes' | 'client' | 'state' | 'deferred' | 'nodeId' | 'pusher'>;
+type SnapshotParts = Pick<SyncParts, 'db' | 'replicated' | 'client' | 'state' | 'deferred' | 'nodeId' | 'pusher'>;
 
 export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const { db, state } = parts;
@@ -50,7 +50,7 @@ export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (prog
   }
 }
 
-async function loadSnapshot({ db, writes, client, state, deferred, nodeId, pusher }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
+async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, pusher }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const entity = state.get('snapshot_entity');
   const afterId = state.get('snapshot_after_id');
   // Reported so that the states published from now on count this store in their horizon
@@ -68,7 +68,7 @@ async function loadSnapshot({ db, writes, client, state, deferred, nodeId, pushe
   const load = db.transaction((rows: SnapshotRow[]) => {
     for (const run of runsByEntity(rows)) {
       const loaded = fitted(run, schema, deferred);
-      writes.loadSnapshotRows(run.entity, loaded);
+      replicated.loadSnapshotRows(run.entity, loaded);
       sweep.noteLoaded(run.entity, loaded);
     }
     const last = rows[rows.length - 1]!;

@@ -10,6 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
+import type { ReplicatedApply } from './replicated-apply.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
 import { generationDiverged, sequenceGap } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
@@ -33,6 +34,7 @@ export class HubCommands {
   constructor(
     private readonly db: Db,
     private readonly writes: WritePath,
+    private readonly replicated: ReplicatedApply,
     private readonly policy: CommandPolicy,
     private readonly conflicts: FoldConflicts,
     private readonly effects: CommandEffects,
@@ -92,7 +94,7 @@ export class HubCommands {
     try {
       this.db.transaction(() => {
         this.policy.check(nodeId, command);
-        for (const change of command.changes) this.writes.applyReplicated(change, true);
+        for (const change of command.changes) this.replicated.apply(change, true);
         for (const complete of this.completions) complete(command);
         this.conflicts.check(command.changes);
       })();

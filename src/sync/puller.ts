@@ -10,7 +10,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import type { WritePath } from '../db/write-path.js';
+import type { ReplicatedApply } from './replicated-apply.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { IdGenerator } from '../core/ids.js';
@@ -29,7 +29,7 @@ export class Puller {
 
   constructor(
     private readonly db: Db,
-    private readonly writes: WritePath,
+    private readonly replicated: ReplicatedApply,
     private readonly client: HubClient,
     private readonly state: SyncState,
     private readonly newId: IdGenerator,
@@ -85,7 +85,7 @@ export class Puller {
 
   private applyOne(change: RowChange & { seq?: number }, sameStamp: 'keeps' | 'yields'): boolean {
     try {
-      return this.db.transaction(() => this.writes.applyReplicated(change, false, sameStamp))();
+      return this.db.transaction(() => this.replicated.apply(change, false, sameStamp))();
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
       if (!code.startsWith('SQLITE_CONSTRAINT')) throw error;
@@ -119,7 +119,7 @@ export class Puller {
       return this.db.transaction(() => {
         const ids = (this.db.prepare(`SELECT id FROM ${change.entity} WHERE ${where} AND id != ?`).all(...values, change.entity_id) as { id: string }[]).map((local) => local.id);
         this.db.prepare(`DELETE FROM ${change.entity} WHERE ${where} AND id != ?`).run(...values, change.entity_id);
-        this.writes.applyReplicated(change, false, sameStamp);
+        this.replicated.apply(change, false, sameStamp);
         return ids;
       })();
     } catch {

@@ -5,6 +5,7 @@ import type { DeferredChanges } from './deferred-changes.js';
 import type { HubClient } from './hub-client.js';
 import type { Puller } from './puller.js';
 import type { Pusher } from './pusher.js';
+import type { ReplicatedApply } from './replicated-apply.js';
 import type { Retention } from './retention.js';
 import type { SyncState } from './sync-state.js';
 
@@ -12,7 +13,9 @@ export interface SyncParts {
   db: Db;
   /** This node's id, the last part of the stamps it makes. */
   nodeId: string;
+  /** The write path, whose queued commands nudge the agent. */
   writes: WritePath;
+  replicated: ReplicatedApply;
   client: HubClient;
   state: SyncState;
   deferred: DeferredChanges;

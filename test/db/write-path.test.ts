@@ -273,19 +273,19 @@ describe('the write path', () => {
     const node = open('store', new TestClock(START), dataDir);
     const other = openDatabase(databaseFile(dataDir));
     try {
-      const first = node.writes.turnTableVersion('external_applications');
+      const first = node.writes.versions.turnTableVersion('external_applications');
       node.writes.write(null, (tx) => tx.insert('external_applications', { id: node.newId(), name: 'A', state: 1 }));
-      const afterOwnWrite = node.writes.turnTableVersion('external_applications');
+      const afterOwnWrite = node.writes.versions.turnTableVersion('external_applications');
       expect(afterOwnWrite).not.toBe(first);
 
       other.prepare("INSERT INTO meta (key, value) VALUES ('turn-test', '1')").run();
       // tableVersion reads data_version each time; turnTableVersion once a turn.
-      expect(node.writes.tableVersion('external_applications')).not.toBe(afterOwnWrite);
-      expect(node.writes.turnTableVersion('external_applications')).toBe(afterOwnWrite);
+      expect(node.writes.versions.tableVersion('external_applications')).not.toBe(afterOwnWrite);
+      expect(node.writes.versions.turnTableVersion('external_applications')).toBe(afterOwnWrite);
       await new Promise((resolve) => setImmediate(resolve));
-      expect(node.writes.turnTableVersion('external_applications')).not.toBe(afterOwnWrite);
+      expect(node.writes.versions.turnTableVersion('external_applications')).not.toBe(afterOwnWrite);
       // Inside a read transaction it is the transaction's own reading.
-      node.writes.reading(() => expect(node.writes.turnTableVersion('external_applications')).toBe(node.writes.tableVersion('external_applications')));
+      node.writes.versions.reading(() => expect(node.writes.versions.turnTableVersion('external_applications')).toBe(node.writes.versions.tableVersion('external_applications')));
     } finally {
       other.close();
     }

@@ -129,7 +129,7 @@ describe('customer states', () => {
           for (const reported of [false, true]) {
             reset(hub);
             hub.db.transaction(() => {
-              for (const fact of pushed.flat()) hub.writes.applyReplicated(toChange(fact), true);
+              for (const fact of pushed.flat()) hub.replicated.apply(toChange(fact), true);
               const clock = hub.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)');
               const stamps = reported ? pushedThrough : STORES.map((node) => encodeHlc({ ms: T0 - 1, counter: 0, node }));
               stamps.forEach((stamp, s) => clock.run(STORES[s]!, stamp, new Date(NOW).toISOString()));
@@ -140,8 +140,8 @@ describe('customer states', () => {
             stores.forEach((store, s) => {
               reset(store);
               store.db.transaction(() => {
-                for (const fact of ofStore[s]!) store.writes.applyReplicated(toChange(fact), false);
-                store.writes.applyReplicated({ entity: 'customer_states', entity_id: CUSTOMER, op: 'insert', row: state, hlc: String(state.hlc) }, false);
+                for (const fact of ofStore[s]!) store.replicated.apply(toChange(fact), false);
+                store.replicated.apply({ entity: 'customer_states', entity_id: CUSTOMER, op: 'insert', row: state, hlc: String(state.hlc) }, false);
               })();
               const known = [...pushed.flat(), ...ofStore[s]!.slice(pushed[s]!.length)];
               expectLedger(store, known, ofStore[s]!.filter((fact) => fact.valid_to !== null), at);
@@ -163,7 +163,7 @@ describe('points left on a record', () => {
     });
     reset(hub);
     hub.db.transaction(() => {
-      for (const fact of facts) hub.writes.applyReplicated(toChange(fact), true);
+      for (const fact of facts) hub.replicated.apply(toChange(fact), true);
       hub.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)').run(STORES[0]!, encodeHlc({ ms: NOW - 1, counter: 0, node: STORES[0]! }), new Date(NOW).toISOString());
     })();
     hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));

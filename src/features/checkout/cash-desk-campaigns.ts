@@ -33,7 +33,7 @@ export class CashDeskCampaigns {
 
   /** Prices for one bill: the tables' versions are checked once, not once per item. */
   lookup(): PriceOfProduct {
-    const version = this.writes.tableVersion('campaign_products', 'campaign_product_store_records');
+    const version = this.writes.versions.tableVersion('campaign_products', 'campaign_product_store_records');
     if (version !== this.version) {
       this.byProduct = byProduct(this.repo.cashDeskCampaignRows());
       this.version = version;

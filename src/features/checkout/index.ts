@@ -25,7 +25,7 @@ export const checkoutFeature: Feature = ({ node, config, clock, services, hub })
       new RewardsCatalog(node.db, node.writes),
       new CashDeskCampaigns(repo, node.writes),
       clock,
-      (work) => node.writes.reading(work),
+      (work) => node.writes.versions.reading(work),
     ),
     new PurchaseRecorder(
       repo,

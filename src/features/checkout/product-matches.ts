@@ -36,7 +36,7 @@ export class ProductMatches {
 
   /** A lookup for one bill: the tables' versions are checked once, not once per item. */
   lookup(): MatchProduct {
-    const version = this.writes.tableVersion('products', 'product_external_ids');
+    const version = this.writes.versions.tableVersion('products', 'product_external_ids');
     if (version !== this.version) {
       this.forget();
       this.version = version;

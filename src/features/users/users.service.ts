@@ -92,7 +92,7 @@ export class UsersService {
    * user's state replicated, another process's commit). Expiry is checked on each call.
    */
   private session(token: string): Session | undefined {
-    const version = this.writes.turnTableVersion('user_sessions', 'users');
+    const version = this.writes.versions.turnTableVersion('user_sessions', 'users');
     if (version !== this.sessionsVersion) {
       this.sessions.clear();
       this.sessionsVersion = version;
