@@ -23,7 +23,7 @@ import { pathNotFound } from './errors.js';
 import { startStateSettling } from './loyalty/state-settling.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
-import { readSyncStatus } from './sync/status.js';
+import { publicSyncStatus, readSyncStatus } from './sync/status.js';
 import { readStorage } from './sync/storage-status.js';
 import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
 
@@ -62,7 +62,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
         node_id: node.identity.nodeId,
         schema_version: schemaVersion(),
         uptime_seconds: Math.round((clock() - started) / 1000),
-        sync: readSyncStatus(node.db, config.mode, config.hub.url, clock),
+        sync: publicSyncStatus(readSyncStatus(node.db, config.mode, config.hub.url, clock)),
         storage: readStorage(node.db, config.mode, config.retention.local_days, clock),
       }),
       metrics.registry,

@@ -41,6 +41,20 @@ export interface HubSyncStatus {
 
 export type SyncStatus = StoreSyncStatus | HubSyncStatus;
 
+/**
+ * The sync state as `/health` shows it, to anyone who can reach the port: a hub counts its
+ * stores and how long the most silent has been quiet, and names none (`loyaltyd sync status`
+ * on the hub's machine lists them).
+ */
+export type PublicSyncStatus = StoreSyncStatus | (Omit<HubSyncStatus, 'nodes'> & { stores: number; longest_silence_seconds: number | null });
+
+export function publicSyncStatus(status: SyncStatus): PublicSyncStatus {
+  if (status.mode === 'store') return status;
+  const { nodes, ...rest } = status;
+  const silences = nodes.map((node) => node.seconds_since_seen).filter((seconds) => seconds !== null);
+  return { ...rest, stores: new Set(nodes.map((node) => node.name)).size, longest_silence_seconds: silences.length > 0 ? Math.max(...silences) : null };
+}
+
 export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | undefined, clock: Clock): SyncStatus {
   const conflicts = (db.prepare('SELECT count(*) AS n FROM sync_conflicts').get() as { n: number }).n;
   const now = clock();

@@ -196,6 +196,9 @@ describe('sync between a hub and stores', () => {
     });
     expect(health.body.storage.scopes['customer-state']).toBeGreaterThan(0);
     const hubHealth = await call('GET', `${cluster.hub.url}/health`);
+    // The hub's stores are counted, not named, to whoever reaches /health.
+    expect(hubHealth.body.sync).toMatchObject({ stores: 1, longest_silence_seconds: expect.any(Number) });
+    expect(JSON.stringify(hubHealth.body)).not.toContain('store-0');
     expect(hubHealth.body.storage).toMatchObject({ compaction: { last_run_at: null, floor: 0 } });
     expect(hubHealth.body.storage.scopes.origin).toBeGreaterThan(0);
   });

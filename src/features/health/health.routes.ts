@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
-import type { SyncStatus } from '../../sync/status.js';
+import type { PublicSyncStatus } from '../../sync/status.js';
 
 export interface HealthReport {
   status: 'ok';
@@ -8,7 +8,7 @@ export interface HealthReport {
   node_id: string;
   schema_version: number;
   uptime_seconds: number;
-  sync: SyncStatus;
+  sync: PublicSyncStatus;
 }
 
 /** `/health` (liveness and sync state) and `/metrics` (Prometheus text); no credentials. */
