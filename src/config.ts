@@ -12,8 +12,9 @@ const PositiveSeconds = z.coerce.number().int().positive();
 const SocialNetwork = z.strictObject({
   /** A JSON Web Key Set file (`{"keys": [...]}`) or a single PEM public key file. */
   keys_file: z.string().min(1),
-  issuer: z.string().optional(),
-  audience: z.string().optional(),
+  /** Required: a token is accepted only from this issuer, and only for this audience (the app's client id). */
+  issuer: z.string().min(1),
+  audience: z.string().min(1),
   /** The claim naming the customer's e-mail address in the provider's token. */
   email_claim: z.string().default('email'),
 });

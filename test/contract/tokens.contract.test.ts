@@ -29,7 +29,7 @@ beforeAll(async () => {
   const pair = await generateKeyPair('ES256');
   socialKey = pair.privateKey;
   writeFileSync(join(keys, 'apple.pem'), await exportSPKI(pair.publicKey));
-  server = await startTestServer({ config: { social_networks: { apple: { keys_file: join(keys, 'apple.pem') } } } });
+  server = await startTestServer({ config: { social_networks: { apple: { keys_file: join(keys, 'apple.pem'), issuer: 'https://appleid.example', audience: 'loyalty-app' } } } });
   pos = await demoPosLogin(server);
 });
 afterAll(async () => {
@@ -43,7 +43,14 @@ async function onToken(method: string, action: string, body?: unknown, loggedIn 
   return call(method.toUpperCase(), `${server.api('customer')}/tokens/${token.tokenId}${action}`, { headers: token.headers, body });
 }
 
-const socialToken = (email: string) => new SignJWT({ email }).setProtectedHeader({ alg: 'ES256' }).setIssuedAt().setExpirationTime('10m').sign(socialKey);
+const socialToken = (email: string) =>
+  new SignJWT({ email, email_verified: true })
+    .setProtectedHeader({ alg: 'ES256' })
+    .setIssuer('https://appleid.example')
+    .setAudience('loyalty-app')
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(socialKey);
 
 async function authTokenOfJana(iface: Interface): Promise<JsonResponse> {
   const jana = await janaSession(server);

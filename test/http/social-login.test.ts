@@ -32,10 +32,10 @@ interface Claims {
   expires?: number;
 }
 
-/** A provider's ID token: RS256/ES256 signed, with issuer, audience, issue and expiry times. */
+/** A provider's ID token: RS256/ES256 signed, with issuer, audience, issue and expiry times; the address verified unless the payload says. */
 function sign(signer: Signer, payload: JWTPayload, claims: Claims = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(payload)
+  return new SignJWT({ email_verified: true, ...payload })
     .setProtectedHeader({ alg: signer.alg, ...(signer.kid ? { kid: signer.kid } : {}) })
     .setIssuer(claims.issuer ?? ISSUER)
     .setAudience(claims.audience ?? AUDIENCE)
@@ -88,7 +88,7 @@ describe('social-network-login', () => {
         social_networks: {
           google: { keys_file: join(folder, 'google.jwks.json'), issuer: ISSUER, audience: AUDIENCE },
           apple: { keys_file: join(folder, 'apple.pem'), issuer: ISSUER, audience: AUDIENCE },
-          corporate: { keys_file: join(folder, 'corporate.jwks.json'), email_claim: 'preferred_email' },
+          corporate: { keys_file: join(folder, 'corporate.jwks.json'), issuer: ISSUER, audience: AUDIENCE, email_claim: 'preferred_email' },
         },
       },
     });
@@ -192,9 +192,9 @@ describe('social-network-login', () => {
     expectError(await socialLogin('google', await sign(google, { sub: 'g-123' })), 401, 'unauthorized_exception');
   });
 
-  it('a verified JWT whose provider says the e-mail is not verified answers 401', async () => {
+  it('a verified JWT whose provider says the e-mail is not verified, or says nothing of it, answers 401', async () => {
     const token = await demoToken(server);
-    for (const unverified of [false, 'false']) {
+    for (const unverified of [false, 'false', undefined]) {
       expectError(await socialLogin('google', await sign(google, { email: JANA, email_verified: unverified }), token), 401, 'unauthorized_exception');
     }
     expect(customerOf(token.tokenId)).toBeNull();

@@ -136,7 +136,7 @@ describe('social-network-login', () => {
       config: {
         social_networks: {
           google: { keys_file: join(folder, 'google.jwks.json'), issuer: 'https://accounts.example', audience: 'loyalty-app' },
-          apple: { keys_file: join(folder, 'apple.pem') },
+          apple: { keys_file: join(folder, 'apple.pem'), issuer: 'https://accounts.example', audience: 'loyalty-app' },
         },
       },
     });
@@ -144,7 +144,7 @@ describe('social-network-login', () => {
   afterAll(() => server.close());
 
   const sign = (claims: Record<string, unknown>, options: { key?: CryptoKey; alg?: string; issuer?: string; audience?: string; expires?: string } = {}) =>
-    new SignJWT(claims)
+    new SignJWT({ email_verified: true, ...claims })
       .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: 'k1' })
       .setIssuer(options.issuer ?? 'https://accounts.example')
       .setAudience(options.audience ?? 'loyalty-app')

@@ -86,6 +86,12 @@ describe('configuration', () => {
     expect(fromFlags.data_dir).toBe('/from/file');
   });
 
+  it('refuses a social network without the issuer and audience its tokens must name', () => {
+    const file = configFile({ social_networks: { google: { keys_file: '/keys/google.jwks.json' } } });
+    const error = configError(() => loadConfig({ file, env: {} }));
+    expect(error.message).toContain('social_networks.google.issuer');
+  });
+
   it('ignores environment variables without the LOYALTYD_ prefix', () => {
     const config = loadConfig({ env: { PORT: '1234', HTTP__PORT: '1234' } });
     expect(config.http.port).toBe(8080);

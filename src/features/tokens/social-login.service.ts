@@ -41,9 +41,9 @@ export class SocialLoginService {
       throw unauthorized(`The ${networkId} token is not valid`);
     }
     if (typeof email !== 'string') throw unauthorized(`The ${networkId} token names no e-mail address`);
-    // Anyone can put any address on a provider account; when the provider says it never
-    // checked the address (Google sends false, Apple "false"), it identifies no customer.
-    if (emailVerified === false || emailVerified === 'false') throw unauthorized(`The ${networkId} token names an unverified e-mail address`);
+    // Anyone can put any address on a provider account: only an address the provider says it
+    // checked (Google sends true, Apple "true") identifies a customer; a token silent about it does not.
+    if (emailVerified !== true && emailVerified !== 'true') throw unauthorized(`The ${networkId} token names an unverified e-mail address`);
     const customer = this.customers.credentialsByEmail(email);
     if (!customer) throw invalidParam('social_network_credentials.social_network_token', 'not_found', email, 'No customer has this e-mail address');
     return this.tokens.startSession(token, customer, 'tokens.social-network-login');
