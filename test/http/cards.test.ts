@@ -190,6 +190,15 @@ describe('PUT /cards/{card_id}', () => {
     expect(invalidParam(await put(card.valid!, { card: { state: 0 } }, jana.headers, 'customer'))).toMatchObject({ name: 'card_id', reason: 'not_belong_to_logged_in_customer' });
     expect((await get(`/cards/${card.valid}`)).body.data.state).toBe(1);
   });
+
+  it('lets a customer block its card but not reactivate a blocked one, which the shop does', async () => {
+    const own = await createCard(server, pos, { customer_id: DEMO_IDS.customerJana, card_number: '4000000000004' });
+    expect((await put(own, { card: { state: 0 } }, jana.headers, 'customer')).status).toBe(204);
+    expect(invalidParam(await put(own, { card: { state: 1 } }, jana.headers, 'customer'))).toMatchObject({ name: 'card.state', reason: 'not_allowed_value' });
+    expect((await get(`/cards/${own}`)).body.data.state).toBe(0);
+    expect((await put(own, { card: { state: 1 } })).status).toBe(204);
+    expect((await get(`/cards/${own}`)).body.data.state).toBe(1);
+  });
 });
 
 listChecks('GET /cards (enterprise)', () => ({ url: `${server.api('enterprise')}/cards`, headers: pos, plural: 'cards', idField: 'card_id' }));

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../../clock.js';
 import type { Row, WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
-import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
+import { assertOwnRecord, loggedInCustomer, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../time.js';
 import { toCard } from './cards.mappers.js';
@@ -90,6 +90,11 @@ export class CardsService {
     assertOwnRecord(context, row.customer_id, 'card_id', id);
     const { card } = request;
     if (card.customer_id !== undefined) assertOwnRecord(context, card.customer_id, 'card.customer_id', card.customer_id);
+    // A card blocked by the shop (lost, stolen, misused) is unblocked by the shop, not by a
+    // customer's app: the customer interface may block its card, never reactivate it.
+    if (loggedInCustomer(context) !== undefined && card.state === 1 && row.state !== 1) {
+      throw invalidParam('card.state', 'not_allowed_value', card.state, 'A blocked card is reactivated by the shop');
+    }
     this.checkReferences(card, row.id);
     const changes: Row = {};
     for (const key of ['customer_id', 'card_number', 'secondary_card_number', 'card_type_id', 'store_id', 'state'] as const) {
