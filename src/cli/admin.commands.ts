@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
+import { secretArgument } from './secret-input.js';
 
 function common(command: Command): Command {
   return command
@@ -22,7 +23,7 @@ export function registerAdminCommands(program: Command): void {
       .command('add')
       .description('Add a user who logs in with POST /users/actions/login')
       .requiredOption('--login <login>', 'login name')
-      .requiredOption('--password <password>', 'password')
+      .requiredOption('--password <password>', 'password, or - to read it from standard input (kept out of the process list)')
       .requiredOption('--app <id>', 'external application id the user logs in to')
       .option('--legacy-basic', 'also accept the deprecated hourly SHA-256 Basic scheme for this user'),
   ).action(async (options: CommonOptions & { login: string; password: string; app: string; legacyBasic?: boolean }) => {
@@ -30,7 +31,7 @@ export function registerAdminCommands(program: Command): void {
       print(
         await app.services.users.create({
           login: options.login,
-          password: options.password,
+          password: await secretArgument(options.password),
           externalApplicationId: options.app,
           legacyBasic: options.legacyBasic ?? false,
         }),

@@ -131,6 +131,19 @@ describe('loyaltyd admin commands', () => {
     expect(wrong.status).toBe(401);
   });
 
+  it('users add --password - reads the password from standard input, so it is in no process list', async () => {
+    const dataDir = newFolder();
+    const app = await runCliJson(['apps', 'add', '--name', 'Till app', '--data-dir', dataDir]);
+    const added = await runCli(['users', 'add', '--login', 'quiet', '--password', '-', '--app', app.external_application_id, '--data-dir', dataDir, '--json'], {}, 'from-stdin-42\n');
+    expect(added.code, added.stderr).toBe(0);
+    const server = await startTestServer({ dataDir, demo: false });
+    servers.push(server);
+    const login = await call('POST', `${server.api('enterprise')}/users/actions/login`, {
+      body: { user_external_application_id: app.external_application_id, login: 'quiet', password: 'from-stdin-42' },
+    });
+    expect(login.status).toBe(200);
+  });
+
   it('users add with an unknown app exits 1 and says which app is unknown', async () => {
     const dataDir = newFolder();
     const unknown = 'ffffffffffffffffffffffffff';

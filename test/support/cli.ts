@@ -22,12 +22,14 @@ export function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the CLI; `input` is written to its standard input, which is closed either way. */
+export function runCli(args: string[], env: Record<string, string> = {}, input = ''): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: cliEnv(env), timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env: cliEnv(env), timeout: 30_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
+    child.stdin?.end(input);
   });
 }
 
