@@ -73,7 +73,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     const compaction = createFeedCompaction(node, config, clock);
     background.push((taskLog) => startFeedCompaction(compaction, taskLog));
     const states = node.states!;
-    background.push((taskLog) => startStateSettling(states, node.writes, taskLog));
+    background.push((taskLog) => startStateSettling(states, node.writes, config.sync.settle_interval_seconds * 1000, taskLog));
   }
   const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
   http.use(parseBody);

@@ -49,6 +49,8 @@ export const Config = z.strictObject({
     feed_retention_days: z.coerce.number().min(0),
     /** How long a store's history read waits for the hub before answering from local data. */
     history_timeout_ms: z.coerce.number().int().positive(),
+    /** On the hub: how often it publishes again the customer states the horizon has passed (src/loyalty/state-settling.ts). */
+    settle_interval_seconds: PositiveSeconds,
     /** On the hub: how far ahead of its clock a store's stamp may be (src/sync/command-policy.ts). */
     max_clock_skew_seconds: z.coerce.number().int().positive(),
   }),

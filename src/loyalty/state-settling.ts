@@ -2,15 +2,14 @@
  * The hub settles customer states (src/loyalty/customer-states.ts): a state published with a
  * tail is published again once the horizon has passed the tail's first fact, so that the
  * tail folds into the lots and the row every store holds shrinks to a lot per expiry. The
- * horizon moves when stores report, so the hub looks every few seconds, a batch of customers
- * a transaction, and yields to requests between batches.
+ * horizon moves when stores report, so the hub looks every `sync.settle_interval_seconds`, a
+ * batch of customers a transaction, and yields to requests between batches.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { WritePath } from '../db/write-path.js';
 import type { CustomerStates } from './customer-states.js';
 
-const SETTLE_EVERY_MS = 5_000;
 const BATCH = 500;
 /** One look settles this many batches at most; the rest waits for the next. */
 const BATCHES_PER_LOOK = 20;
@@ -28,8 +27,8 @@ export async function settleStates(states: CustomerStates, writes: WritePath, ba
   return settled;
 }
 
-/** Settles states every few seconds; returns the stop. */
-export function startStateSettling(states: CustomerStates, writes: WritePath, log: Logger): () => void {
+/** Settles states every `everyMs`; returns the stop. */
+export function startStateSettling(states: CustomerStates, writes: WritePath, everyMs: number, log: Logger): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
@@ -38,7 +37,7 @@ export function startStateSettling(states: CustomerStates, writes: WritePath, lo
       .then((settled) => settled > 0 && log.debug({ sync: 'settle', settled }, 'customer states settled'))
       .catch((error: unknown) => log.error({ err: error }, 'settling customer states failed'))
       .finally(() => (running = false));
-  }, SETTLE_EVERY_MS);
+  }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }

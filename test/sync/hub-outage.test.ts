@@ -154,11 +154,11 @@ describe('a hub outage', () => {
     const orderIds = [...written.values()].flat().filter((record) => record.table === 'orders').map((record) => record.id);
     expect(orders.body.data.orders.map((order: { order_id: string }) => order.order_id)).toEqual(expect.arrayContaining(orderIds));
 
-    // `sync checksum --json` agrees on all three nodes, table by table.
-    const [hubSums, pragueSums, brnoSums] = await Promise.all([cluster.hub.checksum(), prague.checksum(), brno.checksum()]);
-    expect(pragueSums).toEqual(hubSums);
-    expect(brnoSums).toEqual(hubSums);
-    expect(hubSums!.customer_states!.rows).toBeGreaterThanOrEqual(2);
+    // `sync checksum --json` agrees on all three nodes, table by table — once the stores have
+    // pulled what the hub published since: it settles customer states on its own timer
+    // (src/loyalty/state-settling.ts), so a state may move after the first convergence.
+    const { checksums: hubSums } = await cluster.waitConverged({ viaCli: true });
+    expect(hubSums.customer_states!.rows).toBeGreaterThanOrEqual(2);
     expect(cluster.hub.count('SELECT count(*) AS n FROM events')).toBeGreaterThanOrEqual(8);
 
     // The same points spent twice offline: kept as debt and listed, alike on every node; the

@@ -41,7 +41,10 @@ afterEach(async () => {
 async function startCluster(storeCount = 2): Promise<Cluster> {
   const hubDir = tempDir();
   const port = await freePort();
-  let hub: TestServer | undefined = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir, port });
+  // The hub settles customer states when a test says so (settleStates), not on its timer
+  // between a test's rounds, so that the rounds decide what each node holds.
+  const hubConfig = { mode: 'hub', 'sync.settle_interval_seconds': 3600 };
+  let hub: TestServer | undefined = await startTestServer({ config: hubConfig, dataDir: hubDir, port });
   const stores: Store[] = [];
   for (let i = 0; i < storeCount; i += 1) {
     const credentials = hub.app.services.nodes.add(`store-${i}`);
@@ -62,7 +65,7 @@ async function startCluster(storeCount = 2): Promise<Cluster> {
       hub = undefined;
     },
     restartHub: async () => {
-      hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir, port, demo: false });
+      hub = await startTestServer({ config: hubConfig, dataDir: hubDir, port, demo: false });
     },
     round: (store) => runRound(store.sync, store.server.clock.now),
     close: async () => {
