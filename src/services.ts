@@ -1,5 +1,6 @@
 /** Builds every service of a node as plain objects (no container, no singletons). */
 import { join } from 'node:path';
+import { loadNodeKey } from './auth/node-key.js';
 import { LoginThrottle } from './auth/throttle.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -83,6 +84,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
       clock,
       config.auth.auth_token_ttl_seconds * 1000,
       config.time_zone,
+      loadNodeKey(config.data_dir),
     ),
     passwordSetup: new PasswordSetupService(tokensRepo, tokens, customersRepo, writes, mailer, newId, clock, {
       setupUrl: config.mail.password_setup_url,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** A credential handed to a client once; only its hash is stored. */
 export function newSecret(bytes = 32): string {
@@ -7,6 +7,11 @@ export function newSecret(bytes = 32): string {
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** A short secret's hash under a key (src/auth/node-key.ts): without the key, trying every code finds nothing. */
+export function keyedHashHex(key: Buffer, text: string): string {
+  return createHmac('sha256', key).update(text).digest('hex');
 }
 
 export function md5Hex(text: string): string {

@@ -4,7 +4,9 @@
  * token signs the same customer in with that code and its token_request_id, once, before
  * `auth.auth_token_ttl_seconds` runs out. Time is a TestClock, moved by the tests.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { expectError } from '../support/expect-error.js';
@@ -28,6 +30,9 @@ interface Issued {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** The code's hash under the key the node keeps beside its database (src/auth/node-key.ts). */
+const keyedHash = (server: TestServer, code: string) =>
+  createHmac('sha256', Buffer.from(readFileSync(join(server.dataDir, 'auth-code.key'), 'utf8').trim(), 'hex')).update(code).digest('hex');
 
 async function loggedInToken(server: TestServer): Promise<Token> {
   const token = await demoToken(server);
@@ -114,7 +119,7 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
     expect(first.token_request_id).not.toBe(second.token_request_id);
   });
 
-  it('stores only the hash of the code, and the command for the hub carries no code either', async () => {
+  it('stores only the hash of the code under the node\'s key, and the command for the hub carries no code either', async () => {
     const db = server.app.node.db;
     const outboxBefore = (db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM outbox').get() as { seq: number }).seq;
     const issued = await issue(server, jana, '2');
@@ -123,10 +128,12 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
       token_id: sha256(jana.tokenId),
       customer_id: DEMO_IDS.customerJana,
       external_application_id: APP,
-      value_hash: sha256(issued.authentication_token),
+      value_hash: keyedHash(server, issued.authentication_token),
       expires_at: new Date(NOW + TTL_MS).toISOString(),
       used_at: null,
     });
+    // Unkeyed, trying the million six-digit codes would find it in a second.
+    expect(row.value_hash).not.toBe(sha256(issued.authentication_token));
     expect(Object.values(row)).not.toContain(issued.authentication_token);
     const commands = db.prepare('SELECT kind, payload FROM outbox WHERE seq > ?').all(outboxBefore) as { kind: string; payload: string }[];
     expect(commands.map((command) => command.kind)).toEqual(['auth-tokens.issue']);
@@ -242,6 +249,22 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
     const locked = await redeem(server, other, { token: issued.authentication_token, token_request_id: issued.token_request_id });
     expect(locked.status).toBe(429);
     expect(locked.body.error.exception).toBe('too_many_requests_exception');
+    expect(customerOf(server, other)).toBeNull();
+  });
+
+  it('200 parallel wrong codes for one request are checked at most five times; the rest, and then the right code, answer 429', async () => {
+    const issued = await issue(server, jana, '2');
+    const other = await demoToken(server);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, attempt) =>
+        redeem(server, other, { token: String((Number(issued.authentication_token) + 1 + attempt) % 1_000_000).padStart(6, '0'), token_request_id: issued.token_request_id }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 400).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(195);
+    expect(statuses.every((status) => status === 400 || status === 429)).toBe(true);
+    expect((await redeem(server, other, { token: issued.authentication_token, token_request_id: issued.token_request_id })).status).toBe(429);
     expect(customerOf(server, other)).toBeNull();
   });
 

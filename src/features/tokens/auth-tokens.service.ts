@@ -3,9 +3,10 @@
  * another application, which signs the customer in with it once
  * (`authentication-token-login`, from the current OpenAPI file) before it expires. A code
  * takes as many wrong tries as a login takes failures (`auth.login_failures_allowed`); then
- * its request answers 429 for the failure window, longer than a code lives.
+ * its request answers 429 for the failure window, longer than a code lives. A code is stored
+ * only as its hash under this node's key.
  */
-import { equalSecrets, newSecret, sha256Hex, shortCode } from '../../auth/secrets.js';
+import { equalSecrets, keyedHashHex, newSecret, shortCode } from '../../auth/secrets.js';
 import type { LoginThrottle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
@@ -29,6 +30,8 @@ export class AuthTokensService {
     private readonly clock: Clock,
     private readonly ttlMs: number,
     private readonly timeZone: string,
+    /** This node's key for its codes' hashes (src/auth/node-key.ts). */
+    private readonly codeKey: Buffer,
   ) {}
 
   issue(tokenId: string, query: AuthTokenQuery, context: RequestContext) {
@@ -45,7 +48,7 @@ export class AuthTokensService {
       token_id: token.id,
       customer_id: token.customer_id,
       external_application_id: query.external_application_id,
-      value_hash: sha256Hex(value),
+      value_hash: keyedHashHex(this.codeKey, value),
       token_request_id: requestId,
       expires_at: new Date(expiresAt).toISOString(),
       used_at: null,
@@ -65,7 +68,7 @@ export class AuthTokensService {
     const token = this.tokens.ownToken(tokenId, context);
     const attempt = this.throttle.attempt([`auth-token:${request.token_request_id}`]);
     const issued = this.repo.authTokenByRequestId(request.token_request_id);
-    if (!issued || !equalSecrets(issued.value_hash, sha256Hex(request.token.toUpperCase()))) {
+    if (!issued || !equalSecrets(issued.value_hash, keyedHashHex(this.codeKey, request.token.toUpperCase()))) {
       throw invalidParam('token', 'not_found', request.token);
     }
     this.throttle.succeed(attempt);
