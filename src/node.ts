@@ -11,6 +11,7 @@ import { WritePath } from './db/write-path.js';
 import { CustomerLedgers } from './loyalty/customer-ledgers.js';
 import { CustomerStates } from './loyalty/customer-states.js';
 import { storeRefusal } from './sync/command-policy.js';
+import { forgetHubOnlyColumns } from './sync/scopes.js';
 import { ReplicatedApply } from './sync/replicated-apply.js';
 import { HybridLogicalClock } from './core/hlc.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
@@ -50,7 +51,10 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const versions = new TableVersions(db);
     const writes = new WritePath(db, statements, versions, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url);
     const replicated = new ReplicatedApply(statements, versions, hlc);
-    if (config.mode === 'store' && config.hub?.url) writes.refuseCommands(storeRefusal);
+    if (config.mode === 'store' && config.hub?.url) {
+      writes.refuseCommands(storeRefusal);
+      forgetHubOnlyColumns(db);
+    }
     const states = config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
     return { db, identity, migrations, hlc, newId, writes, replicated, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
   } catch (error) {

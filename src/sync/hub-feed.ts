@@ -11,7 +11,7 @@ import type { Db } from '../db/open.js';
 import { cursorExpired } from '../errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import type { ChangesPage, FeedChange, SnapshotHeader } from './protocol.js';
-import { reachesStores } from './scopes.js';
+import { hubOnlyColumns, reachesStores, withoutHubOnlyColumns } from './scopes.js';
 
 interface ChangeRecord {
   seq: number;
@@ -46,7 +46,7 @@ export class HubFeed {
   /**
    * A page of the feed after `after`. Node-local changes (a bearer session), and for a scoped
    * store other nodes' facts, are skipped but counted in the cursor, so a store's lag reaches
-   * zero when it has all it holds.
+   * zero when it has all it holds. Hub-only columns are sent empty.
    */
   changesAfter(after: number, limit: number, scoped: boolean): ChangesPage {
     const floor = Number(this.floor.get() ?? 0);
@@ -59,7 +59,7 @@ export class HubFeed {
       entity: record.entity,
       entity_id: record.entity_id,
       op: record.op,
-      row: record.row === null ? null : (JSON.parse(record.row) as FeedChange['row']),
+      row: record.row === null ? null : withoutHubOnlyColumns(record.entity, JSON.parse(record.row) as NonNullable<FeedChange['row']>),
       hlc: record.hlc,
     }));
     const last = changes[changes.length - 1];
@@ -110,11 +110,13 @@ export class HubFeed {
 /**
  * The statement giving a table's snapshot lines, `{"entity": …, "row": {…}}`, written by
  * SQLite's json_object, a third of the cost of JSON.stringify of the row better-sqlite3 reads
- * (the same text): a snapshot of a million customers sends three million rows.
+ * (the same text): a snapshot of a million customers sends three million rows. Hub-only
+ * columns are sent empty (src/sync/scopes.ts).
  */
 function snapshotLines(reader: Database.Database, table: string): string {
   const columns = reader.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
-  const row = columns.map((column) => `'${column}', ${column}`).join(', ');
+  const hidden = hubOnlyColumns(table);
+  const row = columns.map((column) => `'${column}', ${hidden.includes(column) ? 'NULL' : column}`).join(', ');
   return `SELECT json_object('entity', '${table}', 'row', json_object(${row})) FROM ${table} WHERE id > ? ORDER BY id`;
 }
 

@@ -14,6 +14,8 @@
  * A table missing here fails the test of this list (test/unit/scopes.test.ts), so a new
  * table is placed on purpose.
  */
+import type { Db } from '../db/open.js';
+
 export type Scope = 'chain' | 'customer-state' | 'origin';
 
 export const SCOPES: Readonly<Record<string, Scope>> = {
@@ -66,6 +68,42 @@ export const SCOPES: Readonly<Record<string, Scope>> = {
   // A six-digit login code is used where it was asked for, within minutes.
   auth_tokens: 'origin',
 };
+
+/**
+ * Columns of shared tables that stay on the hub: a store is sent each row without them. The
+ * deprecated hourly Basic scheme's unsalted md5 of a user's password is all it takes to
+ * build that header for any hour, so it is kept where it cannot be carried out of a store:
+ * the scheme works at the hub (and a store without one), a store's POS logs in for a Bearer
+ * token instead.
+ */
+export const HUB_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = { users: ['legacy_basic_md5'] };
+
+export function hubOnlyColumns(table: string): readonly string[] {
+  return Object.hasOwn(HUB_ONLY_COLUMNS, table) ? HUB_ONLY_COLUMNS[table]! : [];
+}
+
+/** A row as the hub sends it to a store: its hub-only columns empty. */
+export function withoutHubOnlyColumns<T extends Record<string, unknown>>(table: string, row: T): T {
+  const hidden = hubOnlyColumns(table);
+  if (hidden.length === 0) return row;
+  const sent: Record<string, unknown> = { ...row };
+  for (const column of hidden) if (Object.hasOwn(sent, column)) sent[column] = null;
+  return sent as T;
+}
+
+/**
+ * A store that has a hub forgets the hub-only values it holds: those a hub of an older
+ * version sent it, and those it had before it was joined to a hub. Not a change to sync: the
+ * hub keeps them.
+ */
+export function forgetHubOnlyColumns(db: Db): void {
+  for (const [table, columns] of Object.entries(HUB_ONLY_COLUMNS)) {
+    const present = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
+    const held = columns.filter((column) => present.includes(column));
+    if (held.length === 0) continue;
+    db.prepare(`UPDATE ${table} SET ${held.map((column) => `${column} = NULL`).join(', ')} WHERE ${held.map((column) => `${column} IS NOT NULL`).join(' OR ')}`).run();
+  }
+}
 
 export function scopeOf(table: string): Scope | undefined {
   return Object.hasOwn(SCOPES, table) ? SCOPES[table] : undefined;
