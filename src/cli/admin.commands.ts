@@ -48,9 +48,17 @@ export function registerAdminCommands(program: Command): void {
   );
 
   const nodes = program.command('nodes').description('Store nodes of a hub');
-  common(nodes.command('add').description('Register a store node and issue the secret it syncs with').requiredOption('--name <store>', 'node name')).action(
-    async (options: CommonOptions & { name: string }) => {
-      await withApp(configFrom(options), (app) => print(app.services.nodes.add(options.name), options.json));
-    },
-  );
+  common(
+    nodes
+      .command('add')
+      .description('Register a store node and issue the secret it syncs with')
+      .requiredOption('--name <store>', 'node name')
+      .option('--store <id>', 'a store this node serves; repeat for each (its facts must name one of them)', collect, []),
+  ).action(async (options: CommonOptions & { name: string; store: string[] }) => {
+    await withApp(configFrom(options), (app) => print(app.services.nodes.add(options.name, options.store), options.json));
+  });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

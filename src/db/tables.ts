@@ -203,6 +203,13 @@ export interface Tables {
     key: string;
     value: string;
   };
+  node_stores: {
+    id: string;
+    node_id: string;
+    store_id: string;
+    hlc: string;
+    last_change: string;
+  };
   nodes: {
     id: string;
     name: string;

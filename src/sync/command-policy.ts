@@ -8,6 +8,11 @@
  *   program, rewards, stores, products, campaigns, the hub's published customer states — or
  *   changes a row a store only inserts (its facts), or deletes anything;
  * - it writes customers, or a customer's password hash, outside the customer commands;
+ * - it inserts a row naming a store the node does not serve (`loyaltyd nodes add --store`):
+ *   a bill, a reservation, a voucher's use, a customer or card registered there — and with
+ *   the bill, the points it earned or spent;
+ * - it inserts a customer-app token already logged in: a token starts anonymous, and a
+ *   login is an update of it;
  * - its stamps are malformed, come from more than one node, or from an origin (the node part
  *   of a stamp) another node pushed first: each origin is bound to the node that first
  *   pushed it, so a store cannot speak for another;
@@ -15,8 +20,8 @@
  *   the future would win every last-writer-wins comparison and drag every clock with it.
  *
  * What this cannot tell: whether a customer a store's command names really logged in or
- * changed their password there (the hub never sees the password), and which stores a node
- * serves (facts are not bound to a node's `store_id`s yet).
+ * changed their password there (the hub never sees the password); nor which stores a node
+ * registered without `--store` serves.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -63,12 +68,13 @@ export class CommandRejected extends Error {}
  * when it would not. A store with a hub asks before it queues a write (src/node.ts), so the
  * API answers at once instead of taking the write back after the next push.
  */
-export function storeRefusal(kind: string, changes: readonly Pick<RowChange, 'entity' | 'op'>[]): string | undefined {
+export function storeRefusal(kind: string, changes: readonly { entity: string; op: Op; row: Readonly<Record<string, unknown>> | null }[]): string | undefined {
   for (const change of changes) {
     const allowed = STORE_WRITES[change.entity];
     if (!allowed) return `a store does not write ${change.entity}`;
     if (!allowed.includes(change.op)) return `a store does not ${change.op} ${change.entity}`;
     if (change.entity === 'customers' && !CUSTOMER_COMMANDS.has(kind)) return `${kind} does not write customers`;
+    if (change.entity === 'tokens' && change.op === 'insert' && change.row?.customer_id) return 'a token is logged in by an update, not inserted logged in';
   }
   return undefined;
 }
@@ -76,6 +82,7 @@ export function storeRefusal(kind: string, changes: readonly Pick<RowChange, 'en
 export class CommandPolicy {
   private readonly ownerOf: Statement<[string], string>;
   private readonly bind: Statement<[string, string, string]>;
+  private readonly storesOf: Statement<[string], string>;
 
   constructor(
     db: Db,
@@ -84,6 +91,7 @@ export class CommandPolicy {
   ) {
     this.ownerOf = db.prepare<[string], string>('SELECT node_id FROM sync_node_origins WHERE origin = ?').pluck();
     this.bind = db.prepare('INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) VALUES (?, ?, ?)');
+    this.storesOf = db.prepare<[string], string>('SELECT store_id FROM node_stores WHERE node_id = ?').pluck();
   }
 
   /** Throws CommandRejected, with the reason, unless the node may apply this command. Runs in the command's savepoint. */
@@ -98,6 +106,19 @@ export class CommandPolicy {
     }
     const refusal = storeRefusal(command.kind, command.changes);
     if (refusal) throw new CommandRejected(refusal);
+    this.checkStores(nodeId, command.changes);
+  }
+
+  /** A node bound to stores inserts rows of those stores only. */
+  private checkStores(nodeId: string, changes: readonly RowChange[]): void {
+    const served = this.storesOf.all(nodeId);
+    if (served.length === 0) return;
+    for (const change of changes) {
+      const storeId = change.op === 'insert' ? change.row?.store_id : undefined;
+      if (storeId !== undefined && storeId !== null && !served.includes(String(storeId))) {
+        throw new CommandRejected(`${change.entity} ${change.entity_id} names store ${String(storeId)}, which this node does not serve`);
+      }
+    }
   }
 
   /** The stamp's origin; throws when it is malformed or too far ahead of the hub's clock. */

@@ -48,7 +48,7 @@ function row(fields: Record<string, unknown>, hlc = stamp()): Record<string, unk
 beforeAll(async () => {
   hubDir = tempDir();
   hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir });
-  attacker = hub.app.services.nodes.add('store-hostile');
+  attacker = hub.app.services.nodes.add('store-hostile', [DEMO_IDS.storeAirport]);
   const credentials = hub.app.services.nodes.add('store-honest');
   honest = await startTestServer({ demo: false, config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret } });
   honestSync = createStoreSync(honest.app.node, honest.config, honest.clock.now)!;
@@ -84,6 +84,9 @@ describe('a hostile store', () => {
         },
       ], hlc);
     const userId = `${hex(Date.now(), 12)}00000000000011`;
+    const foreignBill = `${hex(Date.now(), 12)}00000000000101`;
+    const foreignPoints = `${hex(Date.now(), 12)}00000000000102`;
+    const forgedToken = sha256Hex('forged-token');
     const attacks = [
       command(1, 'users.create', [{ entity: 'users', entity_id: userId, op: 'insert', row: row({ id: userId, login: 'evil', password_hash: 'x', state: 1 }) }]),
       command(2, 'points.assign', [{ entity: 'customers', entity_id: EVA, op: 'update', row: row({ id: EVA, password_hash: 'scrypt$evil' }) }]),
@@ -99,11 +102,19 @@ describe('a hostile store', () => {
         },
       ], stamp(), { id: setupId, customer_id: EVA, email: 'attacker@evil.test', secret_hash: sha256Hex(secret), link: `http://evil.test/?token=${secret}` }),
       command(7, 'points.assign', [{ entity: 'point_records', entity_id: 'x', op: 'insert', row: row({ id: 'x' }, 'zzzz') }], 'zzzz'),
+      // A bill of a store this node does not serve, and the points it would earn Eva.
+      command(8, 'purchases.send', [
+        { entity: 'purchases', entity_id: foreignBill, op: 'insert', row: row({ id: foreignBill, customer_id: EVA, store_id: DEMO_IDS.storeCentral, external_purchase_id: 'forged-1', payment_time: new Date().toISOString(), total_price_minor: 100_000 }) },
+        ...points(0, foreignPoints).changes.map((change) => ({ ...change, row: { ...change.row, purchase_id: foreignBill } })),
+      ]),
+      command(9, 'tokens.create', [
+        { entity: 'tokens', entity_id: forgedToken, op: 'insert', row: row({ id: forgedToken, external_application_id: 'x', device: '{}', setup: '{}', customer_id: EVA, state: 1 }) },
+      ]),
     ];
     const honestId = `${hex(Date.now(), 12)}00000000000081`;
     const pushed = await call('POST', `${hub.url}/sync/v1/commands`, {
       headers: { ...basic(attacker.node_name, attacker.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) },
-      body: { generation: 'hostile', commands: [...attacks, points(8, honestId)] },
+      body: { generation: 'hostile', commands: [...attacks, points(10, honestId)] },
     });
     expect(pushed.status).toBe(200);
     const results = pushed.body.results as { seq: number; status: string; reason: string | null }[];
@@ -115,7 +126,9 @@ describe('a hostile store', () => {
       [5, 'rejected'],
       [6, 'rejected'],
       [7, 'rejected'],
-      [8, 'applied'],
+      [8, 'rejected'],
+      [9, 'rejected'],
+      [10, 'applied'],
     ]);
     expect(results.map((result) => result.reason)).toEqual([
       'a store does not write users',
@@ -125,10 +138,12 @@ describe('a hostile store', () => {
       expect.stringMatching(/^stamped as node .*, which another node speaks for$/),
       "the address is not the customer's",
       'the command has a malformed stamp',
+      `purchases ${foreignBill} names store ${DEMO_IDS.storeCentral}, which this node does not serve`,
+      'a token is logged in by an update, not inserted logged in',
       null,
     ]);
     // Listed at the hub, as every rejection is.
-    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE generation = 'hostile' AND status = 'rejected'")).toBe(7);
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE generation = 'hostile' AND status = 'rejected'")).toBe(9);
 
     expect(await runRound(honestSync, honest.clock.now)).toMatchObject({ ok: true });
     for (const server of [hub, honest]) {
@@ -136,6 +151,9 @@ describe('a hostile store', () => {
       expect(count(server, 'SELECT count(*) AS n FROM rewards WHERE id = ?', REWARD)).toBe(1);
       expect(count(server, 'SELECT count(*) AS n FROM point_records WHERE id = ?', honestId)).toBe(server === hub ? 1 : 0);
       expect(count(server, 'SELECT count(*) AS n FROM point_records WHERE hlc > ?', stamp(3_600_000))).toBe(0);
+      expect(count(server, 'SELECT count(*) AS n FROM purchases WHERE id = ?', foreignBill)).toBe(0);
+      expect(count(server, 'SELECT count(*) AS n FROM point_records WHERE id = ?', foreignPoints)).toBe(0);
+      expect(count(server, 'SELECT count(*) AS n FROM tokens WHERE id = ?', forgedToken)).toBe(0);
     }
     expect(evaHash(hub)).toBe(hashBefore);
     expect(count(hub, 'SELECT count(*) AS n FROM password_setup_requests WHERE id = ?', setupId)).toBe(0);

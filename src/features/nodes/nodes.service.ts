@@ -18,7 +18,10 @@ export class NodesService {
     this.credentials = db.prepare<[string], { id: string; secret_hash: string; state: number }>(
       'SELECT id, secret_hash, state FROM nodes WHERE name = ?',
     );
+    this.storeExists = db.prepare<[string], number>('SELECT 1 FROM stores WHERE id = ?').pluck();
   }
+
+  private readonly storeExists;
 
   /** The node id behind a store's sync credentials, or a 401. */
   authenticate(name: string, secret: string): string {
@@ -27,12 +30,22 @@ export class NodesService {
     return node.id;
   }
 
-  add(name: string): { node_name: string; node_secret: string } {
+  /**
+   * Registers a store node. `storeIds` are the stores it serves: the facts it pushes must name
+   * one of them (src/sync/command-policy.ts). A node registered with none may name any store,
+   * as every node could before stores were bound.
+   */
+  add(name: string, storeIds: readonly string[] = []): { node_name: string; node_secret: string; store_ids: string[] } {
     if (this.byName.get(name)) throw invalidParam('name', 'already_exists', name);
+    const unknown = storeIds.find((storeId) => !this.storeExists.get(storeId));
+    if (unknown !== undefined) throw invalidParam('store_id', 'not_found', unknown);
     const secret = newSecret();
-    this.writes.write(null, (tx) =>
-      tx.insert('nodes', { id: this.newId(), name, secret_hash: sha256Hex(secret), state: 1 }),
-    );
-    return { node_name: name, node_secret: secret };
+    const nodeId = this.newId();
+    const served = [...new Set(storeIds)];
+    this.writes.write(null, (tx) => {
+      tx.insert('nodes', { id: nodeId, name, secret_hash: sha256Hex(secret), state: 1 });
+      for (const storeId of served) tx.insert('node_stores', { id: this.newId(), node_id: nodeId, store_id: storeId });
+    });
+    return { node_name: name, node_secret: secret, store_ids: served };
   }
 }
