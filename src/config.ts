@@ -19,6 +19,34 @@ const SocialNetwork = z.strictObject({
   email_claim: z.string().default('email'),
 });
 
+/** The daemon's own certificate, and which clients must show one (README, "TLS"). */
+const ServerTls = z
+  .strictObject({
+    cert_file: z.string().min(1),
+    key_file: z.string().min(1),
+    /** The CA whose certificates clients show; needed when client_certificates is not 'off'. */
+    client_ca_file: z.string().min(1).optional(),
+    /** 'off': none asked; 'sync': the hub's /sync/v1 takes only a client the CA signed; 'all': the handshake refuses any other. */
+    client_certificates: z.enum(['off', 'sync', 'all']).default('off'),
+  })
+  .refine((tls) => tls.client_certificates === 'off' || tls.client_ca_file !== undefined, {
+    message: 'client_ca_file is required when client_certificates is sync or all',
+    path: ['client_ca_file'],
+  });
+
+/** How a store reaches its hub over https: the hub's CA, and this store's client certificate. */
+const HubTls = z
+  .strictObject({
+    url: z.string().url().optional(),
+    ca_file: z.string().min(1).optional(),
+    cert_file: z.string().min(1).optional(),
+    key_file: z.string().min(1).optional(),
+  })
+  .refine((hub) => (hub.cert_file === undefined) === (hub.key_file === undefined), {
+    message: 'cert_file and key_file go together',
+    path: ['cert_file'],
+  });
+
 export const Config = z.strictObject({
   mode: z.enum(['store', 'hub']),
   data_dir: z.string().min(1),
@@ -27,6 +55,7 @@ export const Config = z.strictObject({
     host: z.string().min(1),
     port: Port,
     body_limit_bytes: z.coerce.number().int().positive(),
+    tls: ServerTls.optional(),
   }),
   auth: z.strictObject({
     bearer_ttl_seconds: PositiveSeconds,
@@ -41,7 +70,7 @@ export const Config = z.strictObject({
     password_setup_url: z.string().url(),
     spool_dir: z.string().optional(),
   }),
-  hub: z.strictObject({ url: z.string().url().optional() }),
+  hub: HubTls,
   node: z.strictObject({ name: z.string().min(1).optional(), secret: z.string().min(1).optional() }),
   sync: z.strictObject({
     interval_seconds: PositiveSeconds,
@@ -75,6 +104,9 @@ const ENV_ALIASES: Record<string, string> = {
   LOYALTYD_DATA_DIR: 'data_dir',
   LOYALTYD_TIME_ZONE: 'time_zone',
   LOYALTYD_HUB_URL: 'hub.url',
+  LOYALTYD_HUB_CA_FILE: 'hub.ca_file',
+  LOYALTYD_TLS_CERT_FILE: 'http.tls.cert_file',
+  LOYALTYD_TLS_KEY_FILE: 'http.tls.key_file',
   LOYALTYD_NODE_NAME: 'node.name',
   LOYALTYD_NODE_SECRET: 'node.secret',
   LOYALTYD_SYNC_INTERVAL_SECONDS: 'sync.interval_seconds',

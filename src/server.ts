@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
 
@@ -8,9 +9,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function startServer(app: App, host: string, port: number): Promise<RunningServer> {
+/** Serves the app over HTTP, or over https when `tls` holds the certificate (src/tls-files.ts). */
+export function startServer(app: App, host: string, port: number, tls?: ServerOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server: Server = createServer(app.listener).listen(port, host);
+    const server: Server = (tls ? createTlsServer(tls, app.listener) : createServer(app.listener)).listen(port, host);
     let stopBackground = () => {};
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);
@@ -19,7 +21,7 @@ export function startServer(app: App, host: string, port: number): Promise<Runni
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
-        url: `http://${shownHost}:${address.port}`,
+        url: `${tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
         port: address.port,
         close: () =>
           new Promise<void>((done) => {

@@ -4,6 +4,7 @@ import type { Clock } from './clock.js';
 import { ConfigError, type Config } from './config.js';
 import { schemaVersion } from './db/migrate.js';
 import { databaseFile, type Node } from './node.js';
+import { hubTls } from './tls-files.js';
 import type { SyncParts } from './sync/sync-parts.js';
 import { DeferredChanges } from './sync/deferred-changes.js';
 import { FoldConflicts } from './sync/fold-conflicts.js';
@@ -40,6 +41,7 @@ export function createHubSyncRouter(node: Node, config: Config, services: Pick<S
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
+    requireClientCertificate: config.http.tls?.client_certificates === 'sync',
   });
 }
 
@@ -76,7 +78,8 @@ function hubClientOf(config: Config): HubClient | undefined {
   if (!config.node.name || !config.node.secret) {
     throw new ConfigError('config keys node.name and node.secret: required when hub.url is set (from `loyaltyd nodes add` on the hub)');
   }
-  return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion() });
+  const tls = hubTls(config);
+  return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion(), ...(tls ? { tls } : {}) });
 }
 
 /**

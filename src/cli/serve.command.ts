@@ -4,6 +4,7 @@ import { createApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
 import { startServer } from '../server.js';
+import { serverTls } from '../tls-files.js';
 import { SyncAgent } from '../sync/agent.js';
 import { createStoreSync } from '../wiring.js';
 import { configFrom, type CommonOptions } from './context.js';
@@ -46,7 +47,7 @@ export function registerServeCommand(program: Command): void {
       // Sync settings are checked before listening: a store missing its node credentials
       // must exit (status 2, like every config error) rather than serve without syncing.
       const sync = createStoreSync(app.node, config, systemClock);
-      const server = await startServer(app, config.http.host, config.http.port);
+      const server = await startServer(app, config.http.host, config.http.port, serverTls(config));
       const agent = sync ? new SyncAgent(sync, systemClock, config.sync.interval_seconds * 1000, log) : undefined;
       agent?.start();
       const lines = [`loyaltyd ${config.mode} serving ${server.url} (data in ${config.data_dir})`];

@@ -1,6 +1,7 @@
 /**
  * The store's HTTP client for its hub: undici with keep-alive, a timeout on every call,
- * node-secret authentication and the version headers of the handshake.
+ * node-secret authentication and the version headers of the handshake; over https, the
+ * hub's CA and this store's client certificate when the config names them.
  */
 import { Agent, request } from 'undici';
 import type { Principal } from '../http/principal.js';
@@ -18,8 +19,16 @@ export class HubError extends Error {
   }
 }
 
+/** PEM files for an https hub: its CA when a private one signed it, this store's client certificate. */
+export interface HubTlsFiles {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
 export interface HubClientOptions {
   url: string;
+  tls?: HubTlsFiles;
   nodeName: string;
   nodeSecret: string;
   schemaVersion: number;
@@ -33,7 +42,7 @@ export class HubClient {
   private readonly base: string;
 
   constructor(options: HubClientOptions) {
-    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 4, ...(options.tls ? { connect: options.tls } : {}) });
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.base = options.url.replace(/\/+$/, '');
     this.headers = {

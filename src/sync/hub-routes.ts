@@ -4,6 +4,7 @@
  * serves stores of its own schema version and of the one before it (DESIGN §5).
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
+import { TLSSocket } from 'node:tls';
 import { decodeBasic } from '../auth/secrets.js';
 import { invalidParam, methodNotAllowed, notFound, unauthorized, versionMismatch } from '../errors.js';
 import type { Principal } from '../http/principal.js';
@@ -14,6 +15,14 @@ import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
 import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
+
+/** Refuses a store whose TLS connection showed no certificate the hub's CA signed. */
+const clientCertificate: RequestHandler = (request, _response, next) => {
+  if (!(request.socket instanceof TLSSocket) || !request.socket.authorized) {
+    throw unauthorized('A client certificate signed by the hub\'s CA is required for sync');
+  }
+  next();
+};
 
 /** How the hub knows a store by its node credentials: its node id, or a thrown 401 (src/features/nodes/nodes.service.ts). */
 export interface NodeDirectory {
@@ -33,8 +42,11 @@ export function hubRouter(options: {
   originals: OriginalBillSource;
   schemaVersion: number;
   log: Logger;
+  /** Whether a store must show a client certificate the hub's CA signed (`http.tls.client_certificates` 'sync'). */
+  requireClientCertificate: boolean;
 }): Router {
   const router = express.Router();
+  if (options.requireClientCertificate) router.use(clientCertificate);
   router.use(authenticateNode(options.nodes), checkVersions(options.schemaVersion));
   router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
     const push = PushRequest.safeParse(request.body);

@@ -94,6 +94,8 @@ export interface NodeOptions {
   port: number;
   env: Record<string, string>;
   logDir: string;
+  /** https when the node's environment gives it a certificate. */
+  scheme?: 'http' | 'https';
 }
 
 /** One loyaltyd daemon: a data folder and a port that outlive the process serving them. */
@@ -102,6 +104,7 @@ export class NodeProcess {
   readonly mode: 'hub' | 'store';
   readonly dataDir: string;
   readonly port: number;
+  readonly scheme: 'http' | 'https';
   /** Extra `serve` flags (a store's hub URL and node credentials). */
   serveArgs: string[] = [];
   private readonly env: Record<string, string>;
@@ -116,12 +119,13 @@ export class NodeProcess {
     this.mode = options.mode;
     this.dataDir = options.dataDir;
     this.port = options.port;
+    this.scheme = options.scheme ?? 'http';
     this.env = options.env;
     this.logFile = join(options.logDir, `${options.name}.log`);
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.scheme}://127.0.0.1:${this.port}`;
   }
 
   get running(): boolean {
@@ -158,7 +162,7 @@ export class NodeProcess {
       const onData = (chunk: Buffer) => {
         this.log?.write(chunk);
         if (seen.length < 4096) seen += chunk.toString();
-        if (/loyaltyd \w+ serving http:\/\/\S+/.test(seen)) {
+        if (/loyaltyd \w+ serving https?:\/\/\S+/.test(seen)) {
           clearTimeout(timer);
           child.off('exit', onExit);
           resolve();

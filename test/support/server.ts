@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { demoCredentials, loadDemo } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
 import { startServer } from '../../src/server.js';
+import { serverTls } from '../../src/tls-files.js';
 
 /** A clock tests can move; starts at the real time unless told otherwise. */
 export class TestClock {
@@ -54,7 +55,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const app = createApp({ config, clock: clock.now, log: pino({ level: 'silent' }) });
   if (options.demo ?? true) await loadDemo(app);
-  const server = await startServer(app, '127.0.0.1', options.port ?? 0);
+  const server = await startServer(app, '127.0.0.1', options.port ?? 0, serverTls(config));
   return {
     url: server.url,
     app,
