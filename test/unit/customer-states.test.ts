@@ -151,7 +151,8 @@ describe('customer states', () => {
       ),
       { numRuns: 200 },
     );
-  });
+    // 200 runs take ~10 s alone; a loaded 2-core machine needs several times that.
+  }, 120_000);
 });
 
 describe('points left on a record', () => {
