@@ -46,7 +46,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   const observe = createObserver(log, metrics);
   const started = clock();
   const status = createNodeStatus(node, config, services.users, clock);
-  registerSyncMetrics(metrics.registry, status.figures);
+  registerSyncMetrics(metrics.registry, config.mode, status.figures);
   const background: BackgroundTask[] = [(taskLog) => startCheckpointer(node.db, taskLog)];
 
   const http = express();

@@ -127,9 +127,6 @@ export interface HubSyncFigures {
 
 export type SyncFigures = ({ mode: 'store' } & StoreSyncFigures) | ({ mode: 'hub' } & HubSyncFigures);
 
-/** One read of the figures serves every sync metric of a scrape. */
-const FIGURES_FRESH_MS = 250;
-
 /**
  * The sync gauges of /metrics, read from the node when Prometheus scrapes (the Grafana
  * dashboard in config/grafana-dashboard.json uses them). A store shows its own outbox, feed
@@ -137,14 +134,16 @@ const FIGURES_FRESH_MS = 250;
  * its conflicts and, per store, the seconds since its last contact, the commands applied
  * and rejected since the hub started and the outbox depth and feed lag it last reported.
  */
-export function registerSyncMetrics(registry: Registry, read: () => SyncFigures): void {
+export function registerSyncMetrics(registry: Registry, mode: SyncFigures['mode'], read: () => SyncFigures): void {
+  // One read serves every sync metric of a scrape: prom-client starts every metric's collect
+  // in one synchronous pass, and the figures are dropped once it is over.
   let figures: SyncFigures | undefined;
-  let readAt = 0;
   const current = (): SyncFigures => {
-    const now = Date.now();
-    if (!figures || now - readAt > FIGURES_FRESH_MS) {
+    if (!figures) {
       figures = read();
-      readAt = now;
+      queueMicrotask(() => {
+        figures = undefined;
+      });
     }
     return figures;
   };
@@ -160,16 +159,20 @@ export function registerSyncMetrics(registry: Registry, read: () => SyncFigures)
         else this.set(measured);
       },
     });
-  const store = <K extends keyof StoreSyncFigures>(key: K) => (figures: SyncFigures) => (figures.mode === 'store' ? figures[key] : undefined);
-  gauge('loyaltyd_sync_outbox_pending', 'Commands in the store\'s outbox not yet acknowledged by the hub', store('outbox_pending'));
-  gauge('loyaltyd_sync_outbox_oldest_age_seconds', 'Age of the oldest pending command in the store\'s outbox', store('outbox_oldest_age_seconds'));
-  gauge('loyaltyd_sync_feed_lag_rows', 'Changes of the hub\'s feed the store has not pulled yet, as of its last pull', store('feed_lag_rows'));
-  gauge('loyaltyd_sync_feed_lag_seconds', 'How far behind the hub\'s feed the store is, in seconds', store('feed_lag_seconds'));
-  gauge('loyaltyd_sync_seconds_since_success', 'Seconds since the store\'s last successful sync round', store('seconds_since_success'));
-  gauge('loyaltyd_sync_rejected_commands', 'Commands of this store the hub rejected, since its database was created', store('rejected_commands'));
   gauge('loyaltyd_sync_conflicts', 'Conflicts listed at this node (sync conflicts)', (figures) => figures.conflicts);
-  gauge('loyaltyd_sync_silent_stores', 'Stores silent for longer than the offline age (hub)', (figures) => (figures.mode === 'hub' ? figures.stores.filter((one) => one.silent).length : undefined));
-
+  if (mode === 'store') {
+    const store = <K extends keyof StoreSyncFigures>(key: K) => (figures: SyncFigures) => (figures.mode === 'store' ? figures[key] : undefined);
+    gauge('loyaltyd_sync_outbox_pending', 'Commands in the store\'s outbox not yet acknowledged by the hub', store('outbox_pending'));
+    gauge('loyaltyd_sync_outbox_oldest_age_seconds', 'Age of the oldest pending command in the store\'s outbox; 0 when it is empty', (figures) =>
+      figures.mode === 'store' ? (figures.outbox_oldest_age_seconds ?? 0) : undefined,
+    );
+    gauge('loyaltyd_sync_feed_lag_rows', 'Changes of the hub\'s feed the store has not pulled yet, as of its last pull', store('feed_lag_rows'));
+    gauge('loyaltyd_sync_feed_lag_seconds', 'How far behind the hub\'s feed the store is, in seconds', store('feed_lag_seconds'));
+    gauge('loyaltyd_sync_seconds_since_success', 'Seconds since the store\'s last successful sync round', store('seconds_since_success'));
+    gauge('loyaltyd_sync_rejected_commands', 'Commands of this store the hub rejected, since its database was created', store('rejected_commands'));
+    return;
+  }
+  gauge('loyaltyd_sync_silent_stores', 'Stores silent for longer than the offline age', (figures) => (figures.mode === 'hub' ? figures.stores.filter((one) => one.silent).length : undefined));
   const perStore = (name: string, help: string, value: (one: HubSyncFigures['stores'][number]) => number | null) =>
     new Gauge({
       name,

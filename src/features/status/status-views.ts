@@ -139,16 +139,18 @@ export class StatusViews {
     const offlineAgeMs = this.config.offline.max_age_hours * 3_600_000;
     const lastSuccess = status.last_success_at ? Date.parse(status.last_success_at) : null;
     const redeeming = lastSuccess !== null && now - lastSuccess <= offlineAgeMs;
-    const reachable = status.hub_url === null ? 'no hub configured (standalone)' : status.reachable === null ? 'not tried yet' : status.reachable ? 'reachable' : 'unreachable';
-    const since = status.reachable === null ? null : status.reachable ? state.get('reachable_since') : state.get('unreachable_since');
+    // As the last round found it (src/sync/round-log.ts), with since when.
+    const reachableSince = state.get('reachable_since');
+    const unreachableSince = state.get('unreachable_since');
+    const reachable = status.hub_url === null ? 'no hub configured (standalone)' : reachableSince ? 'reachable' : unreachableSince ? 'unreachable' : 'not tried yet';
     const sync: Facts = {
       kind: 'facts',
       id: 'sync',
       caption: 'Hub',
       items: [
         { label: 'Hub', value: status.hub_url ?? '—' },
-        { label: 'Hub is', value: reachable, ...(status.reachable === false ? { mark: 'unreachable' } : {}) },
-        { label: 'Since', value: timeAgo(since, now) },
+        { label: 'Hub is', value: reachable, ...(unreachableSince ? { mark: 'unreachable' } : {}) },
+        { label: 'Since', value: timeAgo(reachableSince ?? unreachableSince, now) },
         { label: 'Last successful round', value: timeAgo(status.last_success_at, now) },
         { label: 'Last error', value: status.last_error ?? '—' },
         { label: 'Outbox depth', value: String(status.outbox.pending) },
