@@ -5,6 +5,7 @@
  * on both turns 503, with its reason, once the silence is longer than the offline age, and
  * 200 again after; the hub's /metrics and /status show the store as it reported itself.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRound } from '../../src/sync/agent.js';
 import type { SyncParts } from '../../src/sync/sync-parts.js';
@@ -125,5 +126,18 @@ describe('sync metrics and health', () => {
     const storePage = (await call('GET', `${hub.url}/status/stores/prague/json`)).body;
     const exchanges = storePage.sections.find((section: { id: string }) => section.id === 'exchanges').rows;
     expect(exchanges.map((exchange: { cells: { text: string }[] }) => exchange.cells[1]!.text)).toContain('push');
+  });
+});
+
+describe('the Grafana dashboard in config/', () => {
+  it('charts every sync metric the hub and the store serve, and only metrics they serve', async () => {
+    const dashboard = readFileSync(new URL('../../config/grafana-dashboard.json', import.meta.url), 'utf8');
+    const expressions = (JSON.parse(dashboard) as { panels: { targets?: { expr: string }[] }[] }).panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+    const charted = new Set(expressions.flatMap((expression) => expression.match(/loyaltyd_[a-z_]+/g) ?? []));
+    const served = async (server: TestServer) =>
+      ((await call('GET', `${server.url}/metrics`)).body as string).split('\n').filter((line) => line.startsWith('# TYPE loyaltyd_sync_')).map((line) => line.split(' ')[2]!);
+    const sync = new Set([...(await served(hub)), ...(await served(store))]);
+    expect(sync.size).toBeGreaterThan(10);
+    expect([...charted].sort()).toEqual([...sync].sort());
   });
 });
