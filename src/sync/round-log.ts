@@ -8,6 +8,8 @@ import type { SyncState } from './sync-state.js';
 
 /** Rounds kept: enough to see a pattern of failures on the status page, small enough for one meta row. */
 export const KEPT_ROUNDS = 20;
+/** A hub's error answer can be long; the start of it says what went wrong. */
+const KEPT_ERROR_CHARS = 300;
 
 export const RoundRecord = z.object({
   started_at: z.string(),
@@ -40,7 +42,8 @@ export function recentRounds(state: SyncState): RoundRecord[] {
  * failure after a success.
  */
 export function recordRound(state: SyncState, round: RoundRecord): void {
-  state.set('recent_rounds', JSON.stringify([round, ...recentRounds(state)].slice(0, KEPT_ROUNDS)));
+  const kept = { ...round, error: round.error?.slice(0, KEPT_ERROR_CHARS) ?? null };
+  state.set('recent_rounds', JSON.stringify([kept, ...recentRounds(state)].slice(0, KEPT_ROUNDS)));
   const since = new Date(Date.parse(round.started_at) + round.ms).toISOString();
   if (round.ok) {
     if (state.get('reachable_since') === undefined) state.set('reachable_since', since);
