@@ -10,13 +10,14 @@ import type { BackgroundTask } from './features/feature.js';
 import { FEATURES } from './features/registry.js';
 import { externalApplicationsRoutes } from './features/external-applications/external-applications.routes.js';
 import { healthRouter } from './features/health/health.routes.js';
+import { createNodeStatus } from './features/status/node-status.js';
 import { tokensRoutes } from './features/tokens/tokens.routes.js';
 import { usersRoutes } from './features/users/users.routes.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { errorHandler } from './http/error-handler.js';
 import { IdempotencyKeys } from './http/idempotency.js';
 import { cashDeskLane } from './http/cash-desk-lane.js';
-import { createHttpMetrics, createObserver, observeRequests } from './http/observability.js';
+import { createHttpMetrics, createObserver, observeRequests, registerSyncMetrics } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
 import { pathNotFound } from './errors.js';
@@ -44,6 +45,8 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   const metrics = createHttpMetrics();
   const observe = createObserver(log, metrics);
   const started = clock();
+  const status = createNodeStatus(node, config, services.users, clock);
+  registerSyncMetrics(metrics.registry, config.mode, status.figures);
   const background: BackgroundTask[] = [(taskLog) => startCheckpointer(node.db, taskLog)];
 
   const http = express();
@@ -55,21 +58,23 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   http.set('query parser', parseQuery);
   http.use(observeRequests(observe));
   http.use(
-    healthRouter(
-      () => ({
-        status: 'ok',
+    healthRouter(() => {
+      const reasons = status.reasons();
+      return {
+        status: reasons.length === 0 ? 'ok' : 'degraded',
+        reasons,
         mode: config.mode,
         node_id: node.identity.nodeId,
         schema_version: schemaVersion(),
         uptime_seconds: Math.round((clock() - started) / 1000),
         sync: publicSyncStatus(readSyncStatus(node.db, config.mode, config.hub.url, clock)),
         storage: readStorage(node.db, config.mode, config.retention.local_days, clock),
-      }),
-      metrics.registry,
-    ),
+      };
+    }, metrics.registry),
   );
+  http.use(status.router);
   if (config.mode === 'hub') {
-    http.use('/sync/v1', createHubSyncRouter(node, config, services, clock, log));
+    http.use('/sync/v1', createHubSyncRouter(node, config, services, status.contacts, clock, log));
     const compaction = createFeedCompaction(node, config, clock);
     background.push((taskLog) => startFeedCompaction(compaction, taskLog));
     const states = node.states!;

@@ -93,6 +93,8 @@ export const Config = z.strictObject({
     max_age_hours: z.coerce.number().positive(),
   }),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
+  /** `/health` answers 503 when the data folder's free space is under this floor (src/features/health/node-health.ts). */
+  health: z.strictObject({ min_free_disk_mb: z.coerce.number().int().min(0) }),
 });
 export type Config = z.infer<typeof Config>;
 

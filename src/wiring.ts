@@ -28,14 +28,25 @@ import { checkPasswordSetups, registerPasswordSetupEffect, type PasswordSetupMai
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
 import { SyncState } from './sync/sync-state.js';
+import type { StoreContacts } from './sync/store-contacts.js';
+import { encodeReport, readStoreReport } from './sync/store-report.js';
 
-export function createHubSyncRouter(node: Node, config: Config, services: Pick<Services, 'nodes' | 'mailer' | 'ledger' | 'customersRepo'>, clock: Clock, log: Logger): Router {
+export function createHubSyncRouter(
+  node: Node,
+  config: Config,
+  services: Pick<Services, 'nodes' | 'mailer' | 'ledger' | 'customersRepo'>,
+  contacts: StoreContacts,
+  clock: Clock,
+  log: Logger,
+): Router {
   const tables = replicatedTables(node.db);
   if (!node.states) throw new Error('a hub node publishes customer states');
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   return hubRouter({
     nodes: services.nodes,
     log,
+    contacts,
+    clock,
     commands: new HubCommands(node.db, node.writes, node.replicated, new CommandPolicy(node.db, clock, config.sync.max_clock_skew_seconds * 1000), new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, setupUrl: config.mail.password_setup_url, clock }), node.states, [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)], clock),
     originals,
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion()),
@@ -73,13 +84,13 @@ export function startFeedCompaction(compaction: FeedCompaction, log: Logger): ()
 }
 
 /** A client of the store's hub, or undefined for a hub or a store with no hub configured (standalone). */
-function hubClientOf(config: Config): HubClient | undefined {
+function hubClientOf(config: Config, report?: () => string): HubClient | undefined {
   if (config.mode !== 'store' || !config.hub.url) return undefined;
   if (!config.node.name || !config.node.secret) {
     throw new ConfigError('config keys node.name and node.secret: required when hub.url is set (from `loyaltyd nodes add` on the hub)');
   }
   const tls = hubTls(config);
-  return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion(), ...(tls ? { tls } : {}) });
+  return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion(), report, ...(tls ? { tls } : {}) });
 }
 
 /**
@@ -94,7 +105,7 @@ export function createHubHistory(config: Config): HubHistory | undefined {
 
 /** A store's sync parts, or undefined for a store with no hub configured (standalone). */
 export function createStoreSync(node: Node, config: Config, clock: Clock): SyncParts | undefined {
-  const client = hubClientOf(config);
+  const client = hubClientOf(config, () => encodeReport(readStoreReport(node.db, clock)));
   if (!client) return undefined;
   const state = new SyncState(node.db);
   const deferred = new DeferredChanges(node.db, clock);

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { bootstrapIfNeeded, type BootstrapProgress } from './bootstrap.js';
 import { HubError } from './hub-client.js';
+import { recordRound } from './round-log.js';
 import type { SyncParts } from './sync-parts.js';
 
 const NUDGE_DELAY_MS = 200;
@@ -32,7 +33,8 @@ export interface RoundOutcome {
 
 /** One round; never throws, so the scheduler never sees an unhandled rejection. */
 export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (progress: BootstrapProgress) => void): Promise<RoundOutcome> {
-  parts.state.set('last_attempt_at', new Date(clock()).toISOString());
+  const started = clock();
+  parts.state.set('last_attempt_at', new Date(started).toISOString());
   const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, pulled: 0 };
   try {
     outcome.bootstrapped = await bootstrapIfNeeded(parts, onProgress);
@@ -49,6 +51,8 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
     parts.state.set('last_error_at', new Date(clock()).toISOString());
     if (error instanceof HubError && error.retryAfterSeconds !== undefined) outcome.retryAfterMs = error.retryAfterSeconds * 1000;
   }
+  const { ok, pushed, rejected, pulled } = outcome;
+  recordRound(parts.state, { started_at: new Date(started).toISOString(), ms: clock() - started, ok, pushed, rejected, pulled, error: outcome.error ?? null });
   return outcome;
 }
 

@@ -5,7 +5,7 @@
  */
 import { Agent, request } from 'undici';
 import type { Principal } from '../http/principal.js';
-import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, SCHEMA_HEADER, type PushRequest } from './protocol.js';
+import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, REPORT_HEADER, SCHEMA_HEADER, type PushRequest } from './protocol.js';
 
 export class HubError extends Error {
   constructor(
@@ -33,6 +33,8 @@ export interface HubClientOptions {
   nodeSecret: string;
   schemaVersion: number;
   timeoutMs?: number;
+  /** The store's figures, read afresh for each push, pull and snapshot request (src/sync/store-report.ts). */
+  report?: () => string;
 }
 
 export class HubClient {
@@ -40,8 +42,10 @@ export class HubClient {
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
   private readonly base: string;
+  private readonly report: (() => string) | undefined;
 
   constructor(options: HubClientOptions) {
+    this.report = options.report;
     this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 4, ...(options.tls ? { connect: options.tls } : {}) });
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.base = options.url.replace(/\/+$/, '');
@@ -122,11 +126,14 @@ export class HubClient {
   }
 
   private async send(method: string, path: string, body: string | undefined, bodyTimeout: number) {
+    const headers: Record<string, string> = { ...this.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.report) headers[REPORT_HEADER] = this.report();
     let response;
     try {
       response = await request(`${this.base}${path}`, {
         method: method as 'GET' | 'POST',
-        headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
+        headers,
         body,
         dispatcher: this.dispatcher,
         headersTimeout: this.timeoutMs,

@@ -14,7 +14,9 @@ import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
+import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
+import type { Exchange, StoreContacts } from './store-contacts.js';
+import { decodeReport } from './store-report.js';
 
 /** Refuses a store whose TLS connection showed no certificate the hub's CA signed. */
 const clientCertificate: RequestHandler = (request, _response, next) => {
@@ -42,16 +44,21 @@ export function hubRouter(options: {
   originals: OriginalBillSource;
   schemaVersion: number;
   log: Logger;
+  /** Where what each store says of itself is kept for the status page and metrics. */
+  contacts: StoreContacts;
+  clock: () => number;
   /** Whether a store must show a client certificate the hub's CA signed (`http.tls.client_certificates` 'sync'). */
   requireClientCertificate: boolean;
 }): Router {
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
-  router.use(authenticateNode(options.nodes), checkVersions(options.schemaVersion));
+  router.use(authenticateNode(options.nodes), hearStore(options.contacts, options.clock), checkVersions(options.schemaVersion));
   router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const { results, effects } = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands);
+    const rejected = results.filter((result) => result.status === 'rejected').length;
+    response.locals.exchange = { commands: results.length, applied: results.length - rejected, rejected } satisfies Partial<Exchange>;
     response.json({ results });
     void runEffects(effects, options.log);
   });
@@ -59,7 +66,9 @@ export function hubRouter(options: {
     const query = ChangesQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     if (query.data.pushed_through) options.clocks.report(String(response.locals.nodeId), query.data.pushed_through);
-    response.json(options.feed.changesAfter(query.data.after, query.data.limit, scoped(request)));
+    const page = options.feed.changesAfter(query.data.after, query.data.limit, scoped(request));
+    response.locals.exchange = { changes: page.changes.length } satisfies Partial<Exchange>;
+    response.json(page);
   });
   // The bill a cancellation at a store names, sold at another store (src/features/checkout/original-bills.ts).
   router.get('/original-bill', (request, response) => {
@@ -128,6 +137,28 @@ function authenticateNode(nodes: NodeDirectory): RequestHandler {
     const credentials = decodeBasic(request.get('authorization'));
     if (!credentials) throw unauthorized('Send Authorization: Basic base64(node_name:node_secret)');
     response.locals.nodeId = nodes.authenticate(credentials.user, credentials.secret);
+    next();
+  };
+}
+
+/**
+ * Notes the store's call — its versions even when they are refused next, its report when it
+ * sent one — and, once answered, the exchange. A report that does not parse is passed over:
+ * status figures never stop a store's sync.
+ */
+function hearStore(contacts: StoreContacts, clock: () => number): RequestHandler {
+  return (request, response, next) => {
+    const nodeId = String(response.locals.nodeId);
+    const versionOf = (header: string) => (request.get(header) === undefined ? null : Number(request.get(header)) || null);
+    const header = request.get(REPORT_HEADER);
+    contacts.heard(nodeId, { protocol: versionOf(PROTOCOL_HEADER), schema: versionOf(SCHEMA_HEADER) }, header === undefined ? undefined : decodeReport(header));
+    const started = clock();
+    response.once('finish', () => {
+      const kind = request.path === '/commands' ? 'push' : request.path === '/changes' ? 'pull' : request.path === '/snapshot' ? 'snapshot' : 'other';
+      if (kind === 'other') return;
+      const details = (response.locals.exchange ?? {}) as Partial<Exchange>;
+      contacts.exchanged(nodeId, { ...details, at: new Date(started).toISOString(), kind, status: response.statusCode, ms: clock() - started });
+    });
     next();
   };
 }

@@ -6,6 +6,8 @@ export const PROTOCOL_HEADER = 'x-loyaltyd-protocol';
 /** A history read's caller, as the store authenticated them: base64url of a DelegatedPrincipal's JSON. */
 export const PRINCIPAL_HEADER = 'x-loyaltyd-principal';
 export const SCHEMA_HEADER = 'x-loyaltyd-schema';
+/** A store's figures for the hub's status page (src/sync/store-report.ts); optional. */
+export const REPORT_HEADER = 'x-loyaltyd-report';
 
 /** Batches are capped so a push never holds the hub's write lock for long (DESIGN §5). */
 export const MAX_COMMANDS_PER_PUSH = 500;

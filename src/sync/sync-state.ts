@@ -23,6 +23,9 @@ export const SYNC_KEYS = [
   'retention_deleted',
   'bootstrap_indexes',
   'snapshot_sweep',
+  'recent_rounds',
+  'reachable_since',
+  'unreachable_since',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

@@ -1,0 +1,91 @@
+/**
+ * Why a node is degraded, if it is: `/health` answers 503 with these reasons (200 with none),
+ * so that a load balancer, systemd's watchdog script or Prometheus' blackbox probe sees a
+ * node that answers but cannot do its work:
+ * - its database cannot be written (a read-only file or file system, a lock held for longer
+ *   than the busy timeout): every write call would fail;
+ * - the free space of its data folder is under `health.min_free_disk_mb`: SQLite would fail
+ *   writes mid-transaction soon;
+ * - a store that has not completed a round with its hub for longer than the offline age
+ *   (it has stopped redeeming points), or a hub with stores silent that long.
+ */
+import { statfsSync } from 'node:fs';
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { FleetStatus } from '../../sync/fleet-status.js';
+import { SyncState } from '../../sync/sync-state.js';
+
+export interface HealthSettings {
+  dataDir: string;
+  minFreeDiskMb: number;
+  offlineAgeMs: number;
+  /** A store's hub; undefined on a hub and a standalone store. */
+  hubUrl: string | undefined;
+  /** When the daemon started: a store that never completed a round counts its silence from then. */
+  startedAt: number;
+}
+
+const MB = 1024 * 1024;
+
+export class NodeHealth {
+  private readonly probe: Statement<[string]>;
+  private readonly state: SyncState;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: HealthSettings,
+    private readonly clock: Clock,
+    private readonly fleet: FleetStatus | undefined,
+  ) {
+    this.probe = db.prepare("INSERT INTO meta (key, value) VALUES ('health.write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    this.state = new SyncState(db);
+  }
+
+  reasons(): string[] {
+    return [this.databaseProblem(), this.diskProblem(), this.syncProblem()].filter((reason) => reason !== undefined);
+  }
+
+  /**
+   * A real write, rolled back: it needs the write lock and a writable file as any write
+   * does, and leaves nothing behind, so it is no change for the write path to record.
+   */
+  private databaseProblem(): string | undefined {
+    try {
+      this.db.exec('SAVEPOINT health_probe');
+      try {
+        this.probe.run(new Date(this.clock()).toISOString());
+      } finally {
+        this.db.exec('ROLLBACK TO health_probe; RELEASE health_probe');
+      }
+      return undefined;
+    } catch (error) {
+      return `database not writable: ${(error as Error).message}`;
+    }
+  }
+
+  private diskProblem(): string | undefined {
+    const { minFreeDiskMb, dataDir } = this.settings;
+    let freeMb: number;
+    try {
+      const space = statfsSync(dataDir);
+      freeMb = Math.floor((space.bavail * space.bsize) / MB);
+    } catch (error) {
+      return `free disk space unknown: ${(error as Error).message}`;
+    }
+    return freeMb < minFreeDiskMb ? `free disk space ${freeMb} MB is under health.min_free_disk_mb (${minFreeDiskMb} MB)` : undefined;
+  }
+
+  private syncProblem(): string | undefined {
+    const { offlineAgeMs, hubUrl, startedAt } = this.settings;
+    const hours = offlineAgeMs / 3_600_000;
+    if (this.fleet) {
+      const silent = this.fleet.silentStores();
+      return silent > 0 ? `${silent} store(s) silent for longer than offline.max_age_hours (${hours} h)` : undefined;
+    }
+    if (!hubUrl) return undefined;
+    const lastSuccess = this.state.get('last_success_at');
+    const since = lastSuccess ? Date.parse(lastSuccess) : startedAt;
+    return this.clock() - since > offlineAgeMs ? `no successful sync round with the hub for longer than offline.max_age_hours (${hours} h)` : undefined;
+  }
+}
