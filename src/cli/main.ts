@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { AppError } from '../errors.js';
 import { registerAdminCommands } from './admin.commands.js';
+import { registerBackupCommands } from './backup.commands.js';
 import { registerDatabaseCommands } from './database.commands.js';
 import { registerImportCommand } from './import.command.js';
 import { registerProgramCommands } from './program.commands.js';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerSyncCommands(program);
   registerProgramCommands(program);
   registerImportCommand(program);
+  registerBackupCommands(program);
   return program;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Write-ahead log checkpoints off the request path. SQLite's own checkpoint runs in the
  * commit that takes the log past 1,000 pages: that request copies the pages of the last few
- * dozen bills back into the database file and fsyncs it (README "Where the time went"). A
+ * dozen bills back into the database file and fsyncs it (test/bench/README.md, "Where the time went"). A
  * serving node checkpoints in a worker thread with a connection of its own instead. PASSIVE
  * checkpoints never wait for or block the writer, so commits go on while the worker copies.
  *

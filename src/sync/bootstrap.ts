@@ -79,7 +79,11 @@ async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, p
     for (const line of chunk) {
       if (!header) {
         header = SnapshotHeader.parse(JSON.parse(line));
-        if (state.get('snapshot_position') === undefined) state.set('snapshot_position', header.position);
+        if (state.get('snapshot_position') === undefined) {
+          state.set('snapshot_position', header.position);
+          if (header.feed_id === undefined) state.clear('feed_id');
+          else state.set('feed_id', header.feed_id);
+        }
         onProgress?.({ loaded, total: header.total_rows });
         continue;
       }

@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import type { Db } from '../db/open.js';
 import { cursorExpired } from '../errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
+import { feedIdReader } from './feed-identity.js';
 import type { ChangesPage, FeedChange, SnapshotHeader } from './protocol.js';
 import { hubOnlyColumns, reachesStores, withoutHubOnlyColumns } from './scopes.js';
 
@@ -26,6 +27,7 @@ export class HubFeed {
   private readonly page: Statement<[number, number], ChangeRecord>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
   private readonly floor: Statement<[], string | undefined>;
+  private readonly feedId: () => string;
   private readonly replicatedSet: Set<string>;
   /** The tables whose rows a scoped store holds (src/sync/scopes.ts). */
   private readonly sharedSet: Set<string>;
@@ -41,6 +43,7 @@ export class HubFeed {
     this.sharedSet = new Set(replicated.filter(reachesStores));
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM changes');
     this.floor = db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck();
+    this.feedId = feedIdReader(db);
   }
 
   /**
@@ -69,6 +72,7 @@ export class HubFeed {
       last_seq: this.lastSeq.get()?.seq ?? 0,
       has_more: records.length > limit,
       hub_time: last ? new Date(parseInt(last.hlc.slice(0, 12), 16)).toISOString() : new Date().toISOString(),
+      feed_id: this.feedId(),
     };
   }
 
@@ -85,7 +89,7 @@ export class HubFeed {
       const start = resume ? Math.max(0, sent.indexOf(resume.entity)) : 0;
       const tables = sent.slice(start);
       const total = tables.reduce((sum, table) => sum + (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, 0);
-      const header: SnapshotHeader = { position, schema_version: this.schemaVersion, total_rows: total };
+      const header: SnapshotHeader = { position, schema_version: this.schemaVersion, total_rows: total, feed_id: feedIdReader(reader)() };
       await write(out, `${JSON.stringify(header)}\n`);
       for (const table of tables) {
         const fromId = resume && table === resume.entity ? resume.afterId : '';

@@ -67,6 +67,8 @@ export const ChangesPage = z.object({
   has_more: z.boolean(),
   /** The wall time of the newest change in the page, for lag in seconds. */
   hub_time: z.string(),
+  /** Which history the feed tells (src/sync/feed-identity.ts); absent from a hub older than it. */
+  feed_id: z.string().optional(),
 });
 export type ChangesPage = z.infer<typeof ChangesPage>;
 
@@ -92,6 +94,7 @@ export const SnapshotHeader = z.object({
   schema_version: z.number().int(),
   /** Rows the snapshot will send, for progress. */
   total_rows: z.number().int(),
+  feed_id: z.string().optional(),
 });
 export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 

@@ -5,7 +5,8 @@
  * local record on a unique value is listed as a conflict rather than wedging the feed. A
  * change of a table or column this store's schema lacks yet (the hub may be a version
  * ahead) is applied as far as the schema goes and kept whole for after the upgrade, and a
- * round first replays what an upgrade made applicable (src/sync/deferred-changes.ts).
+ * round first replays what an upgrade made applicable (src/sync/deferred-changes.ts). A feed
+ * that is not the one the cursor was read from sends the store to bootstrap again.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -50,6 +51,7 @@ export class Puller {
     for (;;) {
       const cursor = this.state.number('cursor') ?? 0;
       const page = await this.changesAfter(cursor);
+      this.checkFeed(page.feed_id);
       this.db.transaction(() => {
         const applied = page.changes.filter((change) => this.apply(change, schema));
         outcome.applied += applied.length;
@@ -74,6 +76,25 @@ export class Puller {
     } catch (error) {
       if (error instanceof HubError && error.exception === 'sync_cursor_expired_exception') this.state.clear('cursor');
       throw error;
+    }
+  }
+
+  /**
+   * A feed of another identity than the one the cursor was read from is the history of a hub
+   * restored from a backup (src/sync/feed-identity.ts): the cursor may name other changes
+   * there, so it goes, and the next round bootstraps again. A cursor read before hubs told
+   * their feed's identity takes the first one it is told.
+   */
+  private checkFeed(feedId: string | undefined): void {
+    if (feedId === undefined) return;
+    const known = this.state.get('feed_id');
+    if (known === undefined) this.state.set('feed_id', feedId);
+    else if (known !== feedId) {
+      this.db.transaction(() => {
+        this.state.clear('cursor');
+        this.state.clear('feed_id');
+      })();
+      throw new Error('the hub was restored from a backup (its change feed has a new identity): bootstrapping again');
     }
   }
 

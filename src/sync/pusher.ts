@@ -8,8 +8,9 @@
  *
  * Commands are numbered per generation: the seq sent is the outbox seq less the
  * generation's base. When the hub answers that the history diverged (the database was
- * restored from a backup, so seqs it applied now name other commands), the store moves its
- * pending commands to a new generation numbered from 1 and pushes again.
+ * restored from a backup, so seqs it applied now name other commands), or that seqs are
+ * missing (the hub was restored from a backup and no longer holds commands it acknowledged),
+ * the store moves its pending commands to a new generation numbered from 1 and pushes again.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -19,6 +20,9 @@ import { randomBytes } from 'node:crypto';
 import { HubError, type HubClient } from './hub-client.js';
 import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, type CommandResult, type PushedCommand, type RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
+
+/** The hub's answers after which the pending commands continue in a new generation. */
+const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
 
 interface OutboxRecord {
   seq: number;
@@ -81,7 +85,7 @@ export class Pusher {
       try {
         response = await this.client.push({ generation: this.currentGeneration.get()!.value, commands: batch });
       } catch (error) {
-        if (restarted || !(error instanceof HubError) || error.exception !== 'sync_generation_diverged_exception') throw error;
+        if (restarted || !(error instanceof HubError) || !RENUMBERED_AFTER.has(error.exception ?? '')) throw error;
         this.startNewGeneration();
         restarted = true;
         continue;

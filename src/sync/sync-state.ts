@@ -3,6 +3,7 @@ import type { Db } from '../db/open.js';
 
 export const SYNC_KEYS = [
   'cursor',
+  'feed_id',
   'snapshot_position',
   'snapshot_entity',
   'snapshot_after_id',

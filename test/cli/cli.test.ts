@@ -42,7 +42,7 @@ const COMMON = ['--data-dir', '--config', '--json'];
 
 /** Every command line and the options its help must list. */
 const HELP: Record<string, string[]> = {
-  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'program', 'import'],
+  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'program', 'import', 'backup', 'restore'],
   serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo'],
   init: COMMON,
   migrate: COMMON,
@@ -64,6 +64,8 @@ const HELP: Record<string, string[]> = {
   program: ['load'],
   'program load': ['<file>', ...COMMON],
   import: ['<resource>', '<file>', '--batch-size', ...COMMON],
+  backup: ['--to', ...COMMON],
+  restore: ['--from', ...COMMON],
 };
 
 function commandLines(command: Command, prefix: string[] = []): string[] {
