@@ -11,7 +11,8 @@ import { wholeUnits, type Bill, type BillLine } from './bill.js';
 import { creditBack } from './credit-back.js';
 import { pointsEarned } from './earning.js';
 import type { Program, RewardDefinition } from './program.schemas.js';
-import { discountOf, isAvailable, maxCount } from './rewards.js';
+import type { BillRewards } from './reward-matcher.js';
+import { countOf, isAvailable } from './rewards.js';
 
 export interface CampaignPrice {
   value_minor: number;
@@ -30,6 +31,8 @@ export interface AppliedDiscount {
 export interface PaymentInput {
   program: Program;
   rewards: RewardDefinition[];
+  /** What the bill's lines do for the rewards and the vouchers' rewards (src/loyalty/reward-matcher.ts). */
+  evaluation: BillRewards;
   bill: Bill;
   totalMinor: number;
   paymentType: 'S' | 'D';
@@ -67,11 +70,11 @@ export function pricePayment(input: PaymentInput): PaymentResult {
   for (const reward of input.rewards) {
     if (!reward.is_automated || !isAvailable(reward, bill)) continue;
     if (paymentType === 'S' && reward.conditions.length === 0) continue;
-    const amount = discountOf(reward, bill.lines, maxCount(reward, bill.lines, input.balanceMilli));
+    const amount = input.evaluation.discount(reward, countOf(reward, input.evaluation.usesByItems(reward), input.balanceMilli));
     if (amount > 0) discounts.push({ code: reward.code, name: reward.name, source: 'reward', amount_minor: amount, bill_item_ids: [] });
   }
   for (const voucher of input.vouchers) {
-    const amount = discountOf(voucher.reward, bill.lines, 1);
+    const amount = input.evaluation.discount(voucher.reward, 1);
     discounts.push({ code: voucher.code, name: voucher.reward.name, source: 'voucher', amount_minor: amount, bill_item_ids: [] });
   }
   const discounted = Math.max(0, input.totalMinor - discounts.reduce((sum, discount) => sum + discount.amount_minor, 0));

@@ -3,9 +3,10 @@
  * an index from each product, group and brand id a condition names to the (reward,
  * condition) pairs naming it, so that five items visit the hundred-odd pairs they meet
  * rather than every condition of two thousand rewards. For each reward met it sums the
- * whole units each condition matches and what the matching lines cost — the figures
- * usesByItems and discountOf (src/loyalty/rewards.ts) compute for one reward at a time,
- * which test/unit/reward-evaluation.test.ts holds this equal to.
+ * whole units each condition matches and what the matching lines cost. It is the one
+ * evaluator of rewards: recommendations weigh every reward with it, accept-payment prices
+ * the automated rewards and the vouchers named with it (evaluate), and
+ * test/unit/reward-evaluation.test.ts holds it to a brute-force statement of the rules.
  *
  * The sums live in typed arrays kept from call to call and stamped with the call (and the
  * line) that last wrote them, so a call clears nothing and allocates one list. Stamps are
@@ -13,6 +14,15 @@
  */
 import { wholeUnits, type BillLine } from './bill.js';
 import type { RewardDefinition } from './program.schemas.js';
+import { discountOn, eligibleLines, paidLines, paidTotal } from './rewards.js';
+
+/** What one bill's lines do for any reward of a matcher, read before its next match. */
+export interface BillRewards {
+  /** How many times the bill's items allow the reward; the scarcest condition decides. */
+  usesByItems(reward: RewardDefinition): number;
+  /** The discount of `uses` uses of the reward on the bill (src/loyalty/rewards.ts, discountOn). */
+  discount(reward: RewardDefinition, uses: number): number;
+}
 
 /** Flat pairs: a reward's position in the catalog, then the slot of its condition. */
 type Pairs = number[];
@@ -37,6 +47,7 @@ export class RewardMatcher {
   private readonly slotLine: Float64Array;
   private readonly units: Float64Array;
   private met: number[] = [];
+  private readonly positions: Map<RewardDefinition, number>;
 
   /** Indexes the rewards `included` takes; the others are never met. */
   constructor(
@@ -64,6 +75,31 @@ export class RewardMatcher {
     this.paid = new Float64Array(rewards.length);
     this.slotLine = new Float64Array(slots);
     this.units = new Float64Array(slots);
+    this.positions = new Map(rewards.map((reward, position) => [reward, position]));
+  }
+
+  /**
+   * Matches the lines and answers for any reward of this matcher (one `included` takes: the
+   * others are never met) until the next match.
+   */
+  evaluate(lines: BillLine[]): BillRewards {
+    this.match(lines);
+    const call = this.call;
+    const paidInProgram = paidTotal(paidLines(lines));
+    const positionOf = (reward: RewardDefinition) => {
+      const position = this.positions.get(reward);
+      if (position === undefined) throw new Error(`reward ${reward.id} is not in this matcher's catalog`);
+      if (call !== this.call) throw new Error('the matcher has matched other lines since');
+      return position;
+    };
+    return {
+      usesByItems: (reward) => this.usesByItems(positionOf(reward)),
+      discount: (reward, uses) => {
+        const position = positionOf(reward);
+        const eligibleTotal = reward.conditions.length > 0 ? this.paidByMatching(position) : paidInProgram;
+        return discountOn(reward.discount, eligibleTotal, uses, () => eligibleLines(reward, lines));
+      },
+    };
   }
 
   /**

@@ -11,7 +11,7 @@ import type { WritePath } from '../db/write-path.js';
 import type { Bill, BillLine } from './bill.js';
 import { RewardDefinition } from './program.schemas.js';
 import { rankRewards, recommendRewards, type RankedRewards, type RecommendedReward, type RewardListType } from './recommended-rewards.js';
-import { RewardMatcher } from './reward-matcher.js';
+import { RewardMatcher, type BillRewards } from './reward-matcher.js';
 
 interface Catalog {
   version: string;
@@ -44,6 +44,11 @@ export class RewardsCatalog {
    */
   automatedMeetableBy(lines: BillLine[]): RewardDefinition[] {
     return this.catalog().automated.meetable(lines);
+  }
+
+  /** What these lines do for any reward of the catalog, until the next evaluate or recommend. */
+  evaluate(lines: BillLine[]): BillRewards {
+    return this.catalog().all.matcher.evaluate(lines);
   }
 
   /** recommended-best-rewards' list for this bill and points balance. */

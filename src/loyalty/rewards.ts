@@ -1,7 +1,8 @@
 /**
  * Which rewards a bill can use and what they are worth (DESIGN §6). Pure functions over a
  * bill and the program's reward definitions; all money in minor units, points in
- * thousandths.
+ * thousandths. What a bill's items do for a reward — its uses, what its lines cost — is
+ * found by the one evaluator, src/loyalty/reward-matcher.ts.
  */
 import { wholeUnits, type Bill, type BillLine } from './bill.js';
 import type { Discount, RewardCondition, RewardDefinition } from './program.schemas.js';
@@ -56,45 +57,19 @@ export function matchingLines(reward: RewardDefinition, lines: BillLine[]): Bill
   return matching;
 }
 
-/**
- * How many times the bill's items allow the reward: for each condition, the matching
- * whole units divided by its minimum count; the scarcest condition decides. A reward
- * without conditions is limited only by its uses per bill.
- */
-export function usesByItems(reward: RewardDefinition, lines: BillLine[]): number {
-  if (reward.conditions.length === 0) return reward.max_uses_per_bill;
-  let uses = Number.POSITIVE_INFINITY;
-  for (const condition of reward.conditions) {
-    let units = 0;
-    for (const line of lines) if (lineMatches(condition, line)) units += wholeUnits(line);
-    uses = Math.min(uses, Math.floor(units / condition.min_count));
-  }
-  return uses;
-}
-
-/** `max_count` of recommended-best-rewards: 0 when the reward cannot be applied. */
-export function maxCount(reward: RewardDefinition, lines: BillLine[], balanceMilli: number): number {
-  return countOf(reward, usesByItems(reward, lines), balanceMilli);
-}
-
-/** maxCount, given the uses the bill's items allow. */
+/** `max_count` of recommended-best-rewards, given the uses the bill's items allow (src/loyalty/reward-matcher.ts): 0 when the reward cannot be applied. */
 export function countOf(reward: Pick<RewardDefinition, 'max_uses_per_bill' | 'points_cost'>, usesByItems: number, balanceMilli: number): number {
   const byPoints = reward.points_cost > 0 ? Math.floor(Math.max(0, balanceMilli) / reward.points_cost) : Number.POSITIVE_INFINITY;
   return Math.max(0, Math.min(reward.max_uses_per_bill, usesByItems, byPoints));
 }
 
 /**
- * The discount of `uses` uses of a reward on a bill, never more than the lines it applies
- * to cost. Percent: once, on the matching lines (the whole bill without conditions), rounded
- * down to the minor unit. Amount: per use. Final price: the cheapest matching units are
- * sold at that price, one unit per use.
+ * The discount of `uses` uses of a reward, never more than the lines it applies to cost,
+ * given what those lines cost and the lines themselves (read for a final price only).
+ * Percent: once, on the matching lines (the whole bill without conditions), rounded down
+ * to the minor unit. Amount: per use. Final price: the cheapest matching units are sold at
+ * that price, one unit per use.
  */
-export function discountOf(reward: RewardDefinition, lines: BillLine[], uses: number): number {
-  const eligible = eligibleLines(reward, lines);
-  return discountOn(reward.discount, paidTotal(eligible), uses, () => eligible);
-}
-
-/** discountOf, given what the lines the reward applies to cost, and those lines (read for a final price only). */
 export function discountOn(discount: Discount, eligibleTotal: number, uses: number, eligible: () => BillLine[]): number {
   if (uses <= 0) return 0;
   switch (discount.type) {

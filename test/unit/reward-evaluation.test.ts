@@ -1,10 +1,11 @@
 /**
- * The reward arithmetic (src/loyalty/rewards.ts, reward-matcher.ts, recommended-rewards.ts) is
- * written as loops that visit each reward a bill meets once — the matcher sums, in one pass
- * over the lines, what each reward's conditions match — because recommended-best-rewards runs
- * it for every reward a bill can meet. For any program and any bills, one after another on
- * the same matcher, it must answer as its plain statement does (the reference below), and the
- * catalog's automated rewards must be exactly the automated ones among those a bill can meet.
+ * The reward arithmetic has one evaluator (src/loyalty/reward-matcher.ts, with rewards.ts and
+ * recommended-rewards.ts), written as loops that visit each reward a bill meets once — the
+ * matcher sums, in one pass over the lines, what each reward's conditions match — because
+ * recommended-best-rewards runs it for every reward a bill can meet. For any program and any
+ * bills, one after another on the same matcher, it must answer as the brute-force statement of
+ * the rules below does, and the catalog's automated rewards must be exactly the automated ones
+ * among those a bill can meet.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { RewardDefinition, type RewardCondition } from '../../src/loyalty/progra
 import { ProgramService } from '../../src/loyalty/program.service.js';
 import { rankRewards, recommendRewards, type RewardListType } from '../../src/loyalty/recommended-rewards.js';
 import { RewardMatcher } from '../../src/loyalty/reward-matcher.js';
-import { discountOf, isAvailable, lineMatches, matchingLines, maxCount, paidTotal, usesByItems } from '../../src/loyalty/rewards.js';
+import { isAvailable, lineMatches, matchingLines, paidTotal } from '../../src/loyalty/rewards.js';
 import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
 import { tempNode } from '../support/temp-node.js';
 
@@ -38,13 +39,30 @@ function referenceUsesByItems(reward: RewardDefinition, lines: BillLine[]): numb
   );
 }
 
+/** The discount of `uses` uses, stated plainly (DESIGN §6): percent once, amount per use, final price on the cheapest units. */
+function referenceDiscount(reward: RewardDefinition, lines: BillLine[], uses: number): number {
+  if (uses <= 0) return 0;
+  const eligible = reward.conditions.length === 0 ? lines.filter((line) => !line.loyalty_off && line.paid_minor > 0) : referenceMatchingLines(reward, lines);
+  const total = eligible.reduce((sum, line) => sum + Math.max(0, line.paid_minor), 0);
+  const { type, value } = reward.discount;
+  if (type === 'percent') return Math.floor((total * value) / 100);
+  if (type === 'amount') return Math.min(total, value * uses);
+  const units = eligible.flatMap((line) => Array(wholeUnits(line)).fill(line.unit_price_minor) as number[]).sort((a, b) => a - b);
+  return units.slice(0, uses).reduce((sum, price) => sum + Math.max(0, price - value), 0);
+}
+
+function referenceMaxCount(reward: RewardDefinition, lines: BillLine[], balanceMilli: number): number {
+  const byPoints = reward.points_cost > 0 ? Math.floor(Math.max(0, balanceMilli) / reward.points_cost) : Infinity;
+  return Math.max(0, Math.min(reward.max_uses_per_bill, referenceUsesByItems(reward, lines), byPoints));
+}
+
 function referenceRecommend(rewards: RewardDefinition[], bill: Bill, balanceMilli: number, type: RewardListType) {
   return rewards
     .filter((reward) => (type === 'A' || !reward.is_automated) && isAvailable(reward, bill))
     .filter((reward) => type !== 'C' || (reward.conditions.length > 0 && referenceMatchingLines(reward, bill.lines).length > 0))
     .map((reward) => {
-      const count = maxCount(reward, bill.lines, balanceMilli);
-      return { reward, position: rewards.indexOf(reward), maxCount: count, value: discountOf(reward, bill.lines, Math.max(1, count)) };
+      const count = referenceMaxCount(reward, bill.lines, balanceMilli);
+      return { reward, position: rewards.indexOf(reward), maxCount: count, value: referenceDiscount(reward, bill.lines, Math.max(1, count)) };
     })
     .filter(({ maxCount: count }) => type !== 'C' || count > 0)
     .sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value || a.reward.code.localeCompare(b.reward.code));
@@ -93,16 +111,34 @@ function definitions(inputs: RewardInput[]): RewardDefinition[] {
 }
 
 describe('reward evaluation', () => {
-  it('finds the lines a reward matches and the uses its items allow as the plain statement does', () => {
+  it('finds the lines a reward matches, the uses its items allow and the discount of any number of uses as the plain statement does, bill after bill', () => {
     fc.assert(
-      fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 6 }), bill, (inputs, b) => {
-        for (const reward of definitions(inputs)) {
-          expect(matchingLines(reward, b.lines)).toEqual(referenceMatchingLines(reward, b.lines));
-          expect(usesByItems(reward, b.lines)).toBe(referenceUsesByItems(reward, b.lines));
+      fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 6 }), fc.array(bill, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 4 }), (inputs, bills, uses) => {
+        const rewards = definitions(inputs);
+        const matcher = new RewardMatcher(rewards, () => true);
+        for (const b of bills) {
+          const evaluation = matcher.evaluate(b.lines);
+          for (const reward of rewards) {
+            expect(matchingLines(reward, b.lines)).toEqual(referenceMatchingLines(reward, b.lines));
+            expect(evaluation.usesByItems(reward)).toBe(referenceUsesByItems(reward, b.lines));
+            expect(evaluation.discount(reward, uses)).toBe(referenceDiscount(reward, b.lines, uses));
+          }
         }
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('refuses to answer for lines it no longer holds, or for a reward of another catalog', () => {
+    const [first, other] = definitions([
+      { priority: 1, code: 'A', points_cost: '0', conditions: [], discount: { type: 'percent', value: 10 }, is_automated: true, max_uses_per_bill: 1, store_ids: [], time_from: undefined },
+      { priority: 1, code: 'B', points_cost: '0', conditions: [], discount: { type: 'percent', value: 10 }, is_automated: true, max_uses_per_bill: 1, store_ids: [], time_from: undefined },
+    ]);
+    const matcher = new RewardMatcher([first!], () => true);
+    const stale = matcher.evaluate([]);
+    matcher.evaluate([]);
+    expect(() => stale.usesByItems(first!)).toThrow(/matched other lines/);
+    expect(() => matcher.evaluate([]).discount(other!, 1)).toThrow(/not in this matcher/);
   });
 
   it('sums, bill after bill on one matcher, the uses and the matching lines\' cost of every reward as the plain statement does', () => {

@@ -8,7 +8,7 @@ import type { CardHolder, CustomerLedgers } from '../../loyalty/customer-ledgers
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
-import { usesByItems } from '../../loyalty/rewards.js';
+import type { BillRewards } from '../../loyalty/reward-matcher.js';
 import type { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import type { Bill as EngineBill } from '../../loyalty/bill.js';
@@ -57,10 +57,12 @@ export class CheckoutService {
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
     if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer: card_number or customer_id');
     const { pointsMilli: balance, creditMinor: creditBalance } = holder?.balances ?? { pointsMilli: 0, creditMinor: 0 };
+    const evaluation = this.catalog.evaluate(bill.lines);
     const result = pricePayment({
       program: this.program.load() ?? NO_PROGRAM,
       // pricePayment applies only the automated rewards; vouchers name the others.
       rewards: this.catalog.automatedMeetableBy(bill.lines),
+      evaluation,
       bill,
       totalMinor: request.bill.total_price,
       paymentType: request.payment_type,
@@ -70,7 +72,7 @@ export class CheckoutService {
       maxCreditMinor: customerId ? (request.max_credit ?? 0) : 0,
       campaignPrices: this.campaignPrices(bill, paidAt),
       // Without benefit codes there is nothing to check, nor a second look at the rewards catalog.
-      vouchers: customerId && request.benefit_codes.length > 0 ? this.vouchers(request.benefit_codes, customerId, bill, this.catalog.rewards(), paidAt) : [],
+      vouchers: customerId && request.benefit_codes.length > 0 ? this.vouchers(request.benefit_codes, customerId, bill, evaluation, paidAt) : [],
     });
     return {
       accepted_payment: {
@@ -127,7 +129,8 @@ export class CheckoutService {
   }
 
   /** The vouchers named by benefit codes, each checked; every refusal is reported at once. */
-  private vouchers(codes: string[], customerId: string, bill: EngineBill, rewards: RewardDefinition[], paidAt: number) {
+  private vouchers(codes: string[], customerId: string, bill: EngineBill, evaluation: BillRewards, paidAt: number) {
+    const rewards = this.catalog.rewards();
     const refusals: InvalidParam[] = [];
     const accepted: { code: string; reward: RewardDefinition }[] = [];
     const usesPerReward = new Map<string, number>();
@@ -142,10 +145,10 @@ export class CheckoutService {
         return refusals.push({ name, reason: 'voucher_expired', value: code });
       }
       if (reward.store_ids.length > 0 && !reward.store_ids.includes(bill.store_id)) return refusals.push({ name, reason: 'voucher_not_allowed_in_store', value: code });
-      if (usesByItems(reward, bill.lines) === 0) return refusals.push({ name, reason: 'not_enough_items_for_voucher', value: code });
+      if (evaluation.usesByItems(reward) === 0) return refusals.push({ name, reason: 'not_enough_items_for_voucher', value: code });
       const uses = (usesPerReward.get(reward.id) ?? 0) + 1;
       usesPerReward.set(reward.id, uses);
-      if (uses > Math.min(reward.max_uses_per_bill, usesByItems(reward, bill.lines))) return refusals.push({ name, reason: 'max_number_of_voucher_exceeded', value: code });
+      if (uses > Math.min(reward.max_uses_per_bill, evaluation.usesByItems(reward))) return refusals.push({ name, reason: 'max_number_of_voucher_exceeded', value: code });
       accepted.push({ code, reward });
       return undefined;
     });
