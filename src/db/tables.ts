@@ -589,6 +589,14 @@ export interface Tables {
     hlc: string;
     last_change: string;
   };
+  voucher_releases: {
+    id: string;
+    application_id: string;
+    voucher_id: string;
+    purchase_id: string;
+    hlc: string;
+    last_change: string;
+  };
   vouchers: {
     id: string;
     customer_id?: string | null;

@@ -1,8 +1,9 @@
 /**
  * The one builder of point and credit records (DESIGN §5–§6), the facts every balance is
  * folded from (src/loyalty/CONTEXT.md). A record a purchase makes has an id derived from the
- * purchase's and its purpose, so that whichever node makes it, and however often, there is
- * one; a record made by hand (assign, reduce, transfer) has a new id.
+ * purchase's and its purpose, and a voucher's points cost one derived from the voucher's, so
+ * that whichever node makes it, and however often, there is one; a record made by hand
+ * (assign, reduce, transfer) has a new id.
  */
 import type { Clock } from '../clock.js';
 import { derivedId, type IdGenerator } from '../core/ids.js';
@@ -59,6 +60,11 @@ export function creditPaymentId(purchaseId: string): string {
   return derivedId(purchaseId, 'credit:payment');
 }
 
+/** The id of the redemption that paid a voucher's points cost: one per voucher, whichever node writes it. */
+export function voucherCostId(voucherId: string): string {
+  return derivedId(voucherId, 'points:voucher');
+}
+
 const opposite = (kind: LedgerKind): LedgerKind => (kind === 'collection' ? 'redemption' : 'collection');
 
 export class LedgerRecords {
@@ -84,6 +90,11 @@ export class LedgerRecords {
     const out = this.redeem(fromCustomer, milli, origin);
     const into = this.collect(toCustomer, milli, origin);
     return [{ ...out, linked_point_id: into.id }, { ...into, linked_point_id: out.id }];
+  }
+
+  /** A reward's points cost, paid when a voucher is made from it (none for a reward that costs none). */
+  voucherCost(voucherId: string, customerId: string, milli: number): PointRecord[] {
+    return milli > 0 ? [this.point(voucherCostId(voucherId), customerId, 'redemption', milli, { point_type_id: 'reward', partner_id: null })] : [];
   }
 
   /** The points a purchase paid with. */

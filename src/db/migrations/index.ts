@@ -7,6 +7,7 @@ import * as customerLedgers from './0006-customer-ledgers.js';
 import * as syncDeferred from './0007-sync-deferred.js';
 import * as dropUnreadIndexes from './0008-drop-unread-indexes.js';
 import * as customerStates from './0009-customer-states.js';
+import * as voucherReleases from './0010-voucher-releases.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -28,4 +29,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: 'sync-deferred', sql: syncDeferred.sql },
   { version: 8, name: 'drop-unread-indexes', sql: dropUnreadIndexes.sql },
   { version: 9, name: 'customer-states', sql: customerStates.sql },
+  { version: 10, name: 'voucher-releases', sql: voucherReleases.sql },
 ];
