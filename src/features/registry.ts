@@ -12,6 +12,7 @@ import { recommendationsFeature } from './recommendations/index.js';
 import { reservationsFeature } from './reservations/index.js';
 import { storesFeature } from './stores/index.js';
 import { vouchersFeature } from './vouchers/index.js';
+import { walletFeature } from './wallet/index.js';
 
 export const FEATURES: Feature[] = [
   customersFeature,
@@ -20,6 +21,7 @@ export const FEATURES: Feature[] = [
   campaignsFeature,
   vouchersFeature,
   pointsFeature,
+  walletFeature,
   checkoutFeature,
   purchasesFeature,
   recommendationsFeature,
