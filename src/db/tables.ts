@@ -98,6 +98,9 @@ export interface Tables {
     state?: number;
     hlc: string;
     last_change: string;
+    credit_type_id?: string | null;
+    partner_id?: string | null;
+    note?: string | null;
   };
   customer_ledgers: {
     customer_id: string;

@@ -2,6 +2,7 @@
 import { campaignsFeature } from './campaigns/index.js';
 import { catalogFeature } from './catalog/index.js';
 import { checkoutFeature } from './checkout/index.js';
+import { creditsFeature } from './credits/index.js';
 import { customersFeature } from './customers/index.js';
 import { eventsFeature } from './events/index.js';
 import type { Feature } from './feature.js';
@@ -21,6 +22,7 @@ export const FEATURES: Feature[] = [
   campaignsFeature,
   vouchersFeature,
   pointsFeature,
+  creditsFeature,
   walletFeature,
   checkoutFeature,
   purchasesFeature,

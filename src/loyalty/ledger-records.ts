@@ -3,7 +3,7 @@
  * folded from (src/loyalty/CONTEXT.md). A record a purchase makes has an id derived from the
  * purchase's and its purpose, and a voucher's points cost one derived from the voucher's, so
  * that whichever node makes it, and however often, there is one; a record made by hand
- * (assign, reduce, transfer) has a new id.
+ * (assign, reduce, transfer, deposit) has a new id.
  */
 import type { Clock } from '../clock.js';
 import { derivedId, type IdGenerator } from '../core/ids.js';
@@ -37,9 +37,20 @@ export type CreditRecord = {
   amount_minor: number;
   purchase_id: string | null;
   linked_credit_id: string | null;
+  /** Where credit given or taken by hand comes from; null on a purchase's records. */
+  credit_type_id: string | null;
+  partner_id: string | null;
+  note: string | null;
   created_at: string;
   state: number;
 };
+
+/** Where credit given or taken by hand comes from. */
+export interface CreditOrigin {
+  credit_type_id: string;
+  partner_id: string | null;
+  note: string | null;
+}
 
 /** Where points given or taken by hand come from. */
 export interface PointOrigin {
@@ -95,6 +106,23 @@ export class LedgerRecords {
   /** A reward's points cost, paid when a voucher is made from it (none for a reward that costs none). */
   voucherCost(voucherId: string, customerId: string, milli: number): PointRecord[] {
     return milli > 0 ? [this.point(voucherCostId(voucherId), customerId, 'redemption', milli, { point_type_id: 'reward', partner_id: null })] : [];
+  }
+
+  /** Credit given by hand. */
+  deposit(customerId: string, amountMinor: number, origin: CreditOrigin): CreditRecord {
+    return { ...this.credit(this.newId(), customerId, 'collection', amountMinor, null), ...origin };
+  }
+
+  /** Credit taken by hand. */
+  withdraw(customerId: string, amountMinor: number, origin: CreditOrigin): CreditRecord {
+    return { ...this.credit(this.newId(), customerId, 'redemption', amountMinor, null), ...origin };
+  }
+
+  /** Credit moved from one customer to another: a redemption and a collection, each linked to the other. */
+  transferCredit(fromCustomer: string, toCustomer: string, amountMinor: number, origin: CreditOrigin): [CreditRecord, CreditRecord] {
+    const out = this.withdraw(fromCustomer, amountMinor, origin);
+    const into = this.deposit(toCustomer, amountMinor, origin);
+    return [{ ...out, linked_credit_id: into.id }, { ...into, linked_credit_id: out.id }];
   }
 
   /** The points a purchase paid with. */
@@ -165,7 +193,7 @@ export class LedgerRecords {
     };
   }
 
-  private credit(id: string, customerId: string, kind: LedgerKind, amountMinor: number, purchaseId: string): CreditRecord {
+  private credit(id: string, customerId: string, kind: LedgerKind, amountMinor: number, purchaseId: string | null): CreditRecord {
     return {
       id,
       customer_id: customerId,
@@ -173,6 +201,9 @@ export class LedgerRecords {
       amount_minor: amountMinor,
       purchase_id: purchaseId,
       linked_credit_id: null,
+      credit_type_id: null,
+      partner_id: null,
+      note: null,
       created_at: new Date(this.clock()).toISOString(),
       state: 1,
     };

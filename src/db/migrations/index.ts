@@ -8,6 +8,7 @@ import * as syncDeferred from './0007-sync-deferred.js';
 import * as dropUnreadIndexes from './0008-drop-unread-indexes.js';
 import * as customerStates from './0009-customer-states.js';
 import * as voucherReleases from './0010-voucher-releases.js';
+import * as creditOrigins from './0011-credit-origins.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -30,4 +31,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, name: 'drop-unread-indexes', sql: dropUnreadIndexes.sql },
   { version: 9, name: 'customer-states', sql: customerStates.sql },
   { version: 10, name: 'voucher-releases', sql: voucherReleases.sql },
+  { version: 11, name: 'credit-origins', sql: creditOrigins.sql },
 ];
