@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { SyncState } from '../../src/sync/sync-state.js';
 import { expectError } from '../support/expect-error.js';
+import { janaSession } from '../support/customers-fixtures.js';
+import { listChecks } from '../support/list-checks.js';
 import { call, demoPosLogin, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -108,6 +110,31 @@ describe('credits', () => {
     expect((await list('credit_type_id=expiry')).total_items).toBe(1);
     expectError(await call('GET', `${server.api('enterprise')}/credits/${ida.id}`, { headers: auth }), 404, 'not_found_exception');
   });
+});
+
+describe('credits in the customer interface', () => {
+  it('a logged-in customer reads only their own credit records and overviews', async () => {
+    const session = (await janaSession(server)).headers;
+    const customer = server.api('customer');
+    const own = await call('GET', `${customer}/credits`, { headers: session });
+    expect(own.status).toBe(200);
+    expect(new Set(own.body.data.credits.map((credit: { customer_id: string }) => credit.customer_id))).toEqual(new Set([DEMO_IDS.customerJana]));
+    const other = await call('GET', `${customer}/credits?customer_id=${DEMO_IDS.customerPetr}`, { headers: session });
+    expect(expectError(other, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('not_belong_to_logged_in_customer');
+    const overview = await call('GET', `${customer}/wallet/actions/credits-overview?customer_id=${DEMO_IDS.customerPetr}`, { headers: session });
+    expect(expectError(overview, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('not_belong_to_logged_in_customer');
+    const deposit = await call('POST', `${customer}/credits/actions/deposit-credits`, { headers: session, body: { customer_id: DEMO_IDS.customerJana, amount: 5 } });
+    expect(deposit.status).toBe(403);
+  });
+
+  listChecks(
+    'GET /credits (enterprise)',
+    () => ({ url: `${server.api('enterprise')}/credits`, headers: auth, plural: 'credits', idField: 'credit_id' }),
+    [
+      ['create_credit_time_from=yesterday', 'create_credit_time_from'],
+      ['create_credit_time_to=2026-13-01 00:00:00', 'create_credit_time_to'],
+    ],
+  );
 });
 
 describe('credits at a store with a hub', () => {
