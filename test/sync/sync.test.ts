@@ -440,6 +440,37 @@ describe('sync between a hub and stores', () => {
     }
   });
 
+  it('a bill that used a voucher, cancelled at another store while the hub is down, gives the voucher back on every node once the hub completes the cancellation', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const created = await call('POST', `${a.server.api('enterprise')}/rewards/de000000000000000000000601/actions/create-voucher`, {
+      headers: a.auth,
+      body: { customer_id: DEMO_IDS.customerJana, code: 'CAPPU-2' },
+    });
+    const voucherId = created.body.data.voucher_id as string;
+    const cappuccino = { plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 0, bill_item_id: 1 };
+    const finalBill = { bill_id: 'V-1', bill_number: 'V-1', payment_time: '2026-11-20 10:00:00', total_price: 0, bill_items: [cappuccino], payment_recap: { vouchers: [{ code: 'CAPPU-2' }] } };
+    const sendAt = (store: Store, bill: Record<string, unknown>) =>
+      call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+        headers: store.auth,
+        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill },
+      });
+    expect((await sendAt(a, finalBill)).status).toBe(201);
+    for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    const applied = (server: TestServer) => count(server, `SELECT count(*) AS n FROM vouchers v WHERE v.id = '${voucherId}' AND EXISTS (
+      SELECT 1 FROM voucher_applications x WHERE x.voucher_id = v.id AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = x.id))`);
+    expect(applied(b.server)).toBe(1);
+
+    await cluster.stopHub();
+    const cancelled = await sendAt(b, { ...finalBill, bill_id: 'C-V-1', canceled: true });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(201);
+    await cluster.restartHub();
+    for (const store of [b, a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    for (const server of [cluster.hub, a.server, b.server]) expect(applied(server)).toBe(0);
+    const again = await sendAt(a, { ...finalBill, bill_id: 'V-2', bill_number: 'V-2' });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+
   it('a command the hub cannot apply is rejected, taken back at the store and listed, and the commands behind it still apply', async () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;
