@@ -4,7 +4,8 @@
  * spend) and transfer are facts of the one ledger, so after each call the overview's
  * balance, accept-payment's total_credit and the credit GET /credits says is left agree.
  * The bill asked about holds one loyalty_off item, which earns no credit back, so its
- * total_credit is the balance itself.
+ * total_credit is the balance itself. At a store with a hub, spending credit, and points on a
+ * voucher, stops as every redemption does when the store has not synced for too long.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
@@ -13,6 +14,7 @@ import { expectError } from '../support/expect-error.js';
 import { janaSession } from '../support/customers-fixtures.js';
 import { listChecks } from '../support/list-checks.js';
 import { call, demoPosLogin, startTestServer, type TestServer } from '../support/server.js';
+import { CAPPUCCINO_REWARD } from '../support/vouchers-fixtures.js';
 
 let server: TestServer;
 let auth: Record<string, string>;
@@ -137,7 +139,7 @@ describe('credits in the customer interface', () => {
   );
 });
 
-describe('credits at a store with a hub', () => {
+describe('spending credit and points at a store with a hub', () => {
   let store: TestServer;
   let storeAuth: Record<string, string>;
   beforeAll(async () => {
@@ -156,5 +158,13 @@ describe('credits at a store with a hub', () => {
     new SyncState(store.app.node.db).set('last_success_at', new Date(store.clock.now() - 25 * 3_600_000).toISOString());
     const stale = await action(store, storeAuth, 'transfer-credits', { original_customer_id: ida.id, new_customer_id: customer(store).id, amount: 1 });
     expect(expectError(stale, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ reason: 'offline_redemption_limit' });
+  });
+
+  it('makes no voucher from a reward once its last sync is too old: the points it costs are a redemption like any other', async () => {
+    new SyncState(store.app.node.db).set('last_success_at', new Date(store.clock.now() - 25 * 3_600_000).toISOString());
+    const voucher = await call('POST', `${store.api('enterprise')}/rewards/${CAPPUCCINO_REWARD}/actions/create-voucher`, { headers: storeAuth, body: { customer_id: DEMO_IDS.customerJana } });
+    expect(expectError(voucher, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'reward_id', reason: 'offline_redemption_limit' });
+    new SyncState(store.app.node.db).set('last_success_at', new Date(store.clock.now()).toISOString());
+    expect((await call('POST', `${store.api('enterprise')}/rewards/${CAPPUCCINO_REWARD}/actions/create-voucher`, { headers: storeAuth, body: { customer_id: DEMO_IDS.customerJana } })).status).toBe(201);
   });
 });
