@@ -1,10 +1,10 @@
 /**
  * send-purchase and assign-customer (DESIGN §6): the closed bill becomes a purchase with
  * its items; the vouchers it names are used (src/features/checkout/voucher-uses.ts), points
- * and credit paid with are redeemed, and points the rules give and the
- * credit back are earned, as point and credit records whose ids derive from the purchase id
- * — so whichever node earns a purchase's points, and however often, there is one record. A
- * cancellation takes back what the original earned and gives back what it spent; a return
+ * and credit paid with are redeemed, and points the rules give and the credit back are
+ * earned, as point and credit records whose ids derive from the purchase id — so whichever
+ * node earns a purchase's points, and however often, there is one record. A cancellation
+ * takes back what the original earned and gives back what it spent, vouchers too; a return
  * takes back what its items earned, even into a negative balance, which is then listed.
  */
 import type { Clock } from '../../clock.js';
