@@ -3,6 +3,7 @@ import pino from 'pino';
 import { createApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
+import { loadShowcase } from '../demo/showcase.js';
 import { startServer } from '../server.js';
 import { serverTls } from '../tls-files.js';
 import { SyncAgent } from '../sync/agent.js';
@@ -17,6 +18,7 @@ interface ServeOptions extends CommonOptions {
   nodeName?: string;
   nodeSecret?: string;
   demo?: boolean;
+  showcase?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -32,6 +34,7 @@ export function registerServeCommand(program: Command): void {
     .option('--node-name <name>', 'this store node\'s name at the hub')
     .option('--node-secret <secret>', 'this store node\'s secret from `loyaltyd nodes add`')
     .option('--demo', 'load the demo chain on first start and print its credentials')
+    .option('--showcase', 'with --demo: also load the showcase (a wider range, twenty customers with bills, events), as npm start does')
     .action(async (options: ServeOptions) => {
       const config = configFrom(options, {
         mode: options.mode,
@@ -44,6 +47,7 @@ export function registerServeCommand(program: Command): void {
       const log = pino({ level: config.log.level });
       const app = createApp({ config, clock: systemClock, log });
       if (options.demo && !isDemoLoaded(app)) await loadDemo(app);
+      if (options.demo && options.showcase) loadShowcase(app);
       // Sync settings are checked before listening: a store missing its node credentials
       // must exit (status 2, like every config error) rather than serve without syncing.
       const sync = createStoreSync(app.node, config, systemClock);

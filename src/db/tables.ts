@@ -98,6 +98,9 @@ export interface Tables {
     state?: number;
     hlc: string;
     last_change: string;
+    credit_type_id?: string | null;
+    partner_id?: string | null;
+    note?: string | null;
   };
   customer_ledgers: {
     customer_id: string;
@@ -593,6 +596,14 @@ export interface Tables {
     store_id?: string | null;
     purchase_id?: string | null;
     applied_date: string;
+    hlc: string;
+    last_change: string;
+  };
+  voucher_releases: {
+    id: string;
+    application_id: string;
+    voucher_id: string;
+    purchase_id: string;
     hlc: string;
     last_change: string;
   };

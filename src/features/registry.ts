@@ -2,6 +2,7 @@
 import { campaignsFeature } from './campaigns/index.js';
 import { catalogFeature } from './catalog/index.js';
 import { checkoutFeature } from './checkout/index.js';
+import { creditsFeature } from './credits/index.js';
 import { customersFeature } from './customers/index.js';
 import { eventsFeature } from './events/index.js';
 import type { Feature } from './feature.js';
@@ -12,6 +13,7 @@ import { recommendationsFeature } from './recommendations/index.js';
 import { reservationsFeature } from './reservations/index.js';
 import { storesFeature } from './stores/index.js';
 import { vouchersFeature } from './vouchers/index.js';
+import { walletFeature } from './wallet/index.js';
 
 export const FEATURES: Feature[] = [
   customersFeature,
@@ -20,6 +22,8 @@ export const FEATURES: Feature[] = [
   campaignsFeature,
   vouchersFeature,
   pointsFeature,
+  creditsFeature,
+  walletFeature,
   checkoutFeature,
   purchasesFeature,
   recommendationsFeature,

@@ -1,8 +1,9 @@
 /**
  * The one builder of point and credit records (DESIGN §5–§6), the facts every balance is
  * folded from (src/loyalty/CONTEXT.md). A record a purchase makes has an id derived from the
- * purchase's and its purpose, so that whichever node makes it, and however often, there is
- * one; a record made by hand (assign, reduce, transfer) has a new id.
+ * purchase's and its purpose, and a voucher's points cost one derived from the voucher's, so
+ * that whichever node makes it, and however often, there is one; a record made by hand
+ * (assign, reduce, transfer, deposit) has a new id.
  */
 import type { Clock } from '../clock.js';
 import { derivedId, type IdGenerator } from '../core/ids.js';
@@ -36,9 +37,20 @@ export type CreditRecord = {
   amount_minor: number;
   purchase_id: string | null;
   linked_credit_id: string | null;
+  /** Where credit given or taken by hand comes from; null on a purchase's records. */
+  credit_type_id: string | null;
+  partner_id: string | null;
+  note: string | null;
   created_at: string;
   state: number;
 };
+
+/** Where credit given or taken by hand comes from. */
+export interface CreditOrigin {
+  credit_type_id: string;
+  partner_id: string | null;
+  note: string | null;
+}
 
 /** Where points given or taken by hand come from. */
 export interface PointOrigin {
@@ -57,6 +69,11 @@ export interface ReversibleBill {
 /** The id of the credit record a purchase paid with: at most one. */
 export function creditPaymentId(purchaseId: string): string {
   return derivedId(purchaseId, 'credit:payment');
+}
+
+/** The id of the redemption that paid a voucher's points cost: one per voucher, whichever node writes it. */
+export function voucherCostId(voucherId: string): string {
+  return derivedId(voucherId, 'points:voucher');
 }
 
 const opposite = (kind: LedgerKind): LedgerKind => (kind === 'collection' ? 'redemption' : 'collection');
@@ -84,6 +101,28 @@ export class LedgerRecords {
     const out = this.redeem(fromCustomer, milli, origin);
     const into = this.collect(toCustomer, milli, origin);
     return [{ ...out, linked_point_id: into.id }, { ...into, linked_point_id: out.id }];
+  }
+
+  /** A reward's points cost, paid when a voucher is made from it (none for a reward that costs none). */
+  voucherCost(voucherId: string, customerId: string, milli: number): PointRecord[] {
+    return milli > 0 ? [this.point(voucherCostId(voucherId), customerId, 'redemption', milli, { point_type_id: 'reward', partner_id: null })] : [];
+  }
+
+  /** Credit given by hand. */
+  deposit(customerId: string, amountMinor: number, origin: CreditOrigin): CreditRecord {
+    return { ...this.credit(this.newId(), customerId, 'collection', amountMinor, null), ...origin };
+  }
+
+  /** Credit taken by hand. */
+  withdraw(customerId: string, amountMinor: number, origin: CreditOrigin): CreditRecord {
+    return { ...this.credit(this.newId(), customerId, 'redemption', amountMinor, null), ...origin };
+  }
+
+  /** Credit moved from one customer to another: a redemption and a collection, each linked to the other. */
+  transferCredit(fromCustomer: string, toCustomer: string, amountMinor: number, origin: CreditOrigin): [CreditRecord, CreditRecord] {
+    const out = this.withdraw(fromCustomer, amountMinor, origin);
+    const into = this.deposit(toCustomer, amountMinor, origin);
+    return [{ ...out, linked_credit_id: into.id }, { ...into, linked_credit_id: out.id }];
   }
 
   /** The points a purchase paid with. */
@@ -154,7 +193,7 @@ export class LedgerRecords {
     };
   }
 
-  private credit(id: string, customerId: string, kind: LedgerKind, amountMinor: number, purchaseId: string): CreditRecord {
+  private credit(id: string, customerId: string, kind: LedgerKind, amountMinor: number, purchaseId: string | null): CreditRecord {
     return {
       id,
       customer_id: customerId,
@@ -162,6 +201,9 @@ export class LedgerRecords {
       amount_minor: amountMinor,
       purchase_id: purchaseId,
       linked_credit_id: null,
+      credit_type_id: null,
+      partner_id: null,
+      note: null,
       created_at: new Date(this.clock()).toISOString(),
       state: 1,
     };

@@ -47,7 +47,11 @@ const STORE_WRITES: Record<string, readonly Op[]> = {
   product_reservations: ['insert', 'update'],
   reservation_codes: ['insert'],
   reservation_state_changes: ['insert'],
+  // A voucher made from a reward (its points cost a redemption among the point records), its
+  // use on a bill and its release by a cancellation.
+  vouchers: ['insert'],
   voucher_applications: ['insert'],
+  voucher_releases: ['insert'],
   auth_tokens: ['insert', 'update'],
   password_setup_requests: ['insert'],
   customers: ['insert', 'update'],

@@ -54,6 +54,8 @@ export const SCOPES: Readonly<Record<string, Scope>> = {
   // A voucher's applications are its used state until the hub publishes that state itself
   // (issue 17, the next step): until then they reach every store, few as they are.
   voucher_applications: 'customer-state',
+  // A cancellation's release of a voucher's application travels with the applications it folds with.
+  voucher_releases: 'customer-state',
   purchases: 'origin',
   purchase_items: 'origin',
   purchase_assignments: 'origin',

@@ -43,7 +43,7 @@ const COMMON = ['--data-dir', '--config', '--json'];
 /** Every command line and the options its help must list. */
 const HELP: Record<string, string[]> = {
   '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'program', 'import', 'backup', 'restore'],
-  serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo'],
+  serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo', '--showcase'],
   init: COMMON,
   migrate: COMMON,
   demo: COMMON,

@@ -7,6 +7,7 @@ import { ProductGroupQuery } from '../../src/features/catalog/product-groups.sch
 import { ProductQuery } from '../../src/features/catalog/products.schemas.js';
 import { CardsQuery } from '../../src/features/customers/cards.schemas.js';
 import { CustomerSourceRecordsQuery } from '../../src/features/customers/customer-source-records.schemas.js';
+import { CreditsQuery } from '../../src/features/credits/credits.schemas.js';
 import { CustomersQuery } from '../../src/features/customers/customers.schemas.js';
 import { EventGroupQuery } from '../../src/features/events/event-groups.schemas.js';
 import { EventPropertyQuery } from '../../src/features/events/event-properties.schemas.js';
@@ -30,6 +31,7 @@ export const COLLECTIONS: [path: string, query: z.ZodObject][] = [
   ['/campaign-products', CampaignProductQuery],
   ['/vouchers', VouchersQuery],
   ['/points', PointsQuery],
+  ['/credits', CreditsQuery],
   ['/purchases', PurchasesQuery],
   ['/product-reservations', ProductReservationQuery],
   ['/orders', OrderQuery],

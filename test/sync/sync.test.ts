@@ -381,6 +381,98 @@ describe('sync between a hub and stores', () => {
     }
   });
 
+  it('the same credit reduced by hand in both stores while offline is listed as a conflict on every node, where the overview shows the negative balance', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    await cluster.stopHub();
+    // Jana holds 200 CZK of credit; each store reduces 150 of it, within the balance it knows: 200 − 300 = −100.
+    for (const store of [a, b]) {
+      const reduced = await call('POST', `${store.server.api('enterprise')}/credits/actions/reduce-credits`, {
+        headers: store.auth,
+        body: { customer_id: DEMO_IDS.customerJana, amount: 150, partner_id: 'P-1' },
+      });
+      expect(reduced.status, JSON.stringify(reduced.body)).toBe(201);
+    }
+    await cluster.restartHub();
+    for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
+    for (const server of [cluster.hub, a.server, b.server]) {
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as { entity_id: string; detail: string };
+      expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
+      expect(JSON.parse(conflict.detail)).toEqual({ balance_credit: -100 });
+      const overview = await call('GET', `${server.api('enterprise')}/wallet/actions/credits-overview?customer_id=${DEMO_IDS.customerJana}`, {
+        headers: server === cluster.hub ? await demoPosLogin(server) : (server === a.server ? a : b).auth,
+      });
+      expect(overview.body.data.available_credits).toBe(-100);
+    }
+  });
+
+  it('a voucher made at one store reaches the other; used in both while offline, it is listed on every node and its points are spent once', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    // Jana's 250 points buy a free cappuccino (100 points) at store a.
+    const created = await call('POST', `${a.server.api('enterprise')}/rewards/de000000000000000000000601/actions/create-voucher`, {
+      headers: a.auth,
+      body: { customer_id: DEMO_IDS.customerJana, code: 'CAPPU-1' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const voucherId = created.body.data.voucher_id as string;
+    for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    expect(count(b.server, `SELECT count(*) AS n FROM vouchers WHERE id = '${voucherId}'`)).toBe(1);
+    await cluster.stopHub();
+    const cappuccino = { plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 0, bill_item_id: 1 };
+    for (const [store, billId] of [[a, 'V-A'], [b, 'V-B']] as const) {
+      const sent = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+        headers: store.auth,
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: 1,
+          card_number: demoCredentials.customer_card,
+          bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 0, bill_items: [cappuccino], payment_recap: { vouchers: [{ code: 'CAPPU-1' }] } },
+        },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    }
+    await cluster.restartHub();
+    for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
+    for (const server of [cluster.hub, a.server, b.server]) {
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'voucher_applied_twice'").get() as { entity_id: string; detail: string };
+      expect(conflict.entity_id).toBe(voucherId);
+      expect(JSON.parse(conflict.detail)).toMatchObject({ applications: 2 });
+      expect(balance(server, DEMO_IDS.customerJana)).toBe(150);
+    }
+  });
+
+  it('a bill that used a voucher, cancelled at another store while the hub is down, gives the voucher back on every node once the hub completes the cancellation', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const created = await call('POST', `${a.server.api('enterprise')}/rewards/de000000000000000000000601/actions/create-voucher`, {
+      headers: a.auth,
+      body: { customer_id: DEMO_IDS.customerJana, code: 'CAPPU-2' },
+    });
+    const voucherId = created.body.data.voucher_id as string;
+    const cappuccino = { plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 0, bill_item_id: 1 };
+    const finalBill = { bill_id: 'V-1', bill_number: 'V-1', payment_time: '2026-11-20 10:00:00', total_price: 0, bill_items: [cappuccino], payment_recap: { vouchers: [{ code: 'CAPPU-2' }] } };
+    const sendAt = (store: Store, bill: Record<string, unknown>) =>
+      call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+        headers: store.auth,
+        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill },
+      });
+    expect((await sendAt(a, finalBill)).status).toBe(201);
+    for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    const applied = (server: TestServer) => count(server, `SELECT count(*) AS n FROM vouchers v WHERE v.id = '${voucherId}' AND EXISTS (
+      SELECT 1 FROM voucher_applications x WHERE x.voucher_id = v.id AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = x.id))`);
+    expect(applied(b.server)).toBe(1);
+
+    await cluster.stopHub();
+    const cancelled = await sendAt(b, { ...finalBill, bill_id: 'C-V-1', canceled: true });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(201);
+    await cluster.restartHub();
+    for (const store of [b, a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    for (const server of [cluster.hub, a.server, b.server]) expect(applied(server)).toBe(0);
+    const again = await sendAt(a, { ...finalBill, bill_id: 'V-2', bill_number: 'V-2' });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+
   it('a command the hub cannot apply is rejected, taken back at the store and listed, and the commands behind it still apply', async () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;

@@ -7,7 +7,9 @@ import * as customerLedgers from './0006-customer-ledgers.js';
 import * as syncDeferred from './0007-sync-deferred.js';
 import * as dropUnreadIndexes from './0008-drop-unread-indexes.js';
 import * as customerStates from './0009-customer-states.js';
-import * as nodeStores from './0010-node-stores.js';
+import * as voucherReleases from './0010-voucher-releases.js';
+import * as creditOrigins from './0011-credit-origins.js';
+import * as nodeStores from './0012-node-stores.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -29,5 +31,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: 'sync-deferred', sql: syncDeferred.sql },
   { version: 8, name: 'drop-unread-indexes', sql: dropUnreadIndexes.sql },
   { version: 9, name: 'customer-states', sql: customerStates.sql },
-  { version: 10, name: 'node-stores', sql: nodeStores.sql },
+  { version: 10, name: 'voucher-releases', sql: voucherReleases.sql },
+  { version: 11, name: 'credit-origins', sql: creditOrigins.sql },
+  { version: 12, name: 'node-stores', sql: nodeStores.sql },
 ];

@@ -15,6 +15,7 @@ import type { CommandCompletion } from '../../sync/hub-commands.js';
 import { CommandRejected } from '../../sync/command-policy.js';
 import type { LedgerRecords } from '../../loyalty/ledger-records.js';
 import { OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
+import { voucherReleases } from './voucher-uses.js';
 
 export function remoteOriginals(hub: HubHistory): RemoteOriginals {
   return async (storeId, billNumber) => {
@@ -42,6 +43,7 @@ export function completeCancellations(originals: OriginalBills, records: LedgerR
       writes.write(null, (tx) => {
         for (const record of reversals.points) tx.insert('point_records', record);
         for (const record of reversals.credits) tx.insert('credit_records', record);
+        for (const release of voucherReleases(change.entity_id, original.vouchers)) tx.insert('voucher_releases', release);
         tx.update('purchases', change.entity_id, { cancels_purchase_id: original.purchase.id });
       });
     }

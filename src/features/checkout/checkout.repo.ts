@@ -52,6 +52,8 @@ export class CheckoutRepo {
   private readonly customerExists;
   private readonly voucherByCode;
   private readonly cancellation;
+  private readonly rewardCode;
+  private readonly applicationsOf;
 
   constructor(db: Db) {
     this.productByPlu = db.prepare<[string, string], ProductMatch>(
@@ -77,9 +79,15 @@ export class CheckoutRepo {
     this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
     this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
     this.cancellation = db.prepare<[string, string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1');
+    this.rewardCode = db.prepare<[string], { id: string }>('SELECT id FROM rewards WHERE code = ? LIMIT 1');
+    this.applicationsOf = db.prepare<[string], { id: string; voucher_id: string }>(
+      `SELECT a.id, a.voucher_id FROM voucher_applications a
+       WHERE a.purchase_id = ? AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id) ORDER BY a.id`,
+    );
     this.voucherByCode = db.prepare<[string], VoucherRecord>(
       `SELECT v.id, v.code, v.customer_id, v.reward_id, v.valid_from, v.valid_to,
-              (SELECT count(*) FROM voucher_applications a WHERE a.voucher_id = v.id) AS applications
+              (SELECT count(*) FROM voucher_applications a WHERE a.voucher_id = v.id
+                 AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id)) AS applications
        FROM vouchers v WHERE v.code = ? AND v.state = 1 ORDER BY v.id LIMIT 1`,
     );
   }
@@ -92,6 +100,15 @@ export class CheckoutRepo {
 
   voucher(code: string): VoucherRecord | undefined {
     return this.voucherByCode.get(code);
+  }
+
+  hasRewardCode(code: string): boolean {
+    return this.rewardCode.get(code) !== undefined;
+  }
+
+  /** The vouchers a purchase used and no cancellation gave back. */
+  voucherApplicationsOf(purchaseId: string): { id: string; voucher_id: string }[] {
+    return this.applicationsOf.all(purchaseId);
   }
 
   productByPluId(listCode: string, code: string): ProductMatch | undefined {
@@ -123,7 +140,7 @@ export class CheckoutRepo {
     return this.customerExists.get(id) !== undefined;
   }
 
-  insert<T extends 'purchases' | 'purchase_items' | 'purchase_assignments'>(tx: WriteTransaction, table: T, row: WrittenRow<T>): void {
+  insert<T extends 'purchases' | 'purchase_items' | 'purchase_assignments' | 'voucher_applications' | 'voucher_releases'>(tx: WriteTransaction, table: T, row: WrittenRow<T>): void {
     tx.insert(table, row);
   }
 }

@@ -38,6 +38,9 @@ export const Bill = z.object({
 });
 export type Bill = z.infer<typeof Bill>;
 
+/** A voucher or reward the bill used, by its code (PaymentVoucher); the rest of it the till's own record. */
+const PaymentVoucher = z.object({ code: Text });
+
 /** Credit paid with is never negative: a till cannot add credit by paying a negative amount. */
 const CreditPaid = Money.refine((minor) => minor >= 0, { message: 'must not be negative', params: { reason: 'not_allowed_value' } });
 
@@ -46,7 +49,9 @@ export const FinalBill = Bill.extend({
   purchase_type_id: z.string().optional(),
   canceled: z.boolean().default(false),
   payment_type: z.string().optional(),
-  payment_recap: z.object({ credit_points: Points.default(0), amount_for_credit: CreditPaid.default(0) }).default({ credit_points: 0, amount_for_credit: 0 }),
+  payment_recap: z
+    .object({ credit_points: Points.default(0), amount_for_credit: CreditPaid.default(0), vouchers: z.array(PaymentVoucher).default([]) })
+    .default({ credit_points: 0, amount_for_credit: 0, vouchers: [] }),
   create_date_time: z.string().optional(),
 });
 export type FinalBill = z.infer<typeof FinalBill>;

@@ -1,7 +1,7 @@
 /**
  * The bill a cancellation names (DESIGN §6: a bill sent again with `canceled: true` and the
  * original's `bill_number`), with what reversing it needs: its owner, its point and credit
- * records, and whether it is cancelled already. A store holds only its own bills
+ * records, the vouchers it used, and whether it is cancelled already. A store holds only its own bills
  * (src/sync/scopes.ts), so a bill sold at another store is asked of the hub
  * (`GET /sync/v1/original-bill`); offline, the hub completes the cancellation when the
  * command reaches it (src/features/checkout/cancellations.ts).
@@ -27,6 +27,8 @@ export const OriginalBill = z.object({
   owner: z.string().nullable(),
   points: z.array(z.object({ id: z.string(), kind: Kind, points_milli: z.number().int() })),
   credits: z.array(z.object({ id: z.string(), customer_id: z.string(), kind: Kind, amount_minor: z.number().int() })),
+  /** The vouchers it used, which its cancellation gives back (absent from a hub before issue 18). */
+  vouchers: z.array(z.object({ id: z.string(), voucher_id: z.string() })).default([]),
   /** The purchase that already cancels it, if any. */
   cancellation: z.string().nullable(),
 });
@@ -51,6 +53,7 @@ export class OriginalBills {
       owner,
       points: owner ? this.ledger.points.recordsOfCustomer(owner).filter((record) => record.purchase_id === purchase.id) : [],
       credits: this.ledger.credits.recordsOfPurchase(purchase.id),
+      vouchers: this.repo.voucherApplicationsOf(purchase.id),
       cancellation: this.repo.cancellationOf(purchase.id, cancelledBy) ?? null,
     };
   }

@@ -1,9 +1,10 @@
 /**
  * send-purchase and assign-customer (DESIGN §6): the closed bill becomes a purchase with
- * its items; points and credit paid with are redeemed, and points the rules give and the
- * credit back are earned, as point and credit records whose ids derive from the purchase id
- * — so whichever node earns a purchase's points, and however often, there is one record. A
- * cancellation takes back what the original earned and gives back what it spent; a return
+ * its items; the vouchers it names are used (src/features/checkout/voucher-uses.ts), points
+ * and credit paid with are redeemed, and points the rules give and the credit back are
+ * earned, as point and credit records whose ids derive from the purchase id — so whichever
+ * node earns a purchase's points, and however often, there is one record. A cancellation
+ * takes back what the original earned and gives back what it spent, vouchers too; a return
  * takes back what its items earned, even into a negative balance, which is then listed.
  */
 import type { Clock } from '../../clock.js';
@@ -21,6 +22,7 @@ import type { BillReader } from './bill-reader.js';
 import type { CheckoutRepo } from './checkout.repo.js';
 import type { AssignCustomer, SendPurchase } from './checkout.schemas.js';
 import type { OriginalBill, OriginalBills, RemoteOriginals } from './original-bills.js';
+import { voucherApplications, voucherReleases } from './voucher-uses.js';
 
 interface StoredBill {
   lines: BillLine[];
@@ -101,10 +103,14 @@ export class PurchaseRecorder {
       cancels_purchase_id: original?.purchase.id ?? null,
       bill: JSON.stringify({ lines: bill.lines, payment_type: finalBill.payment_type } satisfies StoredBill),
     };
+    const cancels = finalBill.canceled === true;
+    // A cancellation gives back the original's vouchers; the codes it repeats use none.
+    const codes = cancels ? [] : finalBill.payment_recap.vouchers.map((voucher) => voucher.code);
+    const applications = voucherApplications(this.repo, purchaseId, customerId, request.store_id, paidAt, codes);
+    const releases = original ? voucherReleases(purchaseId, original.vouchers) : [];
     const { records } = this.ledger;
     const pointRecords: PointRecord[] = [];
     if (customerId) pointRecords.push(...records.paidWith(purchaseId, customerId, used));
-    const cancels = finalBill.canceled === true;
     if (customerId && !cancels) pointRecords.push(...records.earnedBy(purchaseId, customerId, bill.lines));
     const reversals = original ? records.reversals(purchaseId, original, new Date(this.clock()).toISOString()) : { points: [], credits: [] };
     pointRecords.push(...reversals.points);
@@ -130,6 +136,8 @@ export class PurchaseRecorder {
           vat_rate: item.vat_rate ?? null,
         });
       });
+      for (const application of applications) this.repo.insert(tx, 'voucher_applications', application);
+      for (const release of releases) this.repo.insert(tx, 'voucher_releases', release);
       this.insertPoints(tx, pointRecords);
       this.insertCredits(tx, creditRecords);
     });

@@ -4,7 +4,7 @@ import { invalidParam, notFound } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { Ledger } from '../../loyalty/ledger.js';
-import { creditPaymentId } from '../../loyalty/ledger-records.js';
+import { creditPaymentId, voucherCostId } from '../../loyalty/ledger-records.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import { parseTimestamp } from '../../time.js';
 import { toPoint } from '../points/points.mappers.js';
@@ -79,17 +79,24 @@ export class PurchasesService {
     const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.ledger.points.byId(recordId)!);
     const sum = (kind: 'collection' | 'redemption') => records.filter((record) => record.kind === kind).reduce((total, record) => total + record.points_milli, 0);
     const used = sum('redemption');
+    const voucherIds = this.repo.voucherIdsOf(purchase.id);
+    // The points a used voucher cost were redeemed when it was made from its reward.
+    const inVouchers = voucherIds.reduce((total, voucherId) => total + (this.ledger.points.byId(voucherCostId(voucherId))?.points_milli ?? 0), 0);
     return {
       earned_points: fromMilli(sum('collection')),
       used_credits: fromMinor(this.ledger.credits.byId(creditPaymentId(purchase.id))?.amount_minor ?? 0),
       used_points: fromMilli(used),
-      used_points_total: fromMilli(used),
-      used_vouchers: this.usedVouchers(purchase.id),
+      used_points_total: fromMilli(used + inVouchers),
+      used_vouchers: this.presentVouchers(voucherIds),
     };
   }
 
   private usedVouchers(purchaseId: string) {
-    return this.repo.voucherIdsOf(purchaseId).flatMap((voucherId) => {
+    return this.presentVouchers(this.repo.voucherIdsOf(purchaseId));
+  }
+
+  private presentVouchers(voucherIds: string[]) {
+    return voucherIds.flatMap((voucherId) => {
       const voucher = this.vouchers.voucherById(voucherId);
       return voucher ? [this.presenter.voucher(voucher)] : [];
     });

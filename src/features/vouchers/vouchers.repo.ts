@@ -4,9 +4,13 @@ import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
 
-/** A voucher with its first application by HLC: the fold that decides where it was applied. */
+/**
+ * A voucher with its first application by HLC that no cancellation released: the fold that
+ * decides where it was applied (migration 0010).
+ */
 const VOUCHER_FROM = `vouchers v LEFT JOIN voucher_applications a ON a.id = (
-  SELECT id FROM voucher_applications WHERE voucher_id = v.id ORDER BY hlc LIMIT 1)`;
+  SELECT x.id FROM voucher_applications x WHERE x.voucher_id = v.id
+    AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = x.id) ORDER BY x.hlc LIMIT 1)`;
 const VOUCHER_COLUMNS =
   'v.id, v.customer_id, v.reward_id, v.code, v.value_minor, v.valid_from, v.valid_to, v.reward_group, v.state, v.last_change, a.store_id AS applied_store_id, a.applied_date';
 

@@ -1,9 +1,10 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
 import { Paging } from '../../core/paging.js';
-import { ApplyVoucher, RewardPath, VoucherPath, VouchersQuery } from './vouchers.schemas.js';
+import { ApplyVoucher, CreateVoucher, RewardPath, VoucherPath, VouchersQuery } from './vouchers.schemas.js';
+import type { VoucherIssuer } from './voucher-issuing.service.js';
 import type { VouchersService } from './vouchers.service.js';
 
-export function vouchersRoutes(vouchers: VouchersService): Endpoint[] {
+export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer): Endpoint[] {
   return [
     endpoint({ method: 'get', path: '/vouchers', interfaces: BOTH, query: VouchersQuery, handle: ({ query }, context) => vouchers.list(query, context) }),
     endpoint({ method: 'get', path: '/vouchers/:voucher_id', interfaces: BOTH, params: VoucherPath, handle: ({ params }, context) => vouchers.get(params.voucher_id, context) }),
@@ -18,5 +19,14 @@ export function vouchersRoutes(vouchers: VouchersService): Endpoint[] {
     }),
     endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: Paging, handle: ({ query }) => vouchers.rewards(query) }),
     endpoint({ method: 'get', path: '/rewards/:reward_id', interfaces: BOTH, params: RewardPath, handle: ({ params }) => vouchers.reward(params.reward_id) }),
+    endpoint({
+      method: 'post',
+      path: '/rewards/:reward_id/actions/create-voucher',
+      interfaces: BOTH,
+      status: 201,
+      params: RewardPath,
+      body: CreateVoucher,
+      handle: ({ params, body }, context) => issuer.create(params.reward_id, body, context),
+    }),
   ];
 }

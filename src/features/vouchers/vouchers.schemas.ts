@@ -41,6 +41,10 @@ export type ImportedVoucher = z.infer<typeof ImportedVoucher>;
 
 export const RewardPath = z.object({ reward_id: Text });
 
+/** A voucher made from a reward for a customer; the code is made from its id when not given. */
+export const CreateVoucher = z.object({ customer_id: Id, code: Text.optional() });
+export type CreateVoucher = z.infer<typeof CreateVoucher>;
+
 export interface VoucherRow {
   id: string;
   customer_id: string | null;

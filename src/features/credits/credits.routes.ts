@@ -1,0 +1,42 @@
+import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
+import { CreditPath, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
+import type { CreditsService } from './credits.service.js';
+
+/** Credits are read in both interfaces and changed only in the enterprise one, as points are. */
+export function creditsRoutes(credits: CreditsService): Endpoint[] {
+  return [
+    endpoint({ method: 'get', history: true, path: '/credits', interfaces: BOTH, query: CreditsQuery, handle: ({ query }, context) => credits.list(query, context) }),
+    endpoint({
+      method: 'get',
+      history: true,
+      path: '/credits/:credit_id',
+      interfaces: BOTH,
+      params: CreditPath,
+      handle: ({ params }, context) => credits.get(params.credit_id, context),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/credits/actions/deposit-credits',
+      interfaces: ENTERPRISE,
+      status: 201,
+      body: DepositCredits,
+      handle: ({ body }) => credits.deposit(body),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/credits/actions/reduce-credits',
+      interfaces: ENTERPRISE,
+      status: 201,
+      body: ReduceCredits,
+      handle: ({ body }) => credits.reduce(body),
+    }),
+    endpoint({
+      method: 'post',
+      path: '/credits/actions/transfer-credits',
+      interfaces: ENTERPRISE,
+      status: 204,
+      body: TransferCredits,
+      handle: ({ body }) => credits.transfer(body),
+    }),
+  ];
+}

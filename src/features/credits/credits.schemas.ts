@@ -1,0 +1,56 @@
+/** Request structures of the credit resource (today's spec: GET /credits, POST /credits/actions/…). */
+import { z } from 'zod';
+import { Paging } from '../../core/paging.js';
+import { Id, Text } from '../../core/schemas.js';
+import { Money } from '../../money.js';
+
+const PositiveMoney = Money.refine((minor) => minor > 0, { message: 'must be more than 0', params: { reason: 'not_allowed_value' } });
+
+export const DepositCredits = z.object({
+  amount: PositiveMoney,
+  customer_id: Id,
+  partner_id: z.string().optional(),
+  credit_type_id: z.string().optional(),
+  currency_id: z.string().optional(),
+  note: z.string().optional(),
+});
+export type DepositCredits = z.infer<typeof DepositCredits>;
+
+export const ReduceCredits = DepositCredits;
+export type ReduceCredits = DepositCredits;
+
+export const TransferCredits = z.object({
+  original_customer_id: Id,
+  new_customer_id: Id,
+  amount: PositiveMoney,
+  credit_type_id: z.string().optional(),
+  currency_id: z.string().optional(),
+  note: z.string().optional(),
+});
+export type TransferCredits = z.infer<typeof TransferCredits>;
+
+export const CreditsQuery = Paging.extend({
+  customer_id: Text.optional(),
+  credit_type_id: Text.optional(),
+  /** `YYYY-MM-DD HH:MM:SS` or ISO 8601, in the configured zone. */
+  create_credit_time_from: Text.optional(),
+  create_credit_time_to: Text.optional(),
+  note: Text.optional(),
+});
+export type CreditsQuery = z.infer<typeof CreditsQuery>;
+
+export const CreditPath = z.object({ credit_id: Text });
+
+/** A credit record as GET /credits reads it. */
+export interface CreditRecordRow {
+  id: string;
+  customer_id: string;
+  kind: 'collection' | 'redemption';
+  amount_minor: number;
+  purchase_id: string | null;
+  credit_type_id: string | null;
+  partner_id: string | null;
+  note: string | null;
+  state: number;
+  hlc: string;
+}

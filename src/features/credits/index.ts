@@ -1,0 +1,20 @@
+import { ProgramRepo } from '../../loyalty/program.repo.js';
+import { FoldConflicts } from '../../sync/fold-conflicts.js';
+import type { Feature } from '../feature.js';
+import { CreditPages } from './credit-pages.repo.js';
+import { creditsRoutes } from './credits.routes.js';
+import { CreditsService } from './credits.service.js';
+
+export const creditsFeature: Feature = ({ node, config, clock, services }) =>
+  creditsRoutes(
+    new CreditsService(
+      new CreditPages(node.db),
+      services.ledger,
+      services.customersRepo,
+      new ProgramRepo(node.db),
+      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
+      node.writes,
+      clock,
+      config.time_zone,
+    ),
+  );

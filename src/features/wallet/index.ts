@@ -1,0 +1,7 @@
+import type { Feature } from '../feature.js';
+import { WalletRepo } from './wallet.repo.js';
+import { walletRoutes } from './wallet.routes.js';
+import { WalletService } from './wallet.service.js';
+
+export const walletFeature: Feature = ({ node, config, clock, services }) =>
+  walletRoutes(new WalletService(new WalletRepo(node.db), services.ledger, clock, config.time_zone));

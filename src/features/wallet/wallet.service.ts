@@ -1,0 +1,96 @@
+/**
+ * The wallet's overviews (2021 spec): what a customer earned and redeemed in an interval,
+ * their balance now, and when points expire — points and credit on the same fold as every
+ * other balance (src/loyalty/customer-ledgers.ts). The balance is the one accept-payment
+ * reads. Credit never expires, so its expiration overview is always empty.
+ */
+import type { Clock } from '../../clock.js';
+import { invalidParam } from '../../errors.js';
+import type { RequestContext } from '../../http/endpoint.js';
+import { customerFilter } from '../../http/customer-scope.js';
+import type { Ledger } from '../../loyalty/ledger.js';
+import { fromMilli, fromMinor } from '../../money.js';
+import { formatTimestamp, parseTimestamp } from '../../time.js';
+import type { WalletRepo } from './wallet.repo.js';
+import type { BalanceOverviewQuery, ExpirationOverviewQuery } from './wallet.schemas.js';
+
+const FIRST = '0000';
+const LAST = '9999';
+
+export class WalletService {
+  constructor(
+    private readonly repo: WalletRepo,
+    private readonly ledger: Ledger,
+    private readonly clock: Clock,
+    private readonly timeZone: string,
+  ) {}
+
+  pointsOverview(query: BalanceOverviewQuery, context: RequestContext) {
+    const customerId = this.customer(query.customer_id, context);
+    const { from, to } = this.interval(query);
+    const turnover = this.repo.pointsBetween(customerId, from, to);
+    return {
+      earned_points: fromMilli(turnover.earned),
+      redeemed_points: fromMilli(turnover.redeemed),
+      available_points: fromMilli(this.ledger.balances.balancesAt(customerId, this.clock()).pointsMilli),
+    };
+  }
+
+  creditsOverview(query: BalanceOverviewQuery, context: RequestContext) {
+    const customerId = this.customer(query.customer_id, context);
+    const { from, to } = this.interval(query);
+    const turnover = this.repo.creditsBetween(customerId, from, to);
+    return {
+      earned_credits: fromMinor(turnover.earned),
+      redeemed_credits: fromMinor(turnover.redeemed),
+      available_credits: fromMinor(this.ledger.balances.balancesAt(customerId, this.clock()).creditMinor),
+    };
+  }
+
+  /** The points that expire first (on their day, in the configured zone) and those that expire this month. */
+  pointsExpiration(query: ExpirationOverviewQuery, context: RequestContext) {
+    const customerId = this.customer(query.customer_id, context);
+    const now = this.clock();
+    const nowText = new Date(now).toISOString();
+    const expiring = this.ledger.points
+      .recordsOfCustomer(customerId)
+      .filter((record) => record.kind === 'collection' && record.valid_to !== null && record.valid_to > nowText);
+    const left = this.ledger.balances.pointsLeftOn(expiring, now);
+    const byDay = new Map<string, number>();
+    expiring.forEach((record, index) => {
+      if (left[index]! <= 0) return;
+      const day = formatTimestamp(record.valid_to!, this.timeZone).slice(0, 10);
+      byDay.set(day, (byDay.get(day) ?? 0) + left[index]!);
+    });
+    const days = [...byDay.keys()].sort();
+    const month = formatTimestamp(now, this.timeZone).slice(0, 7);
+    const thisMonth = days.filter((day) => day.startsWith(month)).reduce((total, day) => total + byDay.get(day)!, 0);
+    const next = days[0];
+    return { next_amount: fromMilli(next === undefined ? 0 : byDay.get(next)!), next_date: next ?? null, current_month_amount: fromMilli(thisMonth) };
+  }
+
+  creditsExpiration(query: ExpirationOverviewQuery, context: RequestContext) {
+    this.customer(query.customer_id, context);
+    return { next_amount: 0, next_date: null, current_month_amount: 0 };
+  }
+
+  private customer(requested: string, context: RequestContext): string {
+    const customerId = customerFilter(context, requested) ?? requested;
+    if (!this.repo.hasCustomer(customerId)) throw invalidParam('customer_id', 'not_found', customerId);
+    return customerId;
+  }
+
+  /** The interval's first and last instants as stored text; an open end reaches every fact. */
+  private interval(query: BalanceOverviewQuery): { from: string; to: string } {
+    const from = query.date_from === undefined ? FIRST : this.instant(`${query.date_from} 00:00:00`, 'date_from');
+    const to = query.date_to === undefined ? LAST : this.instant(`${query.date_to} 23:59:59.999`, 'date_to');
+    if (from > to) throw invalidParam('date_to', 'not_allowed_value', query.date_to, 'date_to is before date_from');
+    return { from, to };
+  }
+
+  private instant(text: string, field: string): string {
+    const ms = parseTimestamp(text, this.timeZone);
+    if (ms === undefined) throw invalidParam(field, 'invalid_value_format', text.slice(0, 10));
+    return new Date(ms).toISOString();
+  }
+}
