@@ -193,10 +193,23 @@ describe('loyaltyd admin commands', () => {
   it('nodes add --json prints the node name and a secret stored only as its hash', async () => {
     const dataDir = newFolder();
     const node = await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
-    expect(Object.keys(node).sort()).toEqual(['node_name', 'node_secret']);
+    expect(Object.keys(node).sort()).toEqual(['node_name', 'node_secret', 'store_ids']);
     expect(node.node_name).toBe('store-brno');
     expect(node.node_secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(node.store_ids).toEqual([]);
     expect(queryOne(dataDir, 'SELECT secret_hash FROM nodes WHERE name = ?', 'store-brno')).toEqual({ secret_hash: sha256Hex(node.node_secret) });
+  });
+
+  it('nodes add --store binds the node to the stores it serves, and refuses a store the chain does not have', async () => {
+    const dataDir = newFolder();
+    await runCliJson(['demo', '--data-dir', dataDir]);
+    const node = await runCliJson(['nodes', 'add', '--name', 'store-prague', '--store', DEMO_IDS.storeCentral, '--store', DEMO_IDS.storeAirport, '--data-dir', dataDir]);
+    expect(node.store_ids).toEqual([DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]);
+    expect(queryOne(dataDir, 'SELECT count(*) AS n FROM node_stores s JOIN nodes n ON n.id = s.node_id WHERE n.name = ?', 'store-prague')).toEqual({ n: 2 });
+    const refused = await runCli(['nodes', 'add', '--name', 'store-nowhere', '--store', 'ffffffffffffffffffffffffff', '--data-dir', dataDir, '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('store_id: not_found (ffffffffffffffffffffffffff)');
+    expect(queryOne(dataDir, 'SELECT count(*) AS n FROM nodes WHERE name = ?', 'store-nowhere')).toEqual({ n: 0 });
   });
 
   it('nodes add twice with the same name exits 1 and keeps the first secret', async () => {
