@@ -2,8 +2,9 @@
  * Bad input never yields 5xx (DESIGN §3; issue 20): every operation of the 2021 OpenAPI file
  * gets a fixed number of generated requests — ids the node knows and ids that are not ids,
  * query values of the wrong type or named like Object.prototype's members (sort fields and
- * filters alike), bodies built from the operation's schema and then broken, bodies that are
- * not JSON — on the interface that serves it (both, alternately, when both do). Each answer
+ * filters alike), bodies built from the operation's schema and then broken, valid checkout
+ * and point bodies (../support/fuzz-corpus.ts) with single values pushed to extremes, bodies
+ * that are not JSON — on the interface that serves it (both, alternately, when both do). Each answer
  * must be below 500, and a 4xx must be the API's error envelope. An operation loyaltyd does
  * not serve answers 404 or 405, which passes.
  *
@@ -16,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { EXCEPTIONS } from '../../src/errors.js';
 import type { Interface } from '../../src/http/interfaces.js';
-import { bodyText, Known, mutated, pathValue, queryString, Random, rawBody, seedOf, valueOf } from '../support/fuzz-inputs.js';
+import { CORPUS } from '../support/fuzz-corpus.js';
+import { bodyText, Known, mutated, pathValue, queryString, Random, rawBody, seedOf, tweaked, valueOf } from '../support/fuzz-inputs.js';
 import { basic, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { specOperations, type Operation } from '../support/spec-operations.js';
 
@@ -187,7 +189,12 @@ function request(random: Random, operation: Operation, iface: Interface): Sent {
   const query = queryString(random, operation.parameters, operation.listedFields, known);
   const sent: Sent = { iface, method: operation.method.toUpperCase(), path: query ? `${path}?${query}` : path, headers };
   if (operation.method === 'get' || operation.method === 'delete' ? random.chance(0.05) : random.chance(0.9)) {
-    if (operation.body && random.chance(0.85)) {
+    const corpus = CORPUS[`${sent.method} ${operation.path}`];
+    if (corpus && random.chance(0.5)) {
+      headers['content-type'] = 'application/json';
+      const body = corpus(`fuzz-bill-${random.int(5)}`);
+      sent.body = JSON.stringify(random.chance(0.25) ? body : tweaked(random, body));
+    } else if (operation.body && random.chance(0.85)) {
       headers['content-type'] = 'application/json';
       // A quarter of the bodies are left whole, to reach past validation into the services.
       const clean = random.chance(0.25);

@@ -303,6 +303,30 @@ export function mutated(random: Random, body: unknown): unknown {
   return body;
 }
 
+/** Changes one or two values of a valid body to extremes, keeping its shape. */
+export function tweaked(random: Random, body: unknown): unknown {
+  const leaves = slotsOf(body).filter(({ container, key }) => {
+    const value = (container as Record<string | number, unknown>)[key];
+    return value === null || typeof value !== 'object';
+  });
+  for (let count = 1 + random.int(2); count > 0 && leaves.length > 0; count--) {
+    const { container, key } = random.pick(leaves);
+    (container as Record<string | number, unknown>)[key] = random.pick<unknown>([
+      ...HUGE_NUMBERS,
+      ...HUGE_NUMBERS.map(String),
+      '1e21',
+      '0.0001',
+      '-0',
+      '99999999999999999999',
+      null,
+      true,
+      random.pick(PROTOTYPE_NAMES),
+      random.pick(ODD_TEXTS),
+    ]);
+  }
+  return body;
+}
+
 /** A body that is not the JSON object an operation reads, with the content type it is sent as. */
 export interface RawBody {
   contentType: string | undefined;
