@@ -168,9 +168,13 @@ function authorization(random: Random, iface: Interface, operation: Operation): 
       { authorization: 'Bearer __proto__' },
       { authorization: 'Basic !!!' },
       { authorization: 'Digest x' },
+      { authorization: `Bearer ${'f'.repeat(3_000)}` },
+      { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` },
+      { authorization: `Basic ${Buffer.from([0xff, 0xfe, 0x3a, 0xff]).toString('base64')}` },
       basic('constructor', 'toString'),
       basic('__proto__', tokenId),
       basic(demoCredentials.api_user, 'hasOwnProperty'),
+      basic(demoCredentials.legacy_basic_login, 'f'.repeat(64)),
       credentials[iface === 'enterprise' ? 'customer' : 'enterprise'],
     ]);
   }
