@@ -47,7 +47,7 @@ export function seedOf(seed: number, text: string): number {
 }
 
 /** Names of Object.prototype's members and friends: values that must stay mere values. */
-export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__'];
+const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__'];
 
 const ODD_TEXTS = ['', ' ', 'null', 'undefined', 'true', 'false', '0', '-1', '1.5', '-0', '1e309', '99999999999999999999999999', 'NaN', 'Infinity', '0x1f', '\u0000', '%', '\u{1F642}', "' OR 1=1 --", '<b>', '../..', '[]', '{}', 'a,b,,', '2030-02-30 25:61:61', 'ffffffffffffffffffffffffff', '00000000000000000000000000'];
 const QUERY_LENGTH_LIMIT = 6_000;
@@ -94,7 +94,7 @@ export class Known {
   }
 }
 
-export function oddText(random: Random): string {
+function oddText(random: Random): string {
   return random.chance(0.4) ? random.pick(PROTOTYPE_NAMES) : random.chance(0.1) ? 'x'.repeat(3_000) : random.pick(ODD_TEXTS);
 }
 

@@ -48,8 +48,8 @@ export interface Operation {
 
 type Node = Record<string, unknown>;
 
-export function specOperations(file = SPEC_2021): Operation[] {
-  const document = load(readFileSync(file, 'utf8')) as Node;
+export function specOperations(): Operation[] {
+  const document = load(readFileSync(SPEC_2021, 'utf8')) as Node;
   const resolve = resolverOf(document);
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Node>)) {
