@@ -31,3 +31,29 @@ export const LookupState = z.number().int().min(0).max(2);
 
 /** A yes/no field the API gives as 0 or 1. */
 export const Flag = z.number().int().min(0).max(1);
+
+/** How deep a JSON value stored as sent (a property value, an event's data) may nest. */
+export const JSON_NESTING_LIMIT = 32;
+
+/**
+ * Any JSON value nested at most JSON_NESTING_LIMIT levels. zod's z.json() walks a value by
+ * recursion, and a 1 MB body can nest half a million levels, which would exhaust the stack:
+ * the depth is measured first, level by level, without recursion.
+ */
+export const JsonValue = z
+  .unknown()
+  .refine((value) => nestsWithin(value, JSON_NESTING_LIMIT), `must not nest deeper than ${JSON_NESTING_LIMIT} levels`)
+  .pipe(z.json());
+
+function nestsWithin(value: unknown, limit: number): boolean {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > limit) return false;
+    const next: unknown[] = [];
+    for (const node of level) {
+      if (node !== null && typeof node === 'object') for (const child of Object.values(node)) next.push(child);
+    }
+    level = next;
+  }
+  return true;
+}

@@ -21,6 +21,19 @@ export interface StoredResponse {
 
 const PURGE_EVERY = 1000;
 
+function fingerprintOf(request: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(request) ?? '';
+  } catch (error) {
+    // JSON.parse accepts nesting deeper than JSON.stringify's recursion can walk back; no
+    // operation reads a body nested that deep, so it is refused as a body.
+    if (error instanceof RangeError) throw invalidParam('body', 'invalid_value_format', undefined, 'The body nests too deep');
+    throw error;
+  }
+  return createHash('sha256').update(text).digest('hex');
+}
+
 export class IdempotencyKeys {
   private readonly inFlight = new Map<string, Promise<StoredResponse>>();
   private readonly find: Statement<[string, string], { fingerprint: string; status: number; response: string | null }>;
@@ -42,7 +55,7 @@ export class IdempotencyKeys {
 
   async run(scope: string, key: string, request: unknown, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
     if (key.length === 0 || key.length > 255) throw invalidParam('Idempotency-Key', 'invalid_value_format', key, 'Send 1 to 255 characters');
-    const fingerprint = createHash('sha256').update(JSON.stringify(request) ?? '').digest('hex');
+    const fingerprint = fingerprintOf(request);
     const slot = `${scope}\u0000${key}`;
     const pending = this.inFlight.get(slot);
     if (pending) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_NESTING_LIMIT } from '../../src/core/schemas.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { insertEventProperty } from '../support/events-fixtures.js';
 import { OpenApiContract } from '../support/openapi.js';
@@ -138,6 +139,26 @@ describe('POST /events', () => {
     const response = await post({ event: event(overrides) });
     expect(response.status).toBe(400);
     expect(response.body.error.error_data.invalid_params[0]).toMatchObject({ name, reason });
+  });
+
+  it(`refuses data and property values nested deeper than ${JSON_NESTING_LIMIT} levels with 400, however deep (the fuzz sent 2 000 levels: 500)`, async () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    const send = (data: string, value: string) =>
+      call('POST', `${enterprise}/events`, {
+        headers: pos,
+        rawBody: `{"event": ${JSON.stringify(event())}, "property_records": [{"property_id": "visit_channel", "property_value": ${value}}]}`.replace('"event": {', `"event": {"data": ${data}, `),
+      });
+    expect((await send(`{"a": ${nested(JSON_NESTING_LIMIT - 1)}}`, nested(JSON_NESTING_LIMIT))).status).toBe(201);
+    for (const depth of [JSON_NESTING_LIMIT + 1, 2_000, 200_000]) {
+      const deepData = await send(`{"a": ${nested(depth)}}`, '1');
+      expect(deepData.status).toBe(400);
+      expect(deepData.body.error.error_data.invalid_params).toEqual([expect.objectContaining({ name: 'event.data.a', reason: 'invalid_value_format' })]);
+      const deepValue = await send('"text"', nested(depth));
+      expect(deepValue.status).toBe(400);
+      expect(deepValue.body.error.error_data.invalid_params).toEqual([
+        expect.objectContaining({ name: 'property_records.0.property_value', reason: 'invalid_value_format' }),
+      ]);
+    }
   });
 
   it('lets a logged-in customer record events for itself only', async () => {

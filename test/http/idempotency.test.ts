@@ -65,6 +65,16 @@ describe('Idempotency-Key', () => {
     expect(response.body.error.error_data.invalid_params[0].reason).toBe('invalid_value_format');
   });
 
+  it('a body nested deeper than JSON.stringify can walk answers 400 naming the body, not 500 (found by the fuzz)', async () => {
+    const depth = 300_000;
+    const response = await call('POST', `${server.api('enterprise')}/customers`, {
+      headers: { ...auth, 'idempotency-key': 'deep-1' },
+      rawBody: `{"customer": ${'['.repeat(depth)}${']'.repeat(depth)}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.error_data.invalid_params).toEqual([expect.objectContaining({ name: 'body', reason: 'invalid_value_format' })]);
+  });
+
   it('calls that hand out credentials are never kept: each token creation is new and nothing is stored', async () => {
     const create = () =>
       call('POST', `${server.api('customer')}/tokens`, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_NESTING_LIMIT } from '../../src/core/schemas.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { insertStoreGroup, insertStoreGroupRecord } from '../support/catalog-fixtures.js';
 import { expectError } from '../support/expect-error.js';
@@ -70,6 +71,23 @@ describe('POST property records', () => {
       ['seats', 'seats', 40],
       ['services', 'services', ['wifi', 'parking']],
     ]);
+  });
+
+  it(`keeps a value nested ${JSON_NESTING_LIMIT} levels and refuses deeper ones with 400, however deep (the fuzz sent 2 000 levels: 500)`, async () => {
+    const storeId = await createStore();
+    const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    const send = (id: string, depth: number) =>
+      call('POST', `${enterprise}/stores/${storeId}/property-records`, { headers: pos, rawBody: `{"property_record": {"property_id": "${id}", "property_value": ${nested(depth)}}}` });
+    expect((await send('at_limit', JSON_NESTING_LIMIT)).status).toBe(201);
+    for (const depth of [JSON_NESTING_LIMIT + 1, 2_000, 200_000]) {
+      const refused = await send(`deeper_${depth}`, depth);
+      expect(expectError(refused, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
+        expect.objectContaining({ name: 'property_record.property_value', reason: 'invalid_value_format' }),
+      ]);
+    }
+    const id = `at_limit:${storeId}`;
+    const update = await call('PUT', `${enterprise}/stores/${storeId}/property-records/${id}`, { headers: pos, rawBody: `{"property_record": {"property_value": ${nested(5_000)}}}` });
+    expectError(update, 400, 'invalid_params_exception');
   });
 
   it('refuses a second record of the same property with already_exists', async () => {

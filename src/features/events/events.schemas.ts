@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, QueryArray, QueryBoolean, Text } from '../../core/schemas.js';
+import { Id, JsonValue, QueryArray, QueryBoolean, Text } from '../../core/schemas.js';
 
 /** External ids arrive as strings or, in the OpenAPI examples, as numbers. */
 const ExternalId = z.union([Text, z.number().transform(String)]);
@@ -11,14 +11,14 @@ export const NewEvent = z.object({
   external_id: ExternalId,
   secondary_external_id: ExternalId.nullable().optional(),
   /** Serialized JSON; the OpenAPI file also lets an array or an object through, stored as its JSON text. */
-  data: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.json())]).nullable().optional(),
+  data: z.union([z.string(), z.array(z.string()), z.record(z.string(), JsonValue)]).nullable().optional(),
   created_at: z.string().optional(),
 });
 export type NewEvent = z.infer<typeof NewEvent>;
 
 export const NewPropertyRecord = z.object({
   property_id: Text,
-  property_value: z.json().optional(),
+  property_value: JsonValue.optional(),
 });
 export type NewPropertyRecord = z.infer<typeof NewPropertyRecord>;
 

@@ -1,11 +1,11 @@
 /** Subresources of a store: its property records and its store group records. */
 import { z } from 'zod';
-import { Text } from '../../core/schemas.js';
+import { JsonValue, Text } from '../../core/schemas.js';
 
 export const PropertyRecordInput = z.object({
   property_id: Text,
   property_name: Text.optional(),
-  property_value: z.json(),
+  property_value: JsonValue,
 });
 
 export const CreatePropertyRecord = z.object({ property_record: PropertyRecordInput });
