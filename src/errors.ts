@@ -49,6 +49,7 @@ export const EXCEPTIONS = {
   sync_cursor_expired_exception: 410,
   payload_too_large_exception: 413,
   unsupported_media_type_exception: 415,
+  request_header_fields_too_large_exception: 431,
   idempotency_key_reused_exception: 422,
   too_many_requests_exception: 429,
   internal_server_error_exception: 500,
@@ -174,6 +175,22 @@ export function payloadTooLarge(limitBytes: number): AppError {
 
 export function malformedJson(detail: string): AppError {
   return badRequest([{ name: 'body', reason: 'invalid_value_format', message: `The body is not valid JSON: ${detail}` }]);
+}
+
+/** A request line and headers larger than Node's limit (16 KB), refused before the app reads it (src/http/client-error.ts). */
+export function headersTooLarge(): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'request_header_fields_too_large_exception',
+    title: 'Request header fields too large',
+    detail: 'The request line and headers are larger than 16 KB; send long values in the body',
+    error_data: {},
+  });
+}
+
+/** A request that is not well-formed HTTP, refused before the app reads it. */
+export function malformedRequest(): AppError {
+  return badRequest([], 'The request is not well-formed HTTP.');
 }
 
 export function unsupportedMediaType(contentType: string): AppError {

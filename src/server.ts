@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
+import { answerClientError } from './http/client-error.js';
 
 export interface RunningServer {
   url: string;
@@ -15,6 +16,7 @@ export function startServer(app: App, host: string, port: number, tls?: ServerOp
     const server: Server = (tls ? createTlsServer(tls, app.listener) : createServer(app.listener)).listen(port, host);
     let stopBackground = () => {};
     server.keepAliveTimeout = 65_000;
+    server.on('clientError', answerClientError);
     server.once('error', reject);
     server.once('listening', () => {
       stopBackground = app.startBackground();

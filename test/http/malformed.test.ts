@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../src/demo/demo.js';
-import type { Interface } from '../../src/http/interfaces.js';
+import { basePath, type Interface } from '../../src/http/interfaces.js';
+import { connect } from 'node:net';
 import { basic, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
 interface Hostile {
@@ -21,6 +22,17 @@ interface Hostile {
   status: number;
   exception: string;
   check?: (error: any) => void;
+}
+
+/** Writes raw bytes to the server and reads all it answers until it closes the connection. */
+function rawExchange(url: URL, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(raw));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
 }
 
 const LOGIN = '/users/actions/login';
@@ -162,6 +174,17 @@ describe('hostile requests', () => {
       error_data: expect.any(Object),
     });
     row.check?.(body.error);
+  });
+
+  it.each([
+    ['a request line and headers over 16 KB', `GET ${basePath('enterprise')}${APPS} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request_header_fields_too_large_exception'],
+    ['bytes that are not HTTP', 'HELLO THERE\r\n\r\n', 400, 'invalid_params_exception'],
+  ])('%s, refused before the app reads it, answers in the error envelope', async (_name, raw, status, exception) => {
+    const answer = await rawExchange(new URL(server.url), raw);
+    const [head, body] = answer.split('\r\n\r\n') as [string, string];
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(head.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(body).error).toMatchObject({ exception, title: expect.any(String), detail: expect.any(String) });
   });
 
   it('still answers a valid request after the hostile ones', async () => {
