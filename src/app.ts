@@ -8,6 +8,8 @@ import { startCheckpointer } from './db/checkpointer.js';
 import { schemaVersion } from './db/migrate.js';
 import type { BackgroundTask } from './features/feature.js';
 import { FEATURES } from './features/registry.js';
+import { apiDocsRouter } from './features/api-docs/api-docs.routes.js';
+import { PLAIN_ROUTES } from './features/api-docs/plain-routes.js';
 import { externalApplicationsRoutes } from './features/external-applications/external-applications.routes.js';
 import { healthRouter } from './features/health/health.routes.js';
 import { tokensRoutes } from './features/tokens/tokens.routes.js';
@@ -19,6 +21,7 @@ import { cashDeskLane } from './http/cash-desk-lane.js';
 import { createHttpMetrics, createObserver, observeRequests } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
+import { openApiDocument } from './http/openapi.js';
 import { pathNotFound } from './errors.js';
 import { startStateSettling } from './loyalty/state-settling.js';
 import { openNode, type Node } from './node.js';
@@ -90,6 +93,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     history,
   };
   mountEndpoints(http, endpoints, mounting);
+  http.use(apiDocsRouter(openApiDocument(endpoints, PLAIN_ROUTES)));
   http.use((request) => {
     throw pathNotFound(request.path);
   });

@@ -1,0 +1,37 @@
+/**
+ * zod schemas as JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) for the API
+ * document: requests as the API reads them (`input`: a money amount is a number or a
+ * numeric string), answers as it writes them (`output`). A schema that refers to itself
+ * (a JSON value) keeps its definitions under the document's components.
+ */
+import { z } from 'zod';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Definitions of self-referring schemas, by their name in `components.schemas`. */
+export type Definitions = Record<string, JsonSchema>;
+
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', definitions: Definitions): JsonSchema {
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete converted.$schema;
+  const local = (converted.$defs ?? {}) as Definitions;
+  delete converted.$defs;
+  const refersToItself = JSON.stringify(converted).includes('"$ref":"#"');
+  if (Object.keys(local).length === 0 && !refersToItself) return converted;
+  // Each schema names its own definitions from __schema0 and itself `#`; the document keeps
+  // them apart under a prefix of their own.
+  const prefix = `Definition${Object.keys(definitions).length}_`;
+  if (refersToItself) local.root = converted;
+  for (const [name, definition] of Object.entries(local)) definitions[`${prefix}${name}`] = relocated(definition, prefix) as JsonSchema;
+  return refersToItself ? { $ref: `#/components/schemas/${prefix}root` } : (relocated(converted, prefix) as JsonSchema);
+}
+
+function relocated(node: unknown, prefix: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => relocated(item, prefix));
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? relocatedReference(value, prefix) : relocated(value, prefix)]));
+}
+
+function relocatedReference(reference: string, prefix: string): string {
+  return reference === '#' ? `#/components/schemas/${prefix}root` : reference.replace('#/$defs/', `#/components/schemas/${prefix}`);
+}
