@@ -9,6 +9,7 @@ import { schemaVersion } from './db/migrate.js';
 import type { BackgroundTask } from './features/feature.js';
 import { FEATURES } from './features/registry.js';
 import { apiDocsRouter } from './features/api-docs/api-docs.routes.js';
+import { HUB_SYNC_ROUTES } from './features/api-docs/hub-sync-routes.js';
 import { PLAIN_ROUTES } from './features/api-docs/plain-routes.js';
 import { externalApplicationsRoutes } from './features/external-applications/external-applications.routes.js';
 import { healthRouter } from './features/health/health.routes.js';
@@ -93,7 +94,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     history,
   };
   mountEndpoints(http, endpoints, mounting);
-  http.use(apiDocsRouter(openApiDocument(endpoints, PLAIN_ROUTES)));
+  http.use(apiDocsRouter(openApiDocument(endpoints, config.mode === 'hub' ? [...PLAIN_ROUTES, ...HUB_SYNC_ROUTES] : PLAIN_ROUTES)));
   http.use((request) => {
     throw pathNotFound(request.path);
   });

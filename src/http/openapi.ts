@@ -4,21 +4,28 @@
  * it declares one, the structure of its answer; then the routes outside the interfaces as
  * their routers describe them. A new endpoint is in the document by itself.
  */
+import type { z } from 'zod';
 import { takesIdempotencyKey, type Endpoint } from './endpoint.js';
 import { API_VERSION, basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
 import { SOURCE_HEADER } from './history-reads.js';
 import { errorComponents, errorResponse } from './openapi-errors.js';
 import { jsonSchemaOf, type Definitions, type JsonSchema } from './openapi-schemas.js';
 
-/** A route outside the two interfaces (health, metrics, this document), as its router describes it. */
+/** A route outside the two interfaces (health, metrics, this document, the hub's sync protocol), as its router describes it. */
 export interface PlainRoute {
-  method: 'get';
+  method: 'get' | 'post';
   path: string;
   summary: string;
-  /** OpenAPI parameter objects, for a path with parameters. */
-  parameters?: JsonSchema[];
+  tag: string;
+  /** Called with a store's node name and secret (the sync protocol); with no credentials otherwise. */
+  nodeCredentials?: true;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
   /** Its answers by status, each with its media type and, for JSON, its structure. */
-  answers: Record<number, { description: string; mediaType: string; schema?: JsonSchema }>;
+  answers: Record<number, { description: string; mediaType: string; schema?: z.ZodType }>;
+  /** The statuses of the error answers it gives beyond 500. */
+  errors?: number[];
 }
 
 type Operation = Record<string, unknown>;
@@ -34,7 +41,7 @@ export function openApiDocument(endpoints: Endpoint[], plainRoutes: PlainRoute[]
       add(`${basePath(iface)}${openApiPath(endpoint.path)}`, endpoint.method, operationOf(endpoint, iface, definitions));
     }
   }
-  for (const route of plainRoutes) add(openApiPath(route.path), route.method, plainOperation(route));
+  for (const route of plainRoutes) add(openApiPath(route.path), route.method, plainOperation(route, definitions));
   const errors = errorComponents(definitions);
   return {
     openapi: '3.1.0',
@@ -45,7 +52,10 @@ export function openApiDocument(endpoints: Endpoint[], plainRoutes: PlainRoute[]
         'The loyalty API of a loyaltyd store or hub: the enterprise interface (cash desks, back office) and the customer interface (apps, kiosks), ' +
         'then the routes outside them. Success answers `{"data": …}`; errors answer `{"error": …}` with the exceptions and reasons of the error catalogue.',
     },
-    tags: [...INTERFACES.map((iface) => ({ name: tagOf(iface), description: `Below ${basePath(iface)}` })), { name: OPERATIONS_TAG, description: 'Outside the interfaces, with no credentials' }],
+    tags: [
+      ...INTERFACES.map((iface) => ({ name: tagOf(iface), description: `Below ${basePath(iface)}` })),
+      ...[...new Set(plainRoutes.map((route) => route.tag))].map((name) => ({ name })),
+    ],
     paths,
     components: {
       securitySchemes: SECURITY_SCHEMES,
@@ -60,8 +70,6 @@ export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
-const OPERATIONS_TAG = 'Operations';
-
 const tagOf = (iface: Interface) => `${INTERFACE_LABEL[iface]} interface`;
 
 const SECURITY_SCHEMES = {
@@ -73,6 +81,7 @@ const SECURITY_SCHEMES = {
   },
   customerToken: { type: 'http', scheme: 'basic', description: 'api_user:token_id — an api-user issued by the operator and a token of POST /tokens.' },
   customerApiUser: { type: 'http', scheme: 'basic', description: 'api_user: with an empty token part, to create a token.' },
+  node: { type: 'http', scheme: 'basic', description: 'node_name:node_secret of a store, issued on the hub by `loyaltyd nodes add`.' },
 };
 
 function securityOf(endpoint: Endpoint, iface: Interface): Record<string, string[]>[] {
@@ -99,15 +108,7 @@ function operationOf(endpoint: Endpoint, iface: Interface, definitions: Definiti
 }
 
 function parametersOf(endpoint: Endpoint, definitions: Definitions): JsonSchema[] {
-  const parameters: JsonSchema[] = [];
-  for (const [place, schema] of [['path', endpoint.params], ['query', endpoint.query]] as const) {
-    if (!schema) continue;
-    const object = jsonSchemaOf(schema, 'input', definitions);
-    const required = new Set((object.required as string[] | undefined) ?? []);
-    for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, JsonSchema>)) {
-      parameters.push({ name, in: place, required: place === 'path' || required.has(name), schema: property });
-    }
-  }
+  const parameters = inputParameters(endpoint, definitions);
   if (takesIdempotencyKey(endpoint)) {
     parameters.push({
       name: 'Idempotency-Key',
@@ -116,6 +117,20 @@ function parametersOf(endpoint: Endpoint, definitions: Definitions): JsonSchema[
       description: 'A replay with the same key and body answers the first answer again; the same key with another body is 422.',
       schema: { type: 'string' },
     });
+  }
+  return parameters;
+}
+
+/** One parameter per property of the path and query schemas. */
+function inputParameters({ params, query }: { params?: z.ZodType | undefined; query?: z.ZodType | undefined }, definitions: Definitions): JsonSchema[] {
+  const parameters: JsonSchema[] = [];
+  for (const [place, schema] of [['path', params], ['query', query]] as const) {
+    if (!schema) continue;
+    const object = jsonSchemaOf(schema, 'input', definitions);
+    const required = new Set((object.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, JsonSchema>)) {
+      parameters.push({ name, in: place, required: place === 'path' || required.has(name), schema: property });
+    }
   }
   return parameters;
 }
@@ -139,18 +154,23 @@ function responsesOf(endpoint: Endpoint, definitions: Definitions): Record<strin
   return { [status]: success, ...Object.fromEntries(errors.sort((a, b) => a - b).map((code) => [code, errorResponse(code)])) };
 }
 
-function plainOperation(route: PlainRoute): Operation {
-  return {
+function plainOperation(route: PlainRoute, definitions: Definitions): Operation {
+  const operation: Operation = {
     operationId: `${route.method}_${route.path.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
     summary: route.summary,
-    tags: [OPERATIONS_TAG],
-    security: [],
-    parameters: route.parameters ?? [],
-    responses: Object.fromEntries(
-      Object.entries(route.answers).map(([status, answer]) => [
-        status,
-        { description: answer.description, content: { [answer.mediaType]: answer.schema ? { schema: answer.schema } : {} } },
-      ]),
-    ),
+    tags: [route.tag],
+    security: route.nodeCredentials ? [{ node: [] }] : [],
+    parameters: inputParameters(route, definitions),
+    responses: {
+      ...Object.fromEntries(
+        Object.entries(route.answers).map(([status, answer]) => [
+          status,
+          { description: answer.description, content: { [answer.mediaType]: answer.schema ? { schema: jsonSchemaOf(answer.schema, 'output', definitions) } : {} } },
+        ]),
+      ),
+      ...Object.fromEntries([...(route.errors ?? []), 500].map((code) => [code, errorResponse(code)])),
+    },
   };
+  if (route.body) operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input', definitions) } } };
+  return operation;
 }

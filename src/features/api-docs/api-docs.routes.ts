@@ -6,12 +6,11 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Router } from 'express';
+import { z } from 'zod';
 
-/** The viewer's files `/docs` loads from swagger-ui-dist, by their names there. */
-const VIEWER_FILES: readonly string[] = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
 const START_FILE = 'start.js';
-/** Every file `/docs` loads, under `/docs/`. */
-export const DOCS_ASSETS = [...VIEWER_FILES, START_FILE];
+/** Every file `/docs` loads, under `/docs/`: the viewer's from swagger-ui-dist by their names there, and what starts it. */
+export const DocsAsset = z.enum(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', START_FILE]);
 
 const VIEWER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -50,14 +49,10 @@ export function apiDocsRouter(document: object): Router {
     response.set('Content-Security-Policy', CONTENT_SECURITY_POLICY).type('html').send(PAGE);
   });
   router.get('/docs/:asset', (request, response, next) => {
-    const asset = request.params.asset;
-    if (asset === START_FILE) {
-      response.type('js').send(START);
-    } else if (VIEWER_FILES.includes(asset)) {
-      response.sendFile(join(VIEWER, asset), { maxAge: '1d' });
-    } else {
-      next();
-    }
+    const asset = DocsAsset.safeParse(request.params.asset);
+    if (!asset.success) next();
+    else if (asset.data === START_FILE) response.type('js').send(START);
+    else response.sendFile(join(VIEWER, asset.data), { maxAge: '1d' });
   });
   return router;
 }
