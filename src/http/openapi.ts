@@ -53,7 +53,12 @@ export function openApiDocument(endpoints: Endpoint[], plainRoutes: PlainRoute[]
         'then the routes outside them. Success answers `{"data": …}`; errors answer `{"error": …}` with the exceptions and reasons of the error catalogue.',
     },
     tags: [
-      ...INTERFACES.map((iface) => ({ name: tagOf(iface), description: `Below ${basePath(iface)}` })),
+      ...INTERFACES.flatMap((iface) =>
+        [...new Set(endpoints.filter((endpoint) => endpoint.interfaces.includes(iface)).map((endpoint) => tagOf(endpoint, iface)))].map((name) => ({
+          name,
+          description: `Below ${basePath(iface)}`,
+        })),
+      ),
       ...[...new Set(plainRoutes.map((route) => route.tag))].map((name) => ({ name })),
     ],
     paths,
@@ -70,7 +75,8 @@ export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
-const tagOf = (iface: Interface) => `${INTERFACE_LABEL[iface]} interface`;
+/** Operations are grouped by interface and resource: the first segment of their path. */
+const tagOf = (endpoint: Endpoint, iface: Interface) => `${INTERFACE_LABEL[iface]}: ${endpoint.path.split('/')[1]}`;
 
 const SECURITY_SCHEMES = {
   enterpriseBearer: { type: 'http', scheme: 'bearer', description: 'The bearer_token of POST /users/actions/login.' },
@@ -94,8 +100,8 @@ function securityOf(endpoint: Endpoint, iface: Interface): Record<string, string
 function operationOf(endpoint: Endpoint, iface: Interface, definitions: Definitions): Operation {
   const operation: Operation = {
     operationId: `${iface}_${endpoint.method}_${endpoint.path.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
-    summary: endpoint.summary ?? `${endpoint.method.toUpperCase()} ${endpoint.path}`,
-    tags: [tagOf(iface)],
+    ...(endpoint.summary && { summary: endpoint.summary }),
+    tags: [tagOf(endpoint, iface)],
     security: securityOf(endpoint, iface),
     parameters: parametersOf(endpoint, definitions),
     responses: responsesOf(endpoint, definitions),
