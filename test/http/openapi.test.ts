@@ -203,6 +203,34 @@ describe('/openapi.json of a store', () => {
     });
   });
 
+  it('the answers other endpoints declare conform too: logins, tokens, customers, cards', async () => {
+    const schema = schemaAt(document);
+    const conforms = async (iface: 'enterprise' | 'customer', method: string, path: string, documented: string, options: Parameters<typeof call>[2], status = 200) => {
+      const answer = await call(method.toUpperCase(), `${server.api(iface)}${path}`, options);
+      expect(answer.status, `${method} ${path}`).toBe(status);
+      const pointer = `/paths/${escape(`${server.api(iface).slice(server.url.length)}${documented}`)}/${method}/responses/${status}/content/application~1json/schema`;
+      const validate = schema(pointer);
+      expect(validate(answer.body) ? [] : validate.errors, `${method} ${path}`).toEqual([]);
+      return answer.body.data;
+    };
+    const auth = await demoPosLogin(server);
+    const { demoCredentials } = await import('../../src/demo/demo.js');
+    const login = { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password };
+    await conforms('enterprise', 'post', '/users/actions/login', '/users/actions/login', { body: login });
+    const customers = await conforms('enterprise', 'get', '/customers?count=3', '/customers', { headers: auth });
+    expect(customers.customers.length).toBeGreaterThan(0);
+    const customerId = customers.customers[0].customer_id as string;
+    await conforms('enterprise', 'get', `/customers/${customerId}`, '/customers/{customer_id}', { headers: auth });
+    const cards = await conforms('enterprise', 'get', '/cards', '/cards', { headers: auth });
+    expect(cards.cards.length).toBeGreaterThan(0);
+    await conforms('enterprise', 'get', `/cards/${cards.cards[0].card_id as string}`, '/cards/{card_id}', { headers: auth });
+    await conforms('enterprise', 'get', `/customers/${customerId}/cards`, '/customers/{customer_id}/cards', { headers: auth });
+    await conforms('customer', 'post', '/tokens', '/tokens', {
+      headers: { authorization: `Basic ${Buffer.from(`${demoCredentials.api_user}:`).toString('base64')}` },
+      body: { device: { device_id: 'openapi-test' }, setup: { language_id: 'en' }, external_application_id: demoCredentials.external_application_id },
+    }, 201);
+  });
+
   it('/docs and the files it loads answer 200 without credentials, from this daemon only', async () => {
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);

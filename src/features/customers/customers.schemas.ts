@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Address } from '../address.schema.js';
 import { Paging } from '../../core/paging.js';
-import { Id, QueryArray, Text } from '../../core/schemas.js';
+import { Collection, Id, QueryArray, Text, Timestamp } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 const Consent = z.number().int().min(0).max(2);
@@ -121,3 +121,36 @@ export interface CustomerRow {
   state: number;
   last_change: string;
 }
+
+export const ADDRESS_KEYS = ['address1', 'address2', 'address3', 'address4', 'address5', 'address6', 'address7', 'zip', 'city', 'country_code'] as const;
+
+/** Customer as the API answers it; empty fields are null (interface.md). */
+export const CustomerAnswer = z.object({
+  customer_id: Id,
+  personal_information: z.object({
+    gender: z.number().int().nullable(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    birthdate: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    language_id: z.string().nullable(),
+    store_id: z.string().nullable(),
+    address: z.object(Object.fromEntries(ADDRESS_KEYS.map((key) => [key, z.string().nullable()])) as Record<(typeof ADDRESS_KEYS)[number], z.ZodNullable<z.ZodString>>),
+    agreement: z.object({
+      agreement_gtc: Consent,
+      agreement_profiling: Consent,
+      agreement_marketing_communication: Consent,
+      custom_agreements: z.array(z.object({ agreement_id: z.string(), agreement_value: Consent })),
+    }),
+  }),
+  last_change: Timestamp,
+  state: z.number().int(),
+});
+export type CustomerAnswer = z.infer<typeof CustomerAnswer>;
+
+export const CustomersAnswer = Collection('customers', CustomerAnswer);
+export type CustomersAnswer = z.infer<typeof CustomersAnswer>;
+
+export const CustomerCreated = z.object({ customer_id: Id });
+export type CustomerCreated = z.infer<typeof CustomerCreated>;
