@@ -231,6 +231,24 @@ describe('/openapi.json of a store', () => {
     }, 201);
   });
 
+  it('every enterprise GET with no required input answers as its declared answer says', async () => {
+    const schema = schemaAt(document);
+    const auth = await demoPosLogin(server);
+    const base = '/rest-api/enterprise-interface/v1.0';
+    const checked: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      const operation = operations.get as unknown as { parameters: { required: boolean }[]; responses: Record<string, any> } | undefined;
+      if (!path.startsWith(base) || !operation || operation.parameters.some((parameter) => parameter.required)) continue;
+      if (!operation.responses['200'].content['application/json'].schema.properties.data.type) continue;
+      const answer = await call('GET', `${server.url}${path}`, { headers: auth });
+      expect(answer.status, path).toBe(200);
+      const validate = schema(`/paths/${escape(path)}/get/responses/200/content/application~1json/schema`);
+      expect(validate(answer.body) ? [] : validate.errors, path).toEqual([]);
+      checked.push(path.slice(base.length));
+    }
+    expect(checked).toEqual(expect.arrayContaining(['/customers', '/cards', '/stores', '/products', '/product-groups']));
+  });
+
   it('/docs and the files it loads answer 200 without credentials, from this daemon only', async () => {
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);

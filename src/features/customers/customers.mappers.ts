@@ -1,6 +1,7 @@
 import type { Row } from '../../db/write-path.js';
 import { formatTimestamp } from '../../time.js';
-import { ADDRESS_KEYS, type CustomerAnswer, type CustomerRow, type PersonalInformation } from './customers.schemas.js';
+import { ADDRESS_KEYS, type AddressAnswer } from '../address.schema.js';
+import type { CustomerAnswer, CustomerRow, PersonalInformation } from './customers.schemas.js';
 
 type Agreement = CustomerAnswer['personal_information']['agreement'];
 
@@ -19,7 +20,7 @@ export function toCustomer(row: CustomerRow, timeZone: string): CustomerAnswer {
       phone: row.phone,
       language_id: row.language_id,
       store_id: row.store_id,
-      address: Object.fromEntries(ADDRESS_KEYS.map((key) => [key, address[key] ?? null])) as CustomerAnswer['personal_information']['address'],
+      address: Object.fromEntries(ADDRESS_KEYS.map((key) => [key, address[key] ?? null])) as AddressAnswer,
       agreement: {
         agreement_gtc: agreement.agreement_gtc ?? 0,
         agreement_profiling: agreement.agreement_profiling ?? 0,

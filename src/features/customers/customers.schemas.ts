@@ -1,6 +1,6 @@
 /** Customers as the OpenAPI file shapes them (Customer, PersonalInformation, Address, Agreement). */
 import { z } from 'zod';
-import { Address } from '../address.schema.js';
+import { Address, AddressAnswer } from '../address.schema.js';
 import { Paging } from '../../core/paging.js';
 import { Collection, Id, QueryArray, Text, Timestamp } from '../../core/schemas.js';
 
@@ -122,8 +122,6 @@ export interface CustomerRow {
   last_change: string;
 }
 
-export const ADDRESS_KEYS = ['address1', 'address2', 'address3', 'address4', 'address5', 'address6', 'address7', 'zip', 'city', 'country_code'] as const;
-
 /** Customer as the API answers it; empty fields are null (interface.md). */
 export const CustomerAnswer = z.object({
   customer_id: Id,
@@ -136,7 +134,7 @@ export const CustomerAnswer = z.object({
     phone: z.string().nullable(),
     language_id: z.string().nullable(),
     store_id: z.string().nullable(),
-    address: z.object(Object.fromEntries(ADDRESS_KEYS.map((key) => [key, z.string().nullable()])) as Record<(typeof ADDRESS_KEYS)[number], z.ZodNullable<z.ZodString>>),
+    address: AddressAnswer,
     agreement: z.object({
       agreement_gtc: Consent,
       agreement_profiling: Consent,
