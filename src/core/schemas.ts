@@ -38,4 +38,4 @@ export function Collection<Key extends string, Item extends z.ZodType>(key: Key,
 }
 
 /** A timestamp as the API writes it: `YYYY-MM-DD HH:MM:SS` in the store's time zone. */
-export const Timestamp = z.string().meta({ description: "YYYY-MM-DD HH:MM:SS in the store's time zone" });
+export const StoreTimestamp = z.string().meta({ description: "YYYY-MM-DD HH:MM:SS in the store's time zone" });

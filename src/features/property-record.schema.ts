@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../core/schemas.js';
+import { StoreTimestamp } from '../core/schemas.js';
 
 /** The AdditionalProperty / PropertyRecord structure of interface.md, as the API answers it: events' and stores'. */
 export const PropertyRecordAnswer = z.object({
@@ -7,6 +7,6 @@ export const PropertyRecordAnswer = z.object({
   property_id: z.string(),
   property_name: z.string().nullable(),
   property_value: z.json(),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
 });
 export type PropertyRecordAnswer = z.infer<typeof PropertyRecordAnswer>;

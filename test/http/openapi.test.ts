@@ -231,22 +231,39 @@ describe('/openapi.json of a store', () => {
     }, 201);
   });
 
-  it('every enterprise GET with no required input answers as its declared answer says', async () => {
+  it('every enterprise GET answers as its declared answer says: the lists, then each record by the ids they give', async () => {
     const schema = schemaAt(document);
     const auth = await demoPosLogin(server);
     const base = '/rest-api/enterprise-interface/v1.0';
+    type Get = { parameters: { name: string; in: string; required: boolean }[]; responses: Record<string, any> };
+    const declared = Object.entries(document.paths).flatMap(([path, operations]) => {
+      const operation = operations.get as unknown as Get | undefined;
+      return path.startsWith(base) && operation?.responses['200'].content['application/json'].schema.properties.data.type ? [{ path, operation }] : [];
+    });
+    // The ids the lists answer, by their key (`purchase_id`), for the paths that name one.
+    const ids = new Map<string, string>();
     const checked: string[] = [];
-    for (const [path, operations] of Object.entries(document.paths)) {
-      const operation = operations.get as unknown as { parameters: { required: boolean }[]; responses: Record<string, any> } | undefined;
-      if (!path.startsWith(base) || !operation || operation.parameters.some((parameter) => parameter.required)) continue;
-      if (!operation.responses['200'].content['application/json'].schema.properties.data.type) continue;
-      const answer = await call('GET', `${server.url}${path}`, { headers: auth });
-      expect(answer.status, path).toBe(200);
+    const check = async (path: string, url: string) => {
+      const answer = await call('GET', `${server.url}${url}`, { headers: auth });
+      expect(answer.status, url).toBe(200);
       const validate = schema(`/paths/${escape(path)}/get/responses/200/content/application~1json/schema`);
-      expect(validate(answer.body) ? [] : validate.errors, path).toEqual([]);
+      expect(validate(answer.body) ? [] : validate.errors, url).toEqual([]);
       checked.push(path.slice(base.length));
+      for (const list of Object.values(answer.body.data as Record<string, unknown>).filter(Array.isArray)) {
+        for (const [key, value] of Object.entries((list[0] ?? {}) as Record<string, unknown>)) {
+          if (key.endsWith('_id') && typeof value === 'string' && !ids.has(key)) ids.set(key, value);
+        }
+      }
+    };
+    for (const { path } of declared.filter(({ operation }) => !operation.parameters.some((parameter) => parameter.required))) await check(path, path);
+    for (const { path, operation } of declared.filter(({ operation }) => operation.parameters.some((parameter) => parameter.required))) {
+      const required = operation.parameters.filter((parameter) => parameter.required);
+      if (required.some((parameter) => parameter.in !== 'path' || !ids.has(parameter.name))) continue;
+      await check(path, required.reduce((url, parameter) => url.replace(`{${parameter.name}}`, ids.get(parameter.name)!), path));
     }
-    expect(checked).toEqual(expect.arrayContaining(['/customers', '/cards', '/stores', '/products', '/product-groups']));
+    expect(checked).toEqual(
+      expect.arrayContaining(['/customers', '/cards', '/stores', '/products', '/rewards', '/purchases', '/customers/{customer_id}', '/stores/{store_id}', '/rewards/{reward_id}', '/purchases/{purchase_id}', '/purchases/{purchase_id}/actions/payment-summary']),
+    );
   });
 
   it('/docs and the files it loads answer 200 without credentials, from this daemon only', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Collection, QueryArray, QueryBoolean, QueryInteger, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, QueryArray, QueryBoolean, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
 /**
@@ -79,8 +79,8 @@ export const CampaignProductAnswer = z.object({
   campaign_id: z.string().nullable(),
   value: z.number(),
   value_type_id: z.number().int(),
-  valid_from: Timestamp.nullable(),
-  valid_to: Timestamp.nullable(),
+  valid_from: StoreTimestamp.nullable(),
+  valid_to: StoreTimestamp.nullable(),
   display_in: z.array(z.string()),
   type_id: z.string().nullable(),
   presentation_data: z.object({
@@ -90,7 +90,7 @@ export const CampaignProductAnswer = z.object({
     description: z.string(),
     image_url: z.string(),
   }),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
   state: z.number().int(),
 });
 export type CampaignProductAnswer = z.infer<typeof CampaignProductAnswer>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Collection, Id, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
 const ExternalId = z.union([Text, z.number().transform(String)]);
@@ -33,7 +33,7 @@ export type CampaignRow = z.infer<typeof CampaignRow>;
 export const CampaignAnswer = z.object({
   idcampaign: z.string(),
   name: z.string(),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
   parent_id: z.string().nullable(),
   external_id: z.string().nullable(),
   state: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Collection, Id, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 export const ProductGroupPath = z.object({ product_group_id: z.string() });
 
@@ -38,7 +38,7 @@ export const ProductGroupAnswer = z.object({
   code: z.string().nullable(),
   external_id: z.string().nullable(),
   store_id: z.string().nullable(),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
   state: z.number().int(),
 });
 export type ProductGroupAnswer = z.infer<typeof ProductGroupAnswer>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Collection, Id, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** The list of external ids shown and matched when a request names none (DESIGN §6). */
 export const DEFAULT_EXTERNAL_LIST = 'GLOBAL';
@@ -68,10 +68,10 @@ export const ProductAnswer = z.object({
       property_id: z.string(),
       property_name: z.string(),
       property_value: z.json(),
-      last_change: Timestamp.nullable(),
+      last_change: StoreTimestamp.nullable(),
     }),
   ),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
   state: z.number().int(),
 });
 export type ProductAnswer = z.infer<typeof ProductAnswer>;

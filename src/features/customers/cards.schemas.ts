@@ -1,7 +1,7 @@
 /** Cards as the current OpenAPI file shapes them (Card). */
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Collection, Id, QueryArray, QueryBoolean, QueryInteger, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, Id, QueryArray, QueryBoolean, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** Card numbers are text; some SDKs send them as numbers. */
 const CardNumber = z.union([Text, z.number().int().nonnegative().transform(String)]);
@@ -70,10 +70,10 @@ export const CardAnswer = z.object({
   card_type_id: z.string().nullable(),
   card_number: z.string(),
   secondary_card_number: z.string().nullable(),
-  valid_from: Timestamp.nullable(),
-  valid_to: Timestamp.nullable(),
+  valid_from: StoreTimestamp.nullable(),
+  valid_to: StoreTimestamp.nullable(),
   store_id: z.string().nullable(),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
   state: z.number().int(),
 });
 export type CardAnswer = z.infer<typeof CardAnswer>;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Address, AddressAnswer } from '../address.schema.js';
 import { Paging } from '../../core/paging.js';
-import { Collection, Id, QueryArray, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, Id, QueryArray, Text, StoreTimestamp } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 const Consent = z.number().int().min(0).max(2);
@@ -142,7 +142,7 @@ export const CustomerAnswer = z.object({
       custom_agreements: z.array(z.object({ agreement_id: z.string(), agreement_value: Consent })),
     }),
   }),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
   state: z.number().int(),
 });
 export type CustomerAnswer = z.infer<typeof CustomerAnswer>;

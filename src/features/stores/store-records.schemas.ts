@@ -1,6 +1,6 @@
 /** Subresources of a store: its property records and its store group records. */
 import { z } from 'zod';
-import { Collection, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, Text, StoreTimestamp } from '../../core/schemas.js';
 import { PropertyRecordAnswer } from '../property-record.schema.js';
 
 export const PropertyRecordInput = z.object({
@@ -36,7 +36,7 @@ export const StoreGroupRecordRow = z.object({
 });
 export type StoreGroupRecordRow = z.infer<typeof StoreGroupRecordRow>;
 
-export const StoreGroupRecordAnswer = z.object({ store_group_record_id: z.string(), store_id: z.string(), store_group_id: z.string(), last_change: Timestamp });
+export const StoreGroupRecordAnswer = z.object({ store_group_record_id: z.string(), store_id: z.string(), store_group_id: z.string(), last_change: StoreTimestamp });
 export type StoreGroupRecordAnswer = z.infer<typeof StoreGroupRecordAnswer>;
 export const StoreGroupRecordsAnswer = Collection('store_group_records', StoreGroupRecordAnswer);
 export type StoreGroupRecordsAnswer = z.infer<typeof StoreGroupRecordsAnswer>;

@@ -2,8 +2,6 @@ import { formatTimestamp } from '../../time.js';
 import type { Address, AddressAnswer } from '../address.schema.js';
 import { StoreDetails, type StoreAnswer, type StoreInput, type StoreRow } from './stores.schemas.js';
 
-export type Store = ReturnType<typeof toStore>;
-
 /** The Store structure of the OpenAPI file, keys in its order; empty fields are null. */
 export function toStore(row: StoreRow, timeZone: string): StoreAnswer {
   const details = StoreDetails.parse(JSON.parse(row.details));

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Address, AddressAnswer } from '../address.schema.js';
 import { Paging } from '../../core/paging.js';
-import { Collection, Id, QueryInteger, Text, Timestamp } from '../../core/schemas.js';
+import { Collection, Id, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
@@ -110,7 +110,7 @@ export const StoreAnswer = z.object({
   short_description: z.string().nullable(),
   description: z.string().nullable(),
   registration_id: z.string().nullable(),
-  last_change: Timestamp,
+  last_change: StoreTimestamp,
   state: z.number().int(),
 });
 export type StoreAnswer = z.infer<typeof StoreAnswer>;
