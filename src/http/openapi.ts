@@ -75,6 +75,9 @@ export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
+/** `enterprise post /purchases/actions/accept-payment` → `enterprise_post_purchases_actions_accept_payment`, as client generators name methods. */
+const operationIdOf = (words: string) => words.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+
 /** Operations are grouped by interface and resource: the first segment of their path. */
 const tagOf = (endpoint: Endpoint, iface: Interface) => `${INTERFACE_LABEL[iface]}: ${endpoint.path.split('/')[1]}`;
 
@@ -99,7 +102,7 @@ function securityOf(endpoint: Endpoint, iface: Interface): Record<string, string
 
 function operationOf(endpoint: Endpoint, iface: Interface, definitions: Definitions): Operation {
   const operation: Operation = {
-    operationId: `${iface}_${endpoint.method}_${endpoint.path.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+    operationId: operationIdOf(`${iface} ${endpoint.method} ${endpoint.path}`),
     ...(endpoint.summary && { summary: endpoint.summary }),
     tags: [tagOf(endpoint, iface)],
     security: securityOf(endpoint, iface),
@@ -162,7 +165,7 @@ function responsesOf(endpoint: Endpoint, definitions: Definitions): Record<strin
 
 function plainOperation(route: PlainRoute, definitions: Definitions): Operation {
   const operation: Operation = {
-    operationId: `${route.method}_${route.path.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+    operationId: operationIdOf(`${route.method} ${route.path}`),
     summary: route.summary,
     tags: [route.tag],
     security: route.nodeCredentials ? [{ node: [] }] : [],

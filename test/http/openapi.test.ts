@@ -14,7 +14,7 @@ import { call, demoPosLogin, startTestServer, type TestServer } from '../support
 
 interface Document {
   openapi: string;
-  paths: Record<string, Record<string, { operationId: string; security: unknown[] }>>;
+  paths: Record<string, Record<string, { operationId: string; security: unknown[]; responses: Record<string, any> }>>;
 }
 
 /** A route express serves: a method and path, or (prefix) everything below a path. */
@@ -118,6 +118,18 @@ describe('/openapi.json of a store', () => {
     }
     const login = document.paths['/rest-api/enterprise-interface/v1.0/users/actions/login']!.post!;
     expect(login.security).toEqual([]);
+  });
+
+  it('declares the answer of every operation of the interfaces that answers with a body', () => {
+    const undeclared = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/rest-api/'))
+      .flatMap(([path, operations]) =>
+        Object.entries(operations).flatMap(([method, operation]) => {
+          const [status, success] = Object.entries(operation.responses).find(([code]) => Number(code) < 300)!;
+          return status !== '204' && !success.content['application/json'].schema.properties.data.type ? [`${method} ${path}`] : [];
+        }),
+      );
+    expect(undeclared).toEqual([]);
   });
 
   it('lists the error catalogue: every exception and every reason', async () => {
