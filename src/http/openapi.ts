@@ -30,7 +30,15 @@ export interface PlainRoute {
 
 type Operation = Record<string, unknown>;
 
-export function openApiDocument(endpoints: Endpoint[], plainRoutes: PlainRoute[]): Record<string, unknown> {
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  tags: { name: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, unknown>;
+}
+
+export function openApiDocument(endpoints: Endpoint[], plainRoutes: PlainRoute[]): OpenApiDocument {
   const definitions: Definitions = {};
   const paths: Record<string, Record<string, Operation>> = {};
   const add = (path: string, method: string, operation: Operation) => {
@@ -67,6 +75,18 @@ export function openApiDocument(endpoints: Endpoint[], plainRoutes: PlainRoute[]
       schemas: { ...errors.schemas, ...definitions },
       responses: errors.responses,
     },
+  };
+}
+
+/** The part of the document one interface serves: its paths and their tags. */
+export function interfaceDocument(document: OpenApiDocument, iface: Interface): OpenApiDocument {
+  const paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith(`${basePath(iface)}/`)));
+  const tags = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags as string[])));
+  return {
+    ...document,
+    info: { ...document.info, title: `loyaltyd, ${INTERFACE_LABEL[iface].toLowerCase()} interface` },
+    tags: document.tags.filter((tag) => tags.has(tag.name)),
+    paths,
   };
 }
 

@@ -303,6 +303,23 @@ describe('/openapi.json of a store', () => {
     );
   });
 
+  it('?interface= gives the part of one interface, small enough for Swagger UI to render whole', async () => {
+    for (const iface of ['enterprise', 'customer'] as const) {
+      const part = (await call('GET', `${server.url}/openapi.json?interface=${iface}`)).body as Document & { tags: { name: string }[] };
+      expect((await new Validator().validate(part as unknown as Record<string, unknown>)).valid).toBe(true);
+      const base = server.api(iface).slice(server.url.length);
+      expect(Object.keys(part.paths).every((path) => path.startsWith(`${base}/`))).toBe(true);
+      expect(Object.keys(part.paths)).toEqual(Object.keys(document.paths).filter((path) => path.startsWith(`${base}/`)));
+      // Swagger UI renders a list of 150 tags and operations or more only as far as it is scrolled.
+      const entries = part.tags.length + Object.values(part.paths).flatMap((operations) => Object.keys(operations)).length;
+      expect(entries).toBeLessThan(150);
+    }
+    const enterprise = (await call('GET', `${server.url}/openapi.json?interface=enterprise`)).body as Document;
+    expect(enterprise.paths['/rest-api/enterprise-interface/v1.0/purchases/actions/accept-payment']?.post).toBeDefined();
+    const refused = expectError(await call('GET', `${server.url}/openapi.json?interface=pos`), 400, 'invalid_params_exception');
+    expect(refused.error_data.invalid_params[0]).toMatchObject({ name: 'interface', reason: 'not_allowed_value' });
+  });
+
   it('/docs and the files it loads answer 200 without credentials, from this daemon only', async () => {
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);
@@ -318,7 +335,7 @@ describe('/openapi.json of a store', () => {
       expect((await asset.arrayBuffer()).byteLength, path).toBeGreaterThan(0);
     }
     const start = await (await fetch(`${server.url}/docs/start.js`)).text();
-    expect(start).toContain("url: '/openapi.json'");
+    expect(start).toContain("url: '/openapi.json?interface=enterprise'");
     expect(start).toContain('validatorUrl: null');
     expectError(await call('GET', `${server.url}/docs/package.json`), 404, 'not_found_exception');
   });

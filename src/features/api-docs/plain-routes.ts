@@ -1,7 +1,7 @@
 /** The routes every node serves outside the two interfaces, for the API document (src/http/openapi.ts). */
 import { z } from 'zod';
 import type { PlainRoute } from '../../http/openapi.js';
-import { DocsAsset } from './api-docs.routes.js';
+import { DocsAsset, OpenApiQuery } from './api-docs.routes.js';
 
 const TAG = 'Operations';
 const JsonObject = z.record(z.string(), z.unknown());
@@ -26,7 +26,9 @@ export const PLAIN_ROUTES: PlainRoute[] = [
     path: '/openapi.json',
     summary: 'This document',
     tag: TAG,
+    query: OpenApiQuery,
     answers: { 200: { description: 'The OpenAPI 3.1 document of this node', mediaType: 'application/json', schema: JsonObject } },
+    errors: [400],
   },
   {
     method: 'get',
