@@ -21,6 +21,8 @@ export interface PlainRoute {
   nodeCredentials?: true;
   params?: z.ZodType;
   query?: z.ZodType;
+  /** The request headers it reads, by their names. */
+  headers?: z.ZodType;
   body?: z.ZodType;
   /** Its answers by status, each with its media type and, for JSON, its structure. */
   answers: Record<number, { description: string; mediaType: string; schema?: z.ZodType }>;
@@ -150,10 +152,12 @@ function parametersOf(endpoint: Endpoint, definitions: Definitions): JsonSchema[
   return parameters;
 }
 
-/** One parameter per property of the path and query schemas. */
-function inputParameters({ params, query }: { params?: z.ZodType | undefined; query?: z.ZodType | undefined }, definitions: Definitions): JsonSchema[] {
+type Inputs = { params?: z.ZodType | undefined; query?: z.ZodType | undefined; headers?: z.ZodType | undefined };
+
+/** One parameter per property of the path, query and header schemas. */
+function inputParameters({ params, query, headers }: Inputs, definitions: Definitions): JsonSchema[] {
   const parameters: JsonSchema[] = [];
-  for (const [place, schema] of [['path', params], ['query', query]] as const) {
+  for (const [place, schema] of [['path', params], ['query', query], ['header', headers]] as const) {
     if (!schema) continue;
     const object = jsonSchemaOf(schema, 'input', definitions);
     const required = new Set((object.required as string[] | undefined) ?? []);
