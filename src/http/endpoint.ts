@@ -47,9 +47,12 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
   credentials?: true;
   /** Success status: 200 by default; 204 sends no body. */
   status?: 200 | 201 | 204;
-  /** One line for the API document (src/http/openapi.ts); without it the document names the method and path. */
+  /** One line for the API document (src/http/openapi.ts); without it the document shows the path alone. */
   summary?: string;
-  /** The structure of `data` in a successful answer, for the API document. */
+  /**
+   * The structure of `data` in a successful answer, for the API document: every endpoint that
+   * answers with a body declares it (test/http/openapi.test.ts), and its service answers as its type.
+   */
   answer?: z.ZodType;
   body?: B;
   query?: Q;
