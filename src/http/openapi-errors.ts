@@ -10,14 +10,14 @@ import { jsonSchemaOf, type Definitions } from './openapi-schemas.js';
 const REASON_NAMES = Object.keys(REASONS) as [Reason, ...Reason[]];
 const EXCEPTION_NAMES = Object.keys(EXCEPTIONS) as [Exception, ...Exception[]];
 
-export const InvalidParamAnswer = z.object({
+const InvalidParamAnswer = z.object({
   name: z.string(),
   reason: z.enum(REASON_NAMES).meta({ description: REASON_NAMES.map((reason) => `\`${reason}\`: ${REASONS[reason]}`).join('\n\n') }),
   value: z.string(),
   message: z.string(),
 });
 
-export const ErrorAnswer = z.object({
+const ErrorAnswer = z.object({
   error: z.object({
     type: z.string(),
     exception: z.enum(EXCEPTION_NAMES),

@@ -93,7 +93,7 @@ export function interfaceDocument(document: OpenApiDocument, iface: Interface): 
 }
 
 /** An express path (`/customers/:customer_id`) as OpenAPI writes it (`/customers/{customer_id}`). */
-export function openApiPath(path: string): string {
+function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
