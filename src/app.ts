@@ -8,6 +8,9 @@ import { startCheckpointer } from './db/checkpointer.js';
 import { schemaVersion } from './db/migrate.js';
 import type { BackgroundTask } from './features/feature.js';
 import { FEATURES } from './features/registry.js';
+import { apiDocsRouter } from './features/api-docs/api-docs.routes.js';
+import { HUB_SYNC_ROUTES } from './features/api-docs/hub-sync-routes.js';
+import { PLAIN_ROUTES } from './features/api-docs/plain-routes.js';
 import { externalApplicationsRoutes } from './features/external-applications/external-applications.routes.js';
 import { healthRouter } from './features/health/health.routes.js';
 import { createNodeStatus } from './features/status/node-status.js';
@@ -20,6 +23,7 @@ import { cashDeskLane } from './http/cash-desk-lane.js';
 import { createHttpMetrics, createObserver, observeRequests, registerSyncMetrics } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
+import { openApiDocument } from './http/openapi.js';
 import { pathNotFound } from './errors.js';
 import { startStateSettling } from './loyalty/state-settling.js';
 import { openNode, type Node } from './node.js';
@@ -95,6 +99,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     history,
   };
   mountEndpoints(http, endpoints, mounting);
+  http.use(apiDocsRouter(openApiDocument(endpoints, config.mode === 'hub' ? [...PLAIN_ROUTES, ...HUB_SYNC_ROUTES] : PLAIN_ROUTES)));
   http.use((request) => {
     throw pathNotFound(request.path);
   });

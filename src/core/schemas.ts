@@ -57,3 +57,11 @@ function nestsWithin(value: unknown, limit: number): boolean {
   }
   return true;
 }
+
+/** A collection answer (DESIGN §3): the page's items under their plural key, and how many there are in all. */
+export function Collection<Key extends string, Item extends z.ZodType>(key: Key, item: Item) {
+  return z.object({ [key]: z.array(item), total_items: z.number().int().min(0) } as { [K in Key]: z.ZodArray<Item> } & { total_items: z.ZodNumber });
+}
+
+/** A timestamp as the API writes it: `YYYY-MM-DD HH:MM:SS` in the store's time zone. */
+export const StoreTimestamp = z.string().meta({ description: "YYYY-MM-DD HH:MM:SS in the store's time zone" });

@@ -47,6 +47,13 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
   credentials?: true;
   /** Success status: 200 by default; 204 sends no body. */
   status?: 200 | 201 | 204;
+  /** One line for the API document (src/http/openapi.ts); without it the document shows the path alone. */
+  summary?: string;
+  /**
+   * The structure of `data` in a successful answer, for the API document: every endpoint that
+   * answers with a body declares it (test/http/openapi.test.ts), and its service answers as its type.
+   */
+  answer?: z.ZodType;
   body?: B;
   query?: Q;
   params?: P;
@@ -58,6 +65,15 @@ export function endpoint<B extends Schema | undefined = undefined, Q extends Sch
   definition: Endpoint<B, Q, P>,
 ): Endpoint {
   return definition as unknown as Endpoint;
+}
+
+/**
+ * Whether a replay under an Idempotency-Key answers the first answer again: writes by a
+ * client. Calls that hand out credentials (logins, token creation) are not kept: a stored
+ * answer would hold a bearer token or token id in clear.
+ */
+export function takesIdempotencyKey(endpoint: Endpoint): boolean {
+  return endpoint.method !== 'get' && (endpoint.access ?? 'client') === 'client';
 }
 
 export const BOTH: readonly Interface[] = ['enterprise', 'customer'];

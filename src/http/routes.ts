@@ -6,7 +6,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../errors.js';
-import type { Endpoint, RequestContext } from './endpoint.js';
+import { takesIdempotencyKey, type Endpoint, type RequestContext } from './endpoint.js';
 import { basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
 import { inDataEnvelope } from './json-text.js';
 import type { HistoryReads } from './history-reads.js';
@@ -84,9 +84,7 @@ export type Answer = (call: Call) => Promise<StoredResponse>;
 /** Authenticates, parses the input by the endpoint's schemas, runs it (under an Idempotency-Key when one is sent). */
 export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history }: Mounting): Answer {
   const status = endpoint.status ?? 200;
-  // Calls that hand out credentials (logins, token creation) are not kept: a stored
-  // answer would hold a bearer token or token id in clear.
-  const keeps = endpoint.method !== 'get' && (endpoint.access ?? 'client') === 'client';
+  const keeps = takesIdempotencyKey(endpoint);
   return async (call) => {
     const principal = call.principal && endpoint.history ? call.principal : await authenticate(iface, endpoint, call);
     if (endpoint.history && history) {

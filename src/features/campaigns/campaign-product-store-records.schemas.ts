@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Text } from '../../core/schemas.js';
+import { Collection, Text } from '../../core/schemas.js';
 
 /** The path names the campaign product; a campaign_product_id in the body must be the same. */
 export const CreateStoreRecord = z.object({
@@ -9,3 +9,9 @@ export type CreateStoreRecord = z.infer<typeof CreateStoreRecord>;
 
 export const StoreRecordRow = z.object({ id: z.string(), campaign_product_id: z.string(), store_id: z.string() });
 export type StoreRecordRow = z.infer<typeof StoreRecordRow>;
+
+/** The CampaignProductStoreRecord structure of the OpenAPI file, as the API answers it. */
+export const StoreRecordAnswer = z.object({ campaign_product_store_record_id: z.string(), store_id: z.string(), campaign_product_id: z.string() });
+export type StoreRecordAnswer = z.infer<typeof StoreRecordAnswer>;
+export const StoreRecordsAnswer = Collection('campaign_product_store_records', StoreRecordAnswer);
+export const StoreRecordCreated = z.object({ campaign_product_store_record_id: z.string() });

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { fromMinor } from '../../money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
-import { PresentationData, type CampaignProductRow } from './campaign-products.schemas.js';
+import { PresentationData, type CampaignProductAnswer, type CampaignProductRow } from './campaign-products.schemas.js';
 
 /**
  * The CampaignProduct structure of the OpenAPI file, keys in its order. interface.md lets
  * only subtitle and note of the presentation data be null; the other texts are strings.
  */
-export function toCampaignProduct(row: CampaignProductRow, timeZone: string) {
+export function toCampaignProduct(row: CampaignProductRow, timeZone: string): CampaignProductAnswer {
   const presentation = PresentationData.partial().parse(JSON.parse(row.presentation_data));
   return {
     campaign_product_id: row.id,

@@ -1,8 +1,8 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
 import { Paging } from '../../core/paging.js';
-import { CreateStoreRecord } from './campaign-product-store-records.schemas.js';
+import { CreateStoreRecord, StoreRecordCreated, StoreRecordsAnswer } from './campaign-product-store-records.schemas.js';
 import type { CampaignProductStoreRecordsService } from './campaign-product-store-records.service.js';
-import { CampaignProductPath, CampaignProductQuery, CreateCampaignProduct } from './campaign-products.schemas.js';
+import { CampaignProductAnswer, CampaignProductCreated, CampaignProductPath, CampaignProductQuery, CampaignProductsAnswer, CreateCampaignProduct } from './campaign-products.schemas.js';
 import type { CampaignProductsService } from './campaign-products.service.js';
 
 /** interface.md: campaign products are created in the enterprise interface and read in both. */
@@ -14,6 +14,7 @@ export function campaignProductsRoutes(products: CampaignProductsService, storeR
       interfaces: ENTERPRISE,
       status: 201,
       body: CreateCampaignProduct,
+      answer: CampaignProductCreated,
       handle: ({ body }) => products.create(body),
     }),
     endpoint({
@@ -21,6 +22,7 @@ export function campaignProductsRoutes(products: CampaignProductsService, storeR
       path: '/campaign-products',
       interfaces: BOTH,
       query: CampaignProductQuery,
+      answer: CampaignProductsAnswer,
       handle: ({ query }) => products.list(query),
     }),
     endpoint({
@@ -28,6 +30,7 @@ export function campaignProductsRoutes(products: CampaignProductsService, storeR
       path: '/campaign-products/:campaign_product_id',
       interfaces: BOTH,
       params: CampaignProductPath,
+      answer: CampaignProductAnswer,
       handle: ({ params }) => products.get(params.campaign_product_id),
     }),
     endpoint({
@@ -37,6 +40,7 @@ export function campaignProductsRoutes(products: CampaignProductsService, storeR
       status: 201,
       params: CampaignProductPath,
       body: CreateStoreRecord,
+      answer: StoreRecordCreated,
       handle: ({ params, body }) => storeRecords.create(params.campaign_product_id, body),
     }),
     endpoint({
@@ -45,6 +49,7 @@ export function campaignProductsRoutes(products: CampaignProductsService, storeR
       interfaces: BOTH,
       params: CampaignProductPath,
       query: Paging,
+      answer: StoreRecordsAnswer,
       handle: ({ params, query }) => storeRecords.list(params.campaign_product_id, query),
     }),
   ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { QueryArray, QueryBoolean, QueryInteger, Text } from '../../core/schemas.js';
+import { Collection, QueryArray, QueryBoolean, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
 /**
@@ -67,3 +67,32 @@ export const CampaignProductRow = z.object({
   last_change: z.string(),
 });
 export type CampaignProductRow = z.infer<typeof CampaignProductRow>;
+
+/**
+ * The CampaignProduct structure of the OpenAPI file as the API answers it, keys in its order.
+ * interface.md lets only subtitle and note of the presentation data be null.
+ */
+export const CampaignProductAnswer = z.object({
+  campaign_product_id: z.string(),
+  product_id: z.string(),
+  currency_id: z.string().nullable(),
+  campaign_id: z.string().nullable(),
+  value: z.number(),
+  value_type_id: z.number().int(),
+  valid_from: StoreTimestamp.nullable(),
+  valid_to: StoreTimestamp.nullable(),
+  display_in: z.array(z.string()),
+  type_id: z.string().nullable(),
+  presentation_data: z.object({
+    name: z.string().nullable(),
+    subtitle: z.string().nullable(),
+    note: z.string().nullable(),
+    description: z.string(),
+    image_url: z.string(),
+  }),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type CampaignProductAnswer = z.infer<typeof CampaignProductAnswer>;
+export const CampaignProductsAnswer = Collection('campaign_products', CampaignProductAnswer);
+export const CampaignProductCreated = z.object({ campaign_product_id: z.string() });

@@ -1,8 +1,8 @@
 import { formatTimestamp } from '../../time.js';
-import type { CampaignRow } from './campaigns.schemas.js';
+import type { CampaignAnswer, CampaignRow } from './campaigns.schemas.js';
 
 /** The Campaign structure as interface.md gives it for reads: the id is `idcampaign`. */
-export function toCampaign(row: CampaignRow, timeZone: string) {
+export function toCampaign(row: CampaignRow, timeZone: string): CampaignAnswer {
   return {
     idcampaign: row.id,
     name: row.name,

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { CampaignPath, CampaignQuery, CreateCampaign } from './campaigns.schemas.js';
+import { CampaignAnswer, CampaignCreated, CampaignPath, CampaignQuery, CampaignsAnswer, CreateCampaign } from './campaigns.schemas.js';
 import type { CampaignsService } from './campaigns.service.js';
 
 /** Campaigns are hub master data: any client reads them, only the enterprise interface creates them. */
@@ -11,6 +11,7 @@ export function campaignsRoutes(campaigns: CampaignsService): Endpoint[] {
       interfaces: ENTERPRISE,
       status: 201,
       body: CreateCampaign,
+      answer: CampaignCreated,
       handle: ({ body }) => campaigns.create(body),
     }),
     endpoint({
@@ -18,6 +19,7 @@ export function campaignsRoutes(campaigns: CampaignsService): Endpoint[] {
       path: '/campaigns',
       interfaces: BOTH,
       query: CampaignQuery,
+      answer: CampaignsAnswer,
       handle: ({ query }) => campaigns.list(query),
     }),
     endpoint({
@@ -25,6 +27,7 @@ export function campaignsRoutes(campaigns: CampaignsService): Endpoint[] {
       path: '/campaigns/:campaign_id',
       interfaces: BOTH,
       params: CampaignPath,
+      answer: CampaignAnswer,
       handle: ({ params }) => campaigns.get(params.campaign_id),
     }),
   ];

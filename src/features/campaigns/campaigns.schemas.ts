@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, Text } from '../../core/schemas.js';
+import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
 const ExternalId = z.union([Text, z.number().transform(String)]);
@@ -28,3 +28,16 @@ export const CampaignRow = z.object({
   last_change: z.string(),
 });
 export type CampaignRow = z.infer<typeof CampaignRow>;
+
+/** The Campaign structure as interface.md gives it for reads: the id is `idcampaign`. */
+export const CampaignAnswer = z.object({
+  idcampaign: z.string(),
+  name: z.string(),
+  last_change: StoreTimestamp,
+  parent_id: z.string().nullable(),
+  external_id: z.string().nullable(),
+  state: z.number().int(),
+});
+export type CampaignAnswer = z.infer<typeof CampaignAnswer>;
+export const CampaignsAnswer = Collection('campaigns', CampaignAnswer);
+export const CampaignCreated = z.object({ campaign_id: z.string() });

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { ProductBrandPath, ProductBrandQuery } from './product-brands.schemas.js';
+import { ProductBrandAnswer, ProductBrandPath, ProductBrandQuery, ProductBrandsAnswer } from './product-brands.schemas.js';
 import type { ProductBrandsService } from './product-brands.service.js';
 
 export function productBrandsRoutes(brands: ProductBrandsService): Endpoint[] {
@@ -9,6 +9,7 @@ export function productBrandsRoutes(brands: ProductBrandsService): Endpoint[] {
       path: '/product-brands',
       interfaces: BOTH,
       query: ProductBrandQuery,
+      answer: ProductBrandsAnswer,
       handle: ({ query }) => brands.list(query),
     }),
     endpoint({
@@ -16,6 +17,7 @@ export function productBrandsRoutes(brands: ProductBrandsService): Endpoint[] {
       path: '/product-brands/:product_brand_id',
       interfaces: BOTH,
       params: ProductBrandPath,
+      answer: ProductBrandAnswer,
       handle: ({ params }) => brands.get(params.product_brand_id),
     }),
   ];

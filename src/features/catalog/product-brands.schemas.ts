@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, Text } from '../../core/schemas.js';
+import { Collection, Id, Text } from '../../core/schemas.js';
 
 export const ProductBrandPath = z.object({ product_brand_id: z.string() });
 
@@ -13,3 +13,8 @@ export type ProductBrandRow = z.infer<typeof ProductBrandRow>;
 /** A brand as master data loads it (`loyaltyd import brands`); the API only reads them. */
 export const ProductBrandRecord = z.object({ product_brand_id: Id.optional(), name: Text, external_id: Text.nullable().optional() });
 export type ProductBrandRecord = z.infer<typeof ProductBrandRecord>;
+
+/** The ProductBrand structure of the 2021 OpenAPI file, as the API answers it. */
+export const ProductBrandAnswer = z.object({ product_brand_id: z.string(), name: z.string(), external_id: z.string().nullable() });
+export type ProductBrandAnswer = z.infer<typeof ProductBrandAnswer>;
+export const ProductBrandsAnswer = Collection('product_brands', ProductBrandAnswer);

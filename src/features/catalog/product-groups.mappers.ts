@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../time.js';
-import type { ProductGroupRow } from './product-groups.schemas.js';
+import type { ProductGroupAnswer, ProductGroupRow } from './product-groups.schemas.js';
 
-export function toProductGroup(row: ProductGroupRow, timeZone: string) {
+export function toProductGroup(row: ProductGroupRow, timeZone: string): ProductGroupAnswer {
   return {
     product_group_id: row.id,
     name: row.name,

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { ProductGroupPath, ProductGroupQuery } from './product-groups.schemas.js';
+import { ProductGroupAnswer, ProductGroupPath, ProductGroupQuery, ProductGroupsAnswer } from './product-groups.schemas.js';
 import type { ProductGroupsService } from './product-groups.service.js';
 
 export function productGroupsRoutes(groups: ProductGroupsService): Endpoint[] {
@@ -9,6 +9,7 @@ export function productGroupsRoutes(groups: ProductGroupsService): Endpoint[] {
       path: '/product-groups',
       interfaces: BOTH,
       query: ProductGroupQuery,
+      answer: ProductGroupsAnswer,
       handle: ({ query }) => groups.list(query),
     }),
     endpoint({
@@ -16,6 +17,7 @@ export function productGroupsRoutes(groups: ProductGroupsService): Endpoint[] {
       path: '/product-groups/:product_group_id',
       interfaces: BOTH,
       params: ProductGroupPath,
+      answer: ProductGroupAnswer,
       handle: ({ params }) => groups.get(params.product_group_id),
     }),
   ];

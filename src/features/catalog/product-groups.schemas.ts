@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, Text } from '../../core/schemas.js';
+import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 export const ProductGroupPath = z.object({ product_group_id: z.string() });
 
@@ -30,3 +30,16 @@ export const ProductGroupRecord = z.object({
   state: z.number().int().min(0).max(1).optional(),
 });
 export type ProductGroupRecord = z.infer<typeof ProductGroupRecord>;
+
+export const ProductGroupAnswer = z.object({
+  product_group_id: z.string(),
+  name: z.string(),
+  parent_product_group_id: z.string().nullable(),
+  code: z.string().nullable(),
+  external_id: z.string().nullable(),
+  store_id: z.string().nullable(),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type ProductGroupAnswer = z.infer<typeof ProductGroupAnswer>;
+export const ProductGroupsAnswer = Collection('product_groups', ProductGroupAnswer);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { formatTimestamp } from '../../time.js';
-import { StoredProperty, type ProductRow } from './products.schemas.js';
+import { StoredProperty, type ProductAnswer, type ProductRow } from './products.schemas.js';
 
 /** The Product structure of the OpenAPI file, with the external id of the list asked for. */
-export function toProduct(row: ProductRow, externalId: string | null, timeZone: string) {
+export function toProduct(row: ProductRow, externalId: string | null, timeZone: string): ProductAnswer {
   return {
     product_id: row.id,
     name: row.name,

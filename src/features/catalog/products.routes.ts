@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { ProductDetailQuery, ProductPath, ProductQuery } from './products.schemas.js';
+import { ProductAnswer, ProductDetailQuery, ProductPath, ProductQuery, ProductsAnswer } from './products.schemas.js';
 import type { ProductsService } from './products.service.js';
 
 export function productsRoutes(products: ProductsService): Endpoint[] {
@@ -9,6 +9,7 @@ export function productsRoutes(products: ProductsService): Endpoint[] {
       path: '/products',
       interfaces: BOTH,
       query: ProductQuery,
+      answer: ProductsAnswer,
       handle: ({ query }) => products.list(query),
     }),
     endpoint({
@@ -17,6 +18,7 @@ export function productsRoutes(products: ProductsService): Endpoint[] {
       interfaces: BOTH,
       params: ProductPath,
       query: ProductDetailQuery,
+      answer: ProductAnswer,
       handle: ({ params, query }) => products.get(params.product_id, query.external_type_code),
     }),
   ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, Text } from '../../core/schemas.js';
+import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** The list of external ids shown and matched when a request names none (DESIGN §6). */
 export const DEFAULT_EXTERNAL_LIST = 'GLOBAL';
@@ -53,3 +53,26 @@ export const ProductRecord = z.object({
   state: z.number().int().min(0).max(1).optional(),
 });
 export type ProductRecord = z.infer<typeof ProductRecord>;
+
+/** The Product structure of the OpenAPI file as the API answers it, with the external id of the list asked for. */
+export const ProductAnswer = z.object({
+  product_id: z.string(),
+  name: z.string(),
+  code: z.string().nullable(),
+  external_id: z.string().nullable(),
+  product_group_id: z.string().nullable(),
+  product_brand_id: z.string().nullable(),
+  additional_properties: z.array(
+    z.object({
+      property_record_id: z.string(),
+      property_id: z.string(),
+      property_name: z.string(),
+      property_value: z.json(),
+      last_change: StoreTimestamp.nullable(),
+    }),
+  ),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type ProductAnswer = z.infer<typeof ProductAnswer>;
+export const ProductsAnswer = Collection('products', ProductAnswer);

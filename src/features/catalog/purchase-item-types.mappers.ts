@@ -1,5 +1,5 @@
-import type { PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
+import type { PurchaseItemTypeAnswer, PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
 
-export function toPurchaseItemType(row: PurchaseItemTypeRow) {
+export function toPurchaseItemType(row: PurchaseItemTypeRow): PurchaseItemTypeAnswer {
   return { type_id: row.id, name: row.name };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Text } from '../../core/schemas.js';
+import { Collection, Text } from '../../core/schemas.js';
 
 export const PurchaseItemTypeRow = z.object({ id: z.string(), name: z.string() });
 export type PurchaseItemTypeRow = z.infer<typeof PurchaseItemTypeRow>;
@@ -10,3 +10,7 @@ export type PurchaseItemTypeRow = z.infer<typeof PurchaseItemTypeRow>;
  */
 export const PurchaseItemTypeRecord = z.object({ type_id: Text.optional(), name: Text });
 export type PurchaseItemTypeRecord = z.infer<typeof PurchaseItemTypeRecord>;
+
+export const PurchaseItemTypeAnswer = z.object({ type_id: z.string(), name: z.string() });
+export type PurchaseItemTypeAnswer = z.infer<typeof PurchaseItemTypeAnswer>;
+export const PurchaseItemTypesAnswer = Collection('purchase_item_types', PurchaseItemTypeAnswer);

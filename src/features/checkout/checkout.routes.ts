@@ -1,5 +1,13 @@
 import { endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { AcceptPayment, AssignCustomer, RecommendedBestRewards, SendPurchase } from './checkout.schemas.js';
+import {
+  AcceptPayment,
+  AcceptPaymentAnswer,
+  AssignCustomer,
+  RecommendedBestRewards,
+  RecommendedBestRewardsAnswer,
+  SendPurchase,
+  SendPurchaseAnswer,
+} from './checkout.schemas.js';
 import type { CheckoutService } from './checkout.service.js';
 import type { PurchaseRecorder } from './purchase-recorder.service.js';
 
@@ -10,7 +18,9 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       path: '/purchases/actions/recommended-best-rewards',
       interfaces: ENTERPRISE,
       cashDesk: true,
+      summary: 'The rewards a bill can use, best first',
       body: RecommendedBestRewards,
+      answer: RecommendedBestRewardsAnswer,
       handle: ({ body }) => checkout.recommended(body),
     }),
     endpoint({
@@ -18,7 +28,9 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       path: '/purchases/actions/accept-payment',
       interfaces: ENTERPRISE,
       cashDesk: true,
+      summary: 'Prices a bill before payment: discounts, vouchers, points and credit used, points earned; stores nothing',
       body: AcceptPayment,
+      answer: AcceptPaymentAnswer,
       handle: ({ body }) => checkout.acceptPayment(body),
     }),
     endpoint({
@@ -26,7 +38,9 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       path: '/purchases/actions/send-purchase',
       interfaces: ENTERPRISE,
       status: 201,
+      summary: 'Records the paid bill: spends the vouchers, points and credit it names, earns points',
       body: SendPurchase,
+      answer: SendPurchaseAnswer,
       handle: ({ body }) => recorder.sendNamingOriginal(body),
     }),
     endpoint({
@@ -34,6 +48,7 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       path: '/purchases/actions/assign-customer',
       interfaces: ENTERPRISE,
       status: 204,
+      summary: 'Gives a recorded bill to a customer, who earns its points',
       body: AssignCustomer,
       handle: ({ body }) => recorder.assign(body),
     }),

@@ -112,3 +112,51 @@ export const AssignCustomer = z
     params: { reason: 'required' },
   });
 export type AssignCustomer = z.infer<typeof AssignCustomer>;
+
+/*
+ * Answer structures of the purchase actions (interface.md), for the API document
+ * (src/http/openapi.ts); the services build their answers as these types.
+ */
+
+/** A reward recommended-best-rewards lists. */
+export const RecommendedRewardListing = z.object({
+  code: z.string(),
+  name: z.string(),
+  reward_priority: z.number().int().min(1).max(9),
+  max_count: z.number().int().min(0).meta({ description: 'How many times the reward can apply to this bill; 0 when it cannot' }),
+  description: z.string(),
+  reward_properties: z.object({
+    image: z.string(),
+    valid_from: z.string().meta({ description: 'Time of day, HH:MM:SS' }),
+    valid_to: z.string().meta({ description: 'Time of day, HH:MM:SS' }),
+  }),
+});
+export type RecommendedRewardListing = z.infer<typeof RecommendedRewardListing>;
+
+export const RecommendedBestRewardsAnswer = z.object({ recommended_best_rewards: z.array(RecommendedRewardListing), total_items: z.number().int().min(0) });
+
+const RecommendedDiscount = z.object({
+  code: z.string(),
+  name: z.string(),
+  type: z.enum(['campaign_product', 'reward', 'voucher']),
+  discount: z.number().meta({ description: 'Money off the bill' }),
+  bill_item_ids: z.array(z.string()),
+});
+
+export const AcceptPaymentAnswer = z.object({
+  accepted_payment: z.object({
+    recommended_discounts: z.array(RecommendedDiscount),
+    credit_points: z.number().meta({ description: 'Points used to pay' }),
+    price_of_credit_points: z.number().meta({ description: 'The money those points pay' }),
+    credit: z.number().meta({ description: 'Credit used to pay' }),
+    benefit_codes: z.array(z.string()).meta({ description: 'The vouchers applied' }),
+    credit_points_of_this_transaction: z.number().meta({ description: 'Points this bill earns' }),
+    total_credit_points: z.number().meta({ description: "The customer's points once the bill is closed" }),
+    total_credit: z.number().meta({ description: "The customer's credit once the bill is closed" }),
+    messages: z.array(z.object({ text: z.string() })),
+  }),
+});
+export type AcceptPaymentAnswer = z.infer<typeof AcceptPaymentAnswer>;
+
+export const SendPurchaseAnswer = z.object({ purchase_id: Id });
+export type SendPurchaseAnswer = z.infer<typeof SendPurchaseAnswer>;

@@ -16,7 +16,7 @@ import type { BillReader } from './bill-reader.js';
 import type { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import type { CheckoutRepo } from './checkout.repo.js';
 import { RecommendedAnswers } from './recommended-answer.js';
-import type { AcceptPayment, RecommendedBestRewards } from './checkout.schemas.js';
+import type { AcceptPayment, AcceptPaymentAnswer, RecommendedBestRewards } from './checkout.schemas.js';
 
 /** Until a program is loaded: no earning, no rewards, a point worth one minor unit. */
 const NO_PROGRAM: Program = { currency_id: '', point_value: 1, earning: [], rewards: [] };
@@ -39,7 +39,7 @@ export class CheckoutService {
     return this.reading(() => this.recommendedIn(request));
   }
 
-  acceptPayment(request: AcceptPayment) {
+  acceptPayment(request: AcceptPayment): AcceptPaymentAnswer {
     return this.reading(() => this.acceptPaymentIn(request));
   }
 
@@ -51,7 +51,7 @@ export class CheckoutService {
     return this.answers.answer(this.catalog.recommend(bill, balances.pointsMilli, request.reward_list_type));
   }
 
-  private acceptPaymentIn(request: AcceptPayment) {
+  private acceptPaymentIn(request: AcceptPayment): AcceptPaymentAnswer {
     const holder = this.holderOf(request);
     const customerId = holder?.customerId;
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);

@@ -20,7 +20,7 @@ import { derivedId, type IdGenerator } from '../../core/ids.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { BillReader } from './bill-reader.js';
 import type { CheckoutRepo } from './checkout.repo.js';
-import type { AssignCustomer, SendPurchase } from './checkout.schemas.js';
+import type { AssignCustomer, SendPurchase, SendPurchaseAnswer } from './checkout.schemas.js';
 import type { OriginalBill, OriginalBills, RemoteOriginals } from './original-bills.js';
 import { voucherApplications, voucherReleases } from './voucher-uses.js';
 
@@ -58,7 +58,7 @@ export class PurchaseRecorder {
    * bill held here is cancelled as this store knows it, and one it does not hold is recorded
    * without its original, for the hub to complete (src/features/checkout/cancellations.ts).
    */
-  async sendNamingOriginal(request: SendPurchase): Promise<{ purchase_id: string }> {
+  async sendNamingOriginal(request: SendPurchase): Promise<SendPurchaseAnswer> {
     const { bill } = request;
     if (!bill.canceled || !bill.bill_number || !this.remote) return this.send(request);
     const remote = await this.remote(request.store_id, bill.bill_number);
@@ -68,7 +68,7 @@ export class PurchaseRecorder {
     return this.send(request, 'left-to-the-hub');
   }
 
-  send(request: SendPurchase, named?: OriginalBill | 'left-to-the-hub'): { purchase_id: string } {
+  send(request: SendPurchase, named?: OriginalBill | 'left-to-the-hub'): SendPurchaseAnswer {
     const { bill: finalBill } = request;
     const existing = this.repo.purchaseByStoreBill(request.store_id, finalBill.bill_id);
     if (existing) throw billAlreadySent(finalBill.bill_id, existing.id);

@@ -9,6 +9,7 @@
 import { JsonText } from '../../http/json-text.js';
 import type { RewardDefinition } from '../../loyalty/program.schemas.js';
 import type { RecommendedReward } from '../../loyalty/recommended-rewards.js';
+import type { RecommendedRewardListing } from './checkout.schemas.js';
 
 const OPEN = Buffer.from('{"recommended_best_rewards":[');
 /** Pieces are kept for the counts a bill usually allows; a larger count is written each time. */
@@ -44,7 +45,7 @@ export class RecommendedAnswers {
 
 /** A reward as the answer lists it, after a comma. */
 function listing(reward: RewardDefinition, maxCount: number): Buffer {
-  const listed = {
+  const listed: RecommendedRewardListing = {
     code: reward.code,
     name: reward.name,
     reward_priority: reward.priority,

@@ -1,8 +1,8 @@
 import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
-import type { CardRow } from './cards.schemas.js';
+import type { CardAnswer, CardRow } from './cards.schemas.js';
 
 /** Card as GET /cards answers it, keys in the order of the OpenAPI Card schema. */
-export function toCard(row: CardRow, timeZone: string) {
+export function toCard(row: CardRow, timeZone: string): CardAnswer {
   return {
     card_id: row.id,
     customer_id: row.customer_id,

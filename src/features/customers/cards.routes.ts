@@ -1,5 +1,5 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { CardPath, CardsQuery, CreateCard, CustomerCardsPath, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
+import { CardAnswer, CardCreated, CardPath, CardsAnswer, CardsQuery, CreateCard, CustomerCardsPath, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
 import type { CardsService } from './cards.service.js';
 
 /**
@@ -8,9 +8,16 @@ import type { CardsService } from './cards.service.js';
  */
 export function cardsRoutes(cards: CardsService): Endpoint[] {
   return [
-    endpoint({ method: 'get', path: '/cards', interfaces: BOTH, query: CardsQuery, handle: ({ query }, context) => cards.list(query, context) }),
-    endpoint({ method: 'post', path: '/cards', interfaces: ENTERPRISE, status: 201, body: CreateCard, handle: ({ body }) => cards.create(body) }),
-    endpoint({ method: 'get', path: '/cards/:card_id', interfaces: BOTH, params: CardPath, handle: ({ params }, context) => cards.get(params.card_id, context) }),
+    endpoint({ method: 'get', path: '/cards', interfaces: BOTH, query: CardsQuery, answer: CardsAnswer, handle: ({ query }, context) => cards.list(query, context) }),
+    endpoint({ method: 'post', path: '/cards', interfaces: ENTERPRISE, status: 201, body: CreateCard, answer: CardCreated, handle: ({ body }) => cards.create(body) }),
+    endpoint({
+      method: 'get',
+      path: '/cards/:card_id',
+      interfaces: BOTH,
+      params: CardPath,
+      answer: CardAnswer,
+      handle: ({ params }, context) => cards.get(params.card_id, context),
+    }),
     endpoint({
       method: 'put',
       path: '/cards/:card_id',
@@ -26,6 +33,7 @@ export function cardsRoutes(cards: CardsService): Endpoint[] {
       interfaces: BOTH,
       params: CustomerCardsPath,
       query: CustomerCardsQuery,
+      answer: CardsAnswer,
       handle: ({ params, query }, context) => cards.listOfCustomer(params.customer_id, query, context),
     }),
   ];

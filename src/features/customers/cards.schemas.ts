@@ -1,7 +1,7 @@
 /** Cards as the current OpenAPI file shapes them (Card). */
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, QueryArray, QueryBoolean, QueryInteger, Text } from '../../core/schemas.js';
+import { Collection, Id, QueryArray, QueryBoolean, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** Card numbers are text; some SDKs send them as numbers. */
 const CardNumber = z.union([Text, z.number().int().nonnegative().transform(String)]);
@@ -62,3 +62,24 @@ export interface CardRow {
   state: number;
   last_change: string;
 }
+
+/** Card as the API answers it, keys in the order of the OpenAPI Card schema. */
+export const CardAnswer = z.object({
+  card_id: Id,
+  customer_id: Id,
+  card_type_id: z.string().nullable(),
+  card_number: z.string(),
+  secondary_card_number: z.string().nullable(),
+  valid_from: StoreTimestamp.nullable(),
+  valid_to: StoreTimestamp.nullable(),
+  store_id: z.string().nullable(),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type CardAnswer = z.infer<typeof CardAnswer>;
+
+export const CardsAnswer = Collection('cards', CardAnswer);
+export type CardsAnswer = z.infer<typeof CardsAnswer>;
+
+export const CardCreated = z.object({ card_id: Id });
+export type CardCreated = z.infer<typeof CardCreated>;

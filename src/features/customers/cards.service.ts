@@ -8,7 +8,7 @@ import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../time.js';
 import { toCard } from './cards.mappers.js';
 import type { CardFilters, CardsRepo } from './cards.repo.js';
-import type { CardInput, CardsQuery, CreateCard, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
+import type { CardCreated, CardInput, CardsAnswer, CardsQuery, CreateCard, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
 import type { CustomersRepo } from './customers.repo.js';
 
 export class CardsService {
@@ -38,7 +38,7 @@ export class CardsService {
     return toCard(row, this.timeZone);
   }
 
-  create(request: CreateCard): { card_id: string } {
+  create(request: CreateCard): CardCreated {
     return this.insert(request, true);
   }
 
@@ -47,7 +47,7 @@ export class CardsService {
     this.insert(request, false);
   }
 
-  private page(query: CustomerCardsQuery & { customer_id: string | undefined }) {
+  private page(query: CustomerCardsQuery & { customer_id: string | undefined }): CardsAnswer {
     const filters: CardFilters = {
       customer_id: query.customer_id,
       card_number: query.card_number,

@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../time.js';
-import type { CustomerSourceRecordRow } from './customer-source-records.schemas.js';
+import type { CustomerSourceRecordAnswer, CustomerSourceRecordRow } from './customer-source-records.schemas.js';
 
-export function toCustomerSourceRecord(row: CustomerSourceRecordRow, timeZone: string) {
+export function toCustomerSourceRecord(row: CustomerSourceRecordRow, timeZone: string): CustomerSourceRecordAnswer {
   return {
     customer_source_record_id: row.id,
     customer_source_id: row.customer_source_id,

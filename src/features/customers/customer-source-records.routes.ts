@@ -1,7 +1,9 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
 import {
   CreateCustomerSourceRecord,
+  CustomerSourceRecordCreated,
   CustomerSourceRecordPath,
+  CustomerSourceRecordsAnswer,
   CustomerSourceRecordsOfCustomerQuery,
   CustomerSourceRecordsQuery,
 } from './customer-source-records.schemas.js';
@@ -14,6 +16,7 @@ export function customerSourceRecordsRoutes(records: CustomerSourceRecordsServic
       path: '/customer-source-records',
       interfaces: BOTH,
       query: CustomerSourceRecordsQuery,
+      answer: CustomerSourceRecordsAnswer,
       handle: ({ query }, context) => records.list(query, context),
     }),
     endpoint({
@@ -22,6 +25,7 @@ export function customerSourceRecordsRoutes(records: CustomerSourceRecordsServic
       interfaces: BOTH,
       params: CustomerSourceRecordPath,
       query: CustomerSourceRecordsOfCustomerQuery,
+      answer: CustomerSourceRecordsAnswer,
       handle: ({ params, query }, context) => records.listOfCustomer(params.customer_id, query, context),
     }),
     endpoint({
@@ -31,6 +35,7 @@ export function customerSourceRecordsRoutes(records: CustomerSourceRecordsServic
       status: 201,
       params: CustomerSourceRecordPath,
       body: CreateCustomerSourceRecord,
+      answer: CustomerSourceRecordCreated,
       handle: ({ params, body }, context) => records.create(params.customer_id, body, context),
     }),
   ];

@@ -1,7 +1,7 @@
 /** Customer source records: which systems know a customer, under which external id. */
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { QueryArray, Text } from '../../core/schemas.js';
+import { Collection, QueryArray, StoreTimestamp, Text } from '../../core/schemas.js';
 import { CustomerSource } from './customers.schemas.js';
 
 export const CustomerSourceRecordsQuery = Paging.extend({
@@ -28,3 +28,14 @@ export interface CustomerSourceRecordRow {
   external_id: string | null;
   last_change: string;
 }
+
+export const CustomerSourceRecordAnswer = z.object({
+  customer_source_record_id: z.string(),
+  customer_source_id: z.string(),
+  customer_id: z.string(),
+  external_id: z.string().nullable(),
+  last_change: StoreTimestamp,
+});
+export type CustomerSourceRecordAnswer = z.infer<typeof CustomerSourceRecordAnswer>;
+export const CustomerSourceRecordsAnswer = Collection('customer_source_records', CustomerSourceRecordAnswer);
+export const CustomerSourceRecordCreated = z.object({ customer_source_record_id: z.string() });

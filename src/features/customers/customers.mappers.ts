@@ -1,13 +1,14 @@
 import type { Row } from '../../db/write-path.js';
 import { formatTimestamp } from '../../time.js';
-import type { CustomerRow, PersonalInformation } from './customers.schemas.js';
+import { ADDRESS_KEYS, type AddressAnswer } from '../address.schema.js';
+import type { CustomerAnswer, CustomerRow, PersonalInformation } from './customers.schemas.js';
 
-const ADDRESS_KEYS = ['address1', 'address2', 'address3', 'address4', 'address5', 'address6', 'address7', 'zip', 'city', 'country_code'] as const;
+type Agreement = CustomerAnswer['personal_information']['agreement'];
 
 /** Customer as GET /customers answers it; empty fields are null (interface.md). */
-export function toCustomer(row: CustomerRow, timeZone: string) {
+export function toCustomer(row: CustomerRow, timeZone: string): CustomerAnswer {
   const address = JSON.parse(row.address) as Record<string, string | null | undefined>;
-  const agreement = JSON.parse(row.agreement) as Record<string, unknown>;
+  const agreement = JSON.parse(row.agreement) as Partial<Agreement>;
   return {
     customer_id: row.id,
     personal_information: {
@@ -19,7 +20,7 @@ export function toCustomer(row: CustomerRow, timeZone: string) {
       phone: row.phone,
       language_id: row.language_id,
       store_id: row.store_id,
-      address: Object.fromEntries(ADDRESS_KEYS.map((key) => [key, address[key] ?? null])),
+      address: Object.fromEntries(ADDRESS_KEYS.map((key) => [key, address[key] ?? null])) as AddressAnswer,
       agreement: {
         agreement_gtc: agreement.agreement_gtc ?? 0,
         agreement_profiling: agreement.agreement_profiling ?? 0,

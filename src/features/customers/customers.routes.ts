@@ -1,17 +1,25 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { CreateCustomer, CustomerPath, CustomersQuery, UpdateCustomer } from './customers.schemas.js';
+import { CreateCustomer, CustomerAnswer, CustomerCreated, CustomerPath, CustomersAnswer, CustomersQuery, UpdateCustomer } from './customers.schemas.js';
 import type { CustomersService } from './customers.service.js';
 
 /** The OpenAPI file offers customers in both interfaces; the customer one is scoped to the logged-in customer. */
 export function customersRoutes(customers: CustomersService): Endpoint[] {
   return [
-    endpoint({ method: 'get', path: '/customers', interfaces: BOTH, query: CustomersQuery, handle: ({ query }, context) => customers.list(query, context) }),
+    endpoint({
+      method: 'get',
+      path: '/customers',
+      interfaces: BOTH,
+      query: CustomersQuery,
+      answer: CustomersAnswer,
+      handle: ({ query }, context) => customers.list(query, context),
+    }),
     endpoint({
       method: 'post',
       path: '/customers',
       interfaces: BOTH,
       status: 201,
       body: CreateCustomer,
+      answer: CustomerCreated,
       handle: ({ body }, context) => customers.create(body, context),
     }),
     endpoint({
@@ -19,6 +27,7 @@ export function customersRoutes(customers: CustomersService): Endpoint[] {
       path: '/customers/:customer_id',
       interfaces: BOTH,
       params: CustomerPath,
+      answer: CustomerAnswer,
       handle: ({ params }, context) => customers.get(params.customer_id, context),
     }),
     endpoint({

@@ -1,8 +1,8 @@
 /** Customers as the OpenAPI file shapes them (Customer, PersonalInformation, Address, Agreement). */
 import { z } from 'zod';
-import { Address } from '../address.schema.js';
+import { Address, AddressAnswer } from '../address.schema.js';
 import { Paging } from '../../core/paging.js';
-import { Id, QueryArray, Text } from '../../core/schemas.js';
+import { Collection, Id, QueryArray, Text, StoreTimestamp } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 const Consent = z.number().int().min(0).max(2);
@@ -121,3 +121,34 @@ export interface CustomerRow {
   state: number;
   last_change: string;
 }
+
+/** Customer as the API answers it; empty fields are null (interface.md). */
+export const CustomerAnswer = z.object({
+  customer_id: Id,
+  personal_information: z.object({
+    gender: z.number().int().nullable(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    birthdate: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    language_id: z.string().nullable(),
+    store_id: z.string().nullable(),
+    address: AddressAnswer,
+    agreement: z.object({
+      agreement_gtc: Consent,
+      agreement_profiling: Consent,
+      agreement_marketing_communication: Consent,
+      custom_agreements: z.array(z.object({ agreement_id: z.string(), agreement_value: Consent })),
+    }),
+  }),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type CustomerAnswer = z.infer<typeof CustomerAnswer>;
+
+export const CustomersAnswer = Collection('customers', CustomerAnswer);
+export type CustomersAnswer = z.infer<typeof CustomersAnswer>;
+
+export const CustomerCreated = z.object({ customer_id: Id });
+export type CustomerCreated = z.infer<typeof CustomerCreated>;

@@ -11,7 +11,7 @@ import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { personalInformationColumns, toCustomer } from './customers.mappers.js';
 import type { CustomersRepo } from './customers.repo.js';
-import type { CreateCustomer, CustomersQuery, ImportedCustomer, PersonalInformation, UpdateCustomer } from './customers.schemas.js';
+import type { CreateCustomer, CustomerCreated, CustomersAnswer, CustomersQuery, ImportedCustomer, PersonalInformation, UpdateCustomer } from './customers.schemas.js';
 
 const PERSONAL_INFORMATION = 'customer.personal_information';
 
@@ -23,7 +23,7 @@ export class CustomersService {
     private readonly timeZone: string,
   ) {}
 
-  list(query: CustomersQuery, context: RequestContext) {
+  list(query: CustomersQuery, context: RequestContext): CustomersAnswer {
     const { email_list: emails, customer_ids: ids, ...filters } = query;
     const page = this.repo.page({ ...filters, emails, ids, id: customerFilter(context, undefined) }, query);
     return { customers: page.items.map((row) => toCustomer(row, this.timeZone)), total_items: page.total };
@@ -41,7 +41,7 @@ export class CustomersService {
    * then becomes the new customer's session, in the enterprise interface (which has no
    * customer sessions) the password is only checked.
    */
-  async create(request: CreateCustomer, context: RequestContext): Promise<{ customer_id: string }> {
+  async create(request: CreateCustomer, context: RequestContext): Promise<CustomerCreated> {
     if (request.autologin && request.password === undefined) throw invalidParam('password', 'required', undefined, 'autologin needs a password');
     this.checkPersonalInformation(request.customer.personal_information, undefined);
     const passwordHash = request.password === undefined ? null : await hashPassword(request.password);

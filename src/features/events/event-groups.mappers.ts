@@ -1,5 +1,5 @@
-import type { EventGroupRow } from './event-groups.schemas.js';
+import type { EventGroupAnswer, EventGroupRow } from './event-groups.schemas.js';
 
-export function toEventGroup(row: EventGroupRow) {
+export function toEventGroup(row: EventGroupRow): EventGroupAnswer {
   return { event_group_id: row.id, name: row.name, text_id: row.text_id, state: row.state };
 }

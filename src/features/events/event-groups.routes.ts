@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { EventGroupPath, EventGroupQuery } from './event-groups.schemas.js';
+import { EventGroupAnswer, EventGroupPath, EventGroupQuery, EventGroupsAnswer } from './event-groups.schemas.js';
 import type { EventGroupsService } from './event-groups.service.js';
 
 export function eventGroupsRoutes(groups: EventGroupsService): Endpoint[] {
@@ -9,6 +9,7 @@ export function eventGroupsRoutes(groups: EventGroupsService): Endpoint[] {
       path: '/event-groups',
       interfaces: BOTH,
       query: EventGroupQuery,
+      answer: EventGroupsAnswer,
       handle: ({ query }) => groups.list(query),
     }),
     endpoint({
@@ -16,6 +17,7 @@ export function eventGroupsRoutes(groups: EventGroupsService): Endpoint[] {
       path: '/event-groups/:event_group_id',
       interfaces: BOTH,
       params: EventGroupPath,
+      answer: EventGroupAnswer,
       handle: ({ params }) => groups.get(params.event_group_id),
     }),
   ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, LookupState, Text } from '../../core/schemas.js';
+import { Collection, Id, LookupState, Text } from '../../core/schemas.js';
 
 export const EventGroupPath = z.object({ event_group_id: z.string() });
 
@@ -18,3 +18,7 @@ export const EventGroupRecord = z.object({
   state: LookupState.optional(),
 });
 export type EventGroupRecord = z.infer<typeof EventGroupRecord>;
+
+export const EventGroupAnswer = z.object({ event_group_id: z.string(), name: z.string(), text_id: z.string(), state: z.number().int() });
+export type EventGroupAnswer = z.infer<typeof EventGroupAnswer>;
+export const EventGroupsAnswer = Collection('event_groups', EventGroupAnswer);

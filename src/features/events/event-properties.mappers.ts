@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { formatTimestamp } from '../../time.js';
-import { PropertyItem, type EventPropertyRow } from './event-properties.schemas.js';
+import { PropertyItem, type EventPropertyAnswer, type EventPropertyRow } from './event-properties.schemas.js';
 
 /** The Property structure; is_required and is_unique are 0 or 1 as interface.md gives them. */
-export function toEventProperty(row: EventPropertyRow, timeZone: string) {
+export function toEventProperty(row: EventPropertyRow, timeZone: string): EventPropertyAnswer {
   return {
     property_id: row.id,
     name: row.name,

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { EventPropertyPath, EventPropertyQuery } from './event-properties.schemas.js';
+import { EventPropertiesAnswer, EventPropertyAnswer, EventPropertyPath, EventPropertyQuery } from './event-properties.schemas.js';
 import type { EventPropertiesService } from './event-properties.service.js';
 
 export function eventPropertiesRoutes(properties: EventPropertiesService): Endpoint[] {
@@ -9,6 +9,7 @@ export function eventPropertiesRoutes(properties: EventPropertiesService): Endpo
       path: '/event-properties',
       interfaces: BOTH,
       query: EventPropertyQuery,
+      answer: EventPropertiesAnswer,
       handle: ({ query }) => properties.list(query),
     }),
     endpoint({
@@ -16,6 +17,7 @@ export function eventPropertiesRoutes(properties: EventPropertiesService): Endpo
       path: '/event-properties/:event_property_id',
       interfaces: BOTH,
       params: EventPropertyPath,
+      answer: EventPropertyAnswer,
       handle: ({ params }) => properties.get(params.event_property_id),
     }),
   ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Flag, LookupState, Text } from '../../core/schemas.js';
+import { Collection, Flag, LookupState, StoreTimestamp, Text } from '../../core/schemas.js';
 
 export const EventPropertyPath = z.object({ event_property_id: z.string() });
 
@@ -35,3 +35,18 @@ export const EventPropertyRecord = z.object({
   state: LookupState.optional(),
 });
 export type EventPropertyRecord = z.infer<typeof EventPropertyRecord>;
+
+/** The Property structure as the API answers it; is_required and is_unique are 0 or 1 as interface.md gives them. */
+export const EventPropertyAnswer = z.object({
+  property_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  data_type: z.string(),
+  items: z.array(PropertyItem),
+  is_required: z.number().int(),
+  is_unique: z.number().int(),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type EventPropertyAnswer = z.infer<typeof EventPropertyAnswer>;
+export const EventPropertiesAnswer = Collection('event_properties', EventPropertyAnswer);

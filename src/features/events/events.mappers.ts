@@ -1,8 +1,8 @@
 import { formatTimestamp } from '../../time.js';
-import type { EventRow, NewEvent } from './events.schemas.js';
+import type { EventAnswer, EventRow, NewEvent } from './events.schemas.js';
 
 /** The Event structure of the OpenAPI file, keys in its order. */
-export function toEvent(row: EventRow, timeZone: string) {
+export function toEvent(row: EventRow, timeZone: string): EventAnswer {
   return {
     event_id: row.id,
     event_type_id: row.event_type_id,

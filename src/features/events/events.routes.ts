@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { CreateEvent, EventPath, EventQuery } from './events.schemas.js';
+import { CreateEvent, EventAnswer, EventCreated, EventPath, EventPropertyRecordsAnswer, EventQuery, EventsAnswer } from './events.schemas.js';
 import type { EventsService } from './events.service.js';
 
 export function eventsRoutes(events: EventsService): Endpoint[] {
@@ -10,6 +10,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
       interfaces: BOTH,
       status: 201,
       body: CreateEvent,
+      answer: EventCreated,
       handle: ({ body }, context) => events.create(body, context),
     }),
     endpoint({
@@ -18,6 +19,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
       path: '/events',
       interfaces: BOTH,
       query: EventQuery,
+      answer: EventsAnswer,
       handle: ({ query }, context) => events.list(query, context),
     }),
     endpoint({
@@ -26,6 +28,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
       path: '/events/:event_id',
       interfaces: BOTH,
       params: EventPath,
+      answer: EventAnswer,
       handle: ({ params }, context) => events.get(params.event_id, context),
     }),
     endpoint({
@@ -34,6 +37,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
       path: '/events/:event_id/property-records',
       interfaces: BOTH,
       params: EventPath,
+      answer: EventPropertyRecordsAnswer,
       handle: ({ params }, context) => events.propertyRecords(params.event_id, context),
     }),
   ];

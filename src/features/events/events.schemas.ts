@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, JsonValue, QueryArray, QueryBoolean, Text } from '../../core/schemas.js';
+import { Collection, Id, JsonValue, QueryArray, QueryBoolean, StoreTimestamp, Text } from '../../core/schemas.js';
+import { PropertyRecordAnswer } from '../property-record.schema.js';
 
 /** External ids arrive as strings or, in the OpenAPI examples, as numbers. */
 const ExternalId = z.union([Text, z.number().transform(String)]);
@@ -62,3 +63,19 @@ export const PropertyRecordRow = z.object({
   last_change: z.string(),
 });
 export type PropertyRecordRow = z.infer<typeof PropertyRecordRow>;
+
+/** The Event structure of the OpenAPI file as the API answers it, keys in its order; `data` is JSON text. */
+export const EventAnswer = z.object({
+  event_id: z.string(),
+  event_type_id: z.string(),
+  customer_id: z.string(),
+  external_id: z.string(),
+  data: z.string().nullable(),
+  created_at: StoreTimestamp,
+  secondary_external_id: z.string().nullable(),
+  state: z.number().int(),
+});
+export type EventAnswer = z.infer<typeof EventAnswer>;
+export const EventsAnswer = Collection('events', EventAnswer);
+export const EventPropertyRecordsAnswer = Collection('property_records', PropertyRecordAnswer);
+export const EventCreated = z.object({ event_id: z.string() });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
 import { Paging } from '../../core/paging.js';
+import { ExternalApplicationAnswer, ExternalApplicationsAnswer } from './external-applications.schemas.js';
 import type { ExternalApplicationsService } from './external-applications.service.js';
 
 const ApplicationPath = z.object({ customer_external_application_id: z.string() });
@@ -12,6 +13,7 @@ export function externalApplicationsRoutes(applications: ExternalApplicationsSer
       path: '/customer-external-applications',
       interfaces: ENTERPRISE,
       query: Paging,
+      answer: ExternalApplicationsAnswer,
       handle: ({ query }) => applications.list(query),
     }),
     endpoint({
@@ -19,6 +21,7 @@ export function externalApplicationsRoutes(applications: ExternalApplicationsSer
       path: '/customer-external-applications/:customer_external_application_id',
       interfaces: ENTERPRISE,
       params: ApplicationPath,
+      answer: ExternalApplicationAnswer,
       handle: ({ params }) => applications.get(params.customer_external_application_id),
     }),
   ];

@@ -4,6 +4,7 @@ import type { Paging } from '../../core/paging.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { formatTimestamp } from '../../time.js';
 import type { ExternalApplicationRow, ExternalApplicationsRepo } from './external-applications.repo.js';
+import type { ExternalApplicationAnswer } from './external-applications.schemas.js';
 
 export class ExternalApplicationsService {
   constructor(
@@ -30,7 +31,7 @@ export class ExternalApplicationsService {
     return this.toWire(row);
   }
 
-  private toWire(row: ExternalApplicationRow) {
+  private toWire(row: ExternalApplicationRow): ExternalApplicationAnswer {
     return {
       external_application_id: row.id,
       name: row.name,

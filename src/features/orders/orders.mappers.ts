@@ -1,9 +1,9 @@
 import { fromMinor } from '../../money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
-import { OrderDetails, type OrderRow } from './orders.schemas.js';
+import { OrderDetails, type OrderAnswer, type OrderRow } from './orders.schemas.js';
 
 /** The Order structure of the OpenAPI file, keys in its order. */
-export function toOrder(row: OrderRow, timeZone: string) {
+export function toOrder(row: OrderRow, timeZone: string): OrderAnswer {
   const details = OrderDetails.parse(JSON.parse(row.details));
   return {
     order_id: row.id,

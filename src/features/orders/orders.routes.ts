@@ -1,5 +1,5 @@
 import { BOTH, CUSTOMER, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { CreateOrder, OrderPath, OrderQuery } from './orders.schemas.js';
+import { CreateOrder, OrderAnswer, OrderCreated, OrderPath, OrderQuery, OrdersAnswer } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
 export function ordersRoutes(orders: OrdersService): Endpoint[] {
@@ -11,6 +11,7 @@ export function ordersRoutes(orders: OrdersService): Endpoint[] {
       interfaces: CUSTOMER,
       status: 201,
       body: CreateOrder,
+      answer: OrderCreated,
       handle: ({ body }, context) => orders.create(body.order, context),
     }),
     endpoint({
@@ -20,6 +21,7 @@ export function ordersRoutes(orders: OrdersService): Endpoint[] {
       path: '/orders',
       interfaces: BOTH,
       query: OrderQuery,
+      answer: OrdersAnswer,
       handle: ({ query }, context) => orders.list(query, context),
     }),
     endpoint({
@@ -28,6 +30,7 @@ export function ordersRoutes(orders: OrdersService): Endpoint[] {
       path: '/orders/:order_id',
       interfaces: BOTH,
       params: OrderPath,
+      answer: OrderAnswer,
       handle: ({ params }, context) => orders.get(params.order_id, context),
     }),
   ];

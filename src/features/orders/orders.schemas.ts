@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, QueryInteger, Text } from '../../core/schemas.js';
+import { Collection, Id, QueryInteger, StoreTimestamp, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
 export const Address = z.object({
@@ -107,3 +107,34 @@ export const OrderRow = z.object({
   last_change: z.string(),
 });
 export type OrderRow = z.infer<typeof OrderRow>;
+
+/** The Order structure of the OpenAPI file as the API answers it, keys in its order. */
+export const OrderAnswer = z.object({
+  order_id: z.string(),
+  order_number: z.string(),
+  customer_id: z.string(),
+  currency_id: z.string(),
+  total_price: z.number(),
+  discount_codes: OrderDetails.shape.discount_codes,
+  order_items: z.array(
+    z.object({
+      order_item_id: z.string(),
+      product_variant_id: z.string(),
+      customer_id: z.string(),
+      amount: z.number(),
+      unit_price: z.number(),
+      vat_rate: z.number(),
+    }),
+  ),
+  invoicing_data: z.object({
+    payment_id: z.string(),
+    paid_date: StoreTimestamp.nullable(),
+    personal_information: OrderDetails.shape.invoicing_data.shape.personal_information,
+  }),
+  shipping_data: OrderDetails.shape.shipping_data,
+  customer_note: z.string().nullable(),
+  last_change: StoreTimestamp,
+});
+export type OrderAnswer = z.infer<typeof OrderAnswer>;
+export const OrdersAnswer = Collection('orders', OrderAnswer);
+export const OrderCreated = z.object({ order_id: z.string() });

@@ -1,16 +1,25 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { AssignPoints, PointPath, PointsQuery, ReducePoints, TransferPoints } from './points.schemas.js';
+import { AssignPoints, PointAnswer, PointPath, PointsAnswer, PointsQuery, ReducePoints, TransferPoints } from './points.schemas.js';
 import type { PointsService } from './points.service.js';
 
 export function pointsRoutes(points: PointsService): Endpoint[] {
   return [
-    endpoint({ method: 'get', history: true, path: '/points', interfaces: BOTH, query: PointsQuery, handle: ({ query }, context) => points.list(query, context) }),
+    endpoint({
+      method: 'get',
+      history: true,
+      path: '/points',
+      interfaces: BOTH,
+      query: PointsQuery,
+      answer: PointsAnswer,
+      handle: ({ query }, context) => points.list(query, context),
+    }),
     endpoint({
       method: 'get',
       history: true,
       path: '/points/:point_id',
       interfaces: BOTH,
       params: PointPath,
+      answer: PointAnswer,
       handle: ({ params }, context) => points.get(params.point_id, context),
     }),
     endpoint({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, Text } from '../../core/schemas.js';
+import { Collection, Id, StoreTimestamp, Text } from '../../core/schemas.js';
 import { Points } from '../../money.js';
 
 const PositivePoints = Points.refine((milli) => milli > 0, { message: 'must be more than 0', params: { reason: 'not_allowed_value' } });
@@ -30,3 +30,18 @@ export const PointsQuery = Paging.extend({
 export type PointsQuery = z.infer<typeof PointsQuery>;
 
 export const PointPath = z.object({ point_id: Text });
+
+/** Point as interface.md shows it, as the API answers it; a redemption's assigned points are negative. */
+export const PointAnswer = z.object({
+  point_id: z.string(),
+  customer_id: z.string(),
+  assigned_points: z.number(),
+  available_points: z.number(),
+  point_type_id: z.string(),
+  partner_id: z.string(),
+  valid_to: StoreTimestamp.nullable(),
+  state: z.number().int(),
+});
+export type PointAnswer = z.infer<typeof PointAnswer>;
+export const PointsAnswer = Collection('points', PointAnswer);
+export type PointsAnswer = z.infer<typeof PointsAnswer>;

@@ -1,8 +1,8 @@
 import { fromMilli, fromMinor } from '../../money.js';
 import { formatTimestamp } from '../../time.js';
-import type { PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
+import type { PurchaseAnswer, PurchaseItemAnswer, PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
 
-export function toPurchaseItem(row: PurchaseItemRow) {
+export function toPurchaseItem(row: PurchaseItemRow): PurchaseItemAnswer {
   return {
     purchase_item_id: row.id,
     product_id: row.product_id,
@@ -16,7 +16,7 @@ export function toPurchaseItem(row: PurchaseItemRow) {
 }
 
 /** Purchase as interface.md shows it; `purchase_items` only when the list asks for them. */
-export function toPurchase(row: PurchaseRow, items: ReturnType<typeof toPurchaseItem>[] | null, timeZone: string) {
+export function toPurchase(row: PurchaseRow, items: PurchaseItemAnswer[] | null, timeZone: string): PurchaseAnswer {
   return {
     purchase_id: row.id,
     customer_id: row.customer_id,

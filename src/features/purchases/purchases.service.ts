@@ -12,7 +12,7 @@ import type { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import type { VouchersRepo } from '../vouchers/vouchers.repo.js';
 import { toPurchase, toPurchaseItem } from './purchases.mappers.js';
 import type { PurchasesRepo } from './purchases.repo.js';
-import type { PurchaseRow, PurchasesQuery } from './purchases.schemas.js';
+import type { PaymentSummaryAnswer, PurchaseRow, PurchasesQuery } from './purchases.schemas.js';
 
 export class PurchasesService {
   constructor(
@@ -74,7 +74,7 @@ export class PurchasesService {
   }
 
   /** What the purchase earned and spent, from the facts linked to it. */
-  paymentSummary(id: string, context: RequestContext) {
+  paymentSummary(id: string, context: RequestContext): PaymentSummaryAnswer {
     const purchase = this.existing(id, context);
     const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.ledger.points.byId(recordId)!);
     const sum = (kind: 'collection' | 'redemption') => records.filter((record) => record.kind === kind).reduce((total, record) => total + record.points_milli, 0);

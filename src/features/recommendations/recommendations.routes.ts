@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { RecommendationQuery } from './recommendations.schemas.js';
+import { RecommendationQuery, RecommendationsAnswer } from './recommendations.schemas.js';
 import type { Action, RecommendationsService } from './recommendations.service.js';
 
 /**
@@ -20,6 +20,7 @@ export function recommendationsRoutes(recommendations: RecommendationsService): 
           interfaces: BOTH,
           cashDesk: true,
           query: RecommendationQuery,
+          answer: RecommendationsAnswer,
           handle: ({ query }, context) => recommendations.recommend(action, query, context, mandatory),
         }),
         endpoint({
@@ -28,6 +29,7 @@ export function recommendationsRoutes(recommendations: RecommendationsService): 
           interfaces: BOTH,
           cashDesk: true,
           body: RecommendationQuery,
+          answer: RecommendationsAnswer,
           handle: ({ body }, context) => recommendations.recommend(action, body, context, mandatory),
         }),
       );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryArray, QueryInteger } from '../../core/schemas.js';
+import { Collection, QueryArray, QueryInteger } from '../../core/schemas.js';
 
 const Count = QueryInteger.pipe(z.number().int().min(1).max(1000));
 const Ids = z.union([QueryArray, z.array(z.string().min(1))]);
@@ -12,3 +12,7 @@ export const RecommendationQuery = z.object({
   count: Count.optional(),
 });
 export type RecommendationQuery = z.infer<typeof RecommendationQuery>;
+
+/** The recommended products, best first, by their id strings (interface.md). */
+export const RecommendationsAnswer = Collection('recommended_products_list', z.string());
+export type RecommendationsAnswer = z.infer<typeof RecommendationsAnswer>;

@@ -20,7 +20,7 @@ import { addBill, billKeys, emptyAffinity, type Affinity } from './recency-weigh
 import { FAVOURITES, mostShared, relatedScores, score, sharesOf, type CustomerShares, type ScoringModel } from './recommendation-scoring.js';
 import type { ProductKinds } from './product-kinds.js';
 import type { RecommendationsRepo } from './recommendations.repo.js';
-import type { RecommendationQuery } from './recommendations.schemas.js';
+import type { RecommendationQuery, RecommendationsAnswer } from './recommendations.schemas.js';
 import type { UnsyncedHistory, UnsyncedPurchases } from './unsynced-purchases.js';
 
 export type Action = 'eliminate' | 'order' | 'combined';
@@ -37,7 +37,7 @@ export class RecommendationsService {
     private readonly builder: ModelBuilder | undefined,
   ) {}
 
-  recommend(action: Action, query: RecommendationQuery, context: RequestContext, mandatory: 'customer_id' | 'cart_product_ids') {
+  recommend(action: Action, query: RecommendationQuery, context: RequestContext, mandatory: 'customer_id' | 'cart_product_ids'): RecommendationsAnswer {
     const customerId = customerFilter(context, query.customer_id);
     if (mandatory === 'customer_id' && customerId === undefined) throw invalidParam('customer_id', 'required');
     if (mandatory === 'cart_product_ids' && !query.cart_product_ids?.length) throw invalidParam('cart_product_ids', 'required');

@@ -1,10 +1,10 @@
 import { fromMinor } from '../../money.js';
 import { formatTimestamp } from '../../time.js';
-import { ReservationDetails, type NewProductReservation, type ProductReservationRow } from './product-reservations.schemas.js';
+import { ReservationDetails, type NewProductReservation, type ProductReservationAnswer, type ProductReservationRow } from './product-reservations.schemas.js';
 import { foldReservationStates, type StateFact } from './reservation-states.js';
 
 /** The ProductReservation structure of interface.md, keys in the OpenAPI order. */
-export function toProductReservation(row: ProductReservationRow, codes: number[], facts: StateFact[], timeZone: string) {
+export function toProductReservation(row: ProductReservationRow, codes: number[], facts: StateFact[], timeZone: string): ProductReservationAnswer {
   const details = ReservationDetails.parse(JSON.parse(row.details));
   const { actual_state, states } = foldReservationStates(facts);
   return {
@@ -30,7 +30,7 @@ export function toProductReservation(row: ProductReservationRow, codes: number[]
     actual_state,
     states,
     // No operation of the interface adds comments to a reservation.
-    comments: [] as string[],
+    comments: [],
     last_change: formatTimestamp(row.last_change, timeZone, true),
     state: row.state,
   };

@@ -2,8 +2,11 @@ import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
 import {
   CancelReservation,
   CreateProductReservation,
+  ProductReservationAnswer,
+  ProductReservationCreated,
   ProductReservationPath,
   ProductReservationQuery,
+  ProductReservationsAnswer,
 } from './product-reservations.schemas.js';
 import type { ProductReservationsService } from './product-reservations.service.js';
 
@@ -15,6 +18,7 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
       interfaces: BOTH,
       status: 201,
       body: CreateProductReservation,
+      answer: ProductReservationCreated,
       handle: ({ body }, context) => reservations.create(body.product_reservation, context),
     }),
     endpoint({
@@ -23,6 +27,7 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
       path: '/product-reservations',
       interfaces: BOTH,
       query: ProductReservationQuery,
+      answer: ProductReservationsAnswer,
       handle: ({ query }, context) => reservations.list(query, context),
     }),
     endpoint({
@@ -31,6 +36,7 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
       path: '/product-reservations/:product_reservation_id',
       interfaces: BOTH,
       params: ProductReservationPath,
+      answer: ProductReservationAnswer,
       handle: ({ params }, context) => reservations.get(params.product_reservation_id, context),
     }),
     endpoint({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, QueryInteger, Text } from '../../core/schemas.js';
+import { Collection, Id, QueryInteger, StoreTimestamp, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
 /** Reservation states of interface.md "Product reservation state". */
@@ -130,3 +130,31 @@ export const ReservationStateChangeRow = z.object({
   hlc: z.string(),
 });
 export type ReservationStateChangeRow = z.infer<typeof ReservationStateChangeRow>;
+
+/** The ProductReservation structure of interface.md as the API answers it, keys in the OpenAPI order. */
+export const ProductReservationAnswer = z.object({
+  product_reservation_id: z.string(),
+  customer_id: z.string(),
+  store_id: z.string(),
+  reservation_codes: z.array(z.number().int()),
+  external_reservation_codes: ReservationDetails.shape.external_reservation_codes,
+  benefit_codes: z.array(z.string()),
+  product_reservation_source_id: z.string(),
+  pickup_date: z.string().nullable(),
+  customers_note: z.string().nullable(),
+  total_price: z.number().nullable(),
+  currency_id: z.string().nullable(),
+  product_reservation_items: z.array(
+    z.object({ reservable_product_id: z.string(), amount: z.number(), unit_price: z.number().nullable(), vat_rate: z.number().nullable() }),
+  ),
+  external_purchase_id: z.string().nullable(),
+  utm: ReservationDetails.shape.utm,
+  actual_state: z.number().int(),
+  states: z.array(z.string()).meta({ description: 'Every state the reservation went through, newest first' }),
+  comments: z.array(z.string()),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type ProductReservationAnswer = z.infer<typeof ProductReservationAnswer>;
+export const ProductReservationsAnswer = Collection('product_reservations', ProductReservationAnswer);
+export const ProductReservationCreated = z.object({ product_reservation_id: z.string() });

@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../time.js';
-import type { ReservationSourceRow } from './reservation-sources.schemas.js';
+import type { ReservationSourceAnswer, ReservationSourceRow } from './reservation-sources.schemas.js';
 
-export function toReservationSource(row: ReservationSourceRow, timeZone: string) {
+export function toReservationSource(row: ReservationSourceRow, timeZone: string): ReservationSourceAnswer {
   return {
     product_reservation_source_id: row.id,
     name: row.name,

@@ -1,6 +1,6 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
 import { Paging } from '../../core/paging.js';
-import { ReservationSourcePath } from './reservation-sources.schemas.js';
+import { ReservationSourceAnswer, ReservationSourcePath, ReservationSourcesAnswer } from './reservation-sources.schemas.js';
 import type { ReservationSourcesService } from './reservation-sources.service.js';
 
 export function reservationSourcesRoutes(sources: ReservationSourcesService): Endpoint[] {
@@ -10,6 +10,7 @@ export function reservationSourcesRoutes(sources: ReservationSourcesService): En
       path: '/product-reservation-sources',
       interfaces: BOTH,
       query: Paging,
+      answer: ReservationSourcesAnswer,
       handle: ({ query }) => sources.list(query),
     }),
     endpoint({
@@ -17,6 +18,7 @@ export function reservationSourcesRoutes(sources: ReservationSourcesService): En
       path: '/product-reservation-sources/:product_reservation_source_id',
       interfaces: BOTH,
       params: ReservationSourcePath,
+      answer: ReservationSourceAnswer,
       handle: ({ params }) => sources.get(params.product_reservation_source_id),
     }),
   ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, LookupState, Text } from '../../core/schemas.js';
+import { Collection, Id, LookupState, StoreTimestamp, Text } from '../../core/schemas.js';
 
 export const ReservationSourcePath = z.object({ product_reservation_source_id: z.string() });
 
@@ -18,3 +18,7 @@ export const ReservationSourceRecord = z.object({
   state: LookupState.optional(),
 });
 export type ReservationSourceRecord = z.infer<typeof ReservationSourceRecord>;
+
+export const ReservationSourceAnswer = z.object({ product_reservation_source_id: z.string(), name: z.string(), last_change: StoreTimestamp, state: z.number().int() });
+export type ReservationSourceAnswer = z.infer<typeof ReservationSourceAnswer>;
+export const ReservationSourcesAnswer = Collection('product_reservation_sources', ReservationSourceAnswer);

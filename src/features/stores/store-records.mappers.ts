@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../time.js';
-import type { StoreGroupRecordRow } from './store-records.schemas.js';
+import type { StoreGroupRecordAnswer, StoreGroupRecordRow } from './store-records.schemas.js';
 
-export function toStoreGroupRecord(row: StoreGroupRecordRow, timeZone: string) {
+export function toStoreGroupRecord(row: StoreGroupRecordRow, timeZone: string): StoreGroupRecordAnswer {
   return {
     store_group_record_id: row.id,
     store_id: row.store_id,

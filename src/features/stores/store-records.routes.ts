@@ -1,6 +1,13 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
 import { Paging } from '../../core/paging.js';
-import { CreatePropertyRecord, PropertyRecordPath, UpdatePropertyRecord } from './store-records.schemas.js';
+import {
+  CreatePropertyRecord,
+  PropertyRecordCreated,
+  PropertyRecordPath,
+  PropertyRecordsAnswer,
+  StoreGroupRecordsAnswer,
+  UpdatePropertyRecord,
+} from './store-records.schemas.js';
 import type { StoreRecordsService } from './store-records.service.js';
 import { StorePath } from './stores.schemas.js';
 
@@ -14,6 +21,7 @@ export function storeRecordsRoutes(records: StoreRecordsService): Endpoint[] {
       status: 201,
       params: StorePath,
       body: CreatePropertyRecord,
+      answer: PropertyRecordCreated,
       handle: ({ params, body }) => records.createPropertyRecord(params.store_id, body),
     }),
   );
@@ -25,6 +33,7 @@ export function storeRecordsRoutes(records: StoreRecordsService): Endpoint[] {
       interfaces: BOTH,
       params: StorePath,
       query: Paging,
+      answer: PropertyRecordsAnswer,
       handle: ({ params, query }) => records.propertyRecords(params.store_id, query),
     }),
     endpoint({
@@ -50,6 +59,7 @@ export function storeRecordsRoutes(records: StoreRecordsService): Endpoint[] {
       interfaces: BOTH,
       params: StorePath,
       query: Paging,
+      answer: StoreGroupRecordsAnswer,
       handle: ({ params, query }) => records.groupRecords(params.store_id, query),
     }),
   ];

@@ -1,6 +1,7 @@
 /** Subresources of a store: its property records and its store group records. */
 import { z } from 'zod';
-import { JsonValue, Text } from '../../core/schemas.js';
+import { Collection, JsonValue, Text, StoreTimestamp } from '../../core/schemas.js';
+import { PropertyRecordAnswer } from '../property-record.schema.js';
 
 export const PropertyRecordInput = z.object({
   property_id: Text,
@@ -34,3 +35,12 @@ export const StoreGroupRecordRow = z.object({
   last_change: z.string(),
 });
 export type StoreGroupRecordRow = z.infer<typeof StoreGroupRecordRow>;
+
+export const StoreGroupRecordAnswer = z.object({ store_group_record_id: z.string(), store_id: z.string(), store_group_id: z.string(), last_change: StoreTimestamp });
+export type StoreGroupRecordAnswer = z.infer<typeof StoreGroupRecordAnswer>;
+export const StoreGroupRecordsAnswer = Collection('store_group_records', StoreGroupRecordAnswer);
+export type StoreGroupRecordsAnswer = z.infer<typeof StoreGroupRecordsAnswer>;
+
+export const PropertyRecordsAnswer = Collection('property_records', PropertyRecordAnswer);
+export type PropertyRecordsAnswer = z.infer<typeof PropertyRecordsAnswer>;
+export const PropertyRecordCreated = z.object({ property_record_id: z.string() });

@@ -4,7 +4,7 @@ import type { Paging } from '../../core/paging.js';
 import { toPropertyRecord } from '../property-records.mapper.js';
 import { propertyRecordId, toStoreGroupRecord } from './store-records.mappers.js';
 import type { StoreRecordsRepo } from './store-records.repo.js';
-import type { CreatePropertyRecord, PropertyRecordRow, UpdatePropertyRecord } from './store-records.schemas.js';
+import type { CreatePropertyRecord, PropertyRecordRow, PropertyRecordsAnswer, StoreGroupRecordsAnswer, UpdatePropertyRecord } from './store-records.schemas.js';
 import type { StoresService } from './stores.service.js';
 
 export class StoreRecordsService {
@@ -53,13 +53,13 @@ export class StoreRecordsService {
     );
   }
 
-  propertyRecords(storeId: string, paging: Paging) {
+  propertyRecords(storeId: string, paging: Paging): PropertyRecordsAnswer {
     this.stores.existingStore(storeId);
     const page = this.repo.propertyRecordsOf(storeId, paging);
     return { property_records: page.items.map((row) => toPropertyRecord(row, this.timeZone)), total_items: page.total };
   }
 
-  groupRecords(storeId: string, paging: Paging) {
+  groupRecords(storeId: string, paging: Paging): StoreGroupRecordsAnswer {
     this.stores.existingStore(storeId);
     const page = this.repo.groupRecordsOf(storeId, paging);
     return { store_group_records: page.items.map((row) => toStoreGroupRecord(row, this.timeZone)), total_items: page.total };

@@ -1,11 +1,9 @@
 import { formatTimestamp } from '../../time.js';
-import type { Address } from '../address.schema.js';
-import { StoreDetails, type StoreInput, type StoreRow } from './stores.schemas.js';
-
-export type Store = ReturnType<typeof toStore>;
+import type { Address, AddressAnswer } from '../address.schema.js';
+import { StoreDetails, type StoreAnswer, type StoreInput, type StoreRow } from './stores.schemas.js';
 
 /** The Store structure of the OpenAPI file, keys in its order; empty fields are null. */
-export function toStore(row: StoreRow, timeZone: string) {
+export function toStore(row: StoreRow, timeZone: string): StoreAnswer {
   const details = StoreDetails.parse(JSON.parse(row.details));
   return {
     store_id: row.id,
@@ -30,7 +28,7 @@ export function toStore(row: StoreRow, timeZone: string) {
   };
 }
 
-function toAddress(address: Address) {
+function toAddress(address: Address): AddressAnswer {
   return {
     address1: address.address1 ?? null,
     address2: address.address2 ?? null,

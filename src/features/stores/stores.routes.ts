@@ -1,5 +1,5 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { StoreBody, StorePath, StoreQuery } from './stores.schemas.js';
+import { StoreAnswer, StoreBody, StoreCreated, StorePath, StoreQuery, StoresAnswer } from './stores.schemas.js';
 import type { StoresService } from './stores.service.js';
 
 /** Stores are hub master data: any client reads them, only the enterprise interface writes them. */
@@ -11,6 +11,7 @@ export function storesRoutes(stores: StoresService): Endpoint[] {
       interfaces: ENTERPRISE,
       status: 201,
       body: StoreBody,
+      answer: StoreCreated,
       handle: ({ body }) => stores.create(body),
     }),
     endpoint({
@@ -18,6 +19,7 @@ export function storesRoutes(stores: StoresService): Endpoint[] {
       path: '/stores',
       interfaces: BOTH,
       query: StoreQuery,
+      answer: StoresAnswer,
       handle: ({ query }) => stores.list(query),
     }),
     endpoint({
@@ -25,6 +27,7 @@ export function storesRoutes(stores: StoresService): Endpoint[] {
       path: '/stores/:store_id',
       interfaces: BOTH,
       params: StorePath,
+      answer: StoreAnswer,
       handle: ({ params }) => stores.get(params.store_id),
     }),
     endpoint({

@@ -1,8 +1,8 @@
 /** Stores as the OpenAPI file shapes them (Store, Address, GPSCoordinates, OpeningDay). */
 import { z } from 'zod';
-import { Address } from '../address.schema.js';
+import { Address, AddressAnswer } from '../address.schema.js';
 import { Paging } from '../../core/paging.js';
-import { Id, QueryInteger, Text } from '../../core/schemas.js';
+import { Collection, Id, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
@@ -90,3 +90,30 @@ export const StoreRow = z.object({
   last_change: z.string(),
 });
 export type StoreRow = z.infer<typeof StoreRow>;
+
+/** The Store structure of the OpenAPI file as the API answers it, keys in its order; empty fields are null. */
+export const StoreAnswer = z.object({
+  store_id: z.string(),
+  store_code: z.string(),
+  name: z.string(),
+  store_address: AddressAnswer.nullable(),
+  contact_email: z.string().nullable(),
+  manager_name: z.string().nullable(),
+  phone_number: z.string().nullable(),
+  partner_id: z.string().nullable(),
+  system_id: z.string().nullable(),
+  gps_coordinates: GpsCoordinates.nullable(),
+  url_address: z.string().nullable(),
+  opening: z.array(OpeningDay),
+  image_urls: z.array(z.string()),
+  visibility_for_customer: z.number().int(),
+  short_description: z.string().nullable(),
+  description: z.string().nullable(),
+  registration_id: z.string().nullable(),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type StoreAnswer = z.infer<typeof StoreAnswer>;
+export const StoresAnswer = Collection('stores', StoreAnswer);
+export type StoresAnswer = z.infer<typeof StoresAnswer>;
+export const StoreCreated = z.object({ store_id: Id });

@@ -3,7 +3,7 @@ import { invalidParam, notFound } from '../../errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toStore, toStoreDetails } from './stores.mappers.js';
 import type { StoresRepo } from './stores.repo.js';
-import { StoreDetails, type ImportedStore, type StoreBody, type StoreQuery, type StoreRow } from './stores.schemas.js';
+import { StoreDetails, type ImportedStore, type StoreBody, type StoreQuery, type StoreRow, type StoresAnswer } from './stores.schemas.js';
 
 export class StoresService {
   constructor(
@@ -53,7 +53,7 @@ export class StoresService {
     this.writes.write({ kind: 'stores.update', payload: { store_id: id, store: changes } }, (tx) => this.repo.update(tx, id, changes));
   }
 
-  list(query: StoreQuery) {
+  list(query: StoreQuery): StoresAnswer {
     const property =
       query.property_id !== undefined && query.property_value !== undefined ? { id: query.property_id, value: query.property_value } : undefined;
     const page = this.repo.page({ visibility_for_customer: query.visible_for_customer, property }, query);

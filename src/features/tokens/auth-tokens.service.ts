@@ -16,7 +16,7 @@ import type { IdGenerator } from '../../core/ids.js';
 import { formatTimestamp } from '../../time.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { TokensRepo } from './tokens.repo.js';
-import type { AuthTokenLogin, AuthTokenQuery } from './tokens.schemas.js';
+import type { AuthTokenIssued, AuthTokenLogin, AuthTokenQuery, CustomerSession } from './tokens.schemas.js';
 import type { TokensService } from './tokens.service.js';
 
 export class AuthTokensService {
@@ -34,7 +34,7 @@ export class AuthTokensService {
     private readonly codeKey: Buffer,
   ) {}
 
-  issue(tokenId: string, query: AuthTokenQuery, context: RequestContext) {
+  issue(tokenId: string, query: AuthTokenQuery, context: RequestContext): AuthTokenIssued {
     const token = this.tokens.ownToken(tokenId, context);
     if (!token.customer_id) throw forbidden('No customer is logged in on this token');
     if (!this.applications.byId(query.external_application_id)) {
@@ -64,7 +64,7 @@ export class AuthTokensService {
     };
   }
 
-  login(tokenId: string, request: AuthTokenLogin, context: RequestContext): { customer_id: string } {
+  login(tokenId: string, request: AuthTokenLogin, context: RequestContext): CustomerSession {
     const token = this.tokens.ownToken(tokenId, context);
     const attempt = this.throttle.attempt([`auth-token:${request.token_request_id}`]);
     const issued = this.repo.authTokenByRequestId(request.token_request_id);

@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import { invalidParam, unauthorized } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
-import type { SocialNetworkLogin } from './tokens.schemas.js';
+import type { CustomerSession, SocialNetworkLogin } from './tokens.schemas.js';
 import type { TokensService } from './tokens.service.js';
 
 type SocialNetworkConfig = Config['social_networks'][string];
@@ -23,7 +23,7 @@ export class SocialLoginService {
     private readonly tokens: TokensService,
   ) {}
 
-  async login(tokenId: string, request: SocialNetworkLogin, context: RequestContext): Promise<{ customer_id: string }> {
+  async login(tokenId: string, request: SocialNetworkLogin, context: RequestContext): Promise<CustomerSession> {
     const token = this.tokens.ownToken(tokenId, context);
     const { social_network_id: networkId, social_network_token: jwt } = request.social_network_credentials;
     const network = this.networks[networkId];

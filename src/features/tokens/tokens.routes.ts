@@ -3,12 +3,15 @@ import type { AuthTokensService } from './auth-tokens.service.js';
 import type { PasswordSetupService } from './password-setup.service.js';
 import type { SocialLoginService } from './social-login.service.js';
 import {
+  AuthTokenIssued,
   AuthTokenLogin,
   AuthTokenQuery,
   CreateToken,
   CustomerLogin,
+  CustomerSession,
   PasswordSetupEmail,
   SocialNetworkLogin,
+  TokenCreated,
   TokenPath,
   UpdateToken,
 } from './tokens.schemas.js';
@@ -31,6 +34,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       credentials: true,
       status: 201,
       body: CreateToken,
+      answer: TokenCreated,
       handle: ({ body }, context) => tokens.create(body, context.principal.kind === 'api-user' ? context.principal.apiUserId : ''),
     }),
     endpoint({
@@ -48,6 +52,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       interfaces: CUSTOMER,
       params: TokenPath,
       body: CustomerLogin,
+      answer: CustomerSession,
       handle: ({ params, body }, context) => tokens.login(params.token_id, body, context),
     }),
     endpoint({
@@ -64,6 +69,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       interfaces: CUSTOMER,
       params: TokenPath,
       body: SocialNetworkLogin,
+      answer: CustomerSession,
       handle: ({ params, body }, context) => socialLogin.login(params.token_id, body, context),
     }),
     endpoint({
@@ -84,6 +90,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       credentials: true,
       params: TokenPath,
       query: AuthTokenQuery,
+      answer: AuthTokenIssued,
       handle: ({ params, query }, context) => authTokens.issue(params.token_id, query, context),
     }),
     endpoint({
@@ -92,6 +99,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       interfaces: CUSTOMER,
       params: TokenPath,
       body: AuthTokenLogin,
+      answer: CustomerSession,
       handle: ({ params, body }, context) => authTokens.login(params.token_id, body, context),
     }),
   ];

@@ -65,3 +65,20 @@ export interface TokenRow {
   customer_id: string | null;
   state: number;
 }
+
+/* Answers, for the API document (src/http/openapi.ts); the services answer as these types. */
+
+export const TokenCreated = z.object({ token_id: z.string() });
+export type TokenCreated = z.infer<typeof TokenCreated>;
+
+/** The answer of the login actions: the customer the token is now a session of. */
+export const CustomerSession = z.object({ customer_id: z.string() });
+export type CustomerSession = z.infer<typeof CustomerSession>;
+
+export const AuthTokenIssued = z.object({
+  authentication_token: z.string(),
+  token: z.string().meta({ description: 'authentication_token again, under the name the 2021 interface reads' }),
+  token_request_id: z.string(),
+  valid_to: z.string().meta({ description: "YYYY-MM-DD HH:MM:SS in the store's time zone" }),
+});
+export type AuthTokenIssued = z.infer<typeof AuthTokenIssued>;

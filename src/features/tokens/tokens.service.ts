@@ -12,7 +12,7 @@ import type { RequestContext } from '../../http/endpoint.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { CustomerCredentials, CustomersRepo } from '../customers/customers.repo.js';
 import type { TokensRepo } from './tokens.repo.js';
-import type { CreateToken, CustomerLogin, TokenRow, UpdateToken } from './tokens.schemas.js';
+import type { CreateToken, CustomerLogin, CustomerSession, TokenCreated, TokenRow, UpdateToken } from './tokens.schemas.js';
 
 export class TokensService {
   constructor(
@@ -23,7 +23,7 @@ export class TokensService {
     private readonly throttle: LoginThrottle,
   ) {}
 
-  create(request: CreateToken, apiUserId: string): { token_id: string } {
+  create(request: CreateToken, apiUserId: string): TokenCreated {
     // interface.md: the application id may come at the top level or inside setup. The seed
     // lets a client leave it out, as today's generated clients do; then the chain's one
     // customer application is meant, and where there are several the caller must choose.
@@ -65,7 +65,7 @@ export class TokensService {
     );
   }
 
-  async login(tokenId: string, request: CustomerLogin, context: RequestContext): Promise<{ customer_id: string }> {
+  async login(tokenId: string, request: CustomerLogin, context: RequestContext): Promise<CustomerSession> {
     const token = this.ownToken(tokenId, context);
     const customer =
       request.login_type === 'card'
@@ -82,7 +82,7 @@ export class TokensService {
     return this.startSession(token, customer, 'tokens.login');
   }
 
-  startSession(token: TokenRow, customer: CustomerCredentials, kind: string): { customer_id: string } {
+  startSession(token: TokenRow, customer: CustomerCredentials, kind: string): CustomerSession {
     this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) =>
       this.repo.updateToken(tx, token.id, { customer_id: customer.id }),
     );

@@ -1,5 +1,5 @@
 import { endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { UserLogin } from './users.schemas.js';
+import { UserLoggedIn, UserLogin } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
 export function usersRoutes(users: UsersService): Endpoint[] {
@@ -10,7 +10,9 @@ export function usersRoutes(users: UsersService): Endpoint[] {
       interfaces: ENTERPRISE,
       access: 'public',
       credentials: true,
+      summary: 'Logs a user in: the bearer token of the enterprise interface',
       body: UserLogin,
+      answer: UserLoggedIn,
       handle: ({ body }, context) => users.login(body, context.ip),
     }),
   ];

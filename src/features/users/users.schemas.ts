@@ -17,3 +17,7 @@ export const UserRow = z.object({
   state: z.number(),
 });
 export type UserRow = z.infer<typeof UserRow>;
+
+/** The answer of a user's login, for the API document; UsersService.login answers as this type. */
+export const UserLoggedIn = z.object({ bearer_token: z.string() });
+export type UserLoggedIn = z.infer<typeof UserLoggedIn>;

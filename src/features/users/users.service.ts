@@ -11,7 +11,7 @@ import { invalidParam, unauthorized } from '../../errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { UsersRepo } from './users.repo.js';
-import type { UserLogin } from './users.schemas.js';
+import type { UserLoggedIn, UserLogin } from './users.schemas.js';
 
 export interface NewUser {
   login: string;
@@ -58,7 +58,7 @@ export class UsersService {
     return { user_id: id };
   }
 
-  async login(request: UserLogin, ip: string): Promise<{ bearer_token: string }> {
+  async login(request: UserLogin, ip: string): Promise<UserLoggedIn> {
     const attempt = this.throttle.attempt([`user:${request.login}`, `ip:${ip}`]);
     const user = this.repo.userByLogin(request.login);
     // An unknown login costs the same scrypt as a known one: timing tells no login apart.

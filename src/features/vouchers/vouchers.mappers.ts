@@ -1,17 +1,15 @@
 import { RewardDefinition } from '../../loyalty/program.schemas.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
-import type { Store } from '../stores/stores.mappers.js';
-import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
-
-export type Reward = ReturnType<typeof toReward>;
+import type { StoreAnswer } from '../stores/stores.schemas.js';
+import type { RewardAnswer, RewardRow, VoucherAnswer, VoucherRow } from './vouchers.schemas.js';
 
 /**
  * Reward as interface.md shows it inside a Voucher (and GET /rewards answers it). Its
  * `store_list` holds Store records, as the 2021 OpenAPI file types it; a store the node does not
  * hold (yet) is left out rather than shown as a bare id.
  */
-export function toReward(row: RewardRow, storeOf: (id: string) => Store | undefined, timeZone: string) {
+export function toReward(row: RewardRow, storeOf: (id: string) => StoreAnswer | undefined, timeZone: string): RewardAnswer {
   const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
   const definition = parsed.success ? parsed.data : undefined;
   const conditions = definition?.conditions ?? [];
@@ -38,7 +36,7 @@ export function toReward(row: RewardRow, storeOf: (id: string) => Store | undefi
   };
 }
 
-export function toVoucher(row: VoucherRow, reward: Reward | undefined, timeZone: string) {
+export function toVoucher(row: VoucherRow, reward: RewardAnswer | undefined, timeZone: string): VoucherAnswer {
   return {
     voucher_id: row.id,
     customer_id: row.customer_id,

@@ -1,13 +1,27 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
 import { Paging } from '../../core/paging.js';
-import { ApplyVoucher, CreateVoucher, RewardPath, VoucherPath, VouchersQuery } from './vouchers.schemas.js';
+import { ApplyVoucher, CreateVoucher, RewardAnswer, RewardPath, RewardsAnswer, VoucherAnswer, VoucherPath, VouchersAnswer, VouchersQuery } from './vouchers.schemas.js';
 import type { VoucherIssuer } from './voucher-issuing.service.js';
 import type { VouchersService } from './vouchers.service.js';
 
 export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer): Endpoint[] {
   return [
-    endpoint({ method: 'get', path: '/vouchers', interfaces: BOTH, query: VouchersQuery, handle: ({ query }, context) => vouchers.list(query, context) }),
-    endpoint({ method: 'get', path: '/vouchers/:voucher_id', interfaces: BOTH, params: VoucherPath, handle: ({ params }, context) => vouchers.get(params.voucher_id, context) }),
+    endpoint({
+      method: 'get',
+      path: '/vouchers',
+      interfaces: BOTH,
+      query: VouchersQuery,
+      answer: VouchersAnswer,
+      handle: ({ query }, context) => vouchers.list(query, context),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/vouchers/:voucher_id',
+      interfaces: BOTH,
+      params: VoucherPath,
+      answer: VoucherAnswer,
+      handle: ({ params }, context) => vouchers.get(params.voucher_id, context),
+    }),
     endpoint({
       method: 'post',
       path: '/vouchers/:voucher_id/actions/apply-voucher',
@@ -17,8 +31,15 @@ export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer)
       body: ApplyVoucher,
       handle: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context),
     }),
-    endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: Paging, handle: ({ query }) => vouchers.rewards(query) }),
-    endpoint({ method: 'get', path: '/rewards/:reward_id', interfaces: BOTH, params: RewardPath, handle: ({ params }) => vouchers.reward(params.reward_id) }),
+    endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: Paging, answer: RewardsAnswer, handle: ({ query }) => vouchers.rewards(query) }),
+    endpoint({
+      method: 'get',
+      path: '/rewards/:reward_id',
+      interfaces: BOTH,
+      params: RewardPath,
+      answer: RewardAnswer,
+      handle: ({ params }) => vouchers.reward(params.reward_id),
+    }),
     endpoint({
       method: 'post',
       path: '/rewards/:reward_id/actions/create-voucher',

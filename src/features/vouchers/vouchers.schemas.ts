@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, LookupState, QueryBoolean, Text } from '../../core/schemas.js';
+import { Collection, Id, LookupState, QueryBoolean, Text, StoreTimestamp } from '../../core/schemas.js';
+import { PropertyRecordAnswer } from '../property-record.schema.js';
+import { StoreAnswer } from '../stores/stores.schemas.js';
 import { Money } from '../../money.js';
 
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
@@ -72,3 +74,50 @@ export interface RewardRow {
   state: number;
   last_change: string;
 }
+
+/**
+ * Reward as interface.md shows it inside a Voucher (and GET /rewards answers it). Its
+ * `store_list` holds Store records, as the 2021 OpenAPI file types it.
+ */
+export const RewardAnswer = z.object({
+  reward_id: z.string(),
+  code: z.string().nullable(),
+  name: z.string(),
+  note: z.string(),
+  subtitle: z.string(),
+  points_cost: z.number(),
+  valid_time_from: z.string().nullable().meta({ description: 'Time of day, HH:MM:SS' }),
+  valid_time_to: z.string().nullable().meta({ description: 'Time of day, HH:MM:SS' }),
+  reward_group: z.number().int(),
+  store_list: z.array(StoreAnswer),
+  additional_properties: z.array(PropertyRecordAnswer),
+  priority: z.number().int().nullable(),
+  image_urls: z.array(z.string()),
+  has_product_condition: z.boolean(),
+  has_group_condition: z.boolean(),
+  has_brand_condition: z.boolean(),
+  is_automated: z.boolean(),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type RewardAnswer = z.infer<typeof RewardAnswer>;
+export const RewardsAnswer = Collection('rewards', RewardAnswer);
+export type RewardsAnswer = z.infer<typeof RewardsAnswer>;
+
+export const VoucherAnswer = z.object({
+  voucher_id: z.string(),
+  customer_id: z.string().nullable(),
+  store_id: z.string().nullable().meta({ description: 'The store it was applied in' }),
+  code: z.string(),
+  value: z.number(),
+  applied_date: StoreTimestamp.nullable(),
+  valid_from: StoreTimestamp.nullable(),
+  valid_to: StoreTimestamp.nullable(),
+  reward_group: z.string().nullable(),
+  reward: RewardAnswer.nullable(),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
+export type VoucherAnswer = z.infer<typeof VoucherAnswer>;
+export const VouchersAnswer = Collection('vouchers', VoucherAnswer);
+export type VouchersAnswer = z.infer<typeof VouchersAnswer>;

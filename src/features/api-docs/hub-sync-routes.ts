@@ -1,0 +1,84 @@
+/**
+ * The hub's sync protocol under /sync/v1 (src/sync/hub-routes.ts), for the API document of a
+ * hub: what stores call with their node credentials, never an integrator.
+ */
+import { z } from 'zod';
+import type { PlainRoute } from '../../http/openapi.js';
+import {
+  ChangesPage,
+  ChangesQuery,
+  OriginalBillQuery,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  PushRequest,
+  PushResponse,
+  SCHEMA_HEADER,
+  SnapshotQuery,
+} from '../../sync/protocol.js';
+
+const TAG = 'Sync protocol (hub, store to hub)';
+const VERSION_ERRORS = [400, 401, 409];
+
+/** Every call says which protocol and schema version the store speaks; the hub serves its own schema and the one before. */
+const VersionHeaders = z.object({
+  [PROTOCOL_HEADER]: z.literal(String(PROTOCOL_VERSION)),
+  [SCHEMA_HEADER]: z.string().regex(/^\d+$/).meta({ description: "The store's schema version" }),
+});
+
+export const HUB_SYNC_ROUTES: PlainRoute[] = [
+  {
+    method: 'post',
+    path: '/sync/v1/commands',
+    summary: "A store's outbox batch: each command applied once, answered one result each",
+    tag: TAG,
+    nodeCredentials: true,
+    headers: VersionHeaders,
+    body: PushRequest,
+    answers: { 200: { description: 'A result per command, rejected ones with their reason', mediaType: 'application/json', schema: PushResponse } },
+    errors: [...VERSION_ERRORS, 413],
+  },
+  {
+    method: 'get',
+    path: '/sync/v1/changes',
+    summary: 'A page of the change feed after a position, as far as the store holds',
+    tag: TAG,
+    nodeCredentials: true,
+    headers: VersionHeaders,
+    query: ChangesQuery,
+    answers: { 200: { description: 'The page', mediaType: 'application/json', schema: ChangesPage } },
+    errors: [...VERSION_ERRORS, 410],
+  },
+  {
+    method: 'get',
+    path: '/sync/v1/original-bill',
+    summary: 'The bill a cancellation at a store names, sold at another store',
+    tag: TAG,
+    nodeCredentials: true,
+    headers: VersionHeaders,
+    query: OriginalBillQuery,
+    answers: { 200: { description: 'The purchase with its items and effects', mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) } },
+    errors: [...VERSION_ERRORS, 404],
+  },
+  {
+    method: 'get',
+    path: '/sync/v1/history/:api_path',
+    summary: 'A history read of the API (purchases, points, events, orders, reservations) a store asks on behalf of its caller',
+    tag: TAG,
+    nodeCredentials: true,
+    headers: VersionHeaders,
+    params: z.object({ api_path: z.string().meta({ description: 'The interface base path and the path below it, with its query string' }) }),
+    answers: { 200: { description: 'The API answer', mediaType: 'application/json' } },
+    errors: VERSION_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/sync/v1/snapshot',
+    summary: "Every current row the store's scopes hold, at a feed position: a header line, then one row a line",
+    tag: TAG,
+    nodeCredentials: true,
+    headers: VersionHeaders,
+    query: SnapshotQuery,
+    answers: { 200: { description: 'NDJSON: a SnapshotHeader, then SnapshotRows', mediaType: 'application/x-ndjson' } },
+    errors: VERSION_ERRORS,
+  },
+];
