@@ -1,12 +1,12 @@
 import { fromMinor } from '../../money.js';
-import type { CreditRecordRow } from './credits.schemas.js';
+import type { CreditAnswer, CreditRecordRow } from './credits.schemas.js';
 
 /**
  * Credit as today's spec shows it; a redemption's assigned credits are negative. Credit never
  * expires (valid_to null), and the spec types partner_id and credit_type_id as strings, so a
  * record without them answers an empty string, as a Point does.
  */
-export function toCredit(row: CreditRecordRow, availableMinor: number, currencyId: string) {
+export function toCredit(row: CreditRecordRow, availableMinor: number, currencyId: string): CreditAnswer {
   return {
     credit_id: row.id,
     customer_id: row.customer_id,

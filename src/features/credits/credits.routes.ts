@@ -1,17 +1,18 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { CreditPath, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
+import { CreditAnswer, CreditCreated, CreditPath, CreditsAnswer, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
 import type { CreditsService } from './credits.service.js';
 
 /** Credits are read in both interfaces and changed only in the enterprise one, as points are. */
 export function creditsRoutes(credits: CreditsService): Endpoint[] {
   return [
-    endpoint({ method: 'get', history: true, path: '/credits', interfaces: BOTH, query: CreditsQuery, handle: ({ query }, context) => credits.list(query, context) }),
+    endpoint({ method: 'get', history: true, path: '/credits', interfaces: BOTH, query: CreditsQuery, answer: CreditsAnswer, handle: ({ query }, context) => credits.list(query, context) }),
     endpoint({
       method: 'get',
       history: true,
       path: '/credits/:credit_id',
       interfaces: BOTH,
       params: CreditPath,
+      answer: CreditAnswer,
       handle: ({ params }, context) => credits.get(params.credit_id, context),
     }),
     endpoint({
@@ -20,6 +21,7 @@ export function creditsRoutes(credits: CreditsService): Endpoint[] {
       interfaces: ENTERPRISE,
       status: 201,
       body: DepositCredits,
+      answer: CreditCreated,
       handle: ({ body }) => credits.deposit(body),
     }),
     endpoint({
@@ -28,6 +30,7 @@ export function creditsRoutes(credits: CreditsService): Endpoint[] {
       interfaces: ENTERPRISE,
       status: 201,
       body: ReduceCredits,
+      answer: CreditCreated,
       handle: ({ body }) => credits.reduce(body),
     }),
     endpoint({

@@ -1,7 +1,7 @@
 /** Request structures of the credit resource (today's spec: GET /credits, POST /credits/actions/…). */
 import { z } from 'zod';
 import { Paging } from '../../core/paging.js';
-import { Id, Text } from '../../core/schemas.js';
+import { Collection, Id, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
 const PositiveMoney = Money.refine((minor) => minor > 0, { message: 'must be more than 0', params: { reason: 'not_allowed_value' } });
@@ -54,3 +54,22 @@ export interface CreditRecordRow {
   state: number;
   hlc: string;
 }
+
+/** A credit record as today's spec shows it (src/features/credits/credits.mappers.ts). */
+export const CreditAnswer = z.object({
+  credit_id: z.string(),
+  customer_id: z.string(),
+  assigned_credits: z.number(),
+  available_credits: z.number(),
+  credit_type_id: z.string(),
+  partner_id: z.string(),
+  valid_to: z.null(),
+  currency_id: z.string(),
+  state: z.number().int(),
+  note: z.string(),
+});
+export type CreditAnswer = z.infer<typeof CreditAnswer>;
+export const CreditsAnswer = Collection('credits', CreditAnswer);
+export type CreditsAnswer = z.infer<typeof CreditsAnswer>;
+export const CreditCreated = z.object({ credit_id: z.string() });
+export type CreditCreated = z.infer<typeof CreditCreated>;

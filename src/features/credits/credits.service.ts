@@ -20,7 +20,7 @@ import { parseTimestamp } from '../../time.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { CreditPages } from './credit-pages.repo.js';
 import { toCredit } from './credits.mappers.js';
-import type { CreditRecordRow, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
+import type { CreditAnswer, CreditCreated, CreditRecordRow, CreditsAnswer, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
 
 export class CreditsService {
   constructor(
@@ -34,7 +34,7 @@ export class CreditsService {
     private readonly timeZone: string,
   ) {}
 
-  list(query: CreditsQuery, context: RequestContext) {
+  list(query: CreditsQuery, context: RequestContext): CreditsAnswer {
     const page = this.pages.page(
       {
         customer_id: customerFilter(context, query.customer_id),
@@ -54,21 +54,21 @@ export class CreditsService {
     return { credits, total_items: page.total };
   }
 
-  get(id: string, context: RequestContext) {
+  get(id: string, context: RequestContext): CreditAnswer {
     const row = this.pages.byId(id);
     if (!row) throw notFound('credits', id);
     assertOwnRecord(context, row.customer_id, 'credit_id', id);
     return this.wire(row, this.leftOf(row.customer_id));
   }
 
-  deposit(request: DepositCredits): { credit_id: string } {
+  deposit(request: DepositCredits): CreditCreated {
     this.requireCustomer(request.customer_id, 'customer_id');
     const record = this.ledger.records.deposit(request.customer_id, request.amount, this.origin(request, 'manual'));
     this.write('credits.deposit', request, [record]);
     return { credit_id: record.id };
   }
 
-  reduce(request: ReduceCredits): { credit_id: string } {
+  reduce(request: ReduceCredits): CreditCreated {
     this.requireCustomer(request.customer_id, 'customer_id');
     this.ledger.policy.checkCredit(request.amount, this.balance(request.customer_id), 'amount');
     const record = this.ledger.records.withdraw(request.customer_id, request.amount, this.origin(request, 'manual'));

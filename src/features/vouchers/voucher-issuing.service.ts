@@ -15,7 +15,7 @@ import type { Ledger } from '../../loyalty/ledger.js';
 import { RewardDefinition } from '../../loyalty/program.schemas.js';
 import { parseTimestamp } from '../../time.js';
 import type { VouchersRepo } from './vouchers.repo.js';
-import type { CreateVoucher } from './vouchers.schemas.js';
+import type { CreateVoucher, VoucherCreated } from './vouchers.schemas.js';
 
 /** A voucher's code when the caller gives none: the random part of its id, which no other voucher shares. */
 const codeOf = (voucherId: string) => voucherId.slice(12).toUpperCase();
@@ -30,7 +30,7 @@ export class VoucherIssuer {
     private readonly timeZone: string,
   ) {}
 
-  create(rewardId: string, request: CreateVoucher, context: RequestContext): { voucher_id: string } {
+  create(rewardId: string, request: CreateVoucher, context: RequestContext): VoucherCreated {
     const row = this.repo.rewardById(rewardId);
     if (!row) throw notFound('rewards', rewardId);
     const customerId = customerFilter(context, request.customer_id) ?? request.customer_id;

@@ -1,6 +1,6 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
 import { Paging } from '../../core/paging.js';
-import { ApplyVoucher, CreateVoucher, RewardAnswer, RewardPath, RewardsAnswer, VoucherAnswer, VoucherPath, VouchersAnswer, VouchersQuery } from './vouchers.schemas.js';
+import { ApplyVoucher, CreateVoucher, RewardAnswer, RewardPath, RewardsAnswer, VoucherAnswer, VoucherCreated, VoucherPath, VouchersAnswer, VouchersQuery } from './vouchers.schemas.js';
 import type { VoucherIssuer } from './voucher-issuing.service.js';
 import type { VouchersService } from './vouchers.service.js';
 
@@ -47,6 +47,7 @@ export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer)
       status: 201,
       params: RewardPath,
       body: CreateVoucher,
+      answer: VoucherCreated,
       handle: ({ params, body }, context) => issuer.create(params.reward_id, body, context),
     }),
   ];

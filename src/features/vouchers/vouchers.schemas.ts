@@ -46,6 +46,8 @@ export const RewardPath = z.object({ reward_id: Text });
 /** A voucher made from a reward for a customer; the code is made from its id when not given. */
 export const CreateVoucher = z.object({ customer_id: Id, code: Text.optional() });
 export type CreateVoucher = z.infer<typeof CreateVoucher>;
+export const VoucherCreated = z.object({ voucher_id: z.string() });
+export type VoucherCreated = z.infer<typeof VoucherCreated>;
 
 export interface VoucherRow {
   id: string;

@@ -1,5 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { BalanceOverviewQuery, ExpirationOverviewQuery } from './wallet.schemas.js';
+import { BalanceOverviewQuery, CreditsOverviewAnswer, ExpirationOverviewAnswer, ExpirationOverviewQuery, PointsOverviewAnswer } from './wallet.schemas.js';
 import type { WalletService } from './wallet.service.js';
 
 /** A customer's balances, read in both interfaces; the interval sums are facts, asked of the hub first. */
@@ -11,6 +11,7 @@ export function walletRoutes(wallet: WalletService): Endpoint[] {
       path: '/wallet/actions/points-overview',
       interfaces: BOTH,
       query: BalanceOverviewQuery,
+      answer: PointsOverviewAnswer,
       handle: ({ query }, context) => wallet.pointsOverview(query, context),
     }),
     endpoint({
@@ -19,6 +20,7 @@ export function walletRoutes(wallet: WalletService): Endpoint[] {
       path: '/wallet/actions/credits-overview',
       interfaces: BOTH,
       query: BalanceOverviewQuery,
+      answer: CreditsOverviewAnswer,
       handle: ({ query }, context) => wallet.creditsOverview(query, context),
     }),
     endpoint({
@@ -27,6 +29,7 @@ export function walletRoutes(wallet: WalletService): Endpoint[] {
       path: '/wallet/actions/points-expiration-overview',
       interfaces: BOTH,
       query: ExpirationOverviewQuery,
+      answer: ExpirationOverviewAnswer,
       handle: ({ query }, context) => wallet.pointsExpiration(query, context),
     }),
     endpoint({
@@ -34,6 +37,7 @@ export function walletRoutes(wallet: WalletService): Endpoint[] {
       path: '/wallet/actions/credits-expiration-overview',
       interfaces: BOTH,
       query: ExpirationOverviewQuery,
+      answer: ExpirationOverviewAnswer,
       handle: ({ query }, context) => wallet.creditsExpiration(query, context),
     }),
   ];

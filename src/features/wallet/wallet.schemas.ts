@@ -1,4 +1,4 @@
-/** Queries of the wallet's overviews (2021 spec: /wallet/actions/…). */
+/** Queries and answers of the wallet's overviews (2021 spec: /wallet/actions/…). */
 import { z } from 'zod';
 import { Text } from '../../core/schemas.js';
 
@@ -9,3 +9,11 @@ export type BalanceOverviewQuery = z.infer<typeof BalanceOverviewQuery>;
 
 export const ExpirationOverviewQuery = z.object({ customer_id: Text });
 export type ExpirationOverviewQuery = z.infer<typeof ExpirationOverviewQuery>;
+
+export const PointsOverviewAnswer = z.object({ earned_points: z.number(), redeemed_points: z.number(), available_points: z.number() });
+export type PointsOverviewAnswer = z.infer<typeof PointsOverviewAnswer>;
+export const CreditsOverviewAnswer = z.object({ earned_credits: z.number(), redeemed_credits: z.number(), available_credits: z.number() });
+export type CreditsOverviewAnswer = z.infer<typeof CreditsOverviewAnswer>;
+/** The first day anything expires (null when nothing does) and how much, and what expires this month. */
+export const ExpirationOverviewAnswer = z.object({ next_amount: z.number(), next_date: Day.nullable(), current_month_amount: z.number() });
+export type ExpirationOverviewAnswer = z.infer<typeof ExpirationOverviewAnswer>;

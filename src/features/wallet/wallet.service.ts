@@ -12,7 +12,7 @@ import type { Ledger } from '../../loyalty/ledger.js';
 import { fromMilli, fromMinor } from '../../money.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 import type { WalletRepo } from './wallet.repo.js';
-import type { BalanceOverviewQuery, ExpirationOverviewQuery } from './wallet.schemas.js';
+import type { BalanceOverviewQuery, CreditsOverviewAnswer, ExpirationOverviewAnswer, ExpirationOverviewQuery, PointsOverviewAnswer } from './wallet.schemas.js';
 
 const FIRST = '0000';
 const LAST = '9999';
@@ -25,7 +25,7 @@ export class WalletService {
     private readonly timeZone: string,
   ) {}
 
-  pointsOverview(query: BalanceOverviewQuery, context: RequestContext) {
+  pointsOverview(query: BalanceOverviewQuery, context: RequestContext): PointsOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
     const { from, to } = this.interval(query);
     const turnover = this.repo.pointsBetween(customerId, from, to);
@@ -36,7 +36,7 @@ export class WalletService {
     };
   }
 
-  creditsOverview(query: BalanceOverviewQuery, context: RequestContext) {
+  creditsOverview(query: BalanceOverviewQuery, context: RequestContext): CreditsOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
     const { from, to } = this.interval(query);
     const turnover = this.repo.creditsBetween(customerId, from, to);
@@ -48,7 +48,7 @@ export class WalletService {
   }
 
   /** The points that expire first (on their day, in the configured zone) and those that expire this month. */
-  pointsExpiration(query: ExpirationOverviewQuery, context: RequestContext) {
+  pointsExpiration(query: ExpirationOverviewQuery, context: RequestContext): ExpirationOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
     const now = this.clock();
     const nowText = new Date(now).toISOString();
@@ -69,7 +69,7 @@ export class WalletService {
     return { next_amount: fromMilli(next === undefined ? 0 : byDay.get(next)!), next_date: next ?? null, current_month_amount: fromMilli(thisMonth) };
   }
 
-  creditsExpiration(query: ExpirationOverviewQuery, context: RequestContext) {
+  creditsExpiration(query: ExpirationOverviewQuery, context: RequestContext): ExpirationOverviewAnswer {
     this.customer(query.customer_id, context);
     return { next_amount: 0, next_date: null, current_month_amount: 0 };
   }
