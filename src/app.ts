@@ -38,8 +38,8 @@ export interface App {
   http: express.Express;
   /** What the HTTP server runs: the cash-desk lane, in front of the express app. */
   listener: RequestListener;
-  /** Starts the features' background work (src/features/feature.ts); returns its stop. */
-  startBackground(): () => void;
+  /** Starts the features' background work (src/features/feature.ts); returns its stop, done when all of it has stopped. */
+  startBackground(): () => Promise<void>;
   close(): void;
 }
 
@@ -106,7 +106,9 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   http.use(errorHandler(log, config.http.body_limit_bytes));
   const startBackground = () => {
     const stops = background.map((task) => task(log));
-    return () => stops.forEach((stop) => stop());
+    return async () => {
+      await Promise.all(stops.map((stop) => stop()));
+    };
   };
   const listener = cashDeskLane({ endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes }, http);
   const close = () => {

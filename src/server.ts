@@ -14,7 +14,7 @@ export interface RunningServer {
 export function startServer(app: App, host: string, port: number, tls?: ServerOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server: Server = (tls ? createTlsServer(tls, app.listener) : createServer(app.listener)).listen(port, host);
-    let stopBackground = () => {};
+    let stopBackground: () => Promise<void> = async () => {};
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerClientError);
     server.once('error', reject);
@@ -25,12 +25,14 @@ export function startServer(app: App, host: string, port: number, tls?: ServerOp
       resolve({
         url: `${tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
         port: address.port,
-        close: () =>
-          new Promise<void>((done) => {
-            stopBackground();
+        close: async () => {
+          const stopped = stopBackground();
+          await new Promise<void>((done) => {
             server.close(() => done());
             server.closeAllConnections();
-          }),
+          });
+          await stopped;
+        },
       });
     });
   });

@@ -26,6 +26,8 @@ const IDLE_MS = 250;
 const BURST_PAGES = 10_000;
 /** SQLite's default, restored when the worker stops. */
 const AUTOCHECKPOINT_PAGES = 1000;
+/** A worker asked to stop that has not exited after this long is ended. */
+const STOP_GRACE_MS = 5000;
 
 /**
  * The worker thread, running src/db/checkpoint-worker.ts: compiled in a build; under the
@@ -38,8 +40,8 @@ function startWorker(workerData: CheckpointWorkerData): Worker {
   return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, workerData });
 }
 
-/** Starts checkpointing the database's log in a worker thread; returns its stop. */
-export function startCheckpointer(db: Db, log: Logger): () => void {
+/** Starts checkpointing the database's log in a worker thread; returns its stop, done once the worker has exited. */
+export function startCheckpointer(db: Db, log: Logger): () => Promise<void> {
   const worker = startWorker({ file: db.name, idleMs: IDLE_MS });
   worker.unref();
   db.pragma(`wal_autocheckpoint = ${BURST_PAGES}`);
@@ -52,12 +54,19 @@ export function startCheckpointer(db: Db, log: Logger): () => void {
     log.error({ err: error }, 'checkpoint worker failed; SQLite checkpoints on commit again');
     giveBackToSqlite();
   });
-  worker.once('exit', () => {
-    if (running) giveBackToSqlite();
-  });
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (running) giveBackToSqlite();
+      resolve();
+    }),
+  );
+  // Done once the worker has closed its connection: nothing of it touches the files after.
   return () => {
-    if (!running) return;
-    giveBackToSqlite();
-    worker.postMessage('stop');
+    if (running) {
+      giveBackToSqlite();
+      worker.postMessage('stop');
+      setTimeout(() => void worker.terminate(), STOP_GRACE_MS).unref();
+    }
+    return exited;
   };
 }

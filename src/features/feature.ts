@@ -10,7 +10,8 @@ import type { HubHistory } from '../sync/hub-history.js';
  * Work a node does while it serves, started by src/server.ts once it listens and stopped
  * when it closes; a CLI command that opens the node never starts it. Returns its stop.
  */
-export type BackgroundTask = (log: Logger) => () => void;
+/** Starts a node's background work; returns its stop, which may finish after it returns (a worker thread's exit). */
+export type BackgroundTask = (log: Logger) => () => void | Promise<void>;
 
 /** What a feature folder needs to build its repos, services and endpoints. */
 export interface FeatureContext {

@@ -69,7 +69,7 @@ describe('the checkpoint worker', () => {
 
   it('hands checkpoints back to SQLite when stopped', async () => {
     const { db, file } = scratchDatabase();
-    startCheckpointer(db, silent)();
+    await startCheckpointer(db, silent)();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
 
     await commitRows(db, 3000, 3000, false);
