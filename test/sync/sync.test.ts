@@ -225,6 +225,8 @@ describe('sync between a hub and stores', () => {
     // builder writes its rows to the feed: the feed's end is taken once it has read all of it.
     const modelCursor = () => Number(hub.app.node.db.prepare("SELECT value FROM recommendation_state WHERE key = 'cursor'").pluck().get() ?? 0);
     await waitFor('the model builder to read the whole feed', () => modelCursor() >= count(hub, 'SELECT max(seq) AS n FROM changes'));
+    // Store A pulls what the builder wrote, so that it stands at the feed's end.
+    expect((await cluster.round(a)).ok).toBe(true);
     const lastSeq = count(hub, 'SELECT max(seq) AS n FROM changes');
     expect(compaction.run()).toMatchObject({ deleted: 0, floor: 0 });
 
