@@ -47,7 +47,7 @@ export class NodeHealth {
   }
 
   /**
-   * A real write, rolled back: it needs the write lock and a writable file as any write
+   * A real write, rolled back: it needs the write lock and a writable file, like every write
    * does, and leaves nothing behind, so it is no change for the write path to record.
    */
   private databaseProblem(): string | undefined {

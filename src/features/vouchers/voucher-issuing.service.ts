@@ -1,6 +1,6 @@
 /**
  * Vouchers made from rewards (POST /rewards/{reward_id}/actions/create-voucher). The reward's
- * points cost is redeemed from the customer's balance under the same offline limits as any
+ * points cost is redeemed from the customer's balance under the same offline limits as every
  * redemption, in the transaction that writes the voucher; the redemption's id derives from
  * the voucher's (src/loyalty/ledger-records.ts), so the voucher and its cost are one fact
  * pair wherever they travel. An automated reward applies itself and makes no voucher.
