@@ -9,44 +9,47 @@
  * (src/sync/deferred-changes.ts).
  */
 import type { Row } from '../db/write-path.js';
+import { commitUnsynced } from '../db/unsynced-commit.js';
 import type { SyncParts } from './sync-parts.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
 import { BootstrapSweep } from './bootstrap-sweep.js';
 import { LocalSchema } from './local-schema.js';
 import { replicatedTables } from './replicated-tables.js';
-import { isSnapshotRow, SnapshotHeader, type RowChange, type SnapshotRow } from './protocol.js';
+import type { ReplicatedApply } from './replicated-apply.js';
+import { SnapshotHeader, SnapshotTable, type RowChange } from './protocol.js';
 
 export interface BootstrapProgress {
   loaded: number;
   total: number;
 }
 
-/**
- * Rows a load transaction takes. A bootstrap commits with `synchronous=NORMAL`: its commits
- * are not fsynced one by one (the WAL is at each checkpoint), which in WAL mode loses at most
- * the last batches on a power cut, never the file's integrity — and a lost batch is loaded
- * again, since the point reached is committed with it. Small commits, each fsynced, were a
- * third of a bootstrap's time (test/bench/README.md).
- */
+/** Rows a load transaction takes. */
 const BATCH_ROWS = 10_000;
 
 /** What a bootstrap works with: a store's sync parts (src/sync/agent.ts). */
 type SnapshotParts = Pick<SyncParts, 'db' | 'replicated' | 'client' | 'state' | 'deferred' | 'nodeId' | 'pusher'>;
 
 export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
-  const { db, state } = parts;
-  if (state.get('cursor') !== undefined) return false;
-  // Foreign keys are not checked while the snapshot loads: the hub's rows hold them, and the
-  // snapshot sends parents before children (src/sync/replicated-tables.ts). Checking them cost
-  // a card row three times the rest of its upsert on the sync bench.
-  db.pragma('synchronous = NORMAL');
+  if (parts.state.get('cursor') !== undefined) return false;
+  return loadSnapshot(parts, onProgress);
+}
+
+/**
+ * A load transaction. Its commit is not fsynced (src/db/unsynced-commit.ts): a lost batch is
+ * loaded again, since the point reached is committed with it; small commits, each fsynced,
+ * were a third of a bootstrap's time (test/bench/README.md). Foreign keys are not checked:
+ * the hub's rows hold them, and the snapshot sends parents before children
+ * (src/sync/replicated-tables.ts); checking them cost a card row three times the rest of its
+ * upsert. Both hold for the transaction alone: what the cash desks write between batches is
+ * checked and fsynced. (The pragma is a no-op inside a transaction, so it is set around it.)
+ */
+function loadTransaction<T>(db: SnapshotParts['db'], work: () => T): T {
   db.pragma('foreign_keys = OFF');
   try {
-    return await loadSnapshot(parts, onProgress);
+    return commitUnsynced(db, work);
   } finally {
     db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = FULL');
   }
 }
 
@@ -57,7 +60,8 @@ async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, p
   // before its first pull: none of them may take a fact it makes as already folded.
   const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined, pusher.pushedThrough());
   let header: SnapshotHeader | undefined;
-  let batch: SnapshotRow[] = [];
+  let table: TableLoad | undefined;
+  let batch: string[] = [];
   let loaded = 0;
   let complete = false;
   const schema = LocalSchema.read(db);
@@ -65,26 +69,38 @@ async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, p
   const sweep = new BootstrapSweep(db, state, nodeId);
   sweep.begin(tables);
   dropIndexesIfFresh(db, state, tables);
-  const load = db.transaction((rows: SnapshotRow[]) => {
-    for (const run of runsByEntity(rows)) {
-      const loaded = fitted(run, schema, deferred);
-      replicated.loadSnapshotRows(run.entity, loaded);
-      sweep.noteLoaded(run.entity, loaded);
-    }
-    const last = rows[rows.length - 1]!;
-    state.set('snapshot_entity', last.entity);
-    state.set('snapshot_after_id', String(last.row.id));
-  });
+  const flush = () => {
+    const into = table;
+    const rows = batch;
+    if (!into || rows.length === 0) return;
+    loadTransaction(db, () => {
+      state.set('snapshot_entity', into.entity);
+      state.set('snapshot_after_id', into.load(rows));
+    });
+    loaded += rows.length;
+    batch = [];
+    onProgress?.({ loaded, total: header!.total_rows });
+  };
   for await (const chunk of lines) {
     for (const line of chunk) {
       if (!header) {
-        header = SnapshotHeader.parse(JSON.parse(line));
+        const opening = readHeader(line);
+        replicated.observe(opening.clock);
+        header = opening;
         if (state.get('snapshot_position') === undefined) {
-          state.set('snapshot_position', header.position);
-          if (header.feed_id === undefined) state.clear('feed_id');
-          else state.set('feed_id', header.feed_id);
+          commitUnsynced(db, () => {
+            state.set('snapshot_position', opening.position);
+            if (opening.feed_id === undefined) state.clear('feed_id');
+            else state.set('feed_id', opening.feed_id);
+          });
         }
         onProgress?.({ loaded, total: header.total_rows });
+        continue;
+      }
+      if (line.charCodeAt(0) === OPENING_BRACKET) {
+        if (!table) throw new Error(`a snapshot row came before its table: ${line.slice(0, 200)}`);
+        batch.push(line);
+        if (batch.length >= BATCH_ROWS) flush();
         continue;
       }
       const record = JSON.parse(line) as { end?: boolean };
@@ -92,56 +108,85 @@ async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, p
         complete = true;
         break;
       }
-      if (!isSnapshotRow(record)) throw new Error(`a snapshot line is not a row: ${line.slice(0, 200)}`);
-      batch.push(record);
-      if (batch.length >= BATCH_ROWS) {
-        load(batch);
-        loaded += batch.length;
-        batch = [];
-        onProgress?.({ loaded, total: header.total_rows });
-      }
+      flush();
+      table = new TableLoad(SnapshotTable.parse(record), { replicated, deferred, sweep, schema });
     }
     if (complete) break;
   }
   if (!header || !complete) throw new Error('the snapshot stream ended early; the next round resumes it');
-  if (batch.length) load(batch);
-  loaded += batch.length;
-  onProgress?.({ loaded, total: header.total_rows });
-  db.transaction(() => {
+  flush();
+  const position = header.position;
+  loadTransaction(db, () => {
     sweep.finish(tables);
     rebuildIndexes(db, state);
-    state.set('cursor', state.number('snapshot_position') ?? header.position);
+    state.set('cursor', state.number('snapshot_position') ?? position);
     state.clear('snapshot_position');
     state.clear('snapshot_entity');
     state.clear('snapshot_after_id');
-  })();
+  });
   return true;
 }
 
+const OPENING_BRACKET = 0x5b;
+
+/** The snapshot's first line, in the format this version reads. */
+function readHeader(line: string): SnapshotHeader & { clock: string } {
+  const header = SnapshotHeader.parse(JSON.parse(line));
+  if (header.format !== 'columns' || header.clock === undefined) {
+    throw new Error("the hub sends the previous version's snapshot: upgrade the hub before its stores");
+  }
+  return { ...header, clock: header.clock };
+}
+
 /**
- * The rows of a run this store's schema takes, as far as it takes them; each row it does not
- * take whole is kept. A snapshot sends a table's rows with the same columns, so a run whose
- * first row fits fits whole.
+ * One table of the snapshot as this store loads it. A table its schema takes whole goes to
+ * SQLite as the JSON the hub sent; otherwise (a hub a version ahead) each row is applied as
+ * far as the schema goes and kept whole for after the upgrade.
+ */
+class TableLoad {
+  readonly entity: string;
+  private readonly idIndex: number;
+  private readonly whole: boolean;
+
+  constructor(
+    private readonly opening: SnapshotTable,
+    private readonly parts: { replicated: ReplicatedApply; deferred: DeferredChanges; sweep: BootstrapSweep; schema: LocalSchema },
+  ) {
+    this.entity = opening.table;
+    this.idIndex = opening.columns.indexOf('id');
+    if (this.idIndex < 0) throw new Error(`the snapshot's ${opening.table} rows have no id`);
+    this.whole = parts.schema.takes(opening.table, opening.columns);
+  }
+
+  /** Loads a batch of row lines; returns the last row's id. Runs inside the batch's transaction. */
+  load(lines: string[]): string {
+    const { replicated, sweep, schema, deferred } = this.parts;
+    if (this.whole) {
+      const arrays = `[${lines.join(',')}]`;
+      replicated.loadSnapshotArrays(this.entity, this.opening.columns, arrays);
+      sweep.noteLoadedArrays(this.entity, this.idIndex, arrays);
+    } else {
+      const rows = lines.map((line) => {
+        const values = JSON.parse(line) as Row[string][];
+        return Object.fromEntries(this.opening.columns.map((column, index) => [column, values[index] ?? null])) as Row;
+      });
+      const fit = fitted({ entity: this.entity, rows }, schema, deferred);
+      replicated.loadSnapshotRows(this.entity, fit);
+      sweep.noteLoaded(this.entity, fit);
+    }
+    return String((JSON.parse(lines[lines.length - 1]!) as Row[string][])[this.idIndex]);
+  }
+}
+
+/**
+ * The rows of a table this store's schema takes, as far as it takes them; each row it does
+ * not take whole is kept.
  */
 function fitted(run: { entity: string; rows: Row[] }, schema: LocalSchema, deferred: DeferredChanges): Row[] {
-  const asChange = (row: Row): RowChange => ({ entity: run.entity, entity_id: String(row.id), op: 'insert', row: row as RowChange['row'], hlc: String(row.hlc) });
-  const first = run.rows[0];
-  if (!first || schema.fit(asChange(first)).complete) return run.rows;
   return run.rows.flatMap((row) => {
-    const change = asChange(row);
+    const change: RowChange = { entity: run.entity, entity_id: String(row.id), op: 'insert', row: row as RowChange['row'], hlc: String(row.hlc) };
     deferred.keep(change);
     const { applicable } = schema.fit(change);
     return applicable?.row ? [applicable.row] : [];
   });
-}
-
-/** The batch cut where the snapshot moves from one table to the next (it sends table by table). */
-function runsByEntity(rows: SnapshotRow[]): { entity: string; rows: SnapshotRow['row'][] }[] {
-  const runs: { entity: string; rows: SnapshotRow['row'][] }[] = [];
-  for (const { entity, row } of rows) {
-    const current = runs[runs.length - 1];
-    if (current?.entity === entity) current.rows.push(row);
-    else runs.push({ entity, rows: [row] });
-  }
-  return runs;
 }

@@ -80,8 +80,8 @@ export class HubClient {
       query.set('after_id', resume.afterId);
     }
     if (pushedThrough) query.set('pushed_through', pushedThrough);
-    const search = query.size > 0 ? `?${query}` : '';
-    const response = await this.send('GET', `/sync/v1/snapshot${search}`, undefined, 120_000);
+    query.set('format', 'columns');
+    const response = await this.send('GET', `/sync/v1/snapshot?${query}`, undefined, 120_000);
     const decoder = new TextDecoder();
     let rest = '';
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {

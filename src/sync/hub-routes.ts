@@ -88,11 +88,11 @@ export function hubRouter(options: {
   router.get('/snapshot', async (request, response) => {
     const query = SnapshotQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
-    const { entity, after_id: afterId, pushed_through: pushedThrough } = query.data;
+    const { entity, after_id: afterId, pushed_through: pushedThrough, format } = query.data;
     if (pushedThrough) options.clocks.report(String(response.locals.nodeId), pushedThrough);
     response.type('application/x-ndjson');
     try {
-      await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined);
+      await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined, format);
       response.end();
     } catch (error) {
       // Headers are gone: cutting the connection is how the store learns the stream is short.

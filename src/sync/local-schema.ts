@@ -24,6 +24,12 @@ export class LocalSchema {
     return new LocalSchema(new Map(replicatedTables(db).map((table) => [table, new Set(column.all(table))])));
   }
 
+  /** Whether this schema has the table and every one of the columns. */
+  takes(entity: string, columns: string[]): boolean {
+    const known = this.columns.get(entity);
+    return known !== undefined && columns.every((name) => known.has(name));
+  }
+
   fit<C extends RowChange>(change: C): Fit<C> {
     const known = this.columns.get(change.entity);
     if (!known) return { applicable: undefined, complete: false };

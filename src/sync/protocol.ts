@@ -81,37 +81,39 @@ export const ChangesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PULL).default(1000),
 });
 
+/**
+ * How a snapshot sends its rows (src/sync/hub-feed.ts): `columns`, a table's column names
+ * once and then a JSON array of values per row, is what this version's stores read; `rows`,
+ * `{entity, row}` per line, is what the previous version's stores read.
+ */
+export const SnapshotFormat = z.enum(['rows', 'columns']);
+export type SnapshotFormat = z.infer<typeof SnapshotFormat>;
+
 /** A snapshot from its start, or resumed after a row of an entity. */
 export const SnapshotQuery = z.object({
   entity: z.string().optional(),
   after_id: z.string().default(''),
   pushed_through: PushedThrough,
+  format: SnapshotFormat.default('rows'),
 });
 
-/** The first line of a snapshot stream; every further line is a SnapshotRow. */
+/** The first line of a snapshot stream. */
 export const SnapshotHeader = z.object({
   position: z.number().int(),
   schema_version: z.number().int(),
   /** Rows the snapshot will send, for progress. */
   total_rows: z.number().int(),
   feed_id: z.string().optional(),
+  /** Set when the rows come in the `columns` format, which this version's stores need. */
+  format: z.literal('columns').optional(),
+  /** The hub's clock as the snapshot began, past the stamp of every row it sends (`columns` only). */
+  clock: z.string().min(1).optional(),
 });
 export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 
-export const SnapshotRow = z.object({ entity: z.string(), row: z.record(z.string(), StoredValue) });
-export type SnapshotRow = z.infer<typeof SnapshotRow>;
-
-/**
- * Whether a snapshot line's record has SnapshotRow's shape, checked by hand: a bootstrap
- * reads millions of them, and SnapshotRow.parse cost twice JSON.parse of the line, a third of
- * the load's time. The values are checked again by the STRICT
- * tables they are written to.
- */
-export function isSnapshotRow(record: unknown): record is SnapshotRow {
-  if (typeof record !== 'object' || record === null) return false;
-  const { entity, row } = record as { entity?: unknown; row?: unknown };
-  return typeof entity === 'string' && typeof row === 'object' && row !== null && !Array.isArray(row);
-}
+/** In the `columns` format, the line that opens a table: the names of the values in its rows' arrays. */
+export const SnapshotTable = z.object({ table: RowChange.shape.entity, columns: z.array(z.string().regex(/^[a-z_0-9]+$/)).min(1) });
+export type SnapshotTable = z.infer<typeof SnapshotTable>;
 
 /** Who a store asks a history read for (src/http/history-reads.ts): a Principal. */
 export const DelegatedPrincipal = z.discriminatedUnion('kind', [

@@ -8,9 +8,13 @@
  *     state for each, settled as a chain at rest holds it (target ≤ 20 s, scopes issue; the
  *     store receives the states, not the records). Baseline: the same tables copied file to file with ATTACH + INSERT … SELECT —
  *     what the snapshot stream costs beyond a local copy.
- * Prints rows/s, the ratios and the hub's peak RSS.
+ * Prints rows/s, the ratios and the hub's peak RSS. BENCH_SYNC_PARTS picks the parts
+ * (`push`, `bootstrap`; both by default). BENCH_SYNC_HUB_DIR names a folder to keep B's
+ * generated and settled hub in: a later run on the same folder reuses it (the size it was
+ * made with is the caller's to keep), for re-runs and profiles of the bootstrap alone.
  */
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/open.js';
@@ -26,10 +30,11 @@ import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 
 const COMMANDS = Number(process.env.BENCH_SYNC_COMMANDS ?? 100_000);
 const CUSTOMERS = Number(process.env.BENCH_SYNC_CUSTOMERS ?? 1_000_000);
+const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'push,bootstrap').split(',');
 
 export async function run(): Promise<void> {
-  await pushBench();
-  await bootstrapBench();
+  if (PARTS.includes('push')) await pushBench();
+  if (PARTS.includes('bootstrap')) await bootstrapBench();
 }
 
 async function pushBench(): Promise<void> {
@@ -87,14 +92,19 @@ function insertBaseline(count: number): number {
 }
 
 async function bootstrapBench(): Promise<void> {
-  const hubDir = benchDir('bootstrap-hub');
-  cli(['demo', '--data-dir', hubDir, '--json']);
-  const credentials = addNode(hubDir, 'bench-new-store');
-  addNode(hubDir, 'bench-reporting-store');
-  const generated = generateCustomers(hubDir, CUSTOMERS);
-  line(`hub generated ${CUSTOMERS.toLocaleString('en')} customers with cards and balances`, seconds(generated));
-  const settled = await settleAll(hubDir, 'bench-reporting-store');
-  line('hub settled their states', seconds(settled));
+  const kept = process.env.BENCH_SYNC_HUB_DIR;
+  const hubDir = kept ?? benchDir('bootstrap-hub');
+  if (kept && existsSync(databaseFile(kept))) {
+    line('reused hub', kept);
+  } else {
+    cli(['demo', '--data-dir', hubDir, '--json']);
+    addNode(hubDir, 'bench-reporting-store');
+    const generated = generateCustomers(hubDir, CUSTOMERS);
+    line(`hub generated ${CUSTOMERS.toLocaleString('en')} customers with cards and balances`, seconds(generated));
+    const settled = await settleAll(hubDir, 'bench-reporting-store');
+    line('hub settled their states', seconds(settled));
+  }
+  const credentials = addNode(hubDir, `bench-new-store-${Date.now()}`);
   const hub = await startHub(hubDir);
   try {
     const config = storeConfig(benchDir('bootstrap-store'), hub.url, credentials);

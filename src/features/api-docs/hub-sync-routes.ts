@@ -73,12 +73,17 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
   {
     method: 'get',
     path: '/sync/v1/snapshot',
-    summary: "Every current row the store's scopes hold, at a feed position: a header line, then one row a line",
+    summary: "Every current row the store's scopes hold, at a feed position: a header line, then each table's rows, one a line",
     tag: TAG,
     nodeCredentials: true,
     headers: VersionHeaders,
     query: SnapshotQuery,
-    answers: { 200: { description: 'NDJSON: a SnapshotHeader, then SnapshotRows', mediaType: 'application/x-ndjson' } },
+    answers: {
+      200: {
+        description: 'NDJSON: a SnapshotHeader; per table, in the `columns` format, a SnapshotTable line and a JSON array of values per row, or in the `rows` format `{entity, row}` per row; then `{"end": true}`',
+        mediaType: 'application/x-ndjson',
+      },
+    },
     errors: VERSION_ERRORS,
   },
 ];
