@@ -8,6 +8,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import { commitUnsynced } from '../db/unsynced-commit.js';
 import { bootstrapIfNeeded, type BootstrapProgress } from './bootstrap.js';
 import { HubError } from './hub-client.js';
 import { recordRound } from './round-log.js';
@@ -34,7 +35,7 @@ export interface RoundOutcome {
 /** One round; never throws, so the scheduler never sees an unhandled rejection. */
 export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (progress: BootstrapProgress) => void): Promise<RoundOutcome> {
   const started = clock();
-  parts.state.set('last_attempt_at', new Date(started).toISOString());
+  commitUnsynced(parts.db, () => parts.state.set('last_attempt_at', new Date(started).toISOString()));
   const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, pulled: 0 };
   try {
     outcome.bootstrapped = await bootstrapIfNeeded(parts, onProgress);
@@ -44,15 +45,20 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
     outcome.pulled = (await parts.puller.pullAll()).applied;
     outcome.retained = (await parts.retention.runIfDue(RETENTION_EVERY_MS, RETENTION_BUDGET_MS))?.deleted ?? 0;
     outcome.ok = true;
-    parts.state.set('last_success_at', new Date(clock()).toISOString());
   } catch (error) {
     outcome.error = (error as Error).message;
-    parts.state.set('last_error', outcome.error);
-    parts.state.set('last_error_at', new Date(clock()).toISOString());
     if (error instanceof HubError && error.retryAfterSeconds !== undefined) outcome.retryAfterMs = error.retryAfterSeconds * 1000;
   }
-  const { ok, pushed, rejected, pulled } = outcome;
-  recordRound(parts.state, { started_at: new Date(started).toISOString(), ms: clock() - started, ok, pushed, rejected, pulled, error: outcome.error ?? null });
+  const { ok, pushed, rejected, pulled, error } = outcome;
+  const ended = new Date(clock()).toISOString();
+  commitUnsynced(parts.db, () => {
+    if (error === undefined) parts.state.set('last_success_at', ended);
+    else {
+      parts.state.set('last_error', error);
+      parts.state.set('last_error_at', ended);
+    }
+    recordRound(parts.state, { started_at: new Date(started).toISOString(), ms: clock() - started, ok, pushed, rejected, pulled, error: error ?? null });
+  });
   return outcome;
 }
 

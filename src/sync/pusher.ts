@@ -17,6 +17,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { IdGenerator } from '../core/ids.js';
 import { randomBytes } from 'node:crypto';
+import { commitUnsynced } from '../db/unsynced-commit.js';
 import { HubError, type HubClient } from './hub-client.js';
 import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, type CommandResult, type PushedCommand, type RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
@@ -94,7 +95,7 @@ export class Pusher {
       outcome.sent += batch.length;
       outcome.rejected += response.results.filter((result) => result.status === 'rejected').length;
     }
-    this.state.set('last_push_at', new Date(this.clock()).toISOString());
+    commitUnsynced(this.db, () => this.state.set('last_push_at', new Date(this.clock()).toISOString()));
     return outcome;
   }
 
@@ -105,17 +106,17 @@ export class Pusher {
    * the one saved when the outbox was last empty; undefined when it never was.
    */
   pushedThrough(): string | undefined {
-    if (this.firstPending.get()!.seq === null) this.state.set('pushed_through', this.stamp());
+    if (this.firstPending.get()!.seq === null) commitUnsynced(this.db, () => this.state.set('pushed_through', this.stamp()));
     return this.state.get('pushed_through');
   }
 
   private startNewGeneration(): void {
-    this.db.transaction(() => {
+    commitUnsynced(this.db, () => {
       const { seq, last } = this.firstPending.get()!;
       this.setGeneration.run(randomBytes(8).toString('hex'));
       this.movePending.run(this.currentGeneration.get()!.value);
       this.state.set('generation_base', (seq ?? (last ?? 0) + 1) - 1);
-    })();
+    });
   }
 
   private nextBatch(): PushedCommand[] {
@@ -140,7 +141,7 @@ export class Pusher {
   private settle(batch: PushedCommand[], results: CommandResult[]): void {
     const byId = new Map(batch.map((command) => [command.command_id, command]));
     const now = new Date(this.clock()).toISOString();
-    this.db.transaction(() => {
+    commitUnsynced(this.db, () => {
       let newest = this.state.get('acked_stamp') ?? '';
       let rejected = 0;
       for (const result of results) {
@@ -155,7 +156,7 @@ export class Pusher {
       }
       if (newest) this.state.set('acked_stamp', newest);
       if (rejected > 0) this.state.set('rejected_commands', (this.state.number('rejected_commands') ?? 0) + rejected);
-    })();
+    });
   }
 
   private takeBack(command: PushedCommand, reason: string, now: string): void {

@@ -14,6 +14,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
+import { commitUnsynced } from '../db/unsynced-commit.js';
 import type { SyncState } from './sync-state.js';
 
 const BATCH = 500;
@@ -116,7 +117,7 @@ export class Retention {
     let deleted = 0;
     for (const step of [...this.steps.map((retained) => () => this.deleteSettled(retained, parameters)), () => this.staleFeed.run().changes, () => this.staleOutbox.run().changes]) {
       for (;;) {
-        const removed = this.db.transaction(step)();
+        const removed = commitUnsynced(this.db, step);
         deleted += removed;
         if (removed < BATCH || performance.now() > deadline) break;
         await nextTurn();
@@ -124,10 +125,10 @@ export class Retention {
       if (performance.now() > deadline) break;
     }
     const now = new Date(this.clock()).toISOString();
-    this.db.transaction(() => {
+    commitUnsynced(this.db, () => {
       this.state.set('last_retention_at', now);
       this.state.set('retention_deleted', (this.state.number('retention_deleted') ?? 0) + deleted);
-    })();
+    });
     return { deleted, held: this.counts.get()! };
   }
 
