@@ -1,6 +1,6 @@
 /**
  * The cash-desk lane (src/http/cash-desk-lane.ts) answers accept-payment,
- * recommended-best-rewards and the recommendation engine without express. Every request here is sent twice: as a till
+ * recommended-best-rewards, send-purchase and the recommendation engine without express. Every request here is sent twice: as a till
  * sends it (the lane) and with an X-Forwarded-For header, which sends it through express;
  * the two answers must be the same, status, headers and body. Express's entry point is
  * watched (not replaced) to show which way each request went.
@@ -40,6 +40,7 @@ const bill = (code = ESPRESSO) => ({
 });
 const acceptBody = { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: JANA_CARD, payment_type: 'S', max_points: '50', bill: bill() };
 const recommendBody = { store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: JANA_CARD, reward_list_type: 'F', bill: bill() };
+const sendBody = (billId: string) => ({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: JANA_CARD, bill: { ...bill(), bill_id: billId, bill_number: billId } });
 
 interface Sent {
   headers?: Record<string, string>;
@@ -93,6 +94,8 @@ const CASES: { name: string; action: string; sent: Sent; status: number }[] = [
   { name: 'a body over the limit', action: 'accept-payment', sent: { body: json({ ...acceptBody, padding: 'x'.repeat(LIMIT) }) }, status: 413 },
   { name: 'no credentials', action: 'accept-payment', sent: { headers: { authorization: '' }, body: json(acceptBody) }, status: 401 },
   { name: 'an unknown bearer token', action: 'recommended-best-rewards', sent: { headers: { authorization: 'Bearer nope' }, body: json(recommendBody) }, status: 401 },
+  { name: 'a send-purchase without its bill', action: 'send-purchase', sent: { body: json({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1 }) }, status: 400 },
+  { name: 'a send-purchase for an unknown card', action: 'send-purchase', sent: { body: json({ ...sendBody('lane-unknown-card'), card_number: '999' }) }, status: 400 },
 ];
 
 const engine = (path: string) => `${server.api('enterprise')}/recommendation-engine/${path}`;
@@ -115,6 +118,22 @@ describe('the cash-desk lane answers as express does', () => {
     const { lane, viaExpress } = await bothWays(path(), {});
     expect(lane.status).toBe(status);
     expect(lane).toEqual(viaExpress);
+  });
+
+  it('records a send-purchase as express does: 201 with the purchase, which the hub-less store then lists with its points', async () => {
+    const before = throughExpress;
+    const lane = await send('send-purchase', { body: json(sendBody('lane-sent-1')) });
+    expect(throughExpress, 'the lane took the request').toBe(before);
+    const viaExpress = await send('send-purchase', { body: json(sendBody('lane-sent-2')) }, { 'x-forwarded-for': '127.0.0.1' });
+    expect(throughExpress, 'express took the request').toBe(before + 1);
+    expect([lane.status, viaExpress.status]).toEqual([201, 201]);
+    expect(lane.contentType).toBe(viaExpress.contentType);
+    expect(Object.keys(lane.body.data)).toEqual(Object.keys(viaExpress.body.data));
+    for (const answer of [lane, viaExpress]) {
+      const points: JsonResponse = await call('GET', `${server.api('enterprise')}/purchases/${answer.body.data.purchase_id}/points`, { headers: auth });
+      expect(points.status).toBe(200);
+      expect(points.body.data.total_items).toBe(1);
+    }
   });
 
   it('serves the customer interface with its token, and refuses another customer as express does', async () => {

@@ -37,6 +37,7 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       method: 'post',
       path: '/purchases/actions/send-purchase',
       interfaces: ENTERPRISE,
+      cashDesk: true,
       status: 201,
       summary: 'Records the paid bill: spends the vouchers, points and credit it names, earns points',
       body: SendPurchase,
