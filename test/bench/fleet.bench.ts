@@ -19,6 +19,7 @@
  *    synchronous=FULL). Baseline: the same store's file size after the first half. Its clock
  *    starts at the hub's (a store's facts are kept by the age of their stamps, which follow
  *    the newest clock the store has seen). BENCH_FLEET_PARTS (`week,soak`) runs a part alone.
+ * BENCH_SERVER_NODE_FLAGS (cluster.ts) is given to the store processes' node too.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
@@ -84,7 +85,8 @@ class FleetStore {
   static start(name: string, hubUrl: string, hubDir: string, startMs: number, localDays: number): Promise<FleetStore> {
     const credentials = addNode(hubDir, name);
     const args = [benchDir(name), hubUrl, credentials.node_name, credentials.node_secret, String(startMs), String(localDays)];
-    const child = fork(STORE_SCRIPT, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const child = fork(STORE_SCRIPT, args, { execArgv: [...flags, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     return new Promise((resolve, reject) => {
       child.once('message', (message: { ready?: string }) => resolve(new FleetStore(name, message.ready!, child)));
       child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
