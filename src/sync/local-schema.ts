@@ -2,8 +2,9 @@
  * The replicated tables and columns of this node's schema. A hub serves stores one schema
  * version behind it (DESIGN §5), so a store may be sent a row of a table it does not have
  * yet, or with a column it lacks. Such a change is applied as far as the store's schema
- * goes and kept whole for after its upgrade (src/sync/deferred-changes.ts). Read afresh for
- * each round: an upgrade migrates at the daemon's start, and reading is a few PRAGMAs.
+ * goes and kept whole for after its upgrade (src/sync/deferred-changes.ts). Read again when
+ * the file's schema changed (SQLite's schema_version, which every migration moves): reading it
+ * is a PRAGMA a table, 1.5–2.5 ms that every round spent on the event loop (test/bench/README.md).
  */
 import type { Db } from '../db/open.js';
 import type { RowChange } from './protocol.js';
@@ -16,12 +17,19 @@ export interface Fit<C extends RowChange> {
   complete: boolean;
 }
 
+const readSchemas = new WeakMap<Db, { version: number; schema: LocalSchema }>();
+
 export class LocalSchema {
   private constructor(private readonly columns: Map<string, Set<string>>) {}
 
   static read(db: Db): LocalSchema {
+    const version = db.pragma('schema_version', { simple: true }) as number;
+    const known = readSchemas.get(db);
+    if (known?.version === version) return known.schema;
     const column = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck();
-    return new LocalSchema(new Map(replicatedTables(db).map((table) => [table, new Set(column.all(table))])));
+    const schema = new LocalSchema(new Map(replicatedTables(db).map((table) => [table, new Set(column.all(table))])));
+    readSchemas.set(db, { version, schema });
+    return schema;
   }
 
   /** Whether this schema has the table and every one of the columns. */
