@@ -196,6 +196,20 @@ describe('accept-payment', () => {
     expect(anonymous.body.data.accepted_payment).toMatchObject({ credit_points: 0, credit: 0, total_credit: 0 });
   });
 
+  it('with neither card_number nor customer_id the bill is priced anonymously, and what only a customer has answers 400 required rather than being dropped', async () => {
+    const sameBill = bill([item(PRODUCT.cappuccino, 1, 65), item(PRODUCT.espresso, 2, 100)]);
+    const priced = await accept({ bill: sameBill });
+    expect(priced.status).toBe(200);
+    expect(priced.body.data.accepted_payment).toMatchObject({ credit_points: 0, credit: 0, total_credit: 0 });
+    for (const asked of [{ max_points: '40' }, { max_credit: '30' }, { benefit_codes: ['CAPPU-2026'] }, { max_points: 10, max_credit: 5 }]) {
+      const refused = await accept({ bill: sameBill, ...asked });
+      const [param] = expectError(refused, 400, 'invalid_params_exception').error_data.invalid_params;
+      expect(param).toMatchObject({ name: 'card_number', reason: 'required' });
+      expect(param.message).toMatch(/needs the customer/);
+    }
+    expect((await accept({ bill: sameBill, max_points: '0', max_credit: 0, benefit_codes: [] })).status).toBe(200);
+  });
+
   it('a customer_id beside a card_number answers not_allowed_value; an unknown one not_found; one not an id invalid_value_format', async () => {
     const body = { bill: bill([item(PRODUCT.espresso, 1, 100)]) };
     const both = await accept({ card_number: JANA_CARD, customer_id: DEMO_IDS.customerJana, ...body });

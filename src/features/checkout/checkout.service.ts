@@ -55,7 +55,7 @@ export class CheckoutService {
     const holder = this.holderOf(request);
     const customerId = holder?.customerId;
     const { bill, paidAt } = this.bills.read(request.store_id, request.bill);
-    if (request.benefit_codes.length > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Vouchers need the customer: card_number or customer_id');
+    if (!customerId) refuseWhatNeedsACustomer(request);
     const { pointsMilli: balance, creditMinor: creditBalance } = holder?.balances ?? { pointsMilli: 0, creditMinor: 0 };
     const evaluation = this.catalog.evaluate(bill.lines);
     const result = pricePayment({
@@ -67,9 +67,9 @@ export class CheckoutService {
       totalMinor: request.bill.total_price,
       paymentType: request.payment_type,
       balanceMilli: Math.max(0, balance),
-      maxPointsMilli: customerId ? (request.max_points ?? 0) : 0,
+      maxPointsMilli: request.max_points ?? 0,
       creditBalanceMinor: Math.max(0, creditBalance),
-      maxCreditMinor: customerId ? (request.max_credit ?? 0) : 0,
+      maxCreditMinor: request.max_credit ?? 0,
       campaignPrices: this.campaignPrices(bill, paidAt),
       // Without benefit codes there is nothing to check, nor a second look at the rewards catalog.
       vouchers: customerId && request.benefit_codes.length > 0 ? this.vouchers(request.benefit_codes, customerId, bill, evaluation, paidAt) : [],
@@ -155,4 +155,17 @@ export class CheckoutService {
     if (refusals.length) throw badRequest(refusals, 'The bill cannot take these vouchers.');
     return accepted;
   }
+}
+
+/**
+ * An anonymous bill (neither card_number nor customer_id) is priced, but what only a
+ * customer has is refused rather than dropped (issue 18): vouchers, points and credit to pay with.
+ */
+function refuseWhatNeedsACustomer(request: AcceptPayment): void {
+  const asked = [
+    request.benefit_codes.length > 0 && 'vouchers (benefit_codes)',
+    (request.max_points ?? 0) > 0 && 'points (max_points)',
+    (request.max_credit ?? 0) > 0 && 'credit (max_credit)',
+  ].filter((what): what is string => typeof what === 'string');
+  if (asked.length > 0) throw invalidParam('card_number', 'required', undefined, `Paying with ${asked.join(', ')} needs the customer: card_number or customer_id`);
 }
