@@ -12,7 +12,7 @@
  *    per bill sold elsewhere, against store 0's per own bill (target ≤ 1 %), and the bytes
  *    each store pulled per foreign bill. Growth is the database's used pages (page_count less
  *    the freelist), which is what a file reaches once its free pages are reused.
- * 3. Soak: one more store, with retention.local_days 0, takes BENCH_FLEET_SOAK (50,000)
+ * 3. Soak: one more store, on a hub of its own, with retention.local_days 0, takes BENCH_FLEET_SOAK (50,000)
  *    bills in chunks of 1,000 with a round after each (its clock two minutes on, so
  *    retention runs); its file size after half and after all of them (target < 10 % apart),
  *    then send-purchase at 100 req/s for 10 s with rounds every 500 ms (target p99 ≤ 5 ms,
@@ -31,7 +31,7 @@ import { createHash } from 'node:crypto';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
 import { databaseFile } from '../../src/node.js';
-import { addNode, benchDir, cli, demoBearer, startHub } from './cluster.js';
+import { addNode, benchDir, cli, demoBearer, startHub, type ServerProcess } from './cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, seconds } from './report.js';
 
@@ -143,27 +143,34 @@ class HubProxy {
 }
 
 export async function run(): Promise<void> {
-  const hubDir = benchDir('fleet-hub');
+  if (PARTS.has('week')) await weekAndGrowth();
+  if (PARTS.has('soak')) await soak();
+}
+
+/**
+ * A hub process on the demo chain and the customer pool. The soak store's clock runs ahead of
+ * the hub's, two minutes a thousand bills, so that its retention runs: the hub takes stamps
+ * within a day of its own clock.
+ */
+async function startFleetHub(name: string): Promise<{ hub: ServerProcess; hubDir: string }> {
+  const hubDir = benchDir(name);
   cli(['demo', '--data-dir', hubDir, '--json']);
   addCustomers(hubDir);
-  // The soak store's clock runs ahead of the hub's, two minutes a thousand bills, so that its
-  // retention runs: the hub takes its stamps within a day of its own clock.
-  const hub = await startHub(hubDir, { LOYALTYD_SYNC_MAX_CLOCK_SKEW_SECONDS: String(86_400) });
+  return { hub: await startHub(hubDir, { LOYALTYD_SYNC_MAX_CLOCK_SKEW_SECONDS: String(86_400) }), hubDir };
+}
+
+async function weekAndGrowth(): Promise<void> {
+  const { hub, hubDir } = await startFleetHub('fleet-hub');
   const proxy = new HubProxy(new URL(hub.url));
   const hubUrl = await proxy.listen();
   const start = Date.now() - 9 * DAY;
   const stores: FleetStore[] = [];
   try {
-    if (PARTS.has('week')) {
-      for (let s = 0; s < STORES; s += 1) stores.push(await FleetStore.start(`fleet-${s}`, hubUrl, hubDir, start, 35));
-      await fleetRound(stores);
-      line(`fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`, `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3`);
-      await week(stores, proxy, hubDir, start);
-      await growth(stores, proxy, hubDir, start + DAYS * DAY);
-    }
-    // Straight to the hub, not through the proxy: the proxy runs in this process, beside the
-    // load generator whose latencies it would delay.
-    if (PARTS.has('soak')) await soak(hub.url, hubDir, Date.now());
+    for (let s = 0; s < STORES; s += 1) stores.push(await FleetStore.start(`fleet-${s}`, hubUrl, hubDir, start, 35));
+    await fleetRound(stores);
+    line(`fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`, `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3`);
+    await week(stores, proxy, hubDir, start);
+    await growth(stores, proxy, hubDir, start + DAYS * DAY);
   } finally {
     for (const store of stores) store.stop();
     proxy.close();
@@ -240,8 +247,17 @@ async function growth(stores: FleetStore[], proxy: HubProxy, hubDir: string, at:
   line('bytes pulled per foreign bill', `mean ${Math.round(mean(pulled))} B, max ${Math.round(Math.max(...pulled))} B`);
 }
 
-async function soak(hubUrl: string, hubDir: string, startMs: number): Promise<void> {
-  const store = await FleetStore.start('fleet-soak', hubUrl, hubDir, startMs, 0);
+/**
+ * The soak, on a hub of its own: the week's stores, their clocks days behind it and heard from
+ * within the offline age, would hold the hub's horizon back, so that no state would ever
+ * cover the soak's facts and retention could delete none of them. The store syncs with the
+ * hub directly, not through the proxy: the proxy runs in this process, beside the load
+ * generator whose latencies it would delay.
+ */
+async function soak(): Promise<void> {
+  const { hub, hubDir } = await startFleetHub('fleet-soak-hub');
+  const startMs = Date.now();
+  const store = await FleetStore.start('fleet-soak', hub.url, hubDir, startMs, 0);
   try {
     let now = startMs;
     await store.ask({ op: 'round' });
@@ -279,6 +295,7 @@ async function soak(hubUrl: string, hubDir: string, startMs: number): Promise<vo
     line('soak: of those, timed by the daemon (/metrics)', `${(((after.within - served.within) / (after.all - served.all)) * 100).toFixed(1)} % within 5 ms`);
   } finally {
     store.stop();
+    await hub.stop();
   }
 }
 
