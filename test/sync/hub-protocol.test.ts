@@ -129,3 +129,34 @@ describe('clocks', () => {
     expect(Math.max(...drift)).toBeGreaterThan(0);
   }, 30_000);
 });
+
+describe('the snapshot formats', () => {
+  const read = async (query: string) => {
+    const response = await fetch(`${cluster.hub.url}/sync/v1/snapshot${query}`, { headers: headers() });
+    expect(response.status).toBe(200);
+    return (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown> | unknown[]);
+  };
+
+  it("sends this version's stores the columns format, the previous version's the rows format, with the same rows", async () => {
+    const [rowsHeader, ...rowLines] = (await read('')) as [Record<string, unknown>, ...Record<string, unknown>[]];
+    const [columnsHeader, ...columnLines] = (await read('?format=columns')) as [Record<string, unknown>, ...(Record<string, unknown> | unknown[])[]];
+    expect(rowsHeader.format).toBeUndefined();
+    expect(columnsHeader).toMatchObject({ format: 'columns', position: rowsHeader.position, total_rows: rowsHeader.total_rows, feed_id: rowsHeader.feed_id });
+    expect(rowLines.pop()).toEqual({ end: true });
+    expect(columnLines.pop()).toEqual({ end: true });
+    let table: { table: string; columns: string[] } | undefined;
+    const rebuilt: { entity: string; row: Record<string, unknown> }[] = [];
+    for (const line of columnLines) {
+      if (!Array.isArray(line)) table = line as typeof table;
+      else rebuilt.push({ entity: table!.table, row: Object.fromEntries(table!.columns.map((column, index) => [column, line[index]])) });
+    }
+    expect(rebuilt.length).toBe(rowsHeader.total_rows);
+    expect(rebuilt).toEqual(rowLines);
+    // The header's clock is past every row's stamp: the store observes it once for them all.
+    const clock = String(columnsHeader.clock);
+    expect(rebuilt.filter(({ row }) => !(String(row.hlc) <= clock))).toEqual([]);
+  });
+});
