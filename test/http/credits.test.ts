@@ -107,8 +107,10 @@ describe('accept-payment', () => {
     expect(response.body.data.accepted_payment).toMatchObject({ credit: 0.15, total_credit: 201.14 });
   });
 
-  it('without a card no credit is used or counted', async () => {
-    const response = await accept({ max_credit: 50, bill: bill('A-6', [item(PRODUCT.espresso, 3, 100)]) });
+  it('without a card no credit is used or counted: asking to pay with credit answers 400 required (issue 18: not dropped)', async () => {
+    const asked = await accept({ max_credit: 50, bill: bill('A-6', [item(PRODUCT.espresso, 3, 100)]) });
+    expect(expectError(asked, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'card_number', reason: 'required' });
+    const response = await accept({ bill: bill('A-6', [item(PRODUCT.espresso, 3, 100)]) });
     expect(response.body.data.accepted_payment).toMatchObject({ credit: 0, total_credit: 0 });
   });
 });
@@ -194,6 +196,22 @@ describe('send-purchase', () => {
       { kind: 'collection', amount_minor: 5000, reverses: 'redemption' },
       { kind: 'redemption', amount_minor: 500, reverses: 'collection' },
     ]);
+    expect(await summary(cancel.body.data.purchase_id)).toMatchObject({ used_credits: 0 });
+  });
+
+  it('a cancellation that repeats the original payment_recap spends nothing again: the points and credit paid come back once', async () => {
+    // 100 points and 200 CZK of credit; 300 CZK of beans paying 40 points and 50 of credit.
+    // The till sends the bill again as it was, recap included, with canceled: true.
+    const { id, card } = customer(200, 100);
+    const pointsOf = () => server.app.node.ledgers.balancesAt(id, Date.now()).pointsMilli / 1000;
+    const original = { ...bill('S-9', [item(PRODUCT.espresso, 3, 100)]), payment_recap: { credit_points: 40, amount_for_credit: 50 } };
+    expect((await send(card, original)).status).toBe(201);
+    expect(creditOf(id)).toBeLessThan(200);
+    expect(pointsOf()).toBeLessThan(100 + 45);
+    const cancel = await send(card, { ...original, bill_id: 'S-9-CANCEL', canceled: true });
+    expect(cancel.status).toBe(201);
+    expect(creditOf(id)).toBe(200);
+    expect(pointsOf()).toBe(100);
     expect(await summary(cancel.body.data.purchase_id)).toMatchObject({ used_credits: 0 });
   });
 

@@ -76,12 +76,15 @@ export class PurchaseRecorder {
     const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
     const original = finalBill.canceled && named !== 'left-to-the-hub' ? this.originalOf(request.store_id, finalBill.bill_number, named) : undefined;
     const balances = customerId ? this.ledger.balances.balancesAt(customerId, this.clock()) : undefined;
-    const used = finalBill.payment_recap.credit_points;
+    const cancels = finalBill.canceled === true;
+    // A cancellation is the bill sent again as it was (DESIGN §6): the points and credit its
+    // recap names were paid by the original, which the reversals give back; nothing is paid again.
+    const used = cancels ? 0 : finalBill.payment_recap.credit_points;
     if (used > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
       this.ledger.policy.check(customerId, used, balances!.pointsMilli, 'bill.payment_recap.credit_points');
     }
-    const creditUsed = finalBill.payment_recap.amount_for_credit;
+    const creditUsed = cancels ? 0 : finalBill.payment_recap.amount_for_credit;
     if (creditUsed > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
       this.ledger.policy.checkCredit(creditUsed, balances!.creditMinor, 'bill.payment_recap.amount_for_credit');
@@ -103,7 +106,6 @@ export class PurchaseRecorder {
       cancels_purchase_id: original?.purchase.id ?? null,
       bill: JSON.stringify({ lines: bill.lines, payment_type: finalBill.payment_type } satisfies StoredBill),
     };
-    const cancels = finalBill.canceled === true;
     // A cancellation gives back the original's vouchers; the codes it repeats use none.
     const codes = cancels ? [] : finalBill.payment_recap.vouchers.map((voucher) => voucher.code);
     const applications = voucherApplications(this.repo, purchaseId, customerId, request.store_id, paidAt, codes);
