@@ -87,7 +87,7 @@ export class HubFeed {
    * the hub's clock, past every row's stamp. The `rows` format, `{entity, row}` a line, is
    * what stores of the previous version read (a hub serves stores one version behind it).
    */
-  async writeSnapshot(out: Writable, scoped: boolean, resume?: { entity: string; afterId: string }, format: SnapshotFormat = 'rows'): Promise<void> {
+  async writeSnapshot(out: Writable, scoped: boolean, resume: { entity: string; afterId: string } | undefined, format: SnapshotFormat): Promise<void> {
     const reader = new Database(this.databaseFile, { readonly: true, fileMustExist: true });
     try {
       reader.prepare('BEGIN').run();

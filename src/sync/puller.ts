@@ -78,17 +78,18 @@ export class Puller {
       const deadline = performance.now() + SLICE_MS;
       next = commitUnsynced(this.db, () => {
         const slice: FeedChange[] = [];
+        // The newest stamp seen, so that `sync status` can report a clock running ahead.
+        let newest = this.state.get('newest_stamp') ?? '';
         let index = next;
         for (; index < page.changes.length && (index === next || performance.now() < deadline); index += 1) {
           const change = page.changes[index]!;
+          if (change.hlc > newest) newest = change.hlc;
           if (this.apply(change, schema)) slice.push(change);
         }
         applied += slice.length;
         this.conflicts.check(slice);
         const done = index === page.changes.length;
         this.state.set('cursor', done ? page.cursor : page.changes[index - 1]!.seq);
-        // The newest stamp seen, so that `sync status` can report a clock running ahead.
-        const newest = page.changes.slice(next, index).reduce((max, change) => (change.hlc > max ? change.hlc : max), this.state.get('newest_stamp') ?? '');
         if (newest) this.state.set('newest_stamp', newest);
         if (done) {
           this.state.set('hub_last_seq', page.last_seq);
