@@ -10,6 +10,7 @@ import * as customerStates from './0009-customer-states.js';
 import * as voucherReleases from './0010-voucher-releases.js';
 import * as creditOrigins from './0011-credit-origins.js';
 import * as nodeStores from './0012-node-stores.js';
+import * as outboxIndexes from './0013-outbox-indexes.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -34,4 +35,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, name: 'voucher-releases', sql: voucherReleases.sql },
   { version: 11, name: 'credit-origins', sql: creditOrigins.sql },
   { version: 12, name: 'node-stores', sql: nodeStores.sql },
+  { version: 13, name: 'outbox-indexes', sql: outboxIndexes.sql },
 ];
