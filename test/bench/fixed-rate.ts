@@ -1,6 +1,6 @@
 /** A fixed offered rate of POSTs, as cash desks make it, for the benchmarks' latency figures. */
-import autocannon from 'autocannon';
-import { setTimeout as delay } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import type { FixedRateResult, FixedRateWork } from './fixed-rate-worker.js';
 
 /**
  * A fixed offered rate as cash desks make it: each desk a connection sending `perDesk`
@@ -9,32 +9,29 @@ import { setTimeout as delay } from 'node:timers/promises';
  * lib/httpClient.js), so each second's requests would leave in one burst and the p99 would
  * measure that queue. So each desk is its own autocannon run with one connection, started
  * 1/desks of a second after the one before, and the latencies of all runs are pooled.
+ *
+ * The desks run in a worker thread (fixed-rate-worker.ts), as tills are machines of their
+ * own: in the bench's main thread, its own collections (5–7 ms each in the fleet bench's
+ * soak) and its other work were counted in the store's latency. Each desk's bodies are made
+ * here first, a few more than its rate sends, each used once.
  */
 export async function fixedRate(url: string, headers: Record<string, string>, body: () => string, options: { desks: number; perDesk: number; seconds: number }) {
-  const latencies: number[] = [];
-  let errors = 0;
-  await Promise.all(
-    Array.from({ length: options.desks }, async (_, desk) => {
-      await delay((desk * 1000) / options.desks);
-      const result = await autocannon({
-        url,
-        method: 'POST',
-        headers,
-        connections: 1,
-        connectionRate: options.perDesk,
-        duration: options.seconds,
-        requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: body() }) }],
-        setupClient: (client) =>
-          client.on('response', (status: number, _bytes: number, ms: number) => {
-            latencies.push(ms);
-            if (status >= 300) errors += 1;
-          }),
-      });
-      errors += result.errors + result.timeouts;
-    }),
-  );
+  const perDeskBodies = Math.ceil(options.perDesk * options.seconds * 1.1) + 10;
+  const work: FixedRateWork = {
+    url,
+    headers,
+    bodies: Array.from({ length: options.desks }, () => Array.from({ length: perDeskBodies }, body)),
+    perDesk: options.perDesk,
+    seconds: options.seconds,
+  };
+  const { latencies, errors } = await new Promise<FixedRateResult>((resolve, reject) => {
+    const source = new URL('./fixed-rate-worker.ts', import.meta.url).href;
+    const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, workerData: work });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the load's worker exited with ${code} before its result`)));
+  });
   latencies.sort((a, b) => a - b);
   const at = (share: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!.toFixed(1) : '-');
   return { p50: at(0.5), p99: at(0.99), answered: latencies.length, errors };
 }
-
