@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
+import { builderKey } from '../../src/features/recommendations/profile-keys.js';
 import { Cluster, posLogin, waitFor, type NodeProcess } from '../support/cluster.js';
 import { call } from '../support/server.js';
 
@@ -68,6 +69,10 @@ describe('the recommendation model across nodes', () => {
     expect(checksums.recommendation_customers!.rows).toBeGreaterThan(0);
     const evaRow = (node: NodeProcess) => node.read((db) => db.prepare('SELECT hlc, affinities FROM recommendation_customers WHERE id = ?').get(DEMO_IDS.customerEva));
     expect(evaRow(south)).toEqual(evaRow(cluster.hub));
+    // Published in the short form (profile-keys.ts): 19 characters a key, read back to S and N.
+    const published = (JSON.parse((evaRow(cluster.hub) as { affinities: string }).affinities) as [string, number][]).map(([key]) => key);
+    expect(published.every((key) => /^[PGBS][\w-]{18}$/.test(key)), published.join()).toBe(true);
+    expect(published.map(builderKey)).toEqual(expect.arrayContaining([`p:${S}`, `p:${N}`]));
     // The hub counted the bills; the stores only hold what it published.
     expect(cluster.hub.count('SELECT count(*) AS n FROM recommendation_bills')).toBe(14);
     for (const store of [north, south]) expect(store.count('SELECT count(*) AS n FROM recommendation_bills'), store.name).toBe(0);

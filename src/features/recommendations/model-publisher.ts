@@ -8,6 +8,7 @@
 import type { Row, WriteTransaction, WritePath } from '../../db/write-path.js';
 import type { ModelRowsRepo, ModelTable } from './model-rows.repo.js';
 import { CHAIN, type ScoredList } from './model-rows.schemas.js';
+import { publishedKey } from './profile-keys.js';
 import { carry } from './recency-weights.js';
 
 const NEIGHBOURS = 20;
@@ -67,7 +68,7 @@ export class ModelPublisher {
       .customerAffinities(customerId)
       .map((affinity): [string, number] => [affinity.key, carry(affinity.weight, affinity.as_of_day, profile.as_of_day)])
       .filter(([, weight]) => weight > 0);
-    return { as_of_day: profile.as_of_day, bills_weight: profile.bills_weight, affinities: JSON.stringify(best(weights, CUSTOMER_KEYS)) };
+    return { as_of_day: profile.as_of_day, bills_weight: profile.bills_weight, affinities: JSON.stringify(best(weights, CUSTOMER_KEYS).map(([key, weight]) => [publishedKey(key), weight])) };
   }
 
   private bestSellers(storeId: string): Row | undefined {

@@ -19,6 +19,7 @@ import { CHAIN, type ScoredList } from './model-rows.schemas.js';
 import { addBill, billKeys, emptyAffinity, type Affinity } from './recency-weights.js';
 import { FAVOURITES, mostShared, relatedScores, score, sharesOf, type CustomerShares, type ScoringModel } from './recommendation-scoring.js';
 import type { ProductKinds } from './product-kinds.js';
+import { builderKey } from './profile-keys.js';
 import type { RecommendationsRepo } from './recommendations.repo.js';
 import type { RecommendationQuery, RecommendationsAnswer } from './recommendations.schemas.js';
 import type { UnsyncedHistory, UnsyncedPurchases } from './unsynced-purchases.js';
@@ -73,7 +74,7 @@ export class RecommendationsService {
   /** The customer's model row with their bills made here since the model's watermark. */
   private affinityOf(customerId: string, unsynced: UnsyncedHistory | undefined): Affinity | undefined {
     const row = this.repo.customerRow(customerId);
-    let affinity: Affinity | undefined = row && { asOfDay: row.as_of_day, billsWeight: row.bills_weight, weights: new Map(row.affinities) };
+    let affinity: Affinity | undefined = row && { asOfDay: row.as_of_day, billsWeight: row.bills_weight, weights: new Map(row.affinities.map(([key, weight]) => [builderKey(key), weight])) };
     for (const bill of unsynced?.byCustomer.get(customerId) ?? []) {
       affinity ??= emptyAffinity(bill.day);
       addBill(affinity, bill.day, billKeys(bill.storeId, bill.products), 1);
