@@ -22,6 +22,13 @@ import type { SyncState } from './sync-state.js';
  * tills wait on. A batch of 500 purchases held it ~46 ms on the fleet soak (test/bench/README.md).
  */
 const BATCH = 100;
+/**
+ * Rows of a table one select reads, in rowid order. A store keeps `retention.local_days` of
+ * its facts, and a fact too young to go is known only by reading it: one select over a table
+ * would read all of them, on the event loop, every run. Windows of this many rows take
+ * about a millisecond each, the tills served between them.
+ */
+const WINDOW = 2000;
 
 interface Retained {
   table: string;
@@ -63,10 +70,12 @@ export interface RetentionOutcome {
 const settled = (row: string) => `(${row}.last_change < @cutoff AND (substr(${row}.hlc, 19) != @node OR ${row}.hlc <= @acked))`;
 
 export class Retention {
-  private readonly steps: { table: string; select: Statement; deletes: Statement[] }[];
+  private readonly steps: { table: string; windowEnd: Statement<[number], number | null>; select: Statement; deletes: Statement[] }[];
   private readonly staleFeed: Statement;
   private readonly staleOutbox: Statement;
   private readonly counts: Statement<[], number>;
+  /** Where a run stopped by its budget left off: the next one goes on from there. */
+  private resume = { step: 0, from: 0 };
 
   constructor(
     private readonly db: Db,
@@ -74,6 +83,7 @@ export class Retention {
     private readonly nodeId: string,
     private readonly keepMs: number,
     private readonly clock: Clock,
+    window = WINDOW,
   ) {
     this.steps = RETAINED.map((retained) => {
       const children = retained.children ?? [];
@@ -89,7 +99,10 @@ export class Retention {
       const where = [settled('t'), ...unsettledChild, ...covered].join(' AND ');
       return {
         table: retained.table,
-        select: db.prepare(`SELECT t.id FROM ${retained.table} t WHERE ${where} ORDER BY t.rowid LIMIT ${BATCH}`).pluck(),
+        windowEnd: db
+          .prepare<[number], number | null>(`SELECT max(rowid) FROM (SELECT rowid FROM ${retained.table} WHERE rowid > ? ORDER BY rowid LIMIT ${window})`)
+          .pluck(),
+        select: db.prepare(`SELECT t.id FROM ${retained.table} t WHERE t.rowid > @from AND t.rowid <= @to AND ${where} ORDER BY t.rowid LIMIT ${BATCH}`).pluck(),
         deletes: [
           ...children.map((child) => db.prepare(`DELETE FROM ${child.table} WHERE ${child.column} IN (SELECT value FROM json_each(?))`)),
           db.prepare(`DELETE FROM ${retained.table} WHERE id IN (SELECT value FROM json_each(?))`),
@@ -110,7 +123,11 @@ export class Retention {
     return this.run(budgetMs);
   }
 
-  /** Deletes what the store no longer keeps, batch by batch, until nothing is left to delete or `budgetMs` has passed. */
+  /**
+   * Deletes what the store no longer keeps: one pass over the retained tables, a window of
+   * rows at a time in batches, until the pass is done or `budgetMs` has passed; a run stopped
+   * by its budget leaves off where the next goes on. Then the stale feed and outbox rows.
+   */
   async run(budgetMs: number): Promise<RetentionOutcome> {
     const deadline = performance.now() + budgetMs;
     const parameters = {
@@ -119,15 +136,34 @@ export class Retention {
       acked: this.state.get('acked_stamp') ?? '',
     };
     let deleted = 0;
-    for (const step of [...this.steps.map((retained) => () => this.deleteSettled(retained, parameters)), () => this.staleFeed.run().changes, () => this.staleOutbox.run().changes]) {
+    /** Batches until one deletes fewer than BATCH (true) or the budget is spent (false). */
+    const batches = async (step: () => number) => {
       for (;;) {
         const removed = commitUnsynced(this.db, step);
         deleted += removed;
-        if (removed < BATCH || performance.now() > deadline) break;
+        if (removed < BATCH) return true;
+        if (performance.now() > deadline) return false;
         await nextTurn();
       }
-      if (performance.now() > deadline) break;
-    }
+    };
+    // One pass over the tables, from where the last run left off; a window at least.
+    let { step: index, from } = this.resume;
+    let passed = 0;
+    do {
+      const retained = this.steps[index]!;
+      const to = retained.windowEnd.get(from) ?? null;
+      if (to === null) {
+        index = (index + 1) % this.steps.length;
+        from = 0;
+        passed += 1;
+        continue;
+      }
+      const window = { ...parameters, from, to };
+      if (await batches(() => this.deleteSettled(retained, window))) from = to;
+      await nextTurn();
+    } while (passed < this.steps.length && performance.now() <= deadline);
+    this.resume = { step: index, from };
+    for (const stale of [this.staleFeed, this.staleOutbox]) if (performance.now() <= deadline) await batches(() => stale.run().changes);
     const now = new Date(this.clock()).toISOString();
     commitUnsynced(this.db, () => {
       this.state.set('last_retention_at', now);
@@ -136,7 +172,7 @@ export class Retention {
     return { deleted, held: this.counts.get()! };
   }
 
-  private deleteSettled(step: Retention['steps'][number], parameters: Record<string, string>): number {
+  private deleteSettled(step: Retention['steps'][number], parameters: Record<string, string | number>): number {
     const ids = step.select.all(parameters) as string[];
     if (ids.length === 0) return 0;
     const list = JSON.stringify(ids);

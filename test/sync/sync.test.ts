@@ -12,6 +12,7 @@ import { runRound } from '../../src/sync/agent.js';
 import type { SyncParts } from '../../src/sync/sync-parts.js';
 import { bootstrapIfNeeded } from '../../src/sync/bootstrap.js';
 import { checksumTables } from '../../src/sync/checksum.js';
+import { Retention } from '../../src/sync/retention.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
 import { freePort, waitFor } from '../support/cluster.js';
@@ -204,6 +205,28 @@ describe('sync between a hub and stores', () => {
     expect(JSON.stringify(hubHealth.body)).not.toContain('store-0');
     expect(hubHealth.body.storage).toMatchObject({ compaction: { last_run_at: null, floor: 0 } });
     expect(hubHealth.body.storage.scopes.origin).toBeGreaterThan(0);
+  });
+
+  it('retention reads a table a window of rows at a time, and a run stopped by its budget leaves off where the next goes on', async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    const records = () => count(store.server, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${DEMO_IDS.customerEva}'`);
+    const before = balance(store.server, DEMO_IDS.customerEva);
+    for (const points of [10, 20, 30, 40, 50]) await assign(store, DEMO_IDS.customerEva, points);
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 5 });
+    store.server.clock.advance(36 * 86_400_000);
+
+    // Windows of one row and no budget: each run reads one window. A run that began again
+    // from the first table would stop at the empty purchases table every time.
+    const { db, state, nodeId } = store.sync;
+    const retention = new Retention(db, state, nodeId, 35 * 86_400_000, store.server.clock.now, 1);
+    const deletedBy: number[] = [];
+    while (records() > 0 && deletedBy.length < 50) deletedBy.push((await retention.run(0)).deleted);
+    expect(records()).toBe(0);
+    expect(Math.max(...deletedBy)).toBe(1);
+    expect(deletedBy.reduce((sum, deleted) => sum + deleted, 0)).toBeGreaterThanOrEqual(5);
+    expect(balance(store.server, DEMO_IDS.customerEva)).toBe(before + 150);
+    expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(before + 150);
   });
 
   it('the hub compacts its feed; a store whose cursor is older than the compacted part bootstraps again by itself and converges', async () => {
