@@ -83,7 +83,7 @@ export class Retention {
     private readonly nodeId: string,
     private readonly keepMs: number,
     private readonly clock: Clock,
-    window = WINDOW,
+    windowRows = WINDOW,
   ) {
     this.steps = RETAINED.map((retained) => {
       const children = retained.children ?? [];
@@ -100,7 +100,7 @@ export class Retention {
       return {
         table: retained.table,
         windowEnd: db
-          .prepare<[number], number | null>(`SELECT max(rowid) FROM (SELECT rowid FROM ${retained.table} WHERE rowid > ? ORDER BY rowid LIMIT ${window})`)
+          .prepare<[number], number | null>(`SELECT max(rowid) FROM (SELECT rowid FROM ${retained.table} WHERE rowid > ? ORDER BY rowid LIMIT ${windowRows})`)
           .pluck(),
         select: db.prepare(`SELECT t.id FROM ${retained.table} t WHERE t.rowid > @from AND t.rowid <= @to AND ${where} ORDER BY t.rowid LIMIT ${BATCH}`).pluck(),
         deletes: [
@@ -158,8 +158,8 @@ export class Retention {
         passed += 1;
         continue;
       }
-      const window = { ...parameters, from, to };
-      if (await batches(() => this.deleteSettled(retained, window))) from = to;
+      const bounds = { ...parameters, from, to };
+      if (await batches(() => this.deleteSettled(retained, bounds))) from = to;
       await nextTurn();
     } while (passed < this.steps.length && performance.now() <= deadline);
     this.resume = { step: index, from };
