@@ -5,6 +5,7 @@
  */
 import { Agent, request } from 'undici';
 import type { Principal } from '../http/principal.js';
+import { readGzipped } from './gzip-json.js';
 import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, REPORT_HEADER, SCHEMA_HEADER, type PushRequest } from './protocol.js';
 
 export class HubError extends Error {
@@ -64,7 +65,8 @@ export class HubClient {
   /** A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped up to it. */
   async changes(after: number, limit: number, pushedThrough?: string): Promise<ChangesPage> {
     const reported = pushedThrough ? `&pushed_through=${encodeURIComponent(pushedThrough)}` : '';
-    const text = await this.call('GET', `/sync/v1/changes?after=${after}&limit=${limit}${reported}`);
+    const response = await this.send('GET', `/sync/v1/changes?after=${after}&limit=${limit}${reported}`, undefined, this.timeoutMs, { 'accept-encoding': 'gzip' });
+    const text = await readGzipped(Buffer.from(await response.body.arrayBuffer()), response.headers['content-encoding']);
     return ChangesPage.parse(JSON.parse(text));
   }
 
@@ -125,8 +127,8 @@ export class HubClient {
     return response.body.text();
   }
 
-  private async send(method: string, path: string, body: string | undefined, bodyTimeout: number) {
-    const headers: Record<string, string> = { ...this.headers };
+  private async send(method: string, path: string, body: string | undefined, bodyTimeout: number, extraHeaders: Record<string, string> = {}) {
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.report) headers[REPORT_HEADER] = this.report();
     let response;

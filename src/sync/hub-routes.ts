@@ -15,6 +15,7 @@ import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
 import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
+import { sendJsonGzipped } from './gzip-json.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
 import { decodeReport } from './store-report.js';
 
@@ -62,13 +63,13 @@ export function hubRouter(options: {
     response.json({ results });
     void runEffects(effects, options.log);
   });
-  router.get('/changes', (request, response) => {
+  router.get('/changes', async (request, response) => {
     const query = ChangesQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     if (query.data.pushed_through) options.clocks.report(String(response.locals.nodeId), query.data.pushed_through);
     const page = options.feed.changesAfter(query.data.after, query.data.limit, scoped(request));
     response.locals.exchange = { changes: page.changes.length } satisfies Partial<Exchange>;
-    response.json(page);
+    await sendJsonGzipped(request, response, page);
   });
   // The bill a cancellation at a store names, sold at another store (src/features/checkout/original-bills.ts).
   router.get('/original-bill', (request, response) => {

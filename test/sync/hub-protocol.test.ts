@@ -4,6 +4,8 @@
  * before (DESIGN §5 "Versions"); a push that skips a seq is a protocol error; a node whose
  * clock runs ahead never fails a round, and the drift shows in `sync status`.
  */
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { PROTOCOL_VERSION } from '../../src/sync/protocol.js';
@@ -39,6 +41,18 @@ describe('the sync handshake', () => {
     const response = await changes(headers());
     expect(response.status).toBe(200);
     expect(response.body.changes).toHaveLength(5);
+  });
+
+  it('a pulled page comes gzipped to a store that accepts gzip, and as it is to one that does not (an earlier release)', async () => {
+    const url = `${cluster.hub.url}/sync/v1/changes?after=0&limit=50`;
+    const plain = await request(url, { headers: headers() });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const text = await plain.body.text();
+    const zipped = await request(url, { headers: headers({ 'accept-encoding': 'gzip' }) });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const bytes = Buffer.from(await zipped.body.arrayBuffer());
+    expect(bytes.length).toBeLessThan(text.length / 2);
+    expect(JSON.parse(gunzipSync(bytes).toString('utf8'))).toEqual(JSON.parse(text));
   });
 
   it('a request in another protocol version answers 409 sync_version_mismatch_exception, on every sync endpoint', async () => {
