@@ -227,10 +227,12 @@ async function growth(stores: FleetStore[], proxy: HubProxy, hubDir: string, at:
   const pulledBefore = new Map(proxy.pulledBytes);
   const sold = await stores[0]!.ask<{ answered: number }>({ op: 'sell', bills: bills('growth', 0, GROWTH_BILLS) });
   await fleetRound(stores);
-  await fleetRound(stores);
-  // The second round's reports let the horizon pass the bills: once the hub has settled the
-  // states (their tails folded into lots), the stores pull them.
-  await settled(hubDir);
+  // The stores' reports let the horizon pass the bills once each store's clock has passed
+  // them; the clocks stand still here, so a store passes them only by pulling a stamp of the
+  // hub's made after the bills, which a round that pulled while store 0 still pushed did
+  // not. The fleet goes on syncing, as it would every sync.interval_seconds, until the hub
+  // has settled the states (their tails folded into lots); the stores then pull them.
+  await settled(hubDir, () => fleetRound(stores));
   await fleetRound(stores);
   const after = await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })));
   const own = (after[0]!.usedBytes - before[0]!.usedBytes) / sold.answered;
@@ -312,8 +314,8 @@ async function servedWithin(url: string, route: string, bound: string): Promise<
   return { within: count(bound), all: count('+Inf') };
 }
 
-/** Waits until the hub has no customer state with a tail left to settle (src/loyalty/state-settling.ts). */
-async function settled(hubDir: string): Promise<void> {
+/** Runs `round` until the hub has no customer state with a tail left to settle (src/loyalty/state-settling.ts). */
+async function settled(hubDir: string, round: () => Promise<unknown>): Promise<void> {
   const db = new Database(databaseFile(hubDir), { readonly: true });
   try {
     const tails = db.prepare<[], number>('SELECT count(*) FROM customer_state_tails').pluck();
@@ -323,6 +325,7 @@ async function settled(hubDir: string): Promise<void> {
         const first = db.prepare('SELECT min(first_stamp) FROM customer_state_tails').pluck().get();
         throw new Error(`the hub left ${tails.get()} customer states unsettled; oldest tail ${String(first)}, stores' reports ${JSON.stringify(clocks)}`);
       }
+      await round();
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   } finally {
