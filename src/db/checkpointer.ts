@@ -15,8 +15,8 @@
  * still grows. So the writer keeps SQLite's checkpoint on commit, at ten times its usual log
  * length, as the bound.
  */
-import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { moduleWorker } from '../core/module-worker.js';
 import type { CheckpointWorkerData } from './checkpoint-worker.js';
 import type { Db } from './open.js';
 
@@ -29,20 +29,9 @@ const AUTOCHECKPOINT_PAGES = 1000;
 /** A worker asked to stop that has not exited after this long is ended. */
 const STOP_GRACE_MS = 5000;
 
-/**
- * The worker thread, running src/db/checkpoint-worker.ts: compiled in a build; under the
- * TypeScript sources (tests and benches, run from the project's folder) the thread first
- * registers tsx, which a worker does not inherit, then loads the source.
- */
-function startWorker(workerData: CheckpointWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData });
-  const source = new URL('./checkpoint-worker.ts', import.meta.url).href;
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, workerData });
-}
-
 /** Starts checkpointing the database's log in a worker thread; returns its stop, done once the worker has exited. */
 export function startCheckpointer(db: Db, log: Logger): () => Promise<void> {
-  const worker = startWorker({ file: db.name, idleMs: IDLE_MS });
+  const worker = moduleWorker(import.meta.url, 'checkpoint-worker', { file: db.name, idleMs: IDLE_MS } satisfies CheckpointWorkerData);
   worker.unref();
   db.pragma(`wal_autocheckpoint = ${BURST_PAGES}`);
   let running = true;

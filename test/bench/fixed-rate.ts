@@ -1,5 +1,5 @@
 /** A fixed offered rate of POSTs, as cash desks make it, for the benchmarks' latency figures. */
-import { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../src/core/module-worker.js';
 import type { FixedRateResult, FixedRateWork } from './fixed-rate-worker.js';
 
 /**
@@ -25,8 +25,7 @@ export async function fixedRate(url: string, headers: Record<string, string>, bo
     seconds: options.seconds,
   };
   const { latencies, errors } = await new Promise<FixedRateResult>((resolve, reject) => {
-    const source = new URL('./fixed-rate-worker.ts', import.meta.url).href;
-    const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, workerData: work });
+    const worker = moduleWorker(import.meta.url, 'fixed-rate-worker', work);
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the load's worker exited with ${code} before its result`)));
