@@ -60,12 +60,30 @@ const STORE_WRITES: Record<string, readonly Op[]> = {
   tokens: ['insert', 'update'],
 };
 
-/** The commands that write a customer's row, password hash included (registration, profile). */
-const CUSTOMER_COMMANDS = new Set(['customers.create', 'customers.update']);
+/** The kind of a row a store replays to a hub restored from a backup (src/sync/replay.ts). */
+export const REPLAY_KIND = 'sync.replay';
+
+/**
+ * The commands that write a customer's row, password hash included (registration, profile),
+ * and a replay: it carries a customer row as the store's own command left it, which gives a
+ * store no write it could not make with `customers.update`.
+ */
+const CUSTOMER_COMMANDS = new Set(['customers.create', 'customers.update', REPLAY_KIND]);
 
 const STAMP = /^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/;
 
 export class CommandRejected extends Error {}
+
+/**
+ * How a store replays a row of `entity` as it stands (src/sync/replay.ts): as an update where
+ * the hub takes its updates (a token already logged in is one), else as an insert; undefined
+ * for a table a store does not write. The hub applies either as last writer wins.
+ */
+export function replayOp(entity: string): Op | undefined {
+  const allowed = STORE_WRITES[entity];
+  if (!allowed) return undefined;
+  return allowed.includes('update') ? 'update' : 'insert';
+}
 
 /**
  * Why the hub would refuse a command writing these changes, whoever stamped them; undefined
@@ -99,7 +117,7 @@ export class CommandPolicy {
   }
 
   /** Throws CommandRejected, with the reason, unless the node may apply this command. Runs in the command's savepoint. */
-  check(nodeId: string, command: PushedCommand): void {
+  check(nodeId: string, command: Pick<PushedCommand, 'kind' | 'hlc' | 'changes'>): void {
     const origin = this.checkStamp(command.hlc, 'the command');
     const owner = this.ownerOf.get(origin);
     if (owner !== undefined && owner !== nodeId) throw new CommandRejected(`stamped as node ${origin}, which another node speaks for`);

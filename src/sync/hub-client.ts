@@ -6,7 +6,7 @@
 import { Agent, request } from 'undici';
 import type { Principal } from '../http/principal.js';
 import { readGzipped } from './gzip-json.js';
-import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, REPORT_HEADER, SCHEMA_HEADER, type PushRequest } from './protocol.js';
+import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, ReplayResponse, REPORT_HEADER, SCHEMA_HEADER, type PushRequest, type ReplayRequest } from './protocol.js';
 
 export class HubError extends Error {
   constructor(
@@ -60,6 +60,12 @@ export class HubClient {
   async push(batch: PushRequest): Promise<PushResponse> {
     const text = await this.call('POST', '/sync/v1/commands', JSON.stringify(batch));
     return PushResponse.parse(JSON.parse(text));
+  }
+
+  /** This store's rows the hub lost to a restore from a backup, sent again (src/sync/replay.ts). */
+  async replay(request: ReplayRequest): Promise<ReplayResponse> {
+    const text = await this.call('POST', '/sync/v1/replay', JSON.stringify(request));
+    return ReplayResponse.parse(JSON.parse(text));
   }
 
   /** A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped up to it. */

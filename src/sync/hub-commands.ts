@@ -14,9 +14,9 @@ import type { ReplicatedApply } from './replicated-apply.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
 import { generationDiverged, sequenceGap } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
-import { CommandRejected, type CommandPolicy } from './command-policy.js';
+import { CommandRejected, REPLAY_KIND, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from './fold-conflicts.js';
-import type { CommandResult, PushedCommand } from './protocol.js';
+import type { CommandResult, PushedCommand, ReplayResponse, RowChange } from './protocol.js';
 
 /**
  * Work a feature adds to the apply of a command, in its transaction, after its changes: the
@@ -30,6 +30,7 @@ export class HubCommands {
   private readonly saveProgress: Statement;
   private readonly previousResult: Statement<[string], CommandResult>;
   private readonly saveResult: Statement;
+  private readonly held: Statement<[string], { generations: number; stamped: number; through: string | null }>;
 
   constructor(
     private readonly db: Db,
@@ -44,9 +45,11 @@ export class HubCommands {
   ) {
     this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
     this.saveProgress = db.prepare(
-      `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at`,
+      `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at, last_hlc) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at,
+         last_hlc = max(coalesce(last_hlc, ''), excluded.last_hlc)`,
     );
+    this.held = db.prepare('SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?');
     this.previousResult = db.prepare('SELECT command_id, seq, status, reason FROM applied_commands WHERE command_id = ?');
     this.saveResult = db.prepare(
       `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -89,6 +92,48 @@ export class HubCommands {
     return { results, effects };
   }
 
+  /**
+   * The newest stamp of the node's commands this hub holds: '' when it holds none, undefined
+   * when it cannot tell (its progress predates migration 14). A bootstrapping store reads it
+   * from the snapshot (src/sync/replay.ts).
+   */
+  heldThrough(nodeId: string): string | undefined {
+    const { generations, stamped, through } = this.held.get(nodeId)!;
+    if (generations === 0) return '';
+    return stamped === 0 ? undefined : through!;
+  }
+
+  /**
+   * Rows a store replays to this hub after it was restored from a backup (src/sync/replay.ts),
+   * in one transaction: each checked as a command of its own (src/sync/command-policy.ts) and
+   * applied as last writer wins in its own savepoint, so a row the hub holds already changes
+   * nothing and a row it refuses is answered with the reason. The customers whose records
+   * came back get their state published.
+   */
+  replay(nodeId: string, changes: readonly RowChange[]): ReplayResponse {
+    return this.db.transaction(() => {
+      const response: ReplayResponse = { applied: 0, rejected: [] };
+      const customers = new Set<string>();
+      for (const change of changes) {
+        try {
+          const changed = this.db.transaction(() => {
+            this.policy.check(nodeId, { kind: REPLAY_KIND, hlc: change.hlc, changes: [change] });
+            const applied = this.replicated.apply(change, true);
+            this.conflicts.check([change]);
+            return applied;
+          })();
+          if (!changed) continue;
+          response.applied += 1;
+          for (const customer of CustomerStates.customersIn([change])) customers.add(customer);
+        } catch (error) {
+          response.rejected.push({ entity: change.entity, entity_id: change.entity_id, reason: rejectionReason(error) });
+        }
+      }
+      if (customers.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, customers));
+      return response;
+    })();
+  }
+
   private applyOne(nodeId: string, generation: string, command: PushedCommand): CommandResult {
     let reason: string | null = null;
     try {
@@ -104,7 +149,7 @@ export class HubCommands {
     const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
     const now = new Date(this.clock()).toISOString();
     this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now);
-    this.saveProgress.run(nodeId, generation, command.seq, now);
+    this.saveProgress.run(nodeId, generation, command.seq, now, command.hlc);
     return { command_id: command.command_id, seq: command.seq, status, reason };
   }
 }

@@ -86,8 +86,16 @@ export class HubFeed {
    * JSON array of its values, which a store hands to SQLite as they come; the header carries
    * the hub's clock, past every row's stamp. The `rows` format, `{entity, row}` a line, is
    * what stores of the previous version read (a hub serves stores one version behind it).
+   * The header also says which of the asking store's commands the hub holds (`node_through`,
+   * src/sync/replay.ts).
    */
-  async writeSnapshot(out: Writable, scoped: boolean, resume: { entity: string; afterId: string } | undefined, format: SnapshotFormat): Promise<void> {
+  async writeSnapshot(
+    out: Writable,
+    scoped: boolean,
+    resume: { entity: string; afterId: string } | undefined,
+    format: SnapshotFormat,
+    nodeThrough: string | undefined,
+  ): Promise<void> {
     const reader = new Database(this.databaseFile, { readonly: true, fileMustExist: true });
     try {
       reader.prepare('BEGIN').run();
@@ -102,6 +110,7 @@ export class HubFeed {
         total_rows: total,
         feed_id: feedIdReader(reader)(),
         ...(format === 'columns' ? { format, clock: this.stamp() } : {}),
+        ...(nodeThrough === undefined ? {} : { node_through: nodeThrough }),
       };
       await write(out, `${JSON.stringify(header)}\n`);
       for (const table of tables) {

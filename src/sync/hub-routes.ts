@@ -14,7 +14,7 @@ import type { Effect } from './command-effects.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
+import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, ReplayRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
 import { sendJsonGzipped } from './gzip-json.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
 import { decodeReport } from './store-report.js';
@@ -63,6 +63,12 @@ export function hubRouter(options: {
     response.json({ results });
     void runEffects(effects, options.log);
   });
+  // A store's rows this hub lost to a restore from a backup (src/sync/replay.ts).
+  router.post('/replay', express.json({ limit: '8mb' }), (request, response) => {
+    const replay = ReplayRequest.safeParse(request.body);
+    if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
+    response.json(options.commands.replay(String(response.locals.nodeId), replay.data.changes));
+  });
   router.get('/changes', async (request, response) => {
     const query = ChangesQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
@@ -93,7 +99,8 @@ export function hubRouter(options: {
     if (pushedThrough) options.clocks.report(String(response.locals.nodeId), pushedThrough);
     response.type('application/x-ndjson');
     try {
-      await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined, format);
+      const nodeThrough = options.commands.heldThrough(String(response.locals.nodeId));
+      await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined, format, nodeThrough);
       response.end();
     } catch (error) {
       // Headers are gone: cutting the connection is how the store learns the stream is short.

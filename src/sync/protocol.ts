@@ -55,6 +55,19 @@ export type CommandResult = z.infer<typeof CommandResult>;
 export const PushResponse = z.object({ results: z.array(CommandResult) });
 export type PushResponse = z.infer<typeof PushResponse>;
 
+/** Rows a replay request carries at most (src/sync/replay.ts). */
+export const MAX_REPLAYED_ROWS = 500;
+
+/** A store's rows the hub lost to a restore, sent again as they stand (src/sync/replay.ts). */
+export const ReplayRequest = z.object({ changes: z.array(RowChange).min(1).max(MAX_REPLAYED_ROWS) });
+export type ReplayRequest = z.infer<typeof ReplayRequest>;
+
+export const ReplayResponse = z.object({
+  applied: z.number().int(),
+  rejected: z.array(z.object({ entity: z.string(), entity_id: z.string(), reason: z.string() })),
+});
+export type ReplayResponse = z.infer<typeof ReplayResponse>;
+
 export const FeedChange = RowChange.extend({ seq: z.number().int() });
 export type FeedChange = z.infer<typeof FeedChange>;
 
@@ -108,6 +121,11 @@ export const SnapshotHeader = z.object({
   format: z.literal('columns').optional(),
   /** The hub's clock as the snapshot began, past the stamp of every row it sends (`columns` only). */
   clock: z.string().min(1).optional(),
+  /**
+   * The newest stamp of the asking store's commands the hub holds, '' when it holds none;
+   * absent when it cannot tell (src/sync/replay.ts).
+   */
+  node_through: z.string().optional(),
 });
 export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 

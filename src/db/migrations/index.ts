@@ -11,6 +11,7 @@ import * as voucherReleases from './0010-voucher-releases.js';
 import * as creditOrigins from './0011-credit-origins.js';
 import * as nodeStores from './0012-node-stores.js';
 import * as outboxIndexes from './0013-outbox-indexes.js';
+import * as nodeProgressStamps from './0014-node-progress-stamps.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -36,4 +37,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: 'credit-origins', sql: creditOrigins.sql },
   { version: 12, name: 'node-stores', sql: nodeStores.sql },
   { version: 13, name: 'outbox-indexes', sql: outboxIndexes.sql },
+  { version: 14, name: 'node-progress-stamps', sql: nodeProgressStamps.sql },
 ];
