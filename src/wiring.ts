@@ -20,6 +20,7 @@ import { NodeClocks } from './sync/node-clocks.js';
 import { hubRouter } from './sync/hub-routes.js';
 import { Puller } from './sync/puller.js';
 import { Pusher } from './sync/pusher.js';
+import { Replay } from './sync/replay.js';
 import { Retention } from './sync/retention.js';
 import { replicatedTables } from './sync/replicated-tables.js';
 import { CommandPolicy } from './sync/command-policy.js';
@@ -119,6 +120,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     pusher: new Pusher(node.db, client, state, node.newId, () => node.hlc.now(), clock),
     deferred,
     puller: new Puller(node.db, node.replicated, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
+    replay: new Replay(node.db, state, client, node.identity.nodeId, node.newId, clock),
     retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * A store's sync agent: a round (bootstrap if needed, push, pull) every
+ * A store's sync agent: a round (bootstrap if needed, replay to a restored hub, push, pull) every
  * `sync.interval_seconds`, and soon after a local write queues a command. Failures back off
  * exponentially with jitter, honouring the hub's Retry-After. Rounds run between API calls
  * on the same event loop; each step holds SQLite only for one transaction, so a checkout
@@ -39,8 +39,9 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
   const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, pulled: 0 };
   try {
     outcome.bootstrapped = await bootstrapIfNeeded(parts, onProgress);
+    const replayed = await parts.replay.replayAll();
     const pushed = await parts.pusher.pushAll();
-    outcome.pushed = pushed.sent;
+    outcome.pushed = replayed + pushed.sent;
     outcome.rejected = pushed.rejected;
     outcome.pulled = (await parts.puller.pullAll()).applied;
     outcome.retained = (await parts.retention.runIfDue(RETENTION_EVERY_MS, RETENTION_BUDGET_MS))?.deleted ?? 0;

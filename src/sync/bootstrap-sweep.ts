@@ -4,7 +4,8 @@
  * gone from the feed, and the snapshot only upserts. So the load notes every row the snapshot
  * sends (sync_snapshot_seen, migration 0009) and, in the transaction that ends it, deletes the
  * rows of the tables every node holds that the snapshot did not send — all but this store's
- * own rows the hub has not acknowledged yet, which are on their way to it. A row it
+ * own rows the hub has not acknowledged yet, or holds no more (a replay is due,
+ * src/sync/replay.ts), which are on their way to it. A row it
  * acknowledged after the snapshot was read comes back with the feed from the snapshot's
  * position. The notes are kept in the file, so a load killed midway sweeps when its resume
  * completes.
@@ -12,6 +13,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import type { Row } from '../db/write-path.js';
+import { heldByHubThrough } from './replay.js';
 import { reachesStores } from './scopes.js';
 import type { SyncState } from './sync-state.js';
 
@@ -53,7 +55,7 @@ export class BootstrapSweep {
   /** Deletes what the snapshot did not send; returns how many rows. Runs inside the transaction that ends the load. */
   finish(tables: string[]): number {
     if (this.state.get('snapshot_sweep') === undefined) return 0;
-    const acked = this.state.get('acked_stamp') ?? '';
+    const acked = heldByHubThrough(this.state);
     let deleted = 0;
     for (const table of tables.filter(reachesStores)) {
       deleted += this.db

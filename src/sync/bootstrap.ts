@@ -28,7 +28,7 @@ export interface BootstrapProgress {
 const BATCH_ROWS = 10_000;
 
 /** What a bootstrap works with: a store's sync parts (src/sync/agent.ts). */
-type SnapshotParts = Pick<SyncParts, 'db' | 'replicated' | 'client' | 'state' | 'deferred' | 'nodeId' | 'pusher'>;
+type SnapshotParts = Pick<SyncParts, 'db' | 'replicated' | 'client' | 'state' | 'deferred' | 'nodeId' | 'pusher' | 'replay'>;
 
 export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   if (parts.state.get('cursor') !== undefined) return false;
@@ -53,7 +53,7 @@ function loadTransaction<T>(db: SnapshotParts['db'], work: () => T): T {
   }
 }
 
-async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, pusher }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
+async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, pusher, replay }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
   const entity = state.get('snapshot_entity');
   const afterId = state.get('snapshot_after_id');
   // Reported so that the states published from now on count this store in their horizon
@@ -92,6 +92,7 @@ async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, p
             state.set('snapshot_position', opening.position);
             if (opening.feed_id === undefined) state.clear('feed_id');
             else state.set('feed_id', opening.feed_id);
+            replay.plan(opening.node_through);
           });
         }
         onProgress?.({ loaded, total: header.total_rows });

@@ -103,11 +103,16 @@ export class Pusher {
    * The stamp this node has pushed every fact up to, as the hub's horizon needs it
    * (src/loyalty/customer-states.ts): a fresh one when nothing is pending, read in the same
    * turn as the empty outbox so that every fact made from then on is stamped after it; else
-   * the one saved when the outbox was last empty; undefined when it never was.
+   * the one saved when the outbox was last empty; undefined when it never was. While a
+   * replay is due (src/sync/replay.ts), the stamp the restored hub said it holds, or
+   * undefined when it holds nothing of this store.
    */
   pushedThrough(): string | undefined {
     if (this.firstPending.get()!.seq === null) commitUnsynced(this.db, () => this.state.set('pushed_through', this.stamp()));
-    return this.state.get('pushed_through');
+    const pushed = this.state.get('pushed_through');
+    const replayAfter = this.state.get('replay_after');
+    if (replayAfter === undefined || (pushed !== undefined && pushed <= replayAfter)) return pushed;
+    return replayAfter === '' ? undefined : replayAfter;
   }
 
   private startNewGeneration(): void {

@@ -15,6 +15,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import { commitUnsynced } from '../db/unsynced-commit.js';
+import { heldByHubThrough } from './replay.js';
 import type { SyncState } from './sync-state.js';
 
 /**
@@ -133,7 +134,7 @@ export class Retention {
     const parameters = {
       cutoff: new Date(this.clock() - this.keepMs).toISOString(),
       node: this.nodeId,
-      acked: this.state.get('acked_stamp') ?? '',
+      acked: heldByHubThrough(this.state),
     };
     let deleted = 0;
     /** Batches until one deletes fewer than BATCH (true) or the budget is spent (false). */

@@ -16,7 +16,13 @@ export interface StoreSyncStatus {
   last_pull_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
-  outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number };
+  outbox: {
+    pending: number;
+    oldest_pending_age_seconds: number | null;
+    rejected: number;
+    /** Whether rows a hub restored from a backup lost are being sent again (src/sync/replay.ts). */
+    replaying: boolean;
+  };
   feed: {
     cursor: number | null;
     hub_last_seq: number | null;
@@ -92,7 +98,12 @@ export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | u
     last_pull_at: state.get('last_pull_at') ?? null,
     last_success_at: lastSuccess,
     last_error: lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess) ? (state.get('last_error') ?? null) : null,
-    outbox: { pending: outbox.pending, oldest_pending_age_seconds: secondsSince(outbox.oldest), rejected: state.number('rejected_commands') ?? 0 },
+    outbox: {
+      pending: outbox.pending,
+      oldest_pending_age_seconds: secondsSince(outbox.oldest),
+      rejected: state.number('rejected_commands') ?? 0,
+      replaying: state.get('replay_after') !== undefined,
+    },
     feed: {
       cursor,
       hub_last_seq: hubLastSeq,

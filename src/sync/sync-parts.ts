@@ -5,6 +5,7 @@ import type { DeferredChanges } from './deferred-changes.js';
 import type { HubClient } from './hub-client.js';
 import type { Puller } from './puller.js';
 import type { Pusher } from './pusher.js';
+import type { Replay } from './replay.js';
 import type { ReplicatedApply } from './replicated-apply.js';
 import type { Retention } from './retention.js';
 import type { SyncState } from './sync-state.js';
@@ -21,5 +22,7 @@ export interface SyncParts {
   deferred: DeferredChanges;
   pusher: Pusher;
   puller: Puller;
+  /** Rows a hub restored from a backup lost, sent again (src/sync/replay.ts). */
+  replay: Replay;
   retention: Retention;
 }

@@ -27,6 +27,9 @@ export const SYNC_KEYS = [
   'recent_rounds',
   'reachable_since',
   'unreachable_since',
+  'replay_after',
+  'replay_through',
+  'replay_position',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliJson } from '../support/cli.js';
-import { Cluster, posLogin, type StoreProcess, type TableChecksum } from '../support/cluster.js';
+import { hubAndStore, type Cluster, type StoreProcess, type TableChecksum } from '../support/cluster.js';
 import { call } from '../support/server.js';
 import { sendPurchase } from '../support/sync-writes.js';
 
@@ -76,11 +76,7 @@ describe('loyaltyd backup and restore of a hub', () => {
   let backupPosition: number;
 
   beforeAll(async () => {
-    cluster = await Cluster.start({ stores: ['prague-01'] });
-    store = cluster.store('prague-01');
-    await cluster.waitBootstrapped(store);
-    hubAuth = await posLogin(cluster.hub);
-    storeAuth = await posLogin(store);
+    ({ cluster, store, hubAuth, storeAuth } = await hubAndStore('prague-01'));
     backupFile = join(cluster.root, 'backups', 'hub.sqlite');
     mkdirSync(join(cluster.root, 'backups'));
   }, 60_000);

@@ -35,7 +35,7 @@ export interface StoreStatus {
   last_pull_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
-  outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number };
+  outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number; replaying: boolean };
   feed: { cursor: number | null; hub_last_seq: number | null; lag_rows: number | null; lag_seconds: number | null; bootstrapping: boolean };
   conflicts: number;
 }
@@ -413,7 +413,7 @@ export class Cluster {
    */
   async waitConverged({ timeoutMs = 45_000, viaCli = false }: { timeoutMs?: number; viaCli?: boolean } = {}): Promise<ConvergedState> {
     const stores = this.runningStores();
-    const drained = (status: StoreStatus) => status.outbox.pending === 0 && status.feed.lag_rows === 0 && !status.feed.bootstrapping;
+    const drained = (status: StoreStatus) => status.outbox.pending === 0 && !status.outbox.replaying && status.feed.lag_rows === 0 && !status.feed.bootstrapping;
     const differences = (hubSums: Record<string, TableChecksum>, storeSums: Record<string, TableChecksum>[]) =>
       stores.flatMap((store, index) =>
         Object.keys(hubSums)
@@ -468,6 +468,14 @@ export async function posLogin(node: NodeProcess): Promise<Record<string, string
   });
   if (response.status !== 200) throw new Error(`POS login at ${node.name} answered ${response.status}: ${JSON.stringify(response.body)}`);
   return bearer(response.body.data.bearer_token as string);
+}
+
+/** A hub and one store it has bootstrapped, with the demo POS user logged in at each. */
+export async function hubAndStore(storeName: string): Promise<{ cluster: Cluster; store: StoreProcess; hubAuth: Record<string, string>; storeAuth: Record<string, string> }> {
+  const cluster = await Cluster.start({ stores: [storeName] });
+  const store = cluster.store(storeName);
+  await cluster.waitBootstrapped(store);
+  return { cluster, store, hubAuth: await posLogin(cluster.hub), storeAuth: await posLogin(store) };
 }
 
 /** A new customer-interface token at a node; its id and Basic header. */

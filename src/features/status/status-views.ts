@@ -156,6 +156,7 @@ export class StatusViews {
         { label: 'Outbox depth', value: String(status.outbox.pending) },
         { label: 'Oldest pending', value: duration(status.outbox.oldest_pending_age_seconds) },
         { label: 'Rejected commands', value: String(status.outbox.rejected) },
+        { label: 'Sending again to a restored hub', value: status.outbox.replaying ? 'yes' : 'no' },
         { label: 'Feed lag', value: `${numberCell(status.feed.lag_rows).text} rows, ${duration(status.feed.lag_seconds)}` },
         { label: 'Bootstrapping', value: status.feed.bootstrapping ? 'yes' : 'no' },
         { label: 'Conflicts', value: String(status.conflicts) },
