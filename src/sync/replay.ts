@@ -7,8 +7,8 @@
  * The snapshot a store bootstraps from says which of its commands the hub holds
  * (`node_through`, the newest command stamp, src/sync/hub-commands.ts). When that is older
  * than what the hub acknowledged, the bootstrap plans a replay of the store's own rows
- * stamped between the two: every table a store writes, parents before children, each in
- * stamp order, 500 rows a request. The hub checks each row as a command of the store's own
+ * stamped between the two: every table a store writes, parents before children, each in the
+ * order the rows came to this store (rowid), 500 rows a request. The hub checks each row as a command of the store's own
  * and applies it as last writer wins, so a row it holds changes nothing, and a row sent twice
  * (a round cut midway) is harmless. Until the replay is done the rows count as unacknowledged
  * (`heldByHubThrough`): the bootstrap's sweep and retention keep them, and the store reports
@@ -17,6 +17,7 @@
  * A row the hub refuses is listed as a conflict (`rejected_replay`).
  */
 import type { Statement } from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Db } from '../db/open.js';
@@ -28,12 +29,19 @@ import { MAX_REPLAYED_ROWS, type RowChange } from './protocol.js';
 import { replicatedTables } from './replicated-tables.js';
 import type { SyncState } from './sync-state.js';
 
-/** Where a replay stands: the table it is in and the last row it sent there. */
+/** Where a replay stands: the table it is in and the last rowid it read there. */
 interface Position {
   table: string;
-  hlc: string;
-  id: string;
+  rowid: number;
 }
+
+/**
+ * Rows of a table one select reads, in rowid order. A store's own rows are found by their
+ * stamps, which no index of most tables holds: one select per request would read a million
+ * customers on the event loop the tills wait on. A window of this many rows takes about a
+ * millisecond, the tills served between windows (as retention reads, src/sync/retention.ts).
+ */
+const WINDOW = 2000;
 
 /**
  * The stamp through which this store's own rows are known to be at the hub: the newest one it
@@ -84,27 +92,16 @@ export class Replay {
     let position = this.position(tables);
     let sent = 0;
     while (position) {
-      const rows = this.rowsAfter(position, after, through);
-      if (rows.length === 0) {
-        const next = tables[tables.indexOf(position.table) + 1];
-        position = next === undefined ? undefined : { table: next, hlc: '', id: '' };
-        continue;
+      const { rows, reached } = await this.rowsAfter(position, after, through);
+      if (rows.length > 0) {
+        await this.send(position.table, rows, reached);
+        sent += rows.length;
       }
-      const table = position.table;
-      const op = replayOp(table)!;
-      const changes: RowChange[] = rows.map((row) => ({ entity: table, entity_id: String(row.id), op, row: wireRow(row), hlc: String(row.hlc) }));
-      const response = await this.client.replay({ changes });
-      const last = changes.at(-1)!;
-      position = { table, hlc: last.hlc, id: last.entity_id };
-      const reached = position;
-      commitUnsynced(this.db, () => {
-        const now = new Date(this.clock()).toISOString();
-        for (const refused of response.rejected) {
-          this.recordConflict.run(this.newId(), 'rejected_replay', refused.entity, refused.entity_id, JSON.stringify({ reason: refused.reason }), now);
-        }
-        this.state.set('replay_position', JSON.stringify(reached));
-      });
-      sent += changes.length;
+      if (reached.rowid !== position.rowid || rows.length > 0) position = reached;
+      else {
+        const next = tables[tables.indexOf(position.table) + 1];
+        position = next === undefined ? undefined : { table: next, rowid: 0 };
+      }
     }
     commitUnsynced(this.db, () => {
       this.state.clear('replay_after');
@@ -118,17 +115,42 @@ export class Replay {
     const saved = this.state.get('replay_position');
     if (saved !== undefined) return JSON.parse(saved) as Position;
     const first = tables[0];
-    return first === undefined ? undefined : { table: first, hlc: '', id: '' };
+    return first === undefined ? undefined : { table: first, rowid: 0 };
   }
 
-  private rowsAfter(position: Position, after: string, through: string): Row[] {
-    return this.db
-      .prepare<[string, string, string, string, string], Row>(
-        `SELECT * FROM ${position.table}
-         WHERE substr(hlc, 19) = ? AND hlc > ? AND hlc <= ? AND (hlc, id) > (?, ?)
-         ORDER BY hlc, id LIMIT ${MAX_REPLAYED_ROWS}`,
-      )
-      .all(this.nodeId, after, through, position.hlc, position.id);
+  /** Up to a request's rows of this store's stamped in (after, through], window by window from `position`, with where the reading stopped. */
+  private async rowsAfter(position: Position, after: string, through: string): Promise<{ rows: Row[]; reached: Position }> {
+    const windowEnd = this.db.prepare<[number], number | null>(`SELECT max(rowid) FROM (SELECT rowid FROM ${position.table} WHERE rowid > ? ORDER BY rowid LIMIT ${WINDOW})`).pluck();
+    const select = this.db.prepare<[number, number, string, string, string], Row>(
+      `SELECT rowid AS replay_rowid, * FROM ${position.table} WHERE rowid > ? AND rowid <= ? AND substr(hlc, 19) = ? AND hlc > ? AND hlc <= ? ORDER BY rowid`,
+    );
+    const rows: Row[] = [];
+    let from = position.rowid;
+    for (;;) {
+      const to = windowEnd.get(from);
+      if (to === null || to === undefined) break;
+      for (const row of select.all(from, to, this.nodeId, after, through)) {
+        rows.push(row);
+        if (rows.length === MAX_REPLAYED_ROWS) return { rows, reached: { table: position.table, rowid: Number(row.replay_rowid) } };
+      }
+      from = to;
+      await nextTurn();
+    }
+    return { rows, reached: { table: position.table, rowid: from } };
+  }
+
+  /** One request of a table's rows; the refused ones listed, and the point reached kept with them. */
+  private async send(table: string, rows: Row[], reached: Position): Promise<void> {
+    const op = replayOp(table)!;
+    const changes: RowChange[] = rows.map(({ replay_rowid: _rowid, ...row }) => ({ entity: table, entity_id: String(row.id), op, row: wireRow(row), hlc: String(row.hlc) }));
+    const response = await this.client.replay({ changes });
+    commitUnsynced(this.db, () => {
+      const now = new Date(this.clock()).toISOString();
+      for (const refused of response.rejected) {
+        this.recordConflict.run(this.newId(), 'rejected_replay', refused.entity, refused.entity_id, JSON.stringify({ reason: refused.reason }), now);
+      }
+      this.state.set('replay_position', JSON.stringify(reached));
+    });
   }
 }
 
