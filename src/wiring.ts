@@ -120,7 +120,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     pusher: new Pusher(node.db, client, state, node.newId, () => node.hlc.now(), clock),
     deferred,
     puller: new Puller(node.db, node.replicated, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
-    replay: new Replay(node.db, state, client, node.identity.nodeId, node.newId, clock),
+    replay: new Replay(node.db, state, client, node.identity.nodeId, node.newId, clock, config.offline.max_age_hours * 3_600_000),
     retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
   };
 }

@@ -14,7 +14,10 @@
  * (`heldByHubThrough`): the bootstrap's sweep and retention keep them, and the store reports
  * the hub's stamp as what it has pushed through, so that the hub folds no state past them.
  * A round replays before it pushes, so a command queued meanwhile finds the rows it names.
- * A row the hub refuses is listed as a conflict (`rejected_replay`).
+ * A row the hub refuses is listed as a conflict (`rejected_replay`), but for one that names a
+ * row the hub does not hold (`not_found`): another store's row the restore also lost, a
+ * customer registered there, which that store has not sent back yet. Such a row is sent again
+ * each round for up to `offline.max_age_hours`, then listed.
  */
 import type { Statement } from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -25,7 +28,7 @@ import { commitUnsynced } from '../db/unsynced-commit.js';
 import type { Row } from '../db/write-path.js';
 import { replayOp } from './command-policy.js';
 import type { HubClient } from './hub-client.js';
-import { MAX_REPLAYED_ROWS, type RowChange } from './protocol.js';
+import { MAX_REPLAYED_ROWS, type ReplayResponse, type RowChange } from './protocol.js';
 import { replicatedTables } from './replicated-tables.js';
 import type { SyncState } from './sync-state.js';
 
@@ -33,6 +36,12 @@ import type { SyncState } from './sync-state.js';
 interface Position {
   table: string;
   rowid: number;
+}
+
+/** A row the hub refused for naming a row it does not hold, to be sent again. */
+interface Refused {
+  table: string;
+  id: string;
 }
 
 /**
@@ -63,6 +72,8 @@ export class Replay {
     private readonly nodeId: string,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
+    /** How long a row refused for naming a row the hub does not hold is sent again. */
+    private readonly retryMs: number,
   ) {
     this.recordConflict = db.prepare(
       'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -83,18 +94,32 @@ export class Replay {
     this.state.clear('replay_position');
   }
 
-  /** Sends the planned rows, a request at a time, each followed by the point reached; returns how many rows. */
+  /**
+   * Sends the planned rows, a request at a time, each followed by the point reached, then the
+   * rows to send again; returns how many rows it sent.
+   */
   async replayAll(): Promise<number> {
+    const tables = replicatedTables(this.db).filter((table) => replayOp(table) !== undefined);
+    return (await this.replayPlanned(tables)) + (await this.sendRefusedAgain(tables));
+  }
+
+  private async replayPlanned(tables: string[]): Promise<number> {
     const after = this.state.get('replay_after');
     const through = this.state.get('replay_through');
     if (after === undefined || through === undefined) return 0;
-    const tables = replicatedTables(this.db).filter((table) => replayOp(table) !== undefined);
     let position = this.position(tables);
     let sent = 0;
     while (position) {
       const { rows, reached } = await this.rowsAfter(position, after, through);
       if (rows.length > 0) {
-        await this.send(position.table, rows, reached);
+        const table = position.table;
+        const response = await this.send(table, rows);
+        commitUnsynced(this.db, () => {
+          const retry = this.refusedList();
+          this.keepOrList(response.rejected, retry);
+          this.saveRefused(retry);
+          this.state.set('replay_position', JSON.stringify(reached));
+        });
         sent += rows.length;
       }
       if (reached.rowid !== position.rowid || rows.length > 0) position = reached;
@@ -109,6 +134,54 @@ export class Replay {
       this.state.clear('replay_position');
     });
     return sent;
+  }
+
+  /** The rows refused for naming a row the hub did not hold, sent again, parents first; those refused again are kept until the deadline. */
+  private async sendRefusedAgain(tables: string[]): Promise<number> {
+    const refused = this.refusedList();
+    if (refused.length === 0) return 0;
+    const still: Refused[] = [];
+    let sent = 0;
+    for (const table of tables) {
+      const ids = refused.filter((row) => row.table === table).map((row) => row.id);
+      for (let start = 0; start < ids.length; start += MAX_REPLAYED_ROWS) {
+        const chunk = ids.slice(start, start + MAX_REPLAYED_ROWS);
+        const rows = this.db.prepare<string[], Row>(`SELECT * FROM ${table} WHERE id IN (${chunk.map(() => '?').join(', ')})`).all(...chunk);
+        if (rows.length === 0) continue;
+        const response = await this.send(table, rows);
+        commitUnsynced(this.db, () => this.keepOrList(response.rejected, still));
+        sent += rows.length;
+      }
+    }
+    commitUnsynced(this.db, () => this.saveRefused(still));
+    return sent;
+  }
+
+  /** Lists the hub's refusals as conflicts, but adds to `retry` those it may take later, until the deadline. Runs in a transaction. */
+  private keepOrList(rejected: ReplayResponse['rejected'], retry: Refused[]): void {
+    const now = this.clock();
+    const until = this.state.number('replay_retry_until') ?? now + this.retryMs;
+    const detected = new Date(now).toISOString();
+    for (const refused of rejected) {
+      if (refused.reason === 'not_found' && now <= until) retry.push({ table: refused.entity, id: refused.entity_id });
+      else this.recordConflict.run(this.newId(), 'rejected_replay', refused.entity, refused.entity_id, JSON.stringify({ reason: refused.reason }), detected);
+    }
+  }
+
+  private refusedList(): Refused[] {
+    const saved = this.state.get('replay_refused');
+    return saved === undefined ? [] : (JSON.parse(saved) as Refused[]);
+  }
+
+  /** Keeps the rows to send again, with the deadline set when the first of them was refused. Runs in a transaction. */
+  private saveRefused(rows: Refused[]): void {
+    if (rows.length === 0) {
+      this.state.clear('replay_refused');
+      this.state.clear('replay_retry_until');
+      return;
+    }
+    this.state.set('replay_refused', JSON.stringify(rows));
+    if (this.state.get('replay_retry_until') === undefined) this.state.set('replay_retry_until', this.clock() + this.retryMs);
   }
 
   private position(tables: string[]): Position | undefined {
@@ -139,18 +212,11 @@ export class Replay {
     return { rows, reached: { table: position.table, rowid: from } };
   }
 
-  /** One request of a table's rows; the refused ones listed, and the point reached kept with them. */
-  private async send(table: string, rows: Row[], reached: Position): Promise<void> {
+  /** One request of a table's rows, as they stand. */
+  private send(table: string, rows: Row[]): Promise<ReplayResponse> {
     const op = replayOp(table)!;
     const changes: RowChange[] = rows.map(({ replay_rowid: _rowid, ...row }) => ({ entity: table, entity_id: String(row.id), op, row: wireRow(row), hlc: String(row.hlc) }));
-    const response = await this.client.replay({ changes });
-    commitUnsynced(this.db, () => {
-      const now = new Date(this.clock()).toISOString();
-      for (const refused of response.rejected) {
-        this.recordConflict.run(this.newId(), 'rejected_replay', refused.entity, refused.entity_id, JSON.stringify({ reason: refused.reason }), now);
-      }
-      this.state.set('replay_position', JSON.stringify(reached));
-    });
+    return this.client.replay({ changes });
   }
 }
 

@@ -102,7 +102,7 @@ export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | u
       pending: outbox.pending,
       oldest_pending_age_seconds: secondsSince(outbox.oldest),
       rejected: state.number('rejected_commands') ?? 0,
-      replaying: state.get('replay_after') !== undefined,
+      replaying: state.get('replay_after') !== undefined || state.get('replay_refused') !== undefined,
     },
     feed: {
       cursor,

@@ -11,11 +11,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
 import { runCliJson } from '../support/cli.js';
-import { hubAndStore, type Cluster, type NodeProcess, type StoreProcess } from '../support/cluster.js';
+import { Cluster, hubAndStore, posLogin, waitFor, type NodeProcess, type StoreProcess } from '../support/cluster.js';
 import { call } from '../support/server.js';
 import { createCard, createCustomer, inParallel, sendPurchase } from '../support/sync-writes.js';
 
 const HUB = { LOYALTYD_MODE: 'hub' };
+
+const billFor = (node: NodeProcess, auth: Record<string, string>, cardNumber: string, billId: string) =>
+  call('POST', `${node.api('enterprise')}/purchases/actions/send-purchase`, {
+    headers: auth,
+    body: {
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      card_number: cardNumber,
+      bill: { bill_id: billId, payment_time: '2026-11-21 10:00:00', currency_id: 'CZK', total_price: '65', bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }] },
+    },
+  });
+
+const restoreHub = async (cluster: Cluster, backupFile: string) => {
+  await cluster.hub.stop();
+  await runCliJson(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+  await cluster.hub.start();
+};
 
 const pointsOf = (node: NodeProcess, customerId: string) => node.read((db) => new CustomerLedgers(db).balancesAt(customerId, Date.now()).pointsMilli);
 
@@ -41,15 +58,7 @@ describe('a hub restored from a backup', () => {
     // for Petr. The hub acknowledges them all; the store's outbox is empty again.
     const customer = await createCustomer(store, storeAuth, 'Vera', 'Afterbackup');
     await createCard(store, storeAuth, customer.id, '2000000009991');
-    const newcomerBill = await call('POST', `${store.api('enterprise')}/purchases/actions/send-purchase`, {
-      headers: storeAuth,
-      body: {
-        store_id: DEMO_IDS.storeCentral,
-        cashdesk_number: 1,
-        card_number: '2000000009991',
-        bill: { bill_id: 'newcomer', payment_time: '2026-11-21 10:00:00', currency_id: 'CZK', total_price: '65', bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }] },
-      },
-    });
+    const newcomerBill = await billFor(store, storeAuth, '2000000009991', 'newcomer');
     expect(newcomerBill.status).toBe(201);
     const after = await sendPurchase(store, storeAuth, 'after-backup');
     // More of the store's rows of one table than a replay request carries (500).
@@ -61,9 +70,7 @@ describe('a hub restored from a backup', () => {
     const newcomerPoints = pointsOf(store, customer.id);
     expect(newcomerPoints).toBeGreaterThan(0);
 
-    await cluster.hub.stop();
-    await runCliJson(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
-    await cluster.hub.start();
+    await restoreHub(cluster, backupFile);
     const { checksums, statuses } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
     expect(checksums).toEqual(cluster.hub.peekChecksum());
     expect(statuses['prague-01']).toMatchObject({ conflicts: 0, outbox: { replaying: false } });
@@ -82,5 +89,48 @@ describe('a hub restored from a backup', () => {
     expect(pointsOf(store, DEMO_IDS.customerPetr)).toBe(petrBefore);
     expect(pointsOf(cluster.hub, customer.id)).toBe(newcomerPoints);
     expect(pointsOf(store, customer.id)).toBe(newcomerPoints);
+  }, 180_000);
+});
+
+describe('a hub restored from a backup, with two stores', () => {
+  it('takes back a bill one store sold to a customer another store registered after the backup, whichever store sends its rows back first', async () => {
+    const cluster = await Cluster.start({ stores: ['brno-01', 'brno-02'] });
+    try {
+      const registering = cluster.store('brno-01');
+      const selling = cluster.store('brno-02');
+      await cluster.waitBootstrapped(registering);
+      await cluster.waitBootstrapped(selling);
+      const [registeringAuth, sellingAuth] = [await posLogin(registering), await posLogin(selling)];
+      mkdirSync(join(cluster.root, 'backups'));
+      const backupFile = join(cluster.root, 'backups', 'hub.sqlite');
+      await runCliJson(['backup', '--to', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+
+      const customer = await createCustomer(registering, registeringAuth, 'Ota', 'Elsewhere');
+      await createCard(registering, registeringAuth, customer.id, '2000000009992');
+      await cluster.waitConverged();
+      const bill = await billFor(selling, sellingAuth, '2000000009992', 'elsewhere');
+      expect(bill.status).toBe(201);
+      await cluster.waitConverged();
+      const points = pointsOf(selling, customer.id);
+      expect(points).toBeGreaterThan(0);
+
+      // The selling store sends its rows back while the registering one is down: the hub lost
+      // the customer the bill names, and refuses it for now.
+      await registering.stop();
+      await restoreHub(cluster, backupFile);
+      await waitFor('the bill refused for now', () => selling.syncState('replay_refused'));
+      const hubBill = () => call('GET', `${cluster.hub.api('enterprise')}/purchases/${bill.body.data.purchase_id as string}`, { headers: sellingAuth });
+      expect((await hubBill()).status).not.toBe(200);
+      await registering.start();
+      const { statuses } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
+
+      expect(statuses['brno-02']).toMatchObject({ conflicts: 0, outbox: { replaying: false } });
+      const hubAuth = await posLogin(cluster.hub);
+      expect((await call('GET', `${cluster.hub.api('enterprise')}/purchases/${bill.body.data.purchase_id as string}`, { headers: hubAuth })).status).toBe(200);
+      expect(pointsOf(cluster.hub, customer.id)).toBe(points);
+      expect(pointsOf(registering, customer.id)).toBe(points);
+    } finally {
+      await cluster.close();
+    }
   }, 180_000);
 });
