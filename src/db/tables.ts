@@ -555,6 +555,7 @@ export interface Tables {
     generation: string;
     last_seq: number;
     last_seen_at: string;
+    last_hlc?: string | null;
   };
   sync_snapshot_seen: {
     entity: string;

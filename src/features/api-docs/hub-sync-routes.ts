@@ -12,6 +12,8 @@ import {
   PROTOCOL_VERSION,
   PushRequest,
   PushResponse,
+  ReplayRequest,
+  ReplayResponse,
   SCHEMA_HEADER,
   SnapshotQuery,
 } from '../../sync/protocol.js';
@@ -35,6 +37,17 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     headers: VersionHeaders,
     body: PushRequest,
     answers: { 200: { description: 'A result per command, rejected ones with their reason', mediaType: 'application/json', schema: PushResponse } },
+    errors: [...VERSION_ERRORS, 413],
+  },
+  {
+    method: 'post',
+    path: '/sync/v1/replay',
+    summary: "A store's own rows a hub restored from a backup lost, sent again as they stand: each checked as a command of the store's, applied as last writer wins",
+    tag: TAG,
+    nodeCredentials: true,
+    headers: VersionHeaders,
+    body: ReplayRequest,
+    answers: { 200: { description: 'How many rows changed, and the refused ones with their reason', mediaType: 'application/json', schema: ReplayResponse } },
     errors: [...VERSION_ERRORS, 413],
   },
   {
