@@ -70,8 +70,8 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
 function publishStates(db: Db, writes: WritePath, clock: Clock, offlineAgeMs: number): CustomerStates {
   const states = new CustomerStates(db, clock, offlineAgeMs);
   writes.onWrite((changes, tx) => {
-    const customers = CustomerStates.customersIn(changes);
-    if (customers.size > 0) states.publish(tx, customers);
+    const touched = CustomerStates.touched(changes);
+    if (touched.size > 0) states.publish(tx, touched.keys(), touched);
   });
   for (let batch = states.unpublishedCustomers(PUBLISH_BATCH); batch.length > 0; batch = states.unpublishedCustomers(PUBLISH_BATCH)) {
     writes.write(null, (tx) => states.publish(tx, batch));

@@ -19,13 +19,21 @@
  * A state with a tail is published again once the horizon has passed its first fact
  * (settle): the tail folds into the lots, so a state row at rest holds a lot per expiry, not
  * a fact per bill.
+ *
+ * A state is folded on from the one published before, with the facts stamped after that one's
+ * horizon, as a store folds on from it: the lots, merged by expiry, fold on to the same
+ * balances. A fold from every fact read all the customer's records each time, and each bill of
+ * a card used at every till (a house card) cost the hub more than the one before: 45 ms a
+ * publish at 10,000 facts. The state is folded from every fact again when that does not hold:
+ * a write changed a record, or inserted one stamped at or before the published horizon (a
+ * store silent past the offline age), or the horizon moved back (such a store reported again).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { encodeHlc } from '../core/hlc.js';
-import { encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
+import { decodeLots, encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
 
 /** Lots that expired this long before the horizon can no longer be taken by a later fact, and are dropped. */
@@ -46,10 +54,24 @@ interface CreditRecord {
   hlc: string;
 }
 
+/** The published state a customer's next one is folded on from. */
+interface Published {
+  horizon: string;
+  lots: string;
+  debt_milli: number;
+  credit_minor: number;
+}
+
+/**
+ * Per customer whose records a write touched, the oldest stamp of the records it inserted;
+ * '' (before every stamp) when it changed or moved one, which folds the state from every fact.
+ */
+export type TouchedRecords = Map<string, string>;
+
 export class CustomerStates {
-  private readonly facts: Statement<[string], FactRecord>;
-  private readonly credits: Statement<[string], CreditRecord>;
-  private readonly exists: Statement<[string], number>;
+  private readonly facts: Statement<[string, string], FactRecord>;
+  private readonly credits: Statement<[string, string], CreditRecord>;
+  private readonly published: Statement<[string], Published>;
   private readonly oldestPushed: Statement<[string], string | null>;
   private readonly unpublished: Statement<[number], string>;
   private readonly keepTail: Statement<[string, string]>;
@@ -61,13 +83,14 @@ export class CustomerStates {
     private readonly clock: Clock,
     private readonly offlineAgeMs: number,
   ) {
+    // A customer's facts stamped after a stamp ('' for all), by a range of an index on (customer, stamp).
     this.facts = db.prepare(
-      'SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1 ORDER BY hlc',
+      'SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1 AND hlc > ? ORDER BY hlc',
     );
     this.credits = db.prepare(
-      "SELECT id, CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END AS signed_minor, hlc FROM credit_records WHERE customer_id = ? AND state = 1 ORDER BY hlc",
+      "SELECT id, CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END AS signed_minor, hlc FROM credit_records WHERE customer_id = ? AND state = 1 AND hlc > ? ORDER BY hlc",
     );
-    this.exists = db.prepare<[string], number>('SELECT 1 FROM customer_states WHERE id = ?').pluck();
+    this.published = db.prepare('SELECT horizon, lots, debt_milli, credit_minor FROM customer_states WHERE id = ?');
     this.oldestPushed = db.prepare<[string], string | null>('SELECT min(pushed_through) FROM sync_node_clocks WHERE reported_at >= ?').pluck();
     this.unpublished = db
       .prepare<[number], string>(
@@ -84,23 +107,31 @@ export class CustomerStates {
       .pluck();
   }
 
-  /** The customers whose point or credit records these changes touched. */
-  static customersIn(changes: readonly { entity: string; row: Record<string, unknown> | null }[]): Set<string> {
-    const customers = new Set<string>();
+  /** The customers whose point or credit records these changes touched, added to `into` (TouchedRecords). */
+  static touched(changes: readonly { entity: string; op: string; row: Record<string, unknown> | null; hlc: string }[], into: TouchedRecords = new Map()): TouchedRecords {
     for (const change of changes) {
       if (change.entity !== 'point_records' && change.entity !== 'credit_records') continue;
       const customer = change.row?.customer_id;
-      if (typeof customer === 'string') customers.add(customer);
+      if (typeof customer !== 'string') continue;
+      const stamp = change.op === 'insert' ? change.hlc : '';
+      const known = into.get(customer);
+      if (known === undefined || stamp < known) into.set(customer, stamp);
     }
-    return customers;
+    return into;
   }
 
-  /** Writes the current state of each customer. Must run inside the write's transaction. */
-  publish(tx: WriteTransaction, customers: Iterable<string>): void {
+  /**
+   * Writes the current state of each customer, folded on from the one published before unless
+   * `touched` says a write changed what that one folded. Must run inside the write's transaction.
+   */
+  publish(tx: WriteTransaction, customers: Iterable<string>, touched: TouchedRecords = new Map()): void {
     const horizon = this.horizon();
     for (const customerId of customers) {
-      const { row, firstAfter } = this.stateOf(customerId, horizon);
-      if (this.exists.get(customerId)) tx.update('customer_states', customerId, row);
+      const published = this.published.get(customerId);
+      const oldest = touched.get(customerId);
+      const from = published && published.horizon <= horizon && (oldest === undefined || oldest > published.horizon) ? published : undefined;
+      const { row, firstAfter } = this.stateOf(customerId, horizon, from);
+      if (published) tx.update('customer_states', customerId, row);
       else tx.insert('customer_states', { id: customerId, ...row });
       if (firstAfter === undefined) this.dropTail.run(customerId);
       else this.keepTail.run(customerId, firstAfter);
@@ -125,14 +156,17 @@ export class CustomerStates {
     return oldest !== null && oldest !== undefined && oldest > floor ? oldest : floor;
   }
 
-  private stateOf(customerId: string, horizon: string): { row: Omit<WrittenRow<'customer_states'>, 'id'>; firstAfter: string | undefined } {
-    const facts = this.facts.all(customerId).map(toPointFact);
+  /** The state at `horizon`, folded on from `from` with the facts stamped after it, or from every fact. */
+  private stateOf(customerId: string, horizon: string, from: Published | undefined): { row: Omit<WrittenRow<'customer_states'>, 'id'>; firstAfter: string | undefined } {
+    const after = from?.horizon ?? '';
+    const facts = this.facts.all(customerId, after).map(toPointFact);
     const folded = facts.filter((fact) => fact.hlc <= horizon);
     const tail = facts.filter((fact) => fact.hlc > horizon);
-    const { state } = foldFrom(EMPTY_FOLD, folded.map(toOrderedFact));
+    const start = from ? { lots: decodeLots(from.lots), debt: from.debt_milli } : EMPTY_FOLD;
+    const { state } = foldFrom(start, folded.map(toOrderedFact));
     const keptFrom = Number.parseInt(horizon.slice(0, 12), 16) - EXPIRED_LOT_KEPT_MS;
     const lots = mergedByExpiry(state.lots).filter((lot) => lot.valid_to === null || lot.valid_to > keptFrom);
-    const credits = this.credits.all(customerId);
+    const credits = this.credits.all(customerId, after);
     const creditTail = credits.filter((credit) => credit.hlc > horizon);
     const firstAfter = [tail[0]?.hlc, creditTail[0]?.hlc].filter((stamp) => stamp !== undefined).sort()[0];
     const row = {
@@ -140,7 +174,7 @@ export class CustomerStates {
       lots: encodeLots(lots),
       debt_milli: state.debt,
       tail: JSON.stringify(tail.map(toStoredFact)),
-      credit_minor: credits.reduce((sum, credit) => (credit.hlc <= horizon ? sum + credit.signed_minor : sum), 0),
+      credit_minor: credits.reduce((sum, credit) => (credit.hlc <= horizon ? sum + credit.signed_minor : sum), from?.credit_minor ?? 0),
       credit_tail: JSON.stringify(creditTail.map((credit): StoredCredit => [credit.signed_minor, credit.hlc, credit.id])),
     };
     return { row, firstAfter };

@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import type { ReplicatedApply } from './replicated-apply.js';
-import { CustomerStates } from '../loyalty/customer-states.js';
+import { CustomerStates, type TouchedRecords } from '../loyalty/customer-states.js';
 import { generationDiverged, sequenceGap } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import { CommandRejected, REPLAY_KIND, type CommandPolicy } from './command-policy.js';
@@ -66,7 +66,7 @@ export class HubCommands {
     const effects: Effect[] = [];
     const results = this.db.transaction(() => {
       const results: CommandResult[] = [];
-      const customers = new Set<string>();
+      const touched: TouchedRecords = new Map();
       let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
       for (const command of commands) {
         if (command.seq <= lastSeq) {
@@ -83,10 +83,10 @@ export class HubCommands {
         results.push(result);
         const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
         if (effect) effects.push(effect);
-        if (result.status === 'applied') for (const customer of CustomerStates.customersIn(command.changes)) customers.add(customer);
+        if (result.status === 'applied') CustomerStates.touched(command.changes, touched);
         lastSeq = command.seq;
       }
-      if (customers.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, customers));
+      if (touched.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, touched.keys(), touched));
       return results;
     })();
     return { results, effects };
@@ -113,7 +113,7 @@ export class HubCommands {
   replay(nodeId: string, changes: readonly RowChange[]): ReplayResponse {
     return this.db.transaction(() => {
       const response: ReplayResponse = { applied: 0, rejected: [] };
-      const customers = new Set<string>();
+      const touched: TouchedRecords = new Map();
       for (const change of changes) {
         try {
           const changed = this.db.transaction(() => {
@@ -124,12 +124,12 @@ export class HubCommands {
           })();
           if (!changed) continue;
           response.applied += 1;
-          for (const customer of CustomerStates.customersIn([change])) customers.add(customer);
+          CustomerStates.touched([change], touched);
         } catch (error) {
           response.rejected.push({ entity: change.entity, entity_id: change.entity_id, reason: rejectionReason(error) });
         }
       }
-      if (customers.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, customers));
+      if (touched.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, touched.keys(), touched));
       return response;
     })();
   }

@@ -18,6 +18,7 @@ import type { Config } from '../../src/config.js';
 import { balanceAt, foldLedger, type PointFact } from '../../src/loyalty/ledger-fold.js';
 import { openNode, type Node } from '../../src/node.js';
 import { encodeHlc } from '../../src/core/hlc.js';
+import { CustomerStates } from '../../src/loyalty/customer-states.js';
 import type { RowChange } from '../../src/sync/protocol.js';
 import { tempDir } from '../support/server.js';
 
@@ -93,6 +94,23 @@ function toChange(fact: Fact): RowChange {
 
 let run = 0;
 
+/** Stamps one per hour from day 0, interleaving the stores as drawn. */
+function factsOf(drafts: { store: number; kind: Kind; points: number; validDays: number | null }[], run: number): Fact[] {
+  return drafts.map((d, index) => {
+    const ms = T0 + index * 3_600_000;
+    return {
+      id: `${run.toString(16).padStart(8, '0')}f${index.toString().padStart(4, '0')}`,
+      store: d.store,
+      kind: d.kind === 'credit' ? 'collection' : d.kind,
+      credit: d.kind === 'credit' ? (d.points % 2 === 0 ? d.points : -d.points) * 10 : undefined,
+      points_milli: d.points * 1000,
+      valid_to: d.kind === 'collection' && d.validDays !== null ? ms + d.validDays * DAY : null,
+      at: ms,
+      hlc: encodeHlc({ ms, counter: 0, node: STORES[d.store]! }),
+    };
+  });
+}
+
 describe('customer states', () => {
   it('a store’s balance — the hub’s state plus its uncovered facts — is the fold of every fact it can know of, for any interleaving and late pushes', () => {
     fc.assert(
@@ -102,20 +120,7 @@ describe('customer states', () => {
         fc.integer({ min: 0, max: 60 * 24 }),
         (drafts, pushedCounts, atHour) => {
           run += 1;
-          // Stamps one per hour from day 0, interleaving the stores as drawn.
-          const facts: Fact[] = drafts.map((d, index) => {
-            const ms = T0 + index * 3_600_000;
-            return {
-              id: `${run.toString(16).padStart(8, '0')}f${index.toString().padStart(4, '0')}`,
-              store: d.store,
-              kind: d.kind === 'credit' ? 'collection' : d.kind,
-              credit: d.kind === 'credit' ? (d.points % 2 === 0 ? d.points : -d.points) * 10 : undefined,
-              points_milli: d.points * 1000,
-              valid_to: d.kind === 'collection' && d.validDays !== null ? ms + d.validDays * DAY : null,
-              at: ms,
-              hlc: encodeHlc({ ms, counter: 0, node: STORES[d.store]! }),
-            };
-          });
+          const facts = factsOf(drafts, run);
           const ofStore = STORES.map((_, s) => facts.filter((fact) => fact.store === s));
           const pushed = ofStore.map((own, s) => own.slice(0, pushedCounts[s]! % (own.length + 1)));
           // Each store reports everything before its first late fact as pushed.
@@ -152,6 +157,50 @@ describe('customer states', () => {
       { numRuns: 200 },
     );
     // 200 runs take ~10 s alone; a loaded 2-core machine needs several times that.
+  }, 120_000);
+});
+
+describe('folding a state on from the one published before', () => {
+  const twin = open('hub');
+  const stateRow = (node: Node) => node.db.prepare('SELECT horizon, lots, debt_milli, tail, credit_minor, credit_tail FROM customer_states WHERE id = ?').get(CUSTOMER);
+  const setClocks = (node: Node, stamps: string[]) => {
+    node.db.exec('DELETE FROM sync_node_clocks');
+    const clock = node.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)');
+    stamps.forEach((stamp, s) => clock.run(STORES[s]!, stamp, new Date(NOW).toISOString()));
+  };
+
+  it('gives the state a fold of every fact gives, as facts arrive in any order (late ones too) and the horizon moves on or back', () => {
+    fc.assert(
+      fc.property(
+        fc.array(draft, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
+        fc.array(fc.record({ take: fc.nat(12), through: fc.array(fc.nat(32), { minLength: 3, maxLength: 3 }) }), { minLength: 1, maxLength: 6 }),
+        (drafts, arrivalKeys, steps) => {
+          run += 1;
+          const facts = factsOf(drafts, run);
+          const arrival = facts.map((fact, index) => ({ fact, key: arrivalKeys[index]! })).sort((a, b) => a.key - b.key).map(({ fact }) => fact);
+          reset(hub);
+          reset(twin);
+          let next = 0;
+          for (const step of steps) {
+            const changes = arrival.slice(next, next + step.take).map(toChange);
+            next += step.take;
+            const clocks = step.through.map((hours, s) => encodeHlc({ ms: T0 - 1 + hours * 3_600_000, counter: 0, node: STORES[s]! }));
+            for (const node of [hub, twin]) {
+              node.db.transaction(() => {
+                for (const change of changes) node.replicated.apply(change, true);
+                setClocks(node, clocks);
+              })();
+            }
+            hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER], CustomerStates.touched(changes)));
+            twin.db.exec('DELETE FROM customer_states');
+            twin.writes.write(null, (tx) => twin.states!.publish(tx, [CUSTOMER]));
+            expect(stateRow(hub)).toEqual(stateRow(twin));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   }, 120_000);
 });
 

@@ -12,6 +12,7 @@ import * as creditOrigins from './0011-credit-origins.js';
 import * as nodeStores from './0012-node-stores.js';
 import * as outboxIndexes from './0013-outbox-indexes.js';
 import * as nodeProgressStamps from './0014-node-progress-stamps.js';
+import * as creditBalanceStamps from './0015-credit-balance-stamps.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -38,4 +39,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: 'node-stores', sql: nodeStores.sql },
   { version: 13, name: 'outbox-indexes', sql: outboxIndexes.sql },
   { version: 14, name: 'node-progress-stamps', sql: nodeProgressStamps.sql },
+  { version: 15, name: 'credit-balance-stamps', sql: creditBalanceStamps.sql },
 ];
