@@ -11,6 +11,7 @@ import type { BillLine } from './bill.js';
 import { creditBack } from './credit-back.js';
 import { pointsEarned } from './earning.js';
 import type { ProgramRepo } from './program.repo.js';
+import { formatTimestamp, parseTimestamp } from '../time.js';
 
 export type LedgerKind = 'collection' | 'redemption';
 
@@ -83,6 +84,8 @@ export class LedgerRecords {
     private readonly program: ProgramRepo,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
+    /** The chain's time zone (`time_zone`), whose days points expire at the end of. */
+    private readonly timeZone: string,
   ) {}
 
   /** Points given by hand, valid for the program's point validity from now. */
@@ -209,9 +212,16 @@ export class LedgerRecords {
     };
   }
 
-  /** When points collected now expire: the program's point validity from now, or never. */
+  /**
+   * When points collected now expire: at the end of the day (in the chain's time zone) the
+   * program's point validity from now ends in, or never. A customer's points of one day share
+   * an expiry, so the hub's published state holds a lot per day of points left, not one per
+   * bill (src/loyalty/CONTEXT.md, src/DECISIONS.md).
+   */
   private validTo(): string | null {
     const days = this.program.load()?.point_validity_days;
-    return days ? new Date(this.clock() + days * 86_400_000).toISOString() : null;
+    if (!days) return null;
+    const lastDay = formatTimestamp(this.clock() + days * 86_400_000, this.timeZone).slice(0, 10);
+    return new Date(parseTimestamp(`${lastDay} 23:59:59`, this.timeZone)! + 999).toISOString();
   }
 }

@@ -3,7 +3,7 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { SyncState } from '../../src/sync/sync-state.js';
 import { expectError } from '../support/expect-error.js';
 import { listChecks } from '../support/list-checks.js';
-import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { call, demoPosLogin, demoToken, startTestServer, TestClock, type TestServer } from '../support/server.js';
 
 const { customerJana: JANA, customerPetr: PETR, customerEva: EVA } = DEMO_IDS;
 
@@ -31,6 +31,23 @@ describe('points actions', () => {
     const list = await call('GET', `${server.api('enterprise')}/points?customer_id=${EVA}`, { headers: auth });
     expect(list.body.data.total_items).toBe(1);
     expect(list.body.data.points[0]).toMatchObject({ customer_id: EVA, assigned_points: 12.5, available_points: 12.5, partner_id: 'partner-1', state: 1 });
+  });
+
+  it('points collected expire at the end of the day, in the chain\'s time zone, that the program\'s validity ends in', async () => {
+    // 2026-03-10 23:30 in Prague (22:30 UTC); 365 days on is 2027-03-10 there, and both
+    // records stay valid until that day's last second in Prague (22:59:59.999 UTC).
+    const prague = await startTestServer({ config: { time_zone: 'Europe/Prague' }, clock: new TestClock(Date.parse('2026-03-10T22:30:00Z')) });
+    try {
+      const pos = await demoPosLogin(prague);
+      expect((await action(prague, pos, 'assign-points', { amount: 5, customer_id: EVA })).status).toBe(204);
+      expect((await action(prague, pos, 'assign-points', { amount: 7, customer_id: EVA })).status).toBe(204);
+      const list = await call('GET', `${prague.api('enterprise')}/points?customer_id=${EVA}`, { headers: pos });
+      expect(list.body.data.points.map((point: { valid_to: string }) => point.valid_to)).toEqual(['2027-03-10 23:59:59', '2027-03-10 23:59:59']);
+      const stored = prague.app.node.db.prepare<[string], { valid_to: string }>('SELECT DISTINCT valid_to FROM point_records WHERE customer_id = ?').all(EVA);
+      expect(stored).toEqual([{ valid_to: '2027-03-10T22:59:59.999Z' }]);
+    } finally {
+      await prague.close();
+    }
   });
 
   it('reduce-points beyond the balance answers not_enough_points_for_payment and writes nothing', async () => {
