@@ -9,7 +9,6 @@
  * that is not the one the cursor was read from sends the store to bootstrap again.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import { commitUnsynced } from '../db/unsynced-commit.js';
@@ -21,6 +20,7 @@ import { HubError, type HubClient } from './hub-client.js';
 import { LocalSchema } from './local-schema.js';
 import type { ChangesPage, FeedChange, RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
+import { conflictListing, type ConflictListing } from './conflict-listing.js';
 
 /** How long a slice of a page may hold the event loop (and SQLite) before the cash desks' calls get a turn. */
 const SLICE_MS = 1;
@@ -31,7 +31,7 @@ export interface PullOutcome {
 }
 
 export class Puller {
-  private readonly recordConflict: Statement;
+  private readonly recordConflict: ConflictListing;
 
   constructor(
     private readonly db: Db,
@@ -45,9 +45,7 @@ export class Puller {
     /** Changes a page asks for: reading and checking a page of 1,000 (zod) held the event loop 2–4 ms. */
     private readonly pageSize = 250,
   ) {
-    this.recordConflict = db.prepare(
-      'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.recordConflict = conflictListing(db);
   }
 
   async pullAll(): Promise<PullOutcome> {

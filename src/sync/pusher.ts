@@ -21,6 +21,7 @@ import { commitUnsynced } from '../db/unsynced-commit.js';
 import { HubError, type HubClient } from './hub-client.js';
 import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, type CommandResult, type PushedCommand, type RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
+import { conflictListing, type ConflictListing } from './conflict-listing.js';
 
 /** The hub's answers after which the pending commands continue in a new generation. */
 const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
@@ -42,7 +43,7 @@ export interface PushOutcome {
 export class Pusher {
   private readonly pending: Statement<[number], OutboxRecord>;
   private readonly acknowledge: Statement;
-  private readonly recordConflict: Statement;
+  private readonly recordConflict: ConflictListing;
   private readonly currentGeneration: Statement<[], { value: string }>;
   private readonly setGeneration: Statement;
   private readonly movePending: Statement;
@@ -60,9 +61,7 @@ export class Pusher {
       "SELECT seq, command_id, kind, payload, changes, hlc FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
     );
     this.acknowledge = db.prepare("DELETE FROM outbox WHERE command_id = ? AND status = 'pending'");
-    this.recordConflict = db.prepare(
-      'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.recordConflict = conflictListing(db);
     this.currentGeneration = db.prepare("SELECT value FROM meta WHERE key = 'generation'");
     this.setGeneration = db.prepare("UPDATE meta SET value = ? WHERE key = 'generation'");
     this.movePending = db.prepare("UPDATE outbox SET generation = ? WHERE status = 'pending'");

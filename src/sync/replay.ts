@@ -19,7 +19,6 @@
  * customer registered there, which that store has not sent back yet. Such a row is sent again
  * each round for up to `offline.max_age_hours`, then listed.
  */
-import type { Statement } from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../core/ids.js';
@@ -31,6 +30,7 @@ import type { HubClient } from './hub-client.js';
 import { MAX_REPLAYED_ROWS, type ReplayResponse, type RowChange } from './protocol.js';
 import { replicatedTables } from './replicated-tables.js';
 import type { SyncState } from './sync-state.js';
+import { conflictListing, type ConflictListing } from './conflict-listing.js';
 
 /** Where a replay stands: the table it is in and the last rowid it read there. */
 interface Position {
@@ -63,7 +63,7 @@ export function heldByHubThrough(state: SyncState): string {
 }
 
 export class Replay {
-  private readonly recordConflict: Statement;
+  private readonly recordConflict: ConflictListing;
 
   constructor(
     private readonly db: Db,
@@ -75,9 +75,7 @@ export class Replay {
     /** How long a row refused for naming a row the hub does not hold is sent again. */
     private readonly retryMs: number,
   ) {
-    this.recordConflict = db.prepare(
-      'INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.recordConflict = conflictListing(db);
   }
 
   /**
@@ -99,6 +97,8 @@ export class Replay {
    * rows to send again; returns how many rows it sent.
    */
   async replayAll(): Promise<number> {
+    // Every round asks; the schema is read only when there is something to send.
+    if (this.state.get('replay_after') === undefined && this.state.get('replay_refused') === undefined) return 0;
     const tables = replicatedTables(this.db).filter((table) => replayOp(table) !== undefined);
     return (await this.replayPlanned(tables)) + (await this.sendRefusedAgain(tables));
   }

@@ -1,0 +1,15 @@
+/**
+ * How a store lists what its sync could not take as it was (sync_conflicts, `sync conflicts`):
+ * a command the hub rejected, a pulled change it could not apply, a replayed row the hub
+ * refused. Each is listed once by its id; the fold conflicts (src/sync/fold-conflicts.ts)
+ * refresh theirs instead.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/open.js';
+
+/** Parameters: id, kind, entity, entity_id, detail (JSON), detected_at. */
+export type ConflictListing = Statement<[string, string, string, string, string, string]>;
+
+export function conflictListing(db: Db): ConflictListing {
+  return db.prepare('INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)');
+}
