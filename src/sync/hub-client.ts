@@ -6,7 +6,7 @@
 import { Agent, request } from 'undici';
 import type { Principal } from '../http/principal.js';
 import { readGzipped } from './gzip-json.js';
-import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, ReplayResponse, REPORT_HEADER, SCHEMA_HEADER, type PushRequest, type ReplayRequest } from './protocol.js';
+import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, ReplayResponse, REPORT_HEADER, SCHEMA_HEADER, type ReplayRequest } from './protocol.js';
 
 export class HubError extends Error {
   constructor(
@@ -57,8 +57,9 @@ export class HubClient {
     };
   }
 
-  async push(batch: PushRequest): Promise<PushResponse> {
-    const text = await this.call('POST', '/sync/v1/commands', JSON.stringify(batch));
+  /** A batch of commands, as its JSON text (protocol.ts, pushRequestText). */
+  async push(requestText: string): Promise<PushResponse> {
+    const text = await this.call('POST', '/sync/v1/commands', requestText);
     return PushResponse.parse(JSON.parse(text));
   }
 

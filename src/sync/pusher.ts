@@ -19,21 +19,12 @@ import type { IdGenerator } from '../core/ids.js';
 import { randomBytes } from 'node:crypto';
 import { commitUnsynced } from '../db/unsynced-commit.js';
 import { HubError, type HubClient } from './hub-client.js';
-import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, type CommandResult, type PushedCommand, type RowChange } from './protocol.js';
+import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, pushRequestText, type CommandResult, type OutboxCommand, type RowChange } from './protocol.js';
 import type { SyncState } from './sync-state.js';
 import { conflictListing, type ConflictListing } from './conflict-listing.js';
 
 /** The hub's answers after which the pending commands continue in a new generation. */
 const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
-
-interface OutboxRecord {
-  seq: number;
-  command_id: string;
-  kind: string;
-  payload: string;
-  changes: string;
-  hlc: string;
-}
 
 export interface PushOutcome {
   sent: number;
@@ -41,7 +32,7 @@ export interface PushOutcome {
 }
 
 export class Pusher {
-  private readonly pending: Statement<[number], OutboxRecord>;
+  private readonly pending: Statement<[number], OutboxCommand>;
   private readonly acknowledge: Statement;
   private readonly recordConflict: ConflictListing;
   private readonly currentGeneration: Statement<[], { value: string }>;
@@ -83,7 +74,7 @@ export class Pusher {
       }
       let response;
       try {
-        response = await this.client.push({ generation: this.currentGeneration.get()!.value, commands: batch });
+        response = await this.client.push(pushRequestText(this.currentGeneration.get()!.value, batch));
       } catch (error) {
         if (restarted || !(error instanceof HubError) || !RENUMBERED_AFTER.has(error.exception ?? '')) throw error;
         this.startNewGeneration();
@@ -123,26 +114,20 @@ export class Pusher {
     });
   }
 
-  private nextBatch(): PushedCommand[] {
+  /** The next pending commands, numbered within their generation, their JSON texts as stored. */
+  private nextBatch(): OutboxCommand[] {
     const base = this.state.number('generation_base') ?? 0;
-    const batch: PushedCommand[] = [];
+    const batch: OutboxCommand[] = [];
     let bytes = 0;
     for (const record of this.pending.all(MAX_COMMANDS_PER_PUSH)) {
       bytes += record.payload.length + record.changes.length + 200;
       if (batch.length > 0 && bytes > MAX_PUSH_BYTES) break;
-      batch.push({
-        seq: record.seq - base,
-        command_id: record.command_id,
-        kind: record.kind,
-        payload: JSON.parse(record.payload) as unknown,
-        changes: JSON.parse(record.changes) as RowChange[],
-        hlc: record.hlc,
-      });
+      batch.push({ ...record, seq: record.seq - base });
     }
     return batch;
   }
 
-  private settle(batch: PushedCommand[], results: CommandResult[]): void {
+  private settle(batch: OutboxCommand[], results: CommandResult[]): void {
     const byId = new Map(batch.map((command) => [command.command_id, command]));
     const now = new Date(this.clock()).toISOString();
     commitUnsynced(this.db, () => {
@@ -163,8 +148,8 @@ export class Pusher {
     });
   }
 
-  private takeBack(command: PushedCommand, reason: string, now: string): void {
-    for (const change of command.changes) {
+  private takeBack(command: OutboxCommand, reason: string, now: string): void {
+    for (const change of JSON.parse(command.changes) as RowChange[]) {
       if (change.op === 'insert') {
         this.db.prepare(`DELETE FROM ${change.entity} WHERE id = ? AND hlc = ?`).run(change.entity_id, change.hlc);
       }
