@@ -32,6 +32,8 @@ export interface PullOutcome {
 
 export class Puller {
   private readonly recordConflict: ConflictListing;
+  /** One change in a savepoint of its own, so that a constraint it breaks undoes only it; made once, as a page applies hundreds. */
+  private readonly applyInSavepoint: (change: RowChange, sameStamp: 'keeps' | 'yields') => boolean;
 
   constructor(
     private readonly db: Db,
@@ -46,6 +48,7 @@ export class Puller {
     private readonly pageSize = 250,
   ) {
     this.recordConflict = conflictListing(db);
+    this.applyInSavepoint = db.transaction((change: RowChange, sameStamp: 'keeps' | 'yields') => this.replicated.apply(change, false, sameStamp));
   }
 
   async pullAll(): Promise<PullOutcome> {
@@ -138,7 +141,7 @@ export class Puller {
 
   private applyOne(change: RowChange & { seq?: number }, sameStamp: 'keeps' | 'yields'): boolean {
     try {
-      return this.db.transaction(() => this.replicated.apply(change, false, sameStamp))();
+      return this.applyInSavepoint(change, sameStamp);
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
       if (!code.startsWith('SQLITE_CONSTRAINT')) throw error;
