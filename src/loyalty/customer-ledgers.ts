@@ -18,6 +18,11 @@ export interface Balances {
   creditMinor: number;
 }
 
+/** Balances with the points redeemed that no record covered: what the fold conflicts check (src/sync/fold-conflicts.ts). */
+export interface Standing extends Balances {
+  debtMilli: number;
+}
+
 /** The customer an active card belongs to, with their balances. */
 export interface CardHolder {
   customerId: string;
@@ -117,6 +122,13 @@ export class CustomerLedgers {
 
   balancesAt(customerId: string, at: number): Balances {
     return balancesOf(this.row.get(customerId, customerId)!, at);
+  }
+
+  /** Balances and debt from one read and one fold. */
+  standingAt(customerId: string, at: number): Standing {
+    const row = this.row.get(customerId, customerId)!;
+    const { state } = foldFrom(startOf(row), factsOf(row));
+    return { debtMilli: state.debt, pointsMilli: balanceOfState(state, at), creditMinor: creditOf(row) };
   }
 
   /** The holder of an active card and their balances; undefined when no active card has that number. */

@@ -8,7 +8,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import type { CustomerLedgers } from '../loyalty/customer-ledgers.js';
+import type { CustomerLedgers, Standing } from '../loyalty/customer-ledgers.js';
 import { fromMinor } from '../money.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { RowChange } from './protocol.js';
@@ -38,8 +38,9 @@ export class FoldConflicts {
   /** Checks the customers whose point or credit records, or published state, these applied changes touched. */
   check(applied: RowChange[]): void {
     const states = new Set(applied.filter((change) => change.entity === 'customer_states').map((change) => change.entity_id));
-    this.checkCustomers(new Set([...idsIn(applied, 'point_records', 'customer_id'), ...states]));
-    this.checkCreditCustomers(new Set([...idsIn(applied, 'credit_records', 'customer_id'), ...states]));
+    const standing = this.standings();
+    this.checkCustomers(new Set([...idsIn(applied, 'point_records', 'customer_id'), ...states]), standing);
+    this.checkCreditCustomers(new Set([...idsIn(applied, 'credit_records', 'customer_id'), ...states]), standing);
     for (const voucherId of idsIn(applied, 'voucher_applications', 'voucher_id')) this.checkVoucher(voucherId);
   }
 
@@ -51,22 +52,41 @@ export class FoldConflicts {
     this.record.run(this.newId(), 'voucher_applied_twice', 'vouchers', voucherId, JSON.stringify(detail), new Date(this.clock()).toISOString());
   }
 
-  checkCustomers(customers: Iterable<string>): void {
-    const now = this.clock();
+  checkCustomers(customers: Iterable<string>, standing = this.standings()): void {
+    const now = new Date(this.clock()).toISOString();
     for (const customerId of customers) {
-      const ledger = this.ledgers.ledger(customerId, now);
-      if (ledger.debt === 0) continue;
-      const detail = { balance_points: ledger.balance / 1000, uncovered_points: ledger.debt / 1000 };
-      this.record.run(this.newId(), 'points_overspent', 'customers', customerId, JSON.stringify(detail), new Date(now).toISOString());
+      const { debtMilli, pointsMilli } = standing(customerId);
+      if (debtMilli === 0) continue;
+      const detail = { balance_points: pointsMilli / 1000, uncovered_points: debtMilli / 1000 };
+      this.record.run(this.newId(), 'points_overspent', 'customers', customerId, JSON.stringify(detail), now);
     }
   }
 
-  checkCreditCustomers(customers: Iterable<string>): void {
+  checkCreditCustomers(customers: Iterable<string>, standing = this.standings()): void {
+    const now = new Date(this.clock()).toISOString();
     for (const customerId of customers) {
-      const balance = this.ledgers.balancesAt(customerId, this.clock()).creditMinor;
-      if (balance >= 0) continue;
-      this.record.run(this.newId(), 'credit_overspent', 'customers', customerId, JSON.stringify({ balance_credit: fromMinor(balance) }), new Date(this.clock()).toISOString());
+      const { creditMinor } = standing(customerId);
+      if (creditMinor >= 0) continue;
+      this.record.run(this.newId(), 'credit_overspent', 'customers', customerId, JSON.stringify({ balance_credit: fromMinor(creditMinor) }), now);
     }
+  }
+
+  /**
+   * Each customer's standing, read and folded once for every check of a batch that asks: a
+   * pulled customer state is checked for points and for credit, and a slice of a page holds
+   * many (src/sync/puller.ts).
+   */
+  private standings(): (customerId: string) => Standing {
+    const at = this.clock();
+    const known = new Map<string, Standing>();
+    return (customerId) => {
+      let standing = known.get(customerId);
+      if (!standing) {
+        standing = this.ledgers.standingAt(customerId, at);
+        known.set(customerId, standing);
+      }
+      return standing;
+    };
   }
 }
 
