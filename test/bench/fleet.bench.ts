@@ -19,7 +19,7 @@
  *    (target p99 ≤ 5 ms, synchronous=FULL), and the share the daemon's own timer saw answered
  *    within 5 ms. Baselines: the same store's file size after the first half; for the p99,
  *    the same load on a bare node:http server that commits each body at FULL, 24 pages a
- *    commit as a send-purchase writes (write-baseline-server.ts), beside the soak's hub and
+ *    commit as a send-purchase writes (baseline-server.ts `write`), beside the soak's hub and
  *    store at rest: what this machine's disk and cores give any write at that rate. Its clock
  *    starts at the hub's (a store's facts are kept by the age of their stamps, which follow
  *    the newest clock the store has seen). BENCH_FLEET_PARTS (`week,soak`) runs a part alone.
@@ -48,7 +48,7 @@ const DAYS = 7;
 const OUTAGE = new Set([2, 3]);
 const DAY = 86_400_000;
 const STORE_SCRIPT = fileURLToPath(new URL('./fleet-store.ts', import.meta.url));
-const WRITE_BASELINE = fileURLToPath(new URL('./write-baseline-server.ts', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 const PARTS = new Set((process.env.BENCH_FLEET_PARTS ?? 'week,soak').split(','));
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
@@ -280,7 +280,7 @@ async function soak(): Promise<void> {
     line(`soak: file after ${(SOAK_BILLS / 2).toLocaleString('en')} bills (baseline)`, megabytes(half));
     line(`soak: file after ${SOAK_BILLS.toLocaleString('en')} bills`, `${megabytes(full)}  (${((full / half - 1) * 100).toFixed(1)} %; target < 10 %)`);
     const baseline = await writeBaseline();
-    line('soak: baseline, a bare FULL commit of 24 pages at 100 req/s', `p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  (write-baseline-server.ts)  ${baseline.answered} answered, errors ${baseline.errors}`);
+    line('soak: baseline, a bare FULL commit of 24 pages at 100 req/s', `p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  (baseline-server.ts write)  ${baseline.answered} answered, errors ${baseline.errors}`);
     const served = await servedWithin(store.url, SEND_PURCHASE_ROUTE, '0.005');
     const bearer = await demoBearer(store.url);
     let sent = 0;
@@ -308,9 +308,9 @@ const SEND_PURCHASE_ROUTE = '/rest-api/enterprise-interface/v1.0/purchases/actio
 /** Ten desks of ten bills a second for BENCH_FLEET_SOAK_SECONDS (30): 3,000 answers, the 30 slowest above the p99. */
 const SOAK_RATE = { desks: 10, perDesk: 10, seconds: Number(process.env.BENCH_FLEET_SOAK_SECONDS ?? 30) };
 
-/** The soak's load on write-baseline-server.ts, beside the soak's hub and store, at rest. */
+/** The soak's load on baseline-server.ts's FULL commit, beside the soak's hub and store, at rest. */
 async function writeBaseline(): Promise<{ p50: string; p99: string; answered: number; errors: number }> {
-  const server = await spawnServer(['--import', 'tsx', WRITE_BASELINE, join(benchDir('write-baseline'), 'baseline.db')]);
+  const server = await spawnServer(['--import', 'tsx', BASELINE, 'write', join(benchDir('write-baseline'), 'baseline.db')]);
   try {
     return await fixedRate(`${server.url}/`, { 'content-type': 'application/json' }, () => JSON.stringify(bills('baseline', 0, 1)[0]), SOAK_RATE);
   } finally {
