@@ -4,7 +4,9 @@
  * hub URL, node name, node secret, the clock's start (ms), retention.local_days.
  *
  * Messages `{ id, op, … }`, each answered `{ id, result }` or `{ id, error }`:
- * - `advance { to }`: the clock moves to `to`;
+ * - `advance { to }`: the clock moves to `to` and stands there;
+ * - `run`: the clock runs on from where it stands, as a wall clock does (a store's clock
+ *   moves between its bills; one standing still stamps them all in one millisecond);
  * - `round`: one sync round now (bootstrap if needed, push, pull, retention);
  * - `sell { bills }`: send-purchase of each bill over HTTP, four at a time; → answered, failed;
  * - `stats { customers, at }`: the database's used and file bytes, the bytes of each table
@@ -24,7 +26,9 @@ import { demoBearer } from './cluster.js';
 
 const [dataDir, hubUrl, nodeName, nodeSecret, startMs, localDays] = process.argv.slice(2) as [string, string, string, string, string, string];
 let now = Number(startMs);
-const clock = () => now;
+/** When the clock runs: the wall clock's reading when it was set running. */
+let runningSince: number | undefined;
+const clock = () => (runningSince === undefined ? now : now + Date.now() - runningSince);
 const config = loadConfig({
   env: {},
   overrides: {
@@ -42,12 +46,16 @@ const app = createApp({ config, clock, log: pino({ level: 'silent' }) });
 const sync = createStoreSync(app.node, config, clock)!;
 const server = await startServer(app, '127.0.0.1', 0);
 
-type Message = { id: number; op: 'advance'; to: number } | { id: number; op: 'round' } | { id: number; op: 'sell'; bills: unknown[] } | { id: number; op: 'stats'; customers: string[]; at: number };
+type Message = { id: number; op: 'advance'; to: number } | { id: number; op: 'run' } | { id: number; op: 'round' } | { id: number; op: 'sell'; bills: unknown[] } | { id: number; op: 'stats'; customers: string[]; at: number };
 
 async function handle(message: Message): Promise<unknown> {
   switch (message.op) {
     case 'advance':
       now = message.to;
+      runningSince = undefined;
+      return now;
+    case 'run':
+      runningSince = Date.now();
       return now;
     case 'round':
       return runRound(sync, clock);
