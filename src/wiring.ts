@@ -30,7 +30,7 @@ import type { Logger } from 'pino';
 import type { Services } from './services.js';
 import { SyncState } from './sync/sync-state.js';
 import type { StoreContacts } from './sync/store-contacts.js';
-import { encodeReport, readStoreReport } from './sync/store-report.js';
+import { encodeReport, storeReporter } from './sync/store-report.js';
 
 export function createHubSyncRouter(
   node: Node,
@@ -106,7 +106,8 @@ export function createHubHistory(config: Config): HubHistory | undefined {
 
 /** A store's sync parts, or undefined for a store with no hub configured (standalone). */
 export function createStoreSync(node: Node, config: Config, clock: Clock): SyncParts | undefined {
-  const client = hubClientOf(config, () => encodeReport(readStoreReport(node.db, clock)));
+  const report = storeReporter(node.db, clock);
+  const client = hubClientOf(config, () => encodeReport(report()));
   if (!client) return undefined;
   const state = new SyncState(node.db);
   const deferred = new DeferredChanges(node.db, clock);

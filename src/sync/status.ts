@@ -2,6 +2,7 @@
  * `loyaltyd sync status` and the sync part of /health: read from the database alone, so
  * the CLI can report on a running daemon.
  */
+import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import { decodeHlc } from '../core/hlc.js';
@@ -61,60 +62,89 @@ export function publicSyncStatus(status: SyncStatus): PublicSyncStatus {
   return { ...rest, stores: new Set(nodes.map((node) => node.name)).size, longest_silence_seconds: silences.length > 0 ? Math.max(...silences) : null };
 }
 
-export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | undefined, clock: Clock): SyncStatus {
-  const conflicts = (db.prepare('SELECT count(*) AS n FROM sync_conflicts').get() as { n: number }).n;
-  const now = clock();
-  const secondsSince = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((now - Date.parse(iso)) / 1000)) : null);
-  if (mode === 'hub') {
-    const nodes = db
-      .prepare<[], { name: string; generation: string | null; last_seq: number | null; last_seen_at: string | null }>(
-        `SELECT n.name, p.generation, p.last_seq, p.last_seen_at FROM nodes n
-         LEFT JOIN sync_node_progress p ON p.node_id = n.id ORDER BY n.name, p.last_seen_at DESC`,
-      )
-      .all()
-      .map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
-    const feed = db.prepare('SELECT max(seq) AS seq, max(hlc) AS hlc FROM changes').get() as { seq: number | null; hlc: string | null };
-    return { mode, feed_last_seq: feed.seq ?? 0, nodes, clock_drift_ms: driftOf(feed.hlc, now), conflicts };
-  }
-  const state = new SyncState(db);
-  const outbox = db
-    .prepare<[], { pending: number; oldest: string | null }>(
+interface NodeRow {
+  name: string;
+  generation: string | null;
+  last_seq: number | null;
+  last_seen_at: string | null;
+}
+
+/**
+ * Reads the sync status with its statements prepared once: a store's report reads it on every
+ * request to the hub, and preparing them again cost the cash desks' event loop ~0.2 ms each time.
+ */
+export class SyncStatusReader {
+  private readonly state: SyncState;
+  private readonly conflicts: Statement<[], number>;
+  private readonly nodes: Statement<[], NodeRow>;
+  private readonly feed: Statement<[], { seq: number | null; hlc: string | null }>;
+  private readonly outbox: Statement<[], { pending: number; oldest: string | null }>;
+  private readonly deferred: Statement<[], number>;
+
+  constructor(db: Db) {
+    this.state = new SyncState(db);
+    this.conflicts = db.prepare<[], number>('SELECT count(*) FROM sync_conflicts').pluck();
+    this.nodes = db.prepare(
+      `SELECT n.name, p.generation, p.last_seq, p.last_seen_at FROM nodes n
+       LEFT JOIN sync_node_progress p ON p.node_id = n.id ORDER BY n.name, p.last_seen_at DESC`,
+    );
+    this.feed = db.prepare('SELECT max(seq) AS seq, max(hlc) AS hlc FROM changes');
+    this.outbox = db.prepare(
       `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,
               (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest`,
-    )
-    .get()!;
-  const cursor = state.number('cursor') ?? null;
-  const hubLastSeq = state.number('hub_last_seq') ?? null;
-  const lagRows = cursor !== null && hubLastSeq !== null ? Math.max(0, hubLastSeq - cursor) : null;
-  const hubTime = state.get('hub_time');
-  const lastSuccess = state.get('last_success_at') ?? null;
-  const lastErrorAt = state.get('last_error_at') ?? null;
-  return {
-    mode,
-    hub_url: hubUrl ?? null,
-    reachable: lastSuccess === null && lastErrorAt === null ? null : lastSuccess !== null && (lastErrorAt === null || lastSuccess >= lastErrorAt),
-    last_attempt_at: state.get('last_attempt_at') ?? null,
-    last_push_at: state.get('last_push_at') ?? null,
-    last_pull_at: state.get('last_pull_at') ?? null,
-    last_success_at: lastSuccess,
-    last_error: lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess) ? (state.get('last_error') ?? null) : null,
-    outbox: {
-      pending: outbox.pending,
-      oldest_pending_age_seconds: secondsSince(outbox.oldest),
-      rejected: state.number('rejected_commands') ?? 0,
-      replaying: state.get('replay_after') !== undefined || state.get('replay_refused') !== undefined,
-    },
-    feed: {
-      cursor,
-      hub_last_seq: hubLastSeq,
-      lag_rows: lagRows,
-      lag_seconds: lagRows === null ? null : lagRows === 0 ? 0 : secondsSince(hubTime),
-      bootstrapping: state.get('snapshot_position') !== undefined,
-      awaiting_upgrade: (db.prepare('SELECT count(*) AS n FROM sync_deferred').get() as { n: number }).n,
-    },
-    clock_drift_ms: driftOf(state.get('newest_stamp') ?? null, now),
-    conflicts,
-  };
+    );
+    this.deferred = db.prepare<[], number>('SELECT count(*) FROM sync_deferred').pluck();
+  }
+
+  read(mode: 'store' | 'hub', hubUrl: string | undefined, clock: Clock): SyncStatus {
+    const conflicts = this.conflicts.get()!;
+    const now = clock();
+    const secondsSince = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((now - Date.parse(iso)) / 1000)) : null);
+    if (mode === 'hub') {
+      const nodes = this.nodes.all().map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
+      const feed = this.feed.get()!;
+      return { mode, feed_last_seq: feed.seq ?? 0, nodes, clock_drift_ms: driftOf(feed.hlc, now), conflicts };
+    }
+    const { state } = this;
+    const outbox = this.outbox.get()!;
+    const cursor = state.number('cursor') ?? null;
+    const hubLastSeq = state.number('hub_last_seq') ?? null;
+    const lagRows = cursor !== null && hubLastSeq !== null ? Math.max(0, hubLastSeq - cursor) : null;
+    const hubTime = state.get('hub_time');
+    const lastSuccess = state.get('last_success_at') ?? null;
+    const lastErrorAt = state.get('last_error_at') ?? null;
+    return {
+      mode,
+      hub_url: hubUrl ?? null,
+      reachable: lastSuccess === null && lastErrorAt === null ? null : lastSuccess !== null && (lastErrorAt === null || lastSuccess >= lastErrorAt),
+      last_attempt_at: state.get('last_attempt_at') ?? null,
+      last_push_at: state.get('last_push_at') ?? null,
+      last_pull_at: state.get('last_pull_at') ?? null,
+      last_success_at: lastSuccess,
+      last_error: lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess) ? (state.get('last_error') ?? null) : null,
+      outbox: {
+        pending: outbox.pending,
+        oldest_pending_age_seconds: secondsSince(outbox.oldest),
+        rejected: state.number('rejected_commands') ?? 0,
+        replaying: state.get('replay_after') !== undefined || state.get('replay_refused') !== undefined,
+      },
+      feed: {
+        cursor,
+        hub_last_seq: hubLastSeq,
+        lag_rows: lagRows,
+        lag_seconds: lagRows === null ? null : lagRows === 0 ? 0 : secondsSince(hubTime),
+        bootstrapping: state.get('snapshot_position') !== undefined,
+        awaiting_upgrade: this.deferred.get()!,
+      },
+      clock_drift_ms: driftOf(state.get('newest_stamp') ?? null, now),
+      conflicts,
+    };
+  }
+}
+
+/** The sync status, read once (the CLI, a test); a SyncStatusReader keeps its statements for the next read. */
+export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | undefined, clock: Clock): SyncStatus {
+  return new SyncStatusReader(db).read(mode, hubUrl, clock);
 }
 
 function driftOf(stamp: string | null, now: number): number {

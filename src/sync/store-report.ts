@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import { readSyncStatus } from './status.js';
+import { SyncStatusReader } from './status.js';
 
 /** Conflicts a report names, newest first: the hub's page of the store lists them. */
 export const REPORTED_CONFLICTS = 5;
@@ -34,20 +34,22 @@ export const StoreReport = z.object({
 });
 export type StoreReport = z.infer<typeof StoreReport>;
 
-export function readStoreReport(db: Db, clock: Clock): StoreReport {
-  const status = readSyncStatus(db, 'store', undefined, clock);
-  if (status.mode !== 'store') throw new Error('a store reports its own sync status');
-  const recent = db
-    .prepare<[number], ReportedConflict>('SELECT kind, entity, entity_id, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?')
-    .all(REPORTED_CONFLICTS);
-  return {
-    outbox_pending: status.outbox.pending,
-    outbox_oldest_age_seconds: status.outbox.oldest_pending_age_seconds,
-    feed_lag_rows: status.feed.lag_rows,
-    feed_lag_seconds: status.feed.lag_seconds,
-    rejected_commands: status.outbox.rejected,
-    conflicts: status.conflicts,
-    recent_conflicts: recent,
+/** Reads the store's report, with its statements prepared once: it goes with every request to the hub. */
+export function storeReporter(db: Db, clock: Clock): () => StoreReport {
+  const statuses = new SyncStatusReader(db);
+  const recentConflicts = db.prepare<[number], ReportedConflict>('SELECT kind, entity, entity_id, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?');
+  return () => {
+    const status = statuses.read('store', undefined, clock);
+    if (status.mode !== 'store') throw new Error('a store reports its own sync status');
+    return {
+      outbox_pending: status.outbox.pending,
+      outbox_oldest_age_seconds: status.outbox.oldest_pending_age_seconds,
+      feed_lag_rows: status.feed.lag_rows,
+      feed_lag_seconds: status.feed.lag_seconds,
+      rejected_commands: status.outbox.rejected,
+      conflicts: status.conflicts,
+      recent_conflicts: recentConflicts.all(REPORTED_CONFLICTS),
+    };
   };
 }
 
