@@ -28,7 +28,7 @@ import { pathNotFound } from './errors.js';
 import { startStateSettling } from './loyalty/state-settling.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
-import { publicSyncStatus, readSyncStatus } from './sync/status.js';
+import { publicSyncStatus } from './sync/status.js';
 import { readStorage } from './sync/storage-status.js';
 import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
 
@@ -71,7 +71,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
         node_id: node.identity.nodeId,
         schema_version: schemaVersion(),
         uptime_seconds: Math.round((clock() - started) / 1000),
-        sync: publicSyncStatus(readSyncStatus(node.db, config.mode, config.hub.url, clock)),
+        sync: publicSyncStatus(status.sync()),
         storage: readStorage(node.db, config.mode, config.retention.local_days, clock),
       };
     }, metrics.registry),

@@ -52,6 +52,16 @@ export class FoldConflicts {
     this.record.run(this.newId(), 'voucher_applied_twice', 'vouchers', voucherId, JSON.stringify(detail), new Date(this.clock()).toISOString());
   }
 
+  /**
+   * Checks the customers of the point and credit records a write inserted, each read and
+   * folded once for both checks (a bill with a customer inserts both).
+   */
+  checkRecords(points: readonly { customer_id: string }[], credits: readonly { customer_id: string }[]): void {
+    const standing = this.standings();
+    this.checkCustomers(new Set(points.map((record) => record.customer_id)), standing);
+    this.checkCreditCustomers(new Set(credits.map((record) => record.customer_id)), standing);
+  }
+
   checkCustomers(customers: Iterable<string>, standing = this.standings()): void {
     const now = new Date(this.clock()).toISOString();
     for (const customerId of customers) {

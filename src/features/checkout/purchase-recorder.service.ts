@@ -140,8 +140,7 @@ export class PurchaseRecorder {
       });
       for (const application of applications) this.repo.insert(tx, 'voucher_applications', application);
       for (const release of releases) this.repo.insert(tx, 'voucher_releases', release);
-      this.insertPoints(tx, pointRecords);
-      this.insertCredits(tx, creditRecords);
+      this.insertRecords(tx, pointRecords, creditRecords);
     });
     return { purchase_id: purchaseId };
   }
@@ -160,19 +159,14 @@ export class PurchaseRecorder {
       purchase.canceled || !earnsCreditBack(stored.payment_type) ? [] : this.ledger.records.creditBackOn(purchase.id, customerId, purchase.total_price_minor, stored.lines);
     this.writes.write({ kind: 'purchases.assign-customer', payload: request }, (tx) => {
       this.repo.insert(tx, 'purchase_assignments', { id: derivedId(purchase.id, 'assignment'), purchase_id: purchase.id, customer_id: customerId });
-      this.insertPoints(tx, earned);
-      this.insertCredits(tx, creditBack);
+      this.insertRecords(tx, earned, creditBack);
     });
   }
 
-  private insertPoints(tx: WriteTransaction, records: PointRecord[]): void {
-    for (const record of records) this.ledger.points.insert(tx, record);
-    this.conflicts.checkCustomers(new Set(records.map((record) => record.customer_id)));
-  }
-
-  private insertCredits(tx: WriteTransaction, records: CreditRecord[]): void {
-    for (const record of records) this.ledger.credits.insert(tx, record);
-    this.conflicts.checkCreditCustomers(new Set(records.map((record) => record.customer_id)));
+  private insertRecords(tx: WriteTransaction, points: PointRecord[], credits: CreditRecord[]): void {
+    for (const record of points) this.ledger.points.insert(tx, record);
+    for (const record of credits) this.ledger.credits.insert(tx, record);
+    this.conflicts.checkRecords(points, credits);
   }
 
   private customerOf(customerId: string | undefined, cardNumber: string | undefined): string | undefined {

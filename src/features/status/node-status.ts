@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import type { SyncFigures } from '../../http/observability.js';
 import type { Node } from '../../node.js';
 import { FleetStatus } from '../../sync/fleet-status.js';
-import { readSyncStatus } from '../../sync/status.js';
+import { SyncStatusReader, type SyncStatus } from '../../sync/status.js';
 import { StoreContacts } from '../../sync/store-contacts.js';
 import { NodeHealth } from '../health/node-health.js';
 import { statusRouter, type StatusUsers } from './status.routes.js';
@@ -21,12 +21,16 @@ export interface NodeStatus {
   /** Why the node is degraded; none when it is healthy. */
   reasons(): string[];
   figures(): SyncFigures;
+  /** The sync status (/health, the metrics), read with statements prepared once. */
+  sync(): SyncStatus;
 }
 
 export function createNodeStatus(node: Pick<Node, 'db'>, config: Config, users: StatusUsers, clock: Clock): NodeStatus {
   const contacts = new StoreContacts(clock);
   const offlineAgeMs = config.offline.max_age_hours * 3_600_000;
   const fleet = config.mode === 'hub' ? new FleetStatus(node.db, contacts, offlineAgeMs, clock) : undefined;
+  const statuses = new SyncStatusReader(node.db);
+  const sync = () => statuses.read(config.mode, config.hub.url, clock);
   const health = new NodeHealth(
     node.db,
     { dataDir: config.data_dir, minFreeDiskMb: config.health.min_free_disk_mb, offlineAgeMs, hubUrl: config.mode === 'store' ? config.hub.url : undefined, startedAt: clock() },
@@ -37,12 +41,12 @@ export function createNodeStatus(node: Pick<Node, 'db'>, config: Config, users: 
     contacts,
     router: statusRouter(new StatusViews(node.db, config, clock, fleet), users, config.auth.bearer_ttl_seconds),
     reasons: () => health.reasons(),
-    figures: () => syncFigures(node, config, clock, fleet),
+    figures: () => syncFigures(sync(), clock, fleet),
+    sync,
   };
 }
 
-function syncFigures(node: Pick<Node, 'db'>, config: Config, clock: Clock, fleet: FleetStatus | undefined): SyncFigures {
-  const status = readSyncStatus(node.db, config.mode, config.hub.url, clock);
+function syncFigures(status: SyncStatus, clock: Clock, fleet: FleetStatus | undefined): SyncFigures {
   if (status.mode === 'hub') {
     const stores = (fleet?.stores() ?? []).map((store) => ({
       name: store.name,
