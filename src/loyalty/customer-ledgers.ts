@@ -6,6 +6,9 @@
  * facts, merged in HLC order with a fact in both counted once, are folded from there
  * (src/loyalty/ledger-fold.ts). Credit never expires: its balance is the state's sum, its
  * credit tail and this node's later credit facts, each counted once (src/loyalty/CONTEXT.md).
+ * A customer with more of these facts than a row lists (migration 16: a house card while a
+ * silent store holds the horizon back) has 'records' in place of the list, and those facts
+ * are read from the records.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
@@ -97,10 +100,16 @@ export type StoredCredit = [number, string, string];
 
 const LEDGER_COLUMNS = 'l.point_facts, l.credit_facts, s.horizon, s.lots, s.debt_milli, s.tail, s.credit_minor, s.credit_tail';
 
+/** What a list holds instead of its facts when there are too many to list (migration 16): read them from the records. */
+const IN_RECORDS = 'records';
+
 export class CustomerLedgers {
   private readonly row;
   private readonly byCard;
   private readonly sameExpiry: Statement<[string, string | null, string], { id: string; points_milli: number }>;
+  /** A customer's facts after a stamp, listed as migration 16's triggers list them. */
+  private readonly pointFacts: Statement<[string, string], string>;
+  private readonly creditFacts: Statement<[string, string], string>;
 
   constructor(db: Db) {
     this.row = db.prepare<[string, string], LedgerRow>(
@@ -118,15 +127,29 @@ export class CustomerLedgers {
       `SELECT id, points_milli FROM point_records
        WHERE customer_id = ? AND kind = 'collection' AND state = 1 AND valid_to IS ? AND hlc <= ? ORDER BY hlc DESC`,
     );
+    this.pointFacts = db
+      .prepare<[string, string], string>(
+        `SELECT json_group_array(json_array(
+           CASE kind WHEN 'collection' THEN 'c' ELSE 'r' END, points_milli, CASE kind WHEN 'collection' THEN valid_to ELSE created_at END, hlc, id
+         ) ORDER BY hlc)
+         FROM point_records WHERE customer_id = ? AND hlc > ? AND state = 1`,
+      )
+      .pluck();
+    this.creditFacts = db
+      .prepare<[string, string], string>(
+        `SELECT json_group_array(json_array(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END, hlc, id) ORDER BY hlc)
+         FROM credit_records WHERE customer_id = ? AND state = 1 AND hlc > ?`,
+      )
+      .pluck();
   }
 
   balancesAt(customerId: string, at: number): Balances {
-    return balancesOf(this.row.get(customerId, customerId)!, at);
+    return balancesOf(this.read(customerId), at);
   }
 
   /** Balances and debt from one read and one fold. */
   standingAt(customerId: string, at: number): Standing {
-    const row = this.row.get(customerId, customerId)!;
+    const row = this.read(customerId);
     const { state } = foldFrom(startOf(row), factsOf(row));
     return { debtMilli: state.debt, pointsMilli: balanceOfState(state, at), creditMinor: creditOf(row) };
   }
@@ -134,7 +157,7 @@ export class CustomerLedgers {
   /** The holder of an active card and their balances; undefined when no active card has that number. */
   cardHolder(cardNumber: string, at: number): CardHolder | undefined {
     const row = this.byCard.get(cardNumber);
-    return row && { customerId: row.customer_id, balances: balancesOf(row, at) };
+    return row && { customerId: row.customer_id, balances: balancesOf(this.listed(row.customer_id, row), at) };
   }
 
   /**
@@ -146,7 +169,7 @@ export class CustomerLedgers {
    * may be shown with points a record of another store has.
    */
   ledger(customerId: string, at: number): CustomerLedger {
-    const row = this.row.get(customerId, customerId)!;
+    const row = this.read(customerId);
     const start = startOf(row);
     const facts = factsOf(row);
     const { remaining, startRemaining, state } = foldFrom(start, facts);
@@ -170,6 +193,21 @@ export class CustomerLedgers {
       return left.get(record.id) ?? 0;
     };
     return { debt: state.debt, balance: balanceOfState(state, at), creditMinor: creditOf(row), pointsLeft };
+  }
+
+  private read(customerId: string): LedgerRow {
+    return this.listed(customerId, this.row.get(customerId, customerId)!);
+  }
+
+  /** The row with the facts of a list too long to keep (migration 16) read from the records. */
+  private listed<Row extends LedgerRow>(customerId: string, row: Row): Row {
+    if (row.point_facts !== IN_RECORDS && row.credit_facts !== IN_RECORDS) return row;
+    const horizon = row.horizon ?? '';
+    return {
+      ...row,
+      point_facts: row.point_facts === IN_RECORDS ? this.pointFacts.get(customerId, horizon)! : row.point_facts,
+      credit_facts: row.credit_facts === IN_RECORDS ? this.creditFacts.get(customerId, horizon)! : row.credit_facts,
+    };
   }
 
   /** Points left on each of these records, in their order (a page of GET /points, a purchase's points). */

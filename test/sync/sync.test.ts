@@ -147,6 +147,29 @@ describe('sync between a hub and stores', () => {
     }
   });
 
+  it('a card with more facts after the horizon than a ledger row lists (a store silent meanwhile) reads them from its records on every node, then from a list again once the state settles', async () => {
+    cluster = await startCluster(3);
+    const [a, b, silent] = cluster.stores as [Store, Store, Store];
+    const hub = cluster.hub;
+    const settle = () => settleStates(hub.app.node.states!, hub.app.node.writes);
+    await settle();
+    const before = balance(hub, DEMO_IDS.customerEva);
+    const pointFacts = (server: TestServer) =>
+      server.app.node.db.prepare('SELECT point_facts FROM customer_ledgers WHERE customer_id = ?').pluck().get(DEMO_IDS.customerEva) as string;
+    // The silent store reported at its bootstrap and not since: the horizon stays before these.
+    for (let n = 0; n < 70; n += 1) expect((await assign(a, DEMO_IDS.customerEva, 1)).status).toBe(204);
+    expect(pointFacts(a.server)).toBe('records');
+    for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
+    expect(pointFacts(hub)).toBe('records');
+    for (const server of [hub, a.server, b.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
+
+    for (const store of [silent, a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
+    await settle();
+    for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
+    for (const server of [hub, a.server]) expect(pointFacts(server)).toBe('[]');
+    for (const server of [hub, a.server, b.server, silent.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
+  });
+
   it('a store reports at its bootstrap what it has pushed through, so that states published before its first pull count it in their horizon', async () => {
     cluster = await startCluster(0);
     const credentials = cluster.hub.app.services.nodes.add('store-late');

@@ -5,7 +5,9 @@
  * written — through this node's write path, or by another process on the same file, which
  * cancels, deletes or moves records to another customer — and at any moment, they must be
  * the balances of the records themselves, folded from scratch (test/support/ledger-oracle.ts).
- * So must the rows migrations 0006 and 0009 derive from a database an older release left.
+ * So must the rows migrations 0006 and 0009 derive from a database an older release left, and
+ * so must a customer's row past the facts it lists, which sends the reader to the records
+ * (migration 16).
  */
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -130,6 +132,44 @@ describe('the balances the cash desk reads', () => {
     );
   });
 
+  it('are the records’ balances when a customer has more facts than their row lists, and the row then sends the reader to the records', () => {
+    const lists = node.db.prepare<[string], { point_facts: string; credit_facts: string }>('SELECT point_facts, credit_facts FROM customer_ledgers WHERE customer_id = ?');
+    // A state that covers nothing (the hub's first, before any store reported): publishing it
+    // lists the customer's facts again, so that a run begins with a list or with the records.
+    const publishEmptyState = other.prepare(
+      `INSERT OR REPLACE INTO customer_states (id, horizon, lots, debt_milli, tail, credit_minor, credit_tail, hlc, last_change)
+       VALUES (?, '', '[]', 0, '[]', 0, '[]', '000000000000-0000-test', '2026-01-01')`,
+    );
+    const modes = new Set<string>();
+    fc.assert(
+      fc.property(
+        fc.array(pointRecord, { maxLength: 260, size: 'max' }),
+        fc.array(creditRecord, { maxLength: 260, size: 'max' }),
+        fc.array(otherWrite, { maxLength: 3 }),
+        fc.integer({ min: -10, max: 90 }),
+        (pointRecords, creditRecords, otherWrites, atDay) => {
+          writeRecords(pointRecords, creditRecords);
+          for (const customer of CUSTOMERS) publishEmptyState.run(customer);
+          for (const write of otherWrites) {
+            const ids = (write.table === 'point_records' ? pointIds : creditIds).all();
+            if (ids.length > 0) other.prepare(write.change.replace('%t', write.table)).run(ids[write.n % ids.length]);
+          }
+          const at = T0 + atDay * DAY;
+          for (const customer of CUSTOMERS) {
+            const row = lists.get(customer);
+            if (row) for (const list of [row.point_facts, row.credit_facts]) modes.add(list === 'records' ? 'records' : 'listed');
+            const balances = { pointsMilli: foldedPoints(node.db, customer, at), creditMinor: summedCredit(node.db, customer) };
+            expect(ledgers.balancesAt(customer, at)).toEqual(balances);
+            expect(ledgers.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // Both ways of reading were met: a list, and the records past 64 facts.
+    expect(modes).toEqual(new Set(['listed', 'records']));
+  });
+
   it('are zero for a customer who never had a record', () => {
     expect(ledgers.balancesAt(id(0xf1, 99), T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
     expect(ledgers.cardHolder(CARDS.get(WITHOUT_RECORDS)!, T0)).toEqual({ customerId: WITHOUT_RECORDS, balances: { pointsMilli: 0, creditMinor: 0 } });
@@ -141,7 +181,7 @@ describe('the balances the cash desk reads', () => {
   });
 });
 
-describe('migrations 0006 and 0009', () => {
+describe('migrations 0006, 0009 and 0016', () => {
   it('derives every customer’s row from the records an older release left', () => {
     const folder = tempDir('loyaltyd-ledger-migration-');
     const db = openDatabase(databaseFile(folder));
@@ -157,8 +197,8 @@ describe('migrations 0006 and 0009', () => {
         `INSERT INTO credit_records (id, customer_id, kind, amount_minor, created_at, state, hlc, last_change)
          VALUES (?, ?, ?, ?, '2026-01-01', ?, ?, '2026-01-01')`,
       );
-      const [a, b, c] = [id(0xf4, 1), id(0xf4, 2), id(0xf4, 3)];
-      for (const [n, who] of [a, b, c].entries()) customer.run(who, stamp(n));
+      const [a, b, c, d] = [id(0xf4, 1), id(0xf4, 2), id(0xf4, 3), id(0xf4, 4)];
+      for (const [n, who] of [a, b, c, d].entries()) customer.run(who, stamp(n));
       // a: 100 points valid to day 10, a later 30 valid to day 40; 50 redeemed on day 5
       // (from the first, which expires first); a canceled 1,000 that counts for nothing.
       point.run(id(0xf5, 1), a, 'collection', 100_000, new Date(T0 + 10 * DAY).toISOString(), new Date(T0).toISOString(), 1, stamp(1));
@@ -168,6 +208,8 @@ describe('migrations 0006 and 0009', () => {
       // b: credit only, 120.00 in and 20.50 out; c: nothing.
       credit.run(id(0xf6, 1), b, 'collection', 12_000, 1, stamp(5));
       credit.run(id(0xf6, 2), b, 'redemption', 2_050, 1, stamp(6));
+      // d: 70 points a point, more than a row lists: migration 16 sends the reader to the records.
+      for (let n = 0; n < 70; n += 1) point.run(id(0xf7, n), d, 'collection', 1_000, null, new Date(T0).toISOString(), 1, stamp(10 + n));
 
       expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 6)).applied).toEqual(['0006-customer-ledgers']);
       migrate(db);
@@ -177,6 +219,9 @@ describe('migrations 0006 and 0009', () => {
       expect(ledgers.balancesAt(a, T0 + 20 * DAY)).toEqual({ pointsMilli: 30_000, creditMinor: 0 });
       expect(ledgers.balancesAt(b, T0)).toEqual({ pointsMilli: 0, creditMinor: 9_950 });
       expect(ledgers.balancesAt(c, T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
+      expect(ledgers.balancesAt(d, T0)).toEqual({ pointsMilli: 70_000, creditMinor: 0 });
+      const lists = db.prepare('SELECT customer_id, point_facts FROM customer_ledgers ORDER BY customer_id').all() as { customer_id: string; point_facts: string }[];
+      expect(lists.map((row) => [row.customer_id, row.point_facts === 'records' ? 'records' : JSON.parse(row.point_facts).length])).toEqual([[a, 3], [b, 0], [d, 'records']]);
       for (const at of [T0, T0 + 7 * DAY, T0 + 20 * DAY, T0 + 50 * DAY]) {
         expect(ledgers.balancesAt(a, at).pointsMilli).toBe(foldedPoints(db, a, at));
       }
