@@ -10,17 +10,19 @@
  * 2. Growth: the stores' clocks run; store 0 alone sells 1,000 bills and the fleet syncs
  *    until the hub has settled the customers' states (src/loyalty/state-settling.ts). Each
  *    other store's growth per bill sold elsewhere, against store 0's per own bill (target
- *    ≤ 1 %), and the bytes each store pulled per foreign bill. Growth is the database's used pages (page_count less
- *    the freelist), which is what a file reaches once its free pages are reused.
- * 3. Soak: one more store, on a hub of its own, with retention.local_days 0, takes BENCH_FLEET_SOAK (50,000)
- *    bills in chunks of 1,000 with a round after each (its clock two minutes on, so
+ *    ≤ 1 %), and the bytes each store pulled per foreign bill. Growth is the database's used
+ *    pages (page_count less the freelist), which is what a file reaches once its free pages
+ *    are reused.
+ * 3. Soak: one more store, on a hub of its own, with retention.local_days 0, takes
+ *    BENCH_FLEET_SOAK (50,000) bills in chunks of 1,000 with a round after each (its clock two minutes on, so
  *    retention runs); its file size after half and after all of them (target < 10 % apart),
  *    then send-purchase at 100 req/s for BENCH_FLEET_SOAK_SECONDS (30) with rounds every
  *    500 ms and the store's clock running (target p99 ≤ 5 ms, synchronous=FULL), and the
- *    share the daemon's own timer saw answered within 5 ms. Baselines: the same store's file size after the first half; for the p99,
- *    the same load on a bare node:http server that commits each body at FULL, 24 pages a
- *    commit as a send-purchase writes (baseline-server.ts `write`), beside the soak's hub and
- *    store at rest: what this machine's disk and cores give any write at that rate. Its clock
+ *    share the daemon's own timer saw answered within 5 ms. Baselines: the same store's file
+ *    size after the first half; for the p99, the same load on a bare node:http server that
+ *    commits each body at FULL, 24 pages a commit as a send-purchase writes
+ *    (baseline-server.ts `write`), beside the soak's hub and store at rest: what this
+ *    machine's disk and cores give any write at that rate. Its clock
  *    starts at the hub's (a store's facts are kept by the age of their stamps, which follow
  *    the newest clock the store has seen). BENCH_FLEET_PARTS (`week,soak`) runs a part alone.
  * BENCH_SERVER_NODE_FLAGS (cluster.ts) is given to the store processes' node too.
