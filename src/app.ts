@@ -29,7 +29,7 @@ import { startStateSettling } from './loyalty/state-settling.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { publicSyncStatus } from './sync/status.js';
-import { readStorage } from './sync/storage-status.js';
+import { publicStorage, readStorage } from './sync/storage-status.js';
 import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
 
 export interface App {
@@ -72,7 +72,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
         schema_version: schemaVersion(),
         uptime_seconds: Math.round((clock() - started) / 1000),
         sync: publicSyncStatus(status.sync()),
-        storage: readStorage(node.db, config.mode, config.retention.local_days, clock),
+        storage: publicStorage(readStorage(node.db, config, clock)),
       };
     }, metrics.registry),
   );

@@ -43,7 +43,7 @@ export function registerSyncCommands(program: Command): void {
       await withApp(config, (app) => {
         const status = {
           ...readSyncStatus(app.node.db, config.mode, config.hub.url, systemClock),
-          storage: readStorage(app.node.db, config.mode, config.retention.local_days, systemClock),
+          storage: readStorage(app.node.db, config, systemClock),
         };
         if (options.json) print({ ...status }, true);
         else print(flatten(status as unknown as Record<string, unknown>), false);

@@ -123,6 +123,9 @@ export interface HubSyncFigures {
     outbox_pending: number | null;
     feed_lag_rows: number | null;
   }[];
+  /** The customer states' horizon and the states it has not passed yet (src/sync/settling-status.ts). */
+  horizon_age_seconds: number | null;
+  unsettled_states: number | null;
 }
 
 export type SyncFigures = ({ mode: 'store' } & StoreSyncFigures) | ({ mode: 'hub' } & HubSyncFigures);
@@ -131,8 +134,9 @@ export type SyncFigures = ({ mode: 'store' } & StoreSyncFigures) | ({ mode: 'hub
  * The sync gauges of /metrics, read from the node when Prometheus scrapes (the Grafana
  * dashboard in config/grafana-dashboard.json uses them). A store shows its own outbox, feed
  * lag, conflicts, rejected commands and seconds since its last successful round; a hub shows
- * its conflicts and, per store, the seconds since its last contact, the commands applied
- * and rejected since the hub started and the outbox depth and feed lag it last reported.
+ * its conflicts, the age of its customer states' horizon and the states left to settle, and,
+ * per store, the seconds since its last contact, the commands applied and rejected since the
+ * hub started and the outbox depth and feed lag it last reported.
  */
 export function registerSyncMetrics(registry: Registry, mode: SyncFigures['mode'], read: () => SyncFigures): void {
   // One read serves every sync metric of a scrape: prom-client starts every metric's collect
@@ -173,6 +177,12 @@ export function registerSyncMetrics(registry: Registry, mode: SyncFigures['mode'
     return;
   }
   gauge('loyaltyd_sync_silent_stores', 'Stores silent for longer than the offline age', (figures) => (figures.mode === 'hub' ? figures.stores.filter((one) => one.silent).length : undefined));
+  gauge('loyaltyd_sync_horizon_age_seconds', 'Age of the customer states\' horizon: how long the store holding it back has not pushed (at most the offline age)', (figures) =>
+    figures.mode === 'hub' ? figures.horizon_age_seconds : undefined,
+  );
+  gauge('loyaltyd_sync_unsettled_states', 'Customer states with facts past their horizon, which the hub publishes whole with each new fact', (figures) =>
+    figures.mode === 'hub' ? figures.unsettled_states : undefined,
+  );
   const perStore = (name: string, help: string, value: (one: HubSyncFigures['stores'][number]) => number | null) =>
     new Gauge({
       name,

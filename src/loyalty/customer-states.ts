@@ -32,8 +32,8 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
-import { encodeHlc } from '../core/hlc.js';
 import { decodeLots, encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
+import { Horizon } from './horizon.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
 
 /** Lots that expired this long before the horizon can no longer be taken by a later fact, and are dropped. */
@@ -72,17 +72,18 @@ export class CustomerStates {
   private readonly facts: Statement<[string, string], FactRecord>;
   private readonly credits: Statement<[string, string], CreditRecord>;
   private readonly published: Statement<[string], Published>;
-  private readonly oldestPushed: Statement<[string], string | null>;
   private readonly unpublished: Statement<[number], string>;
   private readonly keepTail: Statement<[string, string]>;
   private readonly dropTail: Statement<[string]>;
   private readonly unsettled: Statement<[string, number], string>;
+  private readonly horizons: Horizon;
 
   constructor(
     db: Db,
     private readonly clock: Clock,
-    private readonly offlineAgeMs: number,
+    offlineAgeMs: number,
   ) {
+    this.horizons = new Horizon(db, offlineAgeMs);
     // A customer's facts stamped after a stamp ('' for all), by a range of an index on (customer, stamp).
     this.facts = db.prepare(
       'SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1 AND hlc > ? ORDER BY hlc',
@@ -91,7 +92,6 @@ export class CustomerStates {
       "SELECT id, CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END AS signed_minor, hlc FROM credit_records WHERE customer_id = ? AND state = 1 AND hlc > ? ORDER BY hlc",
     );
     this.published = db.prepare('SELECT horizon, lots, debt_milli, credit_minor FROM customer_states WHERE id = ?');
-    this.oldestPushed = db.prepare<[string], string | null>('SELECT min(pushed_through) FROM sync_node_clocks WHERE reported_at >= ?').pluck();
     this.unpublished = db
       .prepare<[number], string>(
         `SELECT owner.customer_id FROM (SELECT customer_id FROM point_records UNION SELECT customer_id FROM credit_records) AS owner
@@ -150,10 +150,7 @@ export class CustomerStates {
 
   /** The oldest pushed-through stamp of the stores heard from within the offline age, never older than that age. */
   horizon(): string {
-    const now = this.clock();
-    const floor = encodeHlc({ ms: Math.max(0, now - this.offlineAgeMs), counter: 0, node: '' });
-    const oldest = this.oldestPushed.get(new Date(now - this.offlineAgeMs).toISOString());
-    return oldest !== null && oldest !== undefined && oldest > floor ? oldest : floor;
+    return this.horizons.at(this.clock()).stamp;
   }
 
   /** The state at `horizon`, folded on from `from` with the facts stamped after it, or from every fact. */

@@ -4,10 +4,12 @@
  * so the CLI can report on a running daemon.
  */
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 import type { Db } from '../db/open.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { replicatedTables } from './replicated-tables.js';
 import { scopeOf, type Scope } from './scopes.js';
+import { SettlingStatusReader, type SettlingStatus } from './settling-status.js';
 import { SyncState } from './sync-state.js';
 
 export interface StorageStatus {
@@ -19,11 +21,20 @@ export interface StorageStatus {
   retention?: { backlog_rows: number; last_run_at: string | null; deleted_total: number };
   /** On the hub: the last compaction of the feed and the seq below which a store must bootstrap again. */
   compaction?: { last_run_at: string | null; floor: number };
+  /** On the hub: the customer states' horizon and what is left to settle (src/sync/settling-status.ts). */
+  settling?: SettlingStatus;
 }
 
-export function readStorage(db: Db, mode: 'store' | 'hub', localDays: number, clock: Clock): StorageStatus {
+/** What /health shows of it, to anyone who can reach the port: the store holding the horizon back goes unnamed. */
+export function publicStorage(storage: StorageStatus): StorageStatus {
+  if (!storage.settling) return storage;
+  return { ...storage, settling: { ...storage.settling, held_by: null } };
+}
+
+export function readStorage(db: Db, config: Pick<Config, 'mode' | 'retention' | 'offline'>, clock: Clock): StorageStatus {
+  const { mode } = config;
   const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
-  const cutoff = new Date(clock() - localDays * 86_400_000).toISOString();
+  const cutoff = new Date(clock() - config.retention.local_days * 86_400_000).toISOString();
   let backlog = 0;
   for (const table of replicatedTables(db)) {
     const scope = scopeOf(table);
@@ -35,7 +46,8 @@ export function readStorage(db: Db, mode: 'store' | 'hub', localDays: number, cl
   if (mode === 'hub') {
     const lastRun = db.prepare<[], string | null>('SELECT max(marked_at) FROM sync_feed_marks').pluck().get() ?? null;
     const floor = Number(db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck().get() ?? 0);
-    return { scopes, feed_rows: feedRows, compaction: { last_run_at: lastRun, floor } };
+    const settling = new SettlingStatusReader(db, config.offline.max_age_hours * 3_600_000).read(clock());
+    return { scopes, feed_rows: feedRows, compaction: { last_run_at: lastRun, floor }, settling };
   }
   const state = new SyncState(db);
   return {

@@ -55,6 +55,11 @@ function advanceBoth(ms: number): void {
   store.clock.advance(ms);
 }
 
+async function hubFact(label: string): Promise<string | undefined> {
+  const view = (await call('GET', `${hub.url}/status/json`)).body;
+  return view.sections.find((section: { id: string }) => section.id === 'hub').items.find((item: { label: string }) => item.label === label)?.value;
+}
+
 async function hubRow(): Promise<{ cells: { text: string }[]; mark?: string }> {
   const view = (await call('GET', `${hub.url}/status/json`)).body;
   return view.sections.find((section: { id: string }) => section.id === 'stores').rows.find((row: { cells: { text: string }[] }) => row.cells[0]!.text === 'prague');
@@ -72,6 +77,10 @@ describe('sync metrics and health', () => {
     expect(await metric(hub, 'loyaltyd_sync_silent_stores')).toBe(0);
     expect(await metric(hub, 'loyaltyd_sync_outbox_pending')).toBeUndefined();
     expect(await metric(store, 'loyaltyd_sync_silent_stores')).toBeUndefined();
+    // The store has just reported what it pushed: the customer states' horizon is now.
+    expect(await metric(hub, 'loyaltyd_sync_horizon_age_seconds')).toBe(0);
+    expect(await metric(hub, 'loyaltyd_sync_unsettled_states')).toEqual(expect.any(Number));
+    expect(await metric(store, 'loyaltyd_sync_horizon_age_seconds')).toBeUndefined();
     expect((await call('GET', `${store.url}/health`)).status).toBe(200);
     const hubHealth = await call('GET', `${hub.url}/health`);
     expect(hubHealth.status).toBe(200);
@@ -95,6 +104,9 @@ describe('sync metrics and health', () => {
     expect(facts).toContainEqual({ label: 'Outbox depth', value: '2' });
     const rounds = page.sections.find((section: { id: string }) => section.id === 'rounds').rows;
     expect(rounds[0]).toMatchObject({ mark: 'failed', cells: expect.arrayContaining([{ text: 'failed' }]) });
+    // The silent store holds the horizon back, and the hub's page names it.
+    expect(await metric(hub, 'loyaltyd_sync_horizon_age_seconds')).toBe(91);
+    expect(await hubFact("Customer states' horizon")).toMatch(/\(91 s ago\), held back by store prague$/);
 
     advanceBoth(OFFLINE_HOURS * 3_600_000);
     const storeHealth = await call('GET', `${store.url}/health`);
@@ -106,6 +118,9 @@ describe('sync metrics and health', () => {
     expect(hubHealth.body.reasons).toEqual(['1 store(s) silent for longer than offline.max_age_hours (1 h)']);
     expect(await metric(hub, 'loyaltyd_sync_silent_stores')).toBe(1);
     expect(await hubRow()).toMatchObject({ mark: 'silent', cells: expect.arrayContaining([{ text: expect.stringMatching(/^silent /) }]) });
+    // Silent for longer than the offline age, it holds the horizon back no more.
+    expect(await metric(hub, 'loyaltyd_sync_horizon_age_seconds')).toBe(OFFLINE_HOURS * 3600);
+    expect(await hubFact("Customer states' horizon")).toMatch(/, at the offline age$/);
   });
 
   it('once a round gets through the outbox is back to 0, the hub has applied its commands, and both answer 200 again', async () => {
@@ -118,6 +133,7 @@ describe('sync metrics and health', () => {
     expect(await metric(hub, 'loyaltyd_sync_store_rejected_commands_total', '{store="prague"}')).toBe(0);
     expect(await metric(hub, 'loyaltyd_sync_store_seconds_since_contact', '{store="prague"}')).toBe(0);
     expect(await metric(hub, 'loyaltyd_sync_silent_stores')).toBe(0);
+    expect(await metric(hub, 'loyaltyd_sync_horizon_age_seconds')).toBe(0);
     expect((await call('GET', `${store.url}/health`)).status).toBe(200);
     expect((await call('GET', `${hub.url}/health`)).status).toBe(200);
     const row = await hubRow();

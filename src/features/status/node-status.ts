@@ -9,6 +9,7 @@ import type { Config } from '../../config.js';
 import type { SyncFigures } from '../../http/observability.js';
 import type { Node } from '../../node.js';
 import { FleetStatus } from '../../sync/fleet-status.js';
+import { SettlingStatusReader } from '../../sync/settling-status.js';
 import { SyncStatusReader, type SyncStatus } from '../../sync/status.js';
 import { StoreContacts } from '../../sync/store-contacts.js';
 import { NodeHealth } from '../health/node-health.js';
@@ -29,6 +30,7 @@ export function createNodeStatus(node: Pick<Node, 'db'>, config: Config, users: 
   const contacts = new StoreContacts(clock);
   const offlineAgeMs = config.offline.max_age_hours * 3_600_000;
   const fleet = config.mode === 'hub' ? new FleetStatus(node.db, contacts, offlineAgeMs, clock) : undefined;
+  const settling = config.mode === 'hub' ? new SettlingStatusReader(node.db, offlineAgeMs) : undefined;
   const statuses = new SyncStatusReader(node.db);
   const sync = () => statuses.read(config.mode, config.hub.url, clock);
   const health = new NodeHealth(
@@ -39,14 +41,14 @@ export function createNodeStatus(node: Pick<Node, 'db'>, config: Config, users: 
   );
   return {
     contacts,
-    router: statusRouter(new StatusViews(node.db, config, clock, fleet), users, config.auth.bearer_ttl_seconds),
+    router: statusRouter(new StatusViews(node.db, config, clock, fleet, settling), users, config.auth.bearer_ttl_seconds),
     reasons: () => health.reasons(),
-    figures: () => syncFigures(sync(), clock, fleet),
+    figures: () => syncFigures(sync(), clock, fleet, settling),
     sync,
   };
 }
 
-function syncFigures(status: SyncStatus, clock: Clock, fleet: FleetStatus | undefined): SyncFigures {
+function syncFigures(status: SyncStatus, clock: Clock, fleet: FleetStatus | undefined, settling: SettlingStatusReader | undefined): SyncFigures {
   if (status.mode === 'hub') {
     const stores = (fleet?.stores() ?? []).map((store) => ({
       name: store.name,
@@ -57,7 +59,8 @@ function syncFigures(status: SyncStatus, clock: Clock, fleet: FleetStatus | unde
       outbox_pending: store.outbox_pending,
       feed_lag_rows: store.feed_lag_rows,
     }));
-    return { mode: 'hub', conflicts: status.conflicts, stores };
+    const states = settling?.read(clock());
+    return { mode: 'hub', conflicts: status.conflicts, stores, horizon_age_seconds: states?.horizon_age_seconds ?? null, unsettled_states: states?.unsettled_states ?? null };
   }
   const lastSuccess = status.last_success_at ? Date.parse(status.last_success_at) : null;
   return {

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/open.js';
 import type { FleetStatus, FleetStore } from '../../sync/fleet-status.js';
+import type { SettlingStatusReader } from '../../sync/settling-status.js';
 import { recentRounds } from '../../sync/round-log.js';
 import { readSyncStatus, type HubSyncStatus, type StoreSyncStatus } from '../../sync/status.js';
 import { SyncState } from '../../sync/sync-state.js';
@@ -27,6 +28,7 @@ export class StatusViews {
     private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>,
     private readonly clock: Clock,
     private readonly fleet: FleetStatus | undefined,
+    private readonly settling: SettlingStatusReader | undefined,
   ) {
     this.conflicts = db.prepare<[number], ConflictRow>('SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?');
   }
@@ -82,6 +84,7 @@ export class StatusViews {
         { label: 'Stores', value: String(stores.length) },
         { label: 'Silent stores', value: String(stores.filter((store) => store.silent).length), ...(stores.some((store) => store.silent) ? { mark: 'silent' } : {}) },
         { label: 'Offline age (silent after)', value: duration(Math.round(this.config.offline.max_age_hours * 3600)) },
+        ...this.settlingFacts(now),
       ],
     };
     const table: Table = {
@@ -108,6 +111,18 @@ export class StatusViews {
       empty: 'No store registered (loyaltyd nodes add).',
     };
     return { title: 'loyaltyd hub: stores', source: '/status/json', generated_at: new Date(now).toISOString(), sections: [facts, table] };
+  }
+
+  /** The customer states' horizon, naming the store that holds it back, and the states it has not passed. */
+  private settlingFacts(now: number): Facts['items'] {
+    const settling = this.settling?.read(now);
+    if (!settling) return [];
+    const holder = settling.held_by === null ? 'at the offline age' : `held back by store ${settling.held_by}`;
+    const oldest = settling.oldest_unsettled_age_seconds === null ? '' : `, the oldest fact ${duration(settling.oldest_unsettled_age_seconds)} old`;
+    return [
+      { label: "Customer states' horizon", value: `${timeAgo(settling.horizon_at, now)}, ${holder}` },
+      { label: 'Customer states to settle', value: `${settling.unsettled_states}${oldest}` },
+    ];
   }
 
   private storeFacts(store: FleetStore, now: number): Facts {
