@@ -57,6 +57,14 @@ export function registerAdminCommands(program: Command): void {
   ).action(async (options: CommonOptions & { name: string; store: string[] }) => {
     await withApp(configFrom(options), (app) => print(app.services.nodes.add(options.name, options.store), options.json));
   });
+  common(
+    nodes
+      .command('retire')
+      .description("Retire a store node for good: its secret stops working, and it no longer shows as silent or holds back the customer states' horizon")
+      .requiredOption('--name <store>', 'node name'),
+  ).action(async (options: CommonOptions & { name: string }) => {
+    await withApp(configFrom(options), (app) => print(app.services.nodes.retire(options.name), options.json));
+  });
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -53,8 +53,9 @@ const HELP: Record<string, string[]> = {
   'users add': ['--login', '--password', '--app', '--legacy-basic', ...COMMON],
   'api-users': ['add'],
   'api-users add': ['--name', ...COMMON],
-  nodes: ['add'],
+  nodes: ['add', 'retire'],
   'nodes add': ['--name', ...COMMON],
+  'nodes retire': ['--name', ...COMMON],
   sync: ['status', 'now', 'compact', 'checksum', 'conflicts'],
   'sync status': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
   'sync now': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
@@ -220,6 +221,16 @@ describe('loyaltyd admin commands', () => {
     expect(second.stdout).toBe('');
     expect(second.stderr).toContain('name: already_exists (store-brno)');
     expect(queryOne(dataDir, 'SELECT count(*) AS n, secret_hash FROM nodes')).toEqual({ n: 1, secret_hash: sha256Hex(first.node_secret) });
+  });
+
+  it('nodes retire turns a node\'s secret off for good, again without harm, and exits 1 naming a node the hub does not have', async () => {
+    const dataDir = newFolder();
+    await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
+    for (let n = 0; n < 2; n += 1) expect(await runCliJson(['nodes', 'retire', '--name', 'store-brno', '--data-dir', dataDir])).toEqual({ node_name: 'store-brno', retired: true });
+    expect(queryOne(dataDir, 'SELECT state FROM nodes WHERE name = ?', 'store-brno')).toEqual({ state: 0 });
+    const unknown = await runCli(['nodes', 'retire', '--name', 'store-nowhere', '--data-dir', dataDir, '--json']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('name: not_found (store-nowhere)');
   });
 
   it('prints key: value lines without --json', async () => {

@@ -145,6 +145,21 @@ describe('sync metrics and health', () => {
   });
 });
 
+describe('a store retired at the hub', () => {
+  it('is silent no more: the hub leaves it out of its health, metrics and page, and takes no call with its secret', async () => {
+    proxy.setRates({ drop: 1 });
+    advanceBoth(OFFLINE_HOURS * 3_600_000 + 1000);
+    expect((await call('GET', `${hub.url}/health`)).status).toBe(503);
+    hub.app.services.nodes.retire('prague');
+    expect((await call('GET', `${hub.url}/health`)).status).toBe(200);
+    expect(await metric(hub, 'loyaltyd_sync_silent_stores')).toBe(0);
+    expect(await metric(hub, 'loyaltyd_sync_store_seconds_since_contact', '{store="prague"}')).toBeUndefined();
+    expect(await hubRow()).toBeUndefined();
+    proxy.faultsOff();
+    expect(await round()).toMatchObject({ ok: false, error: expect.stringContaining('401') });
+  });
+});
+
 describe('the Grafana dashboard in config/', () => {
   it('charts every sync metric the hub and the store serve, and only metrics they serve', async () => {
     const dashboard = readFileSync(new URL('../../config/grafana-dashboard.json', import.meta.url), 'utf8');

@@ -175,6 +175,28 @@ describe('sync between a hub and stores', () => {
     for (const server of [hub, a.server, b.server, silent.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
   });
 
+  it('a store retired at the hub holds the customer states\' horizon back no more: states settle without it, and its secret is refused', async () => {
+    cluster = await startCluster();
+    const [a, closed] = cluster.stores as [Store, Store];
+    const hub = cluster.hub;
+    const settle = () => settleStates(hub.app.node.states!, hub.app.node.writes);
+    const settling = () => readStorage(hub.app.node.db, hub.config, hub.clock.now).settling;
+    await settle();
+    const before = balance(hub, DEMO_IDS.customerEva);
+    await assign(a, DEMO_IDS.customerEva, 5);
+    expect(await cluster.round(a)).toMatchObject({ ok: true, pushed: 1 });
+    await settle();
+    // The closed store reported at its bootstrap, before the bill.
+    expect(settling()).toMatchObject({ held_by: 'store-1', unsettled_states: 1 });
+
+    hub.app.services.nodes.retire('store-1');
+    expect(settling()).toMatchObject({ held_by: 'store-0', unsettled_states: 1 });
+    await settle();
+    expect(settling()).toMatchObject({ held_by: 'store-0', unsettled_states: 0 });
+    expect(balance(hub, DEMO_IDS.customerEva)).toBe(before + 5);
+    expect(await cluster.round(closed)).toMatchObject({ ok: false, error: expect.stringContaining('401') });
+  });
+
   it('a store reports at its bootstrap what it has pushed through, so that states published before its first pull count it in their horizon', async () => {
     cluster = await startCluster(0);
     const credentials = cluster.hub.app.services.nodes.add('store-late');

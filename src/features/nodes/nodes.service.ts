@@ -19,9 +19,11 @@ export class NodesService {
       'SELECT id, secret_hash, state FROM nodes WHERE name = ?',
     );
     this.storeExists = db.prepare<[string], number>('SELECT 1 FROM stores WHERE id = ?').pluck();
+    this.forgetClock = db.prepare<[string]>('DELETE FROM sync_node_clocks WHERE node_id = ?');
   }
 
   private readonly storeExists;
+  private readonly forgetClock;
 
   /** The node id behind a store's sync credentials, or a 401. */
   authenticate(name: string, secret: string): string {
@@ -47,5 +49,23 @@ export class NodesService {
       for (const storeId of served) tx.insert('node_stores', { id: this.newId(), node_id: nodeId, store_id: storeId });
     });
     return { node_name: name, node_secret: secret, store_ids: served };
+  }
+
+  /**
+   * Retires a store node (a store closed, or its server gone for good): its secret stops
+   * working, the hub's status, /health and metrics leave it out instead of showing it silent
+   * for ever, and its last report no longer holds the customer states' horizon back
+   * (src/loyalty/horizon.ts). What it had not pushed is lost with it. Retiring one again does nothing.
+   */
+  retire(name: string): { node_name: string; retired: true } {
+    const node = this.credentials.get(name);
+    if (!node) throw invalidParam('name', 'not_found', name);
+    if (node.state === 1) {
+      this.writes.write(null, (tx) => {
+        tx.update('nodes', node.id, { state: 0 });
+        this.forgetClock.run(node.id);
+      });
+    }
+    return { node_name: name, retired: true };
   }
 }
