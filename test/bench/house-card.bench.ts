@@ -7,7 +7,7 @@
  * reported (src/loyalty/customer-states.ts): the customer's state carries every fact since as
  * its tail, and is published whole at each push. Printed per window of bills: the state's
  * bytes at the hub, the customer-state bytes one round of A's adds to the hub's feed (what
- * every store pulls), A's round, and send-purchase at A. `BENCH_HOUSE_BILLS` (default 1,000) sets the bills.
+ * every store pulls), the customer-state bytes the feed holds, A's round, and send-purchase at A. `BENCH_HOUSE_BILLS` (default 1,000) sets the bills.
  */
 import Database from 'better-sqlite3';
 import pino from 'pino';
@@ -29,6 +29,8 @@ interface Window {
   bills: number;
   stateBytes: number;
   feedBytesPerRound: number;
+  /** Customer-state changes the hub's feed holds: kept for sync.feed_retention_days unless newer ones replace them. */
+  feedHeldBytes: number;
   roundMs: number;
   /** send-purchase at store A over the window, at the client. */
   sellP50Ms: number;
@@ -44,6 +46,7 @@ export async function run(): Promise<void> {
     const held = silent[index]!;
     line(`after ${reporting.bills} bills: state at the hub`, `${kb(reporting.stateBytes)}  |  ${kb(held.stateBytes)}`);
     line('  customer state a round adds to the feed', `${kb(reporting.feedBytesPerRound)}  |  ${kb(held.feedBytesPerRound)}`);
+    line("  customer state held in the hub's feed", `${kb(reporting.feedHeldBytes)}  |  ${kb(held.feedHeldBytes)}`);
     line("  store A's round", `${reporting.roundMs.toFixed(1)} ms  |  ${held.roundMs.toFixed(1)} ms`);
     line('  send-purchase at store A, p50 / p99', `${ms(reporting.sellP50Ms)} / ${ms(reporting.sellP99Ms)}  |  ${ms(held.sellP50Ms)} / ${ms(held.sellP99Ms)}`);
   }
@@ -77,6 +80,7 @@ async function sellThrough(hubDir: string, hubUrl: string, withSilentStore: bool
   const hubDb = new Database(databaseFile(hubDir), { readonly: true });
   const stateBytes = hubDb.prepare<[string], number>('SELECT length(lots) + length(tail) + length(credit_tail) FROM customer_states WHERE id = ?').pluck();
   const feedBytes = hubDb.prepare<[number], number>("SELECT coalesce(sum(length(row)), 0) FROM changes WHERE seq > ? AND entity = 'customer_states'").pluck();
+  const feedHeld = hubDb.prepare<[], number>("SELECT coalesce(sum(length(row)), 0) FROM changes WHERE entity = 'customer_states'").pluck();
   const lastSeq = hubDb.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM changes').pluck();
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${await demoBearer(a.server.url)}` };
   const windows: Window[] = [];
@@ -103,7 +107,7 @@ async function sellThrough(hubDir: string, hubUrl: string, withSilentStore: bool
       sells.sort((x, y) => x - y);
       const sellP50Ms = sells[Math.floor(sells.length / 2)]!;
       const sellP99Ms = sells[Math.floor(sells.length * 0.99)]!;
-      windows.push({ bills: n, stateBytes: stateBytes.get(DEMO_IDS.customerJana) ?? 0, feedBytesPerRound: feed / rounds, roundMs: roundMs / rounds, sellP50Ms, sellP99Ms });
+      windows.push({ bills: n, stateBytes: stateBytes.get(DEMO_IDS.customerJana) ?? 0, feedBytesPerRound: feed / rounds, feedHeldBytes: feedHeld.get()!, roundMs: roundMs / rounds, sellP50Ms, sellP99Ms });
       roundMs = 0;
       feed = 0;
       sells = [];
