@@ -2,10 +2,11 @@
  * The hub's feed compaction (DESIGN §5, "Scopes, compaction, retention"). Changes older than
  * `sync.feed_retention_days` are dropped when a newer change of the same row follows them,
  * when they are tombstones, or when no scoped store is sent them (other nodes' facts, node-
- * local rows): what stays is the newest change of each row stores hold. A store whose cursor
- * is older than the compacted part (the floor) could miss a delete, so the hub answers its
- * pull 410 and it bootstraps again (src/sync/puller.ts). The recommendation model follows the
- * feed too, so nothing past its cursor goes.
+ * local rows): what stays is the newest change of each row stores hold (customer states and
+ * the recommendation model lose their older changes at once, src/db/change-feed.ts). A
+ * store whose cursor is older than the compacted part (the floor) could miss a delete, so the
+ * hub answers its pull 410 and it bootstraps again (src/sync/puller.ts). The recommendation
+ * model follows the feed too, so nothing past its cursor goes.
  *
  * Which changes are old is known from marks: each run notes the feed's last seq with the
  * time, and the next runs compact up to the newest mark older than the retention.

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OLDER_CHANGES_SQL } from '../../src/db/change-feed.js';
 import { migrate, schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
@@ -119,6 +120,33 @@ describe('migrations', () => {
     expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 8)).applied).toEqual(['0008-drop-unread-indexes']);
     expect(indexes.all()).toEqual([]);
     expect(db.prepare('SELECT entity_id FROM changes').all()).toEqual([{ entity_id: 'p1' }]);
+  });
+
+  it('keep one change of each row the hub publishes again and again in the feed, the newest, and find its changes by an index', () => {
+    const db = open(join(newFolder(), 'loyaltyd.sqlite'));
+    migrate(db, MIGRATIONS.filter((migration) => migration.version < 17));
+    const change = db.prepare("INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, 'update', ?, '0001')");
+    const written: [string, string, string][] = [
+      ['customer_states', 'c1', 'old'],
+      ['customer_states', 'c2', 'only'],
+      ['customers', 'c1', 'kept'],
+      ['recommendation_coverage', 'n1', 'old'],
+      ['customer_states', 'c1', 'new'],
+      ['customers', 'c1', 'newer'],
+      ['recommendation_coverage', 'n1', 'new'],
+    ];
+    for (const [entity, id, row] of written) change.run(entity, id, row);
+    expect(migrate(db).applied).toEqual(['0017-newest-changes']);
+    expect(db.prepare('SELECT entity, entity_id, row FROM changes ORDER BY seq').all()).toEqual([
+      { entity: 'customer_states', entity_id: 'c2', row: 'only' },
+      { entity: 'customers', entity_id: 'c1', row: 'kept' },
+      { entity: 'customer_states', entity_id: 'c1', row: 'new' },
+      { entity: 'customers', entity_id: 'c1', row: 'newer' },
+      { entity: 'recommendation_coverage', entity_id: 'n1', row: 'new' },
+    ]);
+    // A publish deletes the row's older changes (src/db/change-feed.ts): by the index, not a scan of the feed.
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${OLDER_CHANGES_SQL}`).all('customer_states', 'c1') as { detail: string }[];
+    expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING INDEX changes_published')]);
   });
 
   it('`loyaltyd init` creates the database, and a second init applies nothing and keeps its data', async () => {

@@ -118,6 +118,21 @@ describe('sync between a hub and stores', () => {
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(15);
   });
 
+  it('the hub\'s feed holds one change of each customer state, the newest: a store behind several of its publishes pulls that one, and the balance', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const hub = cluster.hub;
+    const before = balance(hub, DEMO_IDS.customerEva);
+    const stateChanges = () => count(hub, `SELECT count(*) AS n FROM changes WHERE entity = 'customer_states' AND entity_id = '${DEMO_IDS.customerEva}'`);
+    for (const amount of [1, 2, 3]) {
+      await assign(a, DEMO_IDS.customerEva, amount);
+      expect(await cluster.round(a)).toMatchObject({ ok: true, pushed: 1 });
+      expect(stateChanges()).toBe(1);
+    }
+    expect(await cluster.round(b)).toMatchObject({ ok: true });
+    expect(balance(b.server, DEMO_IDS.customerEva)).toBe(before + 6);
+  });
+
   it('a state published with a bill in its tail settles, once every store has pushed past it, to lots alone at the hub and at the stores', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
