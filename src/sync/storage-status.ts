@@ -2,6 +2,13 @@
  * What a node holds, by scope (src/sync/scopes.ts), and how retention and compaction keep it
  * so (DESIGN §5): shown by `loyaltyd sync status` and /health. Read from the database alone,
  * so the CLI can report on a running daemon.
+ *
+ * /health reads it on the event loop, at each probe. Counting rows reads every page of a
+ * table, and every store holds every customer's rows, the hub also every fact of the chain:
+ * so the scopes a node never deletes from in the middle (the chain and customer states, and
+ * on the hub every scope and the feed's span) are sized from their rowids, max − min + 1,
+ * two B-tree seeks whatever the size. What a store's retention bounds (its own facts, its
+ * feed, the backlog) is counted.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -13,9 +20,9 @@ import { SettlingStatusReader, type SettlingStatus } from './settling-status.js'
 import { SyncState } from './sync-state.js';
 
 export interface StorageStatus {
-  /** Rows held per scope. */
+  /** Rows held per scope: sized from rowids where nothing is deleted in the middle (see above). */
   scopes: Record<Scope, number>;
-  /** Change-feed rows held (a store with a hub keeps none). */
+  /** Change-feed rows held (a store with a hub keeps none); on the hub the span of its seqs, which compaction leaves gaps in. */
   feed_rows: number;
   /** On a store: its facts older than retention.local_days still held (not yet acknowledged or covered), and the last run. */
   retention?: { backlog_rows: number; last_run_at: string | null; deleted_total: number };
@@ -34,20 +41,23 @@ export function publicStorage(storage: StorageStatus): StorageStatus {
 export function readStorage(db: Db, config: Pick<Config, 'mode' | 'retention' | 'offline'>, clock: Clock): StorageStatus {
   const { mode } = config;
   const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
-  const cutoff = new Date(clock() - config.retention.local_days * 86_400_000).toISOString();
-  let backlog = 0;
+  const counted = (table: string) => db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
+  const size = (table: string, scope: Scope) => (mode === 'store' && (scope === 'origin' || table === 'changes') ? counted(table) : spanOfRowids(db, table));
   for (const table of replicatedTables(db)) {
     const scope = scopeOf(table);
-    if (!scope) continue;
-    scopes[scope] += db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
-    if (scope === 'origin') backlog += db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE last_change < ?`).pluck().get(cutoff)!;
+    if (scope) scopes[scope] += size(table, scope);
   }
-  const feedRows = db.prepare<[], number>('SELECT count(*) FROM changes').pluck().get()!;
+  const feedRows = size('changes', 'origin');
   if (mode === 'hub') {
     const lastRun = db.prepare<[], string | null>('SELECT max(marked_at) FROM sync_feed_marks').pluck().get() ?? null;
     const floor = Number(db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck().get() ?? 0);
     const settling = new SettlingStatusReader(db, config.offline.max_age_hours * 3_600_000).read(clock());
     return { scopes, feed_rows: feedRows, compaction: { last_run_at: lastRun, floor }, settling };
+  }
+  const cutoff = new Date(clock() - config.retention.local_days * 86_400_000).toISOString();
+  let backlog = 0;
+  for (const table of replicatedTables(db)) {
+    if (scopeOf(table) === 'origin') backlog += db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE last_change < ?`).pluck().get(cutoff)!;
   }
   const state = new SyncState(db);
   return {
@@ -55,4 +65,9 @@ export function readStorage(db: Db, config: Pick<Config, 'mode' | 'retention' | 
     feed_rows: feedRows,
     retention: { backlog_rows: backlog, last_run_at: state.get('last_retention_at') ?? null, deleted_total: state.number('retention_deleted') ?? 0 },
   };
+}
+
+/** A table's rows from its rowids, max − min + 1 (0 when empty): each by one seek, where one aggregate of both would scan. */
+function spanOfRowids(db: Db, table: string): number {
+  return db.prepare<[], number>(`SELECT coalesce((SELECT max(rowid) FROM ${table}) - (SELECT min(rowid) FROM ${table}) + 1, 0)`).pluck().get()!;
 }

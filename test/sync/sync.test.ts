@@ -12,7 +12,9 @@ import { runRound } from '../../src/sync/agent.js';
 import type { SyncParts } from '../../src/sync/sync-parts.js';
 import { bootstrapIfNeeded } from '../../src/sync/bootstrap.js';
 import { checksumTables } from '../../src/sync/checksum.js';
+import { replicatedTables } from '../../src/sync/replicated-tables.js';
 import { Retention } from '../../src/sync/retention.js';
+import { scopeOf, type Scope } from '../../src/sync/scopes.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { readStorage } from '../../src/sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
@@ -88,6 +90,15 @@ async function startCluster(storeCount = 2): Promise<Cluster> {
 }
 
 const count = (server: TestServer, sql: string) => (server.app.node.db.prepare(sql).get() as { n: number }).n;
+/** Each scope's rows, counted one by one. */
+function countedScopes(server: TestServer): Record<Scope, number> {
+  const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
+  for (const table of replicatedTables(server.app.node.db)) {
+    const scope = scopeOf(table);
+    if (scope) scopes[scope] += count(server, `SELECT count(*) AS n FROM ${table}`);
+  }
+  return scopes;
+}
 const assign = (store: Store, customerId: string, amount: number) =>
   call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
 const reduce = (store: Store, customerId: string, amount: number) =>
@@ -270,6 +281,9 @@ describe('sync between a hub and stores', () => {
     expect(JSON.stringify(hubHealth.body)).not.toContain('store-0');
     expect(hubHealth.body.storage).toMatchObject({ compaction: { last_run_at: null, floor: 0 } });
     expect(hubHealth.body.storage.scopes.origin).toBeGreaterThan(0);
+    // Sized from rowids on the hub (src/sync/storage-status.ts): exact where no row went from the middle, as here.
+    expect(hubHealth.body.storage.scopes).toEqual(countedScopes(cluster.hub));
+    expect(hubHealth.body.storage.feed_rows).toBe(count(cluster.hub, 'SELECT count(*) AS n FROM changes'));
   });
 
   it('retention reads a table a window of rows at a time, and a run stopped by its budget leaves off where the next goes on', async () => {
