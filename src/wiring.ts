@@ -71,14 +71,17 @@ export function createFeedCompaction(node: Node, config: Config, clock: Clock): 
   return new FeedCompaction(node.db, replicatedTables(node.db), config.sync.feed_retention_days * 86_400_000, clock);
 }
 
-/** The hub compacts its feed once an hour, the first time an hour after it starts. */
+/** The hub compacts its feed once an hour, the first time an hour after it starts; a run still going skips the next. */
 export function startFeedCompaction(compaction: FeedCompaction, log: Logger): () => void {
+  let running = false;
   const timer = setInterval(() => {
-    try {
-      log.info({ sync: 'compaction', ...compaction.run() }, 'feed compacted');
-    } catch (error) {
-      log.error({ err: error }, 'feed compaction failed');
-    }
+    if (running) return;
+    running = true;
+    compaction
+      .run()
+      .then((outcome) => log.info({ sync: 'compaction', ...outcome }, 'feed compacted'))
+      .catch((error: unknown) => log.error({ err: error }, 'feed compaction failed'))
+      .finally(() => (running = false));
   }, COMPACT_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);

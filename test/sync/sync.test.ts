@@ -308,6 +308,30 @@ describe('sync between a hub and stores', () => {
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(before + 150);
   });
 
+  it('the hub answers while it compacts a long feed: a run reads and deletes a slice of seqs a turn', async () => {
+    cluster = await startCluster(0);
+    const hub = cluster.hub;
+    const db = hub.app.node.db;
+    // 60,000 changes of rows stores never hold, marked eight days old: all of them go.
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
+             INSERT INTO changes (entity, entity_id, op, row, hlc) SELECT 'user_sessions', 's' || i, 'insert', '{}', '0001' FROM n`);
+    const lastSeq = count(hub, 'SELECT max(seq) AS n FROM changes');
+    db.prepare('INSERT INTO sync_feed_marks (marked_at, seq) VALUES (?, ?)').run(new Date(hub.clock.now() - 8 * 86_400_000).toISOString(), lastSeq);
+    db.prepare("INSERT INTO recommendation_state (key, value) VALUES ('cursor', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(lastSeq));
+    const order: string[] = [];
+    const compacted = createFeedCompaction(hub.app.node, hub.config, hub.clock.now).run().then((outcome) => {
+      order.push('compacted');
+      return outcome;
+    });
+    const health = call('GET', `${hub.url}/health`).then((answer) => {
+      order.push('answered');
+      return answer;
+    });
+    expect((await health).status).toBe(200);
+    expect((await compacted).deleted).toBeGreaterThanOrEqual(60000);
+    expect(order).toEqual(['answered', 'compacted']);
+  });
+
   it('the hub compacts its feed; a store whose cursor is older than the compacted part bootstraps again by itself and converges', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
@@ -337,13 +361,13 @@ describe('sync between a hub and stores', () => {
     expect((await cluster.round(a)).ok).toBe(true);
     const lastSeq = count(hub, 'SELECT max(seq) AS n FROM changes');
     expect(a.sync.state.number('cursor')).toBe(lastSeq);
-    expect(compaction.run()).toMatchObject({ deleted: 0, floor: 0 });
+    expect(await compaction.run()).toMatchObject({ deleted: 0, floor: 0 });
 
     // Eight days on, past sync.feed_retention_days (7): the three renames keep their newest,
     // Eva's point record (a store's fact) leaves the feed, her state stays.
     hub.clock.advance(8 * 86_400_000);
     rename('Four');
-    const compacted = compaction.run();
+    const compacted = await compaction.run();
     expect(compacted.floor).toBe(lastSeq);
     expect(compacted.deleted).toBeGreaterThanOrEqual(3);
     expect(count(hub, `SELECT count(*) AS n FROM changes WHERE seq <= ${lastSeq} AND entity = 'customers' AND entity_id = '${DEMO_IDS.customerPetr}'`)).toBe(0);
