@@ -63,9 +63,14 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
   }
 }
 
+/** Meta key: when the hub last found every customer with records published. */
+const STATES_SWEPT = 'customer_states.swept_at';
+
 /**
- * The hub publishes a customer's state in every write that changes their records, and at
- * start for customers who have records and no state yet (a hub upgraded from schema 8).
+ * The hub publishes a customer's state in every write that changes their records, and once
+ * for customers who have records and no state yet (a hub upgraded from schema 8). That sweep
+ * reads every record's customer, which a year of a chain makes minutes, at every start of
+ * the daemon and every CLI command on the hub: it runs until it finds none left, and not again.
  */
 function publishStates(db: Db, writes: WritePath, clock: Clock, offlineAgeMs: number): CustomerStates {
   const states = new CustomerStates(db, clock, offlineAgeMs);
@@ -73,8 +78,11 @@ function publishStates(db: Db, writes: WritePath, clock: Clock, offlineAgeMs: nu
     const touched = CustomerStates.touched(changes);
     if (touched.size > 0) states.publish(tx, touched.keys(), touched);
   });
-  for (let batch = states.unpublishedCustomers(PUBLISH_BATCH); batch.length > 0; batch = states.unpublishedCustomers(PUBLISH_BATCH)) {
-    writes.write(null, (tx) => states.publish(tx, batch));
+  if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(STATES_SWEPT) === undefined) {
+    for (let batch = states.unpublishedCustomers(PUBLISH_BATCH); batch.length > 0; batch = states.unpublishedCustomers(PUBLISH_BATCH)) {
+      writes.write(null, (tx) => states.publish(tx, batch));
+    }
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(STATES_SWEPT, new Date(clock()).toISOString());
   }
   return states;
 }

@@ -16,7 +16,10 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { balanceAt, foldLedger, type PointFact } from '../../src/loyalty/ledger-fold.js';
-import { openNode, type Node } from '../../src/node.js';
+import { migrate } from '../../src/db/migrate.js';
+import { MIGRATIONS } from '../../src/db/migrations/index.js';
+import { openDatabase } from '../../src/db/open.js';
+import { databaseFile, openNode, type Node } from '../../src/node.js';
 import { encodeHlc } from '../../src/core/hlc.js';
 import { CustomerStates } from '../../src/loyalty/customer-states.js';
 import type { RowChange } from '../../src/sync/protocol.js';
@@ -202,6 +205,32 @@ describe('folding a state on from the one published before', () => {
       { numRuns: 200 },
     );
   }, 120_000);
+});
+
+describe('a hub opened on records with no state (upgraded from schema 8)', () => {
+  it('publishes their states at its first start, and reads the records for it no more at later starts', () => {
+    const folder = tempDir('loyaltyd-states-sweep-');
+    folders.push(folder);
+    const db = openDatabase(databaseFile(folder));
+    migrate(db, MIGRATIONS.filter((migration) => migration.version < 9));
+    const record = db.prepare(
+      `INSERT INTO point_records (id, customer_id, kind, points_milli, valid_to, created_at, state, hlc, last_change)
+       VALUES (?, ?, 'collection', 5000, NULL, '2026-01-01T00:00:00.000Z', 1, ?, '2026-01-01')`,
+    );
+    db.prepare("INSERT INTO customers (id, first_name, hlc, last_change) VALUES (?, 'Old', '000000000001-0000-test', '2026-01-01')").run(CUSTOMER);
+    record.run('5ea7f0000000000000000000a1', CUSTOMER, '000000000001-0000-test');
+    db.close();
+    const states = (node: Node) => node.db.prepare<[], number>('SELECT count(*) FROM customer_states').pluck().get();
+    const first = openNode({ data_dir: folder, mode: 'hub', offline: OFFLINE }, () => NOW);
+    expect(states(first)).toBe(1);
+    expect(first.db.prepare("SELECT value FROM meta WHERE key = 'customer_states.swept_at'").pluck().get()).toBe(new Date(NOW).toISOString());
+    // A record written behind the daemon's back (src/sync/CONTEXT.md): in a state from the customer's next write, not from a start.
+    first.db.exec("DELETE FROM customer_states; DELETE FROM customer_state_tails");
+    first.close();
+    const second = openNode({ data_dir: folder, mode: 'hub', offline: OFFLINE }, () => NOW);
+    expect(states(second)).toBe(0);
+    second.close();
+  });
 });
 
 describe('points left on a record', () => {
