@@ -17,6 +17,11 @@ export function encodeHlc(stamp: HlcStamp): string {
   return `${stamp.ms.toString(16).padStart(12, '0')}-${stamp.counter.toString(16).padStart(4, '0')}-${stamp.node}`;
 }
 
+/** A stamp's milliseconds alone: also of a bound with no node, such as the horizon's offline-age floor. */
+export function msOfStamp(text: string): number {
+  return Number.parseInt(text.slice(0, 12), 16);
+}
+
 export function decodeHlc(text: string): HlcStamp {
   const match = /^([0-9a-f]{12})-([0-9a-f]{4})-(.+)$/.exec(text);
   if (!match) throw new Error(`not an HLC stamp: ${text}`);

@@ -32,6 +32,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
+import { msOfStamp } from '../core/hlc.js';
 import { decodeLots, encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
 import { Horizon } from './horizon.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
@@ -161,7 +162,7 @@ export class CustomerStates {
     const tail = facts.filter((fact) => fact.hlc > horizon);
     const start = from ? { lots: decodeLots(from.lots), debt: from.debt_milli } : EMPTY_FOLD;
     const { state } = foldFrom(start, folded.map(toOrderedFact));
-    const keptFrom = Number.parseInt(horizon.slice(0, 12), 16) - EXPIRED_LOT_KEPT_MS;
+    const keptFrom = msOfStamp(horizon) - EXPIRED_LOT_KEPT_MS;
     const lots = mergedByExpiry(state.lots).filter((lot) => lot.valid_to === null || lot.valid_to > keptFrom);
     const credits = this.credits.all(customerId, after);
     const creditTail = credits.filter((credit) => credit.hlc > horizon);

@@ -25,6 +25,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
+import { msOfStamp } from '../core/hlc.js';
 import type { Db } from '../db/open.js';
 import type { PushedCommand, RowChange } from './protocol.js';
 
@@ -146,7 +147,7 @@ export class CommandPolicy {
   /** The stamp's origin; throws when it is malformed or too far ahead of the hub's clock. */
   private checkStamp(stamp: string, what: string): string {
     if (!STAMP.test(stamp)) throw new CommandRejected(`${what} has a malformed stamp`);
-    const ahead = Number.parseInt(stamp.slice(0, 12), 16) - this.clock();
+    const ahead = msOfStamp(stamp) - this.clock();
     if (ahead > this.maxSkewMs) {
       throw new CommandRejected(`${what} is stamped ${Math.round(ahead / 1000)} s ahead of the hub's clock (at most ${this.maxSkewMs / 1000} s)`);
     }

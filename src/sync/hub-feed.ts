@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
+import { msOfStamp } from '../core/hlc.js';
 import type { Db } from '../db/open.js';
 import { cursorExpired } from '../errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
@@ -73,7 +74,7 @@ export class HubFeed {
       cursor: examined[examined.length - 1]?.seq ?? after,
       last_seq: this.lastSeq.get()?.seq ?? 0,
       has_more: records.length > limit,
-      hub_time: last ? new Date(parseInt(last.hlc.slice(0, 12), 16)).toISOString() : new Date().toISOString(),
+      hub_time: last ? new Date(msOfStamp(last.hlc)).toISOString() : new Date().toISOString(),
       feed_id: this.feedId(),
     };
   }

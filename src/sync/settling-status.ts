@@ -8,6 +8,7 @@
  * store before the states grow.
  */
 import type { Statement } from 'better-sqlite3';
+import { msOfStamp } from '../core/hlc.js';
 import type { Db } from '../db/open.js';
 import { Horizon } from '../loyalty/horizon.js';
 
@@ -36,7 +37,7 @@ export class SettlingStatusReader {
 
   read(now: number): SettlingStatus {
     const { stamp, heldBy } = this.horizon.at(now);
-    const horizonMs = msOf(stamp);
+    const horizonMs = msOfStamp(stamp);
     const tails = this.tails.get()!;
     const ageOf = (ms: number) => Math.max(0, Math.round((now - ms) / 1000));
     return {
@@ -44,12 +45,7 @@ export class SettlingStatusReader {
       horizon_age_seconds: ageOf(horizonMs),
       held_by: heldBy === undefined ? null : (this.name.get(heldBy) ?? heldBy),
       unsettled_states: tails.states,
-      oldest_unsettled_age_seconds: tails.oldest === null ? null : ageOf(msOf(tails.oldest)),
+      oldest_unsettled_age_seconds: tails.oldest === null ? null : ageOf(msOfStamp(tails.oldest)),
     };
   }
-}
-
-/** A stamp's wall-clock part: the offline age's floor has no node to decode. */
-function msOf(stamp: string): number {
-  return Number.parseInt(stamp.slice(0, 12), 16);
 }

@@ -42,22 +42,21 @@ export function readStorage(db: Db, config: Pick<Config, 'mode' | 'retention' | 
   const { mode } = config;
   const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
   const counted = (table: string) => db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
-  const size = (table: string, scope: Scope) => (mode === 'store' && (scope === 'origin' || table === 'changes') ? counted(table) : spanOfRowids(db, table));
+  const cutoff = new Date(clock() - config.retention.local_days * 86_400_000).toISOString();
+  let backlog = 0;
   for (const table of replicatedTables(db)) {
     const scope = scopeOf(table);
-    if (scope) scopes[scope] += size(table, scope);
+    if (!scope) continue;
+    const ownFacts = mode === 'store' && scope === 'origin';
+    scopes[scope] += ownFacts ? counted(table) : spanOfRowids(db, table);
+    if (ownFacts) backlog += db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE last_change < ?`).pluck().get(cutoff)!;
   }
-  const feedRows = size('changes', 'origin');
+  const feedRows = mode === 'store' ? counted('changes') : spanOfRowids(db, 'changes');
   if (mode === 'hub') {
     const lastRun = db.prepare<[], string | null>('SELECT max(marked_at) FROM sync_feed_marks').pluck().get() ?? null;
     const floor = Number(db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck().get() ?? 0);
     const settling = new SettlingStatusReader(db, config.offline.max_age_hours * 3_600_000).read(clock());
     return { scopes, feed_rows: feedRows, compaction: { last_run_at: lastRun, floor }, settling };
-  }
-  const cutoff = new Date(clock() - config.retention.local_days * 86_400_000).toISOString();
-  let backlog = 0;
-  for (const table of replicatedTables(db)) {
-    if (scopeOf(table) === 'origin') backlog += db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE last_change < ?`).pluck().get(cutoff)!;
   }
   const state = new SyncState(db);
   return {

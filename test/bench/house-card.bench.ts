@@ -7,7 +7,8 @@
  * reported (src/loyalty/customer-states.ts): the customer's state carries every fact since as
  * its tail, and is published whole at each push. Printed per window of bills: the state's
  * bytes at the hub, the customer-state bytes one round of A's adds to the hub's feed (what
- * every store pulls), the customer-state bytes the feed holds, A's round, and send-purchase at A. `BENCH_HOUSE_BILLS` (default 1,000) sets the bills.
+ * every store pulls), the customer-state bytes the feed holds, A's round, and send-purchase
+ * at A. `BENCH_HOUSE_BILLS` (default 1,000) sets the bills.
  */
 import Database from 'better-sqlite3';
 import pino from 'pino';
