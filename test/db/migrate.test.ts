@@ -136,7 +136,7 @@ describe('migrations', () => {
       ['recommendation_coverage', 'n1', 'new'],
     ];
     for (const [entity, id, row] of written) change.run(entity, id, row);
-    expect(migrate(db).applied).toEqual(['0017-newest-changes']);
+    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 17)).applied).toEqual(['0017-newest-changes']);
     expect(db.prepare('SELECT entity, entity_id, row FROM changes ORDER BY seq').all()).toEqual([
       { entity: 'customer_states', entity_id: 'c2', row: 'only' },
       { entity: 'customers', entity_id: 'c1', row: 'kept' },
@@ -147,6 +147,18 @@ describe('migrations', () => {
     // A publish deletes the row's older changes (src/db/change-feed.ts): by the index, not a scan of the feed.
     const plan = db.prepare(`EXPLAIN QUERY PLAN ${OLDER_CHANGES_SQL}`).all('customer_states', 'c1') as { detail: string }[];
     expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING INDEX changes_published')]);
+  });
+
+  it("index purchase assignments by customer on a database an older release left, keeping them", () => {
+    const db = open(join(newFolder(), 'loyaltyd.sqlite'));
+    migrate(db, MIGRATIONS.filter((migration) => migration.version < 18));
+    db.prepare("INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES ('c1', 'Eva', 'Svobodova', '0001', '2026-11-01')").run();
+    db.prepare("INSERT INTO purchases (id, store_id, external_purchase_id, payment_time, total_price_minor, hlc, last_change) VALUES ('p1', 's1', 'B-1', '2026-11-01', 100, '0001', '2026-11-01')").run();
+    db.prepare("INSERT INTO purchase_assignments (id, purchase_id, customer_id, hlc, last_change) VALUES ('a1', 'p1', 'c1', '0002', '2026-11-02')").run();
+    expect(migrate(db).applied).toEqual(['0018-assignments-by-customer']);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?').all('c1') as { detail: string }[];
+    expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING COVERING INDEX purchase_assignments_by_customer')]);
+    expect(db.prepare('SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?').all('c1')).toEqual([{ purchase_id: 'p1' }]);
   });
 
   it('`loyaltyd init` creates the database, and a second init applies nothing and keeps its data', async () => {

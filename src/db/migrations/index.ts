@@ -15,6 +15,7 @@ import * as nodeProgressStamps from './0014-node-progress-stamps.js';
 import * as creditBalanceStamps from './0015-credit-balance-stamps.js';
 import * as longLedgers from './0016-long-ledgers.js';
 import * as newestChanges from './0017-newest-changes.js';
+import * as assignmentsByCustomer from './0018-assignments-by-customer.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -44,4 +45,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: 'credit-balance-stamps', sql: creditBalanceStamps.sql },
   { version: 16, name: 'long-ledgers', sql: longLedgers.sql },
   { version: 17, name: 'newest-changes', sql: newestChanges.sql },
+  { version: 18, name: 'assignments-by-customer', sql: assignmentsByCustomer.sql },
 ];

@@ -1,4 +1,4 @@
-import { atLeast, atMost, equals, ListQueries } from '../../db/list-query.js';
+import { atLeast, atMost, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
@@ -17,6 +17,19 @@ const SORTABLE = {
   cashdesk_number: 'p.cashdesk_number',
   last_change: 'p.last_change',
 };
+
+/**
+ * A customer's purchases, by index: those the till named them on, and those assigned to them
+ * later (migration 18), of which CUSTOMER keeps the ones whose first assignment is theirs.
+ * CUSTOMER alone read every purchase the node holds.
+ */
+function ofCustomer(customerId: string | undefined): Filter {
+  if (customerId === undefined) return undefined;
+  return {
+    sql: `(p.customer_id = ? OR p.id IN (SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?)) AND ${CUSTOMER} = ?`,
+    params: [customerId, customerId, customerId],
+  };
+}
 
 export interface PurchaseFilters {
   store_id?: string;
@@ -67,7 +80,7 @@ export class PurchasesRepo {
         select: COLUMNS,
         filters: [
           equals('p.store_id', filters.store_id),
-          equals(CUSTOMER, filters.customer_id),
+          ofCustomer(filters.customer_id),
           equals('p.type_id', filters.type_id),
           atLeast('p.payment_time', filters.paid_from),
           atMost('p.payment_time', filters.paid_to),
