@@ -41,6 +41,9 @@ interface Seqs {
   last: number;
 }
 
+/** The feed's first and last seq, each by its own subquery: in one SELECT they walked the whole feed. */
+export const FEED_SPAN_SQL = 'SELECT (SELECT min(seq) FROM changes) AS first, (SELECT max(seq) FROM changes) AS last';
+
 export class FeedCompaction {
   private readonly mark: Statement;
   private readonly compactTo: Statement<[string], number | null>;
@@ -67,7 +70,7 @@ export class FeedCompaction {
     this.modelCursor = db.prepare<[], string | undefined>("SELECT value FROM recommendation_state WHERE key = 'cursor'").pluck();
     const kept = JSON.stringify(replicated.filter(reachesStores));
     this.db.exec('CREATE TEMP TABLE IF NOT EXISTS feed_newest (entity TEXT NOT NULL, entity_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (entity, entity_id)) WITHOUT ROWID');
-    this.seqs = db.prepare('SELECT min(seq) AS first, max(seq) AS last FROM changes');
+    this.seqs = db.prepare(FEED_SPAN_SQL);
     this.newestIn = db.prepare(
       `INSERT INTO temp.feed_newest (entity, entity_id, seq) SELECT entity, entity_id, max(seq) FROM changes WHERE seq > @from AND seq <= @to GROUP BY entity, entity_id
        ON CONFLICT (entity, entity_id) DO UPDATE SET seq = max(seq, excluded.seq)`,

@@ -62,6 +62,13 @@ export function publicSyncStatus(status: SyncStatus): PublicSyncStatus {
   return { ...rest, stores: new Set(nodes.map((node) => node.name)).size, longest_silence_seconds: silences.length > 0 ? Math.max(...silences) : null };
 }
 
+/**
+ * The hub's newest change and stamp, each read by its own subquery: one SELECT of both
+ * aggregates walked the whole feed (176 ms at 2M changes), and every /health, /metrics and
+ * /status of the hub reads it.
+ */
+export const FEED_HEAD_SQL = 'SELECT (SELECT max(seq) FROM changes) AS seq, (SELECT max(hlc) FROM changes) AS hlc';
+
 interface NodeRow {
   name: string;
   generation: string | null;
@@ -88,7 +95,7 @@ export class SyncStatusReader {
       `SELECT n.name, p.generation, p.last_seq, p.last_seen_at FROM nodes n
        LEFT JOIN sync_node_progress p ON p.node_id = n.id ORDER BY n.name, p.last_seen_at DESC`,
     );
-    this.feed = db.prepare('SELECT max(seq) AS seq, max(hlc) AS hlc FROM changes');
+    this.feed = db.prepare(FEED_HEAD_SQL);
     this.outbox = db.prepare(
       `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,
               (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest`,

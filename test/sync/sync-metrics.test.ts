@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRound } from '../../src/sync/agent.js';
+import { FEED_SPAN_SQL } from '../../src/sync/feed-compaction.js';
+import { FEED_HEAD_SQL } from '../../src/sync/status.js';
 import type { SyncParts } from '../../src/sync/sync-parts.js';
 import { createStoreSync } from '../../src/wiring.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
@@ -170,5 +172,15 @@ describe('the Grafana dashboard in config/', () => {
     const sync = new Set([...(await served(hub)), ...(await served(store))]);
     expect(sync.size).toBeGreaterThan(10);
     expect([...charted].sort()).toEqual([...sync].sort());
+  });
+});
+
+describe("the hub's reads of its feed at every probe and compaction", () => {
+  it("seek the feed's first and last change by index instead of walking every change", () => {
+    const plan = (sql: string) => (hub.app.node.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((step) => step.detail);
+    for (const sql of [FEED_HEAD_SQL, FEED_SPAN_SQL]) {
+      expect(plan(sql).filter((step) => step.includes('changes'))).toEqual([expect.stringMatching(/^SEARCH changes/), expect.stringMatching(/^SEARCH changes/)]);
+    }
+    expect(hub.app.node.db.prepare(FEED_HEAD_SQL).get()).toEqual({ seq: expect.any(Number), hlc: expect.any(String) });
   });
 });
