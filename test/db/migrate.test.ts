@@ -155,10 +155,21 @@ describe('migrations', () => {
     db.prepare("INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES ('c1', 'Eva', 'Svobodova', '0001', '2026-11-01')").run();
     db.prepare("INSERT INTO purchases (id, store_id, external_purchase_id, payment_time, total_price_minor, hlc, last_change) VALUES ('p1', 's1', 'B-1', '2026-11-01', 100, '0001', '2026-11-01')").run();
     db.prepare("INSERT INTO purchase_assignments (id, purchase_id, customer_id, hlc, last_change) VALUES ('a1', 'p1', 'c1', '0002', '2026-11-02')").run();
-    expect(migrate(db).applied).toEqual(['0018-assignments-by-customer']);
+    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 18)).applied).toEqual(['0018-assignments-by-customer']);
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?').all('c1') as { detail: string }[];
     expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING COVERING INDEX purchase_assignments_by_customer')]);
     expect(db.prepare('SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?').all('c1')).toEqual([{ purchase_id: 'p1' }]);
+  });
+
+  it('index voucher applications by purchase on a database an older release left, keeping them', () => {
+    const db = open(join(newFolder(), 'loyaltyd.sqlite'));
+    migrate(db, MIGRATIONS.filter((migration) => migration.version < 19));
+    db.pragma('foreign_keys = OFF');
+    db.prepare("INSERT INTO voucher_applications (id, voucher_id, store_id, purchase_id, applied_date, hlc, last_change) VALUES ('a1', 'v1', 's1', 'p1', '2026-11-01', '0001', '2026-11-01')").run();
+    expect(migrate(db).applied).toEqual(['0019-voucher-applications-by-purchase']);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT voucher_id FROM voucher_applications WHERE purchase_id = ?').all('p1') as { detail: string }[];
+    expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING INDEX voucher_applications_by_purchase')]);
+    expect(db.prepare('SELECT voucher_id FROM voucher_applications WHERE purchase_id = ?').all('p1')).toEqual([{ voucher_id: 'v1' }]);
   });
 
   it('`loyaltyd init` creates the database, and a second init applies nothing and keeps its data', async () => {

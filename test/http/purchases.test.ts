@@ -3,7 +3,6 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { listChecks } from '../support/list-checks.js';
-import { PurchasesRepo } from '../../src/features/purchases/purchases.repo.js';
 
 const NOVEMBER = 'payment_time_from=2026-11-01 00:00:00';
 let server: TestServer;
@@ -61,20 +60,6 @@ describe('purchases', () => {
     expect((await get(`/purchases?customer_id=${DEMO_IDS.customerEva}&${NOVEMBER}`)).body.data.total_items).toBe(1);
     const jana = (await get(`/purchases?customer_id=${DEMO_IDS.customerJana}&${NOVEMBER}`)).body.data;
     expect(jana.purchases.map((purchase: { purchase_id: string }) => purchase.purchase_id)).toEqual([ids.jana]);
-  });
-
-  it("finds a customer's purchases by index, not by reading every purchase the node holds", () => {
-    const db = server.app.node.db;
-    const prepared: string[] = [];
-    const recording = new Proxy(db, { get: (target, key) => (key === 'prepare' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, key)) });
-    new PurchasesRepo(recording).page({ customer_id: DEMO_IDS.customerEva }, { count: 100, offset: 0, sort_direction: 'ASC' });
-    const reads = prepared.filter((sql) => sql.includes('FROM purchase_assignments WHERE customer_id = ?'));
-    expect(reads).toHaveLength(2);
-    for (const sql of reads) {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...sql.split('?').slice(1).map(() => 'x')) as { detail: string }[]).map((step) => step.detail);
-      expect(plan.filter((step) => step.startsWith('SCAN p'))).toEqual([]);
-      expect(plan).toContain('SEARCH p USING INDEX purchases_by_customer (customer_id=?)');
-    }
   });
 
   it('answers detail, items, points and the payment summary of one purchase; an unknown id 404', async () => {

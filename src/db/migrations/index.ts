@@ -16,6 +16,7 @@ import * as creditBalanceStamps from './0015-credit-balance-stamps.js';
 import * as longLedgers from './0016-long-ledgers.js';
 import * as newestChanges from './0017-newest-changes.js';
 import * as assignmentsByCustomer from './0018-assignments-by-customer.js';
+import * as voucherApplicationsByPurchase from './0019-voucher-applications-by-purchase.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -46,4 +47,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: 'long-ledgers', sql: longLedgers.sql },
   { version: 17, name: 'newest-changes', sql: newestChanges.sql },
   { version: 18, name: 'assignments-by-customer', sql: assignmentsByCustomer.sql },
+  { version: 19, name: 'voucher-applications-by-purchase', sql: voucherApplicationsByPurchase.sql },
 ];
