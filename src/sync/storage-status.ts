@@ -8,7 +8,7 @@
  * so the scopes a node never deletes from in the middle (the chain and customer states, and
  * on the hub every scope and the feed's span) are sized from their rowids, max − min + 1,
  * two B-tree seeks whatever the size. What a store's retention bounds (its own facts, its
- * feed, the backlog) is counted.
+ * feed) is counted, and the backlog over the oldest rows alone (`backlogSql`).
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -49,7 +49,7 @@ export function readStorage(db: Db, config: Pick<Config, 'mode' | 'retention' | 
     if (!scope) continue;
     const ownFacts = mode === 'store' && scope === 'origin';
     scopes[scope] += ownFacts ? counted(table) : spanOfRowids(db, table);
-    if (ownFacts) backlog += db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE last_change < ?`).pluck().get(cutoff)!;
+    if (ownFacts) backlog += db.prepare<{ cutoff: string }, number>(backlogSql(table)).pluck().get({ cutoff })!;
   }
   const feedRows = mode === 'store' ? counted('changes') : spanOfRowids(db, 'changes');
   if (mode === 'hub') {
@@ -64,6 +64,18 @@ export function readStorage(db: Db, config: Pick<Config, 'mode' | 'retention' | 
     feed_rows: feedRows,
     retention: { backlog_rows: backlog, last_run_at: state.get('last_retention_at') ?? null, deleted_total: state.number('retention_deleted') ?? 0 },
   };
+}
+
+/**
+ * A store's own facts older than the cutoff, counted in rowid order up to the first one newer:
+ * a node appends its facts as it writes them, so the old ones come first, and retention
+ * deletes them from there. Counting every row older than the cutoff read every row of the
+ * table at each probe (24 ms on a store holding 35 days of 1,000 bills).
+ */
+function backlogSql(table: string): string {
+  return `SELECT count(*) FROM ${table}
+          WHERE rowid < coalesce((SELECT min(rowid) FROM ${table} WHERE last_change >= @cutoff), (SELECT max(rowid) FROM ${table}) + 1)
+            AND last_change < @cutoff`;
 }
 
 /** A table's rows from its rowids, max − min + 1 (0 when empty): each by one seek, where one aggregate of both would scan. */

@@ -253,6 +253,13 @@ describe('sync between a hub and stores', () => {
     const offline = await store.sync.retention.run(1000);
     expect(records()).toBe(kept + 2);
     expect(balance(store.server, DEMO_IDS.customerEva)).toBe(before + 30);
+    // /health counts them as the backlog, with every other own fact older than the cutoff.
+    const cutoff = new Date(store.server.clock.now() - 35 * 86_400_000).toISOString();
+    const old = replicatedTables(store.server.app.node.db)
+      .filter((table) => scopeOf(table) === 'origin')
+      .reduce((sum, table) => sum + count(store.server, `SELECT count(*) AS n FROM ${table} WHERE last_change < '${cutoff}'`), 0);
+    expect(old).toBeGreaterThanOrEqual(2);
+    expect((await call('GET', `${store.server.url}/health`)).body.storage.retention.backlog_rows).toBe(old);
 
     // Pushed and covered by the state the hub published, yet younger than 35 days: kept.
     store.server.clock.advance(-36 * 86_400_000);
