@@ -29,7 +29,7 @@ import { startStateSettling } from './loyalty/state-settling.js';
 import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { publicSyncStatus } from './sync/status.js';
-import { publicStorage, readStorage } from './sync/storage-status.js';
+import { publicStorage, StorageReader } from './sync/storage-status.js';
 import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
 
 export interface App {
@@ -50,6 +50,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   const observe = createObserver(log, metrics);
   const started = clock();
   const status = createNodeStatus(node, config, services.users, clock);
+  const storage = new StorageReader(node.db, config);
   registerSyncMetrics(metrics.registry, config.mode, status.figures);
   const background: BackgroundTask[] = [(taskLog) => startCheckpointer(node.db, taskLog)];
 
@@ -72,7 +73,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
         schema_version: schemaVersion(),
         uptime_seconds: Math.round((clock() - started) / 1000),
         sync: publicSyncStatus(status.sync()),
-        storage: publicStorage(readStorage(node.db, config, clock)),
+        storage: publicStorage(storage.read(clock)),
       };
     }, metrics.registry),
   );

@@ -3,7 +3,7 @@ import { systemClock } from '../clock.js';
 import { runRound } from '../sync/agent.js';
 import { checksumTables } from '../sync/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
-import { readStorage } from '../sync/storage-status.js';
+import { StorageReader } from '../sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../wiring.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
@@ -43,7 +43,7 @@ export function registerSyncCommands(program: Command): void {
       await withApp(config, (app) => {
         const status = {
           ...readSyncStatus(app.node.db, config.mode, config.hub.url, systemClock),
-          storage: readStorage(app.node.db, config, systemClock),
+          storage: new StorageReader(app.node.db, config).read(systemClock),
         };
         if (options.json) print({ ...status }, true);
         else print(flatten(status as unknown as Record<string, unknown>), false);

@@ -10,6 +10,7 @@
  * two B-tree seeks whatever the size. What a store's retention bounds (its own facts, its
  * feed) is counted, and the backlog over the oldest rows alone (`backlogSql`).
  */
+import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/open.js';
@@ -38,32 +39,60 @@ export function publicStorage(storage: StorageStatus): StorageStatus {
   return { ...storage, settling: { ...storage.settling, held_by: null } };
 }
 
-export function readStorage(db: Db, config: Pick<Config, 'mode' | 'retention' | 'offline'>, clock: Clock): StorageStatus {
-  const { mode } = config;
-  const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
-  const counted = (table: string) => db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
-  const cutoff = new Date(clock() - config.retention.local_days * 86_400_000).toISOString();
-  let backlog = 0;
-  for (const table of replicatedTables(db)) {
-    const scope = scopeOf(table);
-    if (!scope) continue;
-    const ownFacts = mode === 'store' && scope === 'origin';
-    scopes[scope] += ownFacts ? counted(table) : spanOfRowids(db, table);
-    if (ownFacts) backlog += db.prepare<{ cutoff: string }, number>(backlogSql(table)).pluck().get({ cutoff })!;
+/** Reads a node's storage status; its statements are prepared once, since /health reads it at each probe. */
+export class StorageReader {
+  private readonly sizes: { scope: Scope; rows: Statement<[], number>; backlog: Statement<{ cutoff: string }, number> | undefined }[] = [];
+  private readonly feedRows: Statement<[], number>;
+  private readonly hub: { lastRun: Statement<[], string | null>; floor: Statement<[], string | undefined>; settling: SettlingStatusReader } | undefined;
+  private readonly state: SyncState | undefined;
+
+  constructor(
+    db: Db,
+    private readonly config: Pick<Config, 'mode' | 'retention' | 'offline'>,
+  ) {
+    const store = config.mode === 'store';
+    const pluck = (sql: string) => db.prepare<[], number>(sql).pluck();
+    for (const table of replicatedTables(db)) {
+      const scope = scopeOf(table);
+      if (!scope) continue;
+      const ownFacts = store && scope === 'origin';
+      this.sizes.push({
+        scope,
+        rows: pluck(ownFacts ? `SELECT count(*) FROM ${table}` : spanOfRowidsSql(table)),
+        backlog: ownFacts ? db.prepare<{ cutoff: string }, number>(backlogSql(table)).pluck() : undefined,
+      });
+    }
+    this.feedRows = pluck(store ? 'SELECT count(*) FROM changes' : spanOfRowidsSql('changes'));
+    this.hub = store
+      ? undefined
+      : {
+          lastRun: db.prepare<[], string | null>('SELECT max(marked_at) FROM sync_feed_marks').pluck(),
+          floor: db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck(),
+          settling: new SettlingStatusReader(db, config.offline.max_age_hours * 3_600_000),
+        };
+    this.state = store ? new SyncState(db) : undefined;
   }
-  const feedRows = mode === 'store' ? counted('changes') : spanOfRowids(db, 'changes');
-  if (mode === 'hub') {
-    const lastRun = db.prepare<[], string | null>('SELECT max(marked_at) FROM sync_feed_marks').pluck().get() ?? null;
-    const floor = Number(db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck().get() ?? 0);
-    const settling = new SettlingStatusReader(db, config.offline.max_age_hours * 3_600_000).read(clock());
-    return { scopes, feed_rows: feedRows, compaction: { last_run_at: lastRun, floor }, settling };
+
+  read(clock: Clock): StorageStatus {
+    const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
+    const cutoff = new Date(clock() - this.config.retention.local_days * 86_400_000).toISOString();
+    let backlog = 0;
+    for (const { scope, rows, backlog: old } of this.sizes) {
+      scopes[scope] += rows.get()!;
+      if (old) backlog += old.get({ cutoff })!;
+    }
+    const feedRows = this.feedRows.get()!;
+    if (this.hub) {
+      const floor = Number(this.hub.floor.get() ?? 0);
+      return { scopes, feed_rows: feedRows, compaction: { last_run_at: this.hub.lastRun.get() ?? null, floor }, settling: this.hub.settling.read(clock()) };
+    }
+    const state = this.state!;
+    return {
+      scopes,
+      feed_rows: feedRows,
+      retention: { backlog_rows: backlog, last_run_at: state.get('last_retention_at') ?? null, deleted_total: state.number('retention_deleted') ?? 0 },
+    };
   }
-  const state = new SyncState(db);
-  return {
-    scopes,
-    feed_rows: feedRows,
-    retention: { backlog_rows: backlog, last_run_at: state.get('last_retention_at') ?? null, deleted_total: state.number('retention_deleted') ?? 0 },
-  };
 }
 
 /**
@@ -79,6 +108,6 @@ function backlogSql(table: string): string {
 }
 
 /** A table's rows from its rowids, max − min + 1 (0 when empty): each by one seek, where one aggregate of both would scan. */
-function spanOfRowids(db: Db, table: string): number {
-  return db.prepare<[], number>(`SELECT coalesce((SELECT max(rowid) FROM ${table}) - (SELECT min(rowid) FROM ${table}) + 1, 0)`).pluck().get()!;
+function spanOfRowidsSql(table: string): string {
+  return `SELECT coalesce((SELECT max(rowid) FROM ${table}) - (SELECT min(rowid) FROM ${table}) + 1, 0)`;
 }

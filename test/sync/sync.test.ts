@@ -16,7 +16,7 @@ import { replicatedTables } from '../../src/sync/replicated-tables.js';
 import { Retention } from '../../src/sync/retention.js';
 import { scopeOf, type Scope } from '../../src/sync/scopes.js';
 import { readSyncStatus } from '../../src/sync/status.js';
-import { readStorage } from '../../src/sync/storage-status.js';
+import { StorageReader } from '../../src/sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
 import { freePort, waitFor } from '../support/cluster.js';
 import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
@@ -190,12 +190,12 @@ describe('sync between a hub and stores', () => {
     expect(pointFacts(hub)).toBe('records');
     for (const server of [hub, a.server, b.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
     // `sync status` on the hub names the store holding the horizon back; /health only counts.
-    expect(readStorage(hub.app.node.db, hub.config, hub.clock.now).settling).toMatchObject({ held_by: 'store-2', unsettled_states: 1 });
+    expect(new StorageReader(hub.app.node.db, hub.config).read(hub.clock.now).settling).toMatchObject({ held_by: 'store-2', unsettled_states: 1 });
     expect((await call('GET', `${hub.url}/health`)).body.storage.settling).toMatchObject({ held_by: null, unsettled_states: 1, oldest_unsettled_age_seconds: expect.any(Number) });
 
     for (const store of [silent, a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
     await settle();
-    expect(readStorage(hub.app.node.db, hub.config, hub.clock.now).settling).toMatchObject({ unsettled_states: 0, oldest_unsettled_age_seconds: null });
+    expect(new StorageReader(hub.app.node.db, hub.config).read(hub.clock.now).settling).toMatchObject({ unsettled_states: 0, oldest_unsettled_age_seconds: null });
     for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
     for (const server of [hub, a.server]) expect(pointFacts(server)).toBe('[]');
     for (const server of [hub, a.server, b.server, silent.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
@@ -206,7 +206,7 @@ describe('sync between a hub and stores', () => {
     const [a, closed] = cluster.stores as [Store, Store];
     const hub = cluster.hub;
     const settle = () => settleStates(hub.app.node.states!, hub.app.node.writes);
-    const settling = () => readStorage(hub.app.node.db, hub.config, hub.clock.now).settling;
+    const settling = () => new StorageReader(hub.app.node.db, hub.config).read(hub.clock.now).settling;
     await settle();
     const before = balance(hub, DEMO_IDS.customerEva);
     await assign(a, DEMO_IDS.customerEva, 5);
