@@ -2,6 +2,7 @@
 import type { Router } from 'express';
 import type { Clock } from './clock.js';
 import { ConfigError, type Config } from './config.js';
+import { repeatUnlessRunning } from './core/repeat.js';
 import { schemaVersion } from './db/migrate.js';
 import { databaseFile, type Node } from './node.js';
 import { hubTls } from './tls-files.js';
@@ -73,18 +74,12 @@ export function createFeedCompaction(node: Node, config: Config, clock: Clock): 
 
 /** The hub compacts its feed once an hour, the first time an hour after it starts; a run still going skips the next. */
 export function startFeedCompaction(compaction: FeedCompaction, log: Logger): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
+  return repeatUnlessRunning(COMPACT_EVERY_MS, () =>
     compaction
       .run()
       .then((outcome) => log.info({ sync: 'compaction', ...outcome }, 'feed compacted'))
-      .catch((error: unknown) => log.error({ err: error }, 'feed compaction failed'))
-      .finally(() => (running = false));
-  }, COMPACT_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+      .catch((error: unknown) => log.error({ err: error }, 'feed compaction failed')),
+  );
 }
 
 /** A client of the store's hub, or undefined for a hub or a store with no hub configured (standalone). */

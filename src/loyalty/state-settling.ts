@@ -7,6 +7,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { repeatUnlessRunning } from '../core/repeat.js';
 import type { WritePath } from '../db/write-path.js';
 import type { CustomerStates } from './customer-states.js';
 
@@ -29,15 +30,11 @@ export async function settleStates(states: CustomerStates, writes: WritePath, ba
 
 /** Settles states every `everyMs`; returns the stop. */
 export function startStateSettling(states: CustomerStates, writes: WritePath, everyMs: number, log: Logger): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
+  return repeatUnlessRunning(everyMs, () =>
     settleStates(states, writes)
-      .then((settled) => settled > 0 && log.debug({ sync: 'settle', settled }, 'customer states settled'))
-      .catch((error: unknown) => log.error({ err: error }, 'settling customer states failed'))
-      .finally(() => (running = false));
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+      .then((settled) => {
+        if (settled > 0) log.debug({ sync: 'settle', settled }, 'customer states settled');
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'settling customer states failed')),
+  );
 }
