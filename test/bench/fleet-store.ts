@@ -10,8 +10,8 @@
  * - `round`: one sync round now (bootstrap if needed, push, pull, retention);
  * - `sell { bills }`: send-purchase of each bill over HTTP, four at a time; → answered, failed;
  * - `stats { customers, at }`: the database's used and file bytes, the bytes of each table
- *   with its indexes (SQLite's dbstat), the outbox depth, and a digest of the customers'
- *   balances at `at`.
+ *   with its indexes (SQLite's dbstat: its pages, and the rows' content in them), the outbox
+ *   depth, and a digest of the customers' balances at `at`.
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -102,11 +102,11 @@ function stats(customers: string[], at: number) {
     fileBytes: statSync(databaseFile(dataDir)).size,
     tables: Object.fromEntries(
       db
-        .prepare<[], { name: string; bytes: number }>(
-          `SELECT coalesce(m.tbl_name, d.name) AS name, sum(d.pgsize) AS bytes FROM dbstat d LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY 1`,
+        .prepare<[], { name: string; bytes: number; payload: number }>(
+          `SELECT coalesce(m.tbl_name, d.name) AS name, sum(d.pgsize) AS bytes, sum(d.payload) AS payload FROM dbstat d LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY 1`,
         )
         .all()
-        .map((row) => [row.name, row.bytes]),
+        .map((row) => [row.name, { bytes: row.bytes, payload: row.payload }]),
     ),
     outbox: db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get()!,
     balances: digest.digest('hex'),

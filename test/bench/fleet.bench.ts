@@ -12,7 +12,9 @@
  *    other store's growth per bill sold elsewhere, against store 0's per own bill (target
  *    ≤ 1 %), and the bytes each store pulled per foreign bill. Growth is the database's used
  *    pages (page_count less the freelist), which is what a file reaches once its free pages
- *    are reused.
+ *    are reused. It is also given by scope (src/sync/scopes.ts; `node-local` for the node's
+ *    own tables), and for store 1 by table, with the growth of the rows' content beside the
+ *    pages': a table grows by whole pages as its rows grow and split them.
  * 3. Soak: one more store, on a hub of its own, with retention.local_days 0, takes
  *    BENCH_FLEET_SOAK (50,000) bills in chunks of 1,000 with a round after each (its clock two minutes on, so
  *    retention runs); its file size after half and after all of them (target < 10 % apart),
@@ -37,6 +39,7 @@ import { createHash } from 'node:crypto';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
 import { databaseFile } from '../../src/node.js';
+import { SCOPES } from '../../src/sync/scopes.js';
 import { addNode, benchDir, cli, demoBearer, spawnServer, startHub, type ServerProcess } from './cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, seconds } from './report.js';
@@ -60,8 +63,8 @@ const cardNumber = (i: number) => String(5_000_000_000_000 + i);
 interface Stats {
   usedBytes: number;
   fileBytes: number;
-  /** Bytes of each table with its indexes. */
-  tables: Record<string, number>;
+  /** Each table with its indexes: its pages' bytes, and the bytes of its rows' content in them. */
+  tables: Record<string, { bytes: number; payload: number }>;
   outbox: number;
   balances: string;
 }
@@ -249,11 +252,22 @@ async function growth(stores: FleetStore[], proxy: HubProxy, hubDir: string, at:
   const worst = Math.max(...foreign);
   line('growth per own bill (store 0)', `${Math.round(own).toLocaleString('en')} B`);
   line('growth per foreign bill, other stores', `max ${Math.round(worst)} B, mean ${Math.round(mean(foreign))} B  (${(worst / own * 100).toFixed(2)} % of own; target ≤ 1 %)`);
-  const grown = Object.entries(after[1]!.tables)
-    .map(([table, bytes]) => [table, (bytes - (before[1]!.tables[table] ?? 0)) / sold.answered] as const)
+  const grownBy = (s: number, table: string, part: 'bytes' | 'payload') => ((after[s]!.tables[table]?.[part] ?? 0) - (before[s]!.tables[table]?.[part] ?? 0)) / sold.answered;
+  const scopes = new Map<string, number>();
+  for (let s = 1; s < stores.length; s += 1) {
+    const grown = new Map<string, number>();
+    for (const table of Object.keys(after[s]!.tables)) grown.set(SCOPES[table] ?? 'node-local', (grown.get(SCOPES[table] ?? 'node-local') ?? 0) + grownBy(s, table, 'bytes'));
+    for (const [scope, bytes] of grown) scopes.set(scope, Math.max(scopes.get(scope) ?? -Infinity, bytes));
+  }
+  line('growth per foreign bill by scope, other stores (max)', [...scopes].map(([scope, bytes]) => `${scope} ${Math.round(bytes)} B`).join(', '));
+  const grown = Object.keys(after[1]!.tables)
+    .map((table) => [table, grownBy(1, table, 'bytes'), grownBy(1, table, 'payload')] as const)
     .filter(([, bytes]) => bytes > 0)
     .sort((a, b) => b[1] - a[1]);
-  line('what grew at store 1, per foreign bill', grown.map(([table, bytes]) => `${table} ${Math.round(bytes)} B`).join(', ') || 'nothing');
+  line(
+    'what grew at store 1, per foreign bill: pages (rows)',
+    grown.map(([table, bytes, payload]) => `${table} ${Math.round(bytes)} B (${Math.round(payload)} B)`).join(', ') || 'nothing',
+  );
   line('bytes pulled per foreign bill', `mean ${Math.round(mean(pulled))} B, max ${Math.round(Math.max(...pulled))} B`);
 }
 
