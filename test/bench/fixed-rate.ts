@@ -9,6 +9,9 @@ import type { FixedRateResult, FixedRateWork } from './fixed-rate-worker.js';
  * lib/httpClient.js), so each second's requests would leave in one burst and the p99 would
  * measure that queue. So each desk is its own autocannon run with one connection, started
  * 1/desks of a second after the one before, and the latencies of all runs are pooled.
+ * Within its second a desk still sends its requests one after another, each as the answer
+ * before it comes: autocannon's rate is a budget per second. Sends paced evenly across the
+ * second measured slower on this machine, not faster (test/bench/README.md, ninth session).
  *
  * The desks run in a worker thread (fixed-rate-worker.ts), as tills are machines of their
  * own: in the bench's main thread, its own collections (5–7 ms each in the fleet bench's
