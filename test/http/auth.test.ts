@@ -143,6 +143,23 @@ describe('enterprise Bearer login', () => {
     expectUnauthorized(await enterpriseList(target, headers));
   });
 
+  it('a login deletes the sessions that have expired and keeps those still valid', async () => {
+    const target = await start();
+    const sessionOf = (headers: Record<string, string>) =>
+      target.app.node.db
+        .prepare('SELECT count(*) AS n FROM user_sessions WHERE token_hash = ?')
+        .get(createHash('sha256').update(headers.authorization!.replace('Bearer ', '')).digest('hex')) as { n: number };
+    const first = await demoPosLogin(target);
+    target.clock.advance(BEARER_TTL_MS - HOUR_MS);
+    const second = await demoPosLogin(target);
+    expect(sessionOf(first).n).toBe(1);
+    target.clock.advance(2 * HOUR_MS);
+    await demoPosLogin(target);
+    expect(sessionOf(first).n).toBe(0);
+    expect(sessionOf(second).n).toBe(1);
+    expect((await enterpriseList(target, second)).status).toBe(200);
+  });
+
   it('a bearer token that was never issued answers 401', async () => {
     const target = await start();
     expectUnauthorized(await enterpriseList(target, bearer('0'.repeat(64))));

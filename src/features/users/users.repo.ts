@@ -2,9 +2,13 @@ import type { Db } from '../../db/open.js';
 import type { WriteTransaction } from '../../db/write-path.js';
 import type { UserRow } from './users.schemas.js';
 
+/** Expired sessions a login deletes at most: a node's tills log in a few times a day each. */
+const EXPIRED_PER_LOGIN = 100;
+
 export class UsersRepo {
   private readonly byLogin;
   private readonly sessionByHash;
+  private readonly expired;
 
   constructor(db: Db) {
     this.byLogin = db.prepare<[string], UserRow>('SELECT * FROM users WHERE login = ?');
@@ -12,6 +16,7 @@ export class UsersRepo {
       `SELECT s.user_id, s.expires_at, u.state FROM user_sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = ?`,
     );
+    this.expired = db.prepare<[string], string>(`SELECT id FROM user_sessions WHERE expires_at <= ? LIMIT ${EXPIRED_PER_LOGIN}`).pluck();
   }
 
   userByLogin(login: string): UserRow | undefined {
@@ -28,5 +33,13 @@ export class UsersRepo {
 
   insertSession(tx: WriteTransaction, session: { id: string; token_hash: string; user_id: string; expires_at: string }): void {
     tx.insert('user_sessions', session);
+  }
+
+  /**
+   * Deletes sessions expired at `now` (ISO), some at each call: no call is answered with one,
+   * and each login adds one, so a node would otherwise keep every session it ever gave.
+   */
+  deleteExpiredSessions(tx: WriteTransaction, now: string): void {
+    for (const id of this.expired.all(now)) tx.remove('user_sessions', id);
   }
 }

@@ -67,14 +67,11 @@ export class UsersService {
     if (!valid || !user) throw unauthorized('The login, password or external application is wrong');
     this.throttle.succeed(attempt);
     const token = newSecret();
-    this.writes.write(null, (tx) =>
-      this.repo.insertSession(tx, {
-        id: this.newId(),
-        token_hash: sha256Hex(token),
-        user_id: user.id,
-        expires_at: new Date(this.clock() + this.bearerTtlMs).toISOString(),
-      }),
-    );
+    const now = this.clock();
+    this.writes.write(null, (tx) => {
+      this.repo.deleteExpiredSessions(tx, new Date(now).toISOString());
+      this.repo.insertSession(tx, { id: this.newId(), token_hash: sha256Hex(token), user_id: user.id, expires_at: new Date(now + this.bearerTtlMs).toISOString() });
+    });
     return { bearer_token: token };
   }
 
