@@ -1,4 +1,5 @@
 /** The change feed (DESIGN §5): a row change as a hub serves it, recorded in the transaction that makes it. */
+import { NODE_LOCAL } from './node-local.js';
 import type { Statements } from './statements.js';
 
 /**
@@ -12,7 +13,9 @@ export const NEWEST_ALONE: readonly string[] = ['customer_states', 'recommendati
 const newestAlone = new Set(NEWEST_ALONE);
 export const OLDER_CHANGES_SQL = `DELETE FROM changes WHERE entity IN (${NEWEST_ALONE.map((table) => `'${table}'`).join(', ')}) AND entity = ? AND entity_id = ?`;
 
+/** Records a change in the feed; none of a node-local table (src/db/node-local.ts), which no store is sent. */
 export function recordChange(statements: Statements, change: { entity: string; entity_id: string; op: string; row: object | null; hlc: string }): void {
+  if (NODE_LOCAL.has(change.entity)) return;
   if (newestAlone.has(change.entity)) statements.get(OLDER_CHANGES_SQL).run(change.entity, change.entity_id);
   statements
     .get('INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, ?, ?, ?)')

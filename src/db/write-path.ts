@@ -1,8 +1,9 @@
 /**
  * The one write path for stored data (DESIGN §5). Every insert, update and delete made
- * through a `WriteTransaction` records a change-feed row with a fresh HLC stamp in the same
- * SQLite transaction, and in store mode the API command that caused the write is appended
- * to the outbox in that transaction too, with the row changes it made — so a row, its feed
+ * through a `WriteTransaction` gets a fresh HLC stamp and, on a node that keeps the feed, a
+ * change-feed row in the same SQLite transaction (none for node-local tables,
+ * src/db/node-local.ts); in store mode the API command that caused the write is appended to
+ * the outbox in that transaction too, with the row changes it made — so a row, its feed
  * entry and the command that must reach the hub are committed together or not at all.
  */
 import type { Statement } from 'better-sqlite3';

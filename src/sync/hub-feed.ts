@@ -50,9 +50,10 @@ export class HubFeed {
   }
 
   /**
-   * A page of the feed after `after`. Node-local changes (a bearer session), and for a scoped
-   * store other nodes' facts, are skipped but counted in the cursor, so a store's lag reaches
-   * zero when it has all it holds. Hub-only columns are sent empty.
+   * A page of the feed after `after`. Node-local changes (a bearer session: a feed written
+   * before src/db/node-local.ts holds them), and for a scoped store other nodes' facts, are
+   * skipped but counted in the cursor, so a store's lag reaches zero when it has all it
+   * holds. Hub-only columns are sent empty.
    */
   changesAfter(after: number, limit: number, scoped: boolean): ChangesPage {
     const floor = Number(this.floor.get() ?? 0);

@@ -1,7 +1,5 @@
+import { NODE_LOCAL } from '../db/node-local.js';
 import type { Db } from '../db/open.js';
-
-/** Tables that stay on the node that wrote them (src/sync/CONTEXT.md). */
-const NODE_LOCAL = new Set(['user_sessions', 'nodes', 'node_stores', 'password_setup_requests']);
 
 /**
  * The replicated tables, in creation order — which is also an order where every table

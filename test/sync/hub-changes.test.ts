@@ -139,5 +139,8 @@ describe('changes made at the hub', () => {
       ),
     );
     expect(Object.values(lags).every((lag) => lag.startsWith('lag_rows 0 ')), JSON.stringify(lags)).toBe(true);
+    // Neither the session nor the stores' node secrets are in the hub's feed.
+    expect(cluster.hub.count("SELECT count(*) AS n FROM changes WHERE entity IN ('user_sessions', 'nodes', 'node_stores', 'password_setup_requests')")).toBe(0);
+    expect(cluster.hub.count('SELECT count(*) AS n FROM user_sessions')).toBeGreaterThan(0);
   }, 60_000);
 });
