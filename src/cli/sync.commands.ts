@@ -69,7 +69,7 @@ export function registerSyncCommands(program: Command): void {
     },
   );
 
-  common(sync.command('compact').description("On the hub: compact the change feed now (also done hourly)")).action(async (options: CommonOptions) => {
+  common(sync.command('compact').description("On the hub: compact the change feed and forget the stores' command results past the retention now (also done hourly)")).action(async (options: CommonOptions) => {
     const config = configFrom(options, { mode: 'hub' });
     const outcome = await withApp(config, (app) => createFeedCompaction(app.node, config, systemClock).run());
     print({ ...outcome }, options.json);

@@ -11,6 +11,14 @@
  * Which changes are old is known from marks: each run notes the feed's last seq with the
  * time, and the next runs compact up to the newest mark older than the retention.
  *
+ * The same run forgets the results of stores' commands older than the retention
+ * (applied_commands, src/sync/hub-commands.ts), which a 500-store chain adds at 500,000 a
+ * day. A result answers a store that pushes a command again because the hub's answer did not
+ * reach it, which it does at its next round. One that comes back after the retention is told
+ * its history diverged and pushes its pending commands again in a new generation: applied
+ * again, their rows change nothing (last writer wins, ids derived from the command's). Results
+ * of rejected commands stay, few as they are, as the hub's record of what a store was refused.
+ *
  * A run reads the whole feed to learn each row's newest change, and the hub of a chain holds
  * a week of tens of millions: in one go that held the hub's event loop for seconds a million
  * changes, every hour (4.0 s for a feed of 2M). It reads, deletes and counts a slice of seqs a
@@ -25,6 +33,8 @@ import { reachesStores } from './scopes.js';
 
 /** Seqs of the feed a slice reads, deletes or counts: one statement of tens of milliseconds. */
 const SEQS_PER_SLICE = 5_000;
+/** Command results a slice deletes. */
+const RESULTS_PER_SLICE = 5_000;
 export const FLOOR_KEY = 'feed_floor';
 
 export interface CompactionOutcome {
@@ -33,6 +43,8 @@ export interface CompactionOutcome {
   floor: number;
   /** Changes the feed holds afterwards. */
   held: number;
+  /** Results of the stores' applied commands forgotten. */
+  results_deleted: number;
 }
 
 /** A range of the feed's seqs: those after `after`, up to `last`. */
@@ -55,6 +67,7 @@ export class FeedCompaction {
   private readonly newestIn: Statement<{ from: number; to: number }>;
   private readonly remove: Statement<{ from: number; to: number }>;
   private readonly heldIn: Statement<{ from: number; to: number }, number>;
+  private readonly oldResults: Statement<[string]>;
 
   constructor(
     private readonly db: Db,
@@ -82,6 +95,14 @@ export class FeedCompaction {
          OR seq < (SELECT n.seq FROM temp.feed_newest n WHERE n.entity = changes.entity AND n.entity_id = changes.entity_id))`,
     );
     this.heldIn = db.prepare<{ from: number; to: number }, number>('SELECT count(*) FROM changes WHERE seq > @from AND seq <= @to').pluck();
+    // Results are appended as commands are applied: in rowid order up to the first one applied
+    // at or after the cutoff, which is found without an index on applied_at.
+    this.oldResults = db.prepare(
+      `DELETE FROM applied_commands WHERE rowid IN (
+         SELECT rowid FROM applied_commands
+         WHERE status = 'applied' AND rowid < coalesce((SELECT rowid FROM applied_commands WHERE applied_at >= ? ORDER BY rowid LIMIT 1), 9223372036854775807)
+         ORDER BY rowid LIMIT ${RESULTS_PER_SLICE})`,
+    );
   }
 
   /** Marks the feed, then compacts what is older than the retention, a slice of seqs a turn. */
@@ -108,7 +129,18 @@ export class FeedCompaction {
     }
     let held = 0;
     await this.slices(this.span(), (slice) => (held += this.heldIn.get(slice)!));
-    return { deleted, floor: Math.max(from, to), held };
+    return { deleted, floor: Math.max(from, to), held, results_deleted: await this.forgetResults(horizon) };
+  }
+
+  /** Deletes the results of commands applied before `before` (ISO), a slice a turn. */
+  private async forgetResults(before: string): Promise<number> {
+    let forgotten = 0;
+    for (;;) {
+      const removed = this.oldResults.run(before).changes;
+      forgotten += removed;
+      if (removed < RESULTS_PER_SLICE) return forgotten;
+      await nextTurn();
+    }
   }
 
   /** The feed's seqs as it stands: after the one before its first, up to its last; undefined when empty. */

@@ -454,6 +454,41 @@ describe('sync between a hub and stores', () => {
     expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(1);
   });
 
+  it("the hub forgets a command's result after sync.feed_retention_days; a store whose answer was lost and comes back later pushes it again in a new generation, counted once", async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    const hub = cluster.hub;
+    await assign(store, DEMO_IDS.customerEva, 10);
+    const db = store.server.app.node.db;
+    const queued = db.prepare('SELECT * FROM outbox').all() as Record<string, unknown>[];
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1 });
+    // A rejected command's result, which stays as the hub's record of what a store was refused.
+    hub.app.node.db
+      .prepare("INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('refused', 'n', 'g', 1, 'rejected', 'why', ?)")
+      .run(new Date(hub.clock.now()).toISOString());
+    const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
+    expect(await compaction.run()).toMatchObject({ results_deleted: 0 });
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE status = 'applied'")).toBe(1);
+
+    hub.clock.advance(8 * 86_400_000);
+    expect(await compaction.run()).toMatchObject({ results_deleted: 1 });
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE status = 'applied'")).toBe(0);
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE status = 'rejected'")).toBe(1);
+    const hubBalance = balance(hub, DEMO_IDS.customerEva);
+    const storeBalance = balance(store.server, DEMO_IDS.customerEva);
+    const generation = () => db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string;
+    const first = generation();
+    // As if the hub's answer never arrived: the store still holds the command as pending.
+    const columns = Object.keys(queued[0]!);
+    db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
+    expect(generation()).not.toBe(first);
+    expect(count(hub, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${DEMO_IDS.customerEva}' AND points_milli = 10000`)).toBe(1);
+    expect(balance(hub, DEMO_IDS.customerEva)).toBe(hubBalance);
+    expect(balance(store.server, DEMO_IDS.customerEva)).toBe(storeBalance);
+    expect(count(store.server, 'SELECT count(*) AS n FROM outbox')).toBe(0);
+  });
+
   it('while the hub is down the stores keep taking writes; when it returns everything arrives once and all nodes agree', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
