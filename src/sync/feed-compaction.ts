@@ -34,7 +34,7 @@ import { reachesStores } from './scopes.js';
 /** Seqs of the feed a slice reads, deletes or counts: one statement of tens of milliseconds. */
 const SEQS_PER_SLICE = 5_000;
 /** Command results a slice deletes. */
-const RESULTS_PER_SLICE = 5_000;
+const RESULTS_PER_SLICE = 1_000;
 export const FLOOR_KEY = 'feed_floor';
 
 export interface CompactionOutcome {
@@ -67,7 +67,8 @@ export class FeedCompaction {
   private readonly newestIn: Statement<{ from: number; to: number }>;
   private readonly remove: Statement<{ from: number; to: number }>;
   private readonly heldIn: Statement<{ from: number; to: number }, number>;
-  private readonly oldResults: Statement<[string]>;
+  private readonly results: Statement<[number], { at: number; applied_at: string; status: string }>;
+  private readonly forget: Statement<[string]>;
 
   constructor(
     private readonly db: Db,
@@ -95,14 +96,12 @@ export class FeedCompaction {
          OR seq < (SELECT n.seq FROM temp.feed_newest n WHERE n.entity = changes.entity AND n.entity_id = changes.entity_id))`,
     );
     this.heldIn = db.prepare<{ from: number; to: number }, number>('SELECT count(*) FROM changes WHERE seq > @from AND seq <= @to').pluck();
-    // Results are appended as commands are applied: in rowid order up to the first one applied
-    // at or after the cutoff, which is found without an index on applied_at.
-    this.oldResults = db.prepare(
-      `DELETE FROM applied_commands WHERE rowid IN (
-         SELECT rowid FROM applied_commands
-         WHERE status = 'applied' AND rowid < coalesce((SELECT rowid FROM applied_commands WHERE applied_at >= ? ORDER BY rowid LIMIT 1), 9223372036854775807)
-         ORDER BY rowid LIMIT ${RESULTS_PER_SLICE})`,
+    // Results are appended as commands are applied, so they are read in rowid order up to the
+    // first one applied at or after the cutoff: no index on applied_at.
+    this.results = db.prepare<[number], { at: number; applied_at: string; status: string }>(
+      `SELECT rowid AS at, applied_at, status FROM applied_commands WHERE rowid > ? ORDER BY rowid LIMIT ${RESULTS_PER_SLICE}`,
     );
+    this.forget = db.prepare('DELETE FROM applied_commands WHERE rowid IN (SELECT value FROM json_each(?))');
   }
 
   /** Marks the feed, then compacts what is older than the retention, a slice of seqs a turn. */
@@ -132,13 +131,18 @@ export class FeedCompaction {
     return { deleted, floor: Math.max(from, to), held, results_deleted: await this.forgetResults(horizon) };
   }
 
-  /** Deletes the results of commands applied before `before` (ISO), a slice a turn. */
+  /** Deletes the results of commands applied before `before` (ISO) but rejected ones, a slice a turn. */
   private async forgetResults(before: string): Promise<number> {
     let forgotten = 0;
+    let after = 0;
     for (;;) {
-      const removed = this.oldResults.run(before).changes;
-      forgotten += removed;
-      if (removed < RESULTS_PER_SLICE) return forgotten;
+      const slice = this.results.all(after);
+      const newer = slice.findIndex((result) => result.applied_at >= before);
+      const old = newer < 0 ? slice : slice.slice(0, newer);
+      const applied = old.filter((result) => result.status === 'applied').map((result) => result.at);
+      if (applied.length > 0) forgotten += this.forget.run(JSON.stringify(applied)).changes;
+      if (newer >= 0 || slice.length < RESULTS_PER_SLICE) return forgotten;
+      after = slice[slice.length - 1]!.at;
       await nextTurn();
     }
   }
