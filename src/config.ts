@@ -74,7 +74,10 @@ export const Config = z.strictObject({
   node: z.strictObject({ name: z.string().min(1).optional(), secret: z.string().min(1).optional() }),
   sync: z.strictObject({
     interval_seconds: PositiveSeconds,
-    /** How long the hub's feed keeps changes a newer one replaced, and tombstones, and the hub the stores' command results (src/sync/feed-compaction.ts). */
+    /**
+     * How long the hub's feed keeps changes a newer one replaced, and tombstones, and how long
+     * the hub keeps the stores' command results (src/sync/feed-compaction.ts).
+     */
     feed_retention_days: z.coerce.number().min(0),
     /** How long a store's history read waits for the hub before answering from local data. */
     history_timeout_ms: z.coerce.number().int().positive(),

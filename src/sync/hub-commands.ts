@@ -2,9 +2,10 @@
  * The hub applies each store's commands exactly once (DESIGN §5). Per node and generation
  * it keeps the last applied seq, updated in the transaction of the command's effects: a
  * command at or below it is answered again from `applied_commands` without re-applying
- * (kept for `sync.feed_retention_days`, src/sync/feed-compaction.ts); a gap is a protocol error. A command the store may not push (src/sync/command-policy.ts)
- * or whose changes cannot be applied (a reference the hub does not know, a unique value taken
- * by another record) is still processed, as rejected, so it never blocks the commands behind it.
+ * (kept for `sync.feed_retention_days`, src/sync/feed-compaction.ts); a gap is a protocol
+ * error. A command the store may not push (src/sync/command-policy.ts) or whose changes
+ * cannot be applied (a reference the hub does not know, a unique value taken by another
+ * record) is still processed, as rejected, so it never blocks the commands behind it.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
