@@ -35,3 +35,15 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
 export function schemaVersion(): number {
   return MIGRATIONS.reduce((max, migration) => Math.max(max, migration.version), 0);
 }
+
+/**
+ * Whether a hub at schema `own` serves a store at `other` (DESIGN §5): a store may lack one
+ * migration that changes the replicated tables, which it then takes as a schema behind
+ * (src/sync/deferred-changes.ts), and any number of local ones. Each release's indexes would
+ * otherwise move the version a rollout must take in step: a hub of two index migrations more
+ * refused every store it had served the day before.
+ */
+export function servesSchema(own: number, other: number, migrations: readonly Migration[] = MIGRATIONS): boolean {
+  if (!Number.isInteger(other) || other > own) return false;
+  return migrations.filter((migration) => migration.version > other && migration.version <= own && !migration.local).length <= 1;
+}

@@ -6,6 +6,7 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { TLSSocket } from 'node:tls';
 import { decodeBasic } from '../auth/secrets.js';
+import { servesSchema } from '../db/migrate.js';
 import { invalidParam, methodNotAllowed, notFound, unauthorized, versionMismatch } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { fromZodIssues } from '../core/validation-errors.js';
@@ -175,7 +176,7 @@ function checkVersions(schemaVersion: number): RequestHandler {
   return (request, _response, next) => {
     const protocol = Number(request.get(PROTOCOL_HEADER));
     const schema = Number(request.get(SCHEMA_HEADER));
-    if (protocol !== PROTOCOL_VERSION || !(schema === schemaVersion || schema === schemaVersion - 1)) {
+    if (protocol !== PROTOCOL_VERSION || !servesSchema(schemaVersion, schema)) {
       throw versionMismatch({ protocol: PROTOCOL_VERSION, schema: schemaVersion }, { protocol, schema });
     }
     next();

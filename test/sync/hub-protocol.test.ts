@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/db/migrate.js';
+import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { PROTOCOL_VERSION } from '../../src/sync/protocol.js';
 import { Cluster, waitFor, type StoreProcess } from '../support/cluster.js';
 import { basic, call } from '../support/server.js';
@@ -67,9 +68,15 @@ describe('the sync handshake', () => {
     expect((await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: wrong, body: { generation: 'g', commands: [] } })).status).toBe(409);
   });
 
-  it('the hub serves its own schema version and the one before it, and refuses others with 409', async () => {
-    expect((await changes(headers({ 'x-loyaltyd-schema': String(schemaVersion() - 1) }))).status).toBe(200);
-    for (const schema of [schemaVersion() + 1, schemaVersion() - 2]) {
+  it('the hub serves its own schema version and those missing at most one change of the replicated tables, and refuses others with 409', async () => {
+    const replicatedChanges = MIGRATIONS.filter((migration) => !migration.local).map((migration) => migration.version);
+    const [beforeLast, last] = replicatedChanges.slice(-2) as [number, number];
+    // The one before the hub's; and one missing the last change of the replicated tables and every local migration since.
+    for (const schema of [schemaVersion() - 1, last - 1]) {
+      expect((await changes(headers({ 'x-loyaltyd-schema': String(schema) }))).status, `schema ${schema}`).toBe(200);
+    }
+    // A store ahead of the hub, and one missing the last two changes of the replicated tables.
+    for (const schema of [schemaVersion() + 1, beforeLast - 1]) {
       const response = await changes(headers({ 'x-loyaltyd-schema': String(schema) }));
       expect(response.status, `schema ${schema}`).toBe(409);
       expect(response.body.error.exception).toBe('sync_version_mismatch_exception');

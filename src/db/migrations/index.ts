@@ -26,26 +26,32 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * It changes only what stays on the node — indexes, triggers, derived and node-local
+   * tables — and no replicated table or column: a store without it reads and writes the rows
+   * its hub does, so it does not count in how far behind its hub a store may be (servesSchema).
+   */
+  local?: true;
 }
 
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'initial', sql: initial.sql },
-  { version: 2, name: 'stamp-indexes', sql: stampIndexes.sql },
+  { version: 2, name: 'stamp-indexes', sql: stampIndexes.sql, local: true },
   { version: 3, name: 'recommendation-model', sql: recommendationModel.sql },
   { version: 4, name: 'credit-records', sql: creditRecords.sql },
-  { version: 5, name: 'checkout-covering-indexes', sql: checkoutCoveringIndexes.sql },
+  { version: 5, name: 'checkout-covering-indexes', sql: checkoutCoveringIndexes.sql, local: true },
   { version: 6, name: 'customer-ledgers', sql: customerLedgers.sql },
-  { version: 7, name: 'sync-deferred', sql: syncDeferred.sql },
-  { version: 8, name: 'drop-unread-indexes', sql: dropUnreadIndexes.sql },
+  { version: 7, name: 'sync-deferred', sql: syncDeferred.sql, local: true },
+  { version: 8, name: 'drop-unread-indexes', sql: dropUnreadIndexes.sql, local: true },
   { version: 9, name: 'customer-states', sql: customerStates.sql },
   { version: 10, name: 'voucher-releases', sql: voucherReleases.sql },
   { version: 11, name: 'credit-origins', sql: creditOrigins.sql },
-  { version: 12, name: 'node-stores', sql: nodeStores.sql },
-  { version: 13, name: 'outbox-indexes', sql: outboxIndexes.sql },
-  { version: 14, name: 'node-progress-stamps', sql: nodeProgressStamps.sql },
-  { version: 15, name: 'credit-balance-stamps', sql: creditBalanceStamps.sql },
-  { version: 16, name: 'long-ledgers', sql: longLedgers.sql },
-  { version: 17, name: 'newest-changes', sql: newestChanges.sql },
-  { version: 18, name: 'assignments-by-customer', sql: assignmentsByCustomer.sql },
-  { version: 19, name: 'voucher-applications-by-purchase', sql: voucherApplicationsByPurchase.sql },
+  { version: 12, name: 'node-stores', sql: nodeStores.sql, local: true },
+  { version: 13, name: 'outbox-indexes', sql: outboxIndexes.sql, local: true },
+  { version: 14, name: 'node-progress-stamps', sql: nodeProgressStamps.sql, local: true },
+  { version: 15, name: 'credit-balance-stamps', sql: creditBalanceStamps.sql, local: true },
+  { version: 16, name: 'long-ledgers', sql: longLedgers.sql, local: true },
+  { version: 17, name: 'newest-changes', sql: newestChanges.sql, local: true },
+  { version: 18, name: 'assignments-by-customer', sql: assignmentsByCustomer.sql, local: true },
+  { version: 19, name: 'voucher-applications-by-purchase', sql: voucherApplicationsByPurchase.sql, local: true },
 ];
