@@ -489,6 +489,40 @@ describe('sync between a hub and stores', () => {
     expect(count(store.server, 'SELECT count(*) AS n FROM outbox')).toBe(0);
   });
 
+  it('a cancellation the hub completed, pushed again after the hub forgot its result, is not reversed twice nor taken back at its store', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 };
+    const send = (store: Store, billId: string, bill: Record<string, unknown>) =>
+      call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+        headers: store.auth,
+        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [beans], ...bill } },
+      });
+    expect((await send(a, 'A-N-9', { bill_number: 'N-9' })).status).toBe(201);
+    for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    // Offline, store B records the cancellation without its original; the hub completes it.
+    await cluster.stopHub();
+    expect((await send(b, 'B-C9', { canceled: true, bill_number: 'N-9', total_price: -300 })).status).toBe(201);
+    const queued = b.server.app.node.db.prepare('SELECT * FROM outbox').all() as Record<string, unknown>[];
+    await cluster.restartHub();
+    for (const store of [b, a, b]) expect((await cluster.round(store)).ok).toBe(true);
+    const hub = cluster.hub;
+    const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
+    await compaction.run();
+    hub.clock.advance(8 * 86_400_000);
+    expect((await compaction.run()).results_deleted).toBeGreaterThanOrEqual(2);
+    const balance = () => hub.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, hub.clock.now());
+    const completed = balance();
+
+    // As if the hub's answer to the cancellation never reached store B.
+    const columns = Object.keys(queued[0]!);
+    b.server.app.node.db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
+    expect(await cluster.round(b)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
+    expect(balance()).toEqual(completed);
+    expect(count(b.server, "SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'B-C9'")).toBe(1);
+    expect(count(hub, "SELECT count(*) AS n FROM purchases WHERE bill_number = 'N-9' AND canceled = 1 AND cancels_purchase_id IS NOT NULL")).toBe(1);
+  });
+
   it('while the hub is down the stores keep taking writes; when it returns everything arrives once and all nodes agree', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
