@@ -103,6 +103,17 @@ const assign = (store: Store, customerId: string, amount: number) =>
   call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
 const reduce = (store: Store, customerId: string, amount: number) =>
   call('POST', `${store.server.api('enterprise')}/points/actions/reduce-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
+/** send-purchase at a store: the demo customer's bill of three bags of espresso beans (300), with `bill`'s fields over it. */
+const send = (store: Store, billId: string, bill: Record<string, unknown>) =>
+  call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+    headers: store.auth,
+    body: {
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      card_number: demoCredentials.customer_card,
+      bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 }], ...bill },
+    },
+  });
 const balance = (server: TestServer, customerId: string) => server.app.node.ledgers.balancesAt(customerId, Date.now()).pointsMilli / 1000;
 
 describe('sync between a hub and stores', () => {
@@ -400,12 +411,6 @@ describe('sync between a hub and stores', () => {
   it('a cancellation at store B of a bill sold at store A reverses it, online (the original read from the hub) and offline (completed by the hub), with the same balance everywhere', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
-    const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 };
-    const send = (store: Store, billId: string, bill: Record<string, unknown>) =>
-      call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
-        headers: store.auth,
-        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [beans], ...bill } },
-      });
     const everywhere = () => [cluster!.hub, a.server, b.server].map((server) => server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()));
     const before = everywhere()[0]!;
     for (const number of ['N-7', 'N-8']) expect((await send(a, `A-${number}`, { bill_number: number })).status).toBe(201);
@@ -492,12 +497,6 @@ describe('sync between a hub and stores', () => {
   it('a cancellation the hub completed, pushed again after the hub forgot its result, is not reversed twice nor taken back at its store', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
-    const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 };
-    const send = (store: Store, billId: string, bill: Record<string, unknown>) =>
-      call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
-        headers: store.auth,
-        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [beans], ...bill } },
-      });
     expect((await send(a, 'A-N-9', { bill_number: 'N-9' })).status).toBe(201);
     for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
     // Offline, store B records the cancellation without its original; the hub completes it.
@@ -511,14 +510,14 @@ describe('sync between a hub and stores', () => {
     await compaction.run();
     hub.clock.advance(8 * 86_400_000);
     expect((await compaction.run()).results_deleted).toBeGreaterThanOrEqual(2);
-    const balance = () => hub.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, hub.clock.now());
-    const completed = balance();
+    const janaAtHub = () => hub.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, hub.clock.now());
+    const completed = janaAtHub();
 
     // As if the hub's answer to the cancellation never reached store B.
     const columns = Object.keys(queued[0]!);
     b.server.app.node.db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
     expect(await cluster.round(b)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
-    expect(balance()).toEqual(completed);
+    expect(janaAtHub()).toEqual(completed);
     expect(count(b.server, "SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'B-C9'")).toBe(1);
     expect(count(hub, "SELECT count(*) AS n FROM purchases WHERE bill_number = 'N-9' AND canceled = 1 AND cancels_purchase_id IS NOT NULL")).toBe(1);
   });
