@@ -71,6 +71,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     apiUsers,
     tokens,
     customersRepo,
+    tokensRepo,
     nodes: new NodesService(db, writes, newId),
     program: new ProgramService(db, new ProgramRepo(db), writes),
     socialLogin: new SocialLoginService(config.social_networks, customersRepo, tokens),

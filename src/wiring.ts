@@ -36,7 +36,7 @@ import { encodeReport, storeReporter } from './sync/store-report.js';
 export function createHubSyncRouter(
   node: Node,
   config: Config,
-  services: Pick<Services, 'nodes' | 'mailer' | 'ledger' | 'customersRepo'>,
+  services: Pick<Services, 'nodes' | 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo'>,
   contacts: StoreContacts,
   clock: Clock,
   log: Logger,
@@ -49,7 +49,7 @@ export function createHubSyncRouter(
     log,
     contacts,
     clock,
-    commands: new HubCommands(node.db, node.writes, node.replicated, new CommandPolicy(node.db, clock, config.sync.max_clock_skew_seconds * 1000), new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, setupUrl: config.mail.password_setup_url, clock }), node.states, [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)], clock),
+    commands: new HubCommands(node.db, node.writes, node.replicated, new CommandPolicy(node.db, clock, config.sync.max_clock_skew_seconds * 1000), new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, requests: services.tokensRepo, setupUrl: config.mail.password_setup_url, clock }), node.states, [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)], clock),
     originals,
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion(), () => node.hlc.now()),
     clocks: new NodeClocks(node.db, node.hlc, clock),

@@ -16,10 +16,10 @@
  * day. A result answers a store that pushes a command again because the hub's answer did not
  * reach it, which it does at its next round. One that comes back after the retention is told
  * its history diverged and pushes its pending commands again in a new generation: applied
- * again, their rows change nothing (last writer wins, ids derived from the command's), and a
- * cancellation the hub completed is not completed twice (src/features/checkout/cancellations.ts).
- * Results of rejected commands stay, few as they are, as the hub's record of what a store was
- * refused.
+ * again, their rows change nothing (last writer wins, ids derived from the command's), and
+ * the hub's completions and effects skip what they did the first time (a cancellation's
+ * reversal, a password-setup mail). Results of rejected commands stay, few as they are, as
+ * the hub's record of what a store was refused.
  *
  * A run reads the whole feed to learn each row's newest change, and the hub of a chain holds
  * a week of tens of millions: in one go that held the hub's event loop for seconds a million

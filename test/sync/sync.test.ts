@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
+import { PASSWORD_SETUP_COMMAND } from '../../src/features/tokens/password-setup.service.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
 import { runRound } from '../../src/sync/agent.js';
 import type { SyncParts } from '../../src/sync/sync-parts.js';
@@ -742,10 +743,28 @@ describe('sync between a hub and stores', () => {
     });
     expect(asked.status).toBe(204);
     expect(existsSync(join(store.server.dataDir, 'mail-spool'))).toBe(false);
+    const queued = store.server.app.node.db.prepare('SELECT * FROM outbox WHERE kind = ?').all(PASSWORD_SETUP_COMMAND) as Record<string, unknown>[];
+    expect(queued).toHaveLength(1);
     expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0 });
     const spool = join(cluster.hub.dataDir, 'mail-spool');
-    for (let attempt = 0; attempt < 50 && !existsSync(spool); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    const sentAt = () => cluster!.hub.app.node.db.prepare('SELECT sent_at FROM password_setup_requests').pluck().get() as string | null;
+    await waitFor('the mail to be sent and marked', () => existsSync(spool) && sentAt() !== null);
     expect(readdirSync(spool).map((file) => readFileSync(join(spool, file), 'utf8')).join()).toContain(`To: ${demoCredentials.customer_email}`);
+
+    // The hub's answer lost, and the store back after the hub forgot the command's result: the
+    // command comes again in a new generation and is applied again, and no second mail goes out.
+    const compaction = createFeedCompaction(cluster.hub.app.node, cluster.hub.config, cluster.hub.clock.now);
+    await compaction.run();
+    cluster.hub.clock.advance(8 * 86_400_000);
+    expect((await compaction.run()).results_deleted).toBeGreaterThanOrEqual(1);
+    const columns = Object.keys(queued[0]!);
+    store.server.app.node.db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
+    const first = sentAt();
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
+    // A second send would mark the request again at the hub's clock, eight days on.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sentAt()).toBe(first);
+    expect(readdirSync(spool)).toHaveLength(1);
   });
 
   it('a voucher applied in both stores while offline keeps its first application everywhere and is listed', async () => {

@@ -15,6 +15,7 @@ import type { CommandEffects } from '../../sync/command-effects.js';
 import { CommandRejected } from '../../sync/command-policy.js';
 import type { CommandCompletion } from '../../sync/hub-commands.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
+import type { TokensRepo } from './tokens.repo.js';
 import { PASSWORD_SETUP_COMMAND, passwordSetupMessage } from './password-setup.service.js';
 
 const PasswordSetupPayload = z.object({ id: z.string(), customer_id: z.string(), secret_hash: z.string(), link: z.string() });
@@ -23,6 +24,7 @@ export interface PasswordSetupMail {
   mailer: Mailer;
   writes: WritePath;
   customers: Pick<CustomersRepo, 'credentialsById'>;
+  requests: Pick<TokensRepo, 'passwordSetupSentAt'>;
   /** `mail.password_setup_url`: the page the link opens. */
   setupUrl: string;
   clock: Clock;
@@ -33,6 +35,8 @@ export function registerPasswordSetupEffect(effects: CommandEffects, mail: Passw
     const payload = PasswordSetupPayload.safeParse(command.payload);
     if (!payload.success) return undefined;
     const { id, customer_id: customerId, secret_hash: secretHash, link } = payload.data;
+    // Sent already: the command comes again after the hub forgot its result (src/sync/feed-compaction.ts).
+    if (mail.requests.passwordSetupSentAt(id)) return undefined;
     const inserted = command.changes.find((change) => change.entity === 'password_setup_requests' && change.entity_id === id && change.op === 'insert');
     const secret = new URL(link, mail.setupUrl).searchParams.get('token');
     const email = mail.customers.credentialsById(customerId)?.email;

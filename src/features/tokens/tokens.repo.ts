@@ -14,6 +14,7 @@ export interface AuthTokenRow {
 export class TokensRepo {
   private readonly byId;
   private readonly authTokenByRequest;
+  private readonly setupSentAt;
 
   constructor(db: Db) {
     this.byId = db.prepare<[string], TokenRow>(
@@ -22,6 +23,7 @@ export class TokensRepo {
     this.authTokenByRequest = db.prepare<[string], AuthTokenRow>(
       'SELECT id, customer_id, external_application_id, value_hash, expires_at, used_at FROM auth_tokens WHERE token_request_id = ?',
     );
+    this.setupSentAt = db.prepare<[string], string | null>('SELECT sent_at FROM password_setup_requests WHERE id = ?').pluck();
   }
 
   tokenById(id: string): TokenRow | undefined {
@@ -50,6 +52,11 @@ export class TokensRepo {
 
   insertPasswordSetupRequest(tx: WriteTransaction, row: WrittenRow<'password_setup_requests'>): void {
     tx.insert('password_setup_requests', row);
+  }
+
+  /** When the password-setup request's mail went out; null before, undefined for no such request. */
+  passwordSetupSentAt(id: string): string | null | undefined {
+    return this.setupSentAt.get(id);
   }
 
   markPasswordSetupSent(tx: WriteTransaction, id: string, sentAt: string): void {
