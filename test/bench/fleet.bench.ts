@@ -39,7 +39,7 @@ import { createHash } from 'node:crypto';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
 import { databaseFile } from '../../src/node.js';
-import { SCOPES } from '../../src/sync/scopes.js';
+import { scopeOf } from '../../src/sync/scopes.js';
 import { addNode, benchDir, cli, demoBearer, spawnServer, startHub, type ServerProcess } from './cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, seconds } from './report.js';
@@ -256,7 +256,10 @@ async function growth(stores: FleetStore[], proxy: HubProxy, hubDir: string, at:
   const scopes = new Map<string, number>();
   for (let s = 1; s < stores.length; s += 1) {
     const grown = new Map<string, number>();
-    for (const table of Object.keys(after[s]!.tables)) grown.set(SCOPES[table] ?? 'node-local', (grown.get(SCOPES[table] ?? 'node-local') ?? 0) + grownBy(s, table, 'bytes'));
+    for (const table of Object.keys(after[s]!.tables)) {
+      const scope = scopeOf(table) ?? 'node-local';
+      grown.set(scope, (grown.get(scope) ?? 0) + grownBy(s, table, 'bytes'));
+    }
     for (const [scope, bytes] of grown) scopes.set(scope, Math.max(scopes.get(scope) ?? -Infinity, bytes));
   }
   line('growth per foreign bill by scope, other stores (max)', [...scopes].map(([scope, bytes]) => `${scope} ${Math.round(bytes)} B`).join(', '));

@@ -40,7 +40,7 @@ export function completeCancellations(originals: OriginalBills, records: LedgerR
       if (original.cancellation !== null) throw new CommandRejected('already_exists');
       if (row.cancels_purchase_id !== null) continue;
       // Completed already: the command comes again after the hub forgot its result (src/sync/feed-compaction.ts).
-      if (originals.local(row.store_id, row.bill_number)?.cancellation === change.entity_id) continue;
+      if (originals.cancellationOf(original.purchase.id) === change.entity_id) continue;
       const reversals = records.reversals(change.entity_id, original, String(row.payment_time));
       writes.write(null, (tx) => {
         for (const record of reversals.points) tx.insert('point_records', record);

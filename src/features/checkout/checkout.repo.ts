@@ -92,7 +92,6 @@ export class CheckoutRepo {
     );
   }
 
-  /** The id of the purchase that cancelled this one, if any. */
   /** A purchase that cancels this one, other than `except` (the cancellation being checked). */
   cancellationOf(purchaseId: string, except = ''): string | undefined {
     return this.cancellation.get(purchaseId, except)?.id;

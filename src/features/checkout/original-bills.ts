@@ -43,6 +43,11 @@ export class OriginalBills {
     private readonly ledger: Pick<Ledger, 'points' | 'credits'>,
   ) {}
 
+  /** The purchase that cancels a bill, if any, but `except`. */
+  cancellationOf(purchaseId: string, except = ''): string | undefined {
+    return this.repo.cancellationOf(purchaseId, except);
+  }
+
   /** The bill as this node holds it, or undefined; `cancelledBy` is not counted as its cancellation. */
   local(storeId: string, billNumber: string, cancelledBy = ''): OriginalBill | undefined {
     const purchase = this.repo.purchaseByBillNumber(storeId, billNumber);
@@ -54,7 +59,7 @@ export class OriginalBills {
       points: owner ? this.ledger.points.recordsOfCustomer(owner).filter((record) => record.purchase_id === purchase.id) : [],
       credits: this.ledger.credits.recordsOfPurchase(purchase.id),
       vouchers: this.repo.voucherApplicationsOf(purchase.id),
-      cancellation: this.repo.cancellationOf(purchase.id, cancelledBy) ?? null,
+      cancellation: this.cancellationOf(purchase.id, cancelledBy) ?? null,
     };
   }
 }
