@@ -17,6 +17,8 @@ import * as longLedgers from './0016-long-ledgers.js';
 import * as newestChanges from './0017-newest-changes.js';
 import * as assignmentsByCustomer from './0018-assignments-by-customer.js';
 import * as voucherApplicationsByPurchase from './0019-voucher-applications-by-purchase.js';
+import * as programHistory from './0020-program-history.js';
+import * as operations from './0021-operations.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -54,4 +56,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 17, name: 'newest-changes', sql: newestChanges.sql, local: true },
   { version: 18, name: 'assignments-by-customer', sql: assignmentsByCustomer.sql, local: true },
   { version: 19, name: 'voucher-applications-by-purchase', sql: voucherApplicationsByPurchase.sql, local: true },
+  { version: 20, name: 'program-history', sql: programHistory.sql, local: true },
+  { version: 21, name: 'operations', sql: operations.sql, local: true },
 ];
