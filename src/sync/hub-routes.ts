@@ -12,10 +12,11 @@ import type { Principal } from '../http/principal.js';
 import { fromZodIssues } from '../core/validation-errors.js';
 import type { Logger } from 'pino';
 import type { Effect } from './command-effects.js';
+import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, ReplayRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
+import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, ROW_PROTOCOL, ReplayRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from './protocol.js';
 import { sendJsonGzipped } from './gzip-json.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
 import { decodeReport } from './store-report.js';
@@ -41,9 +42,13 @@ export interface OriginalBillSource {
 export function hubRouter(options: {
   nodes: NodeDirectory;
   commands: HubCommands;
+  /** Whether protocol-1 stores are still served (`sync.protocol_1_days`). */
+  acceptsRowProtocol: () => boolean;
   feed: HubFeed;
   clocks: NodeClocks;
   originals: OriginalBillSource;
+  /** Who the hub answers a store's history read for (src/sync/delegated-principals.ts). */
+  principals: DelegatedPrincipals;
   schemaVersion: number;
   log: Logger;
   /** Where what each store says of itself is kept for the status page and metrics. */
@@ -54,14 +59,15 @@ export function hubRouter(options: {
 }): Router {
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
-  router.use(authenticateNode(options.nodes), hearStore(options.contacts, options.clock), checkVersions(options.schemaVersion));
+  router.use(authenticateNode(options.nodes), hearStore(options.contacts, options.clock), checkVersions(options.schemaVersion, options.acceptsRowProtocol));
   router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
-    const { results, effects } = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands);
+    const protocol = Number(request.get(PROTOCOL_HEADER));
+    const { results, effects, skewMs } = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands, protocol);
     const rejected = results.filter((result) => result.status === 'rejected').length;
     response.locals.exchange = { commands: results.length, applied: results.length - rejected, rejected } satisfies Partial<Exchange>;
-    response.json({ results });
+    response.json(skewMs > 0 ? { results, clock_skew_ms: skewMs } : { results });
     void runEffects(effects, options.log);
   });
   // A store's rows this hub lost to a restore from a backup (src/sync/replay.ts).
@@ -90,7 +96,7 @@ export function hubRouter(options: {
   // store authenticated, as if it had been made here.
   router.use('/history', (request, response, next) => {
     if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
-    response.locals.delegatedPrincipal = principalOf(request.get(PRINCIPAL_HEADER));
+    response.locals.delegatedPrincipal = options.principals.verify(principalOf(request.get(PRINCIPAL_HEADER)));
     (request.app as unknown as RequestHandler)(request, response, next);
   });
   router.get('/snapshot', async (request, response) => {
@@ -172,11 +178,13 @@ function hearStore(contacts: StoreContacts, clock: () => number): RequestHandler
   };
 }
 
-function checkVersions(schemaVersion: number): RequestHandler {
+/** Serves stores of this protocol, and of protocol 1 while `acceptsRowProtocol` says so (a chain upgrading store by store). */
+function checkVersions(schemaVersion: number, acceptsRowProtocol: () => boolean): RequestHandler {
   return (request, _response, next) => {
     const protocol = Number(request.get(PROTOCOL_HEADER));
     const schema = Number(request.get(SCHEMA_HEADER));
-    if (protocol !== PROTOCOL_VERSION || !servesSchema(schemaVersion, schema)) {
+    const served = protocol === PROTOCOL_VERSION || (protocol === ROW_PROTOCOL && acceptsRowProtocol());
+    if (!served || !servesSchema(schemaVersion, schema)) {
       throw versionMismatch({ protocol: PROTOCOL_VERSION, schema: schemaVersion }, { protocol, schema });
     }
     next();
