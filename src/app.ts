@@ -23,6 +23,7 @@ import { cashDeskLane } from './http/cash-desk-lane.js';
 import { createHttpMetrics, createObserver, observeRequests, registerSyncMetrics } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
+import { OperationKinds } from './sync/operation-kinds.js';
 import { openApiDocument } from './http/openapi.js';
 import { pathNotFound } from './errors.js';
 import { startStateSettling } from './loyalty/state-settling.js';
@@ -30,11 +31,14 @@ import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { publicSyncStatus } from './sync/status.js';
 import { publicStorage, StorageReader } from './sync/storage-status.js';
-import { createFeedCompaction, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
+import { createFeedCompaction, createHubAuthority, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
+import type { HeldCommands } from './sync/held-commands.js';
 
 export interface App {
   node: Node;
   services: Services;
+  /** At the hub: the stores' operations it holds for an operator (src/sync/held-commands.ts). */
+  held: HeldCommands | undefined;
   http: express.Express;
   /** What the HTTP server runs: the cash-desk lane, in front of the express app. */
   listener: RequestListener;
@@ -45,7 +49,11 @@ export interface App {
 
 export function createApp({ config, clock, log }: { config: Config; clock: Clock; log: Logger }): App {
   const node = openNode(config, clock);
-  const services = createServices(node, config, clock);
+  // Feature code reads a replayed operation's as-of time (src/core/operations.ts).
+  const featureClock = node.operations.clock();
+  const services = createServices(node, config, featureClock);
+  const kinds = new OperationKinds();
+  const authority = config.mode === 'hub' ? createHubAuthority(node, config, services, kinds, clock) : undefined;
   const metrics = createHttpMetrics();
   const observe = createObserver(log, metrics);
   const started = clock();
@@ -78,8 +86,8 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     }, metrics.registry),
   );
   http.use(status.router);
-  if (config.mode === 'hub') {
-    http.use('/sync/v1', createHubSyncRouter(node, config, services, status.contacts, clock, log));
+  if (authority) {
+    http.use('/sync/v1', createHubSyncRouter(node, config, services, authority, status.contacts, clock, log));
     const compaction = createFeedCompaction(node, config, clock);
     background.push((taskLog) => startFeedCompaction(compaction, taskLog));
     const states = node.states!;
@@ -92,9 +100,11 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     ...usersRoutes(services.users),
     ...tokensRoutes(services),
     ...externalApplicationsRoutes(services.applications),
-    ...FEATURES.flatMap((feature) => feature({ node, config, clock, services, background, hub: history })),
+    ...FEATURES.flatMap((feature) => feature({ node, config, clock: featureClock, services, background, hub: history })),
   ];
+  kinds.add(endpoints);
   const mounting = {
+    operations: node.operations,
     authenticate: createAuthenticator(services),
     idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
     history,
@@ -116,5 +126,5 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
     void history?.close();
     node.close();
   };
-  return { node, services, http, listener, startBackground, close };
+  return { node, services, held: authority?.held, http, listener, startBackground, close };
 }

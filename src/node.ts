@@ -15,6 +15,7 @@ import { forgetHubOnlyColumns } from './sync/scopes.js';
 import { ReplicatedApply } from './sync/replicated-apply.js';
 import { HybridLogicalClock } from './core/hlc.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
+import { Operations } from './core/operations.js';
 
 export interface Node {
   db: Db;
@@ -22,6 +23,8 @@ export interface Node {
   migrations: MigrationResult;
   hlc: HybridLogicalClock;
   newId: IdGenerator;
+  /** The API operation being served or replayed (src/core/operations.ts). */
+  operations: Operations;
   writes: WritePath;
   /** Changes made on other nodes, applied with their stamps (src/sync/replicated-apply.ts). */
   replicated: ReplicatedApply;
@@ -46,17 +49,18 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const migrations = migrate(db);
     const identity = loadNodeIdentity(db);
     const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
-    const newId = createIdGenerator(clock);
+    const operations = new Operations(clock);
+    const newId = operations.ids(createIdGenerator(clock));
     const statements = new Statements(db);
     const versions = new TableVersions(db);
-    const writes = new WritePath(db, statements, versions, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url);
+    const writes = new WritePath(db, statements, versions, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url, operations);
     const replicated = new ReplicatedApply(statements, versions, hlc);
     if (config.mode === 'store' && config.hub?.url) {
       writes.refuseCommands(storeRefusal);
       forgetHubOnlyColumns(db);
     }
     const states = config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
-    return { db, identity, migrations, hlc, newId, writes, replicated, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
+    return { db, identity, migrations, hlc, newId, operations, writes, replicated, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
   } catch (error) {
     db.close();
     throw error;
@@ -74,10 +78,7 @@ const STATES_SWEPT = 'customer_states.swept_at';
  */
 function publishStates(db: Db, writes: WritePath, clock: Clock, offlineAgeMs: number): CustomerStates {
   const states = new CustomerStates(db, clock, offlineAgeMs);
-  writes.onWrite((changes, tx) => {
-    const touched = CustomerStates.touched(changes);
-    if (touched.size > 0) states.publish(tx, touched.keys(), touched);
-  });
+  writes.onWrite((changes, tx) => states.publishTouched(tx, CustomerStates.touched(changes)));
   if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(STATES_SWEPT) === undefined) {
     for (let batch = states.unpublishedCustomers(PUBLISH_BATCH); batch.length > 0; batch = states.unpublishedCustomers(PUBLISH_BATCH)) {
       writes.write(null, (tx) => states.publish(tx, batch));

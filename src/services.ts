@@ -61,7 +61,9 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     credits: new CreditsRepo(db),
     records: new LedgerRecords(new ProgramRepo(db), newId, clock, config.time_zone),
     balances: node.ledgers,
-    policy: new RedemptionPolicy(config, points, () => syncState.get('last_success_at'), node.identity.nodeId, clock, config.time_zone),
+    policy: new RedemptionPolicy(config, points, () => syncState.get('last_success_at'), node.identity.nodeId, clock, config.time_zone, () =>
+      node.operations.replaying(),
+    ),
   };
   return {
     ledger,

@@ -3,13 +3,15 @@
  * through a `WriteTransaction` gets a fresh HLC stamp and, on a node that keeps the feed, a
  * change-feed row in the same SQLite transaction (none for node-local tables,
  * src/db/node-local.ts); in store mode the API command that caused the write is appended to
- * the outbox in that transaction too, with the row changes it made — so a row, its feed
- * entry and the command that must reach the hub are committed together or not at all.
+ * the outbox in that transaction too, with the row changes it made and the operation it is
+ * (the call and the ids it made, src/core/operations.ts) — so a row, its feed entry and the
+ * command that must reach the hub are committed together or not at all.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
+import type { Operations } from '../core/operations.js';
 import { writtenAtHeadOffice } from '../errors.js';
 import { recordChange } from './change-feed.js';
 import type { Db } from './open.js';
@@ -55,6 +57,7 @@ export class WritePath {
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
   private readonly inTransaction: (run: () => unknown) => unknown;
   private joining = false;
+  private collected: RowChange[] | undefined;
   private refusal: ((kind: string, changes: readonly RowChange[]) => string | undefined) | undefined;
 
   constructor(
@@ -72,13 +75,14 @@ export class WritePath {
      * it keeps none (DESIGN §5, "Scopes, compaction, retention").
      */
     private readonly keepsFeed: boolean,
+    private readonly operations: Operations,
   ) {
     this.inTransaction = db.transaction((run: () => unknown) => run());
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/pusher.ts) while it runs.
     this.appendCommand = db.prepare(
-      `INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at)
-       VALUES (?, (SELECT value FROM meta WHERE key = 'generation'), ?, ?, ?, ?, ?)`,
+      `INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at, operation)
+       VALUES (?, (SELECT value FROM meta WHERE key = 'generation'), ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -117,10 +121,13 @@ export class WritePath {
       const tx = this.transaction(changes);
       const value = work(tx);
       const made = [...changes];
-      for (const listener of this.writeListeners) listener(made, tx);
+      const derived = this.writeListeners.length > 0 ? this.transaction(changes, 'derived') : tx;
+      for (const listener of this.writeListeners) listener(made, derived);
       const refused = queued ? this.refusal?.(command.kind, made) : undefined;
       if (refused) throw writtenAtHeadOffice(refused);
       if (queued) {
+        // The call's ids are taken before the command's own id is made.
+        const recorded = this.operations.takeRecorded();
         this.appendCommand.run(
           this.newId(),
           command.kind,
@@ -128,6 +135,7 @@ export class WritePath {
           JSON.stringify(changes),
           this.hlc.now(),
           new Date(this.clock()).toISOString(),
+          JSON.stringify(recorded ?? { ids: [] }),
         );
       }
       return value;
@@ -151,15 +159,39 @@ export class WritePath {
     }
   }
 
-  private transaction(changes: RowChange[]): WriteTransaction {
+  /**
+   * Runs `work` and returns it with every row change the writes inside it made: the hub's
+   * result of a store's operation (src/sync/hub-operations.ts).
+   */
+  collecting<T>(work: () => T): { value: T; changes: RowChange[] } {
+    const outer = this.collected;
+    const changes: RowChange[] = [];
+    this.collected = changes;
+    try {
+      return { value: work(), changes };
+    } finally {
+      this.collected = outer;
+      outer?.push(...changes);
+    }
+  }
+
+  /**
+   * The write's rows (`own`), or the rows its listeners derive from them, which the hub stamps
+   * as its own and which are not a replayed operation's result.
+   */
+  private transaction(changes: RowChange[], rows: 'own' | 'derived' = 'own'): WriteTransaction {
     const record = (change: RowChange) => {
       this.versions.wrote(change.entity);
       if (this.keepsFeed) recordChange(this.statements, change);
       changes.push(change);
+      if (rows === 'own') this.collected?.push(change);
     };
+    // A store's operation run again at the hub writes its rows with the stamps the hub chose.
+    const replayedStamp = (table: string, id: string) => (rows === 'own' ? this.operations.stampOf(table, id) : undefined);
+    const stampOf = (table: string, id: string) => replayedStamp(table, id) ?? this.hlc.now();
     return {
       insert: (table, row) => {
-        const stamp = this.hlc.now();
+        const stamp = stampOf(table, String((row as Row).id));
         const stored: Row = { ...row, hlc: stamp, last_change: lastChangeOf(stamp) };
         const columns = Object.keys(stored);
         this.statements.get(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
@@ -168,12 +200,17 @@ export class WritePath {
         record({ entity: table, entity_id: String(stored.id), op: 'insert', row: stored, hlc: stamp });
       },
       update: (table, id, columnsChanged) => {
-        const stamp = this.hlc.now();
+        const replayed = replayedStamp(table, id);
+        const stamp = replayed ?? this.hlc.now();
         const stored: Row = { ...columnsChanged, hlc: stamp, last_change: lastChangeOf(stamp) };
         const columns = Object.keys(stored);
-        const result = this.statements.get(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
+        // A store's update run again at the hub is a write of its stamp: the last writer wins,
+        // so it changes nothing where a later write came first.
+        const newer = replayed === undefined ? '' : ' AND hlc < ?';
+        const result = this.statements.get(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?${newer}`).run(
           ...Object.values(stored),
           id,
+          ...(replayed === undefined ? [] : [replayed]),
         );
         if (result.changes === 0) return false;
         const full = this.statements.get(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row;
@@ -181,7 +218,7 @@ export class WritePath {
         return true;
       },
       remove: (table, id) => {
-        const stamp = this.hlc.now();
+        const stamp = stampOf(table, id);
         const result = this.statements.get(`DELETE FROM ${table} WHERE id = ?`).run(id);
         if (result.changes === 0) return false;
         record({ entity: table, entity_id: id, op: 'delete', row: null, hlc: stamp });

@@ -14,6 +14,7 @@ import { SOURCE_HEADER } from './history-reads.js';
 import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
 import type { Principal } from './principal.js';
 import { fromZodIssues } from '../core/validation-errors.js';
+import type { Operations } from '../core/operations.js';
 
 /** What authentication reads of a request: its Authorization header and the caller's address. */
 export type Authenticate = (iface: Interface, endpoint: Endpoint, request: { authorization: string | undefined; ip: string }) => Promise<Principal>;
@@ -23,6 +24,8 @@ export interface Mounting {
   idempotency: IdempotencyKeys;
   /** At a store with a hub: where history reads go first. */
   history?: HistoryReads;
+  /** Where a call's writes find the call their commands carry (src/core/operations.ts). */
+  operations: Operations;
 }
 
 export function mountEndpoints(app: express.Express, endpoints: Endpoint[], mounting: Mounting): void {
@@ -82,7 +85,7 @@ export interface Call {
 export type Answer = (call: Call) => Promise<StoredResponse>;
 
 /** Authenticates, parses the input by the endpoint's schemas, runs it (under an Idempotency-Key when one is sent). */
-export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history }: Mounting): Answer {
+export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history, operations }: Mounting): Answer {
   const status = endpoint.status ?? 200;
   const keeps = takesIdempotencyKey(endpoint);
   return async (call) => {
@@ -92,13 +95,12 @@ export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, 
       if (fromHub) return fromHub;
     }
     const execute = async (): Promise<StoredResponse> => {
-      const input = {
-        params: parse(endpoint.params, call.params, 'path'),
-        query: parse(endpoint.query, call.query, ''),
-        body: parse(endpoint.body, call.body ?? {}, '', 'body'),
-      };
+      const raw = { params: call.params, query: call.query, body: call.body ?? {} };
+      const input = parseInput(endpoint, raw);
       const context: RequestContext = { iface, principal, requestId: call.requestId, ip: call.ip };
-      const data = await endpoint.handle(input as never, context);
+      // Only a call the hub runs again is carried: another may hold a password.
+      const recorded = endpoint.offline ? { iface, input: raw, principal } : undefined;
+      const data = await operations.record(recorded, () => endpoint.handle(input as never, context));
       const answered: StoredResponse = { status, body: status === 204 ? undefined : inDataEnvelope(data) };
       if (endpoint.history && history) answered.source = 'local';
       return answered;
@@ -145,6 +147,15 @@ function principalScope(principal: Principal): string {
     case 'anonymous':
       return 'anonymous';
   }
+}
+
+/** An endpoint's input parsed by its schemas, as the call made at a store is parsed again at the hub. */
+export function parseInput(endpoint: Endpoint, raw: { params: unknown; query: unknown; body: unknown }) {
+  return {
+    params: parse(endpoint.params, raw.params, 'path'),
+    query: parse(endpoint.query, raw.query, ''),
+    body: parse(endpoint.body, raw.body ?? {}, '', 'body'),
+  };
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, prefix: string, root = prefix): unknown {
