@@ -83,8 +83,25 @@ export const Config = z.strictObject({
     history_timeout_ms: z.coerce.number().int().positive(),
     /** On the hub: how often it publishes again the customer states the horizon has passed (src/loyalty/state-settling.ts). */
     settle_interval_seconds: PositiveSeconds,
-    /** On the hub: how far ahead of its clock a store's stamp may be (src/sync/command-policy.ts). */
+    /**
+     * On the hub: how far ahead of its clock a store's stamp may be before the hub brings it
+     * back to its own time and lists the skew (src/sync/hub-operations.ts); a protocol-1
+     * store's command stamped further ahead is rejected (src/sync/command-policy.ts).
+     */
     max_clock_skew_seconds: z.coerce.number().int().positive(),
+    /** On the hub: how long after its upgrade to protocol 2 it still serves protocol-1 stores. */
+    protocol_1_days: z.coerce.number().min(0),
+  }),
+  /**
+   * On the hub: what one store's node may give or take of one customer per day, past which
+   * its operations are held for an operator (src/sync/node-limits.ts). Points are whole
+   * points, credit money in the chain's currency.
+   */
+  authority: z.strictObject({
+    earned_points_per_customer_day: z.coerce.number().int().positive(),
+    redeemed_points_per_customer_day: z.coerce.number().int().positive(),
+    manual_points_per_customer_day: z.coerce.number().int().positive(),
+    manual_credit_per_customer_day: z.coerce.number().int().positive(),
   }),
   idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
   /** How long a store keeps its own facts once the hub has them (src/sync/retention.ts); fractions of a day allowed. */

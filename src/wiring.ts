@@ -11,6 +11,12 @@ import { DeferredChanges } from './sync/deferred-changes.js';
 import { FoldConflicts } from './sync/fold-conflicts.js';
 import { HubClient } from './sync/hub-client.js';
 import { HubCommands } from './sync/hub-commands.js';
+import { ClockSkews } from './sync/clock-skews.js';
+import { HeldCommands } from './sync/held-commands.js';
+import { HubOperations } from './sync/hub-operations.js';
+import { NodeLimits } from './sync/node-limits.js';
+import type { OperationKinds } from './sync/operation-kinds.js';
+import { DelegatedPrincipals } from './sync/delegated-principals.js';
 import { FeedCompaction } from './sync/feed-compaction.js';
 import { completeCancellations } from './features/checkout/cancellations.js';
 import { CheckoutRepo } from './features/checkout/checkout.repo.js';
@@ -21,6 +27,8 @@ import { NodeClocks } from './sync/node-clocks.js';
 import { hubRouter } from './sync/hub-routes.js';
 import { Puller } from './sync/puller.js';
 import { Pusher } from './sync/pusher.js';
+import { CommandSettlement } from './sync/command-settlement.js';
+import { Statements } from './db/statements.js';
 import { Replay } from './sync/replay.js';
 import { Retention } from './sync/retention.js';
 import { replicatedTables } from './sync/replicated-tables.js';
@@ -33,29 +41,65 @@ import { SyncState } from './sync/sync-state.js';
 import type { StoreContacts } from './sync/store-contacts.js';
 import { encodeReport, storeReporter } from './sync/store-report.js';
 
+/** The hub's authority over what stores push (DESIGN §5 "Authority"): the commands' apply and the operations it holds. */
+export interface HubAuthority {
+  commands: HubCommands;
+  held: HeldCommands;
+}
+
+export function createHubAuthority(
+  node: Node,
+  config: Config,
+  services: Pick<Services, 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo'>,
+  kinds: OperationKinds,
+  clock: Clock,
+): HubAuthority {
+  if (!node.states) throw new Error('a hub node publishes customer states');
+  const maxSkewMs = config.sync.max_clock_skew_seconds * 1000;
+  const policy = new CommandPolicy(node.db, clock, maxSkewMs);
+  const limits = new NodeLimits(node.db, config.authority, config.time_zone);
+  const principals = new DelegatedPrincipals(node.db, services.tokensRepo);
+  const conflicts = new FoldConflicts(node.db, node.ledgers, node.newId, clock);
+  const operations = new HubOperations(node.db, node.writes, node.operations, kinds, policy, principals, limits, conflicts, node.hlc, clock, maxSkewMs);
+  const held = new HeldCommands(node.db, operations, node.newId, clock);
+  const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
+  const effects = hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, requests: services.tokensRepo, setupUrl: config.mail.password_setup_url, clock });
+  const completions = [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)];
+  const commands = new HubCommands(node.db, node.writes, node.replicated, policy, conflicts, effects, node.states, completions, clock, operations, held, new ClockSkews(node.db, node.newId), maxSkewMs);
+  return { commands, held };
+}
+
 export function createHubSyncRouter(
   node: Node,
   config: Config,
-  services: Pick<Services, 'nodes' | 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo'>,
+  services: Pick<Services, 'nodes' | 'ledger' | 'tokensRepo'>,
+  authority: HubAuthority,
   contacts: StoreContacts,
   clock: Clock,
   log: Logger,
 ): Router {
   const tables = replicatedTables(node.db);
-  if (!node.states) throw new Error('a hub node publishes customer states');
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   return hubRouter({
     nodes: services.nodes,
     log,
     contacts,
     clock,
-    commands: new HubCommands(node.db, node.writes, node.replicated, new CommandPolicy(node.db, clock, config.sync.max_clock_skew_seconds * 1000), new FoldConflicts(node.db, node.ledgers, node.newId, clock), hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, requests: services.tokensRepo, setupUrl: config.mail.password_setup_url, clock }), node.states, [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)], clock),
+    commands: authority.commands,
+    acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
     originals,
+    principals: new DelegatedPrincipals(node.db, services.tokensRepo),
     feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion(), () => node.hlc.now()),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
     requireClientCertificate: config.http.tls?.client_certificates === 'sync',
   });
+}
+
+/** Whether the hub still serves protocol-1 stores: for `sync.protocol_1_days` after it first spoke protocol 2. */
+function acceptsRowProtocol(node: Node, config: Config, clock: Clock): boolean {
+  const since = node.db.prepare<[], string>("SELECT value FROM meta WHERE key = 'protocol_2_since'").pluck().get();
+  return since !== undefined && config.sync.protocol_1_days > 0 && clock() < Date.parse(since) + config.sync.protocol_1_days * 86_400_000;
 }
 
 /** What the hub does after a store's commands beyond their rows, as the features that own them register it. */
@@ -116,7 +160,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     replicated: node.replicated,
     client,
     state,
-    pusher: new Pusher(node.db, client, state, node.newId, () => node.hlc.now(), clock),
+    pusher: new Pusher(node.db, client, state, () => node.hlc.now(), clock, new CommandSettlement(node.db, new Statements(node.db), node.newId)),
     deferred,
     puller: new Puller(node.db, node.replicated, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
     replay: new Replay(node.db, state, client, node.identity.nodeId, node.newId, clock, config.offline.max_age_hours * 3_600_000),

@@ -20,6 +20,7 @@ export interface Tables {
     status: string;
     reason?: string | null;
     applied_at: string;
+    rows?: string | null;
   };
   auth_tokens: {
     id: string;
@@ -194,6 +195,18 @@ export interface Tables {
     hlc: string;
     last_change: string;
   };
+  held_commands: {
+    command_id: string;
+    node_id: string;
+    kind: string;
+    operation: string;
+    changes: string;
+    hlc: string;
+    reason: string;
+    held_at: string;
+    state?: string;
+    resolved_at?: string | null;
+  };
   idempotency_keys: {
     scope: string;
     key: string;
@@ -205,6 +218,15 @@ export interface Tables {
   meta: {
     key: string;
     value: string;
+  };
+  node_customer_days: {
+    node_id: string;
+    customer_id: string;
+    day: string;
+    earned_milli?: number;
+    manual_milli?: number;
+    redeemed_milli?: number;
+    manual_credit_minor?: number;
   };
   node_stores: {
     id: string;
@@ -244,6 +266,7 @@ export interface Tables {
     status?: string;
     reason?: string | null;
     acked_at?: string | null;
+    operation?: string | null;
   };
   password_setup_requests: {
     id: string;
@@ -328,6 +351,11 @@ export interface Tables {
     state?: number;
     hlc: string;
     last_change: string;
+  };
+  program_history: {
+    id?: number | null;
+    body: string;
+    in_force_from: string;
   };
   program_rules: {
     id: string;
@@ -572,6 +600,18 @@ export interface Tables {
     state?: number;
     hlc: string;
     last_change: string;
+  };
+  unapplied_commands: {
+    command_id: string;
+    kind: string;
+    status: string;
+    reason: string;
+    operation?: string | null;
+    payload: string;
+    changes: string;
+    hlc: string;
+    created_at: string;
+    settled_at: string;
   };
   user_sessions: {
     id: string;

@@ -45,7 +45,7 @@ import type { Importer } from './import-file.js';
 
 export function importers(app: App, config: Config): Record<string, Importer> {
   const { node } = app;
-  const customers = new CustomersService(app.services.customersRepo, node.writes, node.newId, config.time_zone);
+  const customers = new CustomersService(app.services.customersRepo, node.writes, node.newId, config.time_zone, false);
   const cards = new CardsService(new CardsRepo(node.db), app.services.customersRepo, node.writes, node.newId, config.time_zone);
   const storesRepo = new StoresRepo(node.db);
   const stores = new StoresService(storesRepo, node.writes, node.newId, config.time_zone);

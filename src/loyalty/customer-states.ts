@@ -78,6 +78,7 @@ export class CustomerStates {
   private readonly dropTail: Statement<[string]>;
   private readonly unsettled: Statement<[string, number], string>;
   private readonly horizons: Horizon;
+  private gathered: TouchedRecords | undefined;
 
   constructor(
     db: Db,
@@ -106,6 +107,37 @@ export class CustomerStates {
     this.unsettled = db
       .prepare<[string, number], string>('SELECT customer_id FROM customer_state_tails WHERE first_stamp <= ? ORDER BY first_stamp LIMIT ?')
       .pluck();
+  }
+
+  /**
+   * Runs `work` with the publishing of the writes inside it gathered (`gather`) and done once
+   * at its end, in a write of its own: a batch of a store's commands publishes each customer
+   * once. Only for work that reads no balance it changed.
+   */
+  publishingOnce<T>(writes: { write(command: null, work: (tx: WriteTransaction) => void): void }, work: () => T): T {
+    const outer = this.gathered;
+    const gathered: TouchedRecords = new Map();
+    this.gathered = gathered;
+    try {
+      const value = work();
+      if (gathered.size > 0) writes.write(null, (tx) => this.publish(tx, gathered.keys(), gathered));
+      return value;
+    } finally {
+      this.gathered = outer;
+    }
+  }
+
+  /** Publishes the customers a write touched now, or gathers them while publishingOnce runs. */
+  publishTouched(tx: WriteTransaction, touched: TouchedRecords): void {
+    if (touched.size === 0) return;
+    if (!this.gathered) {
+      this.publish(tx, touched.keys(), touched);
+      return;
+    }
+    for (const [customer, stamp] of touched) {
+      const known = this.gathered.get(customer);
+      if (known === undefined || stamp < known) this.gathered.set(customer, stamp);
+    }
   }
 
   /** The customers whose point or credit records these changes touched, added to `into` (TouchedRecords). */

@@ -4,7 +4,9 @@
  * knows, caps what it redeems per customer per day (the store's day, in `time_zone`), and stops redeeming altogether once it
  * has not synced for longer than the configured age. Credit, a money balance, is spent up
  * to the balance the store knows, and not at all past that age. Earning is never limited.
- * A hub, and a store with no hub, redeem up to the balance.
+ * A hub, and a store with no hub, redeem up to the balance. A store's redemption the hub
+ * runs again is a fact of its till: judged by the store when it was made, it is taken even
+ * past the balance the hub knows, and a debt is listed (DESIGN §5).
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -22,10 +24,18 @@ export class RedemptionPolicy {
     private readonly nodeId: string,
     private readonly clock: Clock,
     private readonly timeZone: string,
+    /** Whether a store's operation is being run again at the hub (src/core/operations.ts). */
+    private readonly replaying: () => boolean,
   ) {}
+
+  /** Whether the write being made is a store's fact the hub runs again: judged at the till, not here. */
+  judgedAtTill(): boolean {
+    return this.replaying();
+  }
 
   /** Throws unless `milli` points may be redeemed from a known balance of `balance`. */
   check(customerId: string, milli: number, balance: number, field = 'amount'): void {
+    if (this.replaying()) return;
     const guarded = this.guarded();
     const margin = guarded ? this.config.offline.redemption_margin_points * 1000 : 0;
     if (milli > balance - margin) {
@@ -59,6 +69,7 @@ export class RedemptionPolicy {
    * counted in points and do not).
    */
   checkCredit(amountMinor: number, balanceMinor: number, field: string): void {
+    if (this.replaying()) return;
     if (amountMinor > balanceMinor) {
       throw invalidParam(field, 'not_allowed_value', fromMinor(amountMinor), `The customer has ${fromMinor(Math.max(0, balanceMinor))} in credit`);
     }

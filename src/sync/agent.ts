@@ -25,6 +25,8 @@ export interface RoundOutcome {
   bootstrapped: boolean;
   pushed: number;
   rejected: number;
+  /** Commands the hub holds for an operator (src/sync/held-commands.ts). */
+  held: number;
   pulled: number;
   /** Rows retention deleted in this round. */
   retained?: number;
@@ -36,13 +38,14 @@ export interface RoundOutcome {
 export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (progress: BootstrapProgress) => void): Promise<RoundOutcome> {
   const started = clock();
   commitUnsynced(parts.db, () => parts.state.set('last_attempt_at', new Date(started).toISOString()));
-  const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, pulled: 0 };
+  const outcome: RoundOutcome = { ok: false, bootstrapped: false, pushed: 0, rejected: 0, held: 0, pulled: 0 };
   try {
     outcome.bootstrapped = await bootstrapIfNeeded(parts, onProgress);
     const replayed = await parts.replay.replayAll();
     const pushed = await parts.pusher.pushAll();
     outcome.pushed = replayed + pushed.sent;
     outcome.rejected = pushed.rejected;
+    outcome.held = pushed.held;
     outcome.pulled = (await parts.puller.pullAll()).applied;
     outcome.retained = (await parts.retention.runIfDue(RETENTION_EVERY_MS, RETENTION_BUDGET_MS))?.deleted ?? 0;
     outcome.ok = true;

@@ -61,6 +61,28 @@ const STORE_WRITES: Record<string, readonly Op[]> = {
   tokens: ['insert', 'update'],
 };
 
+/**
+ * The kinds a store still pushes as rows in protocol 2, checked by this policy: the writes of
+ * a store the hub does not run again yet (src/sync/operation-kinds.ts lists those it does).
+ * A protocol-2 command of any other kind is rejected.
+ */
+export const ROW_KINDS: ReadonlySet<string> = new Set([
+  'customers.create',
+  'cards.create',
+  'cards.update',
+  'customer-source-records.create',
+  'tokens.create',
+  'tokens.update',
+  'tokens.logout',
+  'tokens.send-password-setup-email',
+  'auth-tokens.issue',
+  'auth-tokens.login',
+  'events.create',
+  'orders.create',
+  'product_reservations.create',
+  'product_reservations.cancel',
+]);
+
 /** The kind of a row a store replays to a hub restored from a backup (src/sync/replay.ts). */
 export const REPLAY_KIND = 'sync.replay';
 
@@ -117,38 +139,50 @@ export class CommandPolicy {
     this.storesOf = db.prepare<[string], string>('SELECT store_id FROM node_stores WHERE node_id = ?').pluck();
   }
 
-  /** Throws CommandRejected, with the reason, unless the node may apply this command. Runs in the command's savepoint. */
-  check(nodeId: string, command: Pick<PushedCommand, 'kind' | 'hlc' | 'changes'>): void {
-    const origin = this.checkStamp(command.hlc, 'the command');
-    const owner = this.ownerOf.get(origin);
-    if (owner !== undefined && owner !== nodeId) throw new CommandRejected(`stamped as node ${origin}, which another node speaks for`);
-    if (owner === undefined) this.bind.run(origin, nodeId, new Date(this.clock()).toISOString());
+  /**
+   * Throws CommandRejected, with the reason, unless the node may apply this command. Runs in
+   * the command's savepoint. `skew` 'rejects' a stamp too far ahead (protocol 1); 'passes' it
+   * for the caller to bring back to the hub's time (src/sync/hub-operations.ts).
+   */
+  check(nodeId: string, command: Pick<PushedCommand, 'kind' | 'hlc' | 'changes'>, skew: 'rejects' | 'passes' = 'rejects'): void {
+    const origin = this.originOf(nodeId, command.hlc, skew);
     for (const change of command.changes) {
       const what = `${change.entity} ${change.entity_id}`;
-      if (this.checkStamp(change.hlc, what) !== origin) throw new CommandRejected(`${what} is stamped by another node than its command`);
+      if (this.checkStamp(change.hlc, what, skew) !== origin) throw new CommandRejected(`${what} is stamped by another node than its command`);
     }
     const refusal = storeRefusal(command.kind, command.changes);
     if (refusal) throw new CommandRejected(refusal);
     this.checkStores(nodeId, command.changes);
   }
 
+  /** The origin of a command's stamp, bound to the node that first pushed it; throws CommandRejected when another node speaks for it. */
+  originOf(nodeId: string, stamp: string, skew: 'rejects' | 'passes' = 'passes'): string {
+    const origin = this.checkStamp(stamp, 'the command', skew);
+    const owner = this.ownerOf.get(origin);
+    if (owner !== undefined && owner !== nodeId) throw new CommandRejected(`stamped as node ${origin}, which another node speaks for`);
+    if (owner === undefined) this.bind.run(origin, nodeId, new Date(this.clock()).toISOString());
+    return origin;
+  }
+
+  /** Throws CommandRejected when the node is bound to stores and this is not one of them. */
+  checkStore(nodeId: string, storeId: string, what: string): void {
+    const served = this.storesOf.all(nodeId);
+    if (served.length > 0 && !served.includes(storeId)) throw new CommandRejected(`${what} names store ${storeId}, which this node does not serve`);
+  }
+
   /** A node bound to stores inserts rows of those stores only. */
   private checkStores(nodeId: string, changes: readonly RowChange[]): void {
-    const served = this.storesOf.all(nodeId);
-    if (served.length === 0) return;
     for (const change of changes) {
       const storeId = change.op === 'insert' ? change.row?.store_id : undefined;
-      if (storeId !== undefined && storeId !== null && !served.includes(String(storeId))) {
-        throw new CommandRejected(`${change.entity} ${change.entity_id} names store ${String(storeId)}, which this node does not serve`);
-      }
+      if (storeId !== undefined && storeId !== null) this.checkStore(nodeId, String(storeId), `${change.entity} ${change.entity_id}`);
     }
   }
 
-  /** The stamp's origin; throws when it is malformed or too far ahead of the hub's clock. */
-  private checkStamp(stamp: string, what: string): string {
+  /** The stamp's origin; throws when it is malformed or, where `skew` rejects, too far ahead of the hub's clock. */
+  private checkStamp(stamp: string, what: string, skew: 'rejects' | 'passes'): string {
     if (!STAMP.test(stamp)) throw new CommandRejected(`${what} has a malformed stamp`);
     const ahead = msOfStamp(stamp) - this.clock();
-    if (ahead > this.maxSkewMs) {
+    if (skew === 'rejects' && ahead > this.maxSkewMs) {
       throw new CommandRejected(`${what} is stamped ${Math.round(ahead / 1000)} s ahead of the hub's clock (at most ${this.maxSkewMs / 1000} s)`);
     }
     return stamp.slice(18);

@@ -57,10 +57,10 @@ export class HubClient {
     };
   }
 
-  /** A batch of commands, as its JSON text (protocol.ts, pushRequestText). */
-  async push(requestText: string): Promise<PushResponse> {
-    const text = await this.call('POST', '/sync/v1/commands', requestText);
-    return PushResponse.parse(JSON.parse(text));
+  /** A batch of commands, as its JSON text (protocol.ts, pushRequestText), in the protocol they were queued for. */
+  async push(requestText: string, protocol = PROTOCOL_VERSION): Promise<PushResponse> {
+    const response = await this.send('POST', '/sync/v1/commands', requestText, this.timeoutMs, { [PROTOCOL_HEADER]: String(protocol) });
+    return PushResponse.parse(JSON.parse(await response.body.text()));
   }
 
   /** This store's rows the hub lost to a restore from a backup, sent again (src/sync/replay.ts). */

@@ -15,9 +15,13 @@ import type { ReplicatedApply } from './replicated-apply.js';
 import { CustomerStates, type TouchedRecords } from '../loyalty/customer-states.js';
 import { generationDiverged, sequenceGap } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
-import { CommandRejected, REPLAY_KIND, type CommandPolicy } from './command-policy.js';
+import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from './fold-conflicts.js';
-import type { CommandResult, PushedCommand, ReplayResponse, RowChange } from './protocol.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL, type CommandResult, type PushedCommand, type ReplayResponse, type RowChange } from './protocol.js';
+import { msOfStamp } from '../core/hlc.js';
+import type { ClockSkews } from './clock-skews.js';
+import type { HeldCommands } from './held-commands.js';
+import { differ, type HubOperations, type OperationOutcome } from './hub-operations.js';
 
 /**
  * Work a feature adds to the apply of a command, in its transaction, after its changes: the
@@ -29,7 +33,7 @@ export type CommandCompletion = (command: PushedCommand) => void;
 export class HubCommands {
   private readonly progress: Statement<[string, string], { last_seq: number }>;
   private readonly saveProgress: Statement;
-  private readonly previousResult: Statement<[string], CommandResult>;
+  private readonly previousResult: Statement<[string], Omit<CommandResult, 'rows'> & { rows: string | null }>;
   private readonly saveResult: Statement;
   private readonly held: Statement<[string], { generations: number; stamped: number; through: string | null }>;
 
@@ -43,6 +47,10 @@ export class HubCommands {
     private readonly states: CustomerStates,
     private readonly completions: CommandCompletion[],
     private readonly clock: Clock,
+    private readonly operations: HubOperations,
+    private readonly holds: HeldCommands,
+    private readonly skews: ClockSkews,
+    private readonly maxSkewMs: number,
   ) {
     this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
     this.saveProgress = db.prepare(
@@ -51,9 +59,9 @@ export class HubCommands {
          last_hlc = max(coalesce(last_hlc, ''), excluded.last_hlc)`,
     );
     this.held = db.prepare('SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?');
-    this.previousResult = db.prepare('SELECT command_id, seq, status, reason FROM applied_commands WHERE command_id = ?');
+    this.previousResult = db.prepare('SELECT command_id, seq, status, reason, rows FROM applied_commands WHERE command_id = ?');
     this.saveResult = db.prepare(
-      `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -63,11 +71,11 @@ export class HubCommands {
    * customers whose records the applied commands changed get their state published once, at
    * the end of the batch (src/loyalty/customer-states.ts).
    */
-  apply(nodeId: string, generation: string, commands: PushedCommand[]): { results: CommandResult[]; effects: Effect[] } {
+  apply(nodeId: string, generation: string, commands: PushedCommand[], protocol = PROTOCOL_VERSION): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
     const effects: Effect[] = [];
-    const results = this.db.transaction(() => {
+    let skewMs = 0;
+    const results = this.db.transaction(() => this.states.publishingOnce(this.writes, () => {
       const results: CommandResult[] = [];
-      const touched: TouchedRecords = new Map();
       let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
       for (const command of commands) {
         if (command.seq <= lastSeq) {
@@ -76,21 +84,22 @@ export class HubCommands {
           // applied (a database restored from a backup) and it must start a new generation.
           const previous = this.previousResult.get(command.command_id);
           if (!previous) throw generationDiverged(command.seq);
-          results.push(previous);
+          const { rows, ...result } = previous;
+          results.push(rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] });
           continue;
         }
         if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
-        const result = this.applyOne(nodeId, generation, command);
+        const result = protocol === ROW_PROTOCOL ? this.applyRows(nodeId, generation, command) : this.applyOperation(nodeId, generation, command);
         results.push(result);
+        skewMs = Math.max(skewMs, msOfStamp(command.hlc) - this.clock());
         const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
         if (effect) effects.push(effect);
-        if (result.status === 'applied') CustomerStates.touched(command.changes, touched);
+        if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
         lastSeq = command.seq;
       }
-      if (touched.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, touched.keys(), touched));
       return results;
-    })();
-    return { results, effects };
+    }))();
+    return { results, effects, skewMs: skewMs > this.maxSkewMs ? skewMs : 0 };
   }
 
   /**
@@ -135,7 +144,57 @@ export class HubCommands {
     })();
   }
 
-  private applyOne(nodeId: string, generation: string, command: PushedCommand): CommandResult {
+  /**
+   * A protocol-2 command: an operation the hub runs again (src/sync/hub-operations.ts), or,
+   * for a kind it does not run again, its rows under the command policy with their stamps
+   * brought back to the hub's clock. Its result is kept; a held one is listed for an operator.
+   */
+  private applyOperation(nodeId: string, generation: string, command: PushedCommand): CommandResult {
+    const outcome = this.operations.runs(command.kind)
+      ? this.operations.run(nodeId, command)
+      : ROW_KINDS.has(command.kind)
+        ? this.applyStampedRows(nodeId, command)
+        : { status: 'rejected' as const, reason: `a store does not perform ${command.kind}` };
+    if (outcome.status === 'held') this.holds.hold(nodeId, command, outcome.reason!);
+    if (msOfStamp(command.hlc) - this.clock() > this.maxSkewMs) this.skews.list(nodeId, command, this.clock());
+    const now = new Date(this.clock()).toISOString();
+    this.saveResult.run(command.command_id, nodeId, generation, command.seq, outcome.status, outcome.reason, now, outcome.rows ? JSON.stringify(outcome.rows) : null);
+    this.saveProgress.run(nodeId, generation, command.seq, now, command.hlc);
+    return { command_id: command.command_id, seq: command.seq, status: outcome.status, reason: outcome.reason, ...(outcome.rows ? { rows: outcome.rows } : {}) };
+  }
+
+  /**
+   * A command of a kind the hub does not run again: its rows, checked by the policy, each with
+   * a stamp the hub takes. An insert makes a new row, never overwrites one
+   * (HubOperations.madeAlready).
+   */
+  private applyStampedRows(nodeId: string, command: PushedCommand): OperationOutcome {
+    try {
+      const rows = this.db.transaction(() => {
+        this.policy.check(nodeId, command, 'passes');
+        const inserts = command.changes.filter((change) => change.op === 'insert');
+        if (inserts.some((change) => this.operations.madeAlready(change.entity, change.entity_id, change.hlc))) return undefined;
+        const rows = command.changes.map((change) => this.operations.stamped(change));
+        for (const change of rows) this.replicated.apply(change, true);
+        for (const complete of this.completions) complete(command);
+        this.conflicts.check(rows);
+        return rows;
+      })();
+      if (!rows) return { status: 'applied', reason: null };
+      this.publishLater(rows);
+      return { status: 'applied', reason: null, rows: differ(command.changes, rows) ? rows : undefined };
+    } catch (error) {
+      return { status: 'rejected', reason: rejectionReason(error) };
+    }
+  }
+
+  /** Gathers the customers whose records replicated rows touched, for the batch's one publish (CustomerStates.publishingOnce). */
+  private publishLater(changes: readonly RowChange[]): void {
+    this.writes.write(null, (tx) => this.states.publishTouched(tx, CustomerStates.touched(changes)));
+  }
+
+  /** A protocol-1 command: its rows under the command policy, as that protocol's stores were served. */
+  private applyRows(nodeId: string, generation: string, command: PushedCommand): CommandResult {
     let reason: string | null = null;
     try {
       this.db.transaction(() => {
@@ -149,7 +208,7 @@ export class HubCommands {
     }
     const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
     const now = new Date(this.clock()).toISOString();
-    this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now);
+    this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now, null);
     this.saveProgress.run(nodeId, generation, command.seq, now, command.hlc);
     return { command_id: command.command_id, seq: command.seq, status, reason };
   }

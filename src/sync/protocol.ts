@@ -1,7 +1,14 @@
 /** The store↔hub wire format (src/sync/CONTEXT.md), one zod schema per structure. */
 import { z } from 'zod';
 
-export const PROTOCOL_VERSION = 1;
+/**
+ * 2: a command is the operation a store served, which the hub runs again (DESIGN §5
+ * "Authority"). 1: a command is the rows it wrote; a hub serves protocol-1 stores for
+ * `sync.protocol_1_days` after its upgrade, and a store pushes the commands it queued before
+ * its own upgrade in protocol 1.
+ */
+export const PROTOCOL_VERSION = 2;
+export const ROW_PROTOCOL = 1;
 export const PROTOCOL_HEADER = 'x-loyaltyd-protocol';
 /** A history read's caller, as the store authenticated them: base64url of a DelegatedPrincipal's JSON. */
 export const PRINCIPAL_HEADER = 'x-loyaltyd-principal';
@@ -28,6 +35,33 @@ export const RowChange = z.object({
 });
 export type RowChange = z.infer<typeof RowChange>;
 
+/** Who made an API call, as the store authenticated them: a Principal (src/http/principal.ts). */
+export const DelegatedPrincipal = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('anonymous') }),
+  z.object({ kind: z.literal('user'), userId: z.string().min(1), scheme: z.enum(['bearer', 'legacy-basic']) }),
+  z.object({ kind: z.literal('api-user'), apiUserId: z.string().min(1) }),
+  z.object({ kind: z.literal('token'), apiUserId: z.string().min(1), tokenId: z.string().min(1), customerId: z.string().min(1).nullable() }),
+]);
+
+/** An API call as a store served it: its interface, its input as sent, its caller (src/core/operations.ts). */
+export const RecordedCall = z.object({
+  iface: z.enum(['enterprise', 'customer']),
+  input: z.object({ params: z.unknown(), query: z.unknown(), body: z.unknown() }),
+  principal: DelegatedPrincipal,
+});
+
+/**
+ * What a protocol-2 command is besides its rows: the call and every id it made, in the order
+ * it made them, and its as-of time (epoch ms, the store's clock when the call began); or, for
+ * a later command of the same call, only that it continues it. A command written outside an
+ * API call carries no call.
+ */
+export const Operation = z.union([
+  z.object({ continues: z.literal(true) }),
+  z.object({ call: RecordedCall.optional(), as_of: z.number().int().nonnegative().optional(), ids: z.array(z.string().regex(/^[0-9a-f]{26}$/)).max(10_000) }),
+]);
+export type Operation = z.infer<typeof Operation>;
+
 export const PushedCommand = z.object({
   seq: z.number().int().positive(),
   command_id: z.string().min(1),
@@ -35,6 +69,8 @@ export const PushedCommand = z.object({
   payload: z.unknown(),
   changes: z.array(RowChange),
   hlc: z.string().min(1),
+  /** Protocol 2 only. */
+  operation: Operation.optional(),
 });
 export type PushedCommand = z.infer<typeof PushedCommand>;
 
@@ -44,8 +80,8 @@ export const PushRequest = z.object({
 });
 export type PushRequest = z.infer<typeof PushRequest>;
 
-/** A pushed command as the outbox keeps it: its payload and changes are JSON texts. */
-export type OutboxCommand = Omit<PushedCommand, 'payload' | 'changes'> & { payload: string; changes: string };
+/** A pushed command as the outbox keeps it: its payload, changes and operation are JSON texts; no operation in protocol 1. */
+export type OutboxCommand = Omit<PushedCommand, 'payload' | 'changes' | 'operation'> & { payload: string; changes: string; operation: string | null };
 
 /**
  * A PushRequest's JSON text, with each command's payload and changes spliced in as the
@@ -55,21 +91,32 @@ export type OutboxCommand = Omit<PushedCommand, 'payload' | 'changes'> & { paylo
  */
 export function pushRequestText(generation: string, commands: OutboxCommand[]): string {
   const texts = commands.map(
-    ({ seq, command_id, kind, payload, changes, hlc }) =>
-      `{"seq":${seq},"command_id":${JSON.stringify(command_id)},"kind":${JSON.stringify(kind)},"payload":${payload},"changes":${changes},"hlc":${JSON.stringify(hlc)}}`,
+    ({ seq, command_id, kind, payload, changes, hlc, operation }) =>
+      `{"seq":${seq},"command_id":${JSON.stringify(command_id)},"kind":${JSON.stringify(kind)},"payload":${payload},"changes":${changes},"hlc":${JSON.stringify(hlc)}${operation === null ? '' : `,"operation":${operation}`}}`,
   );
   return `{"generation":${JSON.stringify(generation)},"commands":[${texts.join(',')}]}`;
 }
 
+/**
+ * The hub's answer to one command: *applied*; *rejected* (its node had no right to make it);
+ * or *held* (past the chain's limits for its node, until an operator releases or voids it).
+ * `rows`, when the hub's rows of an applied command differ from the store's (its computation,
+ * a stamp brought back from the future): the store swaps its own for them.
+ */
 export const CommandResult = z.object({
   command_id: z.string(),
   seq: z.number().int(),
-  status: z.enum(['applied', 'rejected']),
+  status: z.enum(['applied', 'rejected', 'held']),
   reason: z.string().nullable(),
+  rows: z.array(RowChange).optional(),
 });
 export type CommandResult = z.infer<typeof CommandResult>;
 
-export const PushResponse = z.object({ results: z.array(CommandResult) });
+export const PushResponse = z.object({
+  results: z.array(CommandResult),
+  /** How far ahead of the hub's clock the store's newest stamp in the push was, past the tolerance; absent when it was not. */
+  clock_skew_ms: z.number().int().optional(),
+});
 export type PushResponse = z.infer<typeof PushResponse>;
 
 /** Rows a replay request carries at most (src/sync/replay.ts). */
@@ -150,13 +197,6 @@ export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 export const SnapshotTable = z.object({ table: RowChange.shape.entity, columns: z.array(z.string().regex(/^[a-z_0-9]+$/)).min(1) });
 export type SnapshotTable = z.infer<typeof SnapshotTable>;
 
-/** Who a store asks a history read for (src/http/history-reads.ts): a Principal. */
-export const DelegatedPrincipal = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('anonymous') }),
-  z.object({ kind: z.literal('user'), userId: z.string().min(1), scheme: z.enum(['bearer', 'legacy-basic']) }),
-  z.object({ kind: z.literal('api-user'), apiUserId: z.string().min(1) }),
-  z.object({ kind: z.literal('token'), apiUserId: z.string().min(1), tokenId: z.string().min(1), customerId: z.string().min(1).nullable() }),
-]);
 
 /** `GET /sync/v1/original-bill`: the bill a cancellation names, by store and bill number. */
 export const OriginalBillQuery = z.object({ store_id: z.string().min(1), bill_number: z.string().min(1) });

@@ -3,8 +3,13 @@
  * size; the answers are settled in one transaction. An acknowledged command leaves the
  * outbox (DESIGN §5: the store keeps nothing it will not send again); the newest stamp it
  * carried is kept, so the clock resumes past it after a restart (src/db/node-identity.ts).
- * A rejected command's inserts are taken back locally (unless changed since), and the
- * rejection is listed as a conflict and counted, so the store converges on what the hub holds.
+ * The hub's answers are settled by src/sync/command-settlement.ts: the store swaps its rows of
+ * an applied command for the hub's when the hub sends them, and takes back the effects of a
+ * rejected or held command, which stays readable with its reason; either is listed and
+ * counted, so the store converges on what the hub holds. Commands queued before protocol 2
+ * carry no operation and are pushed in protocol 1, each batch in one protocol.
+ * When the hub says the store's stamps run ahead of its clock, the skew is kept for
+ * `sync status` until a push says they no longer do.
  *
  * Commands are numbered per generation: the seq sent is the outbox seq less the
  * generation's base. When the hub answers that the history diverged (the database was
@@ -15,13 +20,12 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
-import type { IdGenerator } from '../core/ids.js';
 import { randomBytes } from 'node:crypto';
 import { commitUnsynced } from '../db/unsynced-commit.js';
 import { HubError, type HubClient } from './hub-client.js';
-import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, pushRequestText, type CommandResult, type OutboxCommand, type RowChange } from './protocol.js';
+import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL, type CommandResult } from './protocol.js';
 import type { SyncState } from './sync-state.js';
-import { conflictListing, type ConflictListing } from './conflict-listing.js';
+import type { CommandSettlement, SettledCommand } from './command-settlement.js';
 
 /** The hub's answers after which the pending commands continue in a new generation. */
 const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
@@ -29,12 +33,12 @@ const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_se
 export interface PushOutcome {
   sent: number;
   rejected: number;
+  held: number;
 }
 
 export class Pusher {
-  private readonly pending: Statement<[number], OutboxCommand>;
+  private readonly pending: Statement<[number], SettledCommand>;
   private readonly acknowledge: Statement;
-  private readonly recordConflict: ConflictListing;
   private readonly currentGeneration: Statement<[], { value: string }>;
   private readonly setGeneration: Statement;
   private readonly movePending: Statement;
@@ -44,15 +48,14 @@ export class Pusher {
     private readonly db: Db,
     private readonly client: HubClient,
     private readonly state: SyncState,
-    private readonly newId: IdGenerator,
     private readonly stamp: () => string,
     private readonly clock: Clock,
+    private readonly settlement: CommandSettlement,
   ) {
     this.pending = db.prepare(
-      "SELECT seq, command_id, kind, payload, changes, hlc FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
+      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
     );
     this.acknowledge = db.prepare("DELETE FROM outbox WHERE command_id = ? AND status = 'pending'");
-    this.recordConflict = conflictListing(db);
     this.currentGeneration = db.prepare("SELECT value FROM meta WHERE key = 'generation'");
     this.setGeneration = db.prepare("UPDATE meta SET value = ? WHERE key = 'generation'");
     this.movePending = db.prepare("UPDATE outbox SET generation = ? WHERE status = 'pending'");
@@ -64,7 +67,7 @@ export class Pusher {
 
   /** Pushes until the outbox holds nothing pending. */
   async pushAll(): Promise<PushOutcome> {
-    const outcome: PushOutcome = { sent: 0, rejected: 0 };
+    const outcome: PushOutcome = { sent: 0, rejected: 0, held: 0 };
     let restarted = false;
     for (;;) {
       const batch = this.nextBatch();
@@ -74,16 +77,18 @@ export class Pusher {
       }
       let response;
       try {
-        response = await this.client.push(pushRequestText(this.currentGeneration.get()!.value, batch));
+        const protocol = batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION;
+        response = await this.client.push(pushRequestText(this.currentGeneration.get()!.value, batch), protocol);
       } catch (error) {
         if (restarted || !(error instanceof HubError) || !RENUMBERED_AFTER.has(error.exception ?? '')) throw error;
         this.startNewGeneration();
         restarted = true;
         continue;
       }
-      this.settle(batch, response.results);
+      this.settle(batch, response.results, response.clock_skew_ms ?? 0);
       outcome.sent += batch.length;
       outcome.rejected += response.results.filter((result) => result.status === 'rejected').length;
+      outcome.held += response.results.filter((result) => result.status === 'held').length;
     }
     commitUnsynced(this.db, () => this.state.set('last_push_at', new Date(this.clock()).toISOString()));
     return outcome;
@@ -115,52 +120,41 @@ export class Pusher {
   }
 
   /** The next pending commands, numbered within their generation, their JSON texts as stored. */
-  private nextBatch(): OutboxCommand[] {
+  private nextBatch(): SettledCommand[] {
     const base = this.state.number('generation_base') ?? 0;
-    const batch: OutboxCommand[] = [];
+    const batch: SettledCommand[] = [];
     let bytes = 0;
     for (const record of this.pending.all(MAX_COMMANDS_PER_PUSH)) {
-      bytes += record.payload.length + record.changes.length + 200;
+      bytes += record.payload.length + record.changes.length + (record.operation?.length ?? 0) + 200;
       if (batch.length > 0 && bytes > MAX_PUSH_BYTES) break;
+      if (batch.length > 0 && (record.operation === null) !== (batch[0]!.operation === null)) break;
       batch.push({ ...record, seq: record.seq - base });
     }
     return batch;
   }
 
-  private settle(batch: OutboxCommand[], results: CommandResult[]): void {
+  private settle(batch: SettledCommand[], results: CommandResult[], skewMs: number): void {
     const byId = new Map(batch.map((command) => [command.command_id, command]));
     const now = new Date(this.clock()).toISOString();
     commitUnsynced(this.db, () => {
       let newest = this.state.get('acked_stamp') ?? '';
-      let rejected = 0;
+      let unapplied = 0;
       for (const result of results) {
         const command = byId.get(result.command_id);
         if (!command) continue;
         this.acknowledge.run(result.command_id);
         if (command.hlc > newest) newest = command.hlc;
-        if (result.status === 'rejected') {
-          this.takeBack(command, result.reason ?? 'rejected', now);
-          rejected += 1;
+        if (result.status === 'applied') {
+          // Values the hub computed at its own time, for stamps ahead of it, are listed as the skew, not each.
+          if (result.rows) this.settlement.swap(command, result.rows, now, skewMs === 0);
+        } else {
+          this.settlement.setAsideCommand(command, result, now);
+          unapplied += 1;
         }
       }
       if (newest) this.state.set('acked_stamp', newest);
-      if (rejected > 0) this.state.set('rejected_commands', (this.state.number('rejected_commands') ?? 0) + rejected);
+      if (unapplied > 0) this.state.set('rejected_commands', (this.state.number('rejected_commands') ?? 0) + unapplied);
+      this.state.set('clock_skew_ms', skewMs);
     });
-  }
-
-  private takeBack(command: OutboxCommand, reason: string, now: string): void {
-    for (const change of JSON.parse(command.changes) as RowChange[]) {
-      if (change.op === 'insert') {
-        this.db.prepare(`DELETE FROM ${change.entity} WHERE id = ? AND hlc = ?`).run(change.entity_id, change.hlc);
-      }
-      this.recordConflict.run(
-        this.newId(),
-        'rejected_command',
-        change.entity,
-        change.entity_id,
-        JSON.stringify({ command_id: command.command_id, kind: command.kind, reason }),
-        now,
-      );
-    }
   }
 }

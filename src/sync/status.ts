@@ -35,6 +35,11 @@ export interface StoreSyncStatus {
   };
   /** How far the newest stamp this node has seen runs ahead of its wall clock (DESIGN §5). */
   clock_drift_ms: number;
+  /**
+   * How far this store's stamps ran ahead of the hub's clock, past the hub's tolerance, in the
+   * last push: the hub applied them at its own time (src/sync/clock-skews.ts); 0 when they did not.
+   */
+  clock_skew_ms: number;
   conflicts: number;
 }
 
@@ -144,6 +149,7 @@ export class SyncStatusReader {
         awaiting_upgrade: this.deferred.get()!,
       },
       clock_drift_ms: driftOf(state.get('newest_stamp') ?? null, now),
+      clock_skew_ms: state.number('clock_skew_ms') ?? 0,
       conflicts,
     };
   }

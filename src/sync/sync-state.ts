@@ -32,6 +32,7 @@ export const SYNC_KEYS = [
   'replay_position',
   'replay_refused',
   'replay_retry_until',
+  'clock_skew_ms',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

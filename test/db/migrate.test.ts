@@ -166,10 +166,22 @@ describe('migrations', () => {
     migrate(db, MIGRATIONS.filter((migration) => migration.version < 19));
     db.pragma('foreign_keys = OFF');
     db.prepare("INSERT INTO voucher_applications (id, voucher_id, store_id, purchase_id, applied_date, hlc, last_change) VALUES ('a1', 'v1', 's1', 'p1', '2026-11-01', '0001', '2026-11-01')").run();
-    expect(migrate(db).applied).toEqual(['0019-voucher-applications-by-purchase']);
+    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 19)).applied).toEqual(['0019-voucher-applications-by-purchase']);
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT voucher_id FROM voucher_applications WHERE purchase_id = ?').all('p1') as { detail: string }[];
     expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING INDEX voucher_applications_by_purchase')]);
     expect(db.prepare('SELECT voucher_id FROM voucher_applications WHERE purchase_id = ?').all('p1')).toEqual([{ voucher_id: 'v1' }]);
+  });
+
+  it('take operations on a database an older release left, keeping its pending commands and the command results', () => {
+    const db = open(join(newFolder(), 'loyaltyd.sqlite'));
+    migrate(db, MIGRATIONS.filter((migration) => migration.version < 21));
+    db.prepare("INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at) VALUES ('c1', 'g', 'points.assign', '{}', '[]', '0001', '2026-11-01')").run();
+    db.prepare("INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('c0', 'n1', 'g', 1, 'rejected', 'no', '2026-11-01')").run();
+    expect(migrate(db).applied).toEqual(['0021-operations']);
+    expect(db.prepare('SELECT command_id, operation FROM outbox').all()).toEqual([{ command_id: 'c1', operation: null }]);
+    expect(db.prepare('SELECT command_id, status, reason, rows FROM applied_commands').all()).toEqual([{ command_id: 'c0', status: 'rejected', reason: 'no', rows: null }]);
+    db.prepare("INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('c2', 'n1', 'g', 2, 'held', 'past', '2026-11-01')").run();
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'protocol_2_since'").pluck().get()).toEqual(expect.any(String));
   });
 
   it('`loyaltyd init` creates the database, and a second init applies nothing and keeps its data', async () => {

@@ -1,8 +1,9 @@
 /**
- * A store with a valid node secret pushes crafted commands (DESIGN §5 "Ownership",
- * src/sync/command-policy.ts): each attack is rejected with a reason and listed at the hub,
+ * A store with a valid node secret pushes crafted commands in protocol 1, which a hub serves
+ * for `sync.protocol_1_days` after its upgrade under the row checks of that protocol
+ * (src/sync/command-policy.ts): each attack is rejected with a reason and listed at the hub,
  * nothing of it reaches the hub's tables or another store, and the honest command pushed
- * behind them still applies.
+ * behind them still applies. Protocol 2's operations: test/sync/authority.test.ts.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { PASSWORD_SETUP_COMMAND } from '../../src/features/tokens/password-setup.service.js';
 import { runRound } from '../../src/sync/agent.js';
-import { PROTOCOL_VERSION } from '../../src/sync/protocol.js';
+import { ROW_PROTOCOL } from '../../src/sync/protocol.js';
 import type { SyncParts } from '../../src/sync/sync-parts.js';
 import { createStoreSync } from '../../src/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
@@ -62,7 +63,7 @@ afterAll(async () => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-describe('a hostile store', () => {
+describe('a hostile store speaking protocol 1', () => {
   it('has every crafted command rejected and listed, nothing of them anywhere, and its honest command behind them applied', async () => {
     const evaHash = (server: TestServer) => (server.app.node.db.prepare('SELECT password_hash FROM customers WHERE id = ?').get(EVA) as { password_hash: string | null }).password_hash;
     const hashBefore = evaHash(hub);
@@ -113,7 +114,7 @@ describe('a hostile store', () => {
     ];
     const honestId = `${hex(Date.now(), 12)}00000000000081`;
     const pushed = await call('POST', `${hub.url}/sync/v1/commands`, {
-      headers: { ...basic(attacker.node_name, attacker.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) },
+      headers: { ...basic(attacker.node_name, attacker.node_secret), 'x-loyaltyd-protocol': String(ROW_PROTOCOL), 'x-loyaltyd-schema': String(schemaVersion()) },
       body: { generation: 'hostile', commands: [...attacks, points(10, honestId)] },
     });
     expect(pushed.status).toBe(200);

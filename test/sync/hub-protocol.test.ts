@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
-import { PROTOCOL_VERSION } from '../../src/sync/protocol.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol.js';
 import { Cluster, waitFor, type StoreProcess } from '../support/cluster.js';
 import { basic, call } from '../support/server.js';
 
@@ -57,7 +57,8 @@ describe('the sync handshake', () => {
   });
 
   it('a request in another protocol version answers 409 sync_version_mismatch_exception, on every sync endpoint', async () => {
-    for (const protocol of [String(PROTOCOL_VERSION + 1), String(PROTOCOL_VERSION - 1), 'one', undefined]) {
+    // Protocol 1 is served for sync.protocol_1_days after the hub's upgrade (test/sync/authority.test.ts).
+    for (const protocol of [String(PROTOCOL_VERSION + 1), String(ROW_PROTOCOL - 1), 'one', undefined]) {
       const response = await changes(headers({ 'x-loyaltyd-protocol': protocol }));
       expect(response.status, `protocol ${protocol}`).toBe(409);
       expect(response.body.error.exception).toBe('sync_version_mismatch_exception');
@@ -137,9 +138,9 @@ function driftValues(value: unknown, key = ''): number[] {
 
 describe('clocks', () => {
   // Up to sync.max_clock_skew_seconds (300) ahead a fast clock is a clock, further a stamp from
-  // the future that would win every last-writer-wins comparison (src/sync/command-policy.ts):
-  // this test pinned +1 h as applied before the hub bounded the skew.
-  it('a change stamped four minutes ahead (a node whose clock runs fast) is applied everywhere, rounds keep succeeding, and sync status reports the drift; one an hour ahead is rejected (DESIGN §5 "Clocks")', async () => {
+  // the future that would win every last-writer-wins comparison: the hub brings it back to its
+  // own time and lists the skew (src/sync/hub-operations.ts).
+  it('a change stamped four minutes ahead (a node whose clock runs fast) is applied everywhere, rounds keep succeeding, and sync status reports the drift; one an hour ahead is applied at the hub\'s time and the skew listed (DESIGN §5 "Clocks")', async () => {
     const observer = cluster.store('clock');
     await observer.start();
     await cluster.waitBootstrapped(observer);
@@ -154,8 +155,16 @@ describe('clocks', () => {
     const hourAhead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
     const late = { ...row, id: `${hourAhead}00000000000001`, hlc: `${hourAhead}-0000-fa57c10c` };
     const tooFast = { seq: 2, command_id: 'fast-clock-2', kind: 'customers.create', payload: {}, changes: [{ entity: 'customers', entity_id: late.id, op: 'insert', row: late, hlc: late.hlc }], hlc: late.hlc };
-    const refused = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [tooFast] } });
-    expect(refused.body.results).toEqual([{ command_id: 'fast-clock-2', seq: 2, status: 'rejected', reason: expect.stringMatching(/^the command is stamped 3\d{3} s ahead of the hub's clock \(at most 300 s\)$/) }]);
+    const broughtBack = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [tooFast] } });
+    expect(broughtBack.body.results).toEqual([{ command_id: 'fast-clock-2', seq: 2, status: 'applied', reason: null, rows: [expect.objectContaining({ entity: 'customers', entity_id: late.id })] }]);
+    expect(broughtBack.body.clock_skew_ms).toBeGreaterThan(3_500_000);
+    const [taken] = broughtBack.body.results[0].rows as { hlc: string; row: { hlc: string; last_change: string } }[];
+    // The hub's clock, which took the first command's stamp four minutes ahead as a clock's.
+    expect(parseInt(taken!.hlc.slice(0, 12), 16)).toBeLessThanOrEqual(Date.now() + 300_000);
+    expect(taken!.hlc.slice(18)).toBe('fa57c10c');
+    expect(taken!.row.hlc).toBe(taken!.hlc);
+    expect(cluster.hub.count('SELECT count(*) AS n FROM customers WHERE id = ? AND hlc = ?', late.id, taken!.hlc)).toBe(1);
+    expect(cluster.hub.count("SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'clock_skew' AND entity_id = (SELECT id FROM nodes WHERE name = 'kiosk')")).toBe(1);
 
     await waitFor('the stamp from the future to reach the store', () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', row.id) === 1);
     const pulledAt = Date.now();

@@ -686,7 +686,7 @@ describe('sync between a hub and stores', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(201);
   });
 
-  it('a command the hub cannot apply is rejected, taken back at the store and listed, and the commands behind it still apply', async () => {
+  it('an operation the hub cannot take as it stands is held, taken back at the store and listed on both sides, and the commands behind it still apply', async () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;
     const node = store.server.app.node;
@@ -695,10 +695,13 @@ describe('sync between a hub and stores', () => {
     node.writes.write(null, (tx) => tx.insert('customers', { id: stranger, first_name: 'Local' }));
     await assign(store, stranger, 5);
     await assign(store, DEMO_IDS.customerEva, 7);
-    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2, rejected: 1 });
+    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2, rejected: 0, held: 1 });
     expect(count(store.server, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${stranger}'`)).toBe(0);
-    const rejected = node.db.prepare("SELECT detail FROM sync_conflicts WHERE kind = 'rejected_command'").all() as { detail: string }[];
-    expect(rejected.map((conflict) => JSON.parse(conflict.detail) as { reason: string })).toEqual([expect.objectContaining({ reason: 'not_found' })]);
+    // The hub does not know the customer: a fact it cannot count, held for an operator, never dropped.
+    const held = node.db.prepare("SELECT detail FROM sync_conflicts WHERE kind = 'held_command'").all() as { detail: string }[];
+    expect(held.map((conflict) => JSON.parse(conflict.detail) as { reason: string })).toEqual([expect.objectContaining({ kind: 'points.assign', reason: expect.stringContaining('customer_id: not_found') })]);
+    expect(node.db.prepare('SELECT kind, status FROM unapplied_commands').all()).toEqual([{ kind: 'points.assign', status: 'held' }]);
+    expect(cluster.hub.app.held!.list()).toEqual([expect.objectContaining({ kind: 'points.assign', state: 'held' })]);
     expect(count(store.server, 'SELECT count(*) AS n FROM outbox')).toBe(0);
     expect(readSyncStatus(node.db, 'store', 'http://hub', Date.now)).toMatchObject({ outbox: { pending: 0, rejected: 1 } });
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(7);

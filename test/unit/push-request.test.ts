@@ -17,11 +17,20 @@ const commands: PushedCommand[] = [
     payload: [],
     changes: [{ entity: 'point_records', entity_id: 'r1', op: 'delete', row: null, hlc: '0190000000a2-0000-s1' }],
     hlc: '0190000000a2-0000-s1',
+    operation: {
+      call: { iface: 'enterprise', input: { params: {}, query: {}, body: { note: 'ü "q"' } }, principal: { kind: 'user', userId: 'u1', scheme: 'bearer' } },
+      ids: ['0190000000a2000000000000aa'],
+    },
   },
 ];
 
-/** The outbox keeps a command's payload and changes as JSON.stringify wrote them (src/db/write-path.ts). */
-const stored = (command: PushedCommand): OutboxCommand => ({ ...command, payload: JSON.stringify(command.payload), changes: JSON.stringify(command.changes) });
+/** The outbox keeps a command's payload, changes and operation as JSON.stringify wrote them (src/db/write-path.ts); a protocol-1 command has no operation. */
+const stored = (command: PushedCommand): OutboxCommand => ({
+  ...command,
+  payload: JSON.stringify(command.payload),
+  changes: JSON.stringify(command.changes),
+  operation: command.operation === undefined ? null : JSON.stringify(command.operation),
+});
 
 describe('pushRequestText', () => {
   it('writes the request a push of the parsed commands would send', () => {

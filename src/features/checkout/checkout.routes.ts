@@ -43,6 +43,8 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       body: SendPurchase,
       answer: SendPurchaseAnswer,
       handle: ({ body }) => recorder.sendNamingOriginal(body),
+      // The hub holds every bill a cancellation may name: it reads the original itself.
+      offline: { kind: 'purchases.send', makes: 'purchases', run: ({ body }) => void recorder.send(body) },
     }),
     endpoint({
       method: 'post',
@@ -52,6 +54,7 @@ export function checkoutRoutes(checkout: CheckoutService, recorder: PurchaseReco
       summary: 'Gives a recorded bill to a customer, who earns its points',
       body: AssignCustomer,
       handle: ({ body }) => recorder.assign(body),
+      offline: { kind: 'purchases.assign-customer', makes: 'purchase_assignments', run: ({ body }) => recorder.assign(body) },
     }),
   ];
 }

@@ -108,7 +108,7 @@ export class PurchaseRecorder {
     };
     // A cancellation gives back the original's vouchers; the codes it repeats use none.
     const codes = cancels ? [] : finalBill.payment_recap.vouchers.map((voucher) => voucher.code);
-    const applications = voucherApplications(this.repo, purchaseId, customerId, request.store_id, paidAt, codes);
+    const applications = voucherApplications(this.repo, purchaseId, customerId, request.store_id, paidAt, codes, this.ledger.policy.judgedAtTill());
     const releases = original ? voucherReleases(purchaseId, original.vouchers) : [];
     const { records } = this.ledger;
     const pointRecords: PointRecord[] = [];

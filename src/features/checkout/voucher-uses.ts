@@ -1,9 +1,9 @@
 /**
  * The vouchers a closed bill used (send-purchase's `payment_recap.vouchers`, by code) and
- * their release by the bill's cancellation (migration 0010). A code may also name an
- * automated reward the till applied, which uses no voucher. A voucher is used once: a
- * second bill naming it answers 400 here, and one used in two stores offline is listed by
- * the fold (src/sync/fold-conflicts.ts). Application and release ids derive from the
+ * their release by the bill's cancellation. A code may also name an automated reward the
+ * till applied, which uses no voucher. A voucher is used once: a second bill naming it
+ * answers 400 here, and one used in two stores offline — both bills facts the hub takes
+ * (`usedAgainTaken`) — is listed by the fold (src/sync/fold-conflicts.ts). Application and release ids derive from the
  * purchase's, so that store and hub, whichever writes them, write one.
  */
 import { derivedId } from '../../core/ids.js';
@@ -23,6 +23,7 @@ export function voucherApplications(
   storeId: string,
   paidAt: number,
   codes: readonly string[],
+  usedAgainTaken = false,
 ): WrittenRow<'voucher_applications'>[] {
   const refusals: InvalidParam[] = [];
   const applications: WrittenRow<'voucher_applications'>[] = [];
@@ -35,7 +36,8 @@ export function voucherApplications(
       return;
     }
     if (!customerId || voucher.customer_id !== customerId) return refusals.push({ name, reason: 'not_found', value: code, message: "Not a voucher of the bill's customer" });
-    if (voucher.applications > 0 || applications.some((application) => application.voucher_id === voucher.id)) {
+    const usedAgain = voucher.applications > 0 && !usedAgainTaken;
+    if (usedAgain || applications.some((application) => application.voucher_id === voucher.id)) {
       return refusals.push({ name, reason: 'voucher_already_used', value: code });
     }
     if ((voucher.valid_from && at < voucher.valid_from) || (voucher.valid_to && at > voucher.valid_to)) return refusals.push({ name, reason: 'voucher_expired', value: code });

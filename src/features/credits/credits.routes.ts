@@ -23,6 +23,7 @@ export function creditsRoutes(credits: CreditsService): Endpoint[] {
       body: DepositCredits,
       answer: CreditCreated,
       handle: ({ body }) => credits.deposit(body),
+      offline: { kind: 'credits.deposit', makes: 'credit_records', run: ({ body }) => void credits.deposit(body) },
     }),
     endpoint({
       method: 'post',
@@ -32,6 +33,7 @@ export function creditsRoutes(credits: CreditsService): Endpoint[] {
       body: ReduceCredits,
       answer: CreditCreated,
       handle: ({ body }) => credits.reduce(body),
+      offline: { kind: 'credits.reduce', makes: 'credit_records', run: ({ body }) => void credits.reduce(body) },
     }),
     endpoint({
       method: 'post',
@@ -40,6 +42,7 @@ export function creditsRoutes(credits: CreditsService): Endpoint[] {
       status: 204,
       body: TransferCredits,
       handle: ({ body }) => credits.transfer(body),
+      offline: { kind: 'credits.transfer', makes: 'credit_records', run: ({ body }) => credits.transfer(body) },
     }),
   ];
 }

@@ -5,7 +5,7 @@
  */
 import { hashPassword } from '../../auth/passwords.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound, writtenAtHeadOffice } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';
@@ -21,6 +21,8 @@ export class CustomersService {
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly timeZone: string,
+    /** At a store with a hub: a password is changed at head office, so none ever sits in the outbox. */
+    private readonly passwordsAtHeadOffice: boolean,
   ) {}
 
   list(query: CustomersQuery, context: RequestContext): CustomersAnswer {
@@ -62,6 +64,15 @@ export class CustomersService {
   }
 
   async update(id: string, request: UpdateCustomer, context: RequestContext): Promise<void> {
+    if (request.password !== undefined && this.passwordsAtHeadOffice) throw writtenAtHeadOffice("a customer's password");
+    this.updateWith(id, request, context, request.password === undefined ? undefined : await hashPassword(request.password));
+  }
+
+  /**
+   * The update, its password already hashed: the call the hub runs again for a store
+   * (src/sync/operation-kinds.ts), which never carries a password.
+   */
+  updateWith(id: string, request: UpdateCustomer, context: RequestContext, passwordHash: string | undefined): void {
     if (!this.repo.rowById(id)) throw notFound('customers', id);
     assertOwnRecord(context, id, 'customer_id', id);
     const info = request.customer.personal_information;
@@ -69,7 +80,7 @@ export class CustomersService {
     if (info.store_id === null) throw invalidParam(`${PERSONAL_INFORMATION}.store_id`, 'not_allowed_value', null, 'The store of registration cannot be removed');
     this.checkPersonalInformation(info, id);
     const columns = personalInformationColumns(info);
-    if (request.password !== undefined) columns.password_hash = await hashPassword(request.password);
+    if (passwordHash !== undefined) columns.password_hash = passwordHash;
     if (Object.keys(columns).length === 0) return;
     this.writes.write({ kind: 'customers.update', payload: { customer_id: id } }, (tx) => this.repo.updateCustomer(tx, id, columns));
   }

@@ -29,6 +29,7 @@ export function pointsRoutes(points: PointsService): Endpoint[] {
       status: 204,
       body: AssignPoints,
       handle: ({ body }) => points.assign(body),
+      offline: { kind: 'points.assign', makes: 'point_records', run: ({ body }) => points.assign(body) },
     }),
     endpoint({
       method: 'post',
@@ -37,6 +38,7 @@ export function pointsRoutes(points: PointsService): Endpoint[] {
       status: 204,
       body: ReducePoints,
       handle: ({ body }) => points.reduce(body),
+      offline: { kind: 'points.reduce', makes: 'point_records', run: ({ body }) => points.reduce(body) },
     }),
     endpoint({
       method: 'post',
@@ -45,6 +47,7 @@ export function pointsRoutes(points: PointsService): Endpoint[] {
       status: 204,
       body: TransferPoints,
       handle: ({ body }) => points.transfer(body),
+      offline: { kind: 'points.transfer', makes: 'point_records', run: ({ body }) => points.transfer(body) },
     }),
   ];
 }

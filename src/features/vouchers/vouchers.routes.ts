@@ -30,6 +30,7 @@ export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer)
       params: VoucherPath,
       body: ApplyVoucher,
       handle: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context),
+      offline: { kind: 'vouchers.apply', makes: 'voucher_applications', run: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context) },
     }),
     endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: Paging, answer: RewardsAnswer, handle: ({ query }) => vouchers.rewards(query) }),
     endpoint({
@@ -49,6 +50,7 @@ export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer)
       body: CreateVoucher,
       answer: VoucherCreated,
       handle: ({ params, body }, context) => issuer.create(params.reward_id, body, context),
+      offline: { kind: 'vouchers.create', makes: 'vouchers', run: ({ params, body }, context) => void issuer.create(params.reward_id, body, context) },
     }),
   ];
 }

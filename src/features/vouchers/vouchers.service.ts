@@ -23,6 +23,8 @@ export class VouchersService {
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
     private readonly timeZone: string,
+    /** Whether the call is a store's the hub runs again: a voucher used again offline is a fact it takes, and the fold lists. */
+    private readonly judgedAtTill: () => boolean,
   ) {}
 
   list(query: VouchersQuery, context: RequestContext) {
@@ -46,7 +48,7 @@ export class VouchersService {
 
   apply(id: string, request: ApplyVoucher, context: RequestContext): void {
     const voucher = this.existing(id, context);
-    if (voucher.applied_date !== null) throw invalidParam('voucher_id', 'voucher_already_used', id);
+    if (voucher.applied_date !== null && !this.judgedAtTill()) throw invalidParam('voucher_id', 'voucher_already_used', id);
     if (request.store_id !== undefined && !this.repo.hasStore(request.store_id)) throw invalidParam('store_id', 'not_found', request.store_id);
     const appliedAt = parseTimestamp(request.date_applied, this.timeZone);
     if (appliedAt === undefined) throw invalidParam('date_applied', 'invalid_value_format', request.date_applied);

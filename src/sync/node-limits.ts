@@ -1,0 +1,117 @@
+/**
+ * The chain's limits on what one store's node may do to one customer per day (DESIGN §5
+ * "Authority", config `authority`): points earned by bills, points redeemed by bills and
+ * vouchers, points and credit given or taken by hand. Like a card issuer's floor limit, a
+ * node may go that far on its own; an operation that would take it further is *held* for an
+ * operator (src/sync/held-commands.ts). So a compromised store cheats at its own tills, not
+ * across the chain.
+ *
+ * Judged from the rows the hub wrote for the operation, added to what the node gave the
+ * customer that day (`node_customer_days`, the day of the operation's as-of time in the
+ * chain's time zone), so no judgement reads a customer's records.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Config } from '../config.js';
+import type { Db } from '../db/open.js';
+import type { RowChange } from '../db/write-path.js';
+import { fromMilli, fromMinor, toMilli, toMinor } from '../money.js';
+import { formatTimestamp } from '../time.js';
+
+/** The kinds whose records are given or taken by hand; the others' are earned and redeemed by bills and vouchers. */
+const MANUAL_KINDS = new Set(['points.assign', 'points.reduce', 'points.transfer', 'credits.deposit', 'credits.reduce', 'credits.transfer']);
+
+interface DayTotals {
+  earned_milli: number;
+  redeemed_milli: number;
+  manual_milli: number;
+  manual_credit_minor: number;
+}
+
+type Limits = Config['authority'];
+
+export class NodeLimits {
+  private readonly read: Statement<[string, string, string], DayTotals>;
+  private readonly add: Statement;
+  private readonly forgetBefore: Statement<[string]>;
+
+  constructor(
+    db: Db,
+    private readonly limits: Limits,
+    private readonly timeZone: string,
+  ) {
+    this.read = db.prepare(
+      'SELECT earned_milli, redeemed_milli, manual_milli, manual_credit_minor FROM node_customer_days WHERE node_id = ? AND customer_id = ? AND day = ?',
+    );
+    this.add = db.prepare(
+      `INSERT INTO node_customer_days (node_id, customer_id, day, earned_milli, redeemed_milli, manual_milli, manual_credit_minor) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (node_id, customer_id, day) DO UPDATE SET earned_milli = earned_milli + excluded.earned_milli,
+         redeemed_milli = redeemed_milli + excluded.redeemed_milli, manual_milli = manual_milli + excluded.manual_milli,
+         manual_credit_minor = manual_credit_minor + excluded.manual_credit_minor`,
+    );
+    this.forgetBefore = db.prepare('DELETE FROM node_customer_days WHERE day < ?');
+  }
+
+  /**
+   * Why the operation's rows take its node past a limit, or undefined when they do not — and
+   * then they are counted. Must run in the operation's transaction.
+   */
+  judge(nodeId: string, kind: string, asOf: number, changes: readonly RowChange[]): string | undefined {
+    const day = formatTimestamp(asOf, this.timeZone).slice(0, 10);
+    const byCustomer = totalsOf(kind, changes);
+    for (const [customerId, added] of byCustomer) {
+      const before = this.read.get(nodeId, customerId, day) ?? { earned_milli: 0, redeemed_milli: 0, manual_milli: 0, manual_credit_minor: 0 };
+      const past = this.past(before, added);
+      if (past) return `${past} for customer ${customerId} on ${day}, past this node's limit`;
+    }
+    for (const [customerId, added] of byCustomer) {
+      this.add.run(nodeId, customerId, day, added.earned_milli, added.redeemed_milli, added.manual_milli, added.manual_credit_minor);
+    }
+    return undefined;
+  }
+
+  /** Forgets the days before `day` (YYYY-MM-DD): an operation is judged by its own day. */
+  forgetDaysBefore(day: string): number {
+    return this.forgetBefore.run(day).changes;
+  }
+
+  private past(before: DayTotals, added: DayTotals): string | undefined {
+    const points = (milli: number) => `${fromMilli(milli)} points`;
+    const limits = this.limits;
+    if (added.earned_milli > 0 && before.earned_milli + added.earned_milli > toMilli(limits.earned_points_per_customer_day)!) {
+      return `${points(before.earned_milli + added.earned_milli)} earned`;
+    }
+    if (added.redeemed_milli > 0 && before.redeemed_milli + added.redeemed_milli > toMilli(limits.redeemed_points_per_customer_day)!) {
+      return `${points(before.redeemed_milli + added.redeemed_milli)} redeemed`;
+    }
+    if (added.manual_milli > 0 && before.manual_milli + added.manual_milli > toMilli(limits.manual_points_per_customer_day)!) {
+      return `${points(before.manual_milli + added.manual_milli)} given or taken by hand`;
+    }
+    if (added.manual_credit_minor > 0 && before.manual_credit_minor + added.manual_credit_minor > toMinor(limits.manual_credit_per_customer_day)!) {
+      return `${fromMinor(before.manual_credit_minor + added.manual_credit_minor)} in credit given or taken by hand`;
+    }
+    return undefined;
+  }
+}
+
+function totalsOf(kind: string, changes: readonly RowChange[]): Map<string, DayTotals> {
+  const manual = MANUAL_KINDS.has(kind);
+  const totals = new Map<string, DayTotals>();
+  for (const change of changes) {
+    if (change.op !== 'insert' || !change.row) continue;
+    const customerId = change.row.customer_id;
+    if (typeof customerId !== 'string') continue;
+    const entry = totals.get(customerId) ?? { earned_milli: 0, redeemed_milli: 0, manual_milli: 0, manual_credit_minor: 0 };
+    if (change.entity === 'point_records') {
+      const milli = Number(change.row.points_milli);
+      if (manual) entry.manual_milli += milli;
+      else if (change.row.kind === 'collection') entry.earned_milli += milli;
+      else entry.redeemed_milli += milli;
+    } else if (change.entity === 'credit_records' && manual) {
+      entry.manual_credit_minor += Number(change.row.amount_minor);
+    } else {
+      continue;
+    }
+    totals.set(customerId, entry);
+  }
+  return totals;
+}
