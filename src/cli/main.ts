@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { registerAdminCommands } from './admin.commands.js';
 import { registerBackupCommands } from './backup.commands.js';
 import { registerDatabaseCommands } from './database.commands.js';
+import { registerHeldCommands } from './held.commands.js';
 import { registerImportCommand } from './import.command.js';
 import { registerProgramCommands } from './program.commands.js';
 import { registerServeCommand } from './serve.command.js';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerDatabaseCommands(program);
   registerAdminCommands(program);
   registerSyncCommands(program);
+  registerHeldCommands(program);
   registerProgramCommands(program);
   registerImportCommand(program);
   registerBackupCommands(program);

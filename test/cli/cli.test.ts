@@ -42,7 +42,7 @@ const COMMON = ['--data-dir', '--config', '--json'];
 
 /** Every command line and the options its help must list. */
 const HELP: Record<string, string[]> = {
-  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'program', 'import', 'backup', 'restore'],
+  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'held', 'program', 'import', 'backup', 'restore'],
   serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo', '--showcase'],
   init: COMMON,
   migrate: COMMON,
@@ -58,6 +58,10 @@ const HELP: Record<string, string[]> = {
   'nodes retire': ['--name', ...COMMON],
   sync: ['status', 'now', 'compact', 'checksum', 'conflicts'],
   'sync status': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
+  held: ['list', 'release', 'void'],
+  'held list': ['--limit', '--mode', ...COMMON],
+  'held release': ['<command_id>', '--mode', ...COMMON],
+  'held void': ['<command_id>', '--mode', ...COMMON],
   'sync now': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
   'sync compact': COMMON,
   'sync checksum': COMMON,
