@@ -15,7 +15,8 @@
  * generation's base. When the hub answers that the history diverged (the database was
  * restored from a backup, so seqs it applied now name other commands), or that seqs are
  * missing (the hub was restored from a backup and no longer holds commands it acknowledged),
- * the store moves its pending commands to a new generation numbered from 1 and pushes again.
+ * the store moves its pending commands to a new generation numbered from 1 and pushes again —
+ * after the missing ones, once it has bootstrapped from the restored hub (`bootstrapFirst`).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -29,6 +30,8 @@ import type { CommandSettlement, SettledCommand } from './command-settlement.js'
 
 /** The hub's answers after which the pending commands continue in a new generation. */
 const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
+/** The hub's answer when it no longer holds commands it acknowledged: it was restored from a backup. */
+const LOST_BY_HUB = 'sync_sequence_gap_exception';
 
 export interface PushOutcome {
   sent: number;
@@ -83,6 +86,7 @@ export class Pusher {
         if (restarted || !(error instanceof HubError) || !RENUMBERED_AFTER.has(error.exception ?? '')) throw error;
         this.startNewGeneration();
         restarted = true;
+        if (error.exception === LOST_BY_HUB) this.bootstrapFirst();
         continue;
       }
       this.settle(batch, response.results, response.clock_skew_ms ?? 0);
@@ -108,6 +112,20 @@ export class Pusher {
     const replayAfter = this.state.get('replay_after');
     if (replayAfter === undefined || (pushed !== undefined && pushed <= replayAfter)) return pushed;
     return replayAfter === '' ? undefined : replayAfter;
+  }
+
+  /**
+   * The hub lost commands it acknowledged: before anything queued here is pushed, the store
+   * bootstraps from the restored hub, whose snapshot says which of this store's commands it
+   * still holds, and sends back what it lost (src/sync/replay.ts). A command pushed first would
+   * be applied without the rows it names, and move the hub's record of this store past them.
+   */
+  private bootstrapFirst(): never {
+    commitUnsynced(this.db, () => {
+      this.state.clear('cursor');
+      this.state.clear('feed_id');
+    });
+    throw new Error('the hub no longer holds commands it acknowledged (restored from a backup): bootstrapping again before pushing');
   }
 
   private startNewGeneration(): void {

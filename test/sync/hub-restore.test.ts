@@ -139,3 +139,45 @@ describe('a hub restored from a backup, with two stores', () => {
     }
   }, 180_000);
 });
+
+describe('a hub restored from a backup while a store has a queue', () => {
+  it('gets back the customer, her card and the queued bill, and both stores agree with the hub on her balance', async () => {
+    const cluster = await Cluster.start({ stores: ['ostrava-01', 'ostrava-02'] });
+    try {
+      const queueing = cluster.store('ostrava-01');
+      const beside = cluster.store('ostrava-02');
+      await cluster.waitBootstrapped(queueing);
+      await cluster.waitBootstrapped(beside);
+      const auth = await posLogin(queueing);
+      mkdirSync(join(cluster.root, 'backups'));
+      const backupFile = join(cluster.root, 'backups', 'hub.sqlite');
+      await runCliJson(['backup', '--to', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+
+      // After the backup the hub acknowledges a customer and her card; then it goes down and
+      // the store queues a bill for her.
+      const customer = await createCustomer(queueing, auth, 'Iva', 'Queued');
+      await createCard(queueing, auth, customer.id, '2000000009993');
+      await cluster.waitConverged();
+      await cluster.hub.stop();
+      const queued = await billFor(queueing, auth, '2000000009993', 'queued-during-restore');
+      expect(queued.status).toBe(201);
+      expect(queueing.peekStatus().outbox.pending).toBe(1);
+      await runCliJson(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+      await cluster.hub.start();
+      await waitFor('the queued bill at the hub', () => cluster.hub.count("SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'queued-during-restore'") === 1, { timeoutMs: 90_000 });
+      const { statuses } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
+
+      expect(statuses['ostrava-01']).toMatchObject({ conflicts: 0, outbox: { pending: 0, rejected: 0, replaying: false } });
+      for (const node of [cluster.hub, queueing, beside]) {
+        expect(node.count('SELECT count(*) AS n FROM customers WHERE id = ?', customer.id), node.name).toBe(1);
+        expect(node.count("SELECT count(*) AS n FROM cards WHERE card_number = '2000000009993' AND customer_id = ?", customer.id), node.name).toBe(1);
+      }
+      const points = pointsOf(cluster.hub, customer.id);
+      expect(points).toBeGreaterThan(0);
+      expect(pointsOf(queueing, customer.id)).toBe(points);
+      expect(pointsOf(beside, customer.id)).toBe(points);
+    } finally {
+      await cluster.close();
+    }
+  }, 180_000);
+});
