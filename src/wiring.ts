@@ -113,7 +113,8 @@ const COMPACT_EVERY_MS = 3_600_000;
 
 /** The hub's feed compaction. */
 export function createFeedCompaction(node: Node, config: Config, clock: Clock): FeedCompaction {
-  return new FeedCompaction(node.db, replicatedTables(node.db), config.sync.feed_retention_days * 86_400_000, clock);
+  const limits = new NodeLimits(node.db, config.authority, config.time_zone);
+  return new FeedCompaction(node.db, replicatedTables(node.db), config.sync.feed_retention_days * 86_400_000, clock, limits);
 }
 
 /** The hub compacts its feed once an hour, the first time an hour after it starts; a run still going skips the next. */

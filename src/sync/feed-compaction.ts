@@ -31,6 +31,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
+import type { NodeLimits } from './node-limits.js';
 import { reachesStores } from './scopes.js';
 
 /** Seqs of the feed a slice reads, deletes or counts: one statement of tens of milliseconds. */
@@ -47,6 +48,8 @@ export interface CompactionOutcome {
   held: number;
   /** Results of the stores' applied commands forgotten. */
   results_deleted: number;
+  /** Days of the per-node limits' totals forgotten (src/sync/node-limits.ts). */
+  limit_days_deleted: number;
 }
 
 /** A range of the feed's seqs: those after `after`, up to `last`. */
@@ -77,6 +80,8 @@ export class FeedCompaction {
     replicated: string[],
     private readonly retentionMs: number,
     private readonly clock: Clock,
+    /** What the per-node limits judge by: the totals of days before yesterday are forgotten at each run. */
+    private readonly limits: NodeLimits,
   ) {
     this.mark = db.prepare('INSERT OR REPLACE INTO sync_feed_marks (marked_at, seq) SELECT ?, coalesce(max(seq), 0) FROM changes');
     this.compactTo = db.prepare<[string], number | null>('SELECT max(seq) FROM sync_feed_marks WHERE marked_at <= ?').pluck();
@@ -130,7 +135,8 @@ export class FeedCompaction {
     }
     let held = 0;
     await this.slices(this.span(), (slice) => (held += this.heldIn.get(slice)!));
-    return { deleted, floor: Math.max(from, to), held, results_deleted: await this.forgetResults(horizon) };
+    const resultsDeleted = await this.forgetResults(horizon);
+    return { deleted, floor: Math.max(from, to), held, results_deleted: resultsDeleted, limit_days_deleted: this.limits.forgetDaysBefore(now - 86_400_000) };
   }
 
   /** Deletes the results of commands applied before `before` (ISO) but rejected ones, a slice a turn. */

@@ -69,9 +69,9 @@ export class NodeLimits {
     return undefined;
   }
 
-  /** Forgets the days before `day` (YYYY-MM-DD): an operation is judged by its own day. */
-  forgetDaysBefore(day: string): number {
-    return this.forgetBefore.run(day).changes;
+  /** Forgets the totals of the days before the day of `instant`: a late operation is judged by its own day, as far back as yesterday. */
+  forgetDaysBefore(instant: number): number {
+    return this.forgetBefore.run(formatTimestamp(instant, this.timeZone).slice(0, 10)).changes;
   }
 
   private past(before: DayTotals, added: DayTotals): string | undefined {

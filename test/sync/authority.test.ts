@@ -13,7 +13,7 @@ import { schemaVersion } from '../../src/db/migrate.js';
 import { runRound } from '../../src/sync/agent.js';
 import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol.js';
 import type { SyncParts } from '../../src/sync/sync-parts.js';
-import { createStoreSync } from '../../src/wiring.js';
+import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const EVA = DEMO_IDS.customerEva;
@@ -281,5 +281,19 @@ describe('a chain upgrading store by store', () => {
     store.app.node.db.prepare('UPDATE outbox SET operation = NULL WHERE seq = (SELECT min(seq) FROM outbox)').run();
     expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, pushed: 2, rejected: 0 });
     expect(points(hub, EVA)).toBe(before + 3000);
+  });
+});
+
+describe('the limits\' totals', () => {
+  it('are forgotten by the hub\'s compaction once their day is over by more than a day', async () => {
+    const totals = () => count(hub, 'SELECT count(*) AS n FROM node_customer_days');
+    expect(totals()).toBeGreaterThan(0);
+    const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
+    // The day of the operation stamped a year back goes; today's stay.
+    expect((await compaction.run()).limit_days_deleted).toBe(1);
+    expect(totals()).toBeGreaterThan(0);
+    hub.clock.advance(2 * 86_400_000);
+    expect((await compaction.run()).limit_days_deleted).toBeGreaterThan(0);
+    expect(totals()).toBe(0);
   });
 });

@@ -56,6 +56,7 @@ CREATE TABLE node_customer_days (
   manual_credit_minor INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (node_id, customer_id, day)
 ) STRICT, WITHOUT ROWID;
+CREATE INDEX node_customer_days_by_day ON node_customer_days (day);
 
 CREATE TABLE applied_commands_next (
   command_id TEXT PRIMARY KEY,
