@@ -37,6 +37,8 @@ export interface StoreStatus {
   last_error: string | null;
   outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number; replaying: boolean };
   feed: { cursor: number | null; hub_last_seq: number | null; lag_rows: number | null; lag_seconds: number | null; bootstrapping: boolean };
+  /** How far the store's stamps ran ahead of the hub's clock, past its tolerance, in the last push (0 when they did not). */
+  clock_skew_ms: number;
   conflicts: number;
 }
 
@@ -314,6 +316,14 @@ export interface ClusterOptions {
   /** Extra environment for every node (LOYALTYD_*). */
   env?: Record<string, string>;
   hubEnv?: Record<string, string>;
+  /**
+   * Per store, for that store alone: the stores its node serves (`nodes add --store`: the hub
+   * rejects its facts naming another), and extra environment for its daemon, e.g. libfaketime's
+   * LD_PRELOAD and FAKETIME to run its clock ahead — an environment, not the `faketime`
+   * wrapper, which forks and would keep the signals that stop and kill a node from reaching
+   * it. The CLI commands run on the store's folder do not get it.
+   */
+  storeSetup?: Record<string, { serves?: string[]; env?: Record<string, string> }>;
 }
 
 export interface ConvergedState {
@@ -347,7 +357,8 @@ export class Cluster {
       hub.serveArgs = ['--demo'];
       await hub.start();
       hub.serveArgs = [];
-      const credentials = (await Promise.all(options.stores.map((name) => hub.cli(['nodes', 'add', '--name', name])))) as StoreCredentials[];
+      const served = (name: string) => (options.storeSetup?.[name]?.serves ?? []).flatMap((storeId) => ['--store', storeId]);
+      const credentials = (await Promise.all(options.stores.map((name) => hub.cli(['nodes', 'add', '--name', name, ...served(name)])))) as StoreCredentials[];
       const ports: number[] = [hub.port];
       while (ports.length <= options.stores.length) {
         const port = await freePort();
@@ -360,7 +371,7 @@ export class Cluster {
           mode: 'store',
           dataDir: join(root, name),
           port: ports[index]!,
-          env,
+          env: { ...env, ...options.storeSetup?.[name]?.env },
           logDir: root,
           hubUrl: (await options.hubUrlFor?.(name, hub)) ?? hub.url,
           credentials: credentials[index]!,
