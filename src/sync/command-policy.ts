@@ -73,6 +73,8 @@ export const ROW_KINDS: ReadonlySet<string> = new Set([
   'customer-source-records.create',
   'tokens.create',
   'tokens.update',
+  'tokens.login',
+  'tokens.social-network-login',
   'tokens.logout',
   'tokens.send-password-setup-email',
   'auth-tokens.issue',

@@ -4,7 +4,8 @@
  *
  * - *applied* with the hub's rows: the store swaps its optimistic rows of the command for
  *   the hub's, whatever their stamps — rows the hub did not write are deleted, the hub's
- *   are written as they are — and lists the difference when the hub computed other values.
+ *   are written as they are, but for a row a later write here changed since, which that
+ *   write's answer settles — and lists the difference when the hub computed other values.
  * - *rejected* or *held*: its effects are taken back (its inserts deleted, newest first, each
  *   unless changed since or still named by a later row, which the listing then says) so they
  *   count nowhere; the command stays readable with its reason in `unapplied_commands`, and
@@ -42,11 +43,14 @@ export class CommandSettlement {
   /** Swaps the command's rows for the hub's; lists the command, when `listed`, if the hub's values differ from the store's. */
   swap(command: SettledCommand, rows: readonly RowChange[], now: string, listed: boolean): void {
     const own = JSON.parse(command.changes) as RowChange[];
+    const ownStamps = new Map(own.map((change) => [keyOf(change), change.hlc]));
     const kept = new Set(rows.map(keyOf));
     for (const change of [...own].reverse()) {
-      if (change.op === 'insert' && !kept.has(keyOf(change))) this.deleteRow(change.entity, change.entity_id, undefined);
+      if (change.op === 'insert' && !kept.has(keyOf(change))) this.deleteRow(change.entity, change.entity_id, change.hlc);
     }
     for (const change of rows) {
+      // A row a later write here changed since is left to that write's own answer.
+      if (!this.unchangedSince(change.entity, change.entity_id, ownStamps.get(keyOf(change)))) continue;
       if (change.op === 'delete') this.deleteRow(change.entity, change.entity_id, undefined);
       else if (change.row) this.replace(change.entity, change.row);
     }
@@ -83,6 +87,12 @@ export class CommandSettlement {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return false;
       throw error;
     }
+  }
+
+  /** Whether the row holds the command's own stamp (or, for a row the command did not write here, is absent). */
+  private unchangedSince(table: string, id: string, stamp: string | undefined): boolean {
+    const stored = this.statements.get(`SELECT hlc FROM ${table} WHERE id = ?`).pluck().get(id) as string | undefined;
+    return stored === stamp;
   }
 
   /** Writes the hub's row as it is, in the columns this store's schema has. */
