@@ -59,7 +59,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
   const ledger: Ledger = {
     points,
     credits: new CreditsRepo(db),
-    records: new LedgerRecords(new ProgramRepo(db), newId, clock, config.time_zone),
+    records: new LedgerRecords(new ProgramRepo(db, () => node.operations.asOf()), newId, clock, config.time_zone),
     balances: node.ledgers,
     policy: new RedemptionPolicy(config, points, () => syncState.get('last_success_at'), node.identity.nodeId, clock, config.time_zone, () =>
       node.operations.replaying(),

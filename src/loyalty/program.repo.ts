@@ -26,7 +26,14 @@ export class ProgramRepo {
   /** Parsed versions by history id, oldest used first; a version's row never changes. */
   private readonly versions = new Map<number, Program>();
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /**
+     * The instant feature code judges by when it is not now: a store's operation the hub runs
+     * again is judged by the program in force at its as-of time (src/core/operations.ts).
+     */
+    private readonly judgedAt: () => number | undefined = () => undefined,
+  ) {
     this.current = db.prepare<[string], { body: string; hlc: string }>("SELECT body, hlc FROM program_rules WHERE id = ? AND kind = 'program'");
     this.versionInForce = db.prepare<[string], number | null>(VERSION_IN_FORCE_SQL).pluck();
     this.versionBody = db.prepare<[number], string>('SELECT body FROM program_history WHERE id = ?').pluck();
@@ -42,7 +49,7 @@ export class ProgramRepo {
    * by and no earlier one is kept (a node that took the history's migration or bootstrapped
    * keeps none from before); undefined only while the node has held no program.
    */
-  load(at?: number): Program | undefined {
+  load(at = this.judgedAt()): Program | undefined {
     if (at === undefined) return this.loadCurrent();
     const id = this.versionInForce.get(new Date(at).toISOString());
     if (id === null || id === undefined) return undefined;

@@ -6,9 +6,9 @@
  * nowhere, until an operator releases it; a stamp from the future is brought back to the
  * hub's clock and the skew listed. A real hub, a real store, HTTP between them.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
+import { DEMO_IDS, DEMO_PROGRAM, demoCredentials } from '../../src/demo/demo.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { runRound } from '../../src/sync/agent.js';
 import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol.js';
@@ -295,5 +295,35 @@ describe('the limits\' totals', () => {
     hub.clock.advance(2 * 86_400_000);
     expect((await compaction.run()).limit_days_deleted).toBeGreaterThan(0);
     expect(totals()).toBe(0);
+  });
+});
+
+describe('an operation the hub runs again', () => {
+  it('is judged by the program in force at its as-of time', async () => {
+    const judging = await startTestServer({ config: { mode: 'hub' } });
+    try {
+      const node = judging.app.services.nodes.add('store-late');
+      const loadedAt = judging.clock.now();
+      judging.clock.advance(3_600_000);
+      // An hour after the demo program, one whose points are valid 30 days instead of 365.
+      const program = JSON.parse(readFileSync(DEMO_PROGRAM, 'utf8')) as Record<string, unknown>;
+      judging.app.services.program.load({ ...program, point_validity_days: 30 });
+      judging.clock.advance(3_600_000);
+      const before = operation(1, 'points.assign', { customer_id: EVA, amount: 5 }, { at: loadedAt + 1_800_000 });
+      const after = operation(2, 'points.assign', { customer_id: EVA, amount: 5 }, { at: loadedAt + 5_400_000 });
+      const pushed = await call('POST', `${judging.url}/sync/v1/commands`, {
+        headers: { ...basic(node.node_name, node.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) },
+        body: { generation: 'late', commands: [before, after] },
+      });
+      expect(pushed.body.results.map((result: { status: string }) => result.status)).toEqual(['applied', 'applied']);
+      const validDays = (command: typeof before) => {
+        const validTo = judging.app.node.db.prepare('SELECT valid_to FROM point_records WHERE id = ?').pluck().get(command.operation.ids[0]) as string;
+        return Math.floor((Date.parse(validTo) - command.operation.as_of) / 86_400_000);
+      };
+      expect(validDays(before)).toBe(365);
+      expect(validDays(after)).toBe(30);
+    } finally {
+      await judging.close();
+    }
   });
 });

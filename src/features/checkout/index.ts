@@ -15,7 +15,7 @@ import { OriginalBills } from './original-bills.js';
 export const checkoutFeature: Feature = ({ node, config, clock, services, hub }) => {
   const repo = new CheckoutRepo(node.db);
   const bills = new BillReader(repo, new ProductMatches(repo, node.writes), config.time_zone);
-  const program = new ProgramRepo(node.db);
+  const program = new ProgramRepo(node.db, () => node.operations.asOf());
   return checkoutRoutes(
     new CheckoutService(
       repo,

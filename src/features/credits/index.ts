@@ -11,7 +11,7 @@ export const creditsFeature: Feature = ({ node, config, clock, services }) =>
       new CreditPages(node.db),
       services.ledger,
       services.customersRepo,
-      new ProgramRepo(node.db),
+      new ProgramRepo(node.db, () => node.operations.asOf()),
       new FoldConflicts(node.db, node.ledgers, node.newId, clock),
       node.writes,
       clock,
