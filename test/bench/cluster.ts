@@ -15,9 +15,9 @@ process.once('exit', () => {
   for (const folder of made) rmSync(folder, { recursive: true, force: true });
 });
 
-/** A temp folder for a bench's data, removed when the bench process exits. */
-export function benchDir(name: string): string {
-  const folder = mkdtempSync(join(tmpdir(), `loyaltyd-bench-${name}-`));
+/** A temp folder for a bench's data, in `parent` (the system's temp folder by default), removed when the bench process exits. */
+export function benchDir(name: string, parent = tmpdir()): string {
+  const folder = mkdtempSync(join(parent, `loyaltyd-bench-${name}-`));
   made.push(folder);
   return folder;
 }

@@ -1,43 +1,311 @@
 /**
  * Sync throughput (sync issue, acceptance 6):
- *  A. 100,000 commands queued at a store, pushed to and applied by a hub process
- *     (target ≤ 30 s). Baseline: the same rows inserted straight into a SQLite file in
+ *  A. Push: a store's catch-up after an outage. BENCH_SYNC_OPERATIONS (20,000) API calls a
+ *     store takes while its hub is down, four in five send-purchase bills with a card (points
+ *     earned), one in five assign-points, over a pool of customers; then the hub comes back
+ *     and the whole backlog is pushed and applied, timed from the first push to the drained
+ *     outbox. Measured for this checkout and for the baseline BENCH_SYNC_BASE (ce0c981,
+ *     protocol 1: the hub writes the rows the store sent), built in the same run in a git
+ *     worktree (baseline-build.ts); each build runs its own hub process and its own store
+ *     (its dist/, in this process). Each build queues once; BENCH_SYNC_PUSH_ROUNDS (3) copies
+ *     of its queued store and hub are pushed, the builds alternating, and the median counts.
+ *     Target: this checkout at least 0.8× the baseline's commands/s.
+ *  B. Rows: 100,000 events.create commands queued at a store, pushed to and applied by a hub
+ *     process (target ≤ 30 s). Baseline: the same rows inserted straight into a SQLite file in
  *     500-row transactions — what the hub's apply costs beyond the bare writes.
- *  B. A new store bootstrapping 1,000,000 customers with cards and balances from a hub
+ *  C. A new store bootstrapping 1,000,000 customers with cards and balances from a hub
  *     process: each customer has a point record at the hub, so the hub holds a customer
  *     state for each, settled as a chain at rest holds it (target ≤ 20 s, scopes issue; the
  *     store receives the states, not the records). Baseline: the same tables copied file to file with ATTACH + INSERT … SELECT —
  *     what the snapshot stream costs beyond a local copy.
  * Prints rows/s, the ratios and the hub's peak RSS. BENCH_SYNC_PARTS picks the parts
- * (`push`, `bootstrap`; both by default). BENCH_SYNC_HUB_DIR names a folder to keep B's
+ * (`push`, `rows`, `bootstrap`; all by default). BENCH_SYNC_HUB_DIR names a folder to keep C's
  * generated and settled hub in: a later run on the same folder reuses it (the size it was
  * made with is the caller's to keep), for re-runs and profiles of the bootstrap alone.
+ * BENCH_SERVER_NODE_FLAGS reaches every hub process (cluster.ts), e.g. to profile A's hubs.
  */
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pino from 'pino';
+import type { createApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
-import { openDatabase } from '../../src/db/open.js';
+import { openDatabase, type Db } from '../../src/db/open.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { loadConfig } from '../../src/config.js';
+import type { startServer } from '../../src/server.js';
 import { databaseFile, openNode } from '../../src/node.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
 import { runRound } from '../../src/sync/agent.js';
 import { NodeClocks } from '../../src/sync/node-clocks.js';
 import { createStoreSync } from '../../src/wiring.js';
-import { addNode, benchDir, cli, startHub, storeConfig } from './cluster.js';
+import { buildBaseline, checkoutCommit } from './baseline-build.js';
+import { addNode, benchDir, cli, demoBearer, spawnServer, startHub, storeConfig, type ServerProcess } from './cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 
 const COMMANDS = Number(process.env.BENCH_SYNC_COMMANDS ?? 100_000);
 const CUSTOMERS = Number(process.env.BENCH_SYNC_CUSTOMERS ?? 1_000_000);
-const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'push,bootstrap').split(',');
+const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'push,rows,bootstrap').split(',');
+const BASE = process.env.BENCH_SYNC_BASE ?? 'ce0c981';
+const OPERATIONS = Number(process.env.BENCH_SYNC_OPERATIONS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_SYNC_PUSH_ROUNDS ?? 3);
+/** The customers the push's bills and assignments go to: two or so operations each, well within a node's daily limits. */
+const POOL = 10_000;
+/** API calls in flight at the store while it queues, as a few desks make them. */
+const DESKS = 8;
+const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The push's store keeps its file in memory where the machine has /dev/shm: its commits then
+ * wait on no disk, and the calls queue two to three times as fast as on this machine's disk.
+ * The hub's file stays on disk; the store's queueing is not what is measured.
+ */
+const STORE_PARENT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
 export async function run(): Promise<void> {
   if (PARTS.includes('push')) await pushBench();
+  if (PARTS.includes('rows')) await rowsBench();
   if (PARTS.includes('bootstrap')) await bootstrapBench();
 }
 
+/**
+ * Each build's store queues the workload once; then each round pushes a copy of that store to
+ * a copy of its hub, for every build, the builds' order alternating from round to round, so a
+ * machine that slows down or speeds up during the run weighs on both.
+ */
 async function pushBench(): Promise<void> {
+  line('push: operations queued at a store, hub down', `${OPERATIONS.toLocaleString('en')}: 4 in 5 send-purchase with a card, 1 in 5 assign-points, ${POOL.toLocaleString('en')} customers`);
+  const baseline = buildBaseline(BASE);
+  const builds: QueuedBuild[] = [];
+  try {
+    if ('skipped' in baseline) line(`main ${BASE}`, `baseline skipped: ${baseline.skipped}`);
+    else builds.push(await queueBuild(`main ${baseline.commit} (protocol 1)`, baseline.root));
+    builds.push(await queueBuild(`branch ${checkoutCommit() ?? 'this checkout'} (protocol 2)`, CHECKOUT));
+    for (const build of builds) line(`${build.name}: queued at the store`, `${build.commands.toLocaleString('en')} commands  ${seconds(build.queueMs)}  ${rate(OPERATIONS, build.queueMs)}`);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) build.pushes.push(await pushCopy(build));
+    }
+    for (const build of builds) {
+      const ms = median(build.pushes.map((push) => push.ms));
+      const rounds = build.pushes.map((push) => rate(build.commands, push.ms));
+      line(`${build.name}: push + apply, median of ${ROUNDS}`, `${seconds(ms)}  ${rate(build.commands, ms)}  (rounds ${rounds.join(', ')})`);
+      line(`${build.name}: hub peak RSS`, megabytes(Math.max(...build.pushes.map((push) => push.hubRss))));
+    }
+    if (builds.length === 2) {
+      const [main, branch] = builds as [QueuedBuild, QueuedBuild];
+      const rateOf = (build: QueuedBuild, ms: number) => build.commands / ms;
+      const ratio = rateOf(branch, median(branch.pushes.map((push) => push.ms))) / rateOf(main, median(main.pushes.map((push) => push.ms)));
+      const byRound = main.pushes.map((push, round) => (rateOf(branch, branch.pushes[round]!.ms) / rateOf(main, push.ms)).toFixed(2));
+      line('ratio branch / main, commands/s (medians)', `${ratio.toFixed(2)}×  (rounds ${byRound.join(', ')}; ${verdict(ratio, 0.8, false)} ≥ 0.8×)`);
+    }
+  } finally {
+    if (!('skipped' in baseline)) baseline.remove();
+  }
+}
+
+/** One build with its store's queue, ready to push: the hub's and the store's folders, as they stood when the store had queued. */
+interface QueuedBuild {
+  name: string;
+  bin: string;
+  code: StoreCode;
+  hubDir: string;
+  storeDir: string;
+  credentials: { node_name: string; node_secret: string };
+  queueMs: number;
+  commands: number;
+  pushes: { ms: number; hubRss: number }[];
+}
+
+/** The store side of a build, from its dist/: what an in-process store daemon is made of. */
+interface StoreCode {
+  loadConfig: typeof loadConfig;
+  createApp: typeof createApp;
+  startServer: typeof startServer;
+  openNode: typeof openNode;
+  createStoreSync: typeof createStoreSync;
+  runRound: typeof runRound;
+}
+
+async function storeCode(root: string): Promise<StoreCode> {
+  const load = (path: string) => import(pathToFileURL(join(root, 'dist', path)).href);
+  const [config, app, server, node, wiring, agent] = await Promise.all(['config.js', 'app.js', 'server.js', 'node.js', 'wiring.js', 'sync/agent.js'].map(load));
+  return {
+    loadConfig: config.loadConfig,
+    createApp: app.createApp,
+    startServer: server.startServer,
+    openNode: node.openNode,
+    createStoreSync: wiring.createStoreSync,
+    runRound: agent.runRound,
+  };
+}
+
+/**
+ * The workload queued on one build (the checkout at `root`, built): its hub process on the
+ * demo chain and the pool, its store daemon bootstrapped from it; then the hub stops and the
+ * store takes the operations over HTTP, queueing a command for each.
+ */
+async function queueBuild(name: string, root: string): Promise<QueuedBuild> {
+  const bin = join(root, 'bin', 'loyaltyd');
+  const loyaltyd = (args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const hubDir = benchDir('push-hub');
+  loyaltyd(['demo', '--data-dir', hubDir, '--json']);
+  const credentials = JSON.parse(loyaltyd(['nodes', 'add', '--name', 'bench-store', '--data-dir', hubDir, '--json'])) as { node_name: string; node_secret: string };
+  addPool(hubDir);
+  const code = await storeCode(root);
+  const storeDir = benchDir('push-store', STORE_PARENT);
+  const closing: (() => unknown)[] = [];
+  try {
+    const hub = await serveHub(bin, hubDir);
+    let hubUp = true;
+    closing.push(() => (hubUp ? hub.stop() : undefined));
+    const config = pushStoreConfig(code, storeDir, hub.url, credentials);
+    const app = code.createApp({ config, clock: systemClock, log: pino({ level: 'silent' }) });
+    closing.push(() => app.close());
+    const server = await code.startServer(app, '127.0.0.1', 0);
+    closing.push(async () => {
+      // The daemon's checkpointer is a worker thread that does not hold the process: with the
+      // hub down nothing else does, and the process would end while the worker stops.
+      const holding = setInterval(() => {}, 1000);
+      await server.close();
+      clearInterval(holding);
+    });
+    const sync = code.createStoreSync(app.node, config, systemClock)!;
+    closing.push(() => sync.client.close());
+
+    const first = await code.runRound(sync, systemClock);
+    if (!first.ok || !first.bootstrapped) throw new Error(`${name}: bootstrap failed: ${JSON.stringify(first)}`);
+    await hub.stop();
+    hubUp = false;
+    const started = performance.now();
+    await queueOperations(server.url);
+    const queueMs = performance.now() - started;
+    const commands = pendingCommands(app.node.db);
+    return { name, bin, code, hubDir, storeDir, credentials, queueMs, commands, pushes: [] };
+  } finally {
+    await closeAll(closing);
+  }
+}
+
+/** One round of a build: a copy of its queued store pushes everything to a copy of its hub, timed from the first push to the drained outbox. */
+async function pushCopy(build: QueuedBuild): Promise<{ ms: number; hubRss: number }> {
+  const hubDir = benchDir('push-hub-round');
+  cpSync(build.hubDir, hubDir, { recursive: true });
+  const storeDir = benchDir('push-store-round', STORE_PARENT);
+  cpSync(build.storeDir, storeDir, { recursive: true });
+  const closing: (() => unknown)[] = [() => rmSync(hubDir, { recursive: true, force: true }), () => rmSync(storeDir, { recursive: true, force: true })];
+  try {
+    const hub = await serveHub(build.bin, hubDir);
+    closing.push(() => hub.stop());
+    const config = pushStoreConfig(build.code, storeDir, hub.url, build.credentials);
+    const node = build.code.openNode(config, systemClock);
+    closing.push(() => node.close());
+    const sync = build.code.createStoreSync(node, config, systemClock)!;
+    closing.push(() => sync.client.close());
+
+    const started = performance.now();
+    const pushed = await sync.pusher.pushAll();
+    const ms = performance.now() - started;
+    // The baseline's pusher knows no held commands.
+    const held = pushed.held ?? 0;
+    const left = pendingCommands(node.db);
+    if (pushed.sent !== build.commands || pushed.rejected > 0 || held > 0 || left > 0) {
+      throw new Error(`${build.name}: push of ${build.commands} commands: sent ${pushed.sent}, rejected ${pushed.rejected}, held ${held}, ${left} left`);
+    }
+    return { ms, hubRss: peakRss(hub.pid) };
+  } finally {
+    await closeAll(closing);
+  }
+}
+
+/** Runs the steps that undo what was set up, last first: those of whatever was reached before a failure. */
+async function closeAll(steps: (() => unknown)[]): Promise<void> {
+  for (const step of steps.reverse()) await step();
+}
+
+function serveHub(bin: string, hubDir: string): Promise<ServerProcess> {
+  return spawnServer([bin, 'serve', '--mode', 'hub', '--data-dir', hubDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
+}
+
+function pushStoreConfig(code: StoreCode, storeDir: string, hubUrl: string, credentials: { node_name: string; node_secret: string }) {
+  return code.loadConfig({
+    env: {},
+    overrides: { mode: 'store', data_dir: storeDir, 'hub.url': hubUrl, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret, 'log.level': 'silent' },
+  });
+}
+
+function pendingCommands(db: Db): number {
+  return db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get()!;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The workload's API calls at the store, DESKS at a time; every one must succeed. */
+async function queueOperations(storeUrl: string): Promise<void> {
+  const bearer = await demoBearer(storeUrl);
+  const base = `${storeUrl}/rest-api/enterprise-interface/v1.0`;
+  const paymentTime = new Date().toISOString();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: DESKS }, async () => {
+      while (next < OPERATIONS) {
+        const { path, body, status } = operation(next++, paymentTime);
+        const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const text = await response.text();
+        if (response.status !== status) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      }
+    }),
+  );
+}
+
+/** The i-th call of the workload: the same on every build. Customers are taken across the pool, not in order. */
+function operation(i: number, paymentTime: string): { path: string; body: unknown; status: number } {
+  const customer = (i * 7_919) % POOL;
+  if (i % 5 === 4) return { path: '/points/actions/assign-points', body: { amount: 10, customer_id: poolCustomerId(customer) }, status: 204 };
+  const items = Array.from({ length: 2 + (i % 2) }, (_, index) => {
+    const price = 30 + ((i + index * 7) % 170);
+    return { plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((i + index) % 6)}` }], quantity: 1, price, paid_amount: price, bill_item_id: index + 1 };
+  });
+  const total = items.reduce((sum, item) => sum + item.paid_amount, 0);
+  return {
+    path: '/purchases/actions/send-purchase',
+    body: {
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1 + (i % DESKS),
+      card_number: poolCardNumber(customer),
+      bill: { bill_id: `push-${i}`, payment_time: paymentTime, currency_id: 'CZK', total_price: String(total), bill_items: items },
+    },
+    status: 201,
+  };
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const poolCustomerId = (i: number) => `b0${hex(i, 24)}`;
+const poolCardNumber = (i: number) => String(6_000_000_000_000 + i);
+
+/** The pool's customers and cards, written into the hub's file before it first starts; the store receives them in its bootstrap. */
+function addPool(hubDir: string): void {
+  const db = new Database(databaseFile(hubDir));
+  const stamp = `${hex(Date.now() - 86_400_000, 12)}-0000-bench`;
+  const now = new Date().toISOString();
+  const customer = db.prepare('INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
+  const card = db.prepare('INSERT INTO cards (id, customer_id, card_number, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < POOL; i += 1) {
+      customer.run(poolCustomerId(i), `First${i}`, `Last${i}`, stamp, now);
+      card.run(`b1${hex(i, 24)}`, poolCustomerId(i), poolCardNumber(i), stamp, now);
+    }
+  })();
+  db.close();
+}
+
+/** BENCH_SYNC_COMMANDS (100,000) events.create commands, each the rows the store wrote, against bare inserts of the same rows. */
+async function rowsBench(): Promise<void> {
   const hubDir = benchDir('sync-hub');
   cli(['demo', '--data-dir', hubDir, '--json']);
   const credentials = addNode(hubDir, 'bench-store');
@@ -66,10 +334,10 @@ async function pushBench(): Promise<void> {
     node.close();
 
     const baselineMs = insertBaseline(COMMANDS);
-    line(`push + apply ${COMMANDS.toLocaleString('en')} commands`, `${seconds(pushMs)}  ${rate(COMMANDS, pushMs)}  (${verdict(pushMs, 30_000)} 30 s)`);
-    line('baseline: bare inserts, 500-row transactions', `${seconds(baselineMs)}  ${rate(COMMANDS, baselineMs)}`);
-    line('ratio push / baseline', `${(pushMs / baselineMs).toFixed(1)}×`);
-    line('hub peak RSS', megabytes(peakRss(hub.pid)));
+    line(`rows: push + apply ${COMMANDS.toLocaleString('en')} events.create commands`, `${seconds(pushMs)}  ${rate(COMMANDS, pushMs)}  (${verdict(pushMs, 30_000)} 30 s)`);
+    line('rows: baseline: bare inserts, 500-row transactions', `${seconds(baselineMs)}  ${rate(COMMANDS, baselineMs)}`);
+    line('rows: ratio push / baseline', `${(pushMs / baselineMs).toFixed(1)}×`);
+    line('rows: hub peak RSS', megabytes(peakRss(hub.pid)));
   } finally {
     await hub.stop();
   }
