@@ -83,6 +83,7 @@ export class HeldCommands {
     this.db.transaction(() => {
       const outcome = this.operations.run(stored.node_id, command, false);
       if (outcome.status !== 'applied') throw invalidParam('command_id', 'not_allowed_value', commandId, `The hub cannot take it: ${outcome.reason ?? outcome.status}`);
+      this.operations.checkFolds(outcome.written ?? []);
       this.resolve.run('released', new Date(this.clock()).toISOString(), commandId);
     })();
   }

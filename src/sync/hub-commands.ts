@@ -76,6 +76,7 @@ export class HubCommands {
     let skewMs = 0;
     const results = this.db.transaction(() => this.states.publishingOnce(this.writes, () => {
       const results: CommandResult[] = [];
+      const written: RowChange[] = [];
       let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
       for (const command of commands) {
         if (command.seq <= lastSeq) {
@@ -89,7 +90,7 @@ export class HubCommands {
           continue;
         }
         if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
-        const result = protocol === ROW_PROTOCOL ? this.applyRows(nodeId, generation, command) : this.applyOperation(nodeId, generation, command);
+        const result = protocol === ROW_PROTOCOL ? this.applyRows(nodeId, generation, command) : this.applyOperation(nodeId, generation, command, written);
         results.push(result);
         skewMs = Math.max(skewMs, msOfStamp(command.hlc) - this.clock());
         const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
@@ -97,6 +98,7 @@ export class HubCommands {
         if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
         lastSeq = command.seq;
       }
+      this.operations.checkFolds(written);
       return results;
     }))();
     return { results, effects, skewMs: skewMs > this.maxSkewMs ? skewMs : 0 };
@@ -149,13 +151,14 @@ export class HubCommands {
    * for a kind it does not run again, its rows under the command policy with their stamps
    * brought back to the hub's clock. Its result is kept; a held one is listed for an operator.
    */
-  private applyOperation(nodeId: string, generation: string, command: PushedCommand): CommandResult {
+  private applyOperation(nodeId: string, generation: string, command: PushedCommand, written: RowChange[]): CommandResult {
     const outcome = this.operations.runs(command.kind)
       ? this.operations.run(nodeId, command)
       : ROW_KINDS.has(command.kind)
         ? this.applyStampedRows(nodeId, command)
         : { status: 'rejected' as const, reason: `a store does not perform ${command.kind}` };
     if (outcome.status === 'held') this.holds.hold(nodeId, command, outcome.reason!);
+    if (outcome.written) written.push(...outcome.written);
     if (msOfStamp(command.hlc) - this.clock() > this.maxSkewMs) this.skews.list(nodeId, command, this.clock());
     const now = new Date(this.clock()).toISOString();
     this.saveResult.run(command.command_id, nodeId, generation, command.seq, outcome.status, outcome.reason, now, outcome.rows ? JSON.stringify(outcome.rows) : null);
@@ -177,12 +180,11 @@ export class HubCommands {
         const rows = command.changes.map((change) => this.operations.stamped(change));
         for (const change of rows) this.replicated.apply(change, true);
         for (const complete of this.completions) complete(command);
-        this.conflicts.check(rows);
         return rows;
       })();
       if (!rows) return { status: 'applied', reason: null };
       this.publishLater(rows);
-      return { status: 'applied', reason: null, rows: differ(command.changes, rows) ? rows : undefined };
+      return { status: 'applied', reason: null, rows: differ(command.changes, rows) ? rows : undefined, written: rows };
     } catch (error) {
       return { status: 'rejected', reason: rejectionReason(error) };
     }

@@ -39,6 +39,8 @@ export interface OperationOutcome {
   reason: string | null;
   /** The hub's rows, when they differ from the store's. */
   rows?: RowChange[];
+  /** Every row the hub wrote, for the fold's checks of the push (`checkFolds`). */
+  written?: RowChange[];
 }
 
 export class HubOperations {
@@ -70,7 +72,7 @@ export class HubOperations {
   run(nodeId: string, command: PushedCommand, judged = true): OperationOutcome {
     try {
       const rows = this.runChecked(nodeId, command, judged);
-      return { status: 'applied', reason: null, rows: rows && differ(command.changes, rows) ? rows : undefined };
+      return { status: 'applied', reason: null, rows: rows && differ(command.changes, rows) ? rows : undefined, written: rows };
     } catch (error) {
       if (error instanceof CommandHeld) return { status: 'held', reason: error.message };
       if (error instanceof CommandRejected) return { status: 'rejected', reason: error.message };
@@ -125,15 +127,26 @@ export class HubOperations {
       const stamp = claimed.get(`${table} ${id}`);
       return stamp !== undefined && stamp.slice(18) === origin ? this.stampFor(stamp) : `${this.hlc.now().slice(0, 18)}${origin}`;
     };
+    // One savepoint for the operation, its writes joining it: the limits' judgement or any
+    // failure takes all of it back.
     return this.db.transaction(() => {
       const { changes } = this.writes.collecting(() =>
-        this.operations.replay({ ids: operation.ids, asOf, stampOf }, () => kind.run(input, replayContext(call.iface, principal, command.command_id))),
+        this.writes.joiningTransaction(() =>
+          this.operations.replay({ ids: operation.ids, asOf, stampOf }, () => kind.run(input, replayContext(call.iface, principal, command.command_id))),
+        ),
       );
       const past = judged ? this.limits.judge(nodeId, command.kind, asOf, changes) : undefined;
       if (past) throw new CommandHeld(past);
-      this.conflicts.check(changes as RowChange[]);
       return changes as RowChange[];
     })();
+  }
+
+  /**
+   * The fold's checks (points spent twice, a voucher used twice) of the rows operations wrote:
+   * once for a push, not once per operation, since each folds the customer's facts.
+   */
+  checkFolds(written: readonly RowChange[]): void {
+    if (written.length > 0) this.conflicts.check([...written]);
   }
 
   private verified(principal: Principal): Principal {
