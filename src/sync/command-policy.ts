@@ -130,6 +130,7 @@ export class CommandPolicy {
   private readonly ownerOf: Statement<[string], string>;
   private readonly bind: Statement<[string, string, string]>;
   private readonly storesOf: Statement<[string], string>;
+  private readonly owners = new Map<string, string>();
 
   constructor(
     db: Db,
@@ -160,9 +161,12 @@ export class CommandPolicy {
   /** The origin of a command's stamp, bound to the node that first pushed it; throws CommandRejected when another node speaks for it. */
   originOf(nodeId: string, stamp: string, skew: 'rejects' | 'passes' = 'passes'): string {
     const origin = this.checkStamp(stamp, 'the command', skew);
-    const owner = this.ownerOf.get(origin);
+    // A binding committed never changes: each is read once. One made here may still be taken
+    // back with its command's savepoint, so it is read again next time.
+    const owner = this.owners.get(origin) ?? this.ownerOf.get(origin);
     if (owner !== undefined && owner !== nodeId) throw new CommandRejected(`stamped as node ${origin}, which another node speaks for`);
     if (owner === undefined) this.bind.run(origin, nodeId, new Date(this.clock()).toISOString());
+    else this.owners.set(origin, owner);
     return origin;
   }
 

@@ -30,8 +30,7 @@ interface DayTotals {
 type Limits = Config['authority'];
 
 export class NodeLimits {
-  private readonly read: Statement<[string, string, string], DayTotals>;
-  private readonly add: Statement;
+  private readonly add: Statement<[string, string, string, number, number, number, number], DayTotals>;
   private readonly forgetBefore: Statement<[string]>;
 
   constructor(
@@ -39,32 +38,27 @@ export class NodeLimits {
     private readonly limits: Limits,
     private readonly timeZone: string,
   ) {
-    this.read = db.prepare(
-      'SELECT earned_milli, redeemed_milli, manual_milli, manual_credit_minor FROM node_customer_days WHERE node_id = ? AND customer_id = ? AND day = ?',
-    );
     this.add = db.prepare(
       `INSERT INTO node_customer_days (node_id, customer_id, day, earned_milli, redeemed_milli, manual_milli, manual_credit_minor) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (node_id, customer_id, day) DO UPDATE SET earned_milli = earned_milli + excluded.earned_milli,
          redeemed_milli = redeemed_milli + excluded.redeemed_milli, manual_milli = manual_milli + excluded.manual_milli,
-         manual_credit_minor = manual_credit_minor + excluded.manual_credit_minor`,
+         manual_credit_minor = manual_credit_minor + excluded.manual_credit_minor
+       RETURNING earned_milli, redeemed_milli, manual_milli, manual_credit_minor`,
     );
     this.forgetBefore = db.prepare('DELETE FROM node_customer_days WHERE day < ?');
   }
 
   /**
-   * Why the operation's rows take its node past a limit, or undefined when they do not — and
-   * then they are counted. Must run in the operation's transaction.
+   * Counts the operation's rows and says why they take its node past a limit, or undefined
+   * when they do not. Must run in the operation's savepoint, which a limit passed takes back,
+   * counts included.
    */
   judge(nodeId: string, kind: string, asOf: number, changes: readonly RowChange[]): string | undefined {
     const day = formatTimestamp(asOf, this.timeZone).slice(0, 10);
-    const byCustomer = totalsOf(kind, changes);
-    for (const [customerId, added] of byCustomer) {
-      const before = this.read.get(nodeId, customerId, day) ?? { earned_milli: 0, redeemed_milli: 0, manual_milli: 0, manual_credit_minor: 0 };
-      const past = this.past(before, added);
+    for (const [customerId, added] of totalsOf(kind, changes)) {
+      const after = this.add.get(nodeId, customerId, day, added.earned_milli, added.redeemed_milli, added.manual_milli, added.manual_credit_minor)!;
+      const past = this.past(after, added);
       if (past) return `${past} for customer ${customerId} on ${day}, past this node's limit`;
-    }
-    for (const [customerId, added] of byCustomer) {
-      this.add.run(nodeId, customerId, day, added.earned_milli, added.redeemed_milli, added.manual_milli, added.manual_credit_minor);
     }
     return undefined;
   }
@@ -74,20 +68,15 @@ export class NodeLimits {
     return this.forgetBefore.run(formatTimestamp(instant, this.timeZone).slice(0, 10)).changes;
   }
 
-  private past(before: DayTotals, added: DayTotals): string | undefined {
+  /** What the day's totals, with the operation's `added`, pass of the limits. */
+  private past(after: DayTotals, added: DayTotals): string | undefined {
     const points = (milli: number) => `${fromMilli(milli)} points`;
     const limits = this.limits;
-    if (added.earned_milli > 0 && before.earned_milli + added.earned_milli > toMilli(limits.earned_points_per_customer_day)!) {
-      return `${points(before.earned_milli + added.earned_milli)} earned`;
-    }
-    if (added.redeemed_milli > 0 && before.redeemed_milli + added.redeemed_milli > toMilli(limits.redeemed_points_per_customer_day)!) {
-      return `${points(before.redeemed_milli + added.redeemed_milli)} redeemed`;
-    }
-    if (added.manual_milli > 0 && before.manual_milli + added.manual_milli > toMilli(limits.manual_points_per_customer_day)!) {
-      return `${points(before.manual_milli + added.manual_milli)} given or taken by hand`;
-    }
-    if (added.manual_credit_minor > 0 && before.manual_credit_minor + added.manual_credit_minor > toMinor(limits.manual_credit_per_customer_day)!) {
-      return `${fromMinor(before.manual_credit_minor + added.manual_credit_minor)} in credit given or taken by hand`;
+    if (added.earned_milli > 0 && after.earned_milli > toMilli(limits.earned_points_per_customer_day)!) return `${points(after.earned_milli)} earned`;
+    if (added.redeemed_milli > 0 && after.redeemed_milli > toMilli(limits.redeemed_points_per_customer_day)!) return `${points(after.redeemed_milli)} redeemed`;
+    if (added.manual_milli > 0 && after.manual_milli > toMilli(limits.manual_points_per_customer_day)!) return `${points(after.manual_milli)} given or taken by hand`;
+    if (added.manual_credit_minor > 0 && after.manual_credit_minor > toMinor(limits.manual_credit_per_customer_day)!) {
+      return `${fromMinor(after.manual_credit_minor)} in credit given or taken by hand`;
     }
     return undefined;
   }
