@@ -121,7 +121,9 @@ export class HubOperations {
     const first = operation.ids[0];
     const claimedFirst = first === undefined ? undefined : (command.changes.find((change) => change.entity === kind.makes && change.entity_id === first)?.hlc ?? command.hlc);
     if (first !== undefined && this.madeAlready(kind.makes, first, claimedFirst!)) return undefined;
-    const asOf = Math.min(operation.as_of ?? msOfStamp(command.hlc), this.clock());
+    // Ahead of the hub's clock within the tolerance, the store's time is a clock's; further, the hub's.
+    const claimedAsOf = operation.as_of ?? msOfStamp(command.hlc);
+    const asOf = claimedAsOf - this.clock() <= this.maxSkewMs ? claimedAsOf : this.clock();
     const claimed = new Map(command.changes.map((change) => [`${change.entity} ${change.entity_id}`, change.hlc]));
     const stampOf = (table: string, id: string) => {
       const stamp = claimed.get(`${table} ${id}`);
