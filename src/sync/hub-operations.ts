@@ -45,6 +45,8 @@ export interface OperationOutcome {
 
 export class HubOperations {
   private readonly stamps = new Map<string, Statement<[string], string>>();
+  /** better-sqlite3 builds a transaction wrapper per call to db.transaction(): one is made and reused. */
+  private readonly inSavepoint: (run: () => RowChange[]) => RowChange[];
 
   constructor(
     private readonly db: Db,
@@ -58,7 +60,9 @@ export class HubOperations {
     private readonly hlc: HybridLogicalClock,
     private readonly clock: Clock,
     private readonly maxSkewMs: number,
-  ) {}
+  ) {
+    this.inSavepoint = db.transaction((run: () => RowChange[]) => run());
+  }
 
   /** Whether commands of this kind are operations the hub runs again. */
   runs(kind: string): boolean {
@@ -131,7 +135,7 @@ export class HubOperations {
     };
     // One savepoint for the operation, its writes joining it: the limits' judgement or any
     // failure takes all of it back.
-    return this.db.transaction(() => {
+    return this.inSavepoint(() => {
       const { changes } = this.writes.collecting(() =>
         this.writes.joiningTransaction(() =>
           this.operations.replay({ ids: operation.ids, asOf, stampOf }, () => kind.run(input, replayContext(call.iface, principal, command.command_id))),
@@ -140,7 +144,7 @@ export class HubOperations {
       const past = judged ? this.limits.judge(nodeId, command.kind, asOf, changes) : undefined;
       if (past) throw new CommandHeld(past);
       return changes as RowChange[];
-    })();
+    });
   }
 
   /**
