@@ -32,6 +32,7 @@ type Limits = Config['authority'];
 export class NodeLimits {
   private readonly add: Statement<[string, string, string, number, number, number, number], DayTotals>;
   private readonly forgetBefore: Statement<[string]>;
+  private lastDay: { minute: number; day: string } | undefined;
 
   constructor(
     db: Db,
@@ -54,7 +55,7 @@ export class NodeLimits {
    * counts included.
    */
   judge(nodeId: string, kind: string, asOf: number, changes: readonly RowChange[]): string | undefined {
-    const day = formatTimestamp(asOf, this.timeZone).slice(0, 10);
+    const day = this.dayOf(asOf);
     for (const [customerId, added] of totalsOf(kind, changes)) {
       const after = this.add.get(nodeId, customerId, day, added.earned_milli, added.redeemed_milli, added.manual_milli, added.manual_credit_minor)!;
       const past = this.past(after, added);
@@ -66,6 +67,16 @@ export class NodeLimits {
   /** Forgets the totals of the days before the day of `instant`: a late operation is judged by its own day, as far back as yesterday. */
   forgetDaysBefore(instant: number): number {
     return this.forgetBefore.run(formatTimestamp(instant, this.timeZone).slice(0, 10)).changes;
+  }
+
+  /**
+   * The day of an instant in the chain's time zone, kept for its minute: a push's operations
+   * mostly share a minute, and a day always begins on one.
+   */
+  private dayOf(instant: number): string {
+    const minute = Math.floor(instant / 60_000);
+    if (this.lastDay?.minute !== minute) this.lastDay = { minute, day: formatTimestamp(instant, this.timeZone).slice(0, 10) };
+    return this.lastDay.day;
   }
 
   /** What the day's totals, with the operation's `added`, pass of the limits. */
