@@ -130,10 +130,13 @@ export class CustomerStates {
   /** Publishes the customers a write touched now, or gathers them while publishingOnce runs. */
   publishTouched(tx: WriteTransaction, touched: TouchedRecords): void {
     if (touched.size === 0) return;
-    if (!this.gathered) {
-      this.publish(tx, touched.keys(), touched);
-      return;
-    }
+    if (this.gathered) this.gather(touched);
+    else this.publish(tx, touched.keys(), touched);
+  }
+
+  /** Adds customers to those publishingOnce publishes at its end; only while it runs. */
+  gather(touched: TouchedRecords): void {
+    if (!this.gathered) throw new Error('customer states are gathered only while publishingOnce runs');
     for (const [customer, stamp] of touched) {
       const known = this.gathered.get(customer);
       if (known === undefined || stamp < known) this.gathered.set(customer, stamp);

@@ -16,12 +16,10 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Db } from '../db/open.js';
 import type { Statements } from '../db/statements.js';
 import { conflictListing, type ConflictListing } from './conflict-listing.js';
-import type { CommandResult, OutboxCommand, RowChange } from './protocol.js';
+import { rowsDiffer, type CommandResult, type OutboxCommand, type RowChange } from './protocol.js';
 
 /** Outbox columns an unapplied command keeps, beside its status and reason. */
 export type SettledCommand = OutboxCommand & { created_at: string };
-
-const STAMP_COLUMNS = new Set(['hlc', 'last_change']);
 
 export class CommandSettlement {
   private readonly setAside: Statement;
@@ -54,7 +52,7 @@ export class CommandSettlement {
       if (change.op === 'delete') this.deleteRow(change.entity, change.entity_id, undefined);
       else if (change.row) this.replace(change.entity, change.row);
     }
-    if (listed && valuesDiffer(own, rows)) {
+    if (listed && rowsDiffer(own, rows, 'ignored')) {
       const detail = { command_id: command.command_id, kind: command.kind, store_rows: own.length, hub_rows: rows.length };
       this.listConflict.run(this.newId(), 'operation_differs', 'commands', command.command_id, JSON.stringify(detail), now);
     }
@@ -117,15 +115,4 @@ export class CommandSettlement {
 
 function keyOf(change: Pick<RowChange, 'entity' | 'entity_id'>): string {
   return `${change.entity} ${change.entity_id}`;
-}
-
-/** Whether the hub wrote other rows or other values than the store, stamps aside. */
-function valuesDiffer(own: readonly RowChange[], hub: readonly RowChange[]): boolean {
-  if (own.length !== hub.length) return true;
-  const hubRows = new Map(hub.map((change) => [keyOf(change), change]));
-  return own.some((change) => {
-    const theirs = hubRows.get(keyOf(change));
-    if (!theirs || theirs.op !== change.op) return true;
-    return Object.entries(change.row ?? {}).some(([column, value]) => !STAMP_COLUMNS.has(column) && (theirs.row?.[column] ?? null) !== value);
-  });
 }

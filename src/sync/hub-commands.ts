@@ -17,11 +17,11 @@ import { generationDiverged, sequenceGap } from '../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from './fold-conflicts.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL, type CommandResult, type PushedCommand, type ReplayResponse, type RowChange } from './protocol.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL, rowsDiffer, type CommandResult, type PushedCommand, type ReplayResponse, type RowChange } from './protocol.js';
 import { msOfStamp } from '../core/hlc.js';
 import type { ClockSkews } from './clock-skews.js';
 import type { HeldCommands } from './held-commands.js';
-import { differ, type HubOperations, type OperationOutcome } from './hub-operations.js';
+import type { HubOperations, OperationOutcome } from './hub-operations.js';
 
 /**
  * Work a feature adds to the apply of a command, in its transaction, after its changes: the
@@ -184,7 +184,7 @@ export class HubCommands {
       })();
       if (!rows) return { status: 'applied', reason: null };
       this.publishLater(rows);
-      return { status: 'applied', reason: null, rows: differ(command.changes, rows) ? rows : undefined, written: rows };
+      return { status: 'applied', reason: null, rows: rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
     } catch (error) {
       return { status: 'rejected', reason: rejectionReason(error) };
     }
@@ -192,7 +192,7 @@ export class HubCommands {
 
   /** Gathers the customers whose records replicated rows touched, for the batch's one publish (CustomerStates.publishingOnce). */
   private publishLater(changes: readonly RowChange[]): void {
-    this.writes.write(null, (tx) => this.states.publishTouched(tx, CustomerStates.touched(changes)));
+    this.states.gather(CustomerStates.touched(changes));
   }
 
   /** A protocol-1 command: its rows under the command policy, as that protocol's stores were served. */

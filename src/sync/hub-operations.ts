@@ -29,7 +29,7 @@ import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { FoldConflicts } from './fold-conflicts.js';
 import type { NodeLimits } from './node-limits.js';
 import { replayContext, type OperationKinds } from './operation-kinds.js';
-import type { PushedCommand, RowChange } from './protocol.js';
+import { rowsDiffer, type PushedCommand, type RowChange } from './protocol.js';
 
 /** An operation the hub holds for an operator: thrown inside its savepoint, so nothing of it stays. */
 export class CommandHeld extends Error {}
@@ -76,7 +76,7 @@ export class HubOperations {
   run(nodeId: string, command: PushedCommand, judged = true): OperationOutcome {
     try {
       const rows = this.runChecked(nodeId, command, judged);
-      return { status: 'applied', reason: null, rows: rows && differ(command.changes, rows) ? rows : undefined, written: rows };
+      return { status: 'applied', reason: null, rows: rows && rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
     } catch (error) {
       if (error instanceof CommandHeld) return { status: 'held', reason: error.message };
       if (error instanceof CommandRejected) return { status: 'rejected', reason: error.message };
@@ -196,22 +196,4 @@ export class HubOperations {
 function describe(error: AppError): string {
   const params = (error.body.error_data?.invalid_params ?? []) as { name: string; reason: string }[];
   return [error.body.detail, ...params.map((param) => `${param.name}: ${param.reason}`)].join('; ');
-}
-
-/**
- * Whether the hub's rows differ from the store's: another set of rows, or a row whose stamp
- * or any value the store holds differs. Columns the store does not send (a schema behind)
- * are not compared.
- */
-export function differ(store: readonly RowChange[], hub: readonly RowChange[]): boolean {
-  if (store.length !== hub.length) return true;
-  const hubRows = new Map(hub.map((change) => [`${change.entity} ${change.entity_id}`, change]));
-  for (const change of store) {
-    const mine = hubRows.get(`${change.entity} ${change.entity_id}`);
-    if (!mine || mine.op !== change.op || mine.hlc !== change.hlc) return true;
-    for (const [column, value] of Object.entries(change.row ?? {})) {
-      if ((mine.row?.[column] ?? null) !== value) return true;
-    }
-  }
-  return false;
 }

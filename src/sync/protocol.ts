@@ -103,6 +103,24 @@ export function pushRequestText(generation: string, commands: OutboxCommand[]): 
  * `rows`, when the hub's rows of an applied command differ from the store's (its computation,
  * a stamp brought back from the future): the store swaps its own for them.
  */
+/**
+ * Whether the hub's rows of a command differ from the store's: another set of rows, or a row
+ * with another op or any value the store holds (columns the store does not send, a schema
+ * behind, are not compared). `stamps` 'compared' counts a row's stamp as one of its values.
+ */
+export function rowsDiffer(store: readonly RowChange[], hub: readonly RowChange[], stamps: 'compared' | 'ignored'): boolean {
+  if (store.length !== hub.length) return true;
+  const key = (change: RowChange) => `${change.entity} ${change.entity_id}`;
+  const hubRows = new Map(hub.map((change) => [key(change), change]));
+  return store.some((change) => {
+    const theirs = hubRows.get(key(change));
+    if (!theirs || theirs.op !== change.op || (stamps === 'compared' && theirs.hlc !== change.hlc)) return true;
+    return Object.entries(change.row ?? {}).some(([column, value]) => !(stamps === 'ignored' && STAMP_COLUMNS.has(column)) && (theirs.row?.[column] ?? null) !== value);
+  });
+}
+
+const STAMP_COLUMNS: ReadonlySet<string> = new Set(['hlc', 'last_change']);
+
 export const CommandResult = z.object({
   command_id: z.string(),
   seq: z.number().int(),
