@@ -31,7 +31,7 @@ import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { publicSyncStatus } from './sync/status.js';
 import { publicStorage, StorageReader } from './sync/storage-status.js';
-import { createFeedCompaction, createHubAuthority, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
+import { createFeedCompaction, createHubAuthority, createHubAsks, createHubSyncRouter, startFeedCompaction } from './wiring.js';
 import type { HeldCommands } from './sync/held-commands.js';
 
 export interface App {
@@ -95,19 +95,20 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   }
   const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
   http.use(parseBody);
-  const history = createHubHistory(config);
+  const hub = createHubAsks(config, node.db, services.tokens);
   const endpoints = [
     ...usersRoutes(services.users),
     ...tokensRoutes(services),
     ...externalApplicationsRoutes(services.applications),
-    ...FEATURES.flatMap((feature) => feature({ node, config, clock: featureClock, services, background, hub: history })),
+    ...FEATURES.flatMap((feature) => feature({ node, config, clock: featureClock, services, background, hub: hub?.history })),
   ];
   kinds.add(endpoints);
   const mounting = {
     operations: node.operations,
     authenticate: createAuthenticator(services),
     idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
-    history,
+    history: hub?.history,
+    sessions: hub?.sessions,
   };
   mountEndpoints(http, endpoints, mounting);
   http.use(apiDocsRouter(openApiDocument(endpoints, config.mode === 'hub' ? [...PLAIN_ROUTES, ...HUB_SYNC_ROUTES] : PLAIN_ROUTES)));
@@ -123,7 +124,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   };
   const listener = cashDeskLane({ endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes }, http);
   const close = () => {
-    void history?.close();
+    void hub?.history.close();
     node.close();
   };
   return { node, services, held: authority?.held, http, listener, startBackground, close };

@@ -23,6 +23,9 @@ import { CheckoutRepo } from './features/checkout/checkout.repo.js';
 import { OriginalBills } from './features/checkout/original-bills.js';
 import { HubFeed } from './sync/hub-feed.js';
 import { HubHistory } from './sync/hub-history.js';
+import { HubSessions } from './sync/hub-sessions.js';
+import type { Db } from './db/open.js';
+import type { TokensService } from './features/tokens/tokens.service.js';
 import { NodeClocks } from './sync/node-clocks.js';
 import { hubRouter } from './sync/hub-routes.js';
 import { Puller } from './sync/puller.js';
@@ -34,6 +37,7 @@ import { Retention } from './sync/retention.js';
 import { replicatedTables } from './sync/replicated-tables.js';
 import { CommandPolicy } from './sync/command-policy.js';
 import { CommandEffects } from './sync/command-effects.js';
+import { listDuplicateRegistrations } from './sync/duplicate-registrations.js';
 import { checkPasswordSetups, registerPasswordSetupEffect, type PasswordSetupMail } from './features/tokens/password-setup.effect.js';
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
@@ -64,7 +68,11 @@ export function createHubAuthority(
   const held = new HeldCommands(node.db, operations, node.newId, clock);
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   const effects = hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, requests: services.tokensRepo, setupUrl: config.mail.password_setup_url, clock });
-  const completions = [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)];
+  const completions = [
+    completeCancellations(originals, services.ledger.records, node.writes),
+    checkPasswordSetups(services.customersRepo),
+    listDuplicateRegistrations(node.db, node.newId, clock),
+  ];
   const commands = new HubCommands(node.db, node.writes, node.replicated, policy, conflicts, effects, node.states, completions, clock, operations, held, new ClockSkews(node.db, node.newId), maxSkewMs);
   return { commands, held };
 }
@@ -137,14 +145,26 @@ function hubClientOf(config: Config, report?: () => string): HubClient | undefin
   return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion(), report, ...(tls ? { tls } : {}) });
 }
 
+/** What a store with a hub asks it while it serves the API. */
+export interface HubAsks {
+  history: HubHistory;
+  sessions: HubSessions;
+}
+
 /**
- * Where a store with a hub asks its history reads first; undefined elsewhere. Without node
- * credentials there is no asking (`serve` refuses to start so, through createStoreSync).
+ * Where a store with a hub asks its history reads and makes its customer-app logins first;
+ * undefined elsewhere. Without node credentials there is no asking (`serve` refuses to start
+ * so, through createStoreSync).
  */
-export function createHubHistory(config: Config): HubHistory | undefined {
+export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService, 'adoptChainSession'>): HubAsks | undefined {
   if (!config.node.name || !config.node.secret) return undefined;
   const client = hubClientOf(config);
-  return client && new HubHistory(client, config.sync.history_timeout_ms);
+  if (!client) return undefined;
+  const timeoutMs = config.sync.history_timeout_ms;
+  return {
+    history: new HubHistory(client, timeoutMs),
+    sessions: new HubSessions(db, client, timeoutMs, (tokenId, customerId) => tokens.adoptChainSession(tokenId, customerId)),
+  };
 }
 
 /** A store's sync parts, or undefined for a store with no hub configured (standalone). */

@@ -11,17 +11,16 @@
  * - it inserts a row naming a store the node does not serve (`loyaltyd nodes add --store`):
  *   a bill, a reservation, a voucher's use, a customer or card registered there — and with
  *   the bill, the points it earned or spent;
- * - it inserts a customer-app token already logged in: a token starts anonymous, and a
- *   login is an update of it;
+ * - it logs a customer-app token in: a token starts anonymous, and only the hub makes a
+ *   session of the chain (src/sync/hub-sessions.ts); a token's row may carry the customer the
+ *   hub logged it in as, and no other;
  * - its stamps are malformed, come from more than one node, or from an origin (the node part
  *   of a stamp) another node pushed first: each origin is bound to the node that first
  *   pushed it, so a store cannot speak for another;
  * - a stamp is more than `sync.max_clock_skew_seconds` ahead of the hub's clock: a stamp from
  *   the future would win every last-writer-wins comparison and drag every clock with it.
  *
- * What this cannot tell: whether a customer a store's command names really logged in or
- * changed their password there (the hub never sees the password); nor which stores a node
- * registered without `--store` serves.
+ * What this cannot tell: which stores a node registered without `--store` serves.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
@@ -73,8 +72,6 @@ export const ROW_KINDS: ReadonlySet<string> = new Set([
   'customer-source-records.create',
   'tokens.create',
   'tokens.update',
-  'tokens.login',
-  'tokens.social-network-login',
   'tokens.logout',
   'tokens.send-password-setup-email',
   'auth-tokens.issue',
@@ -121,7 +118,7 @@ export function storeRefusal(kind: string, changes: readonly { entity: string; o
     if (!allowed) return `a store does not write ${change.entity}`;
     if (!allowed.includes(change.op)) return `a store does not ${change.op} ${change.entity}`;
     if (change.entity === 'customers' && !CUSTOMER_COMMANDS.has(kind)) return `${kind} does not write customers`;
-    if (change.entity === 'tokens' && change.op === 'insert' && change.row?.customer_id) return 'a token is logged in by an update, not inserted logged in';
+    if (change.entity === 'tokens' && change.op === 'insert' && change.row?.customer_id) return 'a token starts anonymous: the hub logs it in';
   }
   return undefined;
 }
@@ -130,6 +127,7 @@ export class CommandPolicy {
   private readonly ownerOf: Statement<[string], string>;
   private readonly bind: Statement<[string, string, string]>;
   private readonly storesOf: Statement<[string], string>;
+  private readonly sessionOf: Statement<[string], string | null>;
   private readonly owners = new Map<string, string>();
 
   constructor(
@@ -140,6 +138,7 @@ export class CommandPolicy {
     this.ownerOf = db.prepare<[string], string>('SELECT node_id FROM sync_node_origins WHERE origin = ?').pluck();
     this.bind = db.prepare('INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) VALUES (?, ?, ?)');
     this.storesOf = db.prepare<[string], string>('SELECT store_id FROM node_stores WHERE node_id = ?').pluck();
+    this.sessionOf = db.prepare<[string], string | null>('SELECT customer_id FROM tokens WHERE id = ?').pluck();
   }
 
   /**
@@ -156,6 +155,7 @@ export class CommandPolicy {
     const refusal = storeRefusal(command.kind, command.changes);
     if (refusal) throw new CommandRejected(refusal);
     this.checkStores(nodeId, command.changes);
+    this.checkSessions(command.changes);
   }
 
   /** The origin of a command's stamp, bound to the node that first pushed it; throws CommandRejected when another node speaks for it. */
@@ -174,6 +174,16 @@ export class CommandPolicy {
   checkStore(nodeId: string, storeId: string, what: string): void {
     const served = this.storesOf.all(nodeId);
     if (served.length > 0 && !served.includes(storeId)) throw new CommandRejected(`${what} names store ${storeId}, which this node does not serve`);
+  }
+
+  /** A token's row a store writes names no customer but the one the hub logged it in as. */
+  private checkSessions(changes: readonly RowChange[]): void {
+    for (const change of changes) {
+      const customerId = change.entity === 'tokens' ? change.row?.customer_id : undefined;
+      if (customerId !== undefined && customerId !== null && customerId !== (this.sessionOf.get(change.entity_id) ?? null)) {
+        throw new CommandRejected(`tokens ${change.entity_id} is logged in by the hub, not by a store`);
+      }
+    }
   }
 
   /** A node bound to stores inserts rows of those stores only. */

@@ -1,5 +1,5 @@
 /**
- * The caller a store names for a history read (src/sync/hub-routes.ts), checked against the
+ * The caller a store names for a history read or a login (src/sync/hub-routes.ts), checked against the
  * hub's own users, api users and tokens before the read runs for it (DESIGN §5: forwarded
  * reads are answered for principals that exist, within their rights). A node secret vouches
  * for the store, not for whoever the store names.
@@ -19,6 +19,11 @@ export class DelegatedPrincipals {
   ) {
     this.userState = db.prepare<[string], number>('SELECT state FROM users WHERE id = ?').pluck();
     this.apiUserState = db.prepare<[string], number>('SELECT state FROM api_users WHERE id = ?').pluck();
+  }
+
+  /** Whether the hub holds this customer-app token (by its hash), whatever its state. */
+  holdsToken(tokenId: string): boolean {
+    return this.tokens.tokenById(tokenId) !== undefined;
   }
 
   /** The principal as sent, when the hub knows it as active and it claims no more than it holds; else a 401 or 403. */

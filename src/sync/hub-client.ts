@@ -111,10 +111,21 @@ export class HubClient {
     return this.lookup(`/history${apiPath}`, timeoutMs, { [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url') });
   }
 
-  /** A GET under /sync/v1 within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not answer in time. */
-  async lookup(path: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  /**
+   * A customer-app login asked of the hub on behalf of the token this store authenticated,
+   * within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does
+   * not answer in time.
+   */
+  session(apiPath: string, principal: Principal, body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    const headers = { [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url'), 'content-type': 'application/json' };
+    return this.lookup(`/sessions${apiPath}`, timeoutMs, headers, JSON.stringify(body ?? {}));
+  }
+
+  /** A GET under /sync/v1, or a POST of `body`, within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not answer in time. */
+  async lookup(path: string, timeoutMs: number, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; body: unknown }> {
     const response = await request(`${this.base}/sync/v1${path}`, {
-      method: 'GET',
+      method: body === undefined ? 'GET' : 'POST',
+      body,
       headers: { ...this.headers, ...headers },
       dispatcher: this.dispatcher,
       headersTimeout: timeoutMs,

@@ -7,7 +7,7 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import { TLSSocket } from 'node:tls';
 import { decodeBasic } from '../auth/secrets.js';
 import { servesSchema } from '../db/migrate.js';
-import { invalidParam, methodNotAllowed, notFound, unauthorized, versionMismatch } from '../errors.js';
+import { forbidden, invalidParam, methodNotAllowed, notFound, unauthorized, versionMismatch } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { fromZodIssues } from '../core/validation-errors.js';
 import type { Logger } from 'pino';
@@ -97,6 +97,17 @@ export function hubRouter(options: {
   router.use('/history', (request, response, next) => {
     if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
     response.locals.delegatedPrincipal = options.principals.verify(principalOf(request.get(PRINCIPAL_HEADER)));
+    (request.app as unknown as RequestHandler)(request, response, next);
+  });
+  // A customer-app login a store asks for its caller (src/sync/hub-sessions.ts): made here, as
+  // a session of the chain. A token the hub does not hold yet is a 404, and the store makes
+  // the session its own.
+  router.use('/sessions', (request, response, next) => {
+    if (request.method !== 'POST') throw methodNotAllowed(request.method, ['POST']);
+    const principal = principalOf(request.get(PRINCIPAL_HEADER));
+    if (principal.kind !== 'token') throw forbidden('A store asks for a login on behalf of a customer-app token');
+    if (!options.principals.holdsToken(principal.tokenId)) throw notFound('tokens', principal.tokenId);
+    response.locals.delegatedPrincipal = options.principals.verify(principal);
     (request.app as unknown as RequestHandler)(request, response, next);
   });
   router.get('/snapshot', async (request, response) => {

@@ -140,7 +140,7 @@ describe('a hostile store speaking protocol 1', () => {
       "the address is not the customer's",
       'the command has a malformed stamp',
       `purchases ${foreignBill} names store ${DEMO_IDS.storeCentral}, which this node does not serve`,
-      'a token is logged in by an update, not inserted logged in',
+      'a token starts anonymous: the hub logs it in',
       null,
     ]);
     // Listed at the hub, as every rejection is.
