@@ -23,7 +23,7 @@ import { cashDeskLane } from './http/cash-desk-lane.js';
 import { createHttpMetrics, createObserver, observeRequests, registerSyncMetrics } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
-import { OperationKinds } from './sync/operation-kinds.js';
+import { OperationKinds } from './sync/hub/operation-kinds.js';
 import { openApiDocument } from './http/openapi.js';
 import { pathNotFound } from './errors.js';
 import { startStateSettling } from './loyalty/state-settling.js';
@@ -32,12 +32,12 @@ import { createServices, type Services } from './services.js';
 import { publicSyncStatus } from './sync/status.js';
 import { publicStorage, StorageReader } from './sync/storage-status.js';
 import { createFeedCompaction, createHubAuthority, createHubAsks, createHubSyncRouter, startFeedCompaction } from './wiring.js';
-import type { HeldCommands } from './sync/held-commands.js';
+import type { HeldCommands } from './sync/hub/held-commands.js';
 
 export interface App {
   node: Node;
   services: Services;
-  /** At the hub: the stores' operations it holds for an operator (src/sync/held-commands.ts). */
+  /** At the hub: the stores' operations it holds for an operator (src/sync/hub/held-commands.ts). */
   held: HeldCommands | undefined;
   http: express.Express;
   /** What the HTTP server runs: the cash-desk lane, in front of the express app. */

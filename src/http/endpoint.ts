@@ -65,7 +65,7 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
   handle(input: Input<Parsed<B>, Parsed<Q>, Parsed<P>>, context: RequestContext): unknown;
   /**
    * A write a store may take offline and the hub runs again (DESIGN §5 "Authority",
-   * src/sync/operation-kinds.ts): the kind of the command it queues, the table whose row the
+   * src/sync/hub/operation-kinds.ts): the kind of the command it queues, the table whose row the
    * first id it makes names (how the hub knows it ran the call already), and the same call
    * made synchronously, as the hub runs it inside its transaction.
    */

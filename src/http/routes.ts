@@ -77,7 +77,7 @@ export interface Call {
   rawQuery: string;
   /**
    * Who asks, when a store already authenticated the caller and asks the hub on their behalf
-   * (a history read or a login, src/sync/hub-routes.ts); honoured for history and session
+   * (a history read or a login, src/sync/hub/hub-routes.ts); honoured for history and session
    * endpoints only.
    */
   principal?: Principal;

@@ -12,9 +12,9 @@ import { DEMO_IDS, DEMO_PROGRAM, demoCredentials } from '../../src/demo/demo.js'
 import { sha256Hex } from '../../src/auth/secrets.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { basePath } from '../../src/http/interfaces.js';
-import { runRound } from '../../src/sync/agent.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol.js';
-import type { SyncParts } from '../../src/sync/sync-parts.js';
+import { runRound } from '../../src/sync/store/agent.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
+import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 

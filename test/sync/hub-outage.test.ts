@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { scopeOf } from '../../src/sync/scopes.js';
+import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import { Cluster, customerSession, newToken, posLogin, waitFor, type StoreProcess } from '../support/cluster.js';
 import { call } from '../support/server.js';
 import {
@@ -77,7 +77,7 @@ async function writeEverything(store: StoreProcess, tag: string): Promise<Create
   created.push(tokenRow(loggedOut.tokenId));
   expect((await call('POST', `${store.api('customer')}/tokens/${loggedOut.tokenId}/actions/logout`, { headers: loggedOut.headers })).status).toBe(204);
   // Stores are head office's master data: a store with a hub refuses to write them, at once,
-  // rather than queue a command the hub would reject (src/sync/command-policy.ts).
+  // rather than queue a command the hub would reject (src/sync/hub/command-policy.ts).
   const pending = (await store.syncStatus()).outbox.pending;
   const refused = await call('POST', `${store.api('enterprise')}/stores`, { headers: pos, body: storeBody(`OUT-${tag}`, `Outlet ${tag}`) });
   expect(refused.status).toBe(403);
@@ -138,7 +138,7 @@ describe('a hub outage', () => {
     }
 
     // Each store sees the other store's records through its API: master data from its own
-    // file, the other store's facts (src/sync/scopes.ts) from the hub, as the answer says.
+    // file, the other store's facts (src/sync/protocol/scopes.ts) from the hub, as the answer says.
     for (const [reader, writer] of [[prague, brno], [brno, prague]] as const) {
       for (const record of written.get(writer.name)!.filter((created) => created.table !== 'tokens')) {
         const response = await call('GET', `${reader.api('enterprise')}${detailPath(record)}`, { headers: auth.get(reader.name)! });

@@ -1,7 +1,7 @@
 /**
  * What a stolen store server gives away (issue 20): after its bootstrap and a day of traffic,
  * a store's database file holds no user's unsalted `legacy_basic_md5` (the hub keeps it and
- * sends users without it, src/sync/scopes.ts) and no login code a store could reverse by
+ * sends users without it, src/sync/protocol/scopes.ts) and no login code a store could reverse by
  * trying every code (each is kept as its hash under a key beside the database,
  * src/auth/node-key.ts). Read from the files, as a thief would.
  */
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { runRound } from '../../src/sync/agent.js';
-import type { SyncParts } from '../../src/sync/sync-parts.js';
+import { runRound } from '../../src/sync/store/agent.js';
+import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/wiring.js';
 import { basic, call, demoPosLogin, demoToken, startTestServer, tempDir, TestClock, type TestServer } from '../support/server.js';
 

@@ -9,13 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { PASSWORD_SETUP_COMMAND } from '../../src/features/tokens/password-setup.service.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
-import { runRound } from '../../src/sync/agent.js';
-import type { SyncParts } from '../../src/sync/sync-parts.js';
-import { bootstrapIfNeeded } from '../../src/sync/bootstrap.js';
-import { checksumTables } from '../../src/sync/checksum.js';
+import { runRound } from '../../src/sync/store/agent.js';
+import type { SyncParts } from '../../src/sync/store/sync-parts.js';
+import { bootstrapIfNeeded } from '../../src/sync/store/bootstrap.js';
+import { checksumTables } from '../../src/sync/protocol/checksum.js';
 import { replicatedTables } from '../../src/sync/replicated-tables.js';
-import { Retention } from '../../src/sync/retention.js';
-import { scopeOf, type Scope } from '../../src/sync/scopes.js';
+import { Retention } from '../../src/sync/store/retention.js';
+import { scopeOf, type Scope } from '../../src/sync/protocol/scopes.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { StorageReader } from '../../src/sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
@@ -124,7 +124,7 @@ describe('sync between a hub and stores', () => {
     const store = cluster.stores[0]!;
     expect(count(store.server, 'SELECT count(*) AS n FROM customers')).toBe(3);
     expect(checksumTables(store.server.app.node.db).users).toEqual(checksumTables(cluster.hub.app.node.db).users);
-    // The fresh store loaded the snapshot without its secondary indexes and built them after (src/sync/bootstrap-indexes.ts).
+    // The fresh store loaded the snapshot without its secondary indexes and built them after (src/sync/store/bootstrap-indexes.ts).
     const indexes = (server: TestServer) => server.app.node.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
     expect(indexes(store.server)).toEqual(indexes(cluster.hub));
     expect(store.server.app.node.db.prepare("SELECT value FROM meta WHERE key = 'sync.bootstrap_indexes'").get()).toBeUndefined();
