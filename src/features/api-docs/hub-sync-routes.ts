@@ -84,6 +84,17 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     errors: VERSION_ERRORS,
   },
   {
+    method: 'post',
+    path: '/sync/v1/sessions/:api_path',
+    summary: 'A customer-app login a store asks the hub to make for the token it authenticated: a session of the chain',
+    tag: TAG,
+    nodeCredentials: true,
+    headers: VersionHeaders,
+    params: z.object({ api_path: z.string().meta({ description: 'The interface base path and the login path below it' }) }),
+    answers: { 200: { description: 'The API answer', mediaType: 'application/json' } },
+    errors: VERSION_ERRORS,
+  },
+  {
     method: 'get',
     path: '/sync/v1/snapshot',
     summary: "Every current row the store's scopes hold, at a feed position: a header line, then each table's rows, one a line",
