@@ -42,7 +42,7 @@ function servedRoutes(stack: Layer[], base = ''): Served[] {
     }
     const path = layer.rawPath === undefined || layer.rawPath === '/' ? base : `${base}${layer.rawPath}`;
     if (layer.handle.stack) return servedRoutes(layer.handle.stack, path);
-    // A handler mounted at a path of its own serves what is below it.
+    // A handler mounted at a path of its own serves what is below it, by whichever methods it takes.
     return path === base ? [] : [{ method: 'get', path, prefix: true }];
   });
 }
@@ -52,7 +52,7 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 function documents(document: Document, served: Served): boolean {
   const path = openApiPath(served.path);
   if (!served.prefix) return document.paths[path]?.[served.method] !== undefined;
-  return Object.entries(document.paths).some(([documented, operations]) => documented.startsWith(`${path}/`) && operations[served.method] !== undefined);
+  return Object.entries(document.paths).some(([documented, operations]) => documented.startsWith(`${path}/`) && Object.keys(operations).length > 0);
 }
 
 const routesOf = (server: TestServer) => servedRoutes((server.app.http as unknown as { router: { stack: Layer[] } }).router.stack);
