@@ -208,7 +208,7 @@ export function tooManyRequests(retryAfterSeconds: number): AppError {
       type: ABOUT_BLANK,
       exception: 'too_many_requests_exception',
       title: 'Too many requests',
-      detail: `Too many failed attempts; retry after ${retryAfterSeconds} s`,
+      detail: `Too many attempts; retry after ${retryAfterSeconds} s`,
       error_data: { retry_after: retryAfterSeconds },
     },
     { 'Retry-After': String(retryAfterSeconds) },

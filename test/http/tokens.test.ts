@@ -599,3 +599,39 @@ describe('token writes on a hub', () => {
     expect((hub.app.node.db.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n).toBe(0);
   });
 });
+
+describe('POST /tokens is rate-limited', () => {
+  let server: TestServer | undefined;
+  const WINDOW_MS = 3_600 * 1000;
+  async function start(config: Record<string, unknown>): Promise<TestServer> {
+    server = await startTestServer({ clock: new TestClock(Date.UTC(2026, 2, 1, 9, 0, 0)), config });
+    return server;
+  }
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const body = { device: { device_id: 'loop' }, setup: { language_id: 'en' }, external_application_id: APP };
+  const fromAddress = (target: TestServer, address: string) => createToken(target, body, { ...basic(demoCredentials.api_user, ''), 'x-forwarded-for': address });
+
+  it('beyond auth.tokens_per_address from one address answers 429 with Retry-After, stores no token, and another address is served', async () => {
+    const target = await start({ 'auth.tokens_per_address': 3 });
+    for (let call = 1; call <= 3; call += 1) expect((await fromAddress(target, '203.0.113.7')).status).toBe(201);
+    const tokensBefore = target.app.node.db.prepare('SELECT count(*) AS n FROM tokens').get();
+    const refused = await fromAddress(target, '203.0.113.7');
+    expect(expectError(refused, 429, 'too_many_requests_exception').error_data.retry_after).toBe(3_600);
+    expect(refused.headers.get('retry-after')).toBe('3600');
+    expect(target.app.node.db.prepare('SELECT count(*) AS n FROM tokens').get()).toEqual(tokensBefore);
+    expect((await fromAddress(target, '203.0.113.8')).status).toBe(201);
+    target.clock.advance(WINDOW_MS);
+    expect((await fromAddress(target, '203.0.113.7')).status).toBe(201);
+  });
+
+  it('beyond auth.tokens_per_api_user from any addresses answers 429 with Retry-After', async () => {
+    const target = await start({ 'auth.tokens_per_api_user': 4 });
+    for (let call = 1; call <= 4; call += 1) expect((await fromAddress(target, `203.0.113.${call}`)).status).toBe(201);
+    const refused = await fromAddress(target, '203.0.113.99');
+    expectError(refused, 429, 'too_many_requests_exception');
+    expect(refused.headers.get('retry-after')).toBe('3600');
+  });
+});

@@ -7,7 +7,7 @@
  * only as its hash under this node's key.
  */
 import { equalSecrets, keyedHashHex, newSecret, shortCode } from '../../auth/secrets.js';
-import type { LoginThrottle } from '../../auth/throttle.js';
+import type { Throttle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { forbidden, invalidParam } from '../../errors.js';
@@ -24,7 +24,7 @@ export class AuthTokensService {
     private readonly repo: TokensRepo,
     private readonly tokens: TokensService,
     private readonly applications: ExternalApplicationsRepo,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: Throttle,
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,

@@ -5,7 +5,7 @@
  */
 import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
-import type { LoginThrottle } from '../../auth/throttle.js';
+import type { RateLimit, Throttle } from '../../auth/throttle.js';
 import type { WritePath } from '../../db/write-path.js';
 import { forbidden, invalidParam, unauthorized } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
@@ -20,10 +20,13 @@ export class TokensService {
     private readonly customers: CustomersRepo,
     private readonly applications: ExternalApplicationsRepo,
     private readonly writes: WritePath,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: Throttle,
+    private readonly creations: RateLimit,
   ) {}
 
-  create(request: CreateToken, apiUserId: string): TokenCreated {
+  create(request: CreateToken, apiUserId: string, ip: string): TokenCreated {
+    // Every token replicates to every node: creating them is rate-limited per api user and per address.
+    this.creations.take(`api-user:${apiUserId}`, `ip:${ip}`);
     // interface.md: the application id may come at the top level or inside setup. The seed
     // lets a client leave it out, as today's generated clients do; then the chain's one
     // customer application is meant, and where there are several the caller must choose.
