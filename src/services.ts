@@ -84,6 +84,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
       tokensRepo,
       tokens,
       applicationsRepo,
+      customersRepo,
       throttle,
       writes,
       newId,

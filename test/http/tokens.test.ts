@@ -321,6 +321,14 @@ describe('actions/login and actions/logout', () => {
     expect(unknownEmail.body.error.detail).toBe(wrongPassword.body.error.detail);
   });
 
+  it('a blocked customer answers 403 with the right password, by card and by e-mail, and 401 with a wrong one; the token stays without a customer', async () => {
+    server.app.node.writes.write(null, (tx) => tx.update('customers', DEMO_IDS.customerJana, { state: 0 }));
+    const token = await demoToken(server);
+    for (const body of [byCard(), byEmail()]) expect(expectError(await login(server, token, body), 403, 'forbidden_exception').detail).toBe('The customer is blocked');
+    expectError(await login(server, token, byCard('wrong-password')), 401, 'unauthorized_exception');
+    expect(tokenRow(server, token.tokenId)!.customer_id).toBeNull();
+  });
+
   it('a customer who never set a password cannot log in', async () => {
     const token = await demoToken(server);
     expectError(await login(server, token, byEmail('anything', PETR_EMAIL)), 401, 'unauthorized_exception');

@@ -42,7 +42,7 @@ export class CustomersRepo {
   constructor(db: Db) {
     this.byId = db.prepare<[string], CustomerCredentials>('SELECT id, email, password_hash, state FROM customers WHERE id = ?');
     this.byEmail = db.prepare<[string], CustomerCredentials>(
-      'SELECT id, email, password_hash, state FROM customers WHERE email = ? COLLATE NOCASE AND state = 1 ORDER BY id LIMIT 1',
+      'SELECT id, email, password_hash, state FROM customers WHERE email = ? COLLATE NOCASE ORDER BY state = 1 DESC, id LIMIT 1',
     );
     this.byCardNumber = db.prepare<[string], CustomerCredentials>(
       `SELECT c.id, c.email, c.password_hash, c.state FROM cards k JOIN customers c ON c.id = k.customer_id
@@ -114,6 +114,7 @@ export class CustomersRepo {
     return this.byId.get(id);
   }
 
+  /** The customer holding this e-mail address, in any letter case: an active one before one that is not. */
   credentialsByEmail(email: string): CustomerCredentials | undefined {
     return this.byEmail.get(email);
   }

@@ -1,6 +1,6 @@
 /**
  * `send-password-setup-email`: records a password-setup request and mails the customer a
- * link carrying a one-time secret. An e-mail of no customer gets the same answer and nothing
+ * link carrying a one-time secret. An e-mail of no active customer gets the same answer and nothing
  * else, so the call tells no one who is a customer; requests are rate-limited per e-mail
  * address and per client address, known or not alike. A hub, or a store with no hub configured, sends the
  * mail itself; a store with a hub queues the request as a command and the hub sends it
@@ -45,7 +45,7 @@ export class PasswordSetupService {
     this.tokens.ownToken(tokenId, context);
     this.limit.take(`email:${request.email.toLowerCase()}`, `ip:${context.ip}`);
     const customer = this.customers.credentialsByEmail(request.email);
-    if (!customer) return;
+    if (customer?.state !== 1) return;
     const secret = newSecret();
     const link = `${this.options.setupUrl}?token=${secret}`;
     const row = {

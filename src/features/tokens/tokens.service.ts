@@ -7,7 +7,7 @@ import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { RateLimit, Throttle } from '../../auth/throttle.js';
 import type { WritePath } from '../../db/write-path.js';
-import { forbidden, invalidParam, unauthorized } from '../../errors.js';
+import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { CustomerCredentials, CustomersRepo } from '../customers/customers.repo.js';
@@ -80,7 +80,8 @@ export class TokensService {
     const attempt = this.throttle.attempt([loginKey, `ip:${context.ip}`]);
     // An unknown login costs the same scrypt as a known one: timing tells no login apart.
     const matches = await verifyPassword(request.password, customer?.password_hash ?? UNKNOWN_LOGIN_HASH);
-    if (!matches || !customer || customer.state !== 1) throw unauthorized('The login or password is wrong');
+    if (!matches || !customer) throw unauthorized('The login or password is wrong');
+    if (customer.state !== 1) throw customerBlocked();
     this.throttle.succeed(attempt);
     return this.startSession(token, customer, 'tokens.login');
   }
