@@ -2,12 +2,12 @@ import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js'
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CustomerRow } from './customers.schemas.js';
+import type { CUSTOMER_SORT_FIELDS, CustomerRow } from './customers.schemas.js';
 
 const COLUMNS = 'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';
 
 /** Sortable first-level fields of Customer and their columns. */
-const SORTABLE = { customer_id: 'c.id', last_change: 'c.last_change', state: 'c.state' };
+const SORTABLE: Record<(typeof CUSTOMER_SORT_FIELDS)[number], string> = { customer_id: 'c.id' };
 
 export interface CustomerFilters {
   /** The logged-in customer in the customer interface. */
@@ -91,7 +91,7 @@ export class CustomersRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'customer_id',
-        tieBreaker: 'c.id',
+        tieBreaker: 'c.rowid',
       },
       paging,
     );
