@@ -23,7 +23,7 @@ import { cashDeskLane } from './http/cash-desk-lane.js';
 import { createHttpMetrics, createObserver, observeRequests, registerSyncMetrics } from './http/observability.js';
 import { parseQuery } from './http/query.js';
 import { mountEndpoints } from './http/routes.js';
-import { OperationKinds } from './sync/operation-kinds.js';
+import { OperationKinds } from './sync/hub/operation-kinds.js';
 import { openApiDocument } from './http/openapi.js';
 import { pathNotFound } from './errors.js';
 import { startStateSettling } from './loyalty/state-settling.js';
@@ -31,13 +31,13 @@ import { openNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { publicSyncStatus } from './sync/status.js';
 import { publicStorage, StorageReader } from './sync/storage-status.js';
-import { createFeedCompaction, createHubAuthority, createHubHistory, createHubSyncRouter, startFeedCompaction } from './wiring.js';
-import type { HeldCommands } from './sync/held-commands.js';
+import { createFeedCompaction, createHubAuthority, createHubAsks, createHubSyncRouter, startFeedCompaction } from './wiring.js';
+import type { HeldCommands } from './sync/hub/held-commands.js';
 
 export interface App {
   node: Node;
   services: Services;
-  /** At the hub: the stores' operations it holds for an operator (src/sync/held-commands.ts). */
+  /** At the hub: the stores' operations it holds for an operator (src/sync/hub/held-commands.ts). */
   held: HeldCommands | undefined;
   http: express.Express;
   /** What the HTTP server runs: the cash-desk lane, in front of the express app. */
@@ -95,19 +95,20 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   }
   const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
   http.use(parseBody);
-  const history = createHubHistory(config);
+  const hub = createHubAsks(config, node.db, services.tokens);
   const endpoints = [
     ...usersRoutes(services.users),
     ...tokensRoutes(services),
     ...externalApplicationsRoutes(services.applications),
-    ...FEATURES.flatMap((feature) => feature({ node, config, clock: featureClock, services, background, hub: history })),
+    ...FEATURES.flatMap((feature) => feature({ node, config, clock: featureClock, services, background, hub: hub?.history })),
   ];
   kinds.add(endpoints);
   const mounting = {
     operations: node.operations,
     authenticate: createAuthenticator(services),
     idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
-    history,
+    history: hub?.history,
+    sessions: hub?.sessions,
   };
   mountEndpoints(http, endpoints, mounting);
   http.use(apiDocsRouter(openApiDocument(endpoints, config.mode === 'hub' ? [...PLAIN_ROUTES, ...HUB_SYNC_ROUTES] : PLAIN_ROUTES)));
@@ -123,7 +124,7 @@ export function createApp({ config, clock, log }: { config: Config; clock: Clock
   };
   const listener = cashDeskLane({ endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes }, http);
   const close = () => {
-    void history?.close();
+    void hub?.history.close();
     node.close();
   };
   return { node, services, held: authority?.held, http, listener, startBackground, close };

@@ -84,7 +84,7 @@ export const Config = z.strictObject({
     interval_seconds: PositiveSeconds,
     /**
      * How long the hub's feed keeps changes a newer one replaced, and tombstones, and how long
-     * the hub keeps the stores' command results (src/sync/feed-compaction.ts).
+     * the hub keeps the stores' command results (src/sync/hub/feed-compaction.ts).
      */
     feed_retention_days: z.coerce.number().min(0),
     /** How long a store's history read waits for the hub before answering from local data. */
@@ -93,8 +93,8 @@ export const Config = z.strictObject({
     settle_interval_seconds: PositiveSeconds,
     /**
      * On the hub: how far ahead of its clock a store's stamp may be before the hub brings it
-     * back to its own time and lists the skew (src/sync/hub-operations.ts); a protocol-1
-     * store's command stamped further ahead is rejected (src/sync/command-policy.ts).
+     * back to its own time and lists the skew (src/sync/hub/hub-operations.ts); a protocol-1
+     * store's command stamped further ahead is rejected (src/sync/hub/command-policy.ts).
      */
     max_clock_skew_seconds: z.coerce.number().int().positive(),
     /** On the hub: how long after its upgrade to protocol 2 it still serves protocol-1 stores. */
@@ -102,7 +102,7 @@ export const Config = z.strictObject({
   }),
   /**
    * On the hub: what one store's node may give or take of one customer per day, past which
-   * its operations are held for an operator (src/sync/node-limits.ts). Points are whole
+   * its operations are held for an operator (src/sync/hub/node-limits.ts). Points are whole
    * points, credit money in the chain's currency.
    */
   authority: z.strictObject({
@@ -112,7 +112,7 @@ export const Config = z.strictObject({
     manual_credit_per_customer_day: z.coerce.number().int().positive(),
   }),
   idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
-  /** How long a store keeps its own facts once the hub has them (src/sync/retention.ts); fractions of a day allowed. */
+  /** How long a store keeps its own facts once the hub has them (src/sync/store/retention.ts); fractions of a day allowed. */
   retention: z.strictObject({ local_days: z.coerce.number().min(0) }),
   /** Floor limits of a store redeeming points on balances head office may not have seen. */
   offline: z.strictObject({

@@ -157,7 +157,7 @@ export function methodNotAllowed(method: string, allowed: string[]): AppError {
   );
 }
 
-/** A store pulled from before the hub's compacted feed (src/sync/feed-compaction.ts): it must bootstrap again. */
+/** A store pulled from before the hub's compacted feed (src/sync/hub/feed-compaction.ts): it must bootstrap again. */
 export function cursorExpired(after: number, floor: number): AppError {
   return new AppError({
     type: ABOUT_BLANK,
@@ -239,7 +239,7 @@ export function internalError(): AppError {
   });
 }
 
-/** A write a store with a hub may not make: head office owns the data (src/sync/command-policy.ts). */
+/** A write a store with a hub may not make: head office owns the data (src/sync/hub/command-policy.ts). */
 export function writtenAtHeadOffice(reason: string): AppError {
   return new AppError({
     type: ABOUT_BLANK,
@@ -274,7 +274,7 @@ export function mailNotSent(): AppError {
   });
 }
 
-/** A store pushed a seq its generation already used for another command (src/sync/hub-commands.ts). */
+/** A store pushed a seq its generation already used for another command (src/sync/hub/hub-commands.ts). */
 export function generationDiverged(seq: number): AppError {
   return new AppError({
     type: ABOUT_BLANK,

@@ -56,7 +56,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     config.auth.bearer_ttl_seconds * 1000,
   );
   const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
-  const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle, tokenCreations);
+  const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle, tokenCreations, config.mode === 'store' && Boolean(config.hub.url));
   const points = new PointsRepo(db);
   const syncState = new SyncState(db);
   const ledger: Ledger = {

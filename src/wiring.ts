@@ -6,40 +6,44 @@ import { repeatUnlessRunning } from './core/repeat.js';
 import { schemaVersion } from './db/migrate.js';
 import { databaseFile, type Node } from './node.js';
 import { hubTls } from './tls-files.js';
-import type { SyncParts } from './sync/sync-parts.js';
-import { DeferredChanges } from './sync/deferred-changes.js';
+import type { SyncParts } from './sync/store/sync-parts.js';
+import { DeferredChanges } from './sync/store/deferred-changes.js';
 import { FoldConflicts } from './sync/fold-conflicts.js';
-import { HubClient } from './sync/hub-client.js';
-import { HubCommands } from './sync/hub-commands.js';
-import { ClockSkews } from './sync/clock-skews.js';
-import { HeldCommands } from './sync/held-commands.js';
-import { HubOperations } from './sync/hub-operations.js';
-import { NodeLimits } from './sync/node-limits.js';
-import type { OperationKinds } from './sync/operation-kinds.js';
-import { DelegatedPrincipals } from './sync/delegated-principals.js';
-import { FeedCompaction } from './sync/feed-compaction.js';
+import { HubClient } from './sync/store/hub-client.js';
+import { HubCommands } from './sync/hub/hub-commands.js';
+import { ClockSkews } from './sync/hub/clock-skews.js';
+import { HeldCommands } from './sync/hub/held-commands.js';
+import { HubOperations } from './sync/hub/hub-operations.js';
+import { NodeLimits } from './sync/hub/node-limits.js';
+import type { OperationKinds } from './sync/hub/operation-kinds.js';
+import { DelegatedPrincipals } from './sync/hub/delegated-principals.js';
+import { FeedCompaction } from './sync/hub/feed-compaction.js';
 import { completeCancellations } from './features/checkout/cancellations.js';
 import { CheckoutRepo } from './features/checkout/checkout.repo.js';
 import { OriginalBills } from './features/checkout/original-bills.js';
-import { HubFeed } from './sync/hub-feed.js';
-import { HubHistory } from './sync/hub-history.js';
-import { NodeClocks } from './sync/node-clocks.js';
-import { hubRouter } from './sync/hub-routes.js';
-import { Puller } from './sync/puller.js';
-import { Pusher } from './sync/pusher.js';
-import { CommandSettlement } from './sync/command-settlement.js';
+import { HubFeed } from './sync/hub/hub-feed.js';
+import { HubHistory } from './sync/store/hub-history.js';
+import { HubSessions } from './sync/store/hub-sessions.js';
+import type { Db } from './db/open.js';
+import type { TokensService } from './features/tokens/tokens.service.js';
+import { NodeClocks } from './sync/hub/node-clocks.js';
+import { hubRouter } from './sync/hub/hub-routes.js';
+import { Puller } from './sync/store/puller.js';
+import { Pusher } from './sync/store/pusher.js';
+import { CommandSettlement } from './sync/store/command-settlement.js';
 import { Statements } from './db/statements.js';
-import { Replay } from './sync/replay.js';
-import { Retention } from './sync/retention.js';
+import { Replay } from './sync/store/replay.js';
+import { Retention } from './sync/store/retention.js';
 import { replicatedTables } from './sync/replicated-tables.js';
-import { CommandPolicy } from './sync/command-policy.js';
-import { CommandEffects } from './sync/command-effects.js';
+import { CommandPolicy } from './sync/hub/command-policy.js';
+import { CommandEffects } from './sync/hub/command-effects.js';
+import { listDuplicateRegistrations } from './sync/hub/duplicate-registrations.js';
 import { checkPasswordSetups, registerPasswordSetupEffect, type PasswordSetupMail } from './features/tokens/password-setup.effect.js';
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
 import { SyncState } from './sync/sync-state.js';
-import type { StoreContacts } from './sync/store-contacts.js';
-import { encodeReport, storeReporter } from './sync/store-report.js';
+import type { StoreContacts } from './sync/hub/store-contacts.js';
+import { encodeReport, storeReporter } from './sync/store/store-report.js';
 
 /** The hub's authority over what stores push (DESIGN §5 "Authority"): the commands' apply and the operations it holds. */
 export interface HubAuthority {
@@ -64,7 +68,11 @@ export function createHubAuthority(
   const held = new HeldCommands(node.db, operations, node.newId, clock);
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   const effects = hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, requests: services.tokensRepo, setupUrl: config.mail.password_setup_url, clock });
-  const completions = [completeCancellations(originals, services.ledger.records, node.writes), checkPasswordSetups(services.customersRepo)];
+  const completions = [
+    completeCancellations(originals, services.ledger.records, node.writes),
+    checkPasswordSetups(services.customersRepo),
+    listDuplicateRegistrations(node.db, node.newId, clock),
+  ];
   const commands = new HubCommands(node.db, node.writes, node.replicated, policy, conflicts, effects, node.states, completions, clock, operations, held, new ClockSkews(node.db, node.newId), maxSkewMs);
   return { commands, held };
 }
@@ -137,14 +145,26 @@ function hubClientOf(config: Config, report?: () => string): HubClient | undefin
   return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion(), report, ...(tls ? { tls } : {}) });
 }
 
+/** What a store with a hub asks it while it serves the API. */
+export interface HubAsks {
+  history: HubHistory;
+  sessions: HubSessions;
+}
+
 /**
- * Where a store with a hub asks its history reads first; undefined elsewhere. Without node
- * credentials there is no asking (`serve` refuses to start so, through createStoreSync).
+ * Where a store with a hub asks its history reads and makes its customer-app logins first;
+ * undefined elsewhere. Without node credentials there is no asking (`serve` refuses to start
+ * so, through createStoreSync).
  */
-export function createHubHistory(config: Config): HubHistory | undefined {
+export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService, 'adoptChainSession'>): HubAsks | undefined {
   if (!config.node.name || !config.node.secret) return undefined;
   const client = hubClientOf(config);
-  return client && new HubHistory(client, config.sync.history_timeout_ms);
+  if (!client) return undefined;
+  const timeoutMs = config.sync.history_timeout_ms;
+  return {
+    history: new HubHistory(client, timeoutMs),
+    sessions: new HubSessions(db, client, timeoutMs, (tokenId, customerId) => tokens.adoptChainSession(tokenId, customerId)),
+  };
 }
 
 /** A store's sync parts, or undefined for a store with no hub configured (standalone). */

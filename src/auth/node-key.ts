@@ -3,7 +3,7 @@
  * key is reversed by trying every code, in a second; keyed, the hash in the database says
  * nothing to whoever holds the database file without the key. The key lives beside the
  * database, not in it, readable by the daemon's user only, and never leaves the node: a
- * code is checked where it was issued (src/sync/scopes.ts, `auth_tokens`). A node whose key
+ * code is checked where it was issued (src/sync/protocol/scopes.ts, `auth_tokens`). A node whose key
  * file is lost makes a new one; the codes issued before it, minutes-lived, stop working.
  */
 import { randomBytes } from 'node:crypto';

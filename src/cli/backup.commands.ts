@@ -6,7 +6,7 @@
  * the backup's position, which the stores may have pulled past. So the restore gives the
  * feed a new identity: every store then bootstraps again from the restored hub (keeping its
  * own commands not yet pushed), and pushes its pending commands in a new generation, since
- * the hub no longer holds the commands it acknowledged after the backup (src/sync/pusher.ts).
+ * the hub no longer holds the commands it acknowledged after the backup (src/sync/store/pusher.ts).
  * A store is not restored: it is rebuilt from its hub.
  */
 import Database from 'better-sqlite3';
@@ -17,7 +17,7 @@ import { systemClock } from '../clock.js';
 import { backupDatabase, integrityProblems, isInUse, replaceDatabase } from '../db/backup.js';
 import { openDatabase } from '../db/open.js';
 import { databaseFile, openNode } from '../node.js';
-import { restartFeed } from '../sync/feed-identity.js';
+import { restartFeed } from '../sync/hub/feed-identity.js';
 import { configFrom, print, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
 

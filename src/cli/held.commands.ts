@@ -1,13 +1,13 @@
 /**
  * `loyaltyd held`: the stores' operations the hub holds for an operator (DESIGN §5
- * "Authority", src/sync/held-commands.ts) — past a node's limits, or refused by the hub's
+ * "Authority", src/sync/hub/held-commands.ts) — past a node's limits, or refused by the hub's
  * feature code as it stands. Listed, released (run again past the limits) or voided on the
  * hub's data folder; a store holds none.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { App } from '../app.js';
 import { AppError } from '../errors.js';
-import type { HeldCommands } from '../sync/held-commands.js';
+import type { HeldCommands } from '../sync/hub/held-commands.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
 
 const DEFAULT_LIMIT = 1000;

@@ -6,7 +6,7 @@ import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
 import { loadShowcase } from '../demo/showcase.js';
 import { startServer } from '../server.js';
 import { serverTls } from '../tls-files.js';
-import { SyncAgent } from '../sync/agent.js';
+import { SyncAgent } from '../sync/store/agent.js';
 import { createStoreSync } from '../wiring.js';
 import { configFrom, type CommonOptions } from './context.js';
 

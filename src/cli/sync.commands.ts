@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { systemClock } from '../clock.js';
-import { runRound } from '../sync/agent.js';
-import { checksumTables } from '../sync/checksum.js';
+import { runRound } from '../sync/store/agent.js';
+import { checksumTables } from '../sync/protocol/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
 import { StorageReader } from '../sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../wiring.js';

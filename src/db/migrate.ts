@@ -39,7 +39,7 @@ export function schemaVersion(): number {
 /**
  * Whether a hub at schema `own` serves a store at `other` (DESIGN §5): a store may lack one
  * migration that changes the replicated tables, which it then takes as a schema behind
- * (src/sync/deferred-changes.ts), and any number of local ones. Each release's indexes would
+ * (src/sync/store/deferred-changes.ts), and any number of local ones. Each release's indexes would
  * otherwise move the version a rollout must take in step: a hub of two index migrations more
  * refused every store it had served the day before.
  */

@@ -22,7 +22,7 @@ export function loadNodeIdentity(db: Db): NodeIdentity {
   // A store stamps each outbox command after the changes it made, so the newest stamp
   // may be a command's; resuming from the changes alone would issue that stamp again. A
   // store with a hub keeps no feed and deletes acknowledged commands, keeping the newest
-  // stamp they carried (src/sync/pusher.ts).
+  // stamp they carried (src/sync/store/pusher.ts).
   const lastStamp =
     db
       .prepare<[], { hlc: string | null }>(

@@ -538,6 +538,11 @@ export interface Tables {
     hlc: string;
     last_change: string;
   };
+  store_sessions: {
+    token_id: string;
+    customer_id: string;
+    started_at: string;
+  };
   stores: {
     id: string;
     store_code: string;

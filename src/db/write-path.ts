@@ -79,7 +79,7 @@ export class WritePath {
   ) {
     this.inTransaction = db.transaction((run: () => unknown) => run());
     // The generation is read from meta in the same statement: a store restored from a
-    // backup moves to a new generation (src/sync/pusher.ts) while it runs.
+    // backup moves to a new generation (src/sync/store/pusher.ts) while it runs.
     this.appendCommand = db.prepare(
       `INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at, operation)
        VALUES (?, (SELECT value FROM meta WHERE key = 'generation'), ?, ?, ?, ?, ?, ?)`,
@@ -102,7 +102,7 @@ export class WritePath {
 
   /**
    * On a store with a hub: `check` answers why the hub would refuse a command writing these
-   * changes, and such a write is refused before it is queued (src/sync/command-policy.ts).
+   * changes, and such a write is refused before it is queued (src/sync/hub/command-policy.ts).
    */
   refuseCommands(check: (kind: string, changes: readonly RowChange[]) => string | undefined): void {
     this.refusal = check;
@@ -161,7 +161,7 @@ export class WritePath {
 
   /**
    * Runs `work` and returns it with every row change the writes inside it made: the hub's
-   * result of a store's operation (src/sync/hub-operations.ts).
+   * result of a store's operation (src/sync/hub/hub-operations.ts).
    */
   collecting<T>(work: () => T): { value: T; changes: RowChange[] } {
     const outer = this.collected;

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Endpoint } from '../http/endpoint.js';
 import type { Node } from '../node.js';
 import type { Services } from '../services.js';
-import type { HubHistory } from '../sync/hub-history.js';
+import type { HubHistory } from '../sync/store/hub-history.js';
 
 /**
  * Work a node does while it serves, started by src/server.ts once it listens and stopped
@@ -19,7 +19,7 @@ export interface FeatureContext {
   config: Config;
   clock: Clock;
   services: Services;
-  /** At a store with a hub: where facts this store does not hold are asked for (src/sync/hub-history.ts). */
+  /** At a store with a hub: where facts this store does not hold are asked for (src/sync/store/hub-history.ts). */
   hub: HubHistory | undefined;
   /** A feature adds the background work it needs here. */
   background: BackgroundTask[];

@@ -43,6 +43,11 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
    * of the hub first (src/http/history-reads.ts).
    */
   history?: true;
+  /**
+   * A customer-app login: at a store with a hub it is made at the hub while the hub answers (a
+   * session of the chain), else it is that store's own (src/http/chain-sessions.ts).
+   */
+  session?: true;
   /** Its answer carries a credential (a bearer token, a token id, a login code): sent with `Cache-Control: no-store`. */
   credentials?: true;
   /** Success status: 200 by default; 204 sends no body. */
@@ -60,7 +65,7 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
   handle(input: Input<Parsed<B>, Parsed<Q>, Parsed<P>>, context: RequestContext): unknown;
   /**
    * A write a store may take offline and the hub runs again (DESIGN §5 "Authority",
-   * src/sync/operation-kinds.ts): the kind of the command it queues, the table whose row the
+   * src/sync/hub/operation-kinds.ts): the kind of the command it queues, the table whose row the
    * first id it makes names (how the hub knows it ran the call already), and the same call
    * made synchronously, as the hub runs it inside its transaction.
    */

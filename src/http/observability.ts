@@ -109,7 +109,7 @@ export interface StoreSyncFigures {
   seconds_since_success: number | null;
 }
 
-/** A hub's figures, per store as the hub heard them (src/sync/fleet-status.ts). */
+/** A hub's figures, per store as the hub heard them (src/sync/hub/fleet-status.ts). */
 export interface HubSyncFigures {
   conflicts: number;
   stores: {
@@ -121,7 +121,7 @@ export interface HubSyncFigures {
     outbox_pending: number | null;
     feed_lag_rows: number | null;
   }[];
-  /** The customer states' horizon and the states it has not passed yet (src/sync/settling-status.ts). */
+  /** The customer states' horizon and the states it has not passed yet (src/sync/hub/settling-status.ts). */
   horizon_age_seconds: number | null;
   unsettled_states: number | null;
 }

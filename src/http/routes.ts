@@ -9,6 +9,7 @@ import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../errors.j
 import { takesIdempotencyKey, type Endpoint, type RequestContext } from './endpoint.js';
 import { basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
 import { inDataEnvelope } from './json-text.js';
+import type { ChainSessions } from './chain-sessions.js';
 import type { HistoryReads } from './history-reads.js';
 import { SOURCE_HEADER } from './history-reads.js';
 import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
@@ -24,6 +25,8 @@ export interface Mounting {
   idempotency: IdempotencyKeys;
   /** At a store with a hub: where history reads go first. */
   history?: HistoryReads;
+  /** At a store with a hub: where customer-app logins are made first. */
+  sessions?: ChainSessions;
   /** Where a call's writes find the call their commands carry (src/core/operations.ts). */
   operations: Operations;
 }
@@ -74,7 +77,8 @@ export interface Call {
   rawQuery: string;
   /**
    * Who asks, when a store already authenticated the caller and asks the hub on their behalf
-   * (a history read, src/sync/hub-routes.ts); honoured for history endpoints only.
+   * (a history read or a login, src/sync/hub/hub-routes.ts); honoured for history and session
+   * endpoints only.
    */
   principal?: Principal;
   params: unknown;
@@ -85,13 +89,18 @@ export interface Call {
 export type Answer = (call: Call) => Promise<StoredResponse>;
 
 /** Authenticates, parses the input by the endpoint's schemas, runs it (under an Idempotency-Key when one is sent). */
-export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history, operations }: Mounting): Answer {
+export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history, sessions, operations }: Mounting): Answer {
   const status = endpoint.status ?? 200;
   const keeps = takesIdempotencyKey(endpoint);
   return async (call) => {
-    const principal = call.principal && endpoint.history ? call.principal : await authenticate(iface, endpoint, call);
+    const delegated = endpoint.history || endpoint.session;
+    const principal = call.principal && delegated ? call.principal : await authenticate(iface, endpoint, call);
     if (endpoint.history && history) {
       const fromHub = await history.read({ iface, path: call.path, rawQuery: call.rawQuery, principal });
+      if (fromHub) return fromHub;
+    }
+    if (endpoint.session && sessions) {
+      const fromHub = await sessions.begin({ iface, path: call.path, rawQuery: call.rawQuery, principal, body: call.body });
       if (fromHub) return fromHub;
     }
     const execute = async (): Promise<StoredResponse> => {

@@ -4,7 +4,7 @@
  * than that age. The store with that stamp holds it back: while it is silent, every
  * customer's state keeps each fact since in its tail, and a card used at every till grows
  * with each bill (the README's "What each node keeps"). The hub's status page, /health and
- * /metrics show it (src/sync/settling-status.ts).
+ * /metrics show it (src/sync/hub/settling-status.ts).
  */
 import type { Statement } from 'better-sqlite3';
 import { encodeHlc } from '../core/hlc.js';

@@ -11,7 +11,7 @@ import type { Db } from '../db/open.js';
 import type { CustomerLedgers, Standing } from '../loyalty/customer-ledgers.js';
 import { fromMinor } from '../money.js';
 import type { IdGenerator } from '../core/ids.js';
-import type { RowChange } from './protocol.js';
+import type { RowChange } from './protocol/protocol.js';
 
 export class FoldConflicts {
   /** Lists a conflict of a kind on a record, or refreshes the one listed. */
@@ -84,7 +84,7 @@ export class FoldConflicts {
   /**
    * Each customer's standing, read and folded once for every check of a batch that asks: a
    * pulled customer state is checked for points and for credit, and a slice of a page holds
-   * many (src/sync/puller.ts).
+   * many (src/sync/store/puller.ts).
    */
   private standings(): (customerId: string) => Standing {
     const at = this.clock();

@@ -1,8 +1,8 @@
 /**
  * Changes made on other nodes, applied with their stamps: last writer wins by HLC per row, so
  * applying the same change twice, or an older one after a newer, changes nothing. The hub
- * applies stores' commands with it (src/sync/hub-commands.ts), a store the feed
- * (src/sync/puller.ts) and the snapshot (src/sync/bootstrap.ts). Local writes go through the
+ * applies stores' commands with it (src/sync/hub/hub-commands.ts), a store the feed
+ * (src/sync/store/puller.ts) and the snapshot (src/sync/store/bootstrap.ts). Local writes go through the
  * write path (src/db/write-path.ts), which stamps them anew.
  */
 import type { Statement } from 'better-sqlite3';
@@ -23,7 +23,7 @@ export class ReplicatedApply {
    * Applies one change, keeping its stamp. Must run inside a transaction. Returns whether the
    * row changed. A row of the change's own stamp keeps its values, unless `sameStamp` yields:
    * a change kept for after an upgrade comes back whole to a row that took its known columns
-   * (src/sync/deferred-changes.ts). The hub records what changed in its feed.
+   * (src/sync/store/deferred-changes.ts). The hub records what changed in its feed.
    */
   apply(change: RowChange, recordInFeed: boolean, sameStamp: 'keeps' | 'yields' = 'keeps'): boolean {
     const older = sameStamp === 'keeps' ? '<' : '<=';
@@ -59,7 +59,7 @@ export class ReplicatedApply {
 
   /**
    * Loads rows of one table, as objects, with the same upsert: the rows of a snapshot table
-   * this store's schema takes only in part (src/sync/bootstrap.ts). Must run inside a transaction.
+   * this store's schema takes only in part (src/sync/store/bootstrap.ts). Must run inside a transaction.
    */
   loadSnapshotRows(entity: string, rows: Row[]): void {
     const first = rows[0];

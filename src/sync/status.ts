@@ -21,7 +21,7 @@ export interface StoreSyncStatus {
     pending: number;
     oldest_pending_age_seconds: number | null;
     rejected: number;
-    /** Whether rows a hub restored from a backup lost are being sent again (src/sync/replay.ts). */
+    /** Whether rows a hub restored from a backup lost are being sent again (src/sync/store/replay.ts). */
     replaying: boolean;
   };
   feed: {
@@ -30,14 +30,14 @@ export interface StoreSyncStatus {
     lag_rows: number | null;
     lag_seconds: number | null;
     bootstrapping: boolean;
-    /** Changes from a hub a schema version ahead, kept until this store's upgrade (src/sync/deferred-changes.ts). */
+    /** Changes from a hub a schema version ahead, kept until this store's upgrade (src/sync/store/deferred-changes.ts). */
     awaiting_upgrade: number;
   };
   /** How far the newest stamp this node has seen runs ahead of its wall clock (DESIGN §5). */
   clock_drift_ms: number;
   /**
    * How far this store's stamps ran ahead of the hub's clock, past the hub's tolerance, in the
-   * last push: the hub applied them at its own time (src/sync/clock-skews.ts); 0 when they did not.
+   * last push: the hub applied them at its own time (src/sync/hub/clock-skews.ts); 0 when they did not.
    */
   clock_skew_ms: number;
   conflicts: number;

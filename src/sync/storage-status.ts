@@ -1,5 +1,5 @@
 /**
- * What a node holds, by scope (src/sync/scopes.ts), and how retention and compaction keep it
+ * What a node holds, by scope (src/sync/protocol/scopes.ts), and how retention and compaction keep it
  * so (DESIGN §5): shown by `loyaltyd sync status` and /health. Read from the database alone,
  * so the CLI can report on a running daemon.
  *
@@ -14,10 +14,10 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/open.js';
-import { FLOOR_KEY } from './feed-compaction.js';
+import { FLOOR_KEY } from './hub/feed-compaction.js';
 import { replicatedTables } from './replicated-tables.js';
-import { scopeOf, type Scope } from './scopes.js';
-import { SettlingStatusReader, type SettlingStatus } from './settling-status.js';
+import { scopeOf, type Scope } from './protocol/scopes.js';
+import { SettlingStatusReader, type SettlingStatus } from './hub/settling-status.js';
 import { SyncState } from './sync-state.js';
 
 export interface StorageStatus {
@@ -29,7 +29,7 @@ export interface StorageStatus {
   retention?: { backlog_rows: number; last_run_at: string | null; deleted_total: number };
   /** On the hub: the last compaction of the feed and the seq below which a store must bootstrap again. */
   compaction?: { last_run_at: string | null; floor: number };
-  /** On the hub: the customer states' horizon and what is left to settle (src/sync/settling-status.ts). */
+  /** On the hub: the customer states' horizon and what is left to settle (src/sync/hub/settling-status.ts). */
   settling?: SettlingStatus;
 }
 

@@ -20,7 +20,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { databaseFile } from '../../src/node.js';
 import { startServer } from '../../src/server.js';
-import { runRound } from '../../src/sync/agent.js';
+import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/wiring.js';
 import { demoBearer } from './cluster.js';
 

@@ -12,7 +12,7 @@
  *    other store's growth per bill sold elsewhere, against store 0's per own bill (target
  *    ≤ 1 %), and the bytes each store pulled per foreign bill. Growth is the database's used
  *    pages (page_count less the freelist), which is what a file reaches once its free pages
- *    are reused. It is also given by scope (src/sync/scopes.ts; `node-local` for the node's
+ *    are reused. It is also given by scope (src/sync/protocol/scopes.ts; `node-local` for the node's
  *    own tables), and for store 1 by table, with the growth of the rows' content beside the
  *    pages': a table grows by whole pages as its rows grow and split them.
  * 3. Soak: one more store, on a hub of its own, with retention.local_days 0, takes
@@ -39,7 +39,7 @@ import { createHash } from 'node:crypto';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
 import { databaseFile } from '../../src/node.js';
-import { scopeOf } from '../../src/sync/scopes.js';
+import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import { addNode, benchDir, cli, demoBearer, spawnServer, startHub, type ServerProcess } from './cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, seconds } from './report.js';

@@ -17,7 +17,7 @@ import { systemClock } from '../../src/clock.js';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/node.js';
 import { startServer } from '../../src/server.js';
-import { runRound } from '../../src/sync/agent.js';
+import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/wiring.js';
 import { addNode, benchDir, cli, demoBearer, startHub, storeConfig } from './cluster.js';
 import { line } from './report.js';

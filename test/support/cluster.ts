@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { demoCredentials } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
-import { checksumTables } from '../../src/sync/checksum.js';
+import { checksumTables } from '../../src/sync/protocol/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { BIN, cliEnv, runCli } from './cli.js';
 import { basic, bearer, call } from './server.js';

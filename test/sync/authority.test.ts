@@ -9,10 +9,12 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PROGRAM, demoCredentials } from '../../src/demo/demo.js';
+import { sha256Hex } from '../../src/auth/secrets.js';
 import { schemaVersion } from '../../src/db/migrate.js';
-import { runRound } from '../../src/sync/agent.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol.js';
-import type { SyncParts } from '../../src/sync/sync-parts.js';
+import { basePath } from '../../src/http/interfaces.js';
+import { runRound } from '../../src/sync/store/agent.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
+import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
@@ -153,6 +155,60 @@ describe('a store pushing rows in protocol 2', () => {
     expect(eva()).toEqual(evaBefore);
     expect(points(hub, EVA)).toBe(balanceBefore + 3000);
     expect(points(store, EVA)).toBe(points(hub, EVA));
+  });
+});
+
+describe('a store logging customer-app tokens in', () => {
+  const API_USER = `de${(0x103).toString(16).padStart(24, '0')}`;
+  const anonymous = (id: string) => ({ id, api_user_id: API_USER, external_application_id: DEMO_IDS.app, device: '{}', setup: '{}', push_token: null, customer_id: null, state: 1 });
+
+  it('is refused and listed, and the hub answers the token as logged in as no one', async () => {
+    const secret = 'a-token-id-the-store-chose';
+    const id = sha256Hex(secret);
+    const other = sha256Hex('another-token-id');
+    const logins = [
+      rows(1, 'tokens.create', [{ entity: 'tokens', entity_id: id, op: 'insert', row: anonymous(id) }]),
+      rows(2, 'tokens.update', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), customer_id: EVA } }]),
+      rows(3, 'tokens.login', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), customer_id: EVA } }]),
+      rows(4, 'tokens.create', [{ entity: 'tokens', entity_id: other, op: 'insert', row: { ...anonymous(other), customer_id: EVA } }]),
+    ];
+    newId(); // The honest update behind them is stamped after the token's creation.
+    const honest = rows(5, 'tokens.update', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), push_token: 'honest' } }]);
+    const { results } = await push('token-logins', [...logins, honest]);
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      ['applied', null],
+      ['rejected', `tokens ${id} is logged in by the hub, not by a store`],
+      ['rejected', 'a store does not perform tokens.login'],
+      ['rejected', 'a token starts anonymous: the hub logs it in'],
+      ['applied', null],
+    ]);
+    expect(hub.app.node.db.prepare('SELECT customer_id, push_token FROM tokens WHERE id = ?').get(id)).toEqual({ customer_id: null, push_token: 'honest' });
+    expect(count(hub, 'SELECT count(*) AS n FROM tokens WHERE id = ?', other)).toBe(0);
+    const read = await call('GET', `${hub.api('customer')}/points`, { headers: basic(demoCredentials.api_user, secret) });
+    expect(read.status).toBe(403);
+  });
+
+  it('asked of the hub, is made there for a token the hub holds, and only for one', async () => {
+    const token = await call('POST', `${hub.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { device: { device_id: 'app' }, setup: { language_id: 'en' }, external_application_id: DEMO_IDS.app },
+    });
+    expect(token.status, JSON.stringify(token.body)).toBe(201);
+    const tokenId = sha256Hex(token.body.data.token_id as string);
+    const ask = (principal: Record<string, unknown>, password = demoCredentials.customer_password) =>
+      call('POST', `${hub.url}/sync/v1/sessions${basePath('customer')}/tokens/${token.body.data.token_id}/actions/login`, {
+        headers: { ...basic(pushing.node_name, pushing.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()), 'x-loyaltyd-principal': Buffer.from(JSON.stringify(principal)).toString('base64url') },
+        body: { login_type: 'email', login_value: demoCredentials.customer_email, password },
+      });
+    const asToken = { kind: 'token', apiUserId: API_USER, tokenId, customerId: null };
+    expect((await ask({ ...asToken, tokenId: sha256Hex('made-up') })).status).toBe(404);
+    expect((await ask({ kind: 'user', userId: POS_USER, scheme: 'bearer' })).status).toBe(403);
+    expect((await ask({ ...asToken, apiUserId: newId() })).status).toBe(401);
+    expect((await ask(asToken, 'wrong password')).status).toBe(401);
+    expect(hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(tokenId)).toBeNull();
+    const made = await ask(asToken);
+    expect(made.body).toEqual({ data: { customer_id: JANA } });
+    expect(hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(tokenId)).toBe(JANA);
   });
 });
 

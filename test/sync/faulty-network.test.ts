@@ -110,7 +110,7 @@ async function randomWrites(node: NodeProcess, count: number, seed: number, dead
       const response = await postOrder(node, session.headers, `${node.name}-${index}`);
       note('orders', response, [201], response.body?.data?.order_id);
     } else {
-      // Stores are head office's master data: a store refuses to write them (src/sync/command-policy.ts).
+      // Stores are head office's master data: a store refuses to write them (src/sync/hub/command-policy.ts).
       const expected = node.mode === 'store' ? [403] : [204];
       note('store update', await updateStore(node, pos, pick([DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]), `PRG-${node.name}`, `Prague ${node.name} ${index}`), expected);
     }

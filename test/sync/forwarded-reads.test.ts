@@ -1,6 +1,6 @@
 /**
  * A store's history reads at the hub (DESIGN §5: forwarded reads are answered for principals
- * that exist, within their rights; src/sync/delegated-principals.ts): a registered node asks
+ * that exist, within their rights; src/sync/hub/delegated-principals.ts): a registered node asks
  * `GET /sync/v1/history/…` for callers it names, and the hub answers only for a user, api user
  * or token it knows as active, and a token only as the customer it is logged in as.
  */
@@ -10,7 +10,7 @@ import { schemaVersion } from '../../src/db/migrate.js';
 import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
 import type { Principal } from '../../src/http/principal.js';
 import { basePath } from '../../src/http/interfaces.js';
-import { PRINCIPAL_HEADER, PROTOCOL_VERSION } from '../../src/sync/protocol.js';
+import { PRINCIPAL_HEADER, PROTOCOL_VERSION } from '../../src/sync/protocol/protocol.js';
 import { expectError } from '../support/expect-error.js';
 import { basic, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
@@ -27,7 +27,7 @@ let janasToken: string;
 
 const idOf = (sql: string, value: string) => (hub.app.node.db.prepare(sql).pluck().get(value) as string);
 
-/** A history read as a store makes it (src/sync/hub-client.ts): node credentials, versions, and the caller. */
+/** A history read as a store makes it (src/sync/store/hub-client.ts): node credentials, versions, and the caller. */
 function forwarded(path: string, principal: Principal) {
   return call('GET', `${hub.url}/sync/v1/history${path}`, {
     headers: {

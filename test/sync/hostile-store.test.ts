@@ -1,7 +1,7 @@
 /**
  * A store with a valid node secret pushes crafted commands in protocol 1, which a hub serves
  * for `sync.protocol_1_days` after its upgrade under the row checks of that protocol
- * (src/sync/command-policy.ts): each attack is rejected with a reason and listed at the hub,
+ * (src/sync/hub/command-policy.ts): each attack is rejected with a reason and listed at the hub,
  * nothing of it reaches the hub's tables or another store, and the honest command pushed
  * behind them still applies. Protocol 2's operations: test/sync/authority.test.ts.
  */
@@ -11,9 +11,9 @@ import { sha256Hex } from '../../src/auth/secrets.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { PASSWORD_SETUP_COMMAND } from '../../src/features/tokens/password-setup.service.js';
-import { runRound } from '../../src/sync/agent.js';
-import { ROW_PROTOCOL } from '../../src/sync/protocol.js';
-import type { SyncParts } from '../../src/sync/sync-parts.js';
+import { runRound } from '../../src/sync/store/agent.js';
+import { ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
+import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
@@ -140,7 +140,7 @@ describe('a hostile store speaking protocol 1', () => {
       "the address is not the customer's",
       'the command has a malformed stamp',
       `purchases ${foreignBill} names store ${DEMO_IDS.storeCentral}, which this node does not serve`,
-      'a token is logged in by an update, not inserted logged in',
+      'a token starts anonymous: the hub logs it in',
       null,
     ]);
     // Listed at the hub, as every rejection is.

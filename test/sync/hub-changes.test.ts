@@ -12,7 +12,7 @@ import { FaultyProxy } from '../support/faulty-proxy.js';
 import { call } from '../support/server.js';
 import { createCustomer, updateCustomer, updateStore } from '../support/sync-writes.js';
 
-/** Customers loaded at the hub before the interrupted bootstrap: more than one load batch (10,000 rows, src/sync/bootstrap.ts). */
+/** Customers loaded at the hub before the interrupted bootstrap: more than one load batch (10,000 rows, src/sync/store/bootstrap.ts). */
 const HUB_CUSTOMERS = 12_500;
 
 /** The demo's first reward as its program file gives it, to be loaded again under a new name. */

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
 import { Cluster, waitFor, type StoreProcess } from '../support/cluster.js';
 import { basic, call } from '../support/server.js';
 
@@ -99,7 +99,7 @@ describe('the sync handshake', () => {
     expect(cluster.hub.count('SELECT count(*) AS n FROM applied_commands')).toBe(0);
   });
 
-  it('a replay (src/sync/replay.ts) is checked row by row as a store\'s commands are, and a snapshot tells a store that never pushed that the hub holds none of it', async () => {
+  it('a replay (src/sync/store/replay.ts) is checked row by row as a store\'s commands are, and a snapshot tells a store that never pushed that the hub holds none of it', async () => {
     const stamp = `${Date.now().toString(16).padStart(12, '0')}-0000-kioskreplay`;
     const storeRow = { id: 'de0000000000000000000000f1', hlc: stamp, last_change: new Date().toISOString() };
     const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
@@ -139,14 +139,14 @@ function driftValues(value: unknown, key = ''): number[] {
 describe('clocks', () => {
   // Up to sync.max_clock_skew_seconds (300) ahead a fast clock is a clock, further a stamp from
   // the future that would win every last-writer-wins comparison: the hub brings it back to its
-  // own time and lists the skew (src/sync/hub-operations.ts).
+  // own time and lists the skew (src/sync/hub/hub-operations.ts).
   it('a change stamped four minutes ahead (a node whose clock runs fast) is applied everywhere, rounds keep succeeding, and sync status reports the drift; one an hour ahead is applied at the hub\'s time and the skew listed (DESIGN §5 "Clocks")', async () => {
     const observer = cluster.store('clock');
     await observer.start();
     await cluster.waitBootstrapped(observer);
     const ahead = (Date.now() + 240_000).toString(16).padStart(12, '0');
     const hlc = `${ahead}-0000-fa57c10c`;
-    // A customer: master data, which reaches every store (src/sync/scopes.ts).
+    // A customer: master data, which reaches every store (src/sync/protocol/scopes.ts).
     const row = { id: `${ahead}00000000000001`, first_name: 'Fast', last_name: 'Clock', hlc, last_change: new Date(parseInt(ahead, 16)).toISOString() };
     const command = { seq: 1, command_id: 'fast-clock-1', kind: 'customers.create', payload: {}, changes: [{ entity: 'customers', entity_id: row.id, op: 'insert', row, hlc }], hlc };
     const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [command] } });

@@ -2,7 +2,7 @@
  * A hub restored from a backup gets back what the stores pushed after the backup: a real hub
  * and store (test/support/cluster.ts), `loyaltyd backup` and `loyaltyd restore` as an operator
  * runs them. The store had those commands acknowledged and deleted from its outbox; it still
- * holds their rows, and replays them to the hub (src/sync/replay.ts) when the snapshot it
+ * holds their rows, and replays them to the hub (src/sync/store/replay.ts) when the snapshot it
  * bootstraps from says which of its stamps the hub holds.
  */
 import { mkdirSync } from 'node:fs';

@@ -133,7 +133,7 @@ describe('a store restored from a backup of its data folder', () => {
 
     expect(cluster.hub.count("SELECT count(*) AS n FROM events WHERE external_id LIKE 'after-restore-%'"), 'commands made after the restore, on the hub').toBe(5);
     await cluster.waitConverged();
-    // Events are facts of the store that made them (src/sync/scopes.ts): the restored store
+    // Events are facts of the store that made them (src/sync/protocol/scopes.ts): the restored store
     // holds the ones it made since, and the hub all ten.
     expect(store.count("SELECT count(*) AS n FROM events WHERE external_id LIKE 'after-restore-%'")).toBe(5);
     expect(cluster.hub.count("SELECT count(*) AS n FROM events WHERE external_id LIKE '%-restore-%'")).toBe(10);

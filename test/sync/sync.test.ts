@@ -9,17 +9,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { PASSWORD_SETUP_COMMAND } from '../../src/features/tokens/password-setup.service.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
-import { runRound } from '../../src/sync/agent.js';
-import type { SyncParts } from '../../src/sync/sync-parts.js';
-import { bootstrapIfNeeded } from '../../src/sync/bootstrap.js';
-import { checksumTables } from '../../src/sync/checksum.js';
+import { runRound } from '../../src/sync/store/agent.js';
+import type { SyncParts } from '../../src/sync/store/sync-parts.js';
+import { bootstrapIfNeeded } from '../../src/sync/store/bootstrap.js';
+import { checksumTables } from '../../src/sync/protocol/checksum.js';
 import { replicatedTables } from '../../src/sync/replicated-tables.js';
-import { Retention } from '../../src/sync/retention.js';
-import { scopeOf, type Scope } from '../../src/sync/scopes.js';
+import { Retention } from '../../src/sync/store/retention.js';
+import { scopeOf, type Scope } from '../../src/sync/protocol/scopes.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { StorageReader } from '../../src/sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
 import { freePort, waitFor } from '../support/cluster.js';
+import { createCustomer, person } from '../support/customers-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 interface Store {
@@ -123,7 +124,7 @@ describe('sync between a hub and stores', () => {
     const store = cluster.stores[0]!;
     expect(count(store.server, 'SELECT count(*) AS n FROM customers')).toBe(3);
     expect(checksumTables(store.server.app.node.db).users).toEqual(checksumTables(cluster.hub.app.node.db).users);
-    // The fresh store loaded the snapshot without its secondary indexes and built them after (src/sync/bootstrap-indexes.ts).
+    // The fresh store loaded the snapshot without its secondary indexes and built them after (src/sync/store/bootstrap-indexes.ts).
     const indexes = (server: TestServer) => server.app.node.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
     expect(indexes(store.server)).toEqual(indexes(cluster.hub));
     expect(store.server.app.node.db.prepare("SELECT value FROM meta WHERE key = 'sync.bootstrap_indexes'").get()).toBeUndefined();
@@ -721,19 +722,63 @@ describe('sync between a hub and stores', () => {
     expect(oldProtocol.body.error.exception).toBe('sync_version_mismatch_exception');
   });
 
-  it('a customer logging in at one store is a session the other store and the hub know too', async () => {
+  it('a customer logging in at a store while the hub answers is a session of the chain, which the other store and the hub know too', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
     const token = await demoToken(a.server);
-    await call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, {
+    await cluster.round(a);
+    const login = await call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, {
       headers: token.headers,
       body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password },
     });
-    await cluster.round(a);
+    expect(login.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+    // The hub made the session; the store queued nothing for it, and its caller is logged in there at once.
+    expect(a.server.app.node.db.prepare("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get()).toBe(0);
+    for (const server of [a.server, cluster.hub]) expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
     await cluster.round(b);
     const atB = await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers });
     expect(atB.status).toBe(200);
     expect(atB.body.data.points.every((point: { customer_id: string }) => point.customer_id === DEMO_IDS.customerJana)).toBe(true);
+  });
+
+  it('a customer logging in at a store while the hub does not answer has a session of that store alone, until a login online', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    const token = await demoToken(a.server);
+    await cluster.round(a);
+    await cluster.round(b);
+    await cluster.stopHub();
+    const credentials = { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password };
+    const login = () => call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, { headers: token.headers, body: credentials });
+    expect((await login()).body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+    await cluster.restartHub();
+    for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0 });
+    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+    for (const server of [b.server, cluster.hub]) expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(403);
+
+    expect((await login()).status).toBe(200);
+    await cluster.round(b);
+    expect((await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+  });
+
+  it('two stores registering customers with the same e-mail while the hub is down keep both, and the hub lists the one pushed later', async () => {
+    cluster = await startCluster();
+    const [a, b] = cluster.stores as [Store, Store];
+    await cluster.stopHub();
+    const register = async (store: Store, n: number) =>
+      createCustomer(store.server, await demoPosLogin(store.server), { customer: { personal_information: person(n, { email: 'twin@example.com' }) }, customer_source: { customer_source_id: 'pos', external_id: `T${n}` } });
+    const first = await register(a, 901);
+    const second = await register(b, 902);
+    await cluster.restartHub();
+    for (const store of [a, b, a]) expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0, held: 0 });
+    for (const server of [cluster.hub, a.server, b.server]) {
+      expect(server.app.node.db.prepare("SELECT id FROM customers WHERE email = 'twin@example.com' ORDER BY id").pluck().all()).toEqual([first, second].sort());
+    }
+    const listed = cluster.hub.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'duplicate_email'").all() as { entity_id: string; detail: string }[];
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.entity_id).toBe(second);
+    expect(JSON.parse(listed[0]!.detail)).toMatchObject({ email: 'twin@example.com', customer_ids: [first] });
   });
 
   it('a password-setup mail asked for at a store is sent by the hub once the command arrives', async () => {

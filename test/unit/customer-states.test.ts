@@ -22,7 +22,7 @@ import { openDatabase } from '../../src/db/open.js';
 import { databaseFile, openNode, type Node } from '../../src/node.js';
 import { encodeHlc } from '../../src/core/hlc.js';
 import { CustomerStates } from '../../src/loyalty/customer-states.js';
-import type { RowChange } from '../../src/sync/protocol.js';
+import type { RowChange } from '../../src/sync/protocol/protocol.js';
 import { tempDir } from '../support/server.js';
 
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PushRequest, pushRequestText, type OutboxCommand, type PushedCommand } from '../../src/sync/protocol.js';
+import { PushRequest, pushRequestText, type OutboxCommand, type PushedCommand } from '../../src/sync/protocol/protocol.js';
 
 const commands: PushedCommand[] = [
   {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replicatedTables } from '../../src/sync/replicated-tables.js';
-import { SCOPES, scopeOf } from '../../src/sync/scopes.js';
+import { SCOPES, scopeOf } from '../../src/sync/protocol/scopes.js';
 import { tempNode } from '../support/temp-node.js';
 
 describe('scopes', () => {

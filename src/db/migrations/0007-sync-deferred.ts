@@ -1,6 +1,6 @@
 /**
  * Changes a store's schema could not take whole when the hub, a schema version ahead, sent
- * them, kept for after the store's upgrade (src/sync/deferred-changes.ts). Node-local: no
+ * them, kept for after the store's upgrade (src/sync/store/deferred-changes.ts). Node-local: no
  * id, hlc or last_change, so never replicated.
  */
 export const sql = `

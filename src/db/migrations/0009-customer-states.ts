@@ -1,5 +1,5 @@
 /**
- * Scopes (DESIGN §5, src/sync/scopes.ts): a store no longer receives other stores' facts, so
+ * Scopes (DESIGN §5, src/sync/protocol/scopes.ts): a store no longer receives other stores' facts, so
  * a customer's balances come from the hub as compacted state plus the facts of the node's own
  * that the state does not cover yet.
  *
@@ -21,14 +21,14 @@
  * - customer_state_tails (hub, node-local): the customers whose state has a tail, with the
  *   tail's first stamp, so that the hub publishes them again once the horizon passes it.
  * - sync_node_origins (hub, node-local): the node each stamp origin belongs to, bound when the
- *   node first pushes it, so that no store speaks for another (src/sync/command-policy.ts).
+ *   node first pushes it, so that no store speaks for another (src/sync/hub/command-policy.ts).
  * - sync_node_clocks (hub, node-local): per store, the stamp it reported having pushed
  *   everything up to, which bounds the horizon (src/loyalty/customer-states.ts).
  * - sync_snapshot_seen (store, node-local): the rows a bootstrap that runs again has loaded,
- *   so that it can delete the ones the hub no longer has (src/sync/bootstrap-sweep.ts).
+ *   so that it can delete the ones the hub no longer has (src/sync/store/bootstrap-sweep.ts).
  * - sync_feed_marks (hub, node-local): the feed's last seq at each compaction, so that the
  *   next one knows which changes are older than the feed's retention
- *   (src/sync/feed-compaction.ts).
+ *   (src/sync/hub/feed-compaction.ts).
  */
 const uncovered = (customer: string, stamp: string) => `${stamp} > coalesce((SELECT s.horizon FROM customer_states s WHERE s.id = ${customer}), '')`;
 

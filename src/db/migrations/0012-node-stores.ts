@@ -1,6 +1,6 @@
 /**
  * The stores a node serves, on the hub (`loyaltyd nodes add --store`): a store's facts must
- * name one of them (src/sync/command-policy.ts). Node-local, like `nodes`.
+ * name one of them (src/sync/hub/command-policy.ts). Node-local, like `nodes`.
  */
 export const sql = `
 CREATE TABLE node_stores (

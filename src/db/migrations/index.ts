@@ -19,7 +19,8 @@ import * as assignmentsByCustomer from './0018-assignments-by-customer.js';
 import * as voucherApplicationsByPurchase from './0019-voucher-applications-by-purchase.js';
 import * as programHistory from './0020-program-history.js';
 import * as operations from './0021-operations.js';
-import * as sortIndexes from './0022-sort-indexes.js';
+import * as storeSessions from './0022-store-sessions.js';
+import * as sortIndexes from './0023-sort-indexes.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -59,5 +60,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: 'voucher-applications-by-purchase', sql: voucherApplicationsByPurchase.sql, local: true },
   { version: 20, name: 'program-history', sql: programHistory.sql, local: true },
   { version: 21, name: 'operations', sql: operations.sql, local: true },
-  { version: 22, name: 'sort-indexes', sql: sortIndexes.sql, local: true },
+  { version: 22, name: 'store-sessions', sql: storeSessions.sql, local: true },
+  { version: 23, name: 'sort-indexes', sql: sortIndexes.sql, local: true },
 ];

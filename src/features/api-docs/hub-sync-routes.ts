@@ -1,5 +1,5 @@
 /**
- * The hub's sync protocol under /sync/v1 (src/sync/hub-routes.ts), for the API document of a
+ * The hub's sync protocol under /sync/v1 (src/sync/hub/hub-routes.ts), for the API document of a
  * hub: what stores call with their node credentials, never an integrator.
  */
 import { z } from 'zod';
@@ -16,7 +16,7 @@ import {
   ReplayResponse,
   SCHEMA_HEADER,
   SnapshotQuery,
-} from '../../sync/protocol.js';
+} from '../../sync/protocol/protocol.js';
 
 const TAG = 'Sync protocol (hub, store to hub)';
 const VERSION_ERRORS = [400, 401, 409];

@@ -8,11 +8,11 @@
  * later one (two stores offline), or one naming a bill the hub does not know, rejects its
  * command, which the store then takes back and lists.
  */
-import type { PushedCommand } from '../../sync/protocol.js';
+import type { PushedCommand } from '../../sync/protocol/protocol.js';
 import type { WritePath } from '../../db/write-path.js';
-import type { HubHistory } from '../../sync/hub-history.js';
-import type { CommandCompletion } from '../../sync/hub-commands.js';
-import { CommandRejected } from '../../sync/command-policy.js';
+import type { HubHistory } from '../../sync/store/hub-history.js';
+import type { CommandCompletion } from '../../sync/hub/hub-commands.js';
+import { CommandRejected } from '../../sync/hub/command-policy.js';
 import type { LedgerRecords } from '../../loyalty/ledger-records.js';
 import { OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
 import { voucherReleases } from './voucher-uses.js';
@@ -39,7 +39,7 @@ export function completeCancellations(originals: OriginalBills, records: LedgerR
       if (!original) throw new CommandRejected('not_found');
       if (original.cancellation !== null) throw new CommandRejected('already_exists');
       if (row.cancels_purchase_id !== null) continue;
-      // Completed already: the command comes again after the hub forgot its result (src/sync/feed-compaction.ts).
+      // Completed already: the command comes again after the hub forgot its result (src/sync/hub/feed-compaction.ts).
       if (originals.cancellationOf(original.purchase.id) === change.entity_id) continue;
       const reversals = records.reversals(change.entity_id, original, String(row.payment_time));
       writes.write(null, (tx) => {

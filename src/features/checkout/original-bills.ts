@@ -2,7 +2,7 @@
  * The bill a cancellation names (DESIGN §6: a bill sent again with `canceled: true` and the
  * original's `bill_number`), with what reversing it needs: its owner, its point and credit
  * records, the vouchers it used, and whether it is cancelled already. A store holds only its own bills
- * (src/sync/scopes.ts), so a bill sold at another store is asked of the hub
+ * (src/sync/protocol/scopes.ts), so a bill sold at another store is asked of the hub
  * (`GET /sync/v1/original-bill`); offline, the hub completes the cancellation when the
  * command reaches it (src/features/checkout/cancellations.ts).
  */

@@ -168,7 +168,7 @@ export class PurchaseRecorder {
   private insertRecords(tx: WriteTransaction, points: PointRecord[], credits: CreditRecord[]): void {
     for (const record of points) this.ledger.points.insert(tx, record);
     for (const record of credits) this.ledger.credits.insert(tx, record);
-    // A store's bill the hub runs again is checked with the rest of its push (src/sync/hub-commands.ts).
+    // A store's bill the hub runs again is checked with the rest of its push (src/sync/hub/hub-commands.ts).
     if (!this.ledger.policy.judgedAtTill()) this.conflicts.checkRecords(points, credits);
   }
 

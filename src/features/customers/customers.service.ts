@@ -70,7 +70,7 @@ export class CustomersService {
 
   /**
    * The update, its password already hashed: the call the hub runs again for a store
-   * (src/sync/operation-kinds.ts), which never carries a password.
+   * (src/sync/hub/operation-kinds.ts), which never carries a password.
    */
   updateWith(id: string, request: UpdateCustomer, context: RequestContext, passwordHash: string | undefined): void {
     if (!this.repo.rowById(id)) throw notFound('customers', id);

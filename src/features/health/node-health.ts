@@ -13,7 +13,7 @@ import { statfsSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
-import type { FleetStatus } from '../../sync/fleet-status.js';
+import type { FleetStatus } from '../../sync/hub/fleet-status.js';
 import { SyncState } from '../../sync/sync-state.js';
 
 export interface HealthSettings {

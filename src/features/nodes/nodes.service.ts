@@ -34,7 +34,7 @@ export class NodesService {
 
   /**
    * Registers a store node. `storeIds` are the stores it serves: the facts it pushes must name
-   * one of them (src/sync/command-policy.ts). A node registered with none may name any store,
+   * one of them (src/sync/hub/command-policy.ts). A node registered with none may name any store,
    * as every node could before stores were bound.
    */
   add(name: string, storeIds: readonly string[] = []): { node_name: string; node_secret: string; store_ids: string[] } {

@@ -1,17 +1,17 @@
 /**
  * Builds what a node says about itself beyond the API: the status pages, the reasons of
  * `/health`, the figures of the sync metrics, and — on a hub — the record of what each store
- * says of itself (src/sync/store-contacts.ts), which the hub's sync endpoints feed.
+ * says of itself (src/sync/hub/store-contacts.ts), which the hub's sync endpoints feed.
  */
 import type { Router } from 'express';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { SyncFigures } from '../../http/observability.js';
 import type { Node } from '../../node.js';
-import { FleetStatus } from '../../sync/fleet-status.js';
-import { SettlingStatusReader } from '../../sync/settling-status.js';
+import { FleetStatus } from '../../sync/hub/fleet-status.js';
+import { SettlingStatusReader } from '../../sync/hub/settling-status.js';
 import { SyncStatusReader, type SyncStatus } from '../../sync/status.js';
-import { StoreContacts } from '../../sync/store-contacts.js';
+import { StoreContacts } from '../../sync/hub/store-contacts.js';
 import { NodeHealth } from '../health/node-health.js';
 import { statusRouter, type StatusUsers } from './status.routes.js';
 import { StatusViews } from './status-views.js';

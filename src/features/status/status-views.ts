@@ -2,9 +2,9 @@
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/open.js';
-import type { FleetStatus, FleetStore } from '../../sync/fleet-status.js';
-import type { SettlingStatusReader } from '../../sync/settling-status.js';
-import { recentRounds } from '../../sync/round-log.js';
+import type { FleetStatus, FleetStore } from '../../sync/hub/fleet-status.js';
+import type { SettlingStatusReader } from '../../sync/hub/settling-status.js';
+import { recentRounds } from '../../sync/store/round-log.js';
 import { readSyncStatus, type HubSyncStatus, type StoreSyncStatus } from '../../sync/status.js';
 import { SyncState } from '../../sync/sync-state.js';
 import { duration, durationCell, numberCell, timeAgo, timeCell, type Facts, type Row, type StatusView, type Table } from './status-view.js';
@@ -154,7 +154,7 @@ export class StatusViews {
     const offlineAgeMs = this.config.offline.max_age_hours * 3_600_000;
     const lastSuccess = status.last_success_at ? Date.parse(status.last_success_at) : null;
     const redeeming = lastSuccess !== null && now - lastSuccess <= offlineAgeMs;
-    // As the last round found it (src/sync/round-log.ts), with since when.
+    // As the last round found it (src/sync/store/round-log.ts), with since when.
     const reachableSince = state.get('reachable_since');
     const unreachableSince = state.get('unreachable_since');
     const reachable = status.hub_url === null ? 'no hub configured (standalone)' : reachableSince ? 'reachable' : unreachableSince ? 'unreachable' : 'not tried yet';

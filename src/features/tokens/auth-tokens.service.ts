@@ -83,7 +83,7 @@ export class AuthTokensService {
       { kind: 'auth-tokens.login', payload: { id: issued.id, token_id: token.id, used_at: usedAt } },
       (tx) => {
         this.repo.markAuthTokenUsed(tx, issued.id, usedAt);
-        this.repo.updateToken(tx, token.id, { customer_id: issued.customer_id });
+        this.tokens.logIn(tx, token.id, issued.customer_id);
       },
     );
     return { customer_id: issued.customer_id };

@@ -11,9 +11,9 @@ import { sha256Hex } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { CommandEffects } from '../../sync/command-effects.js';
-import { CommandRejected } from '../../sync/command-policy.js';
-import type { CommandCompletion } from '../../sync/hub-commands.js';
+import type { CommandEffects } from '../../sync/hub/command-effects.js';
+import { CommandRejected } from '../../sync/hub/command-policy.js';
+import type { CommandCompletion } from '../../sync/hub/hub-commands.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { TokensRepo } from './tokens.repo.js';
 import { PASSWORD_SETUP_COMMAND, passwordSetupMessage } from './password-setup.service.js';
@@ -35,7 +35,7 @@ export function registerPasswordSetupEffect(effects: CommandEffects, mail: Passw
     const payload = PasswordSetupPayload.safeParse(command.payload);
     if (!payload.success) return undefined;
     const { id, customer_id: customerId, secret_hash: secretHash, link } = payload.data;
-    // Sent already: the command comes again after the hub forgot its result (src/sync/feed-compaction.ts).
+    // Sent already: the command comes again after the hub forgot its result (src/sync/hub/feed-compaction.ts).
     if (mail.requests.passwordSetupSentAt(id)) return undefined;
     const inserted = command.changes.find((change) => change.entity === 'password_setup_requests' && change.entity_id === id && change.op === 'insert');
     const secret = new URL(link, mail.setupUrl).searchParams.get('token');

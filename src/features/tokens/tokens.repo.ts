@@ -15,11 +15,20 @@ export class TokensRepo {
   private readonly byId;
   private readonly authTokenByRequest;
   private readonly setupSentAt;
+  private readonly startSession;
+  private readonly endSession;
 
   constructor(db: Db) {
+    // A session this node made itself (store_sessions) is the customer the token is logged in
+    // as here, over the one the hub replicated.
     this.byId = db.prepare<[string], TokenRow>(
-      'SELECT id, api_user_id, external_application_id, customer_id, state FROM tokens WHERE id = ?',
+      `SELECT t.id, t.api_user_id, t.external_application_id, coalesce(s.customer_id, t.customer_id) AS customer_id, t.state
+       FROM tokens t LEFT JOIN store_sessions s ON s.token_id = t.id WHERE t.id = ?`,
     );
+    this.startSession = db.prepare<[string, string]>(
+      "INSERT OR REPLACE INTO store_sessions (token_id, customer_id, started_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+    );
+    this.endSession = db.prepare<[string]>('DELETE FROM store_sessions WHERE token_id = ?');
     this.authTokenByRequest = db.prepare<[string], AuthTokenRow>(
       'SELECT id, customer_id, external_application_id, value_hash, expires_at, used_at FROM auth_tokens WHERE token_request_id = ?',
     );
@@ -40,6 +49,15 @@ export class TokensRepo {
 
   updateToken(tx: WriteTransaction, id: string, changes: Partial<WrittenRow<'tokens'>>): void {
     tx.update('tokens', id, changes);
+  }
+
+  /** Logs the token in at this node alone; the hub never learns of it. */
+  startStoreSession(tokenId: string, customerId: string): void {
+    this.startSession.run(tokenId, customerId);
+  }
+
+  endStoreSession(tokenId: string): void {
+    this.endSession.run(tokenId);
   }
 
   insertAuthToken(tx: WriteTransaction, row: WrittenRow<'auth_tokens'>): void {

@@ -53,6 +53,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       params: TokenPath,
       body: CustomerLogin,
       answer: CustomerSession,
+      session: true,
       handle: ({ params, body }, context) => tokens.login(params.token_id, body, context),
     }),
     endpoint({
@@ -70,6 +71,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       params: TokenPath,
       body: SocialNetworkLogin,
       answer: CustomerSession,
+      session: true,
       handle: ({ params, body }, context) => socialLogin.login(params.token_id, body, context),
     }),
     endpoint({

@@ -2,11 +2,15 @@
  * Customer-interface tokens (DESIGN §4). A token id is a credential, so it is a random
  * secret handed out once; the stored record's id is its SHA-256, which is also what
  * replicates. A token becomes a customer session at login and stops being one at logout.
+ * At a store with a hub, a login this code runs is the store's own session: the hub makes
+ * the chain's (src/http/chain-sessions.ts). A login by a short code is always made where the
+ * code was issued, the one node whose key can check it (src/auth/node-key.ts): at a store,
+ * a session of that store.
  */
 import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { RateLimit, Throttle } from '../../auth/throttle.js';
-import type { WritePath } from '../../db/write-path.js';
+import type { WritePath, WriteTransaction } from '../../db/write-path.js';
 import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
@@ -22,6 +26,8 @@ export class TokensService {
     private readonly writes: WritePath,
     private readonly throttle: Throttle,
     private readonly creations: RateLimit,
+    /** A store with a hub: the sessions it makes are its own, never replicated. */
+    private readonly sessionsAtHeadOffice: boolean,
   ) {}
 
   create(request: CreateToken, apiUserId: string, ip: string): TokenCreated {
@@ -87,17 +93,28 @@ export class TokensService {
   }
 
   startSession(token: TokenRow, customer: CustomerCredentials, kind: string): CustomerSession {
-    this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) =>
-      this.repo.updateToken(tx, token.id, { customer_id: customer.id }),
-    );
+    if (this.sessionsAtHeadOffice) this.repo.startStoreSession(token.id, customer.id);
+    else this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) => this.logIn(tx, token.id, customer.id));
     return { customer_id: customer.id };
+  }
+
+  /** Logs the token in, in a write that may do more: replicated, or this store's own session. */
+  logIn(tx: WriteTransaction, tokenId: string, customerId: string): void {
+    if (this.sessionsAtHeadOffice) this.repo.startStoreSession(tokenId, customerId);
+    else this.repo.updateToken(tx, tokenId, { customer_id: customerId });
+  }
+
+  /** A session the hub made for this store's caller, kept here until the feed brings it. */
+  adoptChainSession(tokenId: string, customerId: string): void {
+    this.repo.startStoreSession(tokenId, customerId);
   }
 
   logout(tokenId: string, context: RequestContext): void {
     const token = this.ownToken(tokenId, context);
-    this.writes.write({ kind: 'tokens.logout', payload: { id: token.id } }, (tx) =>
-      this.repo.updateToken(tx, token.id, { customer_id: null }),
-    );
+    this.writes.write({ kind: 'tokens.logout', payload: { id: token.id } }, (tx) => {
+      this.repo.updateToken(tx, token.id, { customer_id: null });
+      this.repo.endStoreSession(token.id);
+    });
   }
 
   /** The principal of a customer-interface request carrying `api_user:token_id`. */

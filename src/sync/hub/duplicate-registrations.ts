@@ -1,0 +1,27 @@
+/**
+ * Two stores registering customers with the same e-mail while neither reaches the hub: each
+ * registration is a fact of its store, so the hub keeps both customers (DESIGN §5
+ * "Authority") and lists the later one as a `duplicate_email` conflict naming the customers
+ * it repeats (`sync conflicts`, /status), for an operator to merge. Online, the API itself
+ * refuses the second registration. A card number is unique in the schema: the second store's
+ * card is rejected as `already_exists` and listed on both sides with the command.
+ */
+import type { IdGenerator } from '../../core/ids.js';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { CommandCompletion } from './hub-commands.js';
+
+export function listDuplicateRegistrations(db: Db, newId: IdGenerator, clock: Clock): CommandCompletion {
+  const emailHolders = db.prepare<[string, string], string>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND id <> ? ORDER BY id').pluck();
+  const list = db.prepare<[string, string, string, string]>(
+    "INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'duplicate_email', 'customers', ?, ?, ?)",
+  );
+  return (command) => {
+    for (const { entity, entity_id: id, op, row } of command.changes) {
+      if (entity !== 'customers' || op !== 'insert' || typeof row?.email !== 'string' || row.email === '') continue;
+      const others = emailHolders.all(row.email, id);
+      if (others.length === 0) continue;
+      list.run(newId(), id, JSON.stringify({ email: row.email, customer_ids: others, command_id: command.command_id }), new Date(clock()).toISOString());
+    }
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * The hub applies each store's commands exactly once (DESIGN §5). Per node and generation
+ * it keeps the last applied seq, updated in the transaction of the command's effects: a
+ * command at or below it is answered again from `applied_commands` without re-applying
+ * (kept for `sync.feed_retention_days`, src/sync/hub/feed-compaction.ts); a gap is a protocol
+ * error. A command the store may not push (src/sync/hub/command-policy.ts) or whose changes
+ * cannot be applied (a reference the hub does not know, a unique value taken by another
+ * record) is still processed, as rejected, so it never blocks the commands behind it.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { WritePath } from '../../db/write-path.js';
+import type { ReplicatedApply } from '../replicated-apply.js';
+import { CustomerStates, type TouchedRecords } from '../../loyalty/customer-states.js';
+import { generationDiverged, sequenceGap } from '../../errors.js';
+import type { CommandEffects, Effect } from './command-effects.js';
+import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
+import type { FoldConflicts } from '../fold-conflicts.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL, rowsDiffer, type CommandResult, type PushedCommand, type ReplayResponse, type RowChange } from '../protocol/protocol.js';
+import { msOfStamp } from '../../core/hlc.js';
+import type { ClockSkews } from './clock-skews.js';
+import type { HeldCommands } from './held-commands.js';
+import type { HubOperations, OperationOutcome } from './hub-operations.js';
+
+/**
+ * Work a feature adds to the apply of a command, in its transaction, after its changes: the
+ * hub completing what a store could not (src/features/checkout/cancellations.ts). Throwing
+ * CommandRejected rejects the command with that reason.
+ */
+export type CommandCompletion = (command: PushedCommand) => void;
+
+export class HubCommands {
+  private readonly progress: Statement<[string, string], { last_seq: number }>;
+  private readonly saveProgress: Statement;
+  private readonly previousResult: Statement<[string], Omit<CommandResult, 'rows'> & { rows: string | null }>;
+  private readonly saveResult: Statement;
+  private readonly held: Statement<[string], { generations: number; stamped: number; through: string | null }>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly writes: WritePath,
+    private readonly replicated: ReplicatedApply,
+    private readonly policy: CommandPolicy,
+    private readonly conflicts: FoldConflicts,
+    private readonly effects: CommandEffects,
+    private readonly states: CustomerStates,
+    private readonly completions: CommandCompletion[],
+    private readonly clock: Clock,
+    private readonly operations: HubOperations,
+    private readonly holds: HeldCommands,
+    private readonly skews: ClockSkews,
+    private readonly maxSkewMs: number,
+  ) {
+    this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
+    this.saveProgress = db.prepare(
+      `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at, last_hlc) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at,
+         last_hlc = max(coalesce(last_hlc, ''), excluded.last_hlc)`,
+    );
+    this.held = db.prepare('SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?');
+    this.previousResult = db.prepare('SELECT command_id, seq, status, reason, rows FROM applied_commands WHERE command_id = ?');
+    this.saveResult = db.prepare(
+      `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /**
+   * Applies a batch in one transaction — one fsync for up to 500 commands — with each
+   * command in its own savepoint, so a rejected command leaves no trace but its result. The
+   * customers whose records the applied commands changed get their state published once, at
+   * the end of the batch (src/loyalty/customer-states.ts).
+   */
+  apply(nodeId: string, generation: string, commands: PushedCommand[], protocol = PROTOCOL_VERSION): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
+    const effects: Effect[] = [];
+    let skewMs = 0;
+    const results = this.db.transaction(() => this.states.publishingOnce(this.writes, () => {
+      const results: CommandResult[] = [];
+      const written: RowChange[] = [];
+      let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
+      for (const command of commands) {
+        if (command.seq <= lastSeq) {
+          // A seq already applied comes again: the same command (a retry) is answered from its
+          // result; another command means the store's history diverged from what the hub
+          // applied (a database restored from a backup) and it must start a new generation.
+          const previous = this.previousResult.get(command.command_id);
+          if (!previous) throw generationDiverged(command.seq);
+          const { rows, ...result } = previous;
+          results.push(rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] });
+          continue;
+        }
+        if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
+        const result = protocol === ROW_PROTOCOL ? this.applyRows(nodeId, generation, command) : this.applyOperation(nodeId, generation, command, written);
+        results.push(result);
+        skewMs = Math.max(skewMs, msOfStamp(command.hlc) - this.clock());
+        const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
+        if (effect) effects.push(effect);
+        if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
+        lastSeq = command.seq;
+      }
+      this.operations.checkFolds(written);
+      return results;
+    }))();
+    return { results, effects, skewMs: skewMs > this.maxSkewMs ? skewMs : 0 };
+  }
+
+  /**
+   * The newest stamp of the node's commands this hub holds: '' when it holds none, undefined
+   * when it cannot tell (its progress predates migration 14). A bootstrapping store reads it
+   * from the snapshot (src/sync/store/replay.ts).
+   */
+  heldThrough(nodeId: string): string | undefined {
+    const { generations, stamped, through } = this.held.get(nodeId)!;
+    if (generations === 0) return '';
+    return stamped === 0 ? undefined : through!;
+  }
+
+  /**
+   * Rows a store replays to this hub after it was restored from a backup (src/sync/store/replay.ts),
+   * in one transaction: each checked as a command of its own (src/sync/hub/command-policy.ts) and
+   * applied as last writer wins in its own savepoint, so a row the hub holds already changes
+   * nothing and a row it refuses is answered with the reason. The customers whose records
+   * came back get their state published.
+   */
+  replay(nodeId: string, changes: readonly RowChange[]): ReplayResponse {
+    return this.db.transaction(() => {
+      const response: ReplayResponse = { applied: 0, rejected: [] };
+      const touched: TouchedRecords = new Map();
+      for (const change of changes) {
+        try {
+          const changed = this.db.transaction(() => {
+            this.policy.check(nodeId, { kind: REPLAY_KIND, hlc: change.hlc, changes: [change] });
+            const applied = this.replicated.apply(change, true);
+            this.conflicts.check([change]);
+            return applied;
+          })();
+          if (!changed) continue;
+          response.applied += 1;
+          CustomerStates.touched([change], touched);
+        } catch (error) {
+          response.rejected.push({ entity: change.entity, entity_id: change.entity_id, reason: rejectionReason(error) });
+        }
+      }
+      if (touched.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, touched.keys(), touched));
+      return response;
+    })();
+  }
+
+  /**
+   * A protocol-2 command: an operation the hub runs again (src/sync/hub/hub-operations.ts), or,
+   * for a kind it does not run again, its rows under the command policy with their stamps
+   * brought back to the hub's clock. Its result is kept; a held one is listed for an operator.
+   */
+  private applyOperation(nodeId: string, generation: string, command: PushedCommand, written: RowChange[]): CommandResult {
+    const outcome = this.operations.runs(command.kind)
+      ? this.operations.run(nodeId, command)
+      : ROW_KINDS.has(command.kind)
+        ? this.applyStampedRows(nodeId, command)
+        : { status: 'rejected' as const, reason: `a store does not perform ${command.kind}` };
+    if (outcome.status === 'held') this.holds.hold(nodeId, command, outcome.reason!);
+    if (outcome.written) written.push(...outcome.written);
+    if (msOfStamp(command.hlc) - this.clock() > this.maxSkewMs) this.skews.list(nodeId, command, this.clock());
+    const now = new Date(this.clock()).toISOString();
+    this.saveResult.run(command.command_id, nodeId, generation, command.seq, outcome.status, outcome.reason, now, outcome.rows ? JSON.stringify(outcome.rows) : null);
+    this.saveProgress.run(nodeId, generation, command.seq, now, command.hlc);
+    return { command_id: command.command_id, seq: command.seq, status: outcome.status, reason: outcome.reason, ...(outcome.rows ? { rows: outcome.rows } : {}) };
+  }
+
+  /**
+   * A command of a kind the hub does not run again: its rows, checked by the policy, each with
+   * a stamp the hub takes. An insert makes a new row, never overwrites one
+   * (HubOperations.madeAlready).
+   */
+  private applyStampedRows(nodeId: string, command: PushedCommand): OperationOutcome {
+    try {
+      const rows = this.db.transaction(() => {
+        this.policy.check(nodeId, command, 'passes');
+        const inserts = command.changes.filter((change) => change.op === 'insert');
+        if (inserts.some((change) => this.operations.madeAlready(change.entity, change.entity_id, change.hlc))) return undefined;
+        const rows = command.changes.map((change) => this.operations.stamped(change));
+        for (const change of rows) this.replicated.apply(change, true);
+        for (const complete of this.completions) complete(command);
+        return rows;
+      })();
+      if (!rows) return { status: 'applied', reason: null };
+      this.publishLater(rows);
+      return { status: 'applied', reason: null, rows: rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
+    } catch (error) {
+      return { status: 'rejected', reason: rejectionReason(error) };
+    }
+  }
+
+  /** Gathers the customers whose records replicated rows touched, for the batch's one publish (CustomerStates.publishingOnce). */
+  private publishLater(changes: readonly RowChange[]): void {
+    this.states.gather(CustomerStates.touched(changes));
+  }
+
+  /** A protocol-1 command: its rows under the command policy, as that protocol's stores were served. */
+  private applyRows(nodeId: string, generation: string, command: PushedCommand): CommandResult {
+    let reason: string | null = null;
+    try {
+      this.db.transaction(() => {
+        this.policy.check(nodeId, command);
+        for (const change of command.changes) this.replicated.apply(change, true);
+        for (const complete of this.completions) complete(command);
+        this.conflicts.check(command.changes);
+      })();
+    } catch (error) {
+      reason = rejectionReason(error);
+    }
+    const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
+    const now = new Date(this.clock()).toISOString();
+    this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now, null);
+    this.saveProgress.run(nodeId, generation, command.seq, now, command.hlc);
+    return { command_id: command.command_id, seq: command.seq, status, reason };
+  }
+}
+
+function rejectionReason(error: unknown): string {
+  if (error instanceof CommandRejected) return error.message;
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'not_found';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'already_exists';
+  if (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_ERROR') return 'not_allowed_value';
+  throw error;
+}
+

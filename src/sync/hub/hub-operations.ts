@@ -1,0 +1,199 @@
+/**
+ * The hub runs a store's operation again (DESIGN §5 "Authority"): the call the store served,
+ * parsed by the endpoint's own schemas and run through the same service, with the ids the
+ * store made, judged by the program and master data in force at its as-of time (its stamp's,
+ * brought back to the hub's clock when ahead), writing the hub's own rows. No row the store
+ * sent is written as sent; its rows serve only to tell whether the hub's differ.
+ *
+ * - *rejected*: its node had no right to make it — a kind no store performs offline, a call
+ *   that does not parse, a caller the hub does not know as active, a store the node does not
+ *   serve, an id another node made.
+ * - *held*: a fact the node may make but that takes it past the chain's limits
+ *   (src/sync/hub/node-limits.ts), or that the hub's feature code refuses (a customer the hub
+ *   does not know, a bill number already used): recorded, counted nowhere, until an operator
+ *   releases or voids it (src/sync/hub/held-commands.ts).
+ * - *applied*: the hub's rows; when they differ from the store's (points computed by another
+ *   program, a stamp brought back from the future), they go back in the answer and the store
+ *   swaps its own for them (src/sync/store/pusher.ts).
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../../clock.js';
+import { msOfStamp, type HybridLogicalClock } from '../../core/hlc.js';
+import type { Operations } from '../../core/operations.js';
+import type { Db } from '../../db/open.js';
+import type { WritePath } from '../../db/write-path.js';
+import { AppError } from '../../errors.js';
+import type { Principal } from '../../http/principal.js';
+import { CommandRejected, type CommandPolicy } from './command-policy.js';
+import type { DelegatedPrincipals } from './delegated-principals.js';
+import type { FoldConflicts } from '../fold-conflicts.js';
+import type { NodeLimits } from './node-limits.js';
+import { replayContext, type OperationKinds } from './operation-kinds.js';
+import { rowsDiffer, type PushedCommand, type RowChange } from '../protocol/protocol.js';
+
+/** An operation the hub holds for an operator: thrown inside its savepoint, so nothing of it stays. */
+export class CommandHeld extends Error {}
+
+export interface OperationOutcome {
+  status: 'applied' | 'rejected' | 'held';
+  reason: string | null;
+  /** The hub's rows, when they differ from the store's. */
+  rows?: RowChange[];
+  /** Every row the hub wrote, for the fold's checks of the push (`checkFolds`). */
+  written?: RowChange[];
+}
+
+export class HubOperations {
+  private readonly stamps = new Map<string, Statement<[string], string>>();
+  /** better-sqlite3 builds a transaction wrapper per call to db.transaction(): one is made and reused. */
+  private readonly inSavepoint: (run: () => RowChange[]) => RowChange[];
+
+  constructor(
+    private readonly db: Db,
+    private readonly writes: WritePath,
+    private readonly operations: Operations,
+    private readonly kinds: OperationKinds,
+    private readonly policy: CommandPolicy,
+    private readonly principals: DelegatedPrincipals,
+    private readonly limits: NodeLimits,
+    private readonly conflicts: FoldConflicts,
+    private readonly hlc: HybridLogicalClock,
+    private readonly clock: Clock,
+    private readonly maxSkewMs: number,
+  ) {
+    this.inSavepoint = db.transaction((run: () => RowChange[]) => run());
+  }
+
+  /** Whether commands of this kind are operations the hub runs again. */
+  runs(kind: string): boolean {
+    return this.kinds.get(kind) !== undefined;
+  }
+
+  /**
+   * Runs one operation in its own savepoint of the caller's transaction; `judged` false runs
+   * it past the node's limits (an operator's release).
+   */
+  run(nodeId: string, command: PushedCommand, judged = true): OperationOutcome {
+    try {
+      const rows = this.runChecked(nodeId, command, judged);
+      return { status: 'applied', reason: null, rows: rows && rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
+    } catch (error) {
+      if (error instanceof CommandHeld) return { status: 'held', reason: error.message };
+      if (error instanceof CommandRejected) return { status: 'rejected', reason: error.message };
+      // The hub's feature code refuses the fact as it stands here: held for an operator.
+      if (error instanceof AppError && error.status < 500) return { status: 'held', reason: describe(error) };
+      const code = (error as { code?: string }).code ?? '';
+      if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 'rejected', reason: 'already_exists' };
+      throw error;
+    }
+  }
+
+  /**
+   * A stamp the hub can take as the store made it, or one of the hub's clock in the store's
+   * origin when it runs further ahead of the hub than the tolerance: a stamp from the future
+   * would win every last-writer-wins comparison and drag every clock with it.
+   */
+  stampFor(stamp: string): string {
+    if (msOfStamp(stamp) - this.clock() <= this.maxSkewMs) {
+      this.hlc.observe(stamp);
+      return stamp;
+    }
+    return `${this.hlc.now().slice(0, 18)}${stamp.slice(18)}`;
+  }
+
+  /** A replicated change with the stamp the hub takes for it, in the change and in its row. */
+  stamped(change: RowChange): RowChange {
+    const stamp = this.stampFor(change.hlc);
+    if (stamp === change.hlc) return change;
+    const row = change.row && { ...change.row, hlc: stamp, last_change: new Date(msOfStamp(stamp)).toISOString() };
+    return { ...change, hlc: stamp, row };
+  }
+
+  private runChecked(nodeId: string, command: PushedCommand, judged: boolean): RowChange[] | undefined {
+    const origin = this.policy.originOf(nodeId, command.hlc);
+    const operation = command.operation;
+    if (!operation) throw new CommandRejected(`a ${command.kind} command carries its operation`);
+    if ('continues' in operation) return undefined;
+    const kind = this.kinds.get(command.kind);
+    if (!kind) throw new CommandRejected(`a store does not perform ${command.kind}`);
+    const call = operation.call;
+    if (!call || !kind.offeredIn(call.iface)) throw new CommandRejected(`a ${command.kind} command carries no call of it`);
+    const principal = this.verified(call.principal as Principal);
+    const input = this.parsed(kind.parse.bind(kind), call.input);
+    const storeId = (input.body as { store_id?: unknown } | undefined)?.store_id;
+    if (typeof storeId === 'string') this.policy.checkStore(nodeId, storeId, `the ${command.kind}`);
+    const first = operation.ids[0];
+    const claimedFirst = first === undefined ? undefined : (command.changes.find((change) => change.entity === kind.makes && change.entity_id === first)?.hlc ?? command.hlc);
+    if (first !== undefined && this.madeAlready(kind.makes, first, claimedFirst!)) return undefined;
+    // Ahead of the hub's clock within the tolerance, the store's time is a clock's; further, the hub's.
+    const claimedAsOf = operation.as_of ?? msOfStamp(command.hlc);
+    const asOf = claimedAsOf - this.clock() <= this.maxSkewMs ? claimedAsOf : this.clock();
+    const claimed = new Map(command.changes.map((change) => [`${change.entity} ${change.entity_id}`, change.hlc]));
+    const stampOf = (table: string, id: string) => {
+      const stamp = claimed.get(`${table} ${id}`);
+      return stamp !== undefined && stamp.slice(18) === origin ? this.stampFor(stamp) : `${this.hlc.now().slice(0, 18)}${origin}`;
+    };
+    // One savepoint for the operation, its writes joining it: the limits' judgement or any
+    // failure takes all of it back.
+    return this.inSavepoint(() => {
+      const { changes } = this.writes.collecting(() =>
+        this.writes.joiningTransaction(() =>
+          this.operations.replay({ ids: operation.ids, asOf, stampOf }, () => kind.run(input, replayContext(call.iface, principal, command.command_id))),
+        ),
+      );
+      const past = judged ? this.limits.judge(nodeId, command.kind, asOf, changes) : undefined;
+      if (past) throw new CommandHeld(past);
+      return changes as RowChange[];
+    });
+  }
+
+  /**
+   * The fold's checks (points spent twice, a voucher used twice) of the rows operations wrote:
+   * once for a push, not once per operation, since each folds the customer's facts.
+   */
+  checkFolds(written: readonly RowChange[]): void {
+    if (written.length > 0) this.conflicts.check([...written]);
+  }
+
+  private verified(principal: Principal): Principal {
+    try {
+      return this.principals.verify(principal);
+    } catch (error) {
+      if (error instanceof AppError) throw new CommandRejected(`its caller: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private parsed<T>(parse: (input: { params: unknown; query: unknown; body: unknown }) => T, input: { params: unknown; query: unknown; body: unknown }): T {
+    try {
+      return parse(input);
+    } catch (error) {
+      if (error instanceof AppError) throw new CommandRejected(`its call does not parse: ${describe(error)}`);
+      throw error;
+    }
+  }
+
+  /**
+   * Whether a row a command makes is there already: false when it is not; true when it holds
+   * the command's stamp or a later one — the command comes again after the hub forgot its
+   * result, and the row may have changed since; a rejection when an older row holds the id, since
+   * a store's new row never overwrites one.
+   */
+  madeAlready(table: string, id: string, stamp: string): boolean {
+    let statement = this.stamps.get(table);
+    if (!statement) {
+      statement = this.db.prepare<[string], string>(`SELECT hlc FROM ${table} WHERE id = ?`).pluck();
+      this.stamps.set(table, statement);
+    }
+    const stored = statement.get(id);
+    if (stored === undefined) return false;
+    if (stored >= stamp) return true;
+    throw new CommandRejected(`already_exists: ${table} ${id} is an older row a command does not make anew`);
+  }
+}
+
+/** An API error in one line: its detail and the parameters it names. */
+function describe(error: AppError): string {
+  const params = (error.body.error_data?.invalid_params ?? []) as { name: string; reason: string }[];
+  return [error.body.detail, ...params.map((param) => `${param.name}: ${param.reason}`)].join('; ');
+}

@@ -1,0 +1,203 @@
+/**
+ * The hub's sync endpoints under /sync/v1, authenticated by a store's node name and
+ * secret (never a user's credentials) and gated by protocol and schema version: the hub
+ * serves stores of its own schema version and of the one before it (DESIGN §5).
+ */
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { TLSSocket } from 'node:tls';
+import { decodeBasic } from '../../auth/secrets.js';
+import { servesSchema } from '../../db/migrate.js';
+import { forbidden, invalidParam, methodNotAllowed, notFound, unauthorized, versionMismatch } from '../../errors.js';
+import type { Principal } from '../../http/principal.js';
+import { fromZodIssues } from '../../core/validation-errors.js';
+import type { Logger } from 'pino';
+import type { Effect } from './command-effects.js';
+import type { DelegatedPrincipals } from './delegated-principals.js';
+import type { HubCommands } from './hub-commands.js';
+import type { HubFeed } from './hub-feed.js';
+import type { NodeClocks } from './node-clocks.js';
+import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, ROW_PROTOCOL, ReplayRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from '../protocol/protocol.js';
+import { sendJsonGzipped } from '../protocol/gzip-json.js';
+import type { Exchange, StoreContacts } from './store-contacts.js';
+import { decodeReport } from '../store/store-report.js';
+
+/** Refuses a store whose TLS connection showed no certificate the hub's CA signed. */
+const clientCertificate: RequestHandler = (request, _response, next) => {
+  if (!(request.socket instanceof TLSSocket) || !request.socket.authorized) {
+    throw unauthorized('A client certificate signed by the hub\'s CA is required for sync');
+  }
+  next();
+};
+
+/** How the hub knows a store by its node credentials: its node id, or a thrown 401 (src/features/nodes/nodes.service.ts). */
+export interface NodeDirectory {
+  authenticate(name: string, secret: string): string;
+}
+
+/** Where the hub reads the bill a store's cancellation names (src/features/checkout/original-bills.ts). */
+export interface OriginalBillSource {
+  local(storeId: string, billNumber: string): object | undefined;
+}
+
+export function hubRouter(options: {
+  nodes: NodeDirectory;
+  commands: HubCommands;
+  /** Whether protocol-1 stores are still served (`sync.protocol_1_days`). */
+  acceptsRowProtocol: () => boolean;
+  feed: HubFeed;
+  clocks: NodeClocks;
+  originals: OriginalBillSource;
+  /** Who the hub answers a store's history read for (src/sync/hub/delegated-principals.ts). */
+  principals: DelegatedPrincipals;
+  schemaVersion: number;
+  log: Logger;
+  /** Where what each store says of itself is kept for the status page and metrics. */
+  contacts: StoreContacts;
+  clock: () => number;
+  /** Whether a store must show a client certificate the hub's CA signed (`http.tls.client_certificates` 'sync'). */
+  requireClientCertificate: boolean;
+}): Router {
+  const router = express.Router();
+  if (options.requireClientCertificate) router.use(clientCertificate);
+  router.use(authenticateNode(options.nodes), hearStore(options.contacts, options.clock), checkVersions(options.schemaVersion, options.acceptsRowProtocol));
+  router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
+    const push = PushRequest.safeParse(request.body);
+    if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
+    const protocol = Number(request.get(PROTOCOL_HEADER));
+    const { results, effects, skewMs } = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands, protocol);
+    const rejected = results.filter((result) => result.status === 'rejected').length;
+    response.locals.exchange = { commands: results.length, applied: results.length - rejected, rejected } satisfies Partial<Exchange>;
+    response.json(skewMs > 0 ? { results, clock_skew_ms: skewMs } : { results });
+    void runEffects(effects, options.log);
+  });
+  // A store's rows this hub lost to a restore from a backup (src/sync/store/replay.ts).
+  router.post('/replay', express.json({ limit: '8mb' }), (request, response) => {
+    const replay = ReplayRequest.safeParse(request.body);
+    if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
+    response.json(options.commands.replay(String(response.locals.nodeId), replay.data.changes));
+  });
+  router.get('/changes', async (request, response) => {
+    const query = ChangesQuery.safeParse(request.query);
+    if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
+    if (query.data.pushed_through) options.clocks.report(String(response.locals.nodeId), query.data.pushed_through);
+    const page = options.feed.changesAfter(query.data.after, query.data.limit, scoped(request));
+    response.locals.exchange = { changes: page.changes.length } satisfies Partial<Exchange>;
+    await sendJsonGzipped(request, response, page);
+  });
+  // The bill a cancellation at a store names, sold at another store (src/features/checkout/original-bills.ts).
+  router.get('/original-bill', (request, response) => {
+    const query = OriginalBillQuery.safeParse(request.query);
+    if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
+    const original = options.originals.local(query.data.store_id, query.data.bill_number);
+    if (!original) throw notFound('purchases', query.data.bill_number);
+    response.json(original);
+  });
+  // A store's history read (src/http/history-reads.ts): the API call, run for the caller the
+  // store authenticated, as if it had been made here.
+  router.use('/history', (request, response, next) => {
+    if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
+    response.locals.delegatedPrincipal = options.principals.verify(principalOf(request.get(PRINCIPAL_HEADER)));
+    (request.app as unknown as RequestHandler)(request, response, next);
+  });
+  // A customer-app login a store asks for its caller (src/sync/store/hub-sessions.ts): made here, as
+  // a session of the chain. A token the hub does not hold yet is a 404, and the store makes
+  // the session its own.
+  router.use('/sessions', (request, response, next) => {
+    if (request.method !== 'POST') throw methodNotAllowed(request.method, ['POST']);
+    const principal = principalOf(request.get(PRINCIPAL_HEADER));
+    if (principal.kind !== 'token') throw forbidden('A store asks for a login on behalf of a customer-app token');
+    if (!options.principals.holdsToken(principal.tokenId)) throw notFound('tokens', principal.tokenId);
+    response.locals.delegatedPrincipal = options.principals.verify(principal);
+    (request.app as unknown as RequestHandler)(request, response, next);
+  });
+  router.get('/snapshot', async (request, response) => {
+    const query = SnapshotQuery.safeParse(request.query);
+    if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
+    const { entity, after_id: afterId, pushed_through: pushedThrough, format } = query.data;
+    if (pushedThrough) options.clocks.report(String(response.locals.nodeId), pushedThrough);
+    response.type('application/x-ndjson');
+    try {
+      const nodeThrough = options.commands.heldThrough(String(response.locals.nodeId));
+      await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined, format, nodeThrough);
+      response.end();
+    } catch (error) {
+      // Headers are gone: cutting the connection is how the store learns the stream is short.
+      response.destroy(error as Error);
+    }
+  });
+  return router;
+}
+
+async function runEffects(effects: Effect[], log: Logger): Promise<void> {
+  for (const effect of effects) {
+    try {
+      await effect();
+    } catch (error) {
+      log.error({ err: error }, 'a command effect failed');
+    }
+  }
+}
+
+/**
+ * Whether the store holds scopes (src/sync/protocol/scopes.ts): from schema 9 on it reads balances from
+ * customer states, so it is sent no other node's facts; a store a version behind is sent all.
+ */
+function scoped(request: Request): boolean {
+  return Number(request.get(SCHEMA_HEADER)) >= FIRST_SCOPED_SCHEMA;
+}
+
+function principalOf(header: string | undefined): Principal {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8'));
+  } catch {
+    throw invalidParam(PRINCIPAL_HEADER, 'invalid_value_format', header, 'Send the caller as base64url JSON');
+  }
+  const principal = DelegatedPrincipal.safeParse(value);
+  if (!principal.success) throw fromZodIssues(principal.error.issues, value, PRINCIPAL_HEADER);
+  return principal.data;
+}
+
+function authenticateNode(nodes: NodeDirectory): RequestHandler {
+  return (request: Request, response, next) => {
+    const credentials = decodeBasic(request.get('authorization'));
+    if (!credentials) throw unauthorized('Send Authorization: Basic base64(node_name:node_secret)');
+    response.locals.nodeId = nodes.authenticate(credentials.user, credentials.secret);
+    next();
+  };
+}
+
+/**
+ * Notes the store's call — its versions even when they are refused next, its report when it
+ * sent one — and, once answered, the exchange. A report that does not parse is passed over:
+ * status figures never stop a store's sync.
+ */
+function hearStore(contacts: StoreContacts, clock: () => number): RequestHandler {
+  return (request, response, next) => {
+    const nodeId = String(response.locals.nodeId);
+    const versionOf = (header: string) => (request.get(header) === undefined ? null : Number(request.get(header)) || null);
+    const header = request.get(REPORT_HEADER);
+    contacts.heard(nodeId, { protocol: versionOf(PROTOCOL_HEADER), schema: versionOf(SCHEMA_HEADER) }, header === undefined ? undefined : decodeReport(header));
+    const started = clock();
+    response.once('finish', () => {
+      const kind = request.path === '/commands' ? 'push' : request.path === '/changes' ? 'pull' : request.path === '/snapshot' ? 'snapshot' : 'other';
+      if (kind === 'other') return;
+      const details = (response.locals.exchange ?? {}) as Partial<Exchange>;
+      contacts.exchanged(nodeId, { ...details, at: new Date(started).toISOString(), kind, status: response.statusCode, ms: clock() - started });
+    });
+    next();
+  };
+}
+
+/** Serves stores of this protocol, and of protocol 1 while `acceptsRowProtocol` says so (a chain upgrading store by store). */
+function checkVersions(schemaVersion: number, acceptsRowProtocol: () => boolean): RequestHandler {
+  return (request, _response, next) => {
+    const protocol = Number(request.get(PROTOCOL_HEADER));
+    const schema = Number(request.get(SCHEMA_HEADER));
+    const served = protocol === PROTOCOL_VERSION || (protocol === ROW_PROTOCOL && acceptsRowProtocol());
+    if (!served || !servesSchema(schemaVersion, schema)) {
+      throw versionMismatch({ protocol: PROTOCOL_VERSION, schema: schemaVersion }, { protocol, schema });
+    }
+    next();
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * How far the hub's customer states are settled (src/loyalty/state-settling.ts): where their
+ * horizon stands, which store holds it back, and how many states carry a tail the horizon
+ * has not passed. A store silent within the offline age holds the horizon; meanwhile every
+ * state keeps the facts since in its tail, and the hub publishes a card used at every till
+ * whole, tail and all, with each of its bills. `loyaltyd sync status`, /health (without the
+ * store's name), the hub's status page and /metrics show it, so that head office sees the
+ * store before the states grow.
+ */
+import type { Statement } from 'better-sqlite3';
+import { msOfStamp } from '../../core/hlc.js';
+import type { Db } from '../../db/open.js';
+import { Horizon } from '../../loyalty/horizon.js';
+
+export interface SettlingStatus {
+  /** The horizon's moment: the states hold every fact stamped before it in their lots. */
+  horizon_at: string;
+  horizon_age_seconds: number;
+  /** The store whose last report is the horizon; null when the offline age's floor is. */
+  held_by: string | null;
+  /** Customer states with a tail the horizon has not passed. */
+  unsettled_states: number;
+  /** Age of the oldest fact in those tails. */
+  oldest_unsettled_age_seconds: number | null;
+}
+
+export class SettlingStatusReader {
+  private readonly horizon: Horizon;
+  private readonly name: Statement<[string], string>;
+  private readonly tails: Statement<[], { states: number; oldest: string | null }>;
+
+  constructor(db: Db, offlineAgeMs: number) {
+    this.horizon = new Horizon(db, offlineAgeMs);
+    this.name = db.prepare<[string], string>('SELECT name FROM nodes WHERE id = ?').pluck();
+    this.tails = db.prepare('SELECT count(*) AS states, min(first_stamp) AS oldest FROM customer_state_tails');
+  }
+
+  read(now: number): SettlingStatus {
+    const { stamp, heldBy } = this.horizon.at(now);
+    const horizonMs = msOfStamp(stamp);
+    const tails = this.tails.get()!;
+    const ageOf = (ms: number) => Math.max(0, Math.round((now - ms) / 1000));
+    return {
+      horizon_at: new Date(horizonMs).toISOString(),
+      horizon_age_seconds: ageOf(horizonMs),
+      held_by: heldBy === undefined ? null : (this.name.get(heldBy) ?? heldBy),
+      unsettled_states: tails.states,
+      oldest_unsettled_age_seconds: tails.oldest === null ? null : ageOf(msOfStamp(tails.oldest)),
+    };
+  }
+}

@@ -1,0 +1,220 @@
+/** The store↔hub wire format (src/sync/CONTEXT.md), one zod schema per structure. */
+import { z } from 'zod';
+
+/**
+ * 2: a command is the operation a store served, which the hub runs again (DESIGN §5
+ * "Authority"). 1: a command is the rows it wrote; a hub serves protocol-1 stores for
+ * `sync.protocol_1_days` after its upgrade, and a store pushes the commands it queued before
+ * its own upgrade in protocol 1.
+ */
+export const PROTOCOL_VERSION = 2;
+export const ROW_PROTOCOL = 1;
+export const PROTOCOL_HEADER = 'x-loyaltyd-protocol';
+/** A history read's caller, as the store authenticated them: base64url of a DelegatedPrincipal's JSON. */
+export const PRINCIPAL_HEADER = 'x-loyaltyd-principal';
+export const SCHEMA_HEADER = 'x-loyaltyd-schema';
+/** A store's figures for the hub's status page (src/sync/store/store-report.ts); optional. */
+export const REPORT_HEADER = 'x-loyaltyd-report';
+
+/** Batches are capped so a push never holds the hub's write lock for long (DESIGN §5). */
+export const MAX_COMMANDS_PER_PUSH = 500;
+export const MAX_PUSH_BYTES = 1_000_000;
+export const MAX_CHANGES_PER_PULL = 5000;
+
+/** The first schema whose stores read balances from customer states and hold only their own facts. */
+export const FIRST_SCOPED_SCHEMA = 9;
+
+const StoredValue = z.union([z.string(), z.number(), z.null()]);
+
+export const RowChange = z.object({
+  entity: z.string().regex(/^[a-z_]+$/),
+  entity_id: z.string().min(1),
+  op: z.enum(['insert', 'update', 'delete']),
+  row: z.record(z.string().regex(/^[a-z_0-9]+$/), StoredValue).nullable(),
+  hlc: z.string().min(1),
+});
+export type RowChange = z.infer<typeof RowChange>;
+
+/** Who made an API call, as the store authenticated them: a Principal (src/http/principal.ts). */
+export const DelegatedPrincipal = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('anonymous') }),
+  z.object({ kind: z.literal('user'), userId: z.string().min(1), scheme: z.enum(['bearer', 'legacy-basic']) }),
+  z.object({ kind: z.literal('api-user'), apiUserId: z.string().min(1) }),
+  z.object({ kind: z.literal('token'), apiUserId: z.string().min(1), tokenId: z.string().min(1), customerId: z.string().min(1).nullable() }),
+]);
+
+/** An API call as a store served it: its interface, its input as sent, its caller (src/core/operations.ts). */
+export const RecordedCall = z.object({
+  iface: z.enum(['enterprise', 'customer']),
+  input: z.object({ params: z.unknown(), query: z.unknown(), body: z.unknown() }),
+  principal: DelegatedPrincipal,
+});
+
+/**
+ * What a protocol-2 command is besides its rows: the call and every id it made, in the order
+ * it made them, and its as-of time (epoch ms, the store's clock when the call began); or, for
+ * a later command of the same call, only that it continues it. A command written outside an
+ * API call carries no call.
+ */
+export const Operation = z.union([
+  z.object({ continues: z.literal(true) }),
+  z.object({ call: RecordedCall.optional(), as_of: z.number().int().nonnegative().optional(), ids: z.array(z.string().regex(/^[0-9a-f]{26}$/)).max(10_000) }),
+]);
+export type Operation = z.infer<typeof Operation>;
+
+export const PushedCommand = z.object({
+  seq: z.number().int().positive(),
+  command_id: z.string().min(1),
+  kind: z.string().min(1),
+  payload: z.unknown(),
+  changes: z.array(RowChange),
+  hlc: z.string().min(1),
+  /** Protocol 2 only. */
+  operation: Operation.optional(),
+});
+export type PushedCommand = z.infer<typeof PushedCommand>;
+
+export const PushRequest = z.object({
+  generation: z.string().min(1),
+  commands: z.array(PushedCommand).max(MAX_COMMANDS_PER_PUSH),
+});
+export type PushRequest = z.infer<typeof PushRequest>;
+
+/** A pushed command as the outbox keeps it: its payload, changes and operation are JSON texts; no operation in protocol 1. */
+export type OutboxCommand = Omit<PushedCommand, 'payload' | 'changes' | 'operation'> & { payload: string; changes: string; operation: string | null };
+
+/**
+ * A PushRequest's JSON text, with each command's payload and changes spliced in as the
+ * outbox keeps them (JSON.stringify's texts) instead of parsed and stringified again: a
+ * batch is written in one piece on the event loop the tills wait on, and parsing and
+ * writing again a batch of 50 bills' commands held it for milliseconds (test/bench/README.md).
+ */
+export function pushRequestText(generation: string, commands: OutboxCommand[]): string {
+  const texts = commands.map(
+    ({ seq, command_id, kind, payload, changes, hlc, operation }) =>
+      `{"seq":${seq},"command_id":${JSON.stringify(command_id)},"kind":${JSON.stringify(kind)},"payload":${payload},"changes":${changes},"hlc":${JSON.stringify(hlc)}${operation === null ? '' : `,"operation":${operation}`}}`,
+  );
+  return `{"generation":${JSON.stringify(generation)},"commands":[${texts.join(',')}]}`;
+}
+
+/**
+ * The hub's answer to one command: *applied*; *rejected* (its node had no right to make it);
+ * or *held* (past the chain's limits for its node, until an operator releases or voids it).
+ * `rows`, when the hub's rows of an applied command differ from the store's (its computation,
+ * a stamp brought back from the future): the store swaps its own for them.
+ */
+/**
+ * Whether the hub's rows of a command differ from the store's: another set of rows, or a row
+ * with another op or any value the store holds (columns the store does not send, a schema
+ * behind, are not compared). `stamps` 'compared' counts a row's stamp as one of its values.
+ */
+export function rowsDiffer(store: readonly RowChange[], hub: readonly RowChange[], stamps: 'compared' | 'ignored'): boolean {
+  if (store.length !== hub.length) return true;
+  const key = (change: RowChange) => `${change.entity} ${change.entity_id}`;
+  const hubRows = new Map(hub.map((change) => [key(change), change]));
+  return store.some((change) => {
+    const theirs = hubRows.get(key(change));
+    if (!theirs || theirs.op !== change.op || (stamps === 'compared' && theirs.hlc !== change.hlc)) return true;
+    return Object.entries(change.row ?? {}).some(([column, value]) => !(stamps === 'ignored' && STAMP_COLUMNS.has(column)) && (theirs.row?.[column] ?? null) !== value);
+  });
+}
+
+const STAMP_COLUMNS: ReadonlySet<string> = new Set(['hlc', 'last_change']);
+
+export const CommandResult = z.object({
+  command_id: z.string(),
+  seq: z.number().int(),
+  status: z.enum(['applied', 'rejected', 'held']),
+  reason: z.string().nullable(),
+  rows: z.array(RowChange).optional(),
+});
+export type CommandResult = z.infer<typeof CommandResult>;
+
+export const PushResponse = z.object({
+  results: z.array(CommandResult),
+  /** How far ahead of the hub's clock the store's newest stamp in the push was, past the tolerance; absent when it was not. */
+  clock_skew_ms: z.number().int().optional(),
+});
+export type PushResponse = z.infer<typeof PushResponse>;
+
+/** Rows a replay request carries at most (src/sync/store/replay.ts). */
+export const MAX_REPLAYED_ROWS = 500;
+
+/** A store's rows the hub lost to a restore, sent again as they stand (src/sync/store/replay.ts). */
+export const ReplayRequest = z.object({ changes: z.array(RowChange).min(1).max(MAX_REPLAYED_ROWS) });
+export type ReplayRequest = z.infer<typeof ReplayRequest>;
+
+export const ReplayResponse = z.object({
+  applied: z.number().int(),
+  rejected: z.array(z.object({ entity: z.string(), entity_id: z.string(), reason: z.string() })),
+});
+export type ReplayResponse = z.infer<typeof ReplayResponse>;
+
+export const FeedChange = RowChange.extend({ seq: z.number().int() });
+export type FeedChange = z.infer<typeof FeedChange>;
+
+export const ChangesPage = z.object({
+  changes: z.array(FeedChange),
+  /** Where the next page starts: past the changes sent and any node-local ones skipped. */
+  cursor: z.number().int(),
+  /** The newest seq of the feed when the page was read, for lag. */
+  last_seq: z.number().int(),
+  has_more: z.boolean(),
+  /** The wall time of the newest change in the page, for lag in seconds. */
+  hub_time: z.string(),
+  /** Which history the feed tells (src/sync/hub/feed-identity.ts); absent from a hub older than it. */
+  feed_id: z.string().optional(),
+});
+export type ChangesPage = z.infer<typeof ChangesPage>;
+
+/** The store has pushed every fact stamped up to this HLC stamp (src/loyalty/customer-states.ts). */
+const PushedThrough = z.string().regex(/^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/).optional();
+
+export const ChangesQuery = z.object({
+  after: z.coerce.number().int().min(0),
+  pushed_through: PushedThrough,
+  limit: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PULL).default(1000),
+});
+
+/**
+ * How a snapshot sends its rows (src/sync/hub/hub-feed.ts): `columns`, a table's column names
+ * once and then a JSON array of values per row, is what this version's stores read; `rows`,
+ * `{entity, row}` per line, is what the previous version's stores read.
+ */
+export const SnapshotFormat = z.enum(['rows', 'columns']);
+export type SnapshotFormat = z.infer<typeof SnapshotFormat>;
+
+/** A snapshot from its start, or resumed after a row of an entity. */
+export const SnapshotQuery = z.object({
+  entity: z.string().optional(),
+  after_id: z.string().default(''),
+  pushed_through: PushedThrough,
+  format: SnapshotFormat.default('rows'),
+});
+
+/** The first line of a snapshot stream. */
+export const SnapshotHeader = z.object({
+  position: z.number().int(),
+  schema_version: z.number().int(),
+  /** Rows the snapshot will send, for progress. */
+  total_rows: z.number().int(),
+  feed_id: z.string().optional(),
+  /** Set when the rows come in the `columns` format, which this version's stores need. */
+  format: z.literal('columns').optional(),
+  /** The hub's clock as the snapshot began, past the stamp of every row it sends (`columns` only). */
+  clock: z.string().min(1).optional(),
+  /**
+   * The newest stamp of the asking store's commands the hub holds, '' when it holds none;
+   * absent when it cannot tell (src/sync/store/replay.ts).
+   */
+  node_through: z.string().optional(),
+});
+export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
+
+/** In the `columns` format, the line that opens a table: the names of the values in its rows' arrays. */
+export const SnapshotTable = z.object({ table: RowChange.shape.entity, columns: z.array(z.string().regex(/^[a-z_0-9]+$/)).min(1) });
+export type SnapshotTable = z.infer<typeof SnapshotTable>;
+
+
+/** `GET /sync/v1/original-bill`: the bill a cancellation names, by store and bill number. */
+export const OriginalBillQuery = z.object({ store_id: z.string().min(1), bill_number: z.string().min(1) });

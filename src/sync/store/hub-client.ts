@@ -1,0 +1,186 @@
+/**
+ * The store's HTTP client for its hub: undici with keep-alive, a timeout on every call,
+ * node-secret authentication and the version headers of the handshake; over https, the
+ * hub's CA and this store's client certificate when the config names them.
+ */
+import { Agent, request } from 'undici';
+import type { Principal } from '../../http/principal.js';
+import { readGzipped } from '../protocol/gzip-json.js';
+import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, ReplayResponse, REPORT_HEADER, SCHEMA_HEADER, type ReplayRequest } from '../protocol/protocol.js';
+
+export class HubError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly retryAfterSeconds: number | undefined,
+    /** The `error.exception` of the hub's answer, when it sent one. */
+    readonly exception?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** PEM files for an https hub: its CA when a private one signed it, this store's client certificate. */
+export interface HubTlsFiles {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
+export interface HubClientOptions {
+  url: string;
+  tls?: HubTlsFiles;
+  nodeName: string;
+  nodeSecret: string;
+  schemaVersion: number;
+  timeoutMs?: number;
+  /** The store's figures, read afresh for each push, pull and snapshot request (src/sync/store/store-report.ts). */
+  report?: () => string;
+}
+
+export class HubClient {
+  private readonly dispatcher: Agent;
+  private readonly headers: Record<string, string>;
+  private readonly timeoutMs: number;
+  private readonly base: string;
+  private readonly report: (() => string) | undefined;
+
+  constructor(options: HubClientOptions) {
+    this.report = options.report;
+    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 4, ...(options.tls ? { connect: options.tls } : {}) });
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.base = options.url.replace(/\/+$/, '');
+    this.headers = {
+      authorization: `Basic ${Buffer.from(`${options.nodeName}:${options.nodeSecret}`).toString('base64')}`,
+      [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),
+      [SCHEMA_HEADER]: String(options.schemaVersion),
+    };
+  }
+
+  /** A batch of commands, as its JSON text (protocol.ts, pushRequestText), in the protocol they were queued for. */
+  async push(requestText: string, protocol = PROTOCOL_VERSION): Promise<PushResponse> {
+    const response = await this.send('POST', '/sync/v1/commands', requestText, this.timeoutMs, { [PROTOCOL_HEADER]: String(protocol) });
+    return PushResponse.parse(JSON.parse(await response.body.text()));
+  }
+
+  /** This store's rows the hub lost to a restore from a backup, sent again (src/sync/store/replay.ts). */
+  async replay(request: ReplayRequest): Promise<ReplayResponse> {
+    const text = await this.call('POST', '/sync/v1/replay', JSON.stringify(request));
+    return ReplayResponse.parse(JSON.parse(text));
+  }
+
+  /** A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped up to it. */
+  async changes(after: number, limit: number, pushedThrough?: string): Promise<ChangesPage> {
+    const reported = pushedThrough ? `&pushed_through=${encodeURIComponent(pushedThrough)}` : '';
+    const response = await this.send('GET', `/sync/v1/changes?after=${after}&limit=${limit}${reported}`, undefined, this.timeoutMs, { 'accept-encoding': 'gzip' });
+    const text = await readGzipped(Buffer.from(await response.body.arrayBuffer()), response.headers['content-encoding']);
+    return ChangesPage.parse(JSON.parse(text));
+  }
+
+  /**
+   * The snapshot's NDJSON lines, read as they arrive, a chunk's whole lines at a time: a
+   * bootstrap reads millions of lines, and an await per line (readline's iterator) is a
+   * cost of its own.
+   */
+  async *snapshot(resume?: { entity: string; afterId: string }, pushedThrough?: string): AsyncGenerator<string[]> {
+    const query = new URLSearchParams();
+    if (resume) {
+      query.set('entity', resume.entity);
+      query.set('after_id', resume.afterId);
+    }
+    if (pushedThrough) query.set('pushed_through', pushedThrough);
+    query.set('format', 'columns');
+    const response = await this.send('GET', `/sync/v1/snapshot?${query}`, undefined, 120_000);
+    const decoder = new TextDecoder();
+    let rest = '';
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
+      rest = lines.pop()!;
+      yield lines.filter((line) => line.length > 0);
+    }
+    rest += decoder.decode();
+    if (rest) yield [rest];
+  }
+
+  /**
+   * An API read asked of the hub on behalf of a caller this store authenticated, within
+   * `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not
+   * answer in time.
+   */
+  history(apiPath: string, principal: Principal, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    return this.lookup(`/history${apiPath}`, timeoutMs, { [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url') });
+  }
+
+  /**
+   * A customer-app login asked of the hub on behalf of the token this store authenticated,
+   * within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does
+   * not answer in time.
+   */
+  session(apiPath: string, principal: Principal, body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    const headers = { [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url'), 'content-type': 'application/json' };
+    return this.lookup(`/sessions${apiPath}`, timeoutMs, headers, JSON.stringify(body ?? {}));
+  }
+
+  /** A GET under /sync/v1, or a POST of `body`, within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not answer in time. */
+  async lookup(path: string, timeoutMs: number, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; body: unknown }> {
+    const response = await request(`${this.base}/sync/v1${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      body,
+      headers: { ...this.headers, ...headers },
+      dispatcher: this.dispatcher,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async call(method: string, path: string, body?: string): Promise<string> {
+    const response = await this.send(method, path, body, this.timeoutMs);
+    return response.body.text();
+  }
+
+  private async send(method: string, path: string, body: string | undefined, bodyTimeout: number, extraHeaders: Record<string, string> = {}) {
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.report) headers[REPORT_HEADER] = this.report();
+    let response;
+    try {
+      response = await request(`${this.base}${path}`, {
+        method: method as 'GET' | 'POST',
+        headers,
+        body,
+        dispatcher: this.dispatcher,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout,
+      });
+    } catch (error) {
+      throw new HubError(`hub unreachable: ${(error as Error).message}`, undefined, undefined);
+    }
+    if (response.statusCode >= 400) {
+      const detail = await response.body.text().catch(() => '');
+      const retryAfter = Number(response.headers['retry-after']);
+      throw new HubError(
+        `hub answered ${response.statusCode}: ${detail.slice(0, 500)}`,
+        response.statusCode,
+        Number.isFinite(retryAfter) ? retryAfter : undefined,
+        exceptionOf(detail),
+      );
+    }
+    return response;
+  }
+}
+
+function exceptionOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: { exception?: unknown } };
+    return typeof parsed.error?.exception === 'string' ? parsed.error.exception : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Push: pending outbox commands go to the hub in seq order, in batches capped by count and
+ * size; the answers are settled in one transaction. An acknowledged command leaves the
+ * outbox (DESIGN §5: the store keeps nothing it will not send again); the newest stamp it
+ * carried is kept, so the clock resumes past it after a restart (src/db/node-identity.ts).
+ * The hub's answers are settled by src/sync/store/command-settlement.ts: the store swaps its rows of
+ * an applied command for the hub's when the hub sends them, and takes back the effects of a
+ * rejected or held command, which stays readable with its reason; either is listed and
+ * counted, so the store converges on what the hub holds. Commands queued before protocol 2
+ * carry no operation and are pushed in protocol 1, each batch in one protocol.
+ * When the hub says the store's stamps run ahead of its clock, the skew is kept for
+ * `sync status` until a push says they no longer do.
+ *
+ * Commands are numbered per generation: the seq sent is the outbox seq less the
+ * generation's base. When the hub answers that the history diverged (the database was
+ * restored from a backup, so seqs it applied now name other commands), or that seqs are
+ * missing (the hub was restored from a backup and no longer holds commands it acknowledged),
+ * the store moves its pending commands to a new generation numbered from 1 and pushes again —
+ * after the missing ones, once it has bootstrapped from the restored hub (`bootstrapFirst`).
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { randomBytes } from 'node:crypto';
+import { commitUnsynced } from '../../db/unsynced-commit.js';
+import { HubError, type HubClient } from './hub-client.js';
+import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL, type CommandResult } from '../protocol/protocol.js';
+import type { SyncState } from '../sync-state.js';
+import type { CommandSettlement, SettledCommand } from './command-settlement.js';
+
+/** The hub's answers after which the pending commands continue in a new generation. */
+const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
+/** The hub's answer when it no longer holds commands it acknowledged: it was restored from a backup. */
+const LOST_BY_HUB = 'sync_sequence_gap_exception';
+
+export interface PushOutcome {
+  sent: number;
+  rejected: number;
+  held: number;
+}
+
+export class Pusher {
+  private readonly pending: Statement<[number], SettledCommand>;
+  private readonly acknowledge: Statement;
+  private readonly currentGeneration: Statement<[], { value: string }>;
+  private readonly setGeneration: Statement;
+  private readonly movePending: Statement;
+  private readonly firstPending: Statement<[], { seq: number | null; last: number | null }>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly client: HubClient,
+    private readonly state: SyncState,
+    private readonly stamp: () => string,
+    private readonly clock: Clock,
+    private readonly settlement: CommandSettlement,
+  ) {
+    this.pending = db.prepare(
+      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
+    );
+    this.acknowledge = db.prepare("DELETE FROM outbox WHERE command_id = ? AND status = 'pending'");
+    this.currentGeneration = db.prepare("SELECT value FROM meta WHERE key = 'generation'");
+    this.setGeneration = db.prepare("UPDATE meta SET value = ? WHERE key = 'generation'");
+    this.movePending = db.prepare("UPDATE outbox SET generation = ? WHERE status = 'pending'");
+    // Acknowledged commands are deleted, so the last seq ever given is AUTOINCREMENT's.
+    this.firstPending = db.prepare(
+      "SELECT (SELECT min(seq) FROM outbox WHERE status = 'pending') AS seq, (SELECT seq FROM sqlite_sequence WHERE name = 'outbox') AS last",
+    );
+  }
+
+  /** Pushes until the outbox holds nothing pending. */
+  async pushAll(): Promise<PushOutcome> {
+    const outcome: PushOutcome = { sent: 0, rejected: 0, held: 0 };
+    let restarted = false;
+    for (;;) {
+      const batch = this.nextBatch();
+      if (batch.length === 0) {
+        this.pushedThrough();
+        break;
+      }
+      let response;
+      try {
+        const protocol = batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION;
+        response = await this.client.push(pushRequestText(this.currentGeneration.get()!.value, batch), protocol);
+      } catch (error) {
+        if (restarted || !(error instanceof HubError) || !RENUMBERED_AFTER.has(error.exception ?? '')) throw error;
+        this.startNewGeneration();
+        restarted = true;
+        if (error.exception === LOST_BY_HUB) this.bootstrapFirst();
+        continue;
+      }
+      this.settle(batch, response.results, response.clock_skew_ms ?? 0);
+      outcome.sent += batch.length;
+      outcome.rejected += response.results.filter((result) => result.status === 'rejected').length;
+      outcome.held += response.results.filter((result) => result.status === 'held').length;
+    }
+    commitUnsynced(this.db, () => this.state.set('last_push_at', new Date(this.clock()).toISOString()));
+    return outcome;
+  }
+
+  /**
+   * The stamp this node has pushed every fact up to, as the hub's horizon needs it
+   * (src/loyalty/customer-states.ts): a fresh one when nothing is pending, read in the same
+   * turn as the empty outbox so that every fact made from then on is stamped after it; else
+   * the one saved when the outbox was last empty; undefined when it never was. While a
+   * replay is due (src/sync/store/replay.ts), the stamp the restored hub said it holds, or
+   * undefined when it holds nothing of this store.
+   */
+  pushedThrough(): string | undefined {
+    if (this.firstPending.get()!.seq === null) commitUnsynced(this.db, () => this.state.set('pushed_through', this.stamp()));
+    const pushed = this.state.get('pushed_through');
+    const replayAfter = this.state.get('replay_after');
+    if (replayAfter === undefined || (pushed !== undefined && pushed <= replayAfter)) return pushed;
+    return replayAfter === '' ? undefined : replayAfter;
+  }
+
+  /**
+   * The hub lost commands it acknowledged: before anything queued here is pushed, the store
+   * bootstraps from the restored hub, whose snapshot says which of this store's commands it
+   * still holds, and sends back what it lost (src/sync/store/replay.ts). A command pushed first would
+   * be applied without the rows it names, and move the hub's record of this store past them.
+   */
+  private bootstrapFirst(): never {
+    commitUnsynced(this.db, () => {
+      this.state.clear('cursor');
+      this.state.clear('feed_id');
+    });
+    throw new Error('the hub no longer holds commands it acknowledged (restored from a backup): bootstrapping again before pushing');
+  }
+
+  private startNewGeneration(): void {
+    commitUnsynced(this.db, () => {
+      const { seq, last } = this.firstPending.get()!;
+      this.setGeneration.run(randomBytes(8).toString('hex'));
+      this.movePending.run(this.currentGeneration.get()!.value);
+      this.state.set('generation_base', (seq ?? (last ?? 0) + 1) - 1);
+    });
+  }
+
+  /** The next pending commands, numbered within their generation, their JSON texts as stored. */
+  private nextBatch(): SettledCommand[] {
+    const base = this.state.number('generation_base') ?? 0;
+    const batch: SettledCommand[] = [];
+    let bytes = 0;
+    for (const record of this.pending.all(MAX_COMMANDS_PER_PUSH)) {
+      bytes += record.payload.length + record.changes.length + (record.operation?.length ?? 0) + 200;
+      if (batch.length > 0 && bytes > MAX_PUSH_BYTES) break;
+      if (batch.length > 0 && (record.operation === null) !== (batch[0]!.operation === null)) break;
+      batch.push({ ...record, seq: record.seq - base });
+    }
+    return batch;
+  }
+
+  private settle(batch: SettledCommand[], results: CommandResult[], skewMs: number): void {
+    const byId = new Map(batch.map((command) => [command.command_id, command]));
+    const now = new Date(this.clock()).toISOString();
+    commitUnsynced(this.db, () => {
+      let newest = this.state.get('acked_stamp') ?? '';
+      let unapplied = 0;
+      for (const result of results) {
+        const command = byId.get(result.command_id);
+        if (!command) continue;
+        this.acknowledge.run(result.command_id);
+        if (command.hlc > newest) newest = command.hlc;
+        if (result.status === 'applied') {
+          // Values the hub computed at its own time, for stamps ahead of it, are listed as the skew, not each.
+          if (result.rows) this.settlement.swap(command, result.rows, now, skewMs === 0);
+        } else {
+          this.settlement.setAsideCommand(command, result, now);
+          unapplied += 1;
+        }
+      }
+      if (newest) this.state.set('acked_stamp', newest);
+      if (unapplied > 0) this.state.set('rejected_commands', (this.state.number('rejected_commands') ?? 0) + unapplied);
+      this.state.set('clock_skew_ms', skewMs);
+    });
+  }
+}
