@@ -62,6 +62,14 @@ export const Config = z.strictObject({
     auth_token_ttl_seconds: PositiveSeconds,
     login_failures_allowed: z.coerce.number().int().positive(),
     login_failure_window_seconds: PositiveSeconds,
+    /** `POST /tokens` per api user and per client address within the window, beyond which it answers 429. */
+    tokens_per_api_user: z.coerce.number().int().positive(),
+    tokens_per_address: z.coerce.number().int().positive(),
+    token_window_seconds: PositiveSeconds,
+    /** `send-password-setup-email` per e-mail address asked for and per client address within the window, beyond which it answers 429. */
+    password_setup_mails_per_customer: z.coerce.number().int().positive(),
+    password_setup_mails_per_address: z.coerce.number().int().positive(),
+    password_setup_window_seconds: PositiveSeconds,
   }),
   social_networks: z.record(z.string(), SocialNetwork),
   mail: z.strictObject({

@@ -130,6 +130,11 @@ export function forbidden(detail: string): AppError {
   return new AppError({ type: ABOUT_BLANK, exception: 'forbidden_exception', title: 'Forbidden', detail, error_data: {} });
 }
 
+/** A customer who is not active (state other than 1) proved who they are, and still may not log in. */
+export function customerBlocked(): AppError {
+  return forbidden('The customer is blocked');
+}
+
 export function interfaceNotAllowed(resourceName: string, interfaceLabel: string): AppError {
   return new AppError({
     type: 'interface_not_allowed_exception',
@@ -208,7 +213,7 @@ export function tooManyRequests(retryAfterSeconds: number): AppError {
       type: ABOUT_BLANK,
       exception: 'too_many_requests_exception',
       title: 'Too many requests',
-      detail: `Too many failed attempts; retry after ${retryAfterSeconds} s`,
+      detail: `Too many attempts; retry after ${retryAfterSeconds} s`,
       error_data: { retry_after: retryAfterSeconds },
     },
     { 'Retry-After': String(retryAfterSeconds) },

@@ -1,7 +1,7 @@
 /** Builds every service of a node as plain objects (no container, no singletons). */
 import { join } from 'node:path';
 import { loadNodeKey } from './auth/node-key.js';
-import { LoginThrottle } from './auth/throttle.js';
+import { RateLimit, Throttle } from './auth/throttle.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { ApiUsersRepo } from './features/api-users/api-users.repo.js';
@@ -32,7 +32,10 @@ export type Services = ReturnType<typeof createServices>;
 
 export function createServices(node: Node, config: Config, clock: Clock) {
   const { db, writes, newId } = node;
-  const throttle = new LoginThrottle(clock, config.auth.login_failures_allowed, config.auth.login_failure_window_seconds * 1000);
+  const { auth } = config;
+  const throttle = new Throttle(clock, auth.login_failures_allowed, auth.login_failure_window_seconds * 1000);
+  const tokenCreations = new RateLimit(clock, auth.tokens_per_api_user, auth.tokens_per_address, auth.token_window_seconds * 1000);
+  const setupMails = new RateLimit(clock, auth.password_setup_mails_per_customer, auth.password_setup_mails_per_address, auth.password_setup_window_seconds * 1000);
   const applicationsRepo = new ExternalApplicationsRepo(db);
   const customersRepo = new CustomersRepo(db);
   const tokensRepo = new TokensRepo(db);
@@ -53,7 +56,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     config.auth.bearer_ttl_seconds * 1000,
   );
   const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
-  const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle, config.mode === 'store' && Boolean(config.hub.url));
+  const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle, tokenCreations, config.mode === 'store' && Boolean(config.hub.url));
   const points = new PointsRepo(db);
   const syncState = new SyncState(db);
   const ledger: Ledger = {
@@ -81,6 +84,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
       tokensRepo,
       tokens,
       applicationsRepo,
+      customersRepo,
       throttle,
       writes,
       newId,
@@ -89,7 +93,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
       config.time_zone,
       loadNodeKey(config.data_dir),
     ),
-    passwordSetup: new PasswordSetupService(tokensRepo, tokens, customersRepo, writes, mailer, newId, clock, {
+    passwordSetup: new PasswordSetupService(tokensRepo, tokens, customersRepo, writes, mailer, setupMails, newId, clock, {
       setupUrl: config.mail.password_setup_url,
       sendsLocally: config.mode === 'hub' || !config.hub.url,
     }),

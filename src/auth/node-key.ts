@@ -7,8 +7,9 @@
  * file is lost makes a new one; the codes issued before it, minutes-lived, stop working.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateFolder, writePrivateFile } from '../private-files.js';
 
 const KEY_FILE = 'auth-code.key';
 
@@ -19,11 +20,11 @@ export function loadNodeKey(dataDir: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateFolder(dataDir);
   const key = randomBytes(32);
-  // 'wx': two processes starting at once cannot both write a key; the loser reads the winner's.
+  // A new file only: two processes starting at once cannot both write a key; the loser reads the winner's.
   try {
-    writeFileSync(path, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    writePrivateFile(path, `${key.toString('hex')}\n`);
     return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -3,6 +3,8 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
+const SALT_LENGTH = 16;
+const SCHEME = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p].join('$');
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -11,9 +13,9 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 }
 
 export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
+  const salt = randomBytes(SALT_LENGTH);
   const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  return [SCHEME, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 let checks = 0;
@@ -23,17 +25,35 @@ export function passwordChecks(): number {
   return checks;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, key] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !key) return false;
-  checks += 1;
-  const expected = Buffer.from(key, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
-}
-
 /**
  * A hash no password matches, checked for a login that does not exist, so that it costs the
  * scrypt a known login costs. Its key is all zero bytes, which scrypt does not derive in practice.
  */
-export const UNKNOWN_LOGIN_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, Buffer.alloc(16).toString('base64'), Buffer.alloc(KEY_LENGTH).toString('base64')].join('$');
+export const UNKNOWN_LOGIN_HASH = [SCHEME, Buffer.alloc(SALT_LENGTH).toString('base64'), Buffer.alloc(KEY_LENGTH).toString('base64')].join('$');
+
+/** The salt and key of a hash this node writes; undefined for any other scheme, parameters or lengths. */
+function ownHash(stored: string): { salt: Buffer; key: Buffer } | undefined {
+  if (!stored.startsWith(`${SCHEME}$`)) return undefined;
+  const [salt, key, ...rest] = stored.slice(SCHEME.length + 1).split('$');
+  if (salt === undefined || key === undefined || rest.length > 0) return undefined;
+  const parsed = { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') };
+  return parsed.salt.length === SALT_LENGTH && parsed.key.length === KEY_LENGTH ? parsed : undefined;
+}
+
+/** Whether a hash has the scheme, parameters and lengths this node writes: the only hashes a store may send its hub. */
+export function isOwnPasswordHash(stored: string): boolean {
+  return ownHash(stored) !== undefined;
+}
+
+/**
+ * Checks a password against a stored hash with this node's own scrypt parameters only: a
+ * hash with others (replicated from anywhere) matches no password, and costs the one scrypt
+ * of an unknown login rather than whatever work its parameters ask for.
+ */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const own = ownHash(stored);
+  checks += 1;
+  const { salt, key } = own ?? ownHash(UNKNOWN_LOGIN_HASH)!;
+  const actual = await derive(password, salt, PARAMS);
+  return own !== undefined && timingSafeEqual(actual, key);
+}

@@ -9,8 +9,9 @@
  * one step. The copy is consistent at the moment its last step began.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateFolder, preparePrivateFile } from '../private-files.js';
 import type { Db } from './open.js';
 
 export interface BackupProgress {
@@ -20,12 +21,13 @@ export interface BackupProgress {
 
 const ALL_PAGES = 0x7fffffff;
 
-/** Copies `db` to `file` (which must not exist) and checks the copy; resolves to its page count. */
+/** Copies `db` to `file` (which must not exist, and is made 0600) and checks the copy; resolves to its page count. */
 export async function backupDatabase(db: Db, file: string, onProgress?: (progress: BackupProgress) => void): Promise<number> {
   if (existsSync(file)) throw new Error(`${file} exists; a backup is written to a new file`);
   let remainingBefore = Infinity;
   let restarted = false;
   try {
+    preparePrivateFile(file, { mustBeNew: true });
     const result = await db.backup(file, {
       progress({ totalPages, remainingPages }) {
         if (remainingPages > remainingBefore) restarted = true;
@@ -83,8 +85,9 @@ export function isInUse(file: string): boolean {
  */
 export async function replaceDatabase(source: string, target: string, aside: string): Promise<string[]> {
   const copy = `${target}.restoring`;
-  mkdirSync(dirname(target), { recursive: true });
+  makePrivateFolder(dirname(target));
   removeDatabaseFiles(copy);
+  preparePrivateFile(copy, { mustBeNew: true });
   const reader = new Database(source, { readonly: true, fileMustExist: true });
   try {
     await reader.backup(copy);

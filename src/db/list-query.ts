@@ -1,26 +1,32 @@
 /**
  * Collection queries: optional filters joined with AND, an ORDER BY from the paging
- * parameters, LIMIT/OFFSET, and a count of every match for `total_items`. Statements are
+ * parameters, LIMIT/OFFSET, and a count of the matches for `total_items` that stops at the
+ * last item paging can reach (src/DECISIONS.md). A list sorts only by fields an index keeps
+ * in order, ties broken by the table's rowid, which every index holds: so a page reads at
+ * most its offset and count in index entries, never the whole table. Statements are
  * prepared once per distinct SQL text and kept by the repository that owns the cache.
  */
 import type { Statement } from 'better-sqlite3';
 import { invalidParam } from '../errors.js';
-import type { Page, Paging } from '../core/paging.js';
+import { MAX_COUNT, MAX_OFFSET, type Page, type Paging } from '../core/paging.js';
 import type { Db } from './open.js';
 import type { StoredValue } from './write-path.js';
 
 /** One SQL condition with its parameters; `undefined` when the filter was not given. */
 export type Filter = { sql: string; params: StoredValue[] } | undefined;
 
-export interface ListSpec {
+/** The most matches `total_items` counts: every item a page can reach, and no further. */
+export const MAX_TOTAL_ITEMS = MAX_OFFSET + MAX_COUNT;
+
+export interface ListSpec<Field extends string = string> {
   /** FROM clause, joins included. */
   from: string;
   select: string;
   filters: Filter[];
-  /** Wire field → SQL expression, for `sort_field`. */
-  sortable: Record<string, string>;
-  defaultSort: string;
-  /** Unique column that breaks ties so paging is stable. */
+  /** Wire field → SQL expression, for `sort_field`: each an indexed column. */
+  sortable: Record<Field, string>;
+  defaultSort: NoInfer<Field>;
+  /** The rowid of the listed table, which breaks ties so paging is stable and needs no sort beside the index. */
   tieBreaker: string;
 }
 
@@ -29,13 +35,13 @@ export class ListQueries {
 
   constructor(private readonly db: Db) {}
 
-  page<T>(spec: ListSpec, paging: Paging): Page<T> {
+  page<T, Field extends string = string>(spec: ListSpec<Field>, paging: Paging): Page<T> {
     const given = spec.filters.filter((filter) => filter !== undefined);
     const where = given.length ? `WHERE ${given.map((filter) => filter.sql).join(' AND ')}` : '';
     const params = given.flatMap((filter) => filter.params);
     const field = paging.sort_field ?? spec.defaultSort;
     // Own fields only: `constructor` or `toString` must not find Object.prototype's.
-    const sortColumn = Object.hasOwn(spec.sortable, field) ? spec.sortable[field] : undefined;
+    const sortColumn = Object.hasOwn(spec.sortable, field) ? spec.sortable[field as Field] : undefined;
     if (!sortColumn) {
       throw invalidParam('sort_field', 'not_allowed_value', field, `Sortable fields: ${Object.keys(spec.sortable).join(', ')}`);
     }
@@ -43,7 +49,7 @@ export class ListQueries {
     const rows = this.prepare(
       `SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${spec.tieBreaker} ${direction} LIMIT ? OFFSET ?`,
     ).all(...params, paging.count, paging.offset) as T[];
-    const total = (this.prepare(`SELECT count(*) AS n FROM ${spec.from} ${where}`).get(...params) as { n: number }).n;
+    const total = (this.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?)`).get(...params, MAX_TOTAL_ITEMS) as { n: number }).n;
     return { items: rows, total };
   }
 

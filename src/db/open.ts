@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateFolder, preparePrivateFile } from '../private-files.js';
 
 export type Db = Database.Database;
 
@@ -9,10 +9,11 @@ export type Db = Database.Database;
  * ledger of money and points must survive a power cut at the cash desk. No `mmap_size`: a
  * map made accept-payment slower on a chain's large file and counted its pages in the
  * daemon's memory, over its budget; the file is read through SQLite's own cache
- * (test/bench/README.md keeps the figures).
+ * (test/bench/README.md keeps the figures). A new file, and its folder, only this user may read.
  */
 export function openDatabase(file: string): Db {
-  mkdirSync(dirname(file), { recursive: true });
+  makePrivateFolder(dirname(file));
+  preparePrivateFile(file, { mustBeNew: false });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

@@ -6,6 +6,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, internalError, invalidParam, malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { redactPath } from './redact-path.js';
 
 interface BodyParserError {
   type?: string;
@@ -22,11 +23,11 @@ export interface FailedRequest {
   requestId: unknown;
 }
 
-/** The AppError an error answers with; an unexpected one is logged and answers a bare 500. */
+/** The AppError an error answers with; an unexpected one is logged, its path redacted, and answers a bare 500. */
 export function errorAnswer(error: unknown, log: Logger, bodyLimitBytes: number, request: FailedRequest): AppError {
   const appError = toAppError(error, bodyLimitBytes);
   if (appError) return appError;
-  log.error({ err: error, ...request }, 'request failed');
+  log.error({ err: error, ...request, path: redactPath(request.path) }, 'request failed');
   return internalError();
 }
 

@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { passwordChecks } from '../auth/passwords.js';
+import { redactPath } from './redact-path.js';
 
 export interface HttpMetrics {
   registry: Registry;
@@ -59,6 +60,8 @@ export function createObserver(log: Logger, metrics: HttpMetrics): Observe {
   let served = 0;
   return (request, response, ip, route) => {
     const started = process.hrtime.bigint();
+    // Read now: a mounted router strips its mount path from the url while it routes.
+    const url = request.url ?? '';
     served += 1;
     const header = request.headers['x-request-id'];
     const requestId = typeof header === 'string' ? header : `${prefix}${served.toString(16).padStart(8, '0')}`;
@@ -73,7 +76,7 @@ export function createObserver(log: Logger, metrics: HttpMetrics): Observe {
       log.info({
         requestId,
         method: request.method,
-        path: redactTokens((request.url ?? '').split('?')[0]!),
+        path: redactPath(url.split('?')[0]!),
         status: response.statusCode,
         ms: Math.round(seconds * 1e6) / 1e3,
         ip,
@@ -93,11 +96,6 @@ export function observeRequests(observe: Observe): RequestHandler {
     response.locals.requestId = observe(request, response, request.ip ?? '', route);
     next();
   };
-}
-
-/** A customer-interface token id is a credential: it never reaches the logs. */
-export function redactTokens(path: string): string {
-  return path.replace(/\/tokens\/[^/]+/, '/tokens/[token]');
 }
 
 /** A store's own sync figures; null where unknown (no hub, never pulled). */

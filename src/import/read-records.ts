@@ -4,7 +4,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { recordFromCells, splitRecord } from './csv.js';
+import { CsvRecordReader, fieldPaths, recordFromCells } from './csv.js';
 
 export interface SourceRecord {
   line: number;
@@ -20,14 +20,17 @@ export function formatOf(file: string): FileFormat {
   return /\.csv$/i.test(file) ? 'csv' : 'ndjson';
 }
 
-/** `progress.bytesRead` follows how far into the file reading has come. */
+/**
+ * `progress.bytesRead` follows how far into the file reading has come. A CSV header naming
+ * something other than a field path (`__proto__`, an empty name between dots) throws.
+ */
 export async function* readRecords(file: string, format: FileFormat, progress: { bytesRead: number } = { bytesRead: 0 }): AsyncGenerator<SourceRecord> {
   const stream = createReadStream(file, 'utf8');
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
-  let header: string[] | undefined;
-  let pending = '';
-  let pendingStart = 0;
+  const csv = new CsvRecordReader();
+  let header: string[][] | undefined;
+  let recordStart = 0;
   for await (const line of lines) {
     lineNumber += 1;
     progress.bytesRead = stream.bytesRead;
@@ -36,19 +39,17 @@ export async function* readRecords(file: string, format: FileFormat, progress: {
       yield { line: lineNumber, value: parseJsonObject(line), fromText: false };
       continue;
     }
-    if (pending === '') pendingStart = lineNumber;
-    pending = pending === '' ? line : `${pending}\n${line}`;
-    const cells = splitRecord(pending);
+    if (!csv.open) recordStart = lineNumber;
+    const cells = csv.push(line);
     if (!cells) continue;
-    pending = '';
     if (!header) {
-      header = cells.map((cell) => cell.trim().replace(/^\uFEFF/, ''));
+      header = fieldPaths(cells.map((cell) => cell.trim().replace(/^\uFEFF/, '')));
       continue;
     }
     if (cells.length === 1 && cells[0] === '') continue;
-    yield { line: pendingStart, value: recordFromCells(header, cells), fromText: true };
+    yield { line: recordStart, value: recordFromCells(header, cells), fromText: true };
   }
-  if (pending !== '') yield { line: pendingStart, value: { unreadable: 'a quoted field is not closed' }, fromText: true };
+  if (csv.open) yield { line: recordStart, value: { unreadable: 'a quoted field is not closed' }, fromText: true };
 }
 
 function parseJsonObject(line: string): SourceRecord['value'] {

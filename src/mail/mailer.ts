@@ -1,10 +1,10 @@
 /**
  * Outgoing mail: SMTP through nodemailer when `mail.smtp_url` is set, else each message
- * is written as an .eml file to the spool folder, where an operator or a relay picks it up.
+ * is written as an .eml file (0600, in a 0700 folder) to the spool folder, where an operator or a relay picks it up.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { makePrivateFolder, writePrivateFile } from '../private-files.js';
 
 export interface MailMessage {
   to: string;
@@ -29,8 +29,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; spoolDir
   return {
     send: async (message) => {
       const info = await transport.sendMail({ from: options.from, ...message });
-      mkdirSync(options.spoolDir, { recursive: true });
-      writeFileSync(join(options.spoolDir, `${options.newName()}.eml`), info.message as Buffer);
+      makePrivateFolder(options.spoolDir);
+      writePrivateFile(join(options.spoolDir, `${options.newName()}.eml`), info.message as Buffer);
     },
   };
 }

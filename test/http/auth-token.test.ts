@@ -223,6 +223,20 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
     expect(read.status).toBe(200);
   });
 
+  it('a code of a customer blocked since it was issued answers 403 and signs nobody in', async () => {
+    const issued = await issue(server, jana, '2');
+    const block = (state: number) => server.app.node.writes.write(null, (tx) => tx.update('customers', DEMO_IDS.customerJana, { state }));
+    block(0);
+    try {
+      const other = await demoToken(server);
+      const response = await redeem(server, other, { token: issued.authentication_token, token_request_id: issued.token_request_id });
+      expect(expectError(response, 403, 'forbidden_exception').detail).toBe('The customer is blocked');
+      expect(customerOf(server, other)).toBeNull();
+    } finally {
+      block(1);
+    }
+  });
+
   it('a type 1 code is accepted in lower case too', async () => {
     const issued = await issue(server, jana, '1');
     const response = await redeem(server, await demoToken(server), { token: issued.authentication_token.toLowerCase(), token_request_id: issued.token_request_id });

@@ -4,7 +4,7 @@
  * server, because the throttle remembers failures per login and per address in memory.
  */
 import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/node.js';
@@ -286,6 +286,30 @@ describe('customer-interface Basic api_user:token_id', () => {
     const { headers } = await demoToken(target);
     expectUnauthorized(await enterpriseList(target, headers));
   });
+});
+
+describe('stored password hashes', () => {
+  function storePosHash(target: TestServer, hash: string): void {
+    target.app.node.db.prepare('UPDATE users SET password_hash = ? WHERE login = ?').run(hash, demoCredentials.pos_login);
+  }
+
+  it('a hash of the right password under other scrypt parameters answers 401, as a wrong password', async () => {
+    const target = await start();
+    const salt = randomBytes(16);
+    const key = scryptSync(demoCredentials.pos_password, salt, 32, { N: 1024, r: 8, p: 1 });
+    storePosHash(target, ['scrypt', 1024, 8, 1, salt.toString('base64'), key.toString('base64')].join('$'));
+    expectUnauthorized(await posLogin(target));
+  });
+
+  it('a hash asking for unbounded work (p=200000, N=2^20) answers 401 without running it', async () => {
+    const target = await start();
+    const salt = randomBytes(16).toString('base64');
+    const key = randomBytes(32).toString('base64');
+    for (const parameters of ['16384$1$200000', '1048576$8$1']) {
+      storePosHash(target, `scrypt$${parameters}$${salt}$${key}`);
+      expectUnauthorized(await posLogin(target));
+    }
+  }, 5_000);
 });
 
 describe('failed-login throttling', () => {

@@ -257,9 +257,11 @@ describe.each([
     expect(await found('valid_from=2026-06-01%2000:00:00&valid_to=2026-06-30%2023:59:59')).toEqual(['A', 'D']);
   });
 
-  it('sorts by value in both directions', async () => {
-    expect(await found('sort_field=value')).toEqual(['D', 'A', 'C', 'B']);
-    expect(await found('sort_field=value&sort_direction=DESC')).toEqual(['B', 'C', 'A', 'D']);
+  it('sorts by an indexed field in both directions; value, which no index orders, answers 400 not_allowed_value', async () => {
+    const up = await found('sort_field=valid_to');
+    expect(await found('sort_field=valid_to&sort_direction=DESC')).toEqual([...up].reverse());
+    const response = await get('/campaign-products?sort_field=value');
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'sort_field', reason: 'not_allowed_value' });
   });
 
   it.each([

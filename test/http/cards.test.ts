@@ -98,8 +98,9 @@ describe('GET /cards', () => {
     expect(numbers(await get('/cards?card_number=3000000000003&search_secondary_card_number=true'))).toEqual([]);
   });
 
-  it('sorts by card number and valid_to in both directions', async () => {
-    for (const field of ['card_number', 'valid_to', 'card_id']) {
+  it('sorts by card number and card_id in both directions; valid_to, which no index orders, answers 400 not_allowed_value', async () => {
+    expect(invalidParam(await get('/cards?sort_field=valid_to'))).toMatchObject({ name: 'sort_field', reason: 'not_allowed_value' });
+    for (const field of ['card_number', 'card_id']) {
       const up = (await get(`/cards?sort_field=${field}&sort_direction=ASC`)).body.data.cards.map((c: { card_id: string }) => c.card_id);
       const down = (await get(`/cards?sort_field=${field}&sort_direction=DESC`)).body.data.cards.map((c: { card_id: string }) => c.card_id);
       expect(down).toEqual([...up].reverse());

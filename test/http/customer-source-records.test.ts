@@ -61,7 +61,7 @@ describe('GET /customer-source-records', () => {
   });
 
   it('sorts in both directions and answers [] past the end with the total', async () => {
-    for (const field of ['customer_source_record_id', 'external_id', 'customer_id', 'last_change']) {
+    for (const field of ['customer_source_record_id', 'external_id']) {
       const up = records(await get(`/customer-source-records?sort_field=${field}&sort_direction=ASC`)).map((record) => record.customer_source_record_id);
       const down = records(await get(`/customer-source-records?sort_field=${field}&sort_direction=DESC`)).map((record) => record.customer_source_record_id);
       expect(down).toEqual([...up].reverse());
@@ -71,7 +71,9 @@ describe('GET /customer-source-records', () => {
   });
 
   it('answers an invalid paging or sort value with 400 and its reason', async () => {
-    expect(invalidParam(await get('/customer-source-records?sort_field=name'))).toMatchObject({ name: 'sort_field', reason: 'not_allowed_value' });
+    for (const field of ['name', 'customer_id', 'last_change']) {
+      expect(invalidParam(await get(`/customer-source-records?sort_field=${field}`))).toMatchObject({ name: 'sort_field', reason: 'not_allowed_value' });
+    }
     expect(invalidParam(await get('/customer-source-records?offset=-1'))).toMatchObject({ name: 'offset', reason: 'not_allowed_value' });
     expect(invalidParam(await get('/customer-source-records?external_ids='))).toMatchObject({ reason: 'empty' });
   });

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpMetrics, createObserver, redactTokens } from '../../src/http/observability.js';
+import { createHttpMetrics, createObserver } from '../../src/http/observability.js';
+import { redactPath } from '../../src/http/redact-path.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
@@ -44,9 +45,13 @@ describe('/health and /metrics', () => {
 });
 
 describe('request logs', () => {
-  it('never carry a customer-interface token id, which is a credential', () => {
-    expect(redactTokens('/rest-api/customer-interface/v1.0/tokens/0123abcd/actions/login')).toBe('/rest-api/customer-interface/v1.0/tokens/[token]/actions/login');
-    expect(redactTokens('/rest-api/customer-interface/v1.0/tokens')).toBe('/rest-api/customer-interface/v1.0/tokens');
+  it('never carry a customer-interface token id or another secret-like path segment', () => {
+    expect(redactPath('/rest-api/customer-interface/v1.0/tokens/0123abcd/actions/login')).toBe('/rest-api/customer-interface/v1.0/tokens/:redacted/actions/login');
+    expect(redactPath('/rest-api/customer-interface/v1.0/Tokens/0123abcd')).toBe('/rest-api/customer-interface/v1.0/Tokens/:redacted');
+    expect(redactPath('/rest-api/customer-interface/v1.0/tokens')).toBe('/rest-api/customer-interface/v1.0/tokens');
+    expect(redactPath('/password-setup/abc')).toBe('/password-setup/:redacted');
+    expect(redactPath(`/anything/${'f'.repeat(40)}/x`)).toBe('/anything/:redacted/x');
+    expect(redactPath('/rest-api/enterprise-interface/v1.0/customers/ffffffffffffffffffffffffff')).toBe('/rest-api/enterprise-interface/v1.0/customers/ffffffffffffffffffffffffff');
   });
 
   it('are one line a request at info, with its id, route path and status, and none at warn', async () => {
@@ -65,11 +70,45 @@ describe('request logs', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
         const requestId = response.headers.get('x-request-id');
         expect(lines).toEqual(
-          level === 'info' ? [expect.objectContaining({ requestId, method: 'POST', path: '/rest-api/customer-interface/v1.0/tokens/[token]', status: 201, ip: '127.0.0.1' })] : [],
+          level === 'info' ? [expect.objectContaining({ requestId, method: 'POST', path: '/rest-api/customer-interface/v1.0/tokens/:redacted', status: 201, ip: '127.0.0.1' })] : [],
         );
       } finally {
         http.close();
       }
     }
+  });
+});
+
+describe('the logs of a real node', () => {
+  let logged: TestServer;
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString())), done()) });
+    logged = await startTestServer({ log: pino({ level: 'info' }, sink) });
+  });
+  afterAll(() => logged.close());
+
+  it('show no token id, in a request line in any letter case nor in the error line of a 500', async () => {
+    const { tokenId, headers } = await demoToken(logged);
+    const path = `${logged.api('customer')}/tokens/${tokenId}`;
+    expect((await call('PUT', path, { headers, body: { setup: { language_id: 'cs' } } })).status).toBe(204);
+    // Not a route, yet a path a client may send with its token in it.
+    expect((await call('PUT', path.replace('/tokens/', '/TOKENS/'), { headers, body: { setup: { language_id: 'en' } } })).status).toBe(404);
+    // A write the database refuses is an unexpected error: logged with the request's path.
+    logged.app.node.db.pragma('query_only = 1');
+    try {
+      expect((await call('PUT', path, { headers, body: { setup: { language_id: 'de' } } })).status).toBe(500);
+    } finally {
+      logged.app.node.db.pragma('query_only = 0');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const failed = lines.find((line) => line.msg === 'request failed');
+    expect(failed).toMatchObject({ method: 'PUT', path: '/rest-api/customer-interface/v1.0/tokens/:redacted' });
+    expect(lines.filter((line) => line.method === 'PUT' && line.status !== undefined).map((line) => [line.path, line.status])).toEqual([
+      ['/rest-api/customer-interface/v1.0/tokens/:redacted', 204],
+      ['/rest-api/customer-interface/v1.0/TOKENS/:redacted', 404],
+      ['/rest-api/customer-interface/v1.0/tokens/:redacted', 500],
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(tokenId);
   });
 });

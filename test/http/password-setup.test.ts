@@ -117,14 +117,14 @@ describe('send-password-setup-email through SMTP', () => {
     expect(setupRequests(target).map((row) => row.customer_id)).toEqual([DEMO_IDS.customerPetr]);
   });
 
-  it('an e-mail of no customer answers 400 not_found and sends nothing', async () => {
+  it("an e-mail of no customer answers as a customer's does, 204 with the same body, and nothing is sent", async () => {
     const target = await start({ config: { 'mail.smtp_url': smtp.url } });
-    const response = await requestSetup(target, { email: 'nobody@example.com' });
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
-      expect.objectContaining({ name: 'email', reason: 'not_found', value: 'nobody@example.com' }),
-    ]);
+    const unknown = await requestSetup(target, { email: 'nobody@example.com' });
     expect(smtp.received).toEqual([]);
     expect(setupRequests(target)).toEqual([]);
+    const known = await requestSetup(target, { email: JANA });
+    expect(unknown.status).toBe(204);
+    expect([unknown.status, unknown.body]).toEqual([known.status, known.body]);
   });
 
   it('a malformed e-mail answers 400 invalid_value_format, a missing one required, and nothing is sent', async () => {
@@ -256,10 +256,42 @@ describe('send-password-setup-email at a store with a hub', () => {
     expect(JSON.parse(commands[0]!.changes)).toEqual([expect.objectContaining({ entity: 'password_setup_requests', entity_id: request!.id, op: 'insert' })]);
   });
 
-  it('still refuses an e-mail of no customer and queues nothing for it', async () => {
+  it('answers 204 to an e-mail of no customer and queues nothing for it', async () => {
     const target = await start({ config: { 'hub.url': 'http://127.0.0.1:9' } });
-    const response = await requestSetup(target, { email: 'nobody@example.com' });
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'email', reason: 'not_found' });
+    expect((await requestSetup(target, { email: 'nobody@example.com' })).status).toBe(204);
     expect(target.app.node.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'tokens.send-password-setup-email'").get()).toEqual({ n: 0 });
+  });
+});
+
+describe('send-password-setup-email is rate-limited', () => {
+  const WINDOW_MS = 3_600 * 1000;
+  const fromAddress = async (target: TestServer, email: string, address: string) => {
+    const token = await demoToken(target);
+    return call('POST', `${target.api('customer')}/tokens/${token.tokenId}/actions/send-password-setup-email`, {
+      headers: { ...token.headers, 'x-forwarded-for': address },
+      body: { email },
+    });
+  };
+
+  it('beyond auth.password_setup_mails_per_customer to one e-mail answers 429 with Retry-After, for a customer and for no customer alike', async () => {
+    const target = await start({ config: { 'auth.password_setup_mails_per_customer': 2 } });
+    for (const email of [JANA, 'nobody@example.com']) {
+      expect((await fromAddress(target, email, '203.0.113.1')).status).toBe(204);
+      expect((await fromAddress(target, email.toUpperCase(), '203.0.113.2')).status).toBe(204);
+      const refused = await fromAddress(target, email, '203.0.113.3');
+      expect(expectError(refused, 429, 'too_many_requests_exception').error_data.retry_after).toBe(3_600);
+      expect(refused.headers.get('retry-after')).toBe('3600');
+    }
+    expect(setupRequests(target)).toHaveLength(2);
+    target.clock.advance(WINDOW_MS);
+    expect((await fromAddress(target, JANA, '203.0.113.1')).status).toBe(204);
+  });
+
+  it('beyond auth.password_setup_mails_per_address from one address answers 429, whatever the e-mail', async () => {
+    const target = await start({ config: { 'auth.password_setup_mails_per_address': 2 } });
+    expect((await fromAddress(target, JANA, '203.0.113.1')).status).toBe(204);
+    expect((await fromAddress(target, PETR, '203.0.113.1')).status).toBe(204);
+    expectError(await fromAddress(target, 'nobody@example.com', '203.0.113.1'), 429, 'too_many_requests_exception');
+    expect((await fromAddress(target, 'nobody@example.com', '203.0.113.2')).status).toBe(204);
   });
 });

@@ -216,6 +216,19 @@ describe('social-network-login', () => {
     expect(customerOf(token.tokenId)).toBeNull();
   });
 
+  it('a verified JWT of a blocked customer answers 403 and logs nobody in', async () => {
+    const block = (state: number) => server.app.node.writes.write(null, (tx) => tx.update('customers', DEMO_IDS.customerPetr, { state }));
+    block(0);
+    try {
+      const token = await demoToken(server);
+      const response = await socialLogin('google', await sign(google, { email: 'petr.svoboda@example.com', email_verified: true }), token);
+      expect(expectError(response, 403, 'forbidden_exception').detail).toBe('The customer is blocked');
+      expect(customerOf(token.tokenId)).toBeNull();
+    } finally {
+      block(1);
+    }
+  });
+
   it('missing credentials answer 400 required', async () => {
     const token = await demoToken(server);
     const url = `${server.api('customer')}/tokens/${token.tokenId}/actions/social-network-login`;

@@ -321,6 +321,14 @@ describe('actions/login and actions/logout', () => {
     expect(unknownEmail.body.error.detail).toBe(wrongPassword.body.error.detail);
   });
 
+  it('a blocked customer answers 403 with the right password, by card and by e-mail, and 401 with a wrong one; the token stays without a customer', async () => {
+    server.app.node.writes.write(null, (tx) => tx.update('customers', DEMO_IDS.customerJana, { state: 0 }));
+    const token = await demoToken(server);
+    for (const body of [byCard(), byEmail()]) expect(expectError(await login(server, token, body), 403, 'forbidden_exception').detail).toBe('The customer is blocked');
+    expectError(await login(server, token, byCard('wrong-password')), 401, 'unauthorized_exception');
+    expect(tokenRow(server, token.tokenId)!.customer_id).toBeNull();
+  });
+
   it('a customer who never set a password cannot log in', async () => {
     const token = await demoToken(server);
     expectError(await login(server, token, byEmail('anything', PETR_EMAIL)), 401, 'unauthorized_exception');
@@ -597,5 +605,41 @@ describe('token writes on a hub', () => {
     ]);
     expect(added.outbox).toEqual([]);
     expect((hub.app.node.db.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n).toBe(0);
+  });
+});
+
+describe('POST /tokens is rate-limited', () => {
+  let server: TestServer | undefined;
+  const WINDOW_MS = 3_600 * 1000;
+  async function start(config: Record<string, unknown>): Promise<TestServer> {
+    server = await startTestServer({ clock: new TestClock(Date.UTC(2026, 2, 1, 9, 0, 0)), config });
+    return server;
+  }
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const body = { device: { device_id: 'loop' }, setup: { language_id: 'en' }, external_application_id: APP };
+  const fromAddress = (target: TestServer, address: string) => createToken(target, body, { ...basic(demoCredentials.api_user, ''), 'x-forwarded-for': address });
+
+  it('beyond auth.tokens_per_address from one address answers 429 with Retry-After, stores no token, and another address is served', async () => {
+    const target = await start({ 'auth.tokens_per_address': 3 });
+    for (let call = 1; call <= 3; call += 1) expect((await fromAddress(target, '203.0.113.7')).status).toBe(201);
+    const tokensBefore = target.app.node.db.prepare('SELECT count(*) AS n FROM tokens').get();
+    const refused = await fromAddress(target, '203.0.113.7');
+    expect(expectError(refused, 429, 'too_many_requests_exception').error_data.retry_after).toBe(3_600);
+    expect(refused.headers.get('retry-after')).toBe('3600');
+    expect(target.app.node.db.prepare('SELECT count(*) AS n FROM tokens').get()).toEqual(tokensBefore);
+    expect((await fromAddress(target, '203.0.113.8')).status).toBe(201);
+    target.clock.advance(WINDOW_MS);
+    expect((await fromAddress(target, '203.0.113.7')).status).toBe(201);
+  });
+
+  it('beyond auth.tokens_per_api_user from any addresses answers 429 with Retry-After', async () => {
+    const target = await start({ 'auth.tokens_per_api_user': 4 });
+    for (let call = 1; call <= 4; call += 1) expect((await fromAddress(target, `203.0.113.${call}`)).status).toBe(201);
+    const refused = await fromAddress(target, '203.0.113.99');
+    expectError(refused, 429, 'too_many_requests_exception');
+    expect(refused.headers.get('retry-after')).toBe('3600');
   });
 });

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { demoCredentials, loadDemo } from '../../src/demo/demo.js';
@@ -40,6 +40,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** A fixed port, so that a node restarted on the same folder is found again. */
   port?: number;
+  /** The node's logger; silent unless given. */
+  log?: Logger;
 }
 
 export function tempDir(prefix = 'loyaltyd-test-'): string {
@@ -53,7 +55,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env: {},
     overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...options.config },
   });
-  const app = createApp({ config, clock: clock.now, log: pino({ level: 'silent' }) });
+  const app = createApp({ config, clock: clock.now, log: options.log ?? pino({ level: 'silent' }) });
   if (options.demo ?? true) await loadDemo(app);
   const server = await startServer(app, '127.0.0.1', options.port ?? 0, serverTls(config));
   return {

@@ -9,6 +9,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PROGRAM, demoCredentials } from '../../src/demo/demo.js';
+import { hashPassword } from '../../src/auth/passwords.js';
 import { sha256Hex } from '../../src/auth/secrets.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { basePath } from '../../src/http/interfaces.js';
@@ -155,6 +156,19 @@ describe('a store pushing rows in protocol 2', () => {
     expect(eva()).toEqual(evaBefore);
     expect(points(hub, EVA)).toBe(balanceBefore + 3000);
     expect(points(store, EVA)).toBe(points(hub, EVA));
+  });
+});
+
+describe('a store registering a customer', () => {
+  it('may set her password hashed as every node hashes, and no hash of other parameters', async () => {
+    const registered = (seq: number, hash: string) => {
+      const id = newId();
+      return rows(seq, 'customers.create', [{ entity: 'customers', entity_id: id, op: 'insert', row: { id, email: `new${seq}@example.com`, password_hash: hash, state: 1 } }]);
+    };
+    const unbounded = `scrypt$16384$1$200000$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+    const { results } = await push('registrations', [registered(1, unbounded), registered(2, await hashPassword('a password'))]);
+    expect(results[0]).toMatchObject({ status: 'rejected', reason: 'a password hash of other parameters than the hub writes' });
+    expect(results[1]!.reason ?? '').not.toContain('password hash');
   });
 });
 

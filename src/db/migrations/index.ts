@@ -20,6 +20,7 @@ import * as voucherApplicationsByPurchase from './0019-voucher-applications-by-p
 import * as programHistory from './0020-program-history.js';
 import * as operations from './0021-operations.js';
 import * as storeSessions from './0022-store-sessions.js';
+import * as sortIndexes from './0023-sort-indexes.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -60,4 +61,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 20, name: 'program-history', sql: programHistory.sql, local: true },
   { version: 21, name: 'operations', sql: operations.sql, local: true },
   { version: 22, name: 'store-sessions', sql: storeSessions.sql, local: true },
+  { version: 23, name: 'sort-indexes', sql: sortIndexes.sql, local: true },
 ];

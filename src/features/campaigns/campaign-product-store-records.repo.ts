@@ -2,12 +2,12 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { StoreRecordRow } from './campaign-product-store-records.schemas.js';
+import type { CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS, StoreRecordRow } from './campaign-product-store-records.schemas.js';
 
 const COLUMNS = 'id, campaign_product_id, store_id';
 
 /** Sortable first-level fields of CampaignProductStoreRecord and their columns. */
-const SORTABLE = { campaign_product_store_record_id: 'id', store_id: 'store_id', campaign_product_id: 'campaign_product_id' };
+const SORTABLE: Record<(typeof CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS)[number], string> = { campaign_product_store_record_id: 'id', store_id: 'store_id' };
 
 export class CampaignProductStoreRecordsRepo {
   private readonly lists;
@@ -38,7 +38,7 @@ export class CampaignProductStoreRecordsRepo {
         filters: [equals('campaign_product_id', campaignProductId)],
         sortable: SORTABLE,
         defaultSort: 'campaign_product_store_record_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,3 +1,4 @@
+import { SortedPaging } from '../../core/paging.js';
 import { z } from 'zod';
 import { Collection, Text } from '../../core/schemas.js';
 
@@ -15,3 +16,8 @@ export const StoreRecordAnswer = z.object({ campaign_product_store_record_id: z.
 export type StoreRecordAnswer = z.infer<typeof StoreRecordAnswer>;
 export const StoreRecordsAnswer = Collection('campaign_product_store_records', StoreRecordAnswer);
 export const StoreRecordCreated = z.object({ campaign_product_store_record_id: z.string() });
+
+/** The fields this list sorts by: those an index keeps in order. */
+export const CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS = ['campaign_product_store_record_id', 'store_id'] as const;
+export const CampaignProductStoreRecordQuery = SortedPaging(CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS);
+export type CampaignProductStoreRecordQuery = z.infer<typeof CampaignProductStoreRecordQuery>;

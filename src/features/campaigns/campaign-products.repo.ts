@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import { atLeast, atMost, contains, equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CampaignProductRow } from './campaign-products.schemas.js';
+import type { CAMPAIGN_PRODUCT_SORT_FIELDS, CampaignProductRow } from './campaign-products.schemas.js';
 
 export interface CampaignProductFilters {
   name?: string;
@@ -20,19 +20,7 @@ export interface CampaignProductFilters {
 const COLUMNS = ['id', 'product_id', 'campaign_id', 'currency_id', 'value_minor', 'value_type_id', 'valid_from', 'valid_to', 'display_in', 'type_id', 'presentation_data', 'state', 'last_change'];
 
 /** Sortable first-level fields of CampaignProduct and their columns. */
-const SORTABLE = {
-  campaign_product_id: 'c.id',
-  product_id: 'c.product_id',
-  currency_id: 'c.currency_id',
-  campaign_id: 'c.campaign_id',
-  value: 'c.value_minor',
-  value_type_id: 'c.value_type_id',
-  valid_from: 'c.valid_from',
-  valid_to: 'c.valid_to',
-  type_id: 'c.type_id',
-  last_change: 'c.last_change',
-  state: 'c.state',
-};
+const SORTABLE: Record<(typeof CAMPAIGN_PRODUCT_SORT_FIELDS)[number], string> = { campaign_product_id: 'c.id', product_id: 'c.product_id', value_type_id: 'c.value_type_id', valid_from: 'c.valid_from', valid_to: 'c.valid_to', type_id: 'c.type_id' };
 
 /** The campaign product's own (presentation) name or its product's name. */
 function named(name: string | undefined): Filter {
@@ -105,7 +93,7 @@ export class CampaignProductsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'campaign_product_id',
-        tieBreaker: 'c.id',
+        tieBreaker: 'c.rowid',
       },
       paging,
     );

@@ -1,6 +1,5 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../core/paging.js';
-import { CreateStoreRecord, StoreRecordCreated, StoreRecordsAnswer } from './campaign-product-store-records.schemas.js';
+import { CampaignProductStoreRecordQuery, CreateStoreRecord, StoreRecordCreated, StoreRecordsAnswer } from './campaign-product-store-records.schemas.js';
 import type { CampaignProductStoreRecordsService } from './campaign-product-store-records.service.js';
 import { CampaignProductAnswer, CampaignProductCreated, CampaignProductPath, CampaignProductQuery, CampaignProductsAnswer, CreateCampaignProduct } from './campaign-products.schemas.js';
 import type { CampaignProductsService } from './campaign-products.service.js';
@@ -48,7 +47,7 @@ export function campaignProductsRoutes(products: CampaignProductsService, storeR
       path: '/campaign-products/:campaign_product_id/campaign-product-store-records',
       interfaces: BOTH,
       params: CampaignProductPath,
-      query: Paging,
+      query: CampaignProductStoreRecordQuery,
       answer: StoreRecordsAnswer,
       handle: ({ params, query }) => storeRecords.list(params.campaign_product_id, query),
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, QueryArray, QueryBoolean, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
@@ -38,7 +38,9 @@ export type CreateCampaignProduct = z.infer<typeof CreateCampaignProduct>;
 
 export const CampaignProductPath = z.object({ campaign_product_id: z.string() });
 
-export const CampaignProductQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const CAMPAIGN_PRODUCT_SORT_FIELDS = ['campaign_product_id', 'product_id', 'value_type_id', 'valid_from', 'valid_to', 'type_id'] as const;
+export const CampaignProductQuery = SortedPaging(CAMPAIGN_PRODUCT_SORT_FIELDS).extend({
   name: Text.optional(),
   code: Text.optional(),
   display_in: DisplayPlace.optional(),

@@ -2,12 +2,12 @@ import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CampaignRow } from './campaigns.schemas.js';
+import type { CAMPAIGN_SORT_FIELDS, CampaignRow } from './campaigns.schemas.js';
 
 const COLUMNS = 'id, name, parent_id, external_id, state, last_change';
 
 /** Sortable first-level fields of Campaign (as read: `idcampaign`) and their columns. */
-const SORTABLE = { idcampaign: 'id', name: 'name', last_change: 'last_change', parent_id: 'parent_id', external_id: 'external_id', state: 'state' };
+const SORTABLE: Record<(typeof CAMPAIGN_SORT_FIELDS)[number], string> = { idcampaign: 'id', name: 'name' };
 
 export class CampaignsRepo {
   private readonly lists;
@@ -24,7 +24,7 @@ export class CampaignsRepo {
 
   page(name: string | undefined, paging: Paging): Page<CampaignRow> {
     return this.lists.page<CampaignRow>(
-      { from: 'campaigns', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'idcampaign', tieBreaker: 'id' },
+      { from: 'campaigns', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'idcampaign', tieBreaker: 'rowid' },
       paging,
     );
   }

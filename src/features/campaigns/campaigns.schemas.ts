@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
@@ -16,7 +16,9 @@ export type ImportedCampaign = z.infer<typeof ImportedCampaign>;
 
 export const CampaignPath = z.object({ campaign_id: z.string() });
 
-export const CampaignQuery = Paging.extend({ name: Text.optional() });
+/** The fields this list sorts by: those an index keeps in order. */
+export const CAMPAIGN_SORT_FIELDS = ['idcampaign', 'name'] as const;
+export const CampaignQuery = SortedPaging(CAMPAIGN_SORT_FIELDS).extend({ name: Text.optional() });
 export type CampaignQuery = z.infer<typeof CampaignQuery>;
 
 export const CampaignRow = z.object({

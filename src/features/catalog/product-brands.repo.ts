@@ -2,12 +2,12 @@ import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { ProductBrandRow } from './product-brands.schemas.js';
+import type { PRODUCT_BRAND_SORT_FIELDS, ProductBrandRow } from './product-brands.schemas.js';
 
 const COLUMNS = 'id, name, external_id';
 
 /** Sortable first-level fields of ProductBrand and their columns. */
-const SORTABLE = { product_brand_id: 'id', name: 'name', external_id: 'external_id' };
+const SORTABLE: Record<(typeof PRODUCT_BRAND_SORT_FIELDS)[number], string> = { product_brand_id: 'id', name: 'name' };
 
 export class ProductBrandsRepo {
   private readonly lists;
@@ -24,7 +24,7 @@ export class ProductBrandsRepo {
 
   page(name: string | undefined, paging: Paging): Page<ProductBrandRow> {
     return this.lists.page<ProductBrandRow>(
-      { from: 'product_brands', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'product_brand_id', tieBreaker: 'id' },
+      { from: 'product_brands', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'product_brand_id', tieBreaker: 'rowid' },
       paging,
     );
   }

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, Text } from '../../core/schemas.js';
 
 export const ProductBrandPath = z.object({ product_brand_id: z.string() });
 
-export const ProductBrandQuery = Paging.extend({ name: Text.optional() });
+/** The fields this list sorts by: those an index keeps in order. */
+export const PRODUCT_BRAND_SORT_FIELDS = ['product_brand_id', 'name'] as const;
+export const ProductBrandQuery = SortedPaging(PRODUCT_BRAND_SORT_FIELDS).extend({ name: Text.optional() });
 export type ProductBrandQuery = z.infer<typeof ProductBrandQuery>;
 
 export const ProductBrandRow = z.object({ id: z.string(), name: z.string(), external_id: z.string().nullable() });

@@ -2,21 +2,12 @@ import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { ProductGroupQuery, ProductGroupRow } from './product-groups.schemas.js';
+import type { PRODUCT_GROUP_SORT_FIELDS, ProductGroupQuery, ProductGroupRow } from './product-groups.schemas.js';
 
 const COLUMNS = 'id, name, parent_id, code, external_id, store_id, state, last_change';
 
 /** Sortable first-level fields of ProductGroup and their columns. */
-const SORTABLE = {
-  product_group_id: 'id',
-  name: 'name',
-  parent_product_group_id: 'parent_id',
-  code: 'code',
-  external_id: 'external_id',
-  store_id: 'store_id',
-  last_change: 'last_change',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof PRODUCT_GROUP_SORT_FIELDS)[number], string> = { product_group_id: 'id', name: 'name', code: 'code', store_id: 'store_id' };
 
 export class ProductGroupsRepo {
   private readonly lists;
@@ -39,7 +30,7 @@ export class ProductGroupsRepo {
         filters: [contains('name', filters.name), equals('store_id', filters.store_id), equals('code', filters.code)],
         sortable: SORTABLE,
         defaultSort: 'product_group_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 export const ProductGroupPath = z.object({ product_group_id: z.string() });
 
-export const ProductGroupQuery = Paging.extend({ name: Text.optional(), store_id: Text.optional(), code: Text.optional() });
+/** The fields this list sorts by: those an index keeps in order. */
+export const PRODUCT_GROUP_SORT_FIELDS = ['product_group_id', 'name', 'code', 'store_id'] as const;
+export const ProductGroupQuery = SortedPaging(PRODUCT_GROUP_SORT_FIELDS).extend({ name: Text.optional(), store_id: Text.optional(), code: Text.optional() });
 export type ProductGroupQuery = z.infer<typeof ProductGroupQuery>;
 
 export const ProductGroupRow = z.object({

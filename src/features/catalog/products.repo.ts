@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { ProductRow } from './products.schemas.js';
+import type { PRODUCT_SORT_FIELDS, ProductRow } from './products.schemas.js';
 
 export interface ProductFilters {
   name?: string;
@@ -16,15 +16,7 @@ const COLUMNS = 'id, name, code, product_group_id, product_brand_id, additional_
  * Sortable first-level fields of Product and their columns. `external_id` depends on the
  * list asked for, so it is no column and not sortable.
  */
-const SORTABLE = {
-  product_id: 'id',
-  name: 'name',
-  code: 'code',
-  product_group_id: 'product_group_id',
-  product_brand_id: 'product_brand_id',
-  last_change: 'last_change',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof PRODUCT_SORT_FIELDS)[number], string> = { product_id: 'id', name: 'name', code: 'code' };
 
 function withExternalId(external: ProductFilters['external']): Filter {
   if (external === undefined) return undefined;
@@ -76,7 +68,7 @@ export class ProductsRepo {
         filters: [contains('name', filters.name), equals('code', filters.code), withExternalId(filters.external)],
         sortable: SORTABLE,
         defaultSort: 'product_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

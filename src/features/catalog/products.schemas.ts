@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** The list of external ids shown and matched when a request names none (DESIGN §6). */
@@ -7,7 +7,9 @@ export const DEFAULT_EXTERNAL_LIST = 'GLOBAL';
 
 export const ProductPath = z.object({ product_id: z.string() });
 
-export const ProductQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const PRODUCT_SORT_FIELDS = ['product_id', 'name', 'code'] as const;
+export const ProductQuery = SortedPaging(PRODUCT_SORT_FIELDS).extend({
   name: Text.optional(),
   code: Text.optional(),
   external_id: Text.optional(),

@@ -2,10 +2,10 @@ import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
+import type { PURCHASE_ITEM_TYPE_SORT_FIELDS, PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
 
 /** Sortable first-level fields of PurchaseItemType and their columns. */
-const SORTABLE = { type_id: 'id', name: 'name' };
+const SORTABLE: Record<(typeof PURCHASE_ITEM_TYPE_SORT_FIELDS)[number], string> = { type_id: 'id', name: 'name' };
 
 export class PurchaseItemTypesRepo {
   private readonly lists;
@@ -22,7 +22,7 @@ export class PurchaseItemTypesRepo {
 
   page(paging: Paging): Page<PurchaseItemTypeRow> {
     return this.lists.page<PurchaseItemTypeRow>(
-      { from: 'purchase_item_types', select: 'id, name', filters: [], sortable: SORTABLE, defaultSort: 'type_id', tieBreaker: 'id' },
+      { from: 'purchase_item_types', select: 'id, name', filters: [], sortable: SORTABLE, defaultSort: 'type_id', tieBreaker: 'rowid' },
       paging,
     );
   }

@@ -1,6 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../core/paging.js';
-import { PurchaseItemTypesAnswer } from './purchase-item-types.schemas.js';
+import { PurchaseItemTypeQuery, PurchaseItemTypesAnswer } from './purchase-item-types.schemas.js';
 import type { PurchaseItemTypesService } from './purchase-item-types.service.js';
 
 export function purchaseItemTypesRoutes(types: PurchaseItemTypesService): Endpoint[] {
@@ -9,7 +8,7 @@ export function purchaseItemTypesRoutes(types: PurchaseItemTypesService): Endpoi
       method: 'get',
       path: '/purchase-item-types',
       interfaces: BOTH,
-      query: Paging,
+      query: PurchaseItemTypeQuery,
       answer: PurchaseItemTypesAnswer,
       handle: ({ query }) => types.list(query),
     }),

@@ -2,20 +2,13 @@
 import type { Page, Paging } from '../../core/paging.js';
 import { atLeast, atMost, contains, equals, ListQueries } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
-import type { CreditRecordRow } from './credits.schemas.js';
+import type { CREDIT_SORT_FIELDS, CreditRecordRow } from './credits.schemas.js';
 
 /** A purchase's credit records have no type of their own: they are the purchase's. */
 const CREDIT_TYPE = "coalesce(credit_type_id, CASE WHEN purchase_id IS NOT NULL THEN 'purchase' END)";
 const COLUMNS = `id, customer_id, kind, amount_minor, purchase_id, ${CREDIT_TYPE} AS credit_type_id, partner_id, note, state, hlc`;
 
-const SORTABLE = {
-  credit_id: 'id',
-  customer_id: 'customer_id',
-  assigned_credits: "CASE kind WHEN 'redemption' THEN -amount_minor ELSE amount_minor END",
-  credit_type_id: CREDIT_TYPE,
-  partner_id: 'partner_id',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof CREDIT_SORT_FIELDS)[number], string> = { credit_id: 'id' };
 
 export interface CreditFilters {
   customer_id?: string;
@@ -61,7 +54,7 @@ export class CreditPages {
         ],
         sortable: SORTABLE,
         defaultSort: 'credit_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,6 +1,6 @@
 /** Request structures of the credit resource (today's spec: GET /credits, POST /credits/actions/…). */
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
@@ -29,7 +29,9 @@ export const TransferCredits = z.object({
 });
 export type TransferCredits = z.infer<typeof TransferCredits>;
 
-export const CreditsQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const CREDIT_SORT_FIELDS = ['credit_id'] as const;
+export const CreditsQuery = SortedPaging(CREDIT_SORT_FIELDS).extend({
   customer_id: Text.optional(),
   credit_type_id: Text.optional(),
   /** `YYYY-MM-DD HH:MM:SS` or ISO 8601, in the configured zone. */

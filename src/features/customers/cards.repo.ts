@@ -2,23 +2,12 @@ import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js'
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CardRow } from './cards.schemas.js';
+import type { CARD_SORT_FIELDS, CardRow } from './cards.schemas.js';
 
 const COLUMNS = 'id, customer_id, card_number, secondary_card_number, card_type_id, valid_from, valid_to, store_id, state, last_change';
 
 /** Sortable first-level fields of Card and their columns. */
-const SORTABLE = {
-  card_id: 'id',
-  customer_id: 'customer_id',
-  card_type_id: 'card_type_id',
-  card_number: 'card_number',
-  secondary_card_number: 'secondary_card_number',
-  valid_from: 'valid_from',
-  valid_to: 'valid_to',
-  store_id: 'store_id',
-  last_change: 'last_change',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof CARD_SORT_FIELDS)[number], string> = { card_id: 'id', customer_id: 'customer_id', card_type_id: 'card_type_id', card_number: 'card_number', secondary_card_number: 'secondary_card_number' };
 
 export interface CardFilters {
   customer_id?: string;
@@ -68,7 +57,7 @@ export class CardsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'card_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,6 +1,6 @@
 /** Cards as the current OpenAPI file shapes them (Card). */
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, QueryArray, QueryBoolean, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 
 /** Card numbers are text; some SDKs send them as numbers. */
@@ -32,7 +32,9 @@ export type CreateCard = z.infer<typeof CreateCard>;
 export const UpdateCard = z.object({ card: CardInput.partial() });
 export type UpdateCard = z.infer<typeof UpdateCard>;
 
-export const CardsQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const CARD_SORT_FIELDS = ['card_id', 'customer_id', 'card_type_id', 'card_number', 'secondary_card_number'] as const;
+export const CardsQuery = SortedPaging(CARD_SORT_FIELDS).extend({
   customer_id: Text.optional(),
   card_number: Text.optional(),
   card_type_id: Text.optional(),

@@ -1,18 +1,12 @@
 import { equals, ListQueries, oneOf } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CustomerSourceRecordRow } from './customer-source-records.schemas.js';
+import type { CUSTOMER_SOURCE_RECORD_SORT_FIELDS, CustomerSourceRecordRow } from './customer-source-records.schemas.js';
 
 const COLUMNS = 'id, customer_id, customer_source_id, external_id, last_change';
 
 /** Sortable first-level fields of CustomerSourceRecord and their columns. */
-const SORTABLE = {
-  customer_source_record_id: 'id',
-  customer_source_id: 'customer_source_id',
-  customer_id: 'customer_id',
-  external_id: 'external_id',
-  last_change: 'last_change',
-};
+const SORTABLE: Record<(typeof CUSTOMER_SOURCE_RECORD_SORT_FIELDS)[number], string> = { customer_source_record_id: 'id', external_id: 'external_id' };
 
 export interface CustomerSourceRecordFilters {
   customer_id?: string;
@@ -43,7 +37,7 @@ export class CustomerSourceRecordsRepo {
         filters: [equals('customer_id', filters.customer_id), equals('customer_source_id', filters.customer_source_id), oneOf('external_id', filters.external_ids)],
         sortable: SORTABLE,
         defaultSort: 'customer_source_record_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,10 +1,12 @@
 /** Customer source records: which systems know a customer, under which external id. */
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, QueryArray, StoreTimestamp, Text } from '../../core/schemas.js';
 import { CustomerSource } from './customers.schemas.js';
 
-export const CustomerSourceRecordsQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const CUSTOMER_SOURCE_RECORD_SORT_FIELDS = ['customer_source_record_id', 'external_id'] as const;
+export const CustomerSourceRecordsQuery = SortedPaging(CUSTOMER_SOURCE_RECORD_SORT_FIELDS).extend({
   customer_id: Text.optional(),
   external_id: Text.optional(),
   customer_source_id: Text.optional(),

@@ -2,12 +2,12 @@ import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js'
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CustomerRow } from './customers.schemas.js';
+import type { CUSTOMER_SORT_FIELDS, CustomerRow } from './customers.schemas.js';
 
 const COLUMNS = 'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';
 
 /** Sortable first-level fields of Customer and their columns. */
-const SORTABLE = { customer_id: 'c.id', last_change: 'c.last_change', state: 'c.state' };
+const SORTABLE: Record<(typeof CUSTOMER_SORT_FIELDS)[number], string> = { customer_id: 'c.id' };
 
 export interface CustomerFilters {
   /** The logged-in customer in the customer interface. */
@@ -42,7 +42,7 @@ export class CustomersRepo {
   constructor(db: Db) {
     this.byId = db.prepare<[string], CustomerCredentials>('SELECT id, email, password_hash, state FROM customers WHERE id = ?');
     this.byEmail = db.prepare<[string], CustomerCredentials>(
-      'SELECT id, email, password_hash, state FROM customers WHERE email = ? COLLATE NOCASE AND state = 1 ORDER BY id LIMIT 1',
+      'SELECT id, email, password_hash, state FROM customers WHERE email = ? COLLATE NOCASE ORDER BY state = 1 DESC, id LIMIT 1',
     );
     this.byCardNumber = db.prepare<[string], CustomerCredentials>(
       `SELECT c.id, c.email, c.password_hash, c.state FROM cards k JOIN customers c ON c.id = k.customer_id
@@ -91,7 +91,7 @@ export class CustomersRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'customer_id',
-        tieBreaker: 'c.id',
+        tieBreaker: 'c.rowid',
       },
       paging,
     );
@@ -114,6 +114,7 @@ export class CustomersRepo {
     return this.byId.get(id);
   }
 
+  /** The customer holding this e-mail address, in any letter case: an active one before one that is not. */
   credentialsByEmail(email: string): CustomerCredentials | undefined {
     return this.byEmail.get(email);
   }

@@ -1,7 +1,7 @@
 /** Customers as the OpenAPI file shapes them (Customer, PersonalInformation, Address, Agreement). */
 import { z } from 'zod';
 import { Address, AddressAnswer } from '../address.schema.js';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, QueryArray, Text, StoreTimestamp } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
@@ -92,7 +92,9 @@ const BirthdateFilter = z
 
 const ListFilter = QueryArray.pipe(z.array(z.string()).max(1000));
 
-export const CustomersQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const CUSTOMER_SORT_FIELDS = ['customer_id'] as const;
+export const CustomersQuery = SortedPaging(CUSTOMER_SORT_FIELDS).extend({
   email: Text.optional(),
   phone: Phone.optional(),
   customer_source_id: Text.optional(),

@@ -2,10 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { EventGroupQuery, EventGroupRow } from './event-groups.schemas.js';
+import type { EVENT_GROUP_SORT_FIELDS, EventGroupQuery, EventGroupRow } from './event-groups.schemas.js';
 
 /** Sortable first-level fields of EventGroup and their columns. */
-const SORTABLE = { event_group_id: 'id', name: 'name', text_id: 'text_id', state: 'state' };
+const SORTABLE: Record<(typeof EVENT_GROUP_SORT_FIELDS)[number], string> = { event_group_id: 'id', name: 'name', text_id: 'text_id' };
 
 export class EventGroupsRepo {
   private readonly lists;
@@ -34,7 +34,7 @@ export class EventGroupsRepo {
         filters: [contains('name', filters.name), equals('text_id', filters.text_id)],
         sortable: SORTABLE,
         defaultSort: 'event_group_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, LookupState, Text } from '../../core/schemas.js';
 
 export const EventGroupPath = z.object({ event_group_id: z.string() });
 
-export const EventGroupQuery = Paging.extend({ name: Text.optional(), text_id: Text.optional() });
+/** The fields this list sorts by: those an index keeps in order. */
+export const EVENT_GROUP_SORT_FIELDS = ['event_group_id', 'name', 'text_id'] as const;
+export const EventGroupQuery = SortedPaging(EVENT_GROUP_SORT_FIELDS).extend({ name: Text.optional(), text_id: Text.optional() });
 export type EventGroupQuery = z.infer<typeof EventGroupQuery>;
 
 export const EventGroupRow = z.object({ id: z.string(), name: z.string(), text_id: z.string(), state: z.number() });

@@ -2,21 +2,12 @@ import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { EventPropertyRow } from './event-properties.schemas.js';
+import type { EVENT_PROPERTY_SORT_FIELDS, EventPropertyRow } from './event-properties.schemas.js';
 
 const COLUMNS = 'id, name, description, data_type, items, is_required, is_unique, state, last_change';
 
 /** Sortable first-level fields of Property and their columns. */
-const SORTABLE = {
-  property_id: 'id',
-  name: 'name',
-  description: 'description',
-  data_type: 'data_type',
-  is_required: 'is_required',
-  is_unique: 'is_unique',
-  last_change: 'last_change',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof EVENT_PROPERTY_SORT_FIELDS)[number], string> = { property_id: 'id', name: 'name' };
 
 export class EventPropertiesRepo {
   private readonly lists;
@@ -39,7 +30,7 @@ export class EventPropertiesRepo {
         filters: [contains('name', name)],
         sortable: SORTABLE,
         defaultSort: 'property_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Flag, LookupState, StoreTimestamp, Text } from '../../core/schemas.js';
 
 export const EventPropertyPath = z.object({ event_property_id: z.string() });
 
-export const EventPropertyQuery = Paging.extend({ name: Text.optional() });
+/** The fields this list sorts by: those an index keeps in order. */
+export const EVENT_PROPERTY_SORT_FIELDS = ['property_id', 'name'] as const;
+export const EventPropertyQuery = SortedPaging(EVENT_PROPERTY_SORT_FIELDS).extend({ name: Text.optional() });
 export type EventPropertyQuery = z.infer<typeof EventPropertyQuery>;
 
 /** An entry of the `items` column: a value of a multi-valued property. */

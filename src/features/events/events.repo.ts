@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import { atLeast, atMost, equals, ListQueries, oneOf } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { EventRow, PropertyRecordRow } from './events.schemas.js';
+import type { EVENT_SORT_FIELDS, EventRow, PropertyRecordRow } from './events.schemas.js';
 
 export interface EventFilters {
   event_type_id?: string;
@@ -24,15 +24,7 @@ export interface EventRelation {
 const COLUMNS = 'id, event_type_id, customer_id, external_id, secondary_external_id, data, created_at, state';
 
 /** Sortable first-level fields of Event and their columns. */
-const SORTABLE = {
-  event_id: 'id',
-  event_type_id: 'event_type_id',
-  customer_id: 'customer_id',
-  external_id: 'external_id',
-  secondary_external_id: 'secondary_external_id',
-  created_at: 'created_at',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof EVENT_SORT_FIELDS)[number], string> = { event_id: 'id', external_id: 'external_id', created_at: 'created_at' };
 
 export class EventsRepo {
   private readonly lists;
@@ -94,7 +86,7 @@ export class EventsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'event_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

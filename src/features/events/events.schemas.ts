@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, JsonValue, QueryArray, QueryBoolean, StoreTimestamp, Text } from '../../core/schemas.js';
 import { PropertyRecordAnswer } from '../property-record.schema.js';
 
@@ -31,7 +31,9 @@ export type CreateEvent = z.infer<typeof CreateEvent>;
 
 export const EventPath = z.object({ event_id: z.string() });
 
-export const EventQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const EVENT_SORT_FIELDS = ['event_id', 'external_id', 'created_at'] as const;
+export const EventQuery = SortedPaging(EVENT_SORT_FIELDS).extend({
   event_type_id: Text.optional(),
   event_type_ids: QueryArray.pipe(z.array(z.string()).max(1000)).optional(),
   customer_id: Id.optional(),

@@ -2,6 +2,7 @@ import type { Db } from '../../db/open.js';
 import type { WriteTransaction } from '../../db/write-path.js';
 import { ListQueries } from '../../db/list-query.js';
 import type { Page, Paging } from '../../core/paging.js';
+import type { EXTERNAL_APPLICATION_SORT_FIELDS } from './external-applications.schemas.js';
 
 export interface ExternalApplicationRow {
   id: string;
@@ -11,7 +12,7 @@ export interface ExternalApplicationRow {
 }
 
 /** Sortable first-level fields of ExternalApplication and their columns. */
-const SORTABLE = { external_application_id: 'id', name: 'name', state: 'state', last_change: 'last_change' };
+const SORTABLE: Record<(typeof EXTERNAL_APPLICATION_SORT_FIELDS)[number], string> = { external_application_id: 'id', name: 'name' };
 
 export class ExternalApplicationsRepo {
   private readonly one;
@@ -42,7 +43,7 @@ export class ExternalApplicationsRepo {
         filters: [],
         sortable: SORTABLE,
         defaultSort: 'external_application_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../core/paging.js';
-import { ExternalApplicationAnswer, ExternalApplicationsAnswer } from './external-applications.schemas.js';
+import { ExternalApplicationAnswer, ExternalApplicationQuery, ExternalApplicationsAnswer } from './external-applications.schemas.js';
 import type { ExternalApplicationsService } from './external-applications.service.js';
 
 const ApplicationPath = z.object({ customer_external_application_id: z.string() });
@@ -12,7 +11,7 @@ export function externalApplicationsRoutes(applications: ExternalApplicationsSer
       method: 'get',
       path: '/customer-external-applications',
       interfaces: ENTERPRISE,
-      query: Paging,
+      query: ExternalApplicationQuery,
       answer: ExternalApplicationsAnswer,
       handle: ({ query }) => applications.list(query),
     }),

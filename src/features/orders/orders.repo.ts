@@ -2,20 +2,12 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { OrderRow } from './orders.schemas.js';
+import type { ORDER_SORT_FIELDS, OrderRow } from './orders.schemas.js';
 
 const COLUMNS = 'id, order_number, customer_id, currency_id, total_price_minor, details, state, last_change';
 
 /** Sortable first-level fields of Order and their columns. */
-const SORTABLE = {
-  order_id: 'id',
-  order_number: 'order_number',
-  customer_id: 'customer_id',
-  currency_id: 'currency_id',
-  total_price: 'total_price_minor',
-  customer_note: "json_extract(details, '$.customer_note')",
-  last_change: 'last_change',
-};
+const SORTABLE: Record<(typeof ORDER_SORT_FIELDS)[number], string> = { order_id: 'id', customer_id: 'customer_id' };
 
 export class OrdersRepo {
   private readonly lists;
@@ -50,7 +42,7 @@ export class OrdersRepo {
         filters: [equals('customer_id', filters.customer_id), equals('state', filters.state)],
         sortable: SORTABLE,
         defaultSort: 'order_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

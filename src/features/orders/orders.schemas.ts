@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, QueryInteger, StoreTimestamp, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
@@ -67,7 +67,9 @@ export const CreateOrder = z.object({ order: NewOrder });
 
 export const OrderPath = z.object({ order_id: z.string() });
 
-export const OrderQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const ORDER_SORT_FIELDS = ['order_id', 'customer_id'] as const;
+export const OrderQuery = SortedPaging(ORDER_SORT_FIELDS).extend({
   customer_id: Id.optional(),
   state: QueryInteger.pipe(z.number().min(0).max(2)).optional(),
 });

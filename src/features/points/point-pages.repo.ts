@@ -3,17 +3,10 @@ import type { Db } from '../../db/open.js';
 import { atLeast, atMost, equals, ListQueries } from '../../db/list-query.js';
 import type { Page, Paging } from '../../core/paging.js';
 import { POINT_COLUMNS, type PointRow } from '../../loyalty/points.repo.js';
+import type { POINT_SORT_FIELDS } from './points.schemas.js';
 
 /** Sortable first-level fields of Point and their columns. */
-const SORTABLE = {
-  point_id: 'id',
-  customer_id: 'customer_id',
-  assigned_points: "CASE kind WHEN 'redemption' THEN -points_milli ELSE points_milli END",
-  point_type_id: 'point_type_id',
-  partner_id: 'partner_id',
-  valid_to: 'valid_to',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof POINT_SORT_FIELDS)[number], string> = { point_id: 'id' };
 
 export interface PointFilters {
   customer_id?: string;
@@ -42,7 +35,7 @@ export class PointPages {
         ],
         sortable: SORTABLE,
         defaultSort: 'point_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

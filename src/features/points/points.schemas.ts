@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, StoreTimestamp, Text } from '../../core/schemas.js';
 import { Points } from '../../money.js';
 
@@ -21,7 +21,9 @@ export type TransferPoints = z.infer<typeof TransferPoints>;
 
 const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 
-export const PointsQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const POINT_SORT_FIELDS = ['point_id'] as const;
+export const PointsQuery = SortedPaging(POINT_SORT_FIELDS).extend({
   customer_id: Text.optional(),
   point_type_id: Text.optional(),
   create_point_time_from: Timestamp.optional(),

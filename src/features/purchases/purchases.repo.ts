@@ -1,22 +1,14 @@
 import { atLeast, atMost, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
+import type { PURCHASE_SORT_FIELDS, PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
 
 /** A purchase's customer: set at the till, or the first assignment by HLC (DESIGN §5). */
 const CUSTOMER = '(SELECT coalesce(p.customer_id, (SELECT customer_id FROM purchase_assignments WHERE purchase_id = p.id ORDER BY hlc LIMIT 1)))';
 const COLUMNS = `p.id, ${CUSTOMER} AS customer_id, p.store_id, p.external_purchase_id, p.payment_time, p.type_id, p.total_price_minor, p.currency_id,
   p.card_number, p.cashdesk_number, (SELECT count(*) FROM purchase_items i WHERE i.purchase_id = p.id) AS items_count, p.last_change`;
 
-const SORTABLE = {
-  purchase_id: 'p.id',
-  store_id: 'p.store_id',
-  external_purchase_id: 'p.external_purchase_id',
-  payment_time: 'p.payment_time',
-  total_price: 'p.total_price_minor',
-  cashdesk_number: 'p.cashdesk_number',
-  last_change: 'p.last_change',
-};
+const SORTABLE: Record<(typeof PURCHASE_SORT_FIELDS)[number], string> = { purchase_id: 'p.id', payment_time: 'p.payment_time' };
 
 /**
  * A customer's purchases, by index: those the till named them on, and those assigned to them
@@ -87,7 +79,7 @@ export class PurchasesRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'purchase_id',
-        tieBreaker: 'p.id',
+        tieBreaker: 'p.rowid',
       },
       paging,
     );

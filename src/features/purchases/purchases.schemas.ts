@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, QueryBoolean, StoreTimestamp, Text } from '../../core/schemas.js';
 import { PointAnswer } from '../points/points.schemas.js';
 import { VoucherAnswer } from '../vouchers/vouchers.schemas.js';
 
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 
-export const PurchasesQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const PURCHASE_SORT_FIELDS = ['purchase_id', 'payment_time'] as const;
+export const PurchasesQuery = SortedPaging(PURCHASE_SORT_FIELDS).extend({
   store_id: Text.optional(),
   customer_id: Text.optional(),
   type_id: Text.optional(),

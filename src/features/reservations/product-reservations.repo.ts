@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { ProductReservationRow, ReservationStateChangeRow } from './product-reservations.schemas.js';
+import type { PRODUCT_RESERVATION_SORT_FIELDS, ProductReservationRow, ReservationStateChangeRow } from './product-reservations.schemas.js';
 
 export interface ReservationFilters {
   reservation_code?: number;
@@ -15,20 +15,7 @@ const COLUMNS = `id, customer_id, store_id, product_reservation_source_id, picku
   total_price_minor, actual_state, details, state, last_change`;
 
 /** Sortable first-level fields of ProductReservation and their columns. */
-const SORTABLE = {
-  product_reservation_id: 'id',
-  customer_id: 'customer_id',
-  store_id: 'store_id',
-  product_reservation_source_id: 'product_reservation_source_id',
-  pickup_date: 'pickup_date',
-  customers_note: "json_extract(details, '$.customers_note')",
-  total_price: 'total_price_minor',
-  currency_id: 'currency_id',
-  external_purchase_id: "json_extract(details, '$.external_purchase_id')",
-  actual_state: 'actual_state',
-  last_change: 'last_change',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof PRODUCT_RESERVATION_SORT_FIELDS)[number], string> = { product_reservation_id: 'id', customer_id: 'customer_id', store_id: 'store_id', actual_state: 'actual_state' };
 
 export class ProductReservationsRepo {
   private readonly lists;
@@ -95,7 +82,7 @@ export class ProductReservationsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'product_reservation_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

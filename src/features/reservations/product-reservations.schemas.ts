@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, QueryInteger, StoreTimestamp, Text } from '../../core/schemas.js';
 import { Money } from '../../money.js';
 
@@ -82,7 +82,9 @@ export type CancelReservation = z.infer<typeof CancelReservation>;
 
 export const ProductReservationPath = z.object({ product_reservation_id: z.string() });
 
-export const ProductReservationQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const PRODUCT_RESERVATION_SORT_FIELDS = ['product_reservation_id', 'customer_id', 'store_id', 'actual_state'] as const;
+export const ProductReservationQuery = SortedPaging(PRODUCT_RESERVATION_SORT_FIELDS).extend({
   reservation_code: QueryInteger.pipe(z.number().min(0)).optional(),
   customer_id: Id.optional(),
   store_id: Id.optional(),

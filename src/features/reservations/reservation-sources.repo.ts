@@ -2,10 +2,10 @@ import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { ReservationSourceRow } from './reservation-sources.schemas.js';
+import type { RESERVATION_SOURCE_SORT_FIELDS, ReservationSourceRow } from './reservation-sources.schemas.js';
 
 /** Sortable first-level fields of ProductReservationSource and their columns. */
-const SORTABLE = { product_reservation_source_id: 'id', name: 'name', last_change: 'last_change', state: 'state' };
+const SORTABLE: Record<(typeof RESERVATION_SOURCE_SORT_FIELDS)[number], string> = { product_reservation_source_id: 'id', name: 'name' };
 
 export class ReservationSourcesRepo {
   private readonly lists;
@@ -30,7 +30,7 @@ export class ReservationSourcesRepo {
         filters: [],
         sortable: SORTABLE,
         defaultSort: 'product_reservation_source_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

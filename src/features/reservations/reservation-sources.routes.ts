@@ -1,6 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../core/paging.js';
-import { ReservationSourceAnswer, ReservationSourcePath, ReservationSourcesAnswer } from './reservation-sources.schemas.js';
+import { ReservationSourceAnswer, ReservationSourcePath, ReservationSourceQuery, ReservationSourcesAnswer } from './reservation-sources.schemas.js';
 import type { ReservationSourcesService } from './reservation-sources.service.js';
 
 export function reservationSourcesRoutes(sources: ReservationSourcesService): Endpoint[] {
@@ -9,7 +8,7 @@ export function reservationSourcesRoutes(sources: ReservationSourcesService): En
       method: 'get',
       path: '/product-reservation-sources',
       interfaces: BOTH,
-      query: Paging,
+      query: ReservationSourceQuery,
       answer: ReservationSourcesAnswer,
       handle: ({ query }) => sources.list(query),
     }),

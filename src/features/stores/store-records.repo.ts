@@ -2,14 +2,14 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PropertyRecordRow, StoreGroupRecordRow } from './store-records.schemas.js';
+import type { STORE_GROUP_RECORD_SORT_FIELDS, PROPERTY_RECORD_SORT_FIELDS, PropertyRecordRow, StoreGroupRecordRow } from './store-records.schemas.js';
 
 const PROPERTY_COLUMNS = 'id, store_id, property_id, property_name, property_value, last_change';
 const GROUP_COLUMNS = 'id, store_id, store_group_id, last_change';
 
 /** Sortable first-level fields of PropertyRecord and StoreGroupRecord and their columns. */
-const PROPERTY_SORTABLE = { property_record_id: 'id', property_id: 'property_id', property_name: 'property_name', last_change: 'last_change' };
-const GROUP_SORTABLE = { store_group_record_id: 'id', store_id: 'store_id', store_group_id: 'store_group_id', last_change: 'last_change' };
+const PROPERTY_SORTABLE: Record<(typeof PROPERTY_RECORD_SORT_FIELDS)[number], string> = { property_record_id: 'id', property_id: 'property_id' };
+const GROUP_SORTABLE: Record<(typeof STORE_GROUP_RECORD_SORT_FIELDS)[number], string> = { store_group_record_id: 'id', store_id: 'store_id' };
 
 export class StoreRecordsRepo {
   private readonly lists;
@@ -32,7 +32,7 @@ export class StoreRecordsRepo {
         filters: [equals('store_id', storeId)],
         sortable: PROPERTY_SORTABLE,
         defaultSort: 'property_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );
@@ -46,7 +46,7 @@ export class StoreRecordsRepo {
         filters: [equals('store_id', storeId)],
         sortable: GROUP_SORTABLE,
         defaultSort: 'store_group_record_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -1,10 +1,11 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../core/paging.js';
 import {
   CreatePropertyRecord,
   PropertyRecordCreated,
   PropertyRecordPath,
+  PropertyRecordQuery,
   PropertyRecordsAnswer,
+  StoreGroupRecordQuery,
   StoreGroupRecordsAnswer,
   UpdatePropertyRecord,
 } from './store-records.schemas.js';
@@ -32,7 +33,7 @@ export function storeRecordsRoutes(records: StoreRecordsService): Endpoint[] {
       path: '/stores/:store_id/property-records',
       interfaces: BOTH,
       params: StorePath,
-      query: Paging,
+      query: PropertyRecordQuery,
       answer: PropertyRecordsAnswer,
       handle: ({ params, query }) => records.propertyRecords(params.store_id, query),
     }),
@@ -58,7 +59,7 @@ export function storeRecordsRoutes(records: StoreRecordsService): Endpoint[] {
       path: '/stores/:store_id/store-group-records',
       interfaces: BOTH,
       params: StorePath,
-      query: Paging,
+      query: StoreGroupRecordQuery,
       answer: StoreGroupRecordsAnswer,
       handle: ({ params, query }) => records.groupRecords(params.store_id, query),
     }),

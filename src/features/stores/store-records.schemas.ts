@@ -1,4 +1,5 @@
 /** Subresources of a store: its property records and its store group records. */
+import { SortedPaging } from '../../core/paging.js';
 import { z } from 'zod';
 import { Collection, JsonValue, Text, StoreTimestamp } from '../../core/schemas.js';
 import { PropertyRecordAnswer } from '../property-record.schema.js';
@@ -44,3 +45,13 @@ export type StoreGroupRecordsAnswer = z.infer<typeof StoreGroupRecordsAnswer>;
 export const PropertyRecordsAnswer = Collection('property_records', PropertyRecordAnswer);
 export type PropertyRecordsAnswer = z.infer<typeof PropertyRecordsAnswer>;
 export const PropertyRecordCreated = z.object({ property_record_id: z.string() });
+
+/** The fields this list sorts by: those an index keeps in order. */
+export const PROPERTY_RECORD_SORT_FIELDS = ['property_record_id', 'property_id'] as const;
+export const PropertyRecordQuery = SortedPaging(PROPERTY_RECORD_SORT_FIELDS);
+export type PropertyRecordQuery = z.infer<typeof PropertyRecordQuery>;
+
+/** The fields this list sorts by: those an index keeps in order. */
+export const STORE_GROUP_RECORD_SORT_FIELDS = ['store_group_record_id', 'store_id'] as const;
+export const StoreGroupRecordQuery = SortedPaging(STORE_GROUP_RECORD_SORT_FIELDS);
+export type StoreGroupRecordQuery = z.infer<typeof StoreGroupRecordQuery>;

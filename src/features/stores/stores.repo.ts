@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { StoreRow } from './stores.schemas.js';
+import type { STORE_SORT_FIELDS, StoreRow } from './stores.schemas.js';
 
 export interface StoreFilters {
   visibility_for_customer?: number;
@@ -12,16 +12,7 @@ export interface StoreFilters {
 const COLUMNS = 'id, store_code, name, partner_id, system_id, visibility_for_customer, details, state, last_change';
 
 /** Sortable first-level fields of Store and their columns. */
-const SORTABLE = {
-  store_id: 'id',
-  store_code: 'store_code',
-  name: 'name',
-  partner_id: 'partner_id',
-  system_id: 'system_id',
-  visibility_for_customer: 'visibility_for_customer',
-  last_change: 'last_change',
-  state: 'state',
-};
+const SORTABLE: Record<(typeof STORE_SORT_FIELDS)[number], string> = { store_id: 'id', store_code: 'store_code', name: 'name', visibility_for_customer: 'visibility_for_customer' };
 
 /**
  * Stores with a record of the property whose value is the text given, or, for a property
@@ -58,7 +49,7 @@ export class StoresRepo {
         filters: [equals('visibility_for_customer', filters.visibility_for_customer), withPropertyValue(filters.property)],
         sortable: SORTABLE,
         defaultSort: 'store_id',
-        tieBreaker: 'id',
+        tieBreaker: 'rowid',
       },
       paging,
     );

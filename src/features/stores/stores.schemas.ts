@@ -1,7 +1,7 @@
 /** Stores as the OpenAPI file shapes them (Store, Address, GPSCoordinates, OpeningDay). */
 import { z } from 'zod';
 import { Address, AddressAnswer } from '../address.schema.js';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
 
 const OptionalText = z.string().nullable().optional();
@@ -55,7 +55,9 @@ export type ImportedStore = z.infer<typeof ImportedStore>;
 
 export const StorePath = z.object({ store_id: z.string() });
 
-export const StoreQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const STORE_SORT_FIELDS = ['store_id', 'store_code', 'name', 'visibility_for_customer'] as const;
+export const StoreQuery = SortedPaging(STORE_SORT_FIELDS).extend({
   visible_for_customer: QueryInteger.pipe(z.number().min(0).max(1)).optional(),
   property_id: Text.optional(),
   property_value: Text.optional(),

@@ -7,13 +7,14 @@
  * only as its hash under this node's key.
  */
 import { equalSecrets, keyedHashHex, newSecret, shortCode } from '../../auth/secrets.js';
-import type { LoginThrottle } from '../../auth/throttle.js';
+import type { Throttle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { forbidden, invalidParam } from '../../errors.js';
+import { customerBlocked, forbidden, invalidParam } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { formatTimestamp } from '../../time.js';
+import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { TokensRepo } from './tokens.repo.js';
 import type { AuthTokenIssued, AuthTokenLogin, AuthTokenQuery, CustomerSession } from './tokens.schemas.js';
@@ -24,7 +25,8 @@ export class AuthTokensService {
     private readonly repo: TokensRepo,
     private readonly tokens: TokensService,
     private readonly applications: ExternalApplicationsRepo,
-    private readonly throttle: LoginThrottle,
+    private readonly customers: Pick<CustomersRepo, 'credentialsById'>,
+    private readonly throttle: Throttle,
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
@@ -75,6 +77,7 @@ export class AuthTokensService {
     if (issued.used_at) throw invalidParam('token', 'already_used', request.token);
     const now = this.clock();
     if (Date.parse(issued.expires_at) <= now) throw invalidParam('token', 'expired', request.token);
+    if (this.customers.credentialsById(issued.customer_id)?.state !== 1) throw customerBlocked();
     const usedAt = new Date(now).toISOString();
     this.writes.write(
       { kind: 'auth-tokens.login', payload: { id: issued.id, token_id: token.id, used_at: usedAt } },

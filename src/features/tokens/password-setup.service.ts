@@ -1,13 +1,16 @@
 /**
  * `send-password-setup-email`: records a password-setup request and mails the customer a
- * link carrying a one-time secret. A hub, or a store with no hub configured, sends the
+ * link carrying a one-time secret. An e-mail of no active customer gets the same answer and nothing
+ * else, so the call tells no one who is a customer; requests are rate-limited per e-mail
+ * address and per client address, known or not alike. A hub, or a store with no hub configured, sends the
  * mail itself; a store with a hub queues the request as a command and the hub sends it
  * (DESIGN §4), so a store never needs a route to the mail server.
  */
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
+import type { RateLimit } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, mailNotSent } from '../../errors.js';
+import { mailNotSent } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { MailMessage, Mailer } from '../../mail/mailer.js';
 import type { IdGenerator } from '../../core/ids.js';
@@ -32,6 +35,7 @@ export class PasswordSetupService {
     private readonly customers: CustomersRepo,
     private readonly writes: WritePath,
     private readonly mailer: Mailer,
+    private readonly limit: RateLimit,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
     private readonly options: { setupUrl: string; sendsLocally: boolean },
@@ -39,8 +43,9 @@ export class PasswordSetupService {
 
   async send(tokenId: string, request: PasswordSetupEmail, context: RequestContext): Promise<void> {
     this.tokens.ownToken(tokenId, context);
+    this.limit.take(`email:${request.email.toLowerCase()}`, `ip:${context.ip}`);
     const customer = this.customers.credentialsByEmail(request.email);
-    if (!customer) throw invalidParam('email', 'not_found', request.email);
+    if (customer?.state !== 1) return;
     const secret = newSecret();
     const link = `${this.options.setupUrl}?token=${secret}`;
     const row = {

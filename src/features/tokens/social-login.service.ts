@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, importSPKI, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../../config.js';
-import { invalidParam, unauthorized } from '../../errors.js';
+import { customerBlocked, invalidParam, unauthorized } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { CustomerSession, SocialNetworkLogin } from './tokens.schemas.js';
@@ -46,6 +46,7 @@ export class SocialLoginService {
     if (emailVerified !== true && emailVerified !== 'true') throw unauthorized(`The ${networkId} token names an unverified e-mail address`);
     const customer = this.customers.credentialsByEmail(email);
     if (!customer) throw invalidParam('social_network_credentials.social_network_token', 'not_found', email, 'No customer has this e-mail address');
+    if (customer.state !== 1) throw customerBlocked();
     return this.tokens.startSession(token, customer, 'tokens.social-network-login');
   }
 

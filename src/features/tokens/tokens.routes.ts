@@ -35,7 +35,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       status: 201,
       body: CreateToken,
       answer: TokenCreated,
-      handle: ({ body }, context) => tokens.create(body, context.principal.kind === 'api-user' ? context.principal.apiUserId : ''),
+      handle: ({ body }, context) => tokens.create(body, context.principal.kind === 'api-user' ? context.principal.apiUserId : '', context.ip),
     }),
     endpoint({
       method: 'put',

@@ -9,9 +9,9 @@
  */
 import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
-import type { LoginThrottle } from '../../auth/throttle.js';
+import type { RateLimit, Throttle } from '../../auth/throttle.js';
 import type { WritePath, WriteTransaction } from '../../db/write-path.js';
-import { forbidden, invalidParam, unauthorized } from '../../errors.js';
+import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { CustomerCredentials, CustomersRepo } from '../customers/customers.repo.js';
@@ -24,12 +24,15 @@ export class TokensService {
     private readonly customers: CustomersRepo,
     private readonly applications: ExternalApplicationsRepo,
     private readonly writes: WritePath,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: Throttle,
+    private readonly creations: RateLimit,
     /** A store with a hub: the sessions it makes are its own, never replicated. */
     private readonly sessionsAtHeadOffice: boolean,
   ) {}
 
-  create(request: CreateToken, apiUserId: string): TokenCreated {
+  create(request: CreateToken, apiUserId: string, ip: string): TokenCreated {
+    // Every token replicates to every node: creating them is rate-limited per api user and per address.
+    this.creations.take(`api-user:${apiUserId}`, `ip:${ip}`);
     // interface.md: the application id may come at the top level or inside setup. The seed
     // lets a client leave it out, as today's generated clients do; then the chain's one
     // customer application is meant, and where there are several the caller must choose.
@@ -83,7 +86,8 @@ export class TokensService {
     const attempt = this.throttle.attempt([loginKey, `ip:${context.ip}`]);
     // An unknown login costs the same scrypt as a known one: timing tells no login apart.
     const matches = await verifyPassword(request.password, customer?.password_hash ?? UNKNOWN_LOGIN_HASH);
-    if (!matches || !customer || customer.state !== 1) throw unauthorized('The login or password is wrong');
+    if (!matches || !customer) throw unauthorized('The login or password is wrong');
+    if (customer.state !== 1) throw customerBlocked();
     this.throttle.succeed(attempt);
     return this.startSession(token, customer, 'tokens.login');
   }

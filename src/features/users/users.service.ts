@@ -4,7 +4,7 @@
  */
 import { hashPassword, UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { equalSecrets, md5Hex, newSecret, sha256Hex } from '../../auth/secrets.js';
-import type { LoginThrottle } from '../../auth/throttle.js';
+import type { Throttle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, unauthorized } from '../../errors.js';
@@ -35,7 +35,7 @@ export class UsersService {
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: Throttle,
     private readonly bearerTtlMs: number,
   ) {}
 

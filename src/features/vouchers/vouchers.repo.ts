@@ -2,7 +2,7 @@ import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
+import type { REWARD_SORT_FIELDS, VOUCHER_SORT_FIELDS, RewardRow, VoucherRow } from './vouchers.schemas.js';
 
 /**
  * A voucher with its first application by HLC that no cancellation released: the fold that
@@ -14,9 +14,9 @@ const VOUCHER_FROM = `vouchers v LEFT JOIN voucher_applications a ON a.id = (
 const VOUCHER_COLUMNS =
   'v.id, v.customer_id, v.reward_id, v.code, v.value_minor, v.valid_from, v.valid_to, v.reward_group, v.state, v.last_change, a.store_id AS applied_store_id, a.applied_date';
 
-const VOUCHER_SORTABLE = { voucher_id: 'v.id', customer_id: 'v.customer_id', code: 'v.code', value: 'v.value_minor', valid_from: 'v.valid_from', valid_to: 'v.valid_to', last_change: 'v.last_change', state: 'v.state' };
+const VOUCHER_SORTABLE: Record<(typeof VOUCHER_SORT_FIELDS)[number], string> = { voucher_id: 'v.id', customer_id: 'v.customer_id', code: 'v.code' };
 const REWARD_COLUMNS = 'id, code, name, priority, points_cost_milli, is_automated, details, state, last_change';
-const REWARD_SORTABLE = { reward_id: 'id', code: 'code', name: 'name', priority: 'priority', points_cost: 'points_cost_milli', last_change: 'last_change', state: 'state' };
+const REWARD_SORTABLE: Record<(typeof REWARD_SORT_FIELDS)[number], string> = { reward_id: 'id', code: 'code', priority: 'priority' };
 
 export interface VoucherFilters {
   customer_id?: string;
@@ -77,14 +77,14 @@ export class VouchersRepo {
         ],
         sortable: VOUCHER_SORTABLE,
         defaultSort: 'voucher_id',
-        tieBreaker: 'v.id',
+        tieBreaker: 'v.rowid',
       },
       paging,
     );
   }
 
   rewards(paging: Paging): Page<RewardRow> {
-    return this.lists.page({ from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'id' }, paging);
+    return this.lists.page({ from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'rowid' }, paging);
   }
 
   insertVoucher(tx: WriteTransaction, row: WrittenRow<'vouchers'>): void {

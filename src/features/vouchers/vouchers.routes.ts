@@ -1,6 +1,5 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { Paging } from '../../core/paging.js';
-import { ApplyVoucher, CreateVoucher, RewardAnswer, RewardPath, RewardsAnswer, VoucherAnswer, VoucherCreated, VoucherPath, VouchersAnswer, VouchersQuery } from './vouchers.schemas.js';
+import { ApplyVoucher, CreateVoucher, RewardAnswer, RewardPath, RewardQuery, RewardsAnswer, VoucherAnswer, VoucherCreated, VoucherPath, VouchersAnswer, VouchersQuery } from './vouchers.schemas.js';
 import type { VoucherIssuer } from './voucher-issuing.service.js';
 import type { VouchersService } from './vouchers.service.js';
 
@@ -32,7 +31,7 @@ export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer)
       handle: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context),
       offline: { kind: 'vouchers.apply', makes: 'voucher_applications', run: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context) },
     }),
-    endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: Paging, answer: RewardsAnswer, handle: ({ query }) => vouchers.rewards(query) }),
+    endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: RewardQuery, answer: RewardsAnswer, handle: ({ query }) => vouchers.rewards(query) }),
     endpoint({
       method: 'get',
       path: '/rewards/:reward_id',

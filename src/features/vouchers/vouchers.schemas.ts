@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from '../../core/paging.js';
+import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, LookupState, QueryBoolean, Text, StoreTimestamp } from '../../core/schemas.js';
 import { PropertyRecordAnswer } from '../property-record.schema.js';
 import { StoreAnswer } from '../stores/stores.schemas.js';
@@ -7,7 +7,9 @@ import { Money } from '../../money.js';
 
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 
-export const VouchersQuery = Paging.extend({
+/** The fields this list sorts by: those an index keeps in order. */
+export const VOUCHER_SORT_FIELDS = ['voucher_id', 'customer_id', 'code'] as const;
+export const VouchersQuery = SortedPaging(VOUCHER_SORT_FIELDS).extend({
   customer_id: Text.optional(),
   code: Text.optional(),
   store_id: Text.optional(),
@@ -123,3 +125,8 @@ export const VoucherAnswer = z.object({
 export type VoucherAnswer = z.infer<typeof VoucherAnswer>;
 export const VouchersAnswer = Collection('vouchers', VoucherAnswer);
 export type VouchersAnswer = z.infer<typeof VouchersAnswer>;
+
+/** The fields this list sorts by: those an index keeps in order. */
+export const REWARD_SORT_FIELDS = ['reward_id', 'code', 'priority'] as const;
+export const RewardQuery = SortedPaging(REWARD_SORT_FIELDS);
+export type RewardQuery = z.infer<typeof RewardQuery>;

@@ -7,7 +7,9 @@
  * - it writes a table a store's API does not write — users, api users, applications, nodes,
  *   program, rewards, stores, products, campaigns, the hub's published customer states — or
  *   changes a row a store only inserts (its facts), or deletes anything;
- * - it writes customers, or a customer's password hash, outside the customer commands;
+ * - it writes customers, or a customer's password hash, outside the customer commands, or a
+ *   password hash of other parameters than the ones every node writes (src/auth/passwords.ts):
+ *   a registration may set the new customer's password, hashed at the store, and no more;
  * - it inserts a row naming a store the node does not serve (`loyaltyd nodes add --store`):
  *   a bill, a reservation, a voucher's use, a customer or card registered there — and with
  *   the bill, the points it earned or spent;
@@ -23,6 +25,7 @@
  * What this cannot tell: which stores a node registered without `--store` serves.
  */
 import type { Statement } from 'better-sqlite3';
+import { isOwnPasswordHash } from '../../auth/passwords.js';
 import type { Clock } from '../../clock.js';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
@@ -118,6 +121,8 @@ export function storeRefusal(kind: string, changes: readonly { entity: string; o
     if (!allowed) return `a store does not write ${change.entity}`;
     if (!allowed.includes(change.op)) return `a store does not ${change.op} ${change.entity}`;
     if (change.entity === 'customers' && !CUSTOMER_COMMANDS.has(kind)) return `${kind} does not write customers`;
+    const hash = change.entity === 'customers' ? change.row?.password_hash : undefined;
+    if (typeof hash === 'string' && !isOwnPasswordHash(hash)) return 'a password hash of other parameters than the hub writes';
     if (change.entity === 'tokens' && change.op === 'insert' && change.row?.customer_id) return 'a token starts anonymous: the hub logs it in';
   }
   return undefined;
