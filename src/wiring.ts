@@ -174,6 +174,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
   if (!client) return undefined;
   const state = new SyncState(node.db);
   const deferred = new DeferredChanges(node.db, clock);
+  const settlement = new CommandSettlement(node.db, new Statements(node.db), node.newId);
   return {
     db: node.db,
     nodeId: node.identity.nodeId,
@@ -181,10 +182,10 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     replicated: node.replicated,
     client,
     state,
-    pusher: new Pusher(node.db, client, state, () => node.hlc.now(), clock, new CommandSettlement(node.db, new Statements(node.db), node.newId)),
+    pusher: new Pusher(node.db, client, state, () => node.hlc.now(), clock, settlement),
     deferred,
     puller: new Puller(node.db, node.replicated, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
-    replay: new Replay(node.db, state, client, node.identity.nodeId, node.newId, clock, config.offline.max_age_hours * 3_600_000),
+    replay: new Replay(node.db, state, client, settlement, clock, config.offline.max_age_hours * 3_600_000),
     retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
   };
 }

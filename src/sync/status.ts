@@ -138,7 +138,7 @@ export class SyncStatusReader {
         pending: outbox.pending,
         oldest_pending_age_seconds: secondsSince(outbox.oldest),
         rejected: state.number('rejected_commands') ?? 0,
-        replaying: state.get('replay_after') !== undefined || state.get('replay_refused') !== undefined,
+        replaying: state.get('replay_after') !== undefined || state.get('replay_waiting') !== undefined,
       },
       feed: {
         cursor,

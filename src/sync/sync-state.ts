@@ -30,8 +30,8 @@ export const SYNC_KEYS = [
   'replay_after',
   'replay_through',
   'replay_position',
-  'replay_refused',
-  'replay_retry_until',
+  'replay_waiting',
+  'replay_waiting_until',
   'clock_skew_ms',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];

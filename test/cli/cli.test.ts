@@ -265,7 +265,7 @@ describe('loyaltyd serve', () => {
     await runCliJson(['program', 'load', PROGRAM_FILE, '--data-dir', folder]);
     const db = openDatabase(databaseFile(folder));
     try {
-      expect(db.prepare('SELECT count(*) AS n FROM outbox').get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get()).toEqual({ n: 0 });
     } finally {
       db.close();
     }

@@ -397,3 +397,27 @@ describe('an operation the hub runs again', () => {
     }
   });
 });
+
+describe('a store sending commands again to a restored hub', () => {
+  const replay = (body: unknown) =>
+    call('POST', `${hub.url}/sync/v1/replay`, {
+      headers: { ...basic(pushing.node_name, pushing.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) },
+      body,
+    });
+
+  it('sends operations, never rows, and has them judged as a push: past the limits held, a record it names and the hub lacks waiting', async () => {
+    const record = { id: newId(), customer_id: PETR, kind: 'collection', points_milli: 1e12, point_type_id: 'manual', partner_id: null, valid_to: null, purchase_id: null, linked_point_id: null, created_at: new Date().toISOString(), state: 1 };
+    const rowsOnly = await replay({ changes: [{ entity: 'point_records', entity_id: record.id, op: 'insert', row: record, hlc: stampAt(hub.clock.now()) }] });
+    expect(rowsOnly.status).toBe(400);
+    const before = points(hub, PETR);
+    const billion = operation(1, 'points.assign', { customer_id: PETR, amount: 1e9 });
+    const unknown = operation(2, 'points.assign', { customer_id: newId(), amount: 5 });
+    const answered = await replay({ commands: [billion, unknown] });
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    expect(answered.body.results.map((result: { status: string }) => result.status)).toEqual(['held', 'waiting']);
+    expect(points(hub, PETR)).toBe(before);
+    expect((await replay({ commands: [billion] })).body.results[0]).toMatchObject({ status: 'held' });
+    expect((await replay({ commands: [unknown], final: true })).body.results[0]).toMatchObject({ status: 'held' });
+    expect(count(hub, 'SELECT count(*) AS n FROM held_commands WHERE command_id IN (?, ?)', billion.command_id, unknown.command_id)).toBe(2);
+  });
+});

@@ -99,17 +99,16 @@ describe('the sync handshake', () => {
     expect(cluster.hub.count('SELECT count(*) AS n FROM applied_commands')).toBe(0);
   });
 
-  it('a replay (src/sync/store/replay.ts) is checked row by row as a store\'s commands are, and a snapshot tells a store that never pushed that the hub holds none of it', async () => {
+  it('a protocol-1 replay is checked row by row as that protocol\'s commands are, a protocol-2 store\'s rows are refused, and a snapshot tells a store that never pushed that the hub holds none of it', async () => {
     const stamp = `${Date.now().toString(16).padStart(12, '0')}-0000-kioskreplay`;
     const storeRow = { id: 'de0000000000000000000000f1', hlc: stamp, last_change: new Date().toISOString() };
-    const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
-      headers: headers(),
-      body: { changes: [{ entity: 'stores', entity_id: storeRow.id, op: 'insert', row: storeRow, hlc: stamp }] },
-    });
+    const rows = { changes: [{ entity: 'stores', entity_id: storeRow.id, op: 'insert', row: storeRow, hlc: stamp }] };
+    expect((await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers(), body: rows })).status).toBe(400);
+    const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }), body: rows });
     expect(refused.status).toBe(200);
     expect(refused.body).toEqual({ applied: 0, rejected: [{ entity: 'stores', entity_id: storeRow.id, reason: 'a store does not write stores' }] });
     expect(cluster.hub.count('SELECT count(*) AS n FROM stores WHERE id = ?', storeRow.id)).toBe(0);
-    const empty = await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers(), body: { changes: [] } });
+    const empty = await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }), body: { changes: [] } });
     expect(empty.status).toBe(400);
     const snapshot = await fetch(`${cluster.hub.url}/sync/v1/snapshot?format=columns`, { headers: headers() });
     const header = JSON.parse((await snapshot.text()).split('\n')[0]!) as Record<string, unknown>;

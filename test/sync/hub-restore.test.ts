@@ -1,9 +1,9 @@
 /**
  * A hub restored from a backup gets back what the stores pushed after the backup: a real hub
  * and store (test/support/cluster.ts), `loyaltyd backup` and `loyaltyd restore` as an operator
- * runs them. The store had those commands acknowledged and deleted from its outbox; it still
- * holds their rows, and replays them to the hub (src/sync/store/replay.ts) when the snapshot it
- * bootstraps from says which of its stamps the hub holds.
+ * runs them. The store keeps the commands the hub applied, and sends them again to the hub
+ * (src/sync/store/replay.ts), which runs them again, when the snapshot it bootstraps from says
+ * which of its stamps the hub holds.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,7 +61,7 @@ describe('a hub restored from a backup', () => {
     const newcomerBill = await billFor(store, storeAuth, '2000000009991', 'newcomer');
     expect(newcomerBill.status).toBe(201);
     const after = await sendPurchase(store, storeAuth, 'after-backup');
-    // More of the store's rows of one table than a replay request carries (500).
+    // More of the store's commands than a replay request carries (500).
     await inParallel(520, 4, async (index) => {
       await sendPurchase(store, storeAuth, `after-backup-${index}`);
     });
@@ -78,6 +78,8 @@ describe('a hub restored from a backup', () => {
     await waitFor('the store replayed and the hub settled what it took', () => replayed() && cluster.hub.count('SELECT count(*) AS n FROM customer_state_tails') === 0, { timeoutMs: 90_000 });
     const { checksums, statuses } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
     expect(checksums).toEqual(cluster.hub.peekChecksum());
+    // Sent again as the commands they were, and run again by the hub.
+    expect(cluster.hub.count("SELECT count(*) AS n FROM applied_commands WHERE generation = 'replayed' AND status = 'applied'")).toBeGreaterThanOrEqual(523);
     expect(statuses['prague-01']).toMatchObject({ conflicts: 0, outbox: { replaying: false } });
 
     const at = (node: NodeProcess, auth: Record<string, string>, path: string) => call('GET', `${node.api('enterprise')}${path}`, { headers: auth });
@@ -98,7 +100,7 @@ describe('a hub restored from a backup', () => {
 });
 
 describe('a hub restored from a backup, with two stores', () => {
-  it('takes back a bill one store sold to a customer another store registered after the backup, whichever store sends its rows back first', async () => {
+  it('takes back a bill one store sold to a customer another store registered after the backup, whichever store sends its commands again first', async () => {
     const cluster = await Cluster.start({ stores: ['brno-01', 'brno-02'] });
     try {
       const registering = cluster.store('brno-01');
@@ -119,11 +121,11 @@ describe('a hub restored from a backup, with two stores', () => {
       const points = pointsOf(selling, customer.id);
       expect(points).toBeGreaterThan(0);
 
-      // The selling store sends its rows back while the registering one is down: the hub lost
-      // the customer the bill names, and refuses it for now.
+      // The selling store sends its commands again while the registering one is down: the hub
+      // lost the customer the bill names, and answers it waiting for now.
       await registering.stop();
       await restoreHub(cluster, backupFile);
-      await waitFor('the bill refused for now', () => selling.syncState('replay_refused'));
+      await waitFor('the bill waiting for now', () => selling.syncState('replay_waiting'));
       const hubBill = () => call('GET', `${cluster.hub.api('enterprise')}/purchases/${bill.body.data.purchase_id as string}`, { headers: sellingAuth });
       expect((await hubBill()).status).not.toBe(200);
       await registering.start();

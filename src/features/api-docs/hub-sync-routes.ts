@@ -12,8 +12,8 @@ import {
   PROTOCOL_VERSION,
   PushRequest,
   PushResponse,
-  ReplayRequest,
-  ReplayResponse,
+  ReplayedCommands,
+  ReplayedResults,
   SCHEMA_HEADER,
   SnapshotQuery,
 } from '../../sync/protocol/protocol.js';
@@ -42,12 +42,12 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
   {
     method: 'post',
     path: '/sync/v1/replay',
-    summary: "A store's own rows a hub restored from a backup lost, sent again as they stand: each checked as a command of the store's, applied as last writer wins",
+    summary: "A store's acknowledged commands a hub restored from a backup lost, sent again: each run as a pushed one, outside the store's sequence; one naming what the hub does not hold yet answered waiting unless final",
     tag: TAG,
     nodeCredentials: true,
     headers: VersionHeaders,
-    body: ReplayRequest,
-    answers: { 200: { description: 'How many rows changed, and the refused ones with their reason', mediaType: 'application/json', schema: ReplayResponse } },
+    body: ReplayedCommands,
+    answers: { 200: { description: 'One result a command', mediaType: 'application/json', schema: ReplayedResults } },
     errors: [...VERSION_ERRORS, 413],
   },
   {

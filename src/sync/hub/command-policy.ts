@@ -85,7 +85,7 @@ export const ROW_KINDS: ReadonlySet<string> = new Set([
   'product_reservations.cancel',
 ]);
 
-/** The kind of a row a store replays to a hub restored from a backup (src/sync/store/replay.ts). */
+/** The kind of a row a protocol-1 store replays to a hub restored from a backup. */
 export const REPLAY_KIND = 'sync.replay';
 
 /**
@@ -98,17 +98,6 @@ const CUSTOMER_COMMANDS = new Set(['customers.create', 'customers.update', REPLA
 const STAMP = /^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/;
 
 export class CommandRejected extends Error {}
-
-/**
- * How a store replays a row of `entity` as it stands (src/sync/store/replay.ts): as an update where
- * the hub takes its updates (a token already logged in is one), else as an insert; undefined
- * for a table a store does not write. The hub applies either as last writer wins.
- */
-export function replayOp(entity: string): Op | undefined {
-  const allowed = STORE_WRITES[entity];
-  if (!allowed) return undefined;
-  return allowed.includes('update') ? 'update' : 'insert';
-}
 
 /**
  * Why the hub would refuse a command writing these changes, whoever stamped them; undefined

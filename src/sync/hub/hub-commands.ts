@@ -1,6 +1,6 @@
 /**
  * The hub applies each store's commands exactly once (DESIGN §5). Per node and generation
- * it keeps the last applied seq, updated in the transaction of the command's effects: a
+ * it keeps the last applied seq, updated in the transaction of the commands' effects: a
  * command at or below it is answered again from `applied_commands` without re-applying
  * (kept for `sync.feed_retention_days`, src/sync/hub/feed-compaction.ts); a gap is a protocol
  * error. A command the store may not push (src/sync/hub/command-policy.ts) or whose changes
@@ -17,11 +17,14 @@ import { generationDiverged, sequenceGap } from '../../errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from '../fold-conflicts.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL, rowsDiffer, type CommandResult, type PushedCommand, type ReplayResponse, type RowChange } from '../protocol/protocol.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL, rowsDiffer, type CommandResult, type PushedCommand, type ReplayedResult, type ReplayResponse, type RowChange } from '../protocol/protocol.js';
 import { msOfStamp } from '../../core/hlc.js';
 import type { ClockSkews } from './clock-skews.js';
 import type { HeldCommands } from './held-commands.js';
 import type { HubOperations, OperationOutcome } from './hub-operations.js';
+
+/** The generation the results of replayed commands are kept under: they are outside every store's sequence. */
+const REPLAYED = 'replayed';
 
 /**
  * Work a feature adds to the apply of a command, in its transaction, after its changes: the
@@ -77,7 +80,9 @@ export class HubCommands {
     const results = this.db.transaction(() => this.states.publishingOnce(this.writes, () => {
       const results: CommandResult[] = [];
       const written: RowChange[] = [];
-      let lastSeq = this.progress.get(nodeId, generation)?.last_seq ?? 0;
+      const before = this.progress.get(nodeId, generation)?.last_seq ?? 0;
+      let lastSeq = before;
+      let newest = '';
       for (const command of commands) {
         if (command.seq <= lastSeq) {
           // A seq already applied comes again: the same command (a retry) is answered from its
@@ -85,8 +90,7 @@ export class HubCommands {
           // applied (a database restored from a backup) and it must start a new generation.
           const previous = this.previousResult.get(command.command_id);
           if (!previous) throw generationDiverged(command.seq);
-          const { rows, ...result } = previous;
-          results.push(rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] });
+          results.push(resultOf(previous));
           continue;
         }
         if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
@@ -97,7 +101,10 @@ export class HubCommands {
         if (effect) effects.push(effect);
         if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
         lastSeq = command.seq;
+        if (command.hlc > newest) newest = command.hlc;
       }
+      // The batch is one transaction: the store's progress is kept once, at its last command.
+      if (lastSeq > before) this.saveProgress.run(nodeId, generation, lastSeq, new Date(this.clock()).toISOString(), newest);
       this.operations.checkFolds(written);
       return results;
     }))();
@@ -152,17 +159,45 @@ export class HubCommands {
    * brought back to the hub's clock. Its result is kept; a held one is listed for an operator.
    */
   private applyOperation(nodeId: string, generation: string, command: PushedCommand, written: RowChange[]): CommandResult {
-    const outcome = this.operations.runs(command.kind)
-      ? this.operations.run(nodeId, command)
-      : ROW_KINDS.has(command.kind)
-        ? this.applyStampedRows(nodeId, command)
-        : { status: 'rejected' as const, reason: `a store does not perform ${command.kind}` };
+    const outcome = this.outcomeOf(nodeId, command);
+    if (msOfStamp(command.hlc) - this.clock() > this.maxSkewMs) this.skews.list(nodeId, command, this.clock());
+    return this.keep(nodeId, generation, command, outcome, written);
+  }
+
+  /**
+   * A store's acknowledged commands this hub lost to a restore from a backup, sent again
+   * (src/sync/store/replay.ts), in one transaction: each run as a pushed one but outside the
+   * store's sequence, its result kept; one whose result the hub holds is answered from it. One
+   * naming a record the hub does not hold is answered *waiting*, changing nothing, until the
+   * store sends it `final`. Effects (mail) are not done again: the hub did them before the restore.
+   */
+  replayCommands(nodeId: string, commands: readonly PushedCommand[], final: boolean): ReplayedResult[] {
+    return this.db.transaction(() => this.states.publishingOnce(this.writes, () => {
+      const written: RowChange[] = [];
+      const results = commands.map((command): ReplayedResult => {
+        const previous = this.previousResult.get(command.command_id);
+        if (previous) return resultOf(previous);
+        const outcome = this.outcomeOf(nodeId, command);
+        if (outcome.missing && !final) return { command_id: command.command_id, seq: command.seq, status: 'waiting', reason: outcome.reason };
+        return this.keep(nodeId, REPLAYED, command, outcome, written);
+      });
+      this.operations.checkFolds(written);
+      return results;
+    }))();
+  }
+
+  private outcomeOf(nodeId: string, command: PushedCommand): OperationOutcome {
+    if (this.operations.runs(command.kind)) return this.operations.run(nodeId, command);
+    if (ROW_KINDS.has(command.kind)) return this.applyStampedRows(nodeId, command);
+    return { status: 'rejected', reason: `a store does not perform ${command.kind}` };
+  }
+
+  /** Keeps a command's result, and holds it when it is held. */
+  private keep(nodeId: string, generation: string, command: PushedCommand, outcome: OperationOutcome, written: RowChange[]): CommandResult {
     if (outcome.status === 'held') this.holds.hold(nodeId, command, outcome.reason!);
     if (outcome.written) written.push(...outcome.written);
-    if (msOfStamp(command.hlc) - this.clock() > this.maxSkewMs) this.skews.list(nodeId, command, this.clock());
     const now = new Date(this.clock()).toISOString();
     this.saveResult.run(command.command_id, nodeId, generation, command.seq, outcome.status, outcome.reason, now, outcome.rows ? JSON.stringify(outcome.rows) : null);
-    this.saveProgress.run(nodeId, generation, command.seq, now, command.hlc);
     return { command_id: command.command_id, seq: command.seq, status: outcome.status, reason: outcome.reason, ...(outcome.rows ? { rows: outcome.rows } : {}) };
   }
 
@@ -186,7 +221,8 @@ export class HubCommands {
       this.publishLater(rows);
       return { status: 'applied', reason: null, rows: rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
     } catch (error) {
-      return { status: 'rejected', reason: rejectionReason(error) };
+      const reason = rejectionReason(error);
+      return { status: 'rejected', reason, ...(reason === 'not_found' ? { missing: true as const } : {}) };
     }
   }
 
@@ -211,9 +247,14 @@ export class HubCommands {
     const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
     const now = new Date(this.clock()).toISOString();
     this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now, null);
-    this.saveProgress.run(nodeId, generation, command.seq, now, command.hlc);
     return { command_id: command.command_id, seq: command.seq, status, reason };
   }
+}
+
+/** A command's result as the hub kept it, answered again. */
+function resultOf(previous: Omit<CommandResult, 'rows'> & { rows: string | null }): CommandResult {
+  const { rows, ...result } = previous;
+  return rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] };
 }
 
 function rejectionReason(error: unknown): string {

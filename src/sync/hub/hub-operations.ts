@@ -41,6 +41,8 @@ export interface OperationOutcome {
   rows?: RowChange[];
   /** Every row the hub wrote, for the fold's checks of the push (`checkFolds`). */
   written?: RowChange[];
+  /** Held or rejected for naming a record the hub does not hold: a customer, a card, a bill. */
+  missing?: true;
 }
 
 export class HubOperations {
@@ -81,7 +83,7 @@ export class HubOperations {
       if (error instanceof CommandHeld) return { status: 'held', reason: error.message };
       if (error instanceof CommandRejected) return { status: 'rejected', reason: error.message };
       // The hub's feature code refuses the fact as it stands here: held for an operator.
-      if (error instanceof AppError && error.status < 500) return { status: 'held', reason: describe(error) };
+      if (error instanceof AppError && error.status < 500) return { status: 'held', reason: describe(error), ...(namesMissing(error) ? { missing: true as const } : {}) };
       const code = (error as { code?: string }).code ?? '';
       if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 'rejected', reason: 'already_exists' };
       throw error;
@@ -193,6 +195,12 @@ export class HubOperations {
 }
 
 /** An API error in one line: its detail and the parameters it names. */
+/** Whether the feature code refused the call for naming a record this node does not hold. */
+function namesMissing(error: AppError): boolean {
+  const params = (error.body.error_data?.invalid_params ?? []) as { reason: string }[];
+  return error.status === 404 || params.some((param) => param.reason === 'not_found');
+}
+
 function describe(error: AppError): string {
   const params = (error.body.error_data?.invalid_params ?? []) as { name: string; reason: string }[];
   return [error.body.detail, ...params.map((param) => `${param.name}: ${param.reason}`)].join('; ');

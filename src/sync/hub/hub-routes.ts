@@ -16,7 +16,7 @@ import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, ROW_PROTOCOL, ReplayRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from '../protocol/protocol.js';
+import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, ROW_PROTOCOL, ReplayedCommands, ReplayRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from '../protocol/protocol.js';
 import { sendJsonGzipped } from '../protocol/gzip-json.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
 import { decodeReport } from '../store/store-report.js';
@@ -70,11 +70,19 @@ export function hubRouter(options: {
     response.json(skewMs > 0 ? { results, clock_skew_ms: skewMs } : { results });
     void runEffects(effects, options.log);
   });
-  // A store's rows this hub lost to a restore from a backup (src/sync/store/replay.ts).
+  // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
+  // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
   router.post('/replay', express.json({ limit: '8mb' }), (request, response) => {
-    const replay = ReplayRequest.safeParse(request.body);
+    const nodeId = String(response.locals.nodeId);
+    if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
+      const replay = ReplayRequest.safeParse(request.body);
+      if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
+      response.json(options.commands.replay(nodeId, replay.data.changes));
+      return;
+    }
+    const replay = ReplayedCommands.safeParse(request.body);
     if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
-    response.json(options.commands.replay(String(response.locals.nodeId), replay.data.changes));
+    response.json({ results: options.commands.replayCommands(nodeId, replay.data.commands, replay.data.final) });
   });
   router.get('/changes', async (request, response) => {
     const query = ChangesQuery.safeParse(request.query);

@@ -90,19 +90,18 @@ export type OutboxCommand = Omit<PushedCommand, 'payload' | 'changes' | 'operati
  * writing again a batch of 50 bills' commands held it for milliseconds (test/bench/README.md).
  */
 export function pushRequestText(generation: string, commands: OutboxCommand[]): string {
-  const texts = commands.map(
-    ({ seq, command_id, kind, payload, changes, hlc, operation }) =>
-      `{"seq":${seq},"command_id":${JSON.stringify(command_id)},"kind":${JSON.stringify(kind)},"payload":${payload},"changes":${changes},"hlc":${JSON.stringify(hlc)}${operation === null ? '' : `,"operation":${operation}`}}`,
-  );
-  return `{"generation":${JSON.stringify(generation)},"commands":[${texts.join(',')}]}`;
+  return `{"generation":${JSON.stringify(generation)},"commands":[${commands.map(commandText).join(',')}]}`;
 }
 
-/**
- * The hub's answer to one command: *applied*; *rejected* (its node had no right to make it);
- * or *held* (past the chain's limits for its node, until an operator releases or voids it).
- * `rows`, when the hub's rows of an applied command differ from the store's (its computation,
- * a stamp brought back from the future): the store swaps its own for them.
- */
+/** A ReplayedCommands JSON text, written as pushRequestText writes a push. */
+export function replayRequestText(commands: OutboxCommand[], final: boolean): string {
+  return `{"commands":[${commands.map(commandText).join(',')}],"final":${final}}`;
+}
+
+function commandText({ seq, command_id, kind, payload, changes, hlc, operation }: OutboxCommand): string {
+  return `{"seq":${seq},"command_id":${JSON.stringify(command_id)},"kind":${JSON.stringify(kind)},"payload":${payload},"changes":${changes},"hlc":${JSON.stringify(hlc)}${operation === null ? '' : `,"operation":${operation}`}}`;
+}
+
 /**
  * Whether the hub's rows of a command differ from the store's: another set of rows, or a row
  * with another op or any value the store holds (columns the store does not send, a schema
@@ -121,6 +120,12 @@ export function rowsDiffer(store: readonly RowChange[], hub: readonly RowChange[
 
 const STAMP_COLUMNS: ReadonlySet<string> = new Set(['hlc', 'last_change']);
 
+/**
+ * The hub's answer to one command: *applied*; *rejected* (its node had no right to make it);
+ * or *held* (past the chain's limits for its node, until an operator releases or voids it).
+ * `rows`, when the hub's rows of an applied command differ from the store's (its computation,
+ * a stamp brought back from the future): the store swaps its own for them.
+ */
 export const CommandResult = z.object({
   command_id: z.string(),
   seq: z.number().int(),
@@ -137,12 +142,28 @@ export const PushResponse = z.object({
 });
 export type PushResponse = z.infer<typeof PushResponse>;
 
-/** Rows a replay request carries at most (src/sync/store/replay.ts). */
+/** Rows or commands a replay request carries at most (src/sync/store/replay.ts). */
 export const MAX_REPLAYED_ROWS = 500;
 
-/** A store's rows the hub lost to a restore, sent again as they stand (src/sync/store/replay.ts). */
+/** A protocol-1 store's rows the hub lost to a restore, sent again as they stand. */
 export const ReplayRequest = z.object({ changes: z.array(RowChange).min(1).max(MAX_REPLAYED_ROWS) });
 export type ReplayRequest = z.infer<typeof ReplayRequest>;
+
+/**
+ * A store's acknowledged commands the hub lost to a restore, sent again (src/sync/store/replay.ts):
+ * the hub runs each as it runs a pushed one, outside the store's sequence, and answers it as
+ * before when it holds its result. One the hub cannot take yet because it names what the hub
+ * does not hold (another store's customer, not sent back yet) is answered *waiting* and changes
+ * nothing, unless the request is `final`: then it is held as a pushed one would be.
+ */
+export const ReplayedCommands = z.object({ commands: z.array(PushedCommand).min(1).max(MAX_REPLAYED_ROWS), final: z.boolean().default(false) });
+export type ReplayedCommands = z.infer<typeof ReplayedCommands>;
+
+export const ReplayedResult = CommandResult.extend({ status: z.enum(['applied', 'rejected', 'held', 'waiting']) });
+export type ReplayedResult = z.infer<typeof ReplayedResult>;
+
+export const ReplayedResults = z.object({ results: z.array(ReplayedResult) });
+export type ReplayedResults = z.infer<typeof ReplayedResults>;
 
 export const ReplayResponse = z.object({
   applied: z.number().int(),

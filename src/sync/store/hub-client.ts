@@ -6,7 +6,7 @@
 import { Agent, request } from 'undici';
 import type { Principal } from '../../http/principal.js';
 import { readGzipped } from '../protocol/gzip-json.js';
-import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, ReplayResponse, REPORT_HEADER, SCHEMA_HEADER, type ReplayRequest } from '../protocol/protocol.js';
+import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, ReplayedResults, REPORT_HEADER, SCHEMA_HEADER } from '../protocol/protocol.js';
 
 export class HubError extends Error {
   constructor(
@@ -63,10 +63,10 @@ export class HubClient {
     return PushResponse.parse(JSON.parse(await response.body.text()));
   }
 
-  /** This store's rows the hub lost to a restore from a backup, sent again (src/sync/store/replay.ts). */
-  async replay(request: ReplayRequest): Promise<ReplayResponse> {
-    const text = await this.call('POST', '/sync/v1/replay', JSON.stringify(request));
-    return ReplayResponse.parse(JSON.parse(text));
+  /** This store's acknowledged commands the hub lost to a restore from a backup, sent again (src/sync/store/replay.ts), as a ReplayedCommands JSON text. */
+  async replay(requestText: string): Promise<ReplayedResults> {
+    const text = await this.call('POST', '/sync/v1/replay', requestText);
+    return ReplayedResults.parse(JSON.parse(text));
   }
 
   /** A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped up to it. */

@@ -41,7 +41,8 @@ export interface PushOutcome {
 
 export class Pusher {
   private readonly pending: Statement<[number], SettledCommand>;
-  private readonly acknowledge: Statement;
+  private readonly keepApplied: Statement<[string, string]>;
+  private readonly forget: Statement<[string]>;
   private readonly currentGeneration: Statement<[], { value: string }>;
   private readonly setGeneration: Statement;
   private readonly movePending: Statement;
@@ -58,11 +59,14 @@ export class Pusher {
     this.pending = db.prepare(
       "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
     );
-    this.acknowledge = db.prepare("DELETE FROM outbox WHERE command_id = ? AND status = 'pending'");
+    // An applied command is kept for `retention.local_days`, to be sent again to a hub restored
+    // from a backup (src/sync/store/replay.ts); a rejected or held one is set aside.
+    this.keepApplied = db.prepare("UPDATE outbox SET status = 'applied', acked_at = ? WHERE command_id = ? AND status = 'pending'");
+    this.forget = db.prepare("DELETE FROM outbox WHERE command_id = ? AND status = 'pending'");
     this.currentGeneration = db.prepare("SELECT value FROM meta WHERE key = 'generation'");
     this.setGeneration = db.prepare("UPDATE meta SET value = ? WHERE key = 'generation'");
     this.movePending = db.prepare("UPDATE outbox SET generation = ? WHERE status = 'pending'");
-    // Acknowledged commands are deleted, so the last seq ever given is AUTOINCREMENT's.
+    // Acknowledged commands go at retention or when set aside, so the last seq ever given is AUTOINCREMENT's.
     this.firstPending = db.prepare(
       "SELECT (SELECT min(seq) FROM outbox WHERE status = 'pending') AS seq, (SELECT seq FROM sqlite_sequence WHERE name = 'outbox') AS last",
     );
@@ -160,12 +164,13 @@ export class Pusher {
       for (const result of results) {
         const command = byId.get(result.command_id);
         if (!command) continue;
-        this.acknowledge.run(result.command_id);
         if (command.hlc > newest) newest = command.hlc;
         if (result.status === 'applied') {
+          this.keepApplied.run(now, result.command_id);
           // Values the hub computed at its own time, for stamps ahead of it, are listed as the skew, not each.
           if (result.rows) this.settlement.swap(command, result.rows, now, skewMs === 0);
         } else {
+          this.forget.run(result.command_id);
           this.settlement.setAsideCommand(command, result, now);
           unapplied += 1;
         }

@@ -112,8 +112,12 @@ export class Retention {
     });
     // A store with a hub keeps no feed (src/db/write-path.ts); an older release's rows go.
     this.staleFeed = db.prepare(`DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ${BATCH})`);
-    // An older release kept acknowledged commands; they go as the pusher now deletes them.
-    this.staleOutbox = db.prepare(`DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE status != 'pending' ORDER BY seq LIMIT ${BATCH})`);
+    // The commands the hub applied are kept as long as the facts, to be sent again to a hub
+    // restored from a backup (src/sync/store/replay.ts): they were acknowledged in seq order, so
+    // the oldest come first. One acknowledged by an older release has no time and goes.
+    this.staleOutbox = db.prepare(
+      `DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE status != 'pending' AND coalesce(acked_at, '') < @cutoff ORDER BY seq LIMIT ${BATCH})`,
+    );
     this.counts = db.prepare<[], number>(`SELECT ${RETAINED.map((retained) => `(SELECT count(*) FROM ${retained.table})`).join(' + ')}`).pluck();
   }
 
@@ -164,7 +168,8 @@ export class Retention {
       await nextTurn();
     } while (passed < this.steps.length && performance.now() <= deadline);
     this.resume = { step: index, from };
-    for (const stale of [this.staleFeed, this.staleOutbox]) if (performance.now() <= deadline) await batches(() => stale.run().changes);
+    if (performance.now() <= deadline) await batches(() => this.staleFeed.run().changes);
+    if (performance.now() <= deadline) await batches(() => this.staleOutbox.run({ cutoff: parameters.cutoff }).changes);
     const now = new Date(this.clock()).toISOString();
     commitUnsynced(this.db, () => {
       this.state.set('last_retention_at', now);
