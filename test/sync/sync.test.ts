@@ -279,13 +279,17 @@ describe('sync between a hub and stores', () => {
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2 });
     expect((await store.sync.retention.run(1000)).deleted).toBe(0);
     expect(records()).toBe(kept + 2);
+    // So are the commands the hub applied, to be sent again to a hub restored from a backup.
+    const applied = () => count(store.server, "SELECT count(*) AS n FROM outbox WHERE status = 'applied'");
+    expect(applied()).toBe(2);
 
-    // 36 days on: the facts go; the balance, now all the hub's state, is what it was.
+    // 36 days on: the facts go, and the commands; the balance, now all the hub's state, is what it was.
     store.server.clock.advance(36 * 86_400_000);
     const outcome = await store.sync.retention.run(1000);
     expect(outcome.deleted).toBeGreaterThanOrEqual(2);
     expect(outcome.deleted).toBeGreaterThan(offline.deleted);
     expect(records()).toBe(0);
+    expect(applied()).toBe(0);
     expect(balance(store.server, DEMO_IDS.customerEva)).toBe(before + 30);
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(before + 30);
     const health = await call('GET', `${store.server.url}/health`);
