@@ -10,6 +10,7 @@
  * A store is not restored: it is rebuilt from its hub.
  */
 import Database from 'better-sqlite3';
+import type { Db } from '../db/open.js';
 import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,6 +19,7 @@ import { backupDatabase, integrityProblems, isInUse, replaceDatabase } from '../
 import { openDatabase } from '../db/open.js';
 import { databaseFile, openNode } from '../node.js';
 import { restartFeed } from '../sync/hub/feed-identity.js';
+import { keepNodeRegistry, type KeptRegistry } from '../sync/hub/node-registry.js';
 import { configFrom, print, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
 
@@ -76,11 +78,26 @@ export function registerBackupCommands(program: Command): void {
       const node = openNode(config, systemClock);
       try {
         const feedId = restartFeed(node.db);
-        print({ database: target, restored_from: backup, ...positionOf(target), feed_id: feedId, moved_aside: moved }, options.json);
+        const registry = registryAfterRestore(node.db, moved.includes(aside) ? aside : undefined);
+        print({ database: target, restored_from: backup, ...positionOf(target), feed_id: feedId, moved_aside: moved, node_registry: registry }, options.json);
       } finally {
         node.close();
       }
     });
+}
+
+/**
+ * The replaced database's registry of store nodes, kept in the restored one when it can be
+ * read (src/sync/hub/node-registry.ts); else the backup's, which the operator is told to redo.
+ */
+function registryAfterRestore(db: Db, replaced: string | undefined): KeptRegistry | string {
+  const redo = 'from the backup: add, bind and retire again the nodes changed after it';
+  if (replaced === undefined) return redo;
+  try {
+    return keepNodeRegistry(db, replaced);
+  } catch (error) {
+    return `${redo} (the replaced database could not be read: ${(error as Error).message})`;
+  }
 }
 
 /** What a database holds, for the operator to match a backup with a checksum. */

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEWEST_ALONE } from '../../src/db/change-feed.js';
 import { runCli, runCliJson } from '../support/cli.js';
 import { hubAndStore, type Cluster, type StoreProcess, type TableChecksum } from '../support/cluster.js';
-import { call } from '../support/server.js';
+import { basic, call } from '../support/server.js';
+import { DEMO_IDS } from '../../src/demo/demo.js';
+import { schemaVersion } from '../../src/db/migrate.js';
+import { PROTOCOL_VERSION } from '../../src/sync/protocol/protocol.js';
 import { sendPurchase } from '../support/sync-writes.js';
 
 const HUB = { LOYALTYD_MODE: 'hub' };
@@ -178,6 +181,10 @@ describe('loyaltyd backup and restore of a hub', () => {
 
   it('restore brings the hub back to the backup, and the store bootstraps again from it and pushes what it queued meanwhile', async () => {
     const lostAtHub = await sendPurchase(cluster.hub, hubAuth, 'after-backup-at-hub');
+    // The operator adds a store node after the backup, and adds and retires another.
+    const late = (await cluster.hub.cli(['nodes', 'add', '--name', 'late-01', '--store', DEMO_IDS.storeAirport])) as { node_name: string; node_secret: string };
+    const gone = (await cluster.hub.cli(['nodes', 'add', '--name', 'gone-01'])) as { node_name: string; node_secret: string };
+    await cluster.hub.cli(['nodes', 'retire', '--name', 'gone-01']);
     await cluster.waitConverged();
     expect(store.syncState('feed_id')).toBe('first');
     await cluster.hub.stop();
@@ -188,8 +195,15 @@ describe('loyaltyd backup and restore of a hub', () => {
     expect(restored.moved_aside).toHaveLength(1);
     expect(existsSync(restored.moved_aside[0])).toBe(true);
     expect(readdirSync(cluster.hub.dataDir)).toContain('loyaltyd.sqlite');
+    expect(restored.node_registry).toMatchObject({ nodes: 3, bindings: 1 });
 
     await cluster.hub.start();
+    // Nodes added, bound and retired after the backup stay so.
+    const feedAs = (node: { node_name: string; node_secret: string }) =>
+      call('GET', `${cluster.hub.url}/sync/v1/changes?after=0&limit=1`, { headers: { ...basic(node.node_name, node.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) } });
+    expect((await feedAs(late)).status).toBe(200);
+    expect((await feedAs(gone)).status).toBe(401);
+    expect(cluster.hub.count("SELECT count(*) AS n FROM node_stores s JOIN nodes n ON n.id = s.node_id WHERE n.name = 'late-01'")).toBe(1);
     const after = await sendPurchase(store, storeAuth, 'after-restore');
     const { checksums } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
 

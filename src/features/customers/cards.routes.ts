@@ -9,7 +9,16 @@ import type { CardsService } from './cards.service.js';
 export function cardsRoutes(cards: CardsService): Endpoint[] {
   return [
     endpoint({ method: 'get', path: '/cards', interfaces: BOTH, query: CardsQuery, answer: CardsAnswer, handle: ({ query }, context) => cards.list(query, context) }),
-    endpoint({ method: 'post', path: '/cards', interfaces: ENTERPRISE, status: 201, body: CreateCard, answer: CardCreated, handle: ({ body }) => cards.create(body) }),
+    endpoint({
+      method: 'post',
+      path: '/cards',
+      interfaces: ENTERPRISE,
+      status: 201,
+      body: CreateCard,
+      answer: CardCreated,
+      handle: ({ body }) => cards.create(body),
+      offline: { kind: 'cards.create', makes: 'cards', run: ({ body }) => void cards.create(body) },
+    }),
     endpoint({
       method: 'get',
       path: '/cards/:card_id',
@@ -26,6 +35,7 @@ export function cardsRoutes(cards: CardsService): Endpoint[] {
       params: CardPath,
       body: UpdateCard,
       handle: ({ params, body }, context) => cards.update(params.card_id, body, context),
+      offline: { kind: 'cards.update', makes: 'cards', run: ({ params, body }, context) => cards.update(params.card_id, body, context) },
     }),
     endpoint({
       method: 'get',

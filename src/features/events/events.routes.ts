@@ -12,6 +12,7 @@ export function eventsRoutes(events: EventsService): Endpoint[] {
       body: CreateEvent,
       answer: EventCreated,
       handle: ({ body }, context) => events.create(body, context),
+      offline: { kind: 'events.create', makes: 'events', run: ({ body }, context) => void events.create(body, context) },
     }),
     endpoint({
       method: 'get',

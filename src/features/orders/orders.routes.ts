@@ -13,6 +13,7 @@ export function ordersRoutes(orders: OrdersService): Endpoint[] {
       body: CreateOrder,
       answer: OrderCreated,
       handle: ({ body }, context) => orders.create(body.order, context),
+      offline: { kind: 'orders.create', makes: 'orders', run: ({ body }, context) => void orders.create(body.order, context) },
     }),
     endpoint({
       // The reads come from the current OpenAPI file, which limits them to no interface.

@@ -20,6 +20,7 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
       body: CreateProductReservation,
       answer: ProductReservationCreated,
       handle: ({ body }, context) => reservations.create(body.product_reservation, context),
+      offline: { kind: 'product_reservations.create', makes: 'product_reservations', run: ({ body }, context) => void reservations.create(body.product_reservation, context) },
     }),
     endpoint({
       method: 'get',
@@ -47,6 +48,11 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
       params: ProductReservationPath,
       body: CancelReservation,
       handle: ({ params, body }, context) => reservations.cancel(params.product_reservation_id, body, context),
+      offline: {
+        kind: 'product_reservations.cancel',
+        makes: 'reservation_state_changes',
+        run: ({ params, body }, context) => reservations.cancel(params.product_reservation_id, body, context),
+      },
     }),
   ];
 }

@@ -64,25 +64,20 @@ const STORE_WRITES: Record<string, readonly Op[]> = {
 };
 
 /**
- * The kinds a store still pushes as rows in protocol 2, checked by this policy: the writes of
- * a store the hub does not run again yet (src/sync/hub/operation-kinds.ts lists those it does).
- * A protocol-2 command of any other kind is rejected.
+ * The kinds a store still pushes as rows in protocol 2, checked by this policy: the writes
+ * whose calls hold a credential no outbox may keep — a registration's password, a token's id,
+ * a login code, a password-setup address to check — so the hub cannot run them again
+ * (src/sync/hub/operation-kinds.ts lists those it does). A protocol-2 command of any other kind
+ * is rejected.
  */
 export const ROW_KINDS: ReadonlySet<string> = new Set([
   'customers.create',
-  'cards.create',
-  'cards.update',
-  'customer-source-records.create',
   'tokens.create',
   'tokens.update',
   'tokens.logout',
   'tokens.send-password-setup-email',
   'auth-tokens.issue',
   'auth-tokens.login',
-  'events.create',
-  'orders.create',
-  'product_reservations.create',
-  'product_reservations.cancel',
 ]);
 
 /** The kind of a row a protocol-1 store replays to a hub restored from a backup. */

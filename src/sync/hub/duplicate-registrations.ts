@@ -3,8 +3,8 @@
  * registration is a fact of its store, so the hub keeps both customers (DESIGN §5
  * "Authority") and lists the later one as a `duplicate_email` conflict naming the customers
  * it repeats (`sync conflicts`, /status), for an operator to merge. Online, the API itself
- * refuses the second registration. A card number is unique in the schema: the second store's
- * card is rejected as `already_exists` and listed on both sides with the command.
+ * refuses the second registration. A card number is unique: the hub's feature code refuses the
+ * second store's card, which is held and listed on both sides for an operator to void.
  */
 import type { IdGenerator } from '../../core/ids.js';
 import type { Clock } from '../../clock.js';
