@@ -196,6 +196,15 @@ describe('accept-payment', () => {
     expect(anonymous.body.data.accepted_payment).toMatchObject({ credit_points: 0, credit: 0, total_credit: 0 });
   });
 
+  it('an anonymous bill earns no points: credit_points_of_this_transaction and total_credit_points are 0', async () => {
+    // The same 200 CZK of beans earns Jana 20 + 10 = 30 points; nobody, anonymously.
+    const beans = bill([item(PRODUCT.espresso, 2, 100)]);
+    expect((await accept({ card_number: JANA_CARD, bill: beans })).body.data.accepted_payment.credit_points_of_this_transaction).toBe(30);
+    const anonymous = await accept({ bill: beans });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.data.accepted_payment).toMatchObject({ credit_points_of_this_transaction: 0, total_credit_points: 0 });
+  });
+
   it('with neither card_number nor customer_id the bill is priced anonymously, and what only a customer has answers 400 required rather than being dropped', async () => {
     const sameBill = bill([item(PRODUCT.cappuccino, 1, 65), item(PRODUCT.espresso, 2, 100)]);
     const priced = await accept({ bill: sameBill });
