@@ -52,7 +52,7 @@ describe('README', () => {
       expect(stdout).toContain('{"data":{"customer_id":"de0000000000000000000000c1"}}');
       expect(stdout).toMatch(/"authentication_token":"\d{6}"/);
       expect(stdout.match(/"total_items":1/g)).toHaveLength(2);
-      expect(stdout).toContain('{"code":"BAKERY-10","name":"10 % off bakery","type":"reward","discount":3.5');
+      expect(stdout).toContain('{"bill_item_id":"2","discount_code":"BAKERY-10","discount_value":"3.50","discount_percent":"10.00","description":"10 % off bakery"');
       expect(stdout).toContain('"credit_points":100,"price_of_credit_points":50,"credit":30');
       expect(stdout).toContain('"credit_points_of_this_transaction":20,"total_credit_points":170,"total_credit":171.63');
       expect(stdout).toMatch(/\{"data":\{"purchase_id":"[0-9a-f]{26}"\}\}/);

@@ -15,6 +15,7 @@ import type { Bill as EngineBill } from '../../loyalty/bill.js';
 import type { BillReader } from './bill-reader.js';
 import type { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import type { CheckoutRepo } from './checkout.repo.js';
+import { discountItems } from './discount-items.js';
 import { RecommendedAnswers } from './recommended-answer.js';
 import type { AcceptPayment, AcceptPaymentAnswer, RecommendedBestRewards } from './checkout.schemas.js';
 
@@ -78,13 +79,7 @@ export class CheckoutService {
     const earnedMilli = customerId ? result.pointsEarnedMilli : 0;
     return {
       accepted_payment: {
-        recommended_discounts: result.discounts.map((discount) => ({
-          code: discount.code,
-          name: discount.name,
-          type: discount.source,
-          discount: fromMinor(discount.amount_minor),
-          bill_item_ids: discount.bill_item_ids,
-        })),
+        recommended_discounts: discountItems(result.discounts, bill.lines),
         credit_points: fromMilli(result.pointsUsedMilli),
         price_of_credit_points: fromMinor(result.pointsPriceMinor),
         credit: fromMinor(result.creditUsedMinor),
