@@ -318,7 +318,7 @@ describe('send-purchase, cancellation and returns', () => {
     const first = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: once });
     const again = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: once });
     const error = expectError(again, 400, 'invalid_params_exception');
-    expect(error.error_data.invalid_params[0]).toMatchObject({ name: 'bill.bill_id', reason: 'already_exists' });
+    expect(error.error_data.invalid_params).toEqual([{ name: 'bill.bill_id', reason: 'already_exists', value: 'S-2', message: 'This bill was already sent' }]);
     expect(error.error_data.purchase_id).toBe(first.body.data.purchase_id);
     // Petr: 80 + 65 // 10 = 86, once.
     expect(balanceOf(DEMO_IDS.customerPetr)).toBe(86);
@@ -338,8 +338,22 @@ describe('send-purchase, cancellation and returns', () => {
     });
     expect(cancel.status).toBe(201);
     expect(balanceOf(DEMO_IDS.customerPetr)).toBe(86);
-    const twice = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-3-CANCEL-2', canceled: true } });
-    expect(expectError(twice, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('already_exists');
+  });
+
+  it('a second cancellation names bill.bill_number and its value; the original sent again as canceled names its bill_id and says how to cancel', async () => {
+    const original = bill([item(PRODUCT.espresso, 1, 100)], '2026-11-21 12:30:00', 'S-8');
+    const sold = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: original });
+    const resent = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, canceled: true } });
+    const resentError = expectError(resent, 400, 'invalid_params_exception');
+    expect(resentError.error_data.invalid_params).toEqual([{ name: 'bill.bill_id', reason: 'already_exists', value: 'S-8', message: expect.stringMatching(/cancellation is a new bill, with its own bill_id and the original's bill_number/) }]);
+    expect(resentError.error_data.purchase_id).toBe(sold.body.data.purchase_id);
+
+    const cancel = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-8-CANCEL', canceled: true } });
+    expect(cancel.status).toBe(201);
+    const twice = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-8-CANCEL-2', canceled: true } });
+    const twiceError = expectError(twice, 400, 'invalid_params_exception');
+    expect(twiceError.error_data.invalid_params).toEqual([{ name: 'bill.bill_number', reason: 'already_exists', value: 'N-S-8', message: 'The bill this bill_number names is cancelled already' }]);
+    expect(twiceError.error_data.purchase_id).toBe(cancel.body.data.purchase_id);
   });
 
   it('a partial return after the earned points were spent takes them back into a negative balance, listed', async () => {

@@ -430,7 +430,7 @@ describe('sync between a hub and stores', () => {
     for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
     const again = await send(a, 'A-C7', { canceled: true, bill_number: 'N-7', total_price: -300 });
     expect(again.status).toBe(400);
-    expect(again.body.error.error_data.invalid_params[0]).toMatchObject({ reason: 'already_exists' });
+    expect(again.body.error.error_data.invalid_params[0]).toMatchObject({ name: 'bill.bill_number', reason: 'already_exists', value: 'N-7' });
 
     // Offline: store B records the cancellation; the hub reverses the bill when it arrives.
     await cluster.stopHub();
