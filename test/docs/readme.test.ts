@@ -58,11 +58,18 @@ describe('README', () => {
       expect(stdout).toMatch(/\{"data":\{"purchase_id":"[0-9a-f]{26}"\}\}/);
       expect(stdout).toContain('{"data":{"earned_points":20,"used_credits":30,"used_points":100,"used_points_total":100,"used_vouchers":[]}}');
       expect(stdout).toContain('{"data":{"recommended_products_list":["de000000000000000000000303","de000000000000000000000306","de000000000000000000000301"],"total_items":3}}');
-      // What accept-payment announced is what send-purchase left: 200 − 30 + 1.63 of credit,
-      // 250 − 100 + 20 points.
+      // The return takes back the croissant's 7 points; the sale of beans earns 15, its cancellation takes them back.
+      expect(stdout).toContain('{"data":{"earned_points":270,"redeemed_points":107,"available_points":163}}');
+      expect(stdout).toContain('{"data":{"earned_points":285,"redeemed_points":122,"available_points":163}}');
+      expect(stdout.match(/\{"data":\{"purchase_id":"[0-9a-f]{26}"\}\}/g)).toHaveLength(4);
+      // What accept-payment announced is what send-purchase left, 200 − 30 + 1.63 of credit and
+      // 250 − 100 + 20 points, less what the return took back: 0.70 and 7 points.
       const jana = DEMO_IDS.customerJana;
-      expect(summedCredit(server.app.node.db, jana)).toBe(17_163);
-      expect(foldedPoints(server.app.node.db, jana, Date.now())).toBe(170_000);
+      expect(summedCredit(server.app.node.db, jana)).toBe(17_093);
+      expect(foldedPoints(server.app.node.db, jana, Date.now())).toBe(163_000);
+      const cancellation = server.app.node.db.prepare("SELECT cancels_purchase_id FROM purchases WHERE external_purchase_id = 'demo-3-cancel'").get() as { cancels_purchase_id: string };
+      const sale = server.app.node.db.prepare("SELECT id FROM purchases WHERE external_purchase_id = 'demo-3'").get() as { id: string };
+      expect(cancellation.cancels_purchase_id).toBe(sale.id);
     });
   });
 });
