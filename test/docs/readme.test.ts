@@ -2,8 +2,9 @@
  * The README is checked against the code: its error-reason table against the catalogue in
  * src/errors.ts, and its curl walk-through run as printed against a real demo server.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
@@ -25,6 +26,25 @@ describe('README', () => {
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(README)![1]!;
     expect(firstBlock).toContain('npm ci && npm start');
     expect(firstBlock).toContain('npm ci && npm test');
+  });
+
+  it("says at once that npm test installs the Debian packages its tests need, as root, or names the apt-get line; CI runs exactly the README's command", () => {
+    expect(README.slice(0, 800)).toMatch(/npm test` first checks for the Debian packages its tests need \(chromium at `\/usr\/bin\/chromium`, openssl,\nfaketime\)/);
+    const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.test).toMatch(/^node test\/support\/preflight\.mjs && /);
+    const ci = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
+    expect(ci.trimEnd().split('\n').at(-1)).toBe('npm ci && npm test');
+    expect(ci).not.toContain('apt-get install');
+  });
+
+  it('the test preflight, not run as root, stops at once naming the apt-get install line of what is missing', () => {
+    // Without PATH, openssl is not found; as a user other than root nothing is installed.
+    const preflight = fileURLToPath(new URL('../support/preflight.mjs', import.meta.url));
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const run = spawnSync(process.execPath, [preflight], { env: { PATH: '' }, encoding: 'utf8', timeout: 10_000, ...asUser });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^ {2}sudo apt-get install -y (\S+ )*openssl( \S+)*$/m);
+    expect(run.stdout).toBe('');
   });
 
   it('lists exactly the reasons of the error catalogue, with their meanings', () => {
