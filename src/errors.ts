@@ -267,6 +267,17 @@ export function billAlreadySent(param: { name: 'bill.bill_id' | 'bill.bill_numbe
   });
 }
 
+/** A login at a store that has not bootstrapped from its hub: it holds none of the chain's users yet. */
+export function noDataYet(): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'service_unavailable_exception',
+    title: 'No data yet',
+    detail: "This store holds no data yet: it has not bootstrapped from its hub (its /health and `loyaltyd sync status` say why)",
+    error_data: {},
+  });
+}
+
 export function mailNotSent(): AppError {
   return new AppError({
     type: ABOUT_BLANK,

@@ -7,16 +7,23 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import { decodeHlc } from '../core/hlc.js';
 import { SyncState } from './sync-state.js';
+import { recentRounds } from './store/round-log.js';
 
 export interface StoreSyncStatus {
   mode: 'store';
   hub_url: string | null;
+  /** Whether the hub answered the last round, if only to refuse it; null before the first round. */
   reachable: boolean | null;
   last_attempt_at: string | null;
   last_push_at: string | null;
   last_pull_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
+  /**
+   * The HTTP status the hub answered the last round with when it refused it (401: it refuses
+   * this node's name or secret); null when that round succeeded or the hub did not answer.
+   */
+  last_error_status: number | null;
   outbox: {
     pending: number;
     oldest_pending_age_seconds: number | null;
@@ -125,15 +132,19 @@ export class SyncStatusReader {
     const hubTime = state.get('hub_time');
     const lastSuccess = state.get('last_success_at') ?? null;
     const lastErrorAt = state.get('last_error_at') ?? null;
+    const failedLast = lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess);
+    // The kept rounds are read only after a failure: a store's report to the hub reads this status on every request.
+    const refusedWith = failedLast ? (recentRounds(state)[0]?.hub_status ?? null) : null;
     return {
       mode,
       hub_url: hubUrl ?? null,
-      reachable: lastSuccess === null && lastErrorAt === null ? null : lastSuccess !== null && (lastErrorAt === null || lastSuccess >= lastErrorAt),
+      reachable: lastSuccess === null && lastErrorAt === null ? null : !failedLast || refusedWith !== null,
       last_attempt_at: state.get('last_attempt_at') ?? null,
       last_push_at: state.get('last_push_at') ?? null,
       last_pull_at: state.get('last_pull_at') ?? null,
       last_success_at: lastSuccess,
-      last_error: lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess) ? (state.get('last_error') ?? null) : null,
+      last_error: failedLast ? (state.get('last_error') ?? null) : null,
+      last_error_status: refusedWith,
       outbox: {
         pending: outbox.pending,
         oldest_pending_age_seconds: secondsSince(outbox.oldest),
