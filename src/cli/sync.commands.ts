@@ -6,7 +6,7 @@ import { readSyncStatus } from '../sync/status.js';
 import { StorageReader } from '../sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../wiring.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
-import { configFrom, print, withApp, type CommonOptions } from './context.js';
+import { configFrom, print, printTable, withApp, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
 
 function common(command: Command): Command {
@@ -50,7 +50,11 @@ export function registerSyncCommands(program: Command): void {
           storage: new StorageReader(app.node.db, config).read(systemClock),
         };
         if (options.json) print({ ...status }, true);
-        else print(flatten(status as unknown as Record<string, unknown>), false);
+        else if (status.mode === 'hub') {
+          const { nodes, ...rest } = status;
+          print(flatten(rest as unknown as Record<string, unknown>), false);
+          printTable('nodes', nodes as unknown as Record<string, unknown>[]);
+        } else print(flatten(status as unknown as Record<string, unknown>), false);
       });
     },
   );

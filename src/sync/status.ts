@@ -86,6 +86,8 @@ interface NodeRow {
   generation: string | null;
   last_seq: number | null;
   last_seen_at: string | null;
+  /** When the store last pulled (or bootstrapped), reporting what it pushed through. */
+  reported_at: string | null;
 }
 
 /**
@@ -104,8 +106,9 @@ export class SyncStatusReader {
     this.state = new SyncState(db);
     this.conflicts = db.prepare<[], number>('SELECT count(*) FROM sync_conflicts').pluck();
     this.nodes = db.prepare(
-      `SELECT n.name, p.generation, p.last_seq, p.last_seen_at FROM nodes n
-       LEFT JOIN sync_node_progress p ON p.node_id = n.id ORDER BY n.name, p.last_seen_at DESC`,
+      `SELECT n.name, p.generation, p.last_seq, p.last_seen_at, c.reported_at FROM nodes n
+       LEFT JOIN sync_node_progress p ON p.node_id = n.id LEFT JOIN sync_node_clocks c ON c.node_id = n.id
+       ORDER BY n.name, p.last_seen_at DESC`,
     );
     this.feed = db.prepare(FEED_HEAD_SQL);
     this.outbox = db.prepare(
@@ -120,7 +123,7 @@ export class SyncStatusReader {
     const now = clock();
     const secondsSince = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((now - Date.parse(iso)) / 1000)) : null);
     if (mode === 'hub') {
-      const nodes = this.nodes.all().map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
+      const nodes = lastSeen(this.nodes.all()).map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
       const feed = this.feed.get()!;
       return { mode, feed_last_seq: feed.seq ?? 0, nodes, clock_drift_ms: driftOf(feed.hlc, now), conflicts };
     }
@@ -169,6 +172,19 @@ export class SyncStatusReader {
 /** The sync status, read once (the CLI, a test); a SyncStatusReader keeps its statements for the next read. */
 export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | undefined, clock: Clock): SyncStatus {
   return new SyncStatusReader(db).read(mode, hubUrl, clock);
+}
+
+/**
+ * A store is seen when it pushes and when it pulls: a store that bootstrapped and has pushed
+ * nothing yet is seen at its pulls. Its newest generation (the first of its rows) takes the
+ * newer of its last push and its last pull; an older generation keeps its last push.
+ */
+function lastSeen(rows: NodeRow[]): Omit<NodeRow, 'reported_at'>[] {
+  return rows.map(({ reported_at: reportedAt, ...row }, index) => {
+    const newest = index === 0 || rows[index - 1]!.name !== row.name;
+    const pulledLater = newest && reportedAt !== null && (row.last_seen_at === null || reportedAt > row.last_seen_at);
+    return pulledLater ? { ...row, last_seen_at: reportedAt } : row;
+  });
 }
 
 function driftOf(stamp: string | null, now: number): number {
