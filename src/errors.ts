@@ -250,17 +250,31 @@ export function writtenAtHeadOffice(reason: string): AppError {
   });
 }
 
-/** send-purchase of a bill this store already recorded: the answer names the purchase. */
-export function billAlreadySent(billId: string, purchaseId: string): AppError {
+/**
+ * send-purchase of a bill this store already recorded, or a cancellation of a bill already
+ * cancelled: the field and value that name it, and the purchase that holds it.
+ */
+export function billAlreadySent(param: { name: 'bill.bill_id' | 'bill.bill_number'; value: string; message: string }, purchaseId: string): AppError {
   return new AppError({
     type: ABOUT_BLANK,
     exception: 'invalid_params_exception',
     title: 'Invalid parameters',
-    detail: 'This bill was already sent',
+    detail: param.message,
     error_data: {
-      invalid_params: [{ name: 'bill.bill_id', reason: 'already_exists', value: billId, message: 'This bill was already sent' }],
+      invalid_params: [{ ...param, reason: 'already_exists' }],
       purchase_id: purchaseId,
     },
+  });
+}
+
+/** A login at a store that has not bootstrapped from its hub: it holds none of the chain's users yet. */
+export function noDataYet(): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'service_unavailable_exception',
+    title: 'No data yet',
+    detail: "This store holds no data yet: it has not bootstrapped from its hub (its /health and `loyaltyd sync status` say why)",
+    error_data: {},
   });
 }
 

@@ -66,6 +66,12 @@ export function fromScaled(units: number, scale: number): number {
   return units / 10 ** scale;
 }
 
+/** Integer units of 10^-2 as decimal text with both places, `7.00`, for the fields the specs type as strings. */
+export function hundredthsText(units: number): string {
+  const whole = Math.abs(units);
+  return `${units < 0 ? '-' : ''}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+}
+
 export const toMinor = (value: number | string) => toScaled(value, MONEY_SCALE);
 export const fromMinor = (minor: number) => fromScaled(minor, MONEY_SCALE);
 export const toMilli = (value: number | string) => toScaled(value, POINTS_SCALE);

@@ -1,9 +1,11 @@
 /** A node's database and the clocks and id generator that stamp what it writes. */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { migrate, type MigrationResult } from './db/migrate.js';
 import { loadNodeIdentity, type NodeIdentity } from './db/node-identity.js';
+import { recordMode } from './db/node-mode.js';
 import { openDatabase, type Db } from './db/open.js';
 import { Statements } from './db/statements.js';
 import { TableVersions } from './db/table-versions.js';
@@ -44,9 +46,12 @@ const DEFAULT_OFFLINE_AGE_HOURS = 24;
 const PUBLISH_BATCH = 1000;
 
 export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub' | 'offline'>>, clock: Clock): Node {
-  const db = openDatabase(databaseFile(config.data_dir));
+  const file = databaseFile(config.data_dir);
+  const created = !existsSync(file);
+  const db = openDatabase(file);
   try {
     const migrations = migrate(db);
+    if (created) recordMode(db, config.mode);
     const identity = loadNodeIdentity(db);
     const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
     const operations = new Operations(clock);

@@ -162,7 +162,7 @@ export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService
   if (!client) return undefined;
   const timeoutMs = config.sync.history_timeout_ms;
   return {
-    history: new HubHistory(client, timeoutMs),
+    history: new HubHistory(db, client, timeoutMs),
     sessions: new HubSessions(db, client, timeoutMs, (tokenId, customerId) => tokens.adoptChainSession(tokenId, customerId)),
   };
 }

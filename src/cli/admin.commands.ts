@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { checkDataFolder } from './data-folder.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
 import { secretArgument } from './secret-input.js';
 
@@ -55,7 +56,7 @@ export function registerAdminCommands(program: Command): void {
       .requiredOption('--name <store>', 'node name')
       .option('--store <id>', 'a store this node serves; repeat for each (its facts must name one of them)', collect, []),
   ).action(async (options: CommonOptions & { name: string; store: string[] }) => {
-    await withApp(configFrom(options), (app) => print(app.services.nodes.add(options.name, options.store), options.json));
+    await withApp(hubFolder(options), (app) => print(app.services.nodes.add(options.name, options.store), options.json));
   });
   common(
     nodes
@@ -63,8 +64,18 @@ export function registerAdminCommands(program: Command): void {
       .description("Retire a store node for good: its secret stops working, and it no longer shows as silent or holds back the customer states' horizon")
       .requiredOption('--name <store>', 'node name'),
   ).action(async (options: CommonOptions & { name: string }) => {
-    await withApp(configFrom(options), (app) => print(app.services.nodes.retire(options.name), options.json));
+    await withApp(hubFolder(options), (app) => print(app.services.nodes.retire(options.name), options.json));
   });
+}
+
+/** Store nodes are the hub's: a hub's folder, opened as a hub's, whatever LOYALTYD_MODE says. */
+function hubFolder(options: CommonOptions) {
+  const config = configFrom(options, { mode: 'hub' });
+  checkDataFolder(config.data_dir, 'hub', {
+    mustExist: true,
+    advice: "store nodes are registered at the hub, on the folder `loyaltyd serve --mode hub` (or `LOYALTYD_MODE=hub loyaltyd init`) created",
+  });
+  return config;
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -43,3 +43,17 @@ export function print(data: Record<string, unknown>, json: boolean | undefined):
     process.stdout.write(`${key.padEnd(width)}  ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
   }
 }
+
+/** Prints rows as a table under its title, a column per key of the first row, `-` for none; `title  none` without rows. */
+export function printTable(title: string, rows: Record<string, unknown>[]): void {
+  const [first] = rows;
+  if (!first) {
+    process.stdout.write(`${title}  none\n`);
+    return;
+  }
+  const columns = Object.keys(first);
+  const cells = rows.map((row) => columns.map((column) => (row[column] === null || row[column] === undefined ? '-' : String(row[column]))));
+  const widths = columns.map((column, index) => Math.max(column.length, ...cells.map((line) => line[index]!.length)));
+  const line = (values: string[]) => `  ${values.map((value, index) => value.padEnd(widths[index]!)).join('  ')}`.trimEnd();
+  process.stdout.write(`${title}\n${[line(columns), ...cells.map(line)].join('\n')}\n`);
+}

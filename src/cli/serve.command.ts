@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { createApp } from '../app.js';
 import { systemClock } from '../clock.js';
+import { recordMode } from '../db/node-mode.js';
 import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
 import { loadShowcase } from '../demo/showcase.js';
 import { startServer } from '../server.js';
@@ -9,6 +10,7 @@ import { serverTls } from '../tls-files.js';
 import { SyncAgent } from '../sync/store/agent.js';
 import { createStoreSync } from '../wiring.js';
 import { configFrom, type CommonOptions } from './context.js';
+import { checkDataFolder, modeAdvice } from './data-folder.js';
 
 interface ServeOptions extends CommonOptions {
   mode?: string;
@@ -44,8 +46,11 @@ export function registerServeCommand(program: Command): void {
         'node.name': options.nodeName,
         'node.secret': options.nodeSecret,
       });
+      checkDataFolder(config.data_dir, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
       const log = pino({ level: config.log.level });
       const app = createApp({ config, clock: systemClock, log });
+      // A folder an earlier release created records its mode at its first start.
+      recordMode(app.node.db, config.mode);
       if (options.demo && !isDemoLoaded(app)) await loadDemo(app);
       if (options.demo && options.showcase) loadShowcase(app);
       // Sync settings are checked before listening: a store missing its node credentials

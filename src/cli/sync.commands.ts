@@ -5,7 +5,8 @@ import { checksumTables } from '../sync/protocol/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
 import { StorageReader } from '../sync/storage-status.js';
 import { createFeedCompaction, createStoreSync } from '../wiring.js';
-import { configFrom, print, withApp, type CommonOptions } from './context.js';
+import { checkDataFolder, modeAdvice } from './data-folder.js';
+import { configFrom, print, printTable, withApp, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
 
 function common(command: Command): Command {
@@ -30,8 +31,11 @@ function withSyncFlags(command: Command): Command {
     .option('--node-secret <secret>', "this store node's secret");
 }
 
+/** The command's config, once the data folder is found to hold the kind of node its mode names. */
 function syncConfig(options: SyncOptions) {
-  return configFrom(options, { mode: options.mode, 'hub.url': options.hubUrl, 'node.name': options.nodeName, 'node.secret': options.nodeSecret });
+  const config = configFrom(options, { mode: options.mode, 'hub.url': options.hubUrl, 'node.name': options.nodeName, 'node.secret': options.nodeSecret });
+  checkDataFolder(config.data_dir, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
+  return config;
 }
 
 export function registerSyncCommands(program: Command): void {
@@ -46,7 +50,11 @@ export function registerSyncCommands(program: Command): void {
           storage: new StorageReader(app.node.db, config).read(systemClock),
         };
         if (options.json) print({ ...status }, true);
-        else print(flatten(status as unknown as Record<string, unknown>), false);
+        else if (status.mode === 'hub') {
+          const { nodes, ...rest } = status;
+          print(flatten(rest as unknown as Record<string, unknown>), false);
+          printTable('nodes', nodes as unknown as Record<string, unknown>[]);
+        } else print(flatten(status as unknown as Record<string, unknown>), false);
       });
     },
   );
@@ -71,6 +79,7 @@ export function registerSyncCommands(program: Command): void {
 
   common(sync.command('compact').description("On the hub: compact the change feed and forget the stores' command results past the retention now (also done hourly)")).action(async (options: CommonOptions) => {
     const config = configFrom(options, { mode: 'hub' });
+    checkDataFolder(config.data_dir, 'hub', { mustExist: true, advice: "the change feed is compacted on the hub's folder" });
     const outcome = await withApp(config, (app) => createFeedCompaction(app.node, config, systemClock).run());
     print({ ...outcome }, options.json);
   });

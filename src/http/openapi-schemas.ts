@@ -2,7 +2,8 @@
  * zod schemas as JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) for the API
  * document: requests as the API reads them (`input`: a money amount is a number or a
  * numeric string), answers as it writes them (`output`). A schema that refers to itself
- * (a JSON value) keeps its definitions under the document's components.schemas.
+ * (a JSON value) or carries an `id` keeps its definitions under the document's
+ * components.schemas.
  */
 import { z } from 'zod';
 
@@ -21,7 +22,8 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', definiti
   // Each schema names its own definitions __schema0, __schema1, … and itself `#`; the
   // document keeps them apart under a prefix of their own.
   const prefix = `Schema${Object.keys(definitions).length}`;
-  const rename = (name: string) => `${prefix}_${name === '#' ? 'root' : name.replace(/^__schema/, '')}`;
+  // A schema named by its `id` metadata (DiscountItem) keeps its name: the specs call it so.
+  const rename = (name: string) => (name === '#' || name.startsWith('__schema') ? `${prefix}_${name === '#' ? 'root' : name.replace(/^__schema/, '')}` : name);
   const reference = (target: string) => `#/components/schemas/${rename(target === '#' ? '#' : target.slice('#/$defs/'.length))}`;
   if (refersToItself) local['#'] = converted;
   for (const [name, definition] of Object.entries(local)) definitions[rename(name)] = relocated(definition, reference) as JsonSchema;

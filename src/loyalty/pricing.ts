@@ -9,10 +9,11 @@
  */
 import { wholeUnits, type Bill, type BillLine } from './bill.js';
 import { creditBack } from './credit-back.js';
+import { discountLines, type LineDiscount } from './discount-lines.js';
 import { pointsEarned } from './earning.js';
 import type { Program, RewardDefinition } from './program.schemas.js';
 import type { BillRewards } from './reward-matcher.js';
-import { countOf, isAvailable } from './rewards.js';
+import { countOf, eligibleLines, isAvailable } from './rewards.js';
 
 export interface CampaignPrice {
   value_minor: number;
@@ -25,7 +26,12 @@ export interface AppliedDiscount {
   name: string;
   source: 'campaign_product' | 'reward' | 'voucher';
   amount_minor: number;
+  /** The lines whose earning the discount lowers: a campaign price's own line; none for a reward's or a voucher's. */
   bill_item_ids: string[];
+  /** The discount by the line it is given on (src/loyalty/discount-lines.ts). */
+  lines: LineDiscount[];
+  /** A percentage discount's rate, in hundredths of a percent; none for an amount or a price. */
+  percent_hundredths: number | undefined;
 }
 
 export interface PaymentInput {
@@ -65,18 +71,35 @@ export function pricePayment(input: PaymentInput): PaymentResult {
   for (const line of bill.lines) {
     const price = line.product_id ? input.campaignPrices.get(line.product_id) : undefined;
     const amount = price ? campaignDiscount(line, price) : 0;
-    if (amount > 0) discounts.push({ code: `campaign:${line.product_id}`, name: 'Campaign price', source: 'campaign_product', amount_minor: amount, bill_item_ids: [line.bill_item_id] });
+    if (price && amount > 0) {
+      discounts.push({
+        code: `campaign:${line.product_id}`,
+        name: 'Campaign price',
+        source: 'campaign_product',
+        amount_minor: amount,
+        bill_item_ids: [line.bill_item_id],
+        lines: [{ bill_item_id: line.bill_item_id, amount_minor: amount }],
+        percent_hundredths: price.value_type_id === 1 ? price.value_minor : undefined,
+      });
+    }
   }
+  const rewardDiscount = (code: string, reward: RewardDefinition, source: 'reward' | 'voucher', uses: number, amount: number): AppliedDiscount => ({
+    code,
+    name: reward.name,
+    source,
+    amount_minor: amount,
+    bill_item_ids: [],
+    lines: discountLines(reward.discount, amount, uses, eligibleLines(reward, bill.lines)),
+    percent_hundredths: reward.discount.type === 'percent' ? reward.discount.value * 100 : undefined,
+  });
   for (const reward of input.rewards) {
     if (!reward.is_automated || !isAvailable(reward, bill)) continue;
     if (paymentType === 'S' && reward.conditions.length === 0) continue;
-    const amount = input.evaluation.discount(reward, countOf(reward, input.evaluation.usesByItems(reward), input.balanceMilli));
-    if (amount > 0) discounts.push({ code: reward.code, name: reward.name, source: 'reward', amount_minor: amount, bill_item_ids: [] });
+    const uses = countOf(reward, input.evaluation.usesByItems(reward), input.balanceMilli);
+    const amount = input.evaluation.discount(reward, uses);
+    if (amount > 0) discounts.push(rewardDiscount(reward.code, reward, 'reward', uses, amount));
   }
-  for (const voucher of input.vouchers) {
-    const amount = input.evaluation.discount(voucher.reward, 1);
-    discounts.push({ code: voucher.code, name: voucher.reward.name, source: 'voucher', amount_minor: amount, bill_item_ids: [] });
-  }
+  for (const voucher of input.vouchers) discounts.push(rewardDiscount(voucher.code, voucher.reward, 'voucher', 1, input.evaluation.discount(voucher.reward, 1)));
   const discounted = Math.max(0, input.totalMinor - discounts.reduce((sum, discount) => sum + discount.amount_minor, 0));
   // Points pay only what they cover whole: a point worth 0.50 pays 0.50, never 0.49.
   const pointsForBill = input.program.point_value > 0 ? Math.floor(discounted / input.program.point_value) * 1000 : 0;

@@ -7,16 +7,23 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/open.js';
 import { decodeHlc } from '../core/hlc.js';
 import { SyncState } from './sync-state.js';
+import { recentRounds } from './store/round-log.js';
 
 export interface StoreSyncStatus {
   mode: 'store';
   hub_url: string | null;
+  /** Whether the hub answered the last round, if only to refuse it; null before the first round. */
   reachable: boolean | null;
   last_attempt_at: string | null;
   last_push_at: string | null;
   last_pull_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
+  /**
+   * The HTTP status the hub answered the last round with when it refused it (401: it refuses
+   * this node's name or secret); null when that round succeeded or the hub did not answer.
+   */
+  last_error_status: number | null;
   outbox: {
     pending: number;
     oldest_pending_age_seconds: number | null;
@@ -79,6 +86,8 @@ interface NodeRow {
   generation: string | null;
   last_seq: number | null;
   last_seen_at: string | null;
+  /** When the store last pulled (or bootstrapped), reporting what it pushed through. */
+  reported_at: string | null;
 }
 
 /**
@@ -97,8 +106,9 @@ export class SyncStatusReader {
     this.state = new SyncState(db);
     this.conflicts = db.prepare<[], number>('SELECT count(*) FROM sync_conflicts').pluck();
     this.nodes = db.prepare(
-      `SELECT n.name, p.generation, p.last_seq, p.last_seen_at FROM nodes n
-       LEFT JOIN sync_node_progress p ON p.node_id = n.id ORDER BY n.name, p.last_seen_at DESC`,
+      `SELECT n.name, p.generation, p.last_seq, p.last_seen_at, c.reported_at FROM nodes n
+       LEFT JOIN sync_node_progress p ON p.node_id = n.id LEFT JOIN sync_node_clocks c ON c.node_id = n.id
+       ORDER BY n.name, p.last_seen_at DESC`,
     );
     this.feed = db.prepare(FEED_HEAD_SQL);
     this.outbox = db.prepare(
@@ -113,7 +123,7 @@ export class SyncStatusReader {
     const now = clock();
     const secondsSince = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((now - Date.parse(iso)) / 1000)) : null);
     if (mode === 'hub') {
-      const nodes = this.nodes.all().map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
+      const nodes = lastSeen(this.nodes.all()).map((node) => ({ ...node, seconds_since_seen: secondsSince(node.last_seen_at) }));
       const feed = this.feed.get()!;
       return { mode, feed_last_seq: feed.seq ?? 0, nodes, clock_drift_ms: driftOf(feed.hlc, now), conflicts };
     }
@@ -125,15 +135,19 @@ export class SyncStatusReader {
     const hubTime = state.get('hub_time');
     const lastSuccess = state.get('last_success_at') ?? null;
     const lastErrorAt = state.get('last_error_at') ?? null;
+    const failedLast = lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess);
+    // The kept rounds are read only after a failure: a store's report to the hub reads this status on every request.
+    const refusedWith = failedLast ? (recentRounds(state)[0]?.hub_status ?? null) : null;
     return {
       mode,
       hub_url: hubUrl ?? null,
-      reachable: lastSuccess === null && lastErrorAt === null ? null : lastSuccess !== null && (lastErrorAt === null || lastSuccess >= lastErrorAt),
+      reachable: lastSuccess === null && lastErrorAt === null ? null : !failedLast || refusedWith !== null,
       last_attempt_at: state.get('last_attempt_at') ?? null,
       last_push_at: state.get('last_push_at') ?? null,
       last_pull_at: state.get('last_pull_at') ?? null,
       last_success_at: lastSuccess,
-      last_error: lastErrorAt !== null && (lastSuccess === null || lastErrorAt > lastSuccess) ? (state.get('last_error') ?? null) : null,
+      last_error: failedLast ? (state.get('last_error') ?? null) : null,
+      last_error_status: refusedWith,
       outbox: {
         pending: outbox.pending,
         oldest_pending_age_seconds: secondsSince(outbox.oldest),
@@ -158,6 +172,19 @@ export class SyncStatusReader {
 /** The sync status, read once (the CLI, a test); a SyncStatusReader keeps its statements for the next read. */
 export function readSyncStatus(db: Db, mode: 'store' | 'hub', hubUrl: string | undefined, clock: Clock): SyncStatus {
   return new SyncStatusReader(db).read(mode, hubUrl, clock);
+}
+
+/**
+ * A store is seen when it pushes and when it pulls: a store that bootstrapped and has pushed
+ * nothing yet is seen at its pulls. Its newest generation (the first of its rows) takes the
+ * newer of its last push and its last pull; an older generation keeps its last push.
+ */
+function lastSeen(rows: NodeRow[]): Omit<NodeRow, 'reported_at'>[] {
+  return rows.map(({ reported_at: reportedAt, ...row }, index) => {
+    const newest = index === 0 || rows[index - 1]!.name !== row.name;
+    const pulledLater = newest && reportedAt !== null && (row.last_seen_at === null || reportedAt > row.last_seen_at);
+    return pulledLater ? { ...row, last_seen_at: reportedAt } : row;
+  });
 }
 
 function driftOf(stamp: string | null, now: number): number {

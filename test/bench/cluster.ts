@@ -22,8 +22,13 @@ export function benchDir(name: string, parent = tmpdir()): string {
   return folder;
 }
 
-export function cli(args: string[]): string {
-  return execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+export function cli(args: string[], env: Record<string, string> = {}): string {
+  return execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+/** A hub's folder with the demo chain loaded (a folder records the kind of node it was made for). */
+export function demoHubFolder(hubDir: string): void {
+  cli(['demo', '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
 }
 
 /** A `loyaltyd serve` (or baseline server) process, known by the URL it prints. */

@@ -40,7 +40,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
 import { databaseFile } from '../../src/node.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
-import { addNode, benchDir, cli, demoBearer, spawnServer, startHub, type ServerProcess } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from './cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, seconds } from './report.js';
 
@@ -164,7 +164,7 @@ export async function run(): Promise<void> {
  */
 async function startFleetHub(name: string): Promise<{ hub: ServerProcess; hubDir: string }> {
   const hubDir = benchDir(name);
-  cli(['demo', '--data-dir', hubDir, '--json']);
+  demoHubFolder(hubDir);
   addCustomers(hubDir);
   return { hub: await startHub(hubDir, { LOYALTYD_SYNC_MAX_CLOCK_SKEW_SECONDS: String(86_400) }), hubDir };
 }

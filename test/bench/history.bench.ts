@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { databaseFile } from '../../src/node.js';
-import { benchDir, cli, demoBearer, startHub } from './cluster.js';
+import { benchDir, demoBearer, demoHubFolder, startHub } from './cluster.js';
 import { line, seconds } from './report.js';
 
 const PURCHASES = Number(process.env.BENCH_HISTORY_PURCHASES ?? 1_000_000);
@@ -19,7 +19,7 @@ const customerId = (i: number) => `c0${hex(i, 24)}`;
 
 export async function run(): Promise<void> {
   const hubDir = benchDir('history-hub');
-  cli(['demo', '--data-dir', hubDir, '--json']);
+  demoHubFolder(hubDir);
   const writing = performance.now();
   writeHistory(databaseFile(hubDir));
   line(`hub: ${PURCHASES.toLocaleString('en')} purchases of ${CUSTOMERS.toLocaleString('en')} customers`, `written in ${seconds(performance.now() - writing)}`);

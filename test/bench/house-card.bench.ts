@@ -19,7 +19,7 @@ import { databaseFile } from '../../src/node.js';
 import { startServer } from '../../src/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/wiring.js';
-import { addNode, benchDir, cli, demoBearer, startHub, storeConfig } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, startHub, storeConfig } from './cluster.js';
 import { line } from './report.js';
 
 const BILLS = Number(process.env.BENCH_HOUSE_BILLS ?? 1000);
@@ -58,7 +58,7 @@ export async function run(): Promise<void> {
 
 async function sell(withSilentStore: boolean): Promise<Window[]> {
   const hubDir = benchDir('house-hub');
-  cli(['demo', '--data-dir', hubDir, '--json']);
+  demoHubFolder(hubDir);
   const hub = await startHub(hubDir);
   try {
     return await sellThrough(hubDir, hub.url, withSilentStore);

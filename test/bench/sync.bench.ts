@@ -43,7 +43,7 @@ import { runRound } from '../../src/sync/store/agent.js';
 import { NodeClocks } from '../../src/sync/hub/node-clocks.js';
 import { createStoreSync } from '../../src/wiring.js';
 import { buildBaseline, checkoutCommit } from './baseline-build.js';
-import { addNode, benchDir, cli, demoBearer, spawnServer, startHub, storeConfig, type ServerProcess } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from './cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 
 const COMMANDS = Number(process.env.BENCH_SYNC_COMMANDS ?? 100_000);
@@ -148,9 +148,9 @@ async function storeCode(root: string): Promise<StoreCode> {
  */
 async function queueBuild(name: string, root: string): Promise<QueuedBuild> {
   const bin = join(root, 'bin', 'loyaltyd');
-  const loyaltyd = (args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const loyaltyd = (args: string[], env: Record<string, string> = {}) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   const hubDir = benchDir('push-hub');
-  loyaltyd(['demo', '--data-dir', hubDir, '--json']);
+  loyaltyd(['demo', '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
   const credentials = JSON.parse(loyaltyd(['nodes', 'add', '--name', 'bench-store', '--data-dir', hubDir, '--json'])) as { node_name: string; node_secret: string };
   addPool(hubDir);
   const code = await storeCode(root);
@@ -307,7 +307,7 @@ function addPool(hubDir: string): void {
 /** BENCH_SYNC_COMMANDS (100,000) events.create commands, each the rows the store wrote, against bare inserts of the same rows. */
 async function rowsBench(): Promise<void> {
   const hubDir = benchDir('sync-hub');
-  cli(['demo', '--data-dir', hubDir, '--json']);
+  demoHubFolder(hubDir);
   const credentials = addNode(hubDir, 'bench-store');
   const hub = await startHub(hubDir);
   try {
@@ -365,7 +365,7 @@ async function bootstrapBench(): Promise<void> {
   if (kept && existsSync(databaseFile(kept))) {
     line('reused hub', kept);
   } else {
-    cli(['demo', '--data-dir', hubDir, '--json']);
+    demoHubFolder(hubDir);
     addNode(hubDir, 'bench-reporting-store');
     const generated = generateCustomers(hubDir, CUSTOMERS);
     line(`hub generated ${CUSTOMERS.toLocaleString('en')} customers with cards and balances`, seconds(generated));

@@ -18,7 +18,7 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test installs it when run as root)`);
   server = await startTestServer();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true, timeout: 30_000 });
 }, 60_000);

@@ -36,7 +36,7 @@ let brno: StoreProcess;
 const screenshots = mkdtempSync(join(tmpdir(), 'loyaltyd-status-screens-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test installs it when run as root)`);
   cluster = await Cluster.start({
     stores: ['prague', 'brno'],
     hubEnv: { LOYALTYD_OFFLINE__MAX_AGE_HOURS: HUB_OFFLINE_HOURS },

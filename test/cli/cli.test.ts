@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,6 +24,15 @@ afterEach(async () => {
 function newFolder(): string {
   const folder = tempDir('loyaltyd-cli-');
   folders.push(folder);
+  return folder;
+}
+
+const HUB = { LOYALTYD_MODE: 'hub' };
+
+/** A folder holding a hub's database, as `LOYALTYD_MODE=hub loyaltyd init` makes it. */
+async function newHubFolder(): Promise<string> {
+  const folder = newFolder();
+  await runCliJson(['init', '--data-dir', folder], HUB);
   return folder;
 }
 
@@ -196,7 +205,7 @@ describe('loyaltyd admin commands', () => {
   });
 
   it('nodes add --json prints the node name and a secret stored only as its hash', async () => {
-    const dataDir = newFolder();
+    const dataDir = await newHubFolder();
     const node = await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
     expect(Object.keys(node).sort()).toEqual(['node_name', 'node_secret', 'store_ids']);
     expect(node.node_name).toBe('store-brno');
@@ -207,7 +216,7 @@ describe('loyaltyd admin commands', () => {
 
   it('nodes add --store binds the node to the stores it serves, and refuses a store the chain does not have', async () => {
     const dataDir = newFolder();
-    await runCliJson(['demo', '--data-dir', dataDir]);
+    await runCliJson(['demo', '--data-dir', dataDir], HUB);
     const node = await runCliJson(['nodes', 'add', '--name', 'store-prague', '--store', DEMO_IDS.storeCentral, '--store', DEMO_IDS.storeAirport, '--data-dir', dataDir]);
     expect(node.store_ids).toEqual([DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]);
     expect(queryOne(dataDir, 'SELECT count(*) AS n FROM node_stores s JOIN nodes n ON n.id = s.node_id WHERE n.name = ?', 'store-prague')).toEqual({ n: 2 });
@@ -218,7 +227,7 @@ describe('loyaltyd admin commands', () => {
   });
 
   it('nodes add twice with the same name exits 1 and keeps the first secret', async () => {
-    const dataDir = newFolder();
+    const dataDir = await newHubFolder();
     const first = await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
     const second = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir, '--json']);
     expect(second.code).toBe(1);
@@ -228,7 +237,7 @@ describe('loyaltyd admin commands', () => {
   });
 
   it('nodes retire turns a node\'s secret off for good, again without harm, and exits 1 naming a node the hub does not have', async () => {
-    const dataDir = newFolder();
+    const dataDir = await newHubFolder();
     await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
     for (let n = 0; n < 2; n += 1) expect(await runCliJson(['nodes', 'retire', '--name', 'store-brno', '--data-dir', dataDir])).toEqual({ node_name: 'store-brno', retired: true });
     expect(queryOne(dataDir, 'SELECT state FROM nodes WHERE name = ?', 'store-brno')).toEqual({ state: 0 });
@@ -237,8 +246,61 @@ describe('loyaltyd admin commands', () => {
     expect(unknown.stderr).toContain('name: not_found (store-nowhere)');
   });
 
+  it("nodes add refuses an empty folder and a store's, exiting 1 with what to do; a hub's folder needs no LOYALTYD_MODE", async () => {
+    const empty = newFolder();
+    const onEmpty = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', empty, '--json'], HUB);
+    expect(onEmpty.code).toBe(1);
+    expect(onEmpty.stdout).toBe('');
+    expect(onEmpty.stderr).toContain(`loyaltyd: ${empty} holds no loyaltyd database; store nodes are registered at the hub`);
+    expect(existsSync(databaseFile(empty))).toBe(false);
+
+    const store = newFolder();
+    await runCliJson(['init', '--data-dir', store]);
+    const onStore = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', store, '--json'], HUB);
+    expect(onStore.code).toBe(1);
+    expect(onStore.stderr).toContain(`loyaltyd: ${store} holds a store's database, not a hub's`);
+    expect(queryOne(store, 'SELECT count(*) AS n FROM nodes')).toEqual({ n: 0 });
+
+    const hub = await newHubFolder();
+    expect((await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', hub])).node_name).toBe('store-brno');
+    expect(queryOne(hub, "SELECT value FROM meta WHERE key = 'mode'")).toEqual({ value: 'hub' });
+  });
+
+  it("sync status refuses a hub's folder without --mode hub, and a store's with it, exiting 1", async () => {
+    const hub = await newHubFolder();
+    const store = newFolder();
+    await runCliJson(['init', '--data-dir', store]);
+    const asStore = await runCli(['sync', 'status', '--data-dir', hub, '--json']);
+    expect(asStore.code).toBe(1);
+    expect(asStore.stdout).toBe('');
+    expect(asStore.stderr).toContain(`${hub} holds a hub's database, not a store's; for a hub's folder give --mode hub`);
+    const asHub = await runCli(['sync', 'status', '--mode', 'hub', '--data-dir', store, '--json']);
+    expect(asHub.code).toBe(1);
+    expect(asHub.stderr).toContain(`${store} holds a store's database, not a hub's; for a store's folder leave out --mode hub`);
+    expect((await runCliJson(['sync', 'status', '--mode', 'hub', '--data-dir', hub])).mode).toBe('hub');
+    expect((await runCliJson(['sync', 'status', '--data-dir', store])).mode).toBe('store');
+  });
+
+  it('a folder an earlier release made, with no mode recorded, is known by what it holds when that is sure, else accepted', async () => {
+    const hub = await newHubFolder();
+    await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', hub]);
+    const unrecorded = newFolder();
+    await runCliJson(['init', '--data-dir', unrecorded]);
+    for (const folder of [hub, unrecorded]) {
+      const db = openDatabase(databaseFile(folder));
+      db.prepare("DELETE FROM meta WHERE key = 'mode'").run();
+      db.close();
+    }
+    // The hub registered a store node: a hub's.
+    expect((await runCli(['sync', 'status', '--data-dir', hub, '--json'])).code).toBe(1);
+    expect((await runCli(['nodes', 'add', '--name', 'store-plzen', '--data-dir', hub, '--json'])).code).toBe(0);
+    // Nothing says which: accepted, as before.
+    expect((await runCli(['sync', 'status', '--data-dir', unrecorded, '--json'])).code).toBe(0);
+    expect((await runCli(['sync', 'status', '--mode', 'hub', '--data-dir', unrecorded, '--json'])).code).toBe(0);
+  });
+
   it('prints key: value lines without --json', async () => {
-    const result = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', newFolder()]);
+    const result = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', await newHubFolder()]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^node_name\s+store-brno$/m);
     expect(result.stdout).toMatch(/^node_secret\s+[0-9a-f]{64}$/m);

@@ -13,6 +13,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, startTestServer, type TestServer } from '../support/server.js';
 import { foldedPoints } from '../support/ledger-oracle.js';
+import { OpenApiContract } from '../support/openapi.js';
 
 const JANA_CARD = '2000000000017';
 const PETR_CARD = '2000000000024';
@@ -134,15 +135,72 @@ describe('accept-payment', () => {
     expect(s.body.data.accepted_payment.recommended_discounts.map((d: { code: string; discount: number }) => [d.code, d.discount])).toEqual([['BAKERY-10', 7]]);
     expect(s.body.data.accepted_payment).toMatchObject({ credit_points_of_this_transaction: 29, total_credit_points: 279 });
     const d = await accept({ store_id: AIRPORT, card_number: JANA_CARD, payment_type: 'D', bill: bill(items) });
-    expect(d.body.data.accepted_payment.recommended_discounts.map((x: { code: string; discount: number }) => [x.code, x.discount])).toEqual([['BAKERY-10', 7], ['AIRPORT-5PCT', 8.5]]);
+    // AIRPORT-5PCT's 8.50 told by line: 5 % of 70 = 3.50 and of 100 = 5.00.
+    expect(d.body.data.accepted_payment.recommended_discounts.map((x: { code: string; discount: number }) => [x.code, x.discount])).toEqual([
+      ['BAKERY-10', 7],
+      ['AIRPORT-5PCT', 3.5],
+      ['AIRPORT-5PCT', 5],
+    ]);
     expect(d.body.data.accepted_payment).toMatchObject({ credit_points_of_this_transaction: 0, total_credit_points: 250 });
+  });
+
+  it("recommended_discounts are the specs' DiscountItems, one per discounted line, as the 2021 spec types them", async () => {
+    // At the airport, paying D: 2 croissants (70), a bag of beans (100), a cappuccino (65),
+    // 235 CZK. BAKERY-10 is 10 % of the croissants, 7.00, on their line alone; AIRPORT-5PCT is
+    // 5 % of the bill, 11.75: 3.50, 5.00 and 3.25 by line.
+    const croissants = item(PRODUCT.croissant, 2, 35);
+    const beans = item(PRODUCT.espresso, 1, 100);
+    const cappuccino = item(PRODUCT.cappuccino, 1, 65);
+    const response = await accept({ store_id: AIRPORT, card_number: JANA_CARD, payment_type: 'D', bill: bill([croissants, beans, cappuccino]) });
+    expect(response.status).toBe(200);
+    const discounts = response.body.data.accepted_payment.recommended_discounts;
+    const line = (id: number, code: string, value: string, percent: string, description: string) => ({
+      bill_item_id: String(id),
+      discount_code: code,
+      discount_value: value,
+      discount_percent: percent,
+      description,
+    });
+    expect(discounts).toMatchObject([
+      line(croissants.bill_item_id, 'BAKERY-10', '7.00', '10.00', '10 % off bakery'),
+      line(croissants.bill_item_id, 'AIRPORT-5PCT', '3.50', '5.00', '5 % off every bill at the airport'),
+      line(beans.bill_item_id, 'AIRPORT-5PCT', '5.00', '5.00', '5 % off every bill at the airport'),
+      line(cappuccino.bill_item_id, 'AIRPORT-5PCT', '3.25', '5.00', '5 % off every bill at the airport'),
+    ]);
+    // The 2021 spec's answer is the AcceptedPayment itself; interface.md wraps it in accepted_payment.
+    const spec2021 = new OpenApiContract();
+    const conforms = (acceptedPayment: unknown) => spec2021.check('POST', '/purchases/actions/accept-payment', 200, { data: acceptedPayment });
+    expect(conforms(response.body.data.accepted_payment)).toEqual([]);
+    expect(conforms({ recommended_discounts: [{ ...discounts[0], discount_value: 7 }] })).not.toEqual([]);
+  });
+
+  it('a free cappuccino voucher is told on the cheapest cappuccino it takes, with its share of the line', async () => {
+    // CAPPU-2026 gives one cappuccino for 0: of two lines, the 60 CZK one, 60.00 off, all of it (100 %).
+    const dear = item(PRODUCT.cappuccino, 1, 65);
+    const cheap = item(PRODUCT.cappuccino, 1, 60);
+    const response = await accept({ card_number: JANA_CARD, benefit_codes: ['CAPPU-2026'], bill: bill([dear, cheap]) });
+    expect(response.status).toBe(200);
+    expect(response.body.data.accepted_payment.recommended_discounts).toMatchObject([
+      { bill_item_id: String(cheap.bill_item_id), discount_code: 'CAPPU-2026', discount_value: '60.00', discount_percent: '100.00', type: 'voucher', discount: 60 },
+    ]);
   });
 
   it('a campaign product on the bill gets its cash-desk price', async () => {
     // Filter coffee is 20 % off in the autumn campaign: 2 × 120 = 240, 48.00 off.
     const response = await accept({ card_number: JANA_CARD, bill: bill([item(PRODUCT.filter, 2, 120)]) });
     expect(response.body.data.accepted_payment.recommended_discounts).toEqual([
-      { code: `campaign:${'de' + (0x302).toString(16).padStart(24, '0')}`, name: 'Campaign price', type: 'campaign_product', discount: 48, bill_item_ids: [String(itemNumber)] },
+      {
+        bill_item_id: String(itemNumber),
+        discount_code: `campaign:${'de' + (0x302).toString(16).padStart(24, '0')}`,
+        discount_value: '48.00',
+        discount_percent: '20.00',
+        description: 'Campaign price',
+        code: `campaign:${'de' + (0x302).toString(16).padStart(24, '0')}`,
+        name: 'Campaign price',
+        type: 'campaign_product',
+        discount: 48,
+        bill_item_ids: [String(itemNumber)],
+      },
     ]);
     // Earned on what is paid after the campaign price: 192 // 10 = 19.
     expect(response.body.data.accepted_payment.credit_points_of_this_transaction).toBe(19);
@@ -194,6 +252,15 @@ describe('accept-payment', () => {
     expect(byCard.body.data.accepted_payment).toMatchObject({ credit_points: 40, credit: 30, benefit_codes: ['CAPPU-2026'] });
     const anonymous = await accept({ bill: sameBill });
     expect(anonymous.body.data.accepted_payment).toMatchObject({ credit_points: 0, credit: 0, total_credit: 0 });
+  });
+
+  it('an anonymous bill earns no points: credit_points_of_this_transaction and total_credit_points are 0', async () => {
+    // The same 200 CZK of beans earns Jana 20 + 10 = 30 points; nobody, anonymously.
+    const beans = bill([item(PRODUCT.espresso, 2, 100)]);
+    expect((await accept({ card_number: JANA_CARD, bill: beans })).body.data.accepted_payment.credit_points_of_this_transaction).toBe(30);
+    const anonymous = await accept({ bill: beans });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.data.accepted_payment).toMatchObject({ credit_points_of_this_transaction: 0, total_credit_points: 0 });
   });
 
   it('with neither card_number nor customer_id the bill is priced anonymously, and what only a customer has answers 400 required rather than being dropped', async () => {
@@ -251,7 +318,7 @@ describe('send-purchase, cancellation and returns', () => {
     const first = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: once });
     const again = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: once });
     const error = expectError(again, 400, 'invalid_params_exception');
-    expect(error.error_data.invalid_params[0]).toMatchObject({ name: 'bill.bill_id', reason: 'already_exists' });
+    expect(error.error_data.invalid_params).toEqual([{ name: 'bill.bill_id', reason: 'already_exists', value: 'S-2', message: 'This bill was already sent' }]);
     expect(error.error_data.purchase_id).toBe(first.body.data.purchase_id);
     // Petr: 80 + 65 // 10 = 86, once.
     expect(balanceOf(DEMO_IDS.customerPetr)).toBe(86);
@@ -271,8 +338,22 @@ describe('send-purchase, cancellation and returns', () => {
     });
     expect(cancel.status).toBe(201);
     expect(balanceOf(DEMO_IDS.customerPetr)).toBe(86);
-    const twice = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-3-CANCEL-2', canceled: true } });
-    expect(expectError(twice, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('already_exists');
+  });
+
+  it('a second cancellation names bill.bill_number and its value; the original sent again as canceled names its bill_id and says how to cancel', async () => {
+    const original = bill([item(PRODUCT.espresso, 1, 100)], '2026-11-21 12:30:00', 'S-8');
+    const sold = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: original });
+    const resent = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, canceled: true } });
+    const resentError = expectError(resent, 400, 'invalid_params_exception');
+    expect(resentError.error_data.invalid_params).toEqual([{ name: 'bill.bill_id', reason: 'already_exists', value: 'S-8', message: expect.stringMatching(/cancellation is a new bill, with its own bill_id and the original's bill_number/) }]);
+    expect(resentError.error_data.purchase_id).toBe(sold.body.data.purchase_id);
+
+    const cancel = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-8-CANCEL', canceled: true } });
+    expect(cancel.status).toBe(201);
+    const twice = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-8-CANCEL-2', canceled: true } });
+    const twiceError = expectError(twice, 400, 'invalid_params_exception');
+    expect(twiceError.error_data.invalid_params).toEqual([{ name: 'bill.bill_number', reason: 'already_exists', value: 'N-S-8', message: 'The bill this bill_number names is cancelled already' }]);
+    expect(twiceError.error_data.purchase_id).toBe(cancel.body.data.purchase_id);
   });
 
   it('a partial return after the earned points were spent takes them back into a negative balance, listed', async () => {

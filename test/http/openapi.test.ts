@@ -120,6 +120,15 @@ describe('/openapi.json of a store', () => {
     expect(login.security).toEqual([]);
   });
 
+  it("documents accept-payment's recommended_discounts as the specs' DiscountItem, its fields typed as the 2021 spec types them", () => {
+    const components = (document as unknown as { components: { schemas: Record<string, any> } }).components.schemas;
+    const item = components.DiscountItem;
+    expect(item.required).toContain('bill_item_id');
+    for (const field of ['bill_item_id', 'discount_code', 'discount_value', 'discount_percent', 'description']) expect(item.properties[field]?.type, field).toBe('string');
+    const answer = document.paths['/rest-api/enterprise-interface/v1.0/purchases/actions/accept-payment']!.post!.responses['200'].content['application/json'].schema;
+    expect(answer.properties.data.properties.accepted_payment.properties.recommended_discounts.items).toEqual({ $ref: '#/components/schemas/DiscountItem' });
+  });
+
   it('declares the answer of every operation of the interfaces that answers with a body', () => {
     const undeclared = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/rest-api/'))

@@ -35,6 +35,8 @@ export interface StoreStatus {
   last_pull_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
+  /** The HTTP status the hub refused the last round with; null when it succeeded or the hub did not answer. */
+  last_error_status: number | null;
   outbox: { pending: number; oldest_pending_age_seconds: number | null; rejected: number; replaying: boolean };
   feed: { cursor: number | null; hub_last_seq: number | null; lag_rows: number | null; lag_seconds: number | null; bootstrapping: boolean };
   /** How far the store's stamps ran ahead of the hub's clock, past its tolerance, in the last push (0 when they did not). */

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/db/migrate.js';
+import { demoCredentials } from '../../src/demo/demo.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
 import { Cluster, waitFor, type StoreProcess } from '../support/cluster.js';
@@ -115,16 +116,23 @@ describe('the sync handshake', () => {
     expect(header.node_through).toBe('');
   });
 
-  it('a store given a wrong node secret keeps serving and reports the hub refusing it in sync status', async () => {
+  it('a store given a wrong node secret keeps serving, answers /health 503 with the reason, says in sync status the hub answered 401, and tells a POS it has no data yet', async () => {
     const impostor = store;
     impostor.serveArgs = ['--hub-url', cluster.hub.url, '--node-name', 'kiosk', '--node-secret', 'not-the-secret'];
     await impostor.start();
-    expect((await call('GET', `${impostor.url}/health`)).status).toBe(200);
     await waitFor('a failed round', () => impostor.peekStatus().last_error !== null);
+    const health = await call('GET', `${impostor.url}/health`);
+    expect(health.status).toBe(503);
+    expect(health.body.status).toBe('degraded');
+    expect(health.body.reasons).toEqual([expect.stringMatching(/^never bootstrapped from its hub, so it holds no data yet: the hub refuses this node's name or secret \(it answered 401/)]);
     const status = await impostor.syncStatus();
-    expect(status.reachable).toBe(false);
-    expect(status.last_error).toMatch(/401/);
+    expect(status).toMatchObject({ reachable: true, last_error_status: 401, last_error: expect.stringMatching(/^hub answered 401/) });
     expect(status.feed.cursor).toBeNull();
+    const login = await call('POST', `${impostor.url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
+      body: { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password },
+    });
+    expect(login.status).toBe(503);
+    expect(login.body.error).toMatchObject({ exception: 'service_unavailable_exception', detail: expect.stringMatching(/^This store holds no data yet: it has not bootstrapped from its hub/) });
   });
 });
 

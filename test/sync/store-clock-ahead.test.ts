@@ -28,7 +28,7 @@ function libfaketime(): string {
   const found = readdirSync('/usr/lib')
     .map((dir) => join('/usr/lib', dir, 'faketime', 'libfaketimeMT.so.1'))
     .find((path) => existsSync(path));
-  if (!found) throw new Error('libfaketime is missing: apt-get install -y faketime (.ci/run installs it)');
+  if (!found) throw new Error('libfaketime is missing: apt-get install -y faketime (npm test installs it when run as root)');
   return found;
 }
 

@@ -135,17 +135,30 @@ export type RecommendedRewardListing = z.infer<typeof RecommendedRewardListing>;
 
 export const RecommendedBestRewardsAnswer = z.object({ recommended_best_rewards: z.array(RecommendedRewardListing), total_items: z.number().int().min(0) });
 
-const RecommendedDiscount = z.object({
-  code: z.string(),
-  name: z.string(),
-  type: z.enum(['campaign_product', 'reward', 'voucher']),
-  discount: z.number().meta({ description: 'Money off the bill' }),
-  bill_item_ids: z.array(z.string()),
-});
+/**
+ * One discounted line (the specs' DiscountItem, typed as the 2021 spec types it), with the
+ * fields the first answers carried (code, name, type, discount, bill_item_ids), now of that
+ * line alone.
+ */
+export const DiscountItem = z
+  .object({
+    bill_item_id: z.string().meta({ description: 'The bill item the discount is given on' }),
+    discount_code: z.string().meta({ description: 'The reward, voucher or campaign price (`campaign:<product_id>`)' }),
+    discount_value: z.string().meta({ description: 'Money off this line, in the currency of the bill, as decimal text', example: '7.00' }),
+    discount_percent: z.string().meta({ description: "A percentage discount's rate; otherwise the share of the line's paid amount it takes, as decimal text", example: '10.00' }),
+    description: z.string().meta({ description: 'The name of the reward, or "Campaign price"' }),
+    code: z.string().meta({ description: 'As discount_code' }),
+    name: z.string().meta({ description: 'As description' }),
+    type: z.enum(['campaign_product', 'reward', 'voucher']),
+    discount: z.number().meta({ description: 'Money off this line, as a number' }),
+    bill_item_ids: z.array(z.string()).meta({ description: 'The one line, [bill_item_id]' }),
+  })
+  .meta({ id: 'DiscountItem', description: 'A discount on one line of the bill' });
+export type DiscountItem = z.infer<typeof DiscountItem>;
 
 export const AcceptPaymentAnswer = z.object({
   accepted_payment: z.object({
-    recommended_discounts: z.array(RecommendedDiscount),
+    recommended_discounts: z.array(DiscountItem).meta({ description: 'One item per discounted line and discount' }),
     credit_points: z.number().meta({ description: 'Points used to pay' }),
     price_of_credit_points: z.number().meta({ description: 'The money those points pay' }),
     credit: z.number().meta({ description: 'Credit used to pay' }),

@@ -15,6 +15,7 @@ import type { Bill as EngineBill } from '../../loyalty/bill.js';
 import type { BillReader } from './bill-reader.js';
 import type { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import type { CheckoutRepo } from './checkout.repo.js';
+import { discountItems } from './discount-items.js';
 import { RecommendedAnswers } from './recommended-answer.js';
 import type { AcceptPayment, AcceptPaymentAnswer, RecommendedBestRewards } from './checkout.schemas.js';
 
@@ -74,21 +75,17 @@ export class CheckoutService {
       // Without benefit codes there is nothing to check, nor a second look at the rewards catalog.
       vouchers: customerId && request.benefit_codes.length > 0 ? this.vouchers(request.benefit_codes, customerId, bill, evaluation, paidAt) : [],
     });
+    // No customer, no account to earn into: the bill's points are nobody's.
+    const earnedMilli = customerId ? result.pointsEarnedMilli : 0;
     return {
       accepted_payment: {
-        recommended_discounts: result.discounts.map((discount) => ({
-          code: discount.code,
-          name: discount.name,
-          type: discount.source,
-          discount: fromMinor(discount.amount_minor),
-          bill_item_ids: discount.bill_item_ids,
-        })),
+        recommended_discounts: discountItems(result.discounts, bill.lines),
         credit_points: fromMilli(result.pointsUsedMilli),
         price_of_credit_points: fromMinor(result.pointsPriceMinor),
         credit: fromMinor(result.creditUsedMinor),
         benefit_codes: result.discounts.filter((discount) => discount.source === 'voucher').map((discount) => discount.code),
-        credit_points_of_this_transaction: fromMilli(result.pointsEarnedMilli),
-        total_credit_points: fromMilli(balance - result.pointsUsedMilli + result.pointsEarnedMilli),
+        credit_points_of_this_transaction: fromMilli(earnedMilli),
+        total_credit_points: fromMilli(balance - result.pointsUsedMilli + earnedMilli),
         // The credit balance once this bill is closed: less the credit it pays with, plus the
         // credit back it earns. No card, no credit account.
         total_credit: customerId ? fromMinor(creditBalance - result.creditUsedMinor + result.creditEarnedMinor) : 0,

@@ -71,7 +71,7 @@ export class PurchaseRecorder {
   send(request: SendPurchase, named?: OriginalBill | 'left-to-the-hub'): SendPurchaseAnswer {
     const { bill: finalBill } = request;
     const existing = this.repo.purchaseByStoreBill(request.store_id, finalBill.bill_id);
-    if (existing) throw billAlreadySent(finalBill.bill_id, existing.id);
+    if (existing) throw billAlreadySent({ name: 'bill.bill_id', value: finalBill.bill_id, message: sentAgain(finalBill.canceled) }, existing.id);
     const customerId = this.customerOf(request.customer_id, request.card_number);
     const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
     const original = finalBill.canceled && named !== 'left-to-the-hub' ? this.originalOf(request.store_id, finalBill.bill_number, named) : undefined;
@@ -187,7 +187,15 @@ export class PurchaseRecorder {
     if (!billNumber) throw invalidParam('bill.bill_number', 'required', undefined, 'A cancellation names the original bill_number');
     const original = named ?? this.originals.local(storeId, billNumber);
     if (!original) throw invalidParam('bill.bill_number', 'not_found', billNumber);
-    if (original.cancellation) throw billAlreadySent(billNumber, original.cancellation);
+    if (original.cancellation) {
+      throw billAlreadySent({ name: 'bill.bill_number', value: billNumber, message: 'The bill this bill_number names is cancelled already' }, original.cancellation);
+    }
     return original;
   }
+}
+
+/** Why a bill_id sent again is refused; a till that sends it again as a cancellation is told how to cancel. */
+function sentAgain(canceled: boolean): string {
+  if (!canceled) return 'This bill was already sent';
+  return "This bill_id was already sent; a cancellation is a new bill, with its own bill_id and the original's bill_number";
 }

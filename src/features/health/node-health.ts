@@ -7,7 +7,9 @@
  * - the free space of its data folder is under `health.min_free_disk_mb`: SQLite would fail
  *   writes mid-transaction soon;
  * - a store that has not completed a round with its hub for longer than the offline age
- *   (it has stopped redeeming points), or a hub with stores silent that long.
+ *   (it has stopped redeeming points), or a hub with stores silent that long;
+ * - a store its hub refuses (its node name or secret is wrong, or retired), or one whose first
+ *   bootstrap failed: it holds none of the chain's data, no user can log in at it.
  */
 import { statfsSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
@@ -15,6 +17,7 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
 import type { FleetStatus } from '../../sync/hub/fleet-status.js';
 import { SyncState } from '../../sync/sync-state.js';
+import { recentRounds, REFUSED_NODE } from '../../sync/store/round-log.js';
 
 export interface HealthSettings {
   dataDir: string;
@@ -84,8 +87,20 @@ export class NodeHealth {
       return silent > 0 ? `${silent} store(s) silent for longer than offline.max_age_hours (${hours} h)` : undefined;
     }
     if (!hubUrl) return undefined;
+    const refusal = this.hubRefusal();
+    if (refusal) return refusal;
     const lastSuccess = this.state.get('last_success_at');
     const since = lastSuccess ? Date.parse(lastSuccess) : startedAt;
     return this.clock() - since > offlineAgeMs ? `no successful sync round with the hub for longer than offline.max_age_hours (${hours} h)` : undefined;
+  }
+
+  /** Why the last round failed, when it says the store cannot work at all: refused by its hub, or never bootstrapped. */
+  private hubRefusal(): string | undefined {
+    const [last] = recentRounds(this.state);
+    if (!last || last.ok) return undefined;
+    const refused = last.hub_status !== null && REFUSED_NODE.has(last.hub_status);
+    const why = refused ? `the hub refuses this node's name or secret (it answered ${last.hub_status}; check node.name and node.secret)` : (last.error ?? 'its last round failed');
+    if (this.state.get('cursor') === undefined) return `never bootstrapped from its hub, so it holds no data yet: ${why}`;
+    return refused ? why : undefined;
   }
 }

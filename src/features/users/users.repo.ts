@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open.js';
+import { SyncState } from '../../sync/sync-state.js';
 import type { WriteTransaction } from '../../db/write-path.js';
 import type { UserRow } from './users.schemas.js';
 
@@ -9,14 +10,21 @@ export class UsersRepo {
   private readonly byLogin;
   private readonly sessionByHash;
   private readonly expired;
+  private readonly sync: SyncState;
 
   constructor(db: Db) {
+    this.sync = new SyncState(db);
     this.byLogin = db.prepare<[string], UserRow>('SELECT * FROM users WHERE login = ?');
     this.sessionByHash = db.prepare<[string], { user_id: string; expires_at: string; state: number }>(
       `SELECT s.user_id, s.expires_at, u.state FROM user_sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = ?`,
     );
     this.expired = db.prepare<[string], string>(`SELECT id FROM user_sessions WHERE expires_at <= ? LIMIT ${EXPIRED_PER_LOGIN}`).pluck();
+  }
+
+  /** A store with a hub that has tried a round and holds no feed cursor: it never bootstrapped, its users are still at the hub. */
+  awaitsBootstrap(): boolean {
+    return this.sync.get('last_attempt_at') !== undefined && this.sync.get('cursor') === undefined;
   }
 
   userByLogin(login: string): UserRow | undefined {

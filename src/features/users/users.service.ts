@@ -7,7 +7,7 @@ import { equalSecrets, md5Hex, newSecret, sha256Hex } from '../../auth/secrets.j
 import type { Throttle } from '../../auth/throttle.js';
 import type { Clock } from '../../clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, unauthorized } from '../../errors.js';
+import { invalidParam, noDataYet, unauthorized } from '../../errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { UsersRepo } from './users.repo.js';
@@ -64,6 +64,7 @@ export class UsersService {
     // An unknown login costs the same scrypt as a known one: timing tells no login apart.
     const matches = await verifyPassword(request.password, user?.password_hash ?? UNKNOWN_LOGIN_HASH);
     const valid = user !== undefined && user.state === 1 && user.external_application_id === request.user_external_application_id && matches;
+    if (!user && this.repo.awaitsBootstrap()) throw noDataYet();
     if (!valid || !user) throw unauthorized('The login, password or external application is wrong');
     this.throttle.succeed(attempt);
     const token = newSecret();

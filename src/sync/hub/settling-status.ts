@@ -16,7 +16,10 @@ export interface SettlingStatus {
   /** The horizon's moment: the states hold every fact stamped before it in their lots. */
   horizon_at: string;
   horizon_age_seconds: number;
-  /** The store whose last report is the horizon; null when the offline age's floor is. */
+  /**
+   * The store whose last report is the horizon, while a state waits on it; null when none
+   * does, or when the offline age's floor is the horizon.
+   */
   held_by: string | null;
   /** Customer states with a tail the horizon has not passed. */
   unsettled_states: number;
@@ -27,12 +30,12 @@ export interface SettlingStatus {
 export class SettlingStatusReader {
   private readonly horizon: Horizon;
   private readonly name: Statement<[string], string>;
-  private readonly tails: Statement<[], { states: number; oldest: string | null }>;
+  private readonly tails: Statement<[], { states: number; oldest: string | null; newest: string | null }>;
 
   constructor(db: Db, offlineAgeMs: number) {
     this.horizon = new Horizon(db, offlineAgeMs);
     this.name = db.prepare<[string], string>('SELECT name FROM nodes WHERE id = ?').pluck();
-    this.tails = db.prepare('SELECT count(*) AS states, min(first_stamp) AS oldest FROM customer_state_tails');
+    this.tails = db.prepare('SELECT count(*) AS states, min(first_stamp) AS oldest, max(first_stamp) AS newest FROM customer_state_tails');
   }
 
   read(now: number): SettlingStatus {
@@ -43,9 +46,19 @@ export class SettlingStatusReader {
     return {
       horizon_at: new Date(horizonMs).toISOString(),
       horizon_age_seconds: ageOf(horizonMs),
-      held_by: heldBy === undefined ? null : (this.name.get(heldBy) ?? heldBy),
+      held_by: heldBy === undefined || !waitsOnHorizon(tails.newest, stamp) ? null : (this.name.get(heldBy) ?? heldBy),
       unsettled_states: tails.states,
       oldest_unsettled_age_seconds: tails.oldest === null ? null : ageOf(msOfStamp(tails.oldest)),
     };
   }
+}
+
+/**
+ * Whether a state waits on the horizon: its tail starts at or after it, so no settling moves
+ * any of it until the horizon's store reports again. Every store's last report is somewhere,
+ * and the oldest is the horizon; a tail that starts before it is settled at the next run, and
+ * the store holds nothing back.
+ */
+function waitsOnHorizon(newestTailStart: string | null, horizon: string): boolean {
+  return newestTailStart !== null && newestTailStart >= horizon;
 }

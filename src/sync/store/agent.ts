@@ -31,6 +31,8 @@ export interface RoundOutcome {
   /** Rows retention deleted in this round. */
   retained?: number;
   error?: string;
+  /** The HTTP status the hub refused the round with (401: it refuses this node's name or secret). */
+  hubStatus?: number;
   retryAfterMs?: number;
 }
 
@@ -51,9 +53,10 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
     outcome.ok = true;
   } catch (error) {
     outcome.error = (error as Error).message;
+    if (error instanceof HubError && error.status !== undefined) outcome.hubStatus = error.status;
     if (error instanceof HubError && error.retryAfterSeconds !== undefined) outcome.retryAfterMs = error.retryAfterSeconds * 1000;
   }
-  const { ok, pushed, rejected, pulled, error } = outcome;
+  const { ok, pushed, rejected, pulled, error, hubStatus } = outcome;
   const ended = new Date(clock()).toISOString();
   commitUnsynced(parts.db, () => {
     if (error === undefined) parts.state.set('last_success_at', ended);
@@ -61,7 +64,7 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
       parts.state.set('last_error', error);
       parts.state.set('last_error_at', ended);
     }
-    recordRound(parts.state, { started_at: new Date(started).toISOString(), ms: clock() - started, ok, pushed, rejected, pulled, error: error ?? null });
+    recordRound(parts.state, { started_at: new Date(started).toISOString(), ms: clock() - started, ok, pushed, rejected, pulled, error: error ?? null, hub_status: hubStatus ?? null });
   });
   return outcome;
 }

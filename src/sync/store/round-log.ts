@@ -19,10 +19,15 @@ export const RoundRecord = z.object({
   rejected: z.number().int(),
   pulled: z.number().int(),
   error: z.string().nullable(),
+  /** The HTTP status the hub refused the round with; null when it succeeded or no answer came (rounds kept before it was recorded read null). */
+  hub_status: z.number().int().nullable().default(null),
 });
 export type RoundRecord = z.infer<typeof RoundRecord>;
 
 const RoundRecords = z.array(RoundRecord);
+
+/** Statuses by which the hub refuses the node itself, not one of its requests: its name or secret. */
+export const REFUSED_NODE = new Set([401, 403]);
 
 /** The rounds kept, newest first; none when the record is missing or unreadable. */
 export function recentRounds(state: SyncState): RoundRecord[] {
