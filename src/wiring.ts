@@ -24,6 +24,7 @@ import { OriginalBills } from './features/checkout/original-bills.js';
 import { HubFeed } from './sync/hub/hub-feed.js';
 import { HubHistory } from './sync/store/hub-history.js';
 import { HubSessions } from './sync/store/hub-sessions.js';
+import { QueuePushed } from './sync/store/queue-pushed.js';
 import type { Db } from './db/open.js';
 import type { TokensService } from './features/tokens/tokens.service.js';
 import { NodeClocks } from './sync/hub/node-clocks.js';
@@ -161,9 +162,10 @@ export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService
   const client = hubClientOf(config);
   if (!client) return undefined;
   const timeoutMs = config.sync.history_timeout_ms;
+  const pushed = new QueuePushed(db);
   return {
-    history: new HubHistory(db, client, timeoutMs),
-    sessions: new HubSessions(db, client, timeoutMs, (tokenId, customerId) => tokens.adoptChainSession(tokenId, customerId)),
+    history: new HubHistory(pushed, client, timeoutMs),
+    sessions: new HubSessions(pushed, client, timeoutMs, (tokenId, customerId) => tokens.adoptChainSession(tokenId, customerId)),
   };
 }
 

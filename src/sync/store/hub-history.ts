@@ -11,34 +11,22 @@
  * While the agent's rounds fail, or once the wait would pass the timeout, the store answers
  * from its own data, which holds them.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../db/open.js';
 import type { HistoryRead, HistoryReads } from '../../http/history-reads.js';
 import type { StoredResponse } from '../../http/idempotency.js';
 import { basePath } from '../../http/interfaces.js';
-import { SyncState } from '../sync-state.js';
 import type { HubClient } from './hub-client.js';
-
-const POLL_MS = 10;
+import type { QueuePushed } from './queue-pushed.js';
 
 export class HubHistory implements HistoryReads {
-  private readonly lastQueued: Statement<[], number | null>;
-  private readonly firstPending: Statement<[], number | null>;
-  private readonly state: SyncState;
-
   constructor(
-    db: Db,
+    private readonly pushed: QueuePushed,
     private readonly client: HubClient,
     private readonly timeoutMs: number,
-  ) {
-    this.lastQueued = db.prepare<[], number | null>("SELECT max(seq) FROM outbox WHERE status = 'pending'").pluck();
-    this.firstPending = db.prepare<[], number | null>("SELECT min(seq) FROM outbox WHERE status = 'pending'").pluck();
-    this.state = new SyncState(db);
-  }
+  ) {}
 
   async read({ iface, path, rawQuery, principal }: HistoryRead): Promise<StoredResponse | undefined> {
     const deadline = Date.now() + this.timeoutMs;
-    if (!(await this.pushedBefore(deadline))) return undefined;
+    if (!(await this.pushed.by(deadline))) return undefined;
     try {
       const answer = await this.client.history(`${basePath(iface)}${path}${rawQuery ? `?${rawQuery}` : ''}`, principal, Math.max(1, deadline - Date.now()));
       // 401 and 403: the hub does not vouch for the caller this store authenticated (a token
@@ -48,27 +36,6 @@ export class HubHistory implements HistoryReads {
     } catch {
       return undefined;
     }
-  }
-
-  /**
-   * Whether what this store queued before now reached the hub by the deadline. Not waited
-   * for while the agent's last round failed: the hub cannot hold it, and the store does.
-   */
-  private async pushedBefore(deadline: number): Promise<boolean> {
-    const through = this.lastQueued.get() ?? null;
-    if (through === null) return true;
-    if (this.roundsFail()) return false;
-    while ((this.firstPending.get() ?? Infinity) <= through) {
-      if (Date.now() + POLL_MS >= deadline || this.roundsFail()) return false;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-    return true;
-  }
-
-  private roundsFail(): boolean {
-    const failedAt = this.state.get('last_error_at');
-    const succeededAt = this.state.get('last_success_at');
-    return failedAt !== undefined && (succeededAt === undefined || failedAt > succeededAt);
   }
 
   /** A GET of the hub's sync API within the timeout; 'unreachable' when it does not answer. */

@@ -1,47 +1,35 @@
 /**
  * A store's customer-app logins made at its hub (src/http/chain-sessions.ts). The hub can
- * only log in a token it holds, with a customer and a login code it holds, so a login waits,
- * within the timeout, for this store's agent to push what it queued before the login; the hub
- * then runs the login for the token this store authenticated.
- * A 2xx is kept here as this store's session too, so the caller's next call here is logged in
- * before the feed brings the hub's. No answer in time, a 404 (the hub does not hold the token)
- * or a failure of the hub's: undefined, and the store makes the session itself.
+ * only log in a token it holds, with a customer it holds, so a login waits, within the
+ * timeout, for this store's agent to push what it queued before the login
+ * (src/sync/store/queue-pushed.ts); the hub then runs the login for the token this store
+ * authenticated. A 2xx is kept here as this store's session too, so the caller's next call
+ * here is logged in before the feed brings the hub's. No answer in time, a 404 (the hub does
+ * not hold the token) or a failure of the hub's: undefined, and the store makes the session
+ * itself.
  */
-import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Db } from '../../db/open.js';
 import type { ChainSessions, SessionRequest } from '../../http/chain-sessions.js';
 import type { StoredResponse } from '../../http/idempotency.js';
 import { basePath } from '../../http/interfaces.js';
 import type { HubClient } from './hub-client.js';
-
-const POLL_MS = 20;
+import type { QueuePushed } from './queue-pushed.js';
 
 const Session = z.object({ data: z.object({ customer_id: z.string() }) });
 
 export class HubSessions implements ChainSessions {
-  private readonly lastQueued: Statement<[], number | null>;
-  private readonly firstPending: Statement<[], number | null>;
-
   constructor(
-    db: Db,
+    private readonly pushed: QueuePushed,
     private readonly client: HubClient,
     private readonly timeoutMs: number,
     /** Keeps the hub's session as this store's (TokensService.adoptChainSession). */
     private readonly adopt: (tokenId: string, customerId: string) => void,
-  ) {
-    this.lastQueued = db.prepare<[], number | null>("SELECT max(seq) FROM outbox WHERE status = 'pending'").pluck();
-    this.firstPending = db.prepare<[], number | null>("SELECT min(seq) FROM outbox WHERE status = 'pending'").pluck();
-  }
+  ) {}
 
   async begin({ iface, path, rawQuery, principal, body }: SessionRequest): Promise<StoredResponse | undefined> {
     if (principal.kind !== 'token') return undefined;
     const deadline = Date.now() + this.timeoutMs;
-    const through = this.lastQueued.get() ?? null;
-    while (through !== null && (this.firstPending.get() ?? Infinity) <= through) {
-      if (Date.now() + POLL_MS >= deadline) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
+    if (!(await this.pushed.by(deadline))) return undefined;
     let answer;
     try {
       // A login claims no customer yet: the hub checks the token, not a session this store made.
