@@ -36,7 +36,7 @@ export interface StorageStatus {
 /** What /health shows of it, to anyone who can reach the port: the store holding the horizon back goes unnamed. */
 export function publicStorage(storage: StorageStatus): StorageStatus {
   if (!storage.settling) return storage;
-  return { ...storage, settling: { ...storage.settling, held_by: null } };
+  return { ...storage, settling: { ...storage.settling, reported_by: null, held_by: null } };
 }
 
 /** Reads a node's storage status; its statements are prepared once, since /health reads it at each probe. */

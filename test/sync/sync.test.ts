@@ -204,7 +204,7 @@ describe('sync between a hub and stores', () => {
     for (const server of [hub, a.server, b.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
     // `sync status` on the hub names the store holding the horizon back; /health only counts.
     expect(new StorageReader(hub.app.node.db, hub.config).read(hub.clock.now).settling).toMatchObject({ held_by: 'store-2', unsettled_states: 1 });
-    expect((await call('GET', `${hub.url}/health`)).body.storage.settling).toMatchObject({ held_by: null, unsettled_states: 1, oldest_unsettled_age_seconds: expect.any(Number) });
+    expect((await call('GET', `${hub.url}/health`)).body.storage.settling).toMatchObject({ reported_by: null, held_by: null, unsettled_states: 1, oldest_unsettled_age_seconds: expect.any(Number) });
 
     for (const store of [silent, a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
     await settle();

@@ -117,7 +117,12 @@ export class StatusViews {
   private settlingFacts(now: number): Facts['items'] {
     const settling = this.settling?.read(now);
     if (!settling) return [];
-    const holder = settling.held_by === null ? 'at the offline age' : `held back by store ${settling.held_by}`;
+    const holder =
+      settling.held_by !== null
+        ? `held back by store ${settling.held_by}`
+        : settling.reported_by !== null
+          ? `at store ${settling.reported_by}'s last report, which no state waits on`
+          : 'at the offline age';
     const oldest = settling.oldest_unsettled_age_seconds === null ? '' : `, the oldest fact ${duration(settling.oldest_unsettled_age_seconds)} old`;
     return [
       { label: "Customer states' horizon", value: `${timeAgo(settling.horizon_at, now)}, ${holder}` },

@@ -16,10 +16,9 @@ export interface SettlingStatus {
   /** The horizon's moment: the states hold every fact stamped before it in their lots. */
   horizon_at: string;
   horizon_age_seconds: number;
-  /**
-   * The store whose last report is the horizon, while a state waits on it; null when none
-   * does, or when the offline age's floor is the horizon.
-   */
+  /** The store whose last report is the horizon; null when the offline age's floor is. */
+  reported_by: string | null;
+  /** That store, while a state waits on it; null when none does. */
   held_by: string | null;
   /** Customer states with a tail the horizon has not passed. */
   unsettled_states: number;
@@ -43,10 +42,12 @@ export class SettlingStatusReader {
     const horizonMs = msOfStamp(stamp);
     const tails = this.tails.get()!;
     const ageOf = (ms: number) => Math.max(0, Math.round((now - ms) / 1000));
+    const reporter = heldBy === undefined ? null : (this.name.get(heldBy) ?? heldBy);
     return {
       horizon_at: new Date(horizonMs).toISOString(),
       horizon_age_seconds: ageOf(horizonMs),
-      held_by: heldBy === undefined || !waitsOnHorizon(tails.newest, stamp) ? null : (this.name.get(heldBy) ?? heldBy),
+      reported_by: reporter,
+      held_by: waitsOnHorizon(tails.newest, stamp) ? reporter : null,
       unsettled_states: tails.states,
       oldest_unsettled_age_seconds: tails.oldest === null ? null : ageOf(msOfStamp(tails.oldest)),
     };
