@@ -126,12 +126,14 @@ export class WritePath {
       const refused = queued ? this.refusal?.(command.kind, made) : undefined;
       if (refused) throw writtenAtHeadOffice(refused);
       if (queued) {
-        // The call's ids are taken before the command's own id is made.
+        // The call's ids are taken before the command's own id is made. A command that carries
+        // its call keeps no payload: the call is what the hub runs, and a payload would be a
+        // third copy of the bill beside the call and the rows in every push and outbox row.
         const recorded = this.operations.takeRecorded();
         this.appendCommand.run(
           this.newId(),
           command.kind,
-          JSON.stringify(command.payload),
+          recorded !== undefined && 'call' in recorded && recorded.call ? 'null' : JSON.stringify(command.payload),
           JSON.stringify(changes),
           this.hlc.now(),
           new Date(this.clock()).toISOString(),

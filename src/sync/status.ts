@@ -113,7 +113,7 @@ export class SyncStatusReader {
     this.feed = db.prepare(FEED_HEAD_SQL);
     this.outbox = db.prepare(
       `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,
-              (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest`,
+              (SELECT created_at FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT 1) AS oldest`,
     );
     this.deferred = db.prepare<[], number>('SELECT count(*) FROM sync_deferred').pluck();
   }
