@@ -4,6 +4,17 @@
  * file equal to the schema. A write naming a column a table lacks fails `tsc`.
  */
 export interface Tables {
+  acknowledged_commands: {
+    seq?: number | null;
+    command_id: string;
+    kind: string;
+    payload: string;
+    changes: string;
+    hlc: string;
+    operation: string;
+    created_at: string;
+    acked_at: string;
+  };
   api_users: {
     id: string;
     user_name: string;

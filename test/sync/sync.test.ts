@@ -281,7 +281,7 @@ describe('sync between a hub and stores', () => {
     expect((await store.sync.retention.run(1000)).deleted).toBe(0);
     expect(records()).toBe(kept + 2);
     // So are the commands the hub applied, to be sent again to a hub restored from a backup.
-    const applied = () => count(store.server, "SELECT count(*) AS n FROM outbox WHERE status = 'applied'");
+    const applied = () => count(store.server, 'SELECT count(*) AS n FROM acknowledged_commands');
     expect(applied()).toBe(2);
 
     // 36 days on: the facts go, and the commands; the balance, now all the hub's state, is what it was.
@@ -459,7 +459,8 @@ describe('sync between a hub and stores', () => {
     await cluster.round(store);
     expect(count(store.server, "SELECT count(*) AS n FROM outbox WHERE status = 'pending'")).toBe(0);
     // As if the hub's answer never arrived: the store still holds the command as pending.
-    db.prepare("UPDATE outbox SET status = 'pending', acked_at = NULL WHERE command_id = ?").run(queued[0]!.command_id);
+    const columns = Object.keys(queued[0]!);
+    db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
     expect(count(cluster.hub, "SELECT count(*) AS n FROM point_records WHERE customer_id = '" + DEMO_IDS.customerEva + "'")).toBe(1);
     expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(1);
@@ -490,7 +491,8 @@ describe('sync between a hub and stores', () => {
     const generation = () => db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string;
     const first = generation();
     // As if the hub's answer never arrived: the store still holds the command as pending.
-    db.prepare("UPDATE outbox SET status = 'pending', acked_at = NULL WHERE command_id = ?").run(queued[0]!.command_id);
+    const columns = Object.keys(queued[0]!);
+    db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
     expect(generation()).not.toBe(first);
     expect(count(hub, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${DEMO_IDS.customerEva}' AND points_milli = 10000`)).toBe(1);
@@ -519,7 +521,8 @@ describe('sync between a hub and stores', () => {
     const completed = janaAtHub();
 
     // As if the hub's answer to the cancellation never reached store B.
-    b.server.app.node.db.prepare("UPDATE outbox SET status = 'pending', acked_at = NULL WHERE command_id = ?").run(queued[0]!.command_id);
+    const columns = Object.keys(queued[0]!);
+    b.server.app.node.db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
     expect(await cluster.round(b)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
     expect(janaAtHub()).toEqual(completed);
     expect(count(b.server, "SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'B-C9'")).toBe(1);
@@ -807,7 +810,8 @@ describe('sync between a hub and stores', () => {
     await compaction.run();
     cluster.hub.clock.advance(8 * 86_400_000);
     expect((await compaction.run()).results_deleted).toBeGreaterThanOrEqual(1);
-    store.server.app.node.db.prepare("UPDATE outbox SET status = 'pending', acked_at = NULL WHERE command_id = ?").run(queued[0]!.command_id);
+    const columns = Object.keys(queued[0]!);
+    store.server.app.node.db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
     const first = sentAt();
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
     // A second send would mark the request again at the hub's clock, eight days on.

@@ -21,6 +21,7 @@ import * as programHistory from './0020-program-history.js';
 import * as operations from './0021-operations.js';
 import * as storeSessions from './0022-store-sessions.js';
 import * as sortIndexes from './0023-sort-indexes.js';
+import * as acknowledgedCommands from './0024-acknowledged-commands.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -62,4 +63,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 21, name: 'operations', sql: operations.sql, local: true },
   { version: 22, name: 'store-sessions', sql: storeSessions.sql, local: true },
   { version: 23, name: 'sort-indexes', sql: sortIndexes.sql, local: true },
+  { version: 24, name: 'acknowledged-commands', sql: acknowledgedCommands.sql, local: true },
 ];

@@ -60,13 +60,17 @@ export class Pusher {
       "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
     );
     // An applied command is kept for `retention.local_days`, to be sent again to a hub restored
-    // from a backup (src/sync/store/replay.ts); a rejected or held one is set aside.
-    this.keepApplied = db.prepare("UPDATE outbox SET status = 'applied', acked_at = ? WHERE command_id = ? AND status = 'pending'");
+    // from a backup (src/sync/store/replay.ts); a rejected or held one is set aside. Either
+    // leaves the outbox, which holds only what is still to push.
+    this.keepApplied = db.prepare(
+      `INSERT OR REPLACE INTO acknowledged_commands (seq, command_id, kind, payload, changes, hlc, operation, created_at, acked_at)
+       SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at, ? FROM outbox WHERE command_id = ? AND status = 'pending' AND operation IS NOT NULL`,
+    );
     this.forget = db.prepare("DELETE FROM outbox WHERE command_id = ? AND status = 'pending'");
     this.currentGeneration = db.prepare("SELECT value FROM meta WHERE key = 'generation'");
     this.setGeneration = db.prepare("UPDATE meta SET value = ? WHERE key = 'generation'");
     this.movePending = db.prepare("UPDATE outbox SET generation = ? WHERE status = 'pending'");
-    // Acknowledged commands go at retention or when set aside, so the last seq ever given is AUTOINCREMENT's.
+    // Acknowledged commands leave the outbox, so the last seq ever given is AUTOINCREMENT's.
     this.firstPending = db.prepare(
       "SELECT (SELECT min(seq) FROM outbox WHERE status = 'pending') AS seq, (SELECT seq FROM sqlite_sequence WHERE name = 'outbox') AS last",
     );
@@ -167,6 +171,7 @@ export class Pusher {
         if (command.hlc > newest) newest = command.hlc;
         if (result.status === 'applied') {
           this.keepApplied.run(now, result.command_id);
+          this.forget.run(result.command_id);
           // Values the hub computed at its own time, for stamps ahead of it, are listed as the skew, not each.
           if (result.rows) this.settlement.swap(command, result.rows, now, skewMs === 0);
         } else {

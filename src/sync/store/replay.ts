@@ -1,7 +1,7 @@
 /**
  * Replay: a hub restored from a backup has lost the commands a store pushed after the backup.
  * The store keeps the commands the hub applied for `retention.local_days`
- * (src/sync/store/retention.ts) and sends them again: the hub runs each as it ran it first
+ * (`acknowledged_commands`, src/sync/store/retention.ts) and sends them again: the hub runs each as it ran it first
  * (HubCommands.replayCommands), with the ids and stamps it carries, so a record it still holds
  * changes nothing and a store may do no more in a replay than in a push. Rows are never sent as
  * they stand.
@@ -42,8 +42,8 @@ export function heldByHubThrough(state: SyncState): string {
 
 export class Replay {
   private readonly planned: Statement<[number, string, string], SettledCommand>;
-  private readonly byId: Statement<[string], SettledCommand>;
-  private readonly forget: Statement<[string]>;
+  private readonly bySeq: Statement<[number], SettledCommand>;
+  private readonly forget: Statement<[number]>;
 
   constructor(
     private readonly db: Db,
@@ -54,11 +54,9 @@ export class Replay {
     /** How long a command the hub answers waiting is sent again before it is sent as final. */
     private readonly retryMs: number,
   ) {
-    this.planned = db.prepare(
-      `SELECT ${COLUMNS} FROM outbox WHERE seq > ? AND status = 'applied' AND operation IS NOT NULL AND hlc > ? AND hlc <= ? ORDER BY seq LIMIT ${MAX_REPLAYED_ROWS}`,
-    );
-    this.byId = db.prepare(`SELECT ${COLUMNS} FROM outbox WHERE command_id = ? AND status = 'applied'`);
-    this.forget = db.prepare('DELETE FROM outbox WHERE command_id = ?');
+    this.planned = db.prepare(`SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq > ? AND hlc > ? AND hlc <= ? ORDER BY seq LIMIT ${MAX_REPLAYED_ROWS}`);
+    this.bySeq = db.prepare(`SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq = ?`);
+    this.forget = db.prepare('DELETE FROM acknowledged_commands WHERE seq = ?');
   }
 
   /**
@@ -108,8 +106,8 @@ export class Replay {
     const waiting = this.waitingList();
     if (waiting.length === 0) return 0;
     const final = this.clock() > (this.state.number('replay_waiting_until') ?? Infinity);
-    const commands = waiting.map((id) => this.byId.get(id)).filter((command) => command !== undefined);
-    const still: string[] = [];
+    const commands = waiting.map((seq) => this.bySeq.get(seq)).filter((command) => command !== undefined);
+    const still: number[] = [];
     for (let start = 0; start < commands.length; start += MAX_REPLAYED_ROWS) {
       const chunk = commands.slice(start, start + MAX_REPLAYED_ROWS);
       const { results } = await this.client.replay(replayRequestText(chunk, final));
@@ -121,40 +119,40 @@ export class Replay {
 
   /**
    * Settles the hub's answers as a push's: an applied command's rows swapped for the hub's when
-   * they differ, a rejected or held one taken back and set aside. Returns the ids answered
-   * waiting. Runs in a transaction.
+   * they differ, a rejected or held one taken back and set aside. Returns the seqs of those
+   * answered waiting. Runs in a transaction.
    */
-  private settle(commands: readonly SettledCommand[], results: readonly ReplayedResult[]): string[] {
+  private settle(commands: readonly SettledCommand[], results: readonly ReplayedResult[]): number[] {
     const byId = new Map(commands.map((command) => [command.command_id, command]));
     const now = new Date(this.clock()).toISOString();
-    const waiting: string[] = [];
+    const waiting: number[] = [];
     for (const result of results) {
       const command = byId.get(result.command_id);
       if (!command) continue;
-      if (result.status === 'waiting') waiting.push(result.command_id);
+      if (result.status === 'waiting') waiting.push(command.seq);
       else if (result.status === 'applied') {
         if (result.rows) this.settlement.swap(command, result.rows, now, true);
       } else {
         this.settlement.setAsideCommand(command, { status: result.status, reason: result.reason }, now);
-        this.forget.run(command.command_id);
+        this.forget.run(command.seq);
       }
     }
     return waiting;
   }
 
-  private waitingList(): string[] {
+  private waitingList(): number[] {
     const saved = this.state.get('replay_waiting');
-    return saved === undefined ? [] : (JSON.parse(saved) as string[]);
+    return saved === undefined ? [] : (JSON.parse(saved) as number[]);
   }
 
   /** Keeps the commands to send again, with the deadline set when the first of them waited. Runs in a transaction. */
-  private saveWaiting(ids: string[]): void {
-    if (ids.length === 0) {
+  private saveWaiting(seqs: number[]): void {
+    if (seqs.length === 0) {
       this.state.clear('replay_waiting');
       this.state.clear('replay_waiting_until');
       return;
     }
-    this.state.set('replay_waiting', JSON.stringify(ids));
+    this.state.set('replay_waiting', JSON.stringify(seqs));
     if (this.state.get('replay_waiting_until') === undefined) this.state.set('replay_waiting_until', this.clock() + this.retryMs);
   }
 }

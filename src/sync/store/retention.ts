@@ -74,6 +74,7 @@ export class Retention {
   private readonly steps: { table: string; windowEnd: Statement<[number], number | null>; select: Statement; deletes: Statement[] }[];
   private readonly staleFeed: Statement;
   private readonly staleOutbox: Statement;
+  private readonly acknowledged: Statement<[string]>;
   private readonly counts: Statement<[], number>;
   /** Where a run stopped by its budget left off: the next one goes on from there. */
   private resume = { step: 0, from: 0 };
@@ -112,11 +113,12 @@ export class Retention {
     });
     // A store with a hub keeps no feed (src/db/write-path.ts); an older release's rows go.
     this.staleFeed = db.prepare(`DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ${BATCH})`);
+    // An older release kept acknowledged commands in the outbox; they go.
+    this.staleOutbox = db.prepare(`DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE status != 'pending' ORDER BY seq LIMIT ${BATCH})`);
     // The commands the hub applied are kept as long as the facts, to be sent again to a hub
-    // restored from a backup (src/sync/store/replay.ts): they were acknowledged in seq order, so
-    // the oldest come first. One acknowledged by an older release has no time and goes.
-    this.staleOutbox = db.prepare(
-      `DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE status != 'pending' AND coalesce(acked_at, '') < @cutoff ORDER BY seq LIMIT ${BATCH})`,
+    // restored from a backup (src/sync/store/replay.ts): acknowledged in seq order, the oldest first.
+    this.acknowledged = db.prepare(
+      `DELETE FROM acknowledged_commands WHERE seq IN (SELECT seq FROM acknowledged_commands WHERE acked_at < ? ORDER BY seq LIMIT ${BATCH})`,
     );
     this.counts = db.prepare<[], number>(`SELECT ${RETAINED.map((retained) => `(SELECT count(*) FROM ${retained.table})`).join(' + ')}`).pluck();
   }
@@ -168,8 +170,8 @@ export class Retention {
       await nextTurn();
     } while (passed < this.steps.length && performance.now() <= deadline);
     this.resume = { step: index, from };
-    if (performance.now() <= deadline) await batches(() => this.staleFeed.run().changes);
-    if (performance.now() <= deadline) await batches(() => this.staleOutbox.run({ cutoff: parameters.cutoff }).changes);
+    for (const stale of [this.staleFeed, this.staleOutbox]) if (performance.now() <= deadline) await batches(() => stale.run().changes);
+    if (performance.now() <= deadline) await batches(() => this.acknowledged.run(parameters.cutoff).changes);
     const now = new Date(this.clock()).toISOString();
     commitUnsynced(this.db, () => {
       this.state.set('last_retention_at', now);
