@@ -5,7 +5,7 @@
  * The answer says which in `x-loyaltyd-source`. Checkout never takes this path.
  */
 import type { StoredResponse } from './idempotency.js';
-import type { Interface } from './interfaces.js';
+import { basePath, type Interface } from './interfaces.js';
 import type { Principal } from './principal.js';
 
 export const SOURCE_HEADER = 'x-loyaltyd-source';
@@ -18,6 +18,11 @@ export interface HistoryRead {
   path: string;
   rawQuery: string;
   principal: Principal;
+}
+
+/** The call's path under the API, with its query string, as a store asks it of its hub. */
+export function apiPathOf({ iface, path, rawQuery }: Pick<HistoryRead, 'iface' | 'path' | 'rawQuery'>): string {
+  return `${basePath(iface)}${path}${rawQuery ? `?${rawQuery}` : ''}`;
 }
 
 export interface HistoryReads {

@@ -94,7 +94,7 @@ export class TokensService {
 
   startSession(token: TokenRow, customer: CustomerCredentials, kind: string): CustomerSession {
     if (this.sessionsAtHeadOffice) this.repo.startStoreSession(token.id, customer.id);
-    else this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) => this.logIn(tx, token.id, customer.id));
+    else this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) => this.repo.updateToken(tx, token.id, { customer_id: customer.id }));
     return { customer_id: customer.id };
   }
 

@@ -11,9 +11,8 @@
  * While the agent's rounds fail, or once the wait would pass the timeout, the store answers
  * from its own data, which holds them.
  */
-import type { HistoryRead, HistoryReads } from '../../http/history-reads.js';
+import { apiPathOf, type HistoryRead, type HistoryReads } from '../../http/history-reads.js';
 import type { StoredResponse } from '../../http/idempotency.js';
-import { basePath } from '../../http/interfaces.js';
 import type { HubClient } from './hub-client.js';
 import type { QueuePushed } from './queue-pushed.js';
 
@@ -24,11 +23,11 @@ export class HubHistory implements HistoryReads {
     private readonly timeoutMs: number,
   ) {}
 
-  async read({ iface, path, rawQuery, principal }: HistoryRead): Promise<StoredResponse | undefined> {
+  async read(request: HistoryRead): Promise<StoredResponse | undefined> {
     const deadline = Date.now() + this.timeoutMs;
     if (!(await this.pushed.by(deadline))) return undefined;
     try {
-      const answer = await this.client.history(`${basePath(iface)}${path}${rawQuery ? `?${rawQuery}` : ''}`, principal, Math.max(1, deadline - Date.now()));
+      const answer = await this.client.history(apiPathOf(request), request.principal, Math.max(1, deadline - Date.now()));
       // 401 and 403: the hub does not vouch for the caller this store authenticated (a token
       // not pushed yet, a session this store made itself), so the store answers from its own data.
       if (answer.status === 401 || answer.status === 403 || answer.status === 404 || answer.status >= 500) return undefined;

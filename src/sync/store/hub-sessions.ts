@@ -10,8 +10,8 @@
  */
 import { z } from 'zod';
 import type { ChainSessions, SessionRequest } from '../../http/chain-sessions.js';
+import { apiPathOf } from '../../http/history-reads.js';
 import type { StoredResponse } from '../../http/idempotency.js';
-import { basePath } from '../../http/interfaces.js';
 import type { HubClient } from './hub-client.js';
 import type { QueuePushed } from './queue-pushed.js';
 
@@ -26,14 +26,15 @@ export class HubSessions implements ChainSessions {
     private readonly adopt: (tokenId: string, customerId: string) => void,
   ) {}
 
-  async begin({ iface, path, rawQuery, principal, body }: SessionRequest): Promise<StoredResponse | undefined> {
+  async begin(request: SessionRequest): Promise<StoredResponse | undefined> {
+    const { principal, body } = request;
     if (principal.kind !== 'token') return undefined;
     const deadline = Date.now() + this.timeoutMs;
     if (!(await this.pushed.by(deadline))) return undefined;
     let answer;
     try {
       // A login claims no customer yet: the hub checks the token, not a session this store made.
-      answer = await this.client.session(`${basePath(iface)}${path}${rawQuery ? `?${rawQuery}` : ''}`, { ...principal, customerId: null }, body, Math.max(1, deadline - Date.now()));
+      answer = await this.client.session(apiPathOf(request), { ...principal, customerId: null }, body, Math.max(1, deadline - Date.now()));
     } catch {
       return undefined;
     }
