@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePrivateFolder, writePrivateFile } from '../private-files.js';
+import { makePrivateFolder, writePrivateFile } from '../core/private-files.js';
 
 const KEY_FILE = 'auth-code.key';
 

@@ -7,8 +7,8 @@
  * creation, password-setup mail) is the same throttle whose attempts never succeed: every
  * request counts. Kept in memory: a restart forgiving old attempts is acceptable.
  */
-import type { Clock } from '../clock.js';
-import { tooManyRequests } from '../errors.js';
+import type { Clock } from '../core/clock.js';
+import { tooManyRequests } from '../core/errors.js';
 
 /** An attempt counted on its keys at a moment. */
 export interface Attempt {

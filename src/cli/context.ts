@@ -1,8 +1,8 @@
 /** What every command shares: config from flags, opening the node, printing results. */
 import pino, { type Logger } from 'pino';
-import { createApp, type App } from '../app.js';
-import { systemClock } from '../clock.js';
-import { loadConfig, type Config } from '../config.js';
+import { createApp, type App } from '../root/app.js';
+import { systemClock } from '../core/clock.js';
+import { loadConfig, type Config } from '../core/config.js';
 
 export interface CommonOptions {
   dataDir?: string;

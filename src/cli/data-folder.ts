@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { folderMode, type NodeMode } from '../db/node-mode.js';
-import { databaseFile } from '../node.js';
+import { databaseFile } from '../root/node.js';
 
 export interface FolderCheck {
   /** Refuse a folder without a database rather than create one. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { databaseFile } from '../node.js';
+import { databaseFile } from '../root/node.js';
 import { loadDemo } from '../demo/demo.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
 

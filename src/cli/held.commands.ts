@@ -5,8 +5,8 @@
  * hub's data folder; a store holds none.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { App } from '../app.js';
-import { AppError } from '../errors.js';
+import type { App } from '../root/app.js';
+import { AppError } from '../core/errors.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
 import { configFrom, print, withApp, type CommonOptions } from './context.js';
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
-import { AppError } from '../errors.js';
+import { ConfigError } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 import { registerAdminCommands } from './admin.commands.js';
 import { registerBackupCommands } from './backup.commands.js';
 import { registerDatabaseCommands } from './database.commands.js';

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import pino from 'pino';
-import { createApp } from '../app.js';
-import { systemClock } from '../clock.js';
+import { createApp } from '../root/app.js';
+import { systemClock } from '../core/clock.js';
 import { recordMode } from '../db/node-mode.js';
 import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
 import { loadShowcase } from '../demo/showcase.js';
-import { startServer } from '../server.js';
-import { serverTls } from '../tls-files.js';
+import { startServer } from '../root/server.js';
+import { serverTls } from '../root/tls-files.js';
 import { SyncAgent } from '../sync/store/agent.js';
-import { createStoreSync } from '../wiring.js';
+import { createStoreSync } from '../root/wiring.js';
 import { configFrom, type CommonOptions } from './context.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
 

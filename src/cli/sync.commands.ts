@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../core/clock.js';
 import { runRound } from '../sync/store/agent.js';
 import { checksumTables } from '../sync/protocol/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
 import { StorageReader } from '../sync/storage-status.js';
-import { createFeedCompaction, createStoreSync } from '../wiring.js';
+import { createFeedCompaction, createStoreSync } from '../root/wiring.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
 import { configFrom, print, printTable, withApp, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';

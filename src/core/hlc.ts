@@ -3,7 +3,7 @@
  * Encoded as fixed-width hex so that string order is time order, which lets SQLite
  * compare stamps with plain text comparison.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from './clock.js';
 
 export interface HlcStamp {
   readonly ms: number;

@@ -5,7 +5,7 @@
  * again, so ids from one generator are strictly increasing.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from './clock.js';
 
 const LOW_SPAN = 2 ** 32;
 const HIGH_SPAN = 2 ** 24;

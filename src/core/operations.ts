@@ -11,7 +11,7 @@
  * call's awaits by AsyncLocalStorage.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Clock } from '../clock.js';
+import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 
 /** Who made an API call, as a command carries it: a Principal (src/http/principal.ts). */

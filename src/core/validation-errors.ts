@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { badRequest, type InvalidParam, type Reason } from '../errors.js';
+import { badRequest, type InvalidParam, type Reason } from './errors.js';
 
 /**
  * Turns zod issues into `invalid_params` entries with the generic reasons. `root` names an

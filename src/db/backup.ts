@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { makePrivateFolder, preparePrivateFile } from '../private-files.js';
+import { makePrivateFolder, preparePrivateFile } from '../core/private-files.js';
 import type { Db } from './open.js';
 
 export interface BackupProgress {

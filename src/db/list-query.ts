@@ -7,7 +7,7 @@
  * prepared once per distinct SQL text and kept by the repository that owns the cache.
  */
 import type { Statement } from 'better-sqlite3';
-import { invalidParam } from '../errors.js';
+import { invalidParam } from '../core/errors.js';
 import { MAX_COUNT, MAX_OFFSET, type Page, type Paging } from '../core/paging.js';
 import type { Db } from './open.js';
 import type { StoredValue } from './write-path.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
-import { makePrivateFolder, preparePrivateFile } from '../private-files.js';
+import { makePrivateFolder, preparePrivateFile } from '../core/private-files.js';
 
 export type Db = Database.Database;
 

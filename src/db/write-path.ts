@@ -8,11 +8,11 @@
  * command that must reach the hub are committed together or not at all.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Operations } from '../core/operations.js';
-import { writtenAtHeadOffice } from '../errors.js';
+import { writtenAtHeadOffice } from '../core/errors.js';
 import { recordChange } from './change-feed.js';
 import type { Db } from './open.js';
 import type { Statements } from './statements.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { App } from '../app.js';
+import type { App } from '../root/app.js';
 import { hashPassword } from '../auth/passwords.js';
 import { md5Hex } from '../auth/secrets.js';
 import type { TableName, WriteTransaction, WrittenRow } from '../db/write-path.js';

@@ -6,7 +6,7 @@
  * their worked examples stay hand-checkable; the showcase touches none of its records, and
  * its bills hold only its own products.
  */
-import type { App } from '../app.js';
+import type { App } from '../root/app.js';
 import type { TableName, WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { DEMO_IDS } from './demo.js';
 

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
 import type { Endpoint } from '../http/endpoint.js';
-import type { Node } from '../node.js';
-import type { Services } from '../services.js';
+import type { Node } from '../root/node.js';
+import type { Services } from '../root/services.js';
 import type { HubHistory } from '../sync/store/hub-history.js';
 
 /**
- * Work a node does while it serves, started by src/server.ts once it listens and stopped
+ * Work a node does while it serves, started by src/root/server.ts once it listens and stopped
  * when it closes; a CLI command that opens the node never starts it. Returns its stop.
  */
 /** Starts a node's background work; returns its stop, which may finish after it returns (a worker thread's exit). */

@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../time.js';
+import { formatTimestamp } from '../core/time.js';
 import type { PropertyRecordAnswer } from './property-record.schema.js';
 
 /** A stored property record of any owner (event, store): its value kept as JSON text. */

@@ -4,7 +4,7 @@
  * customer — Basic `api_user:token_id`, with an empty token part for POST /tokens.
  */
 import { decodeBasic, decodeBearer } from '../auth/secrets.js';
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../core/errors.js';
 import type { Authenticate } from './routes.js';
 
 /** Each check answers the principal's id or throws 401 (the users, api-users and tokens features). */

@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { headersTooLarge, malformedRequest } from '../errors.js';
+import { headersTooLarge, malformedRequest } from '../core/errors.js';
 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || !error.code?.startsWith('HPE_')) {

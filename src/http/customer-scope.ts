@@ -2,7 +2,7 @@
  * The customer interface's rule (DESIGN §4): a customer session sees and changes only its
  * own customer's records. In the enterprise interface these helpers change nothing.
  */
-import { forbidden, invalidParam } from '../errors.js';
+import { forbidden, invalidParam } from '../core/errors.js';
 import type { RequestContext } from './endpoint.js';
 
 /** The logged-in customer in the customer interface; undefined in the enterprise one. */

@@ -5,7 +5,7 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { AppError, internalError, invalidParam, malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { AppError, internalError, invalidParam, malformedJson, payloadTooLarge, unsupportedMediaType } from '../core/errors.js';
 import { redactPath } from './redact-path.js';
 
 interface BodyParserError {

@@ -8,9 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
-import { AppError, idempotencyMismatch, invalidParam } from '../errors.js';
+import { AppError, idempotencyMismatch, invalidParam } from '../core/errors.js';
 
 export interface StoredResponse {
   status: number;

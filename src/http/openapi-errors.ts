@@ -1,10 +1,10 @@
 /**
- * Error answers in the API document, from the error catalogue (src/errors.ts): one
+ * Error answers in the API document, from the error catalogue (src/core/errors.ts): one
  * envelope whose `exception` and `reason` list the catalogue's, and one response per
  * status naming the exceptions answered with it.
  */
 import { z } from 'zod';
-import { EXCEPTIONS, REASONS, type Exception, type Reason } from '../errors.js';
+import { EXCEPTIONS, REASONS, type Exception, type Reason } from '../core/errors.js';
 import { jsonSchemaOf, type Definitions } from './openapi-schemas.js';
 
 const REASON_NAMES = Object.keys(REASONS) as [Reason, ...Reason[]];

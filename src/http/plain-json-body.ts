@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { malformedJson } from '../errors.js';
+import { malformedJson } from '../core/errors.js';
 
 const PLAIN_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 const OPEN_BRACE = 0x7b;

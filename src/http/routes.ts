@@ -5,7 +5,7 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../errors.js';
+import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../core/errors.js';
 import { takesIdempotencyKey, type Endpoint, type RequestContext } from './endpoint.js';
 import { basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
 import { inDataEnvelope } from './json-text.js';

@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../core/errors.js';
 import { fromZodIssues } from '../core/validation-errors.js';
 import { readRecords, type FileFormat } from './read-records.js';
 

@@ -3,8 +3,8 @@
  * what the API only reads, the feature's record schema) gives it, and written by the
  * feature's own service so an imported record is the one the API would have made.
  */
-import type { App } from '../app.js';
-import type { Config } from '../config.js';
+import type { App } from '../root/app.js';
+import type { Config } from '../core/config.js';
 import { CampaignsRepo } from '../features/campaigns/campaigns.repo.js';
 import { ImportedCampaign } from '../features/campaigns/campaigns.schemas.js';
 import { CampaignsService } from '../features/campaigns/campaigns.service.js';

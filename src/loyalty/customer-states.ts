@@ -29,7 +29,7 @@
  * store silent past the offline age), or the horizon moved back (such a store reported again).
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { msOfStamp } from '../core/hlc.js';

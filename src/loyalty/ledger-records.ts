@@ -5,13 +5,13 @@
  * that whichever node makes it, and however often, there is one; a record made by hand
  * (assign, reduce, transfer, deposit) has a new id.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { derivedId, type IdGenerator } from '../core/ids.js';
 import type { BillLine } from './bill.js';
 import { creditBack } from './credit-back.js';
 import { pointsEarned } from './earning.js';
 import type { ProgramRepo } from './program.repo.js';
-import { formatTimestamp, parseTimestamp } from '../time.js';
+import { formatTimestamp, parseTimestamp } from '../core/time.js';
 
 export type LedgerKind = 'collection' | 'redemption';
 

@@ -1,6 +1,6 @@
 /**
  * The points and credit ledger of a node (src/loyalty/CONTEXT.md), built once for the node
- * (src/services.ts) and used by points, checkout, purchases and the hub: its records, the one
+ * (src/root/services.ts) and used by points, checkout, purchases and the hub: its records, the one
  * builder of them, the one reader of balances, and how much may be redeemed.
  */
 import type { CreditsRepo } from './credits.repo.js';

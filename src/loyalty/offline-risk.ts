@@ -8,12 +8,12 @@
  * runs again is a fact of its till: judged by the store when it was made, it is taken even
  * past the balance the hub knows, and a debt is listed (DESIGN §5).
  */
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import { badRequest, invalidParam } from '../errors.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { badRequest, invalidParam } from '../core/errors.js';
 import type { PointsRepo } from './points.repo.js';
-import { fromMinor } from '../money.js';
-import { formatTimestamp, parseTimestamp } from '../time.js';
+import { fromMinor } from '../core/money.js';
+import { formatTimestamp, parseTimestamp } from '../core/time.js';
 
 export class RedemptionPolicy {
   constructor(

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Id, Text } from '../core/schemas.js';
-import { Money, Points } from '../money.js';
+import { Money, Points } from '../core/money.js';
 
 const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'must be HH:MM:SS');
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');

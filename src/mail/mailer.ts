@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { makePrivateFolder, writePrivateFile } from '../private-files.js';
+import { makePrivateFolder, writePrivateFile } from '../core/private-files.js';
 
 export interface MailMessage {
   to: string;

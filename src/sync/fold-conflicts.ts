@@ -6,10 +6,10 @@
  * its first application by HLC and lists the voucher.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import type { CustomerLedgers, Standing } from '../loyalty/customer-ledgers.js';
-import { fromMinor } from '../money.js';
+import { fromMinor } from '../core/money.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { RowChange } from './protocol/protocol.js';
 

@@ -3,7 +3,7 @@
  * the CLI can report on a running daemon.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import { decodeHlc } from '../core/hlc.js';
 import { SyncState } from './sync-state.js';

@@ -11,8 +11,8 @@
  * feed) is counted, and the backlog over the oldest rows alone (`backlogSql`).
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
 import type { Db } from '../db/open.js';
 import { FLOOR_KEY } from './hub/feed-compaction.js';
 import { replicatedTables } from './replicated-tables.js';

@@ -21,11 +21,11 @@
 import autocannon from 'autocannon';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
-import { createApp } from '../../src/app.js';
+import { systemClock } from '../../src/core/clock.js';
+import { loadConfig } from '../../src/core/config.js';
+import { createApp } from '../../src/root/app.js';
 import { DEMO_IDS, loadDemo } from '../../src/demo/demo.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import pino from 'pino';
 import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
 import { fixedRate } from './fixed-rate.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { demoCredentials } from '../../src/demo/demo.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/loyaltyd', import.meta.url));

@@ -16,12 +16,12 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import pino from 'pino';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { databaseFile } from '../../src/node.js';
-import { startServer } from '../../src/server.js';
+import { createApp } from '../../src/root/app.js';
+import { loadConfig } from '../../src/core/config.js';
+import { databaseFile } from '../../src/root/node.js';
+import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
-import { createStoreSync } from '../../src/wiring.js';
+import { createStoreSync } from '../../src/root/wiring.js';
 import { demoBearer } from './cluster.js';
 
 const [dataDir, hubUrl, nodeName, nodeSecret, startMs, localDays] = process.argv.slice(2) as [string, string, string, string, string, string];

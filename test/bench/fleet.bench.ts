@@ -38,7 +38,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from './cluster.js';
 import { fixedRate } from './fixed-rate.js';

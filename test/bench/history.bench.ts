@@ -7,7 +7,7 @@
  * Baseline: `GET /customers/{customer_id}` for the same customers, one row by its key.
  */
 import Database from 'better-sqlite3';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { benchDir, demoBearer, demoHubFolder, startHub } from './cluster.js';
 import { line, seconds } from './report.js';
 

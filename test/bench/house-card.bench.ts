@@ -12,13 +12,13 @@
  */
 import Database from 'better-sqlite3';
 import pino from 'pino';
-import { createApp } from '../../src/app.js';
-import { systemClock } from '../../src/clock.js';
+import { createApp } from '../../src/root/app.js';
+import { systemClock } from '../../src/core/clock.js';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { databaseFile } from '../../src/node.js';
-import { startServer } from '../../src/server.js';
+import { databaseFile } from '../../src/root/node.js';
+import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
-import { createStoreSync } from '../../src/wiring.js';
+import { createStoreSync } from '../../src/root/wiring.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, startHub, storeConfig } from './cluster.js';
 import { line } from './report.js';
 

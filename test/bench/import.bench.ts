@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { openDatabase } from '../../src/db/open.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { benchDir, BIN } from './cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 

@@ -27,13 +27,13 @@
 import autocannon from 'autocannon';
 import { existsSync, rmSync } from 'node:fs';
 import pino from 'pino';
-import { createApp } from '../../src/app.js';
-import { systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { createApp } from '../../src/root/app.js';
+import { systemClock } from '../../src/core/clock.js';
+import { loadConfig } from '../../src/core/config.js';
 import { loadDemo } from '../../src/demo/demo.js';
 import { createRecommendations } from '../../src/features/recommendations/index.js';
 import type { RequestContext } from '../../src/http/endpoint.js';
-import { databaseFile, openNode } from '../../src/node.js';
+import { databaseFile, openNode } from '../../src/root/node.js';
 import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
 import { line, rate, seconds, verdict } from './report.js';
 

@@ -9,7 +9,7 @@ import { schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
 import { DEMO_IDS, DEMO_PROGRAM as PROGRAM_FILE, demoCredentials } from '../../src/demo/demo.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { BIN, cliEnv, runCli, runCliJson } from '../support/cli.js';
 import { basic, bearer, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { PROTOCOL_VERSION } from '../../src/sync/protocol/protocol.js';
 import { runCli, runCliJson } from '../support/cli.js';
 import { basic, call, startTestServer, tempDir } from '../support/server.js';

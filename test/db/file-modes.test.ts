@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupDatabase, replaceDatabase } from '../../src/db/backup.js';
 import { demoCredentials } from '../../src/demo/demo.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { call, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);

@@ -5,7 +5,7 @@ import { OLDER_CHANGES_SQL } from '../../src/db/change-feed.js';
 import { migrate, schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
-import { databaseFile, openNode } from '../../src/node.js';
+import { databaseFile, openNode } from '../../src/root/node.js';
 import { runCli, runCliJson } from '../support/cli.js';
 import { TestClock, tempDir } from '../support/server.js';
 

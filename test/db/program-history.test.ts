@@ -12,7 +12,7 @@ import { openDatabase, type Db } from '../../src/db/open.js';
 import type { RowChange } from '../../src/db/write-path.js';
 import { PROGRAM_ROW_ID, ProgramRepo, VERSION_IN_FORCE_SQL } from '../../src/loyalty/program.repo.js';
 import { ProgramService } from '../../src/loyalty/program.service.js';
-import { openNode, type Node } from '../../src/node.js';
+import { openNode, type Node } from '../../src/root/node.js';
 import { TestClock, tempDir } from '../support/server.js';
 
 const MONDAY = Date.UTC(2026, 10, 2, 9, 0, 0);

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
-import { databaseFile, openNode, type Node } from '../../src/node.js';
+import { databaseFile, openNode, type Node } from '../../src/root/node.js';
 import { decodeHlc } from '../../src/core/hlc.js';
 import { TestClock, tempDir } from '../support/server.js';
 

@@ -1,6 +1,6 @@
 /**
  * The README is checked against the code: its error-reason table against the catalogue in
- * src/errors.ts, and its curl walk-through run as printed against a real demo server.
+ * src/core/errors.ts, and its curl walk-through run as printed against a real demo server.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { EXCEPTIONS, REASONS } from '../../src/errors.js';
+import { EXCEPTIONS, REASONS } from '../../src/core/errors.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { foldedPoints, summedCredit } from '../support/ledger-oracle.js';
 

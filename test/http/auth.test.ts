@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../src/demo/demo.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import {
   basic,
   bearer,

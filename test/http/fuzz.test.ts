@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { EXCEPTIONS } from '../../src/errors.js';
+import { EXCEPTIONS } from '../../src/core/errors.js';
 import type { Interface } from '../../src/http/interfaces.js';
 import { CORPUS } from '../support/fuzz-corpus.js';
 import { bodyText, Known, mutated, pathValue, queryString, Random, rawBody, seedOf, tweaked, valueOf } from '../support/fuzz-inputs.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpMetrics, createObserver } from '../../src/http/observability.js';
+import { createHttpMetrics, createObserver } from '../../src/ops/observability.js';
 import { redactPath } from '../../src/http/redact-path.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';

@@ -142,7 +142,7 @@ describe('/openapi.json of a store', () => {
   });
 
   it('lists the error catalogue: every exception and every reason', async () => {
-    const { EXCEPTIONS, REASONS } = await import('../../src/errors.js');
+    const { EXCEPTIONS, REASONS } = await import('../../src/core/errors.js');
     const error = (document as unknown as { components: { schemas: Record<string, any> } }).components.schemas.ErrorAnswer.properties.error;
     expect(error.properties.exception.enum).toEqual(Object.keys(EXCEPTIONS));
     expect(error.properties.error_data.properties.invalid_params.items.properties.reason.enum).toEqual(Object.keys(REASONS));

@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { createApp, type App } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { createApp, type App } from '../../src/root/app.js';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { demoCredentials, loadDemo } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
-import { startServer } from '../../src/server.js';
-import { serverTls } from '../../src/tls-files.js';
+import { startServer } from '../../src/root/server.js';
+import { serverTls } from '../../src/root/tls-files.js';
 
 /** A clock tests can move; starts at the real time unless told otherwise. */
 export class TestClock {

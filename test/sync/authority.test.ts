@@ -16,7 +16,7 @@ import { basePath } from '../../src/http/interfaces.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
+import { createFeedCompaction, createStoreSync } from '../../src/root/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const EVA = DEMO_IDS.customerEva;

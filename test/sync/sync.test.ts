@@ -18,7 +18,7 @@ import { Retention } from '../../src/sync/store/retention.js';
 import { scopeOf, type Scope } from '../../src/sync/protocol/scopes.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { StorageReader } from '../../src/sync/storage-status.js';
-import { createFeedCompaction, createStoreSync } from '../../src/wiring.js';
+import { createFeedCompaction, createStoreSync } from '../../src/root/wiring.js';
 import { freePort, waitFor } from '../support/cluster.js';
 import { createCustomer, person } from '../support/customers-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CashDeskCampaigns } from '../../src/features/checkout/cash-desk-campaigns.js';
 import { CheckoutRepo } from '../../src/features/checkout/checkout.repo.js';
 import type { CampaignPrice } from '../../src/loyalty/pricing.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { tempNode } from '../support/temp-node.js';
 
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;

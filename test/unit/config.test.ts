@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'loyaltyd-config-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

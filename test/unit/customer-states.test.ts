@@ -14,12 +14,12 @@
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/core/config.js';
 import { balanceAt, foldLedger, type PointFact } from '../../src/loyalty/ledger-fold.js';
 import { migrate } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
-import { databaseFile, openNode, type Node } from '../../src/node.js';
+import { databaseFile, openNode, type Node } from '../../src/root/node.js';
 import { encodeHlc } from '../../src/core/hlc.js';
 import { CustomerStates } from '../../src/loyalty/customer-states.js';
 import type { RowChange } from '../../src/sync/protocol/protocol.js';

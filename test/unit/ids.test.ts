@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import { createIdGenerator, ID_PATTERN, idTime } from '../../src/core/ids.js';
 
 const COUNT = 1_000_000;

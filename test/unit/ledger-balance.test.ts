@@ -17,7 +17,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { tempDir } from '../support/server.js';
 import { tempNode } from '../support/temp-node.js';
 import { foldedPoints, summedCredit } from '../support/ledger-oracle.js';

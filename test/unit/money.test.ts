@@ -1,12 +1,12 @@
 /**
- * Amounts are read digit by digit (src/money.ts). The reader must agree, for any text and
+ * Amounts are read digit by digit (src/core/money.ts). The reader must agree, for any text and
  * any JSON number, with its statement as a regular expression — the reference below —
  * including rounding half away from zero past the scale, signs, zeros and the limits of
  * safe integers.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toScaled } from '../../src/money.js';
+import { toScaled } from '../../src/core/money.js';
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CheckoutRepo } from '../../src/features/checkout/checkout.repo.js';
 import { ProductMatches } from '../../src/features/checkout/product-matches.js';
-import { databaseFile } from '../../src/node.js';
+import { databaseFile } from '../../src/root/node.js';
 import { tempNode } from '../support/temp-node.js';
 
 const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;

@@ -1,13 +1,13 @@
 /**
- * src/time.ts keeps each zone's offset by UTC minute instead of asking Intl on every call.
+ * src/core/time.ts keeps each zone's offset by UTC minute instead of asking Intl on every call.
  * Whatever it remembers, formatting and parsing must give what asking Intl every time gives
- * — the reference below, src/time.ts as it was — at daylight-saving edges, in zones whose
+ * — the reference below, src/core/time.ts as it was — at daylight-saving edges, in zones whose
  * offsets are not whole hours (India, Nepal, Newfoundland, Chatham, Lord Howe's half-hour
  * summer time), and in years whose local mean time offsets have seconds.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp, parseTimestamp } from '../../src/time.js';
+import { formatTimestamp, parseTimestamp } from '../../src/core/time.js';
 
 const ZONES = ['Europe/Prague', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'Australia/Lord_Howe', 'America/New_York', 'UTC'];
 

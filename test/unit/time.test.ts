@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOptionalTimestamp, formatTimestamp, parseTimestamp } from '../../src/time.js';
+import { formatOptionalTimestamp, formatTimestamp, parseTimestamp } from '../../src/core/time.js';
 
 const PRAGUE = 'Europe/Prague';
 

@@ -1,6 +1,6 @@
 import { newSecret } from '../../auth/secrets.js';
 import type { WritePath } from '../../db/write-path.js';
-import { unauthorized } from '../../errors.js';
+import { unauthorized } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { ApiUsersRepo } from './api-users.repo.js';
 

@@ -1,5 +1,5 @@
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam } from '../../errors.js';
+import { invalidParam } from '../../core/errors.js';
 import type { Paging } from '../../core/paging.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toStoreRecord } from './campaign-product-store-records.mappers.js';

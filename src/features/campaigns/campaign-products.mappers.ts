@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { fromMinor } from '../../money.js';
-import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
+import { fromMinor } from '../../core/money.js';
+import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
 import { PresentationData, type CampaignProductAnswer, type CampaignProductRow } from './campaign-products.schemas.js';
 
 /**

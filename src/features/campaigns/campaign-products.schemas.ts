@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SortedPaging } from '../../core/paging.js';
 import { Collection, QueryArray, QueryBoolean, QueryInteger, Text, StoreTimestamp } from '../../core/schemas.js';
-import { Money } from '../../money.js';
+import { Money } from '../../core/money.js';
 
 /**
  * A place of display. interface.md filters by `web`, `cash desk`, `api` and creates with

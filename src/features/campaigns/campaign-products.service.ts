@@ -1,9 +1,9 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { badRequest, invalidParam, notFound, type InvalidParam } from '../../errors.js';
-import { fromMinor } from '../../money.js';
+import { badRequest, invalidParam, notFound, type InvalidParam } from '../../core/errors.js';
+import { fromMinor } from '../../core/money.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import { toCampaignProduct } from './campaign-products.mappers.js';
 import type { CampaignProductsRepo } from './campaign-products.repo.js';
 import type { CampaignProductQuery, CampaignProductRow, CreateCampaignProduct } from './campaign-products.schemas.js';

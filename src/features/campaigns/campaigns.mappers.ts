@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { CampaignAnswer, CampaignRow } from './campaigns.schemas.js';
 
 /** The Campaign structure as interface.md gives it for reads: the id is `idcampaign`. */

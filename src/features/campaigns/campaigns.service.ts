@@ -1,5 +1,5 @@
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toCampaign } from './campaigns.mappers.js';
 import type { CampaignsRepo } from './campaigns.repo.js';

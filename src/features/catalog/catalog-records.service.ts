@@ -5,7 +5,7 @@
  * hub as master data, reaching stores through the change feed rather than as a command.
  */
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam } from '../../errors.js';
+import { invalidParam } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { StoresRepo } from '../stores/stores.repo.js';
 import type { ProductBrandsRepo } from './product-brands.repo.js';

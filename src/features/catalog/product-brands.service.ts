@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { toProductBrand } from './product-brands.mappers.js';
 import type { ProductBrandsRepo } from './product-brands.repo.js';
 import type { ProductBrandQuery } from './product-brands.schemas.js';

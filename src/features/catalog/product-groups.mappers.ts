@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { ProductGroupAnswer, ProductGroupRow } from './product-groups.schemas.js';
 
 export function toProductGroup(row: ProductGroupRow, timeZone: string): ProductGroupAnswer {

@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { toProductGroup } from './product-groups.mappers.js';
 import type { ProductGroupsRepo } from './product-groups.repo.js';
 import type { ProductGroupQuery } from './product-groups.schemas.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import { StoredProperty, type ProductAnswer, type ProductRow } from './products.schemas.js';
 
 /** The Product structure of the OpenAPI file, with the external id of the list asked for. */

@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { toProduct } from './products.mappers.js';
 import type { ProductsRepo } from './products.repo.js';
 import type { ProductQuery, ProductRow } from './products.schemas.js';

@@ -3,9 +3,9 @@
  * (the first id that names a product wins; an unmatched item still earns by amount),
  * the payment time read in any accepted form and placed in the store's day and time.
  */
-import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
+import { badRequest, invalidParam, type InvalidParam } from '../../core/errors.js';
 import type { Bill as EngineBill, BillLine } from '../../loyalty/bill.js';
-import { formatTimestamp, parseTimestamp } from '../../time.js';
+import { formatTimestamp, parseTimestamp } from '../../core/time.js';
 import type { CheckoutRepo, ProductMatch } from './checkout.repo.js';
 import type { Bill, BillItem } from './checkout.schemas.js';
 import type { MatchProduct, ProductMatches } from './product-matches.js';

@@ -1,7 +1,7 @@
 /** Request structures of the purchase actions (interface.md Bill, FinalBill, BillItem). */
 import { z } from 'zod';
 import { Id, Text } from '../../core/schemas.js';
-import { Money, Points } from '../../money.js';
+import { Money, Points } from '../../core/money.js';
 
 /** Ids the POS may send as numbers or strings (interface.md: "string or integer"). */
 const LooseId = z.union([z.string().trim().min(1), z.number().int()]).transform(String);

@@ -2,15 +2,15 @@
  * The cash desk's questions, answered from the local replica without storing anything:
  * recommended-best-rewards and accept-payment (DESIGN §6).
  */
-import type { Clock } from '../../clock.js';
-import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
+import type { Clock } from '../../core/clock.js';
+import { badRequest, invalidParam, type InvalidParam } from '../../core/errors.js';
 import type { CardHolder, CustomerLedgers } from '../../loyalty/customer-ledgers.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
 import type { BillRewards } from '../../loyalty/reward-matcher.js';
 import type { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
-import { fromMilli, fromMinor } from '../../money.js';
+import { fromMilli, fromMinor } from '../../core/money.js';
 import type { Bill as EngineBill } from '../../loyalty/bill.js';
 import type { BillReader } from './bill-reader.js';
 import type { CashDeskCampaigns } from './cash-desk-campaigns.js';

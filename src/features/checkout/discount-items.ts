@@ -1,7 +1,7 @@
 /** accept-payment's discounts as DiscountItems: each discount once per line it is given on. */
 import type { BillLine } from '../../loyalty/bill.js';
 import type { AppliedDiscount } from '../../loyalty/pricing.js';
-import { fromMinor, hundredthsText } from '../../money.js';
+import { fromMinor, hundredthsText } from '../../core/money.js';
 import type { DiscountItem } from './checkout.schemas.js';
 
 export function discountItems(discounts: AppliedDiscount[], lines: BillLine[]): DiscountItem[] {

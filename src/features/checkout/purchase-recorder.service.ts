@@ -7,9 +7,9 @@
  * takes back what the original earned and gives back what it spent, vouchers too; a return
  * takes back what its items earned, even into a negative balance, which is then listed.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WriteTransaction, WritePath, WrittenRow } from '../../db/write-path.js';
-import { billAlreadySent, invalidParam } from '../../errors.js';
+import { billAlreadySent, invalidParam } from '../../core/errors.js';
 import type { BillLine } from '../../loyalty/bill.js';
 import type { Ledger } from '../../loyalty/ledger.js';
 import type { CreditRecord, PointRecord } from '../../loyalty/ledger-records.js';

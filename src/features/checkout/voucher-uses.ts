@@ -8,7 +8,7 @@
  */
 import { derivedId } from '../../core/ids.js';
 import type { WrittenRow } from '../../db/write-path.js';
-import { badRequest, type InvalidParam } from '../../errors.js';
+import { badRequest, type InvalidParam } from '../../core/errors.js';
 import type { CheckoutRepo } from './checkout.repo.js';
 
 export interface VoucherApplicationRef {

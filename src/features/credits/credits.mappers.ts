@@ -1,4 +1,4 @@
-import { fromMinor } from '../../money.js';
+import { fromMinor } from '../../core/money.js';
 import type { CreditAnswer, CreditRecordRow } from './credits.schemas.js';
 
 /**

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, Text } from '../../core/schemas.js';
-import { Money } from '../../money.js';
+import { Money } from '../../core/money.js';
 
 const PositiveMoney = Money.refine((minor) => minor > 0, { message: 'must be more than 0', params: { reason: 'not_allowed_value' } });
 

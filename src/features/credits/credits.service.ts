@@ -6,9 +6,9 @@
  * is a fact of the one ledger (src/loyalty/ledger-records.ts), so the balance checkout reads,
  * the wallet's overview and the fold conflicts see it at once.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import { creditLeftOn } from '../../loyalty/credit-left.js';
@@ -16,7 +16,7 @@ import type { Ledger } from '../../loyalty/ledger.js';
 import type { CreditOrigin, CreditRecord } from '../../loyalty/ledger-records.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { FoldConflicts } from '../../sync/fold-conflicts.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { CreditPages } from './credit-pages.repo.js';
 import { toCredit } from './credits.mappers.js';

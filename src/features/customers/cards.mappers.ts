@@ -1,4 +1,4 @@
-import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
+import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
 import type { CardAnswer, CardRow } from './cards.schemas.js';
 
 /** Card as GET /cards answers it, keys in the order of the OpenAPI Card schema. */

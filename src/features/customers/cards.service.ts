@@ -1,11 +1,11 @@
 /** Loyalty cards: the POS identifies customers by card number. */
-import { systemClock, type Clock } from '../../clock.js';
+import { systemClock, type Clock } from '../../core/clock.js';
 import type { Row, WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, loggedInCustomer, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import { toCard } from './cards.mappers.js';
 import type { CardFilters, CardsRepo } from './cards.repo.js';
 import type { CardCreated, CardInput, CardsAnswer, CardsQuery, CreateCard, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';

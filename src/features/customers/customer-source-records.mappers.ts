@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { CustomerSourceRecordAnswer, CustomerSourceRecordRow } from './customer-source-records.schemas.js';
 
 export function toCustomerSourceRecord(row: CustomerSourceRecordRow, timeZone: string): CustomerSourceRecordAnswer {

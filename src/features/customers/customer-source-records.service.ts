@@ -1,6 +1,6 @@
 /** Customer source records: the systems where a customer's account was made or is known. */
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';

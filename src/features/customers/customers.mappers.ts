@@ -1,5 +1,5 @@
 import type { Row } from '../../db/write-path.js';
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import { ADDRESS_KEYS, type AddressAnswer } from '../address.schema.js';
 import type { CustomerAnswer, CustomerRow, PersonalInformation } from './customers.schemas.js';
 

@@ -5,7 +5,7 @@
  */
 import { hashPassword } from '../../auth/passwords.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound, writtenAtHeadOffice } from '../../errors.js';
+import { invalidParam, notFound, writtenAtHeadOffice } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';

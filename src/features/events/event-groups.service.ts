@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { toEventGroup } from './event-groups.mappers.js';
 import type { EventGroupsRepo } from './event-groups.repo.js';
 import type { EventGroupQuery } from './event-groups.schemas.js';

@@ -5,7 +5,7 @@
  * stores through the change feed rather than as a command.
  */
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam } from '../../errors.js';
+import { invalidParam } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { EventGroupsRepo } from './event-groups.repo.js';
 import type { EventGroupRecord } from './event-groups.schemas.js';

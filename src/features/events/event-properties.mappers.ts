@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import { PropertyItem, type EventPropertyAnswer, type EventPropertyRow } from './event-properties.schemas.js';
 
 /** The Property structure; is_required and is_unique are 0 or 1 as interface.md gives them. */

@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { toEventProperty } from './event-properties.mappers.js';
 import type { EventPropertiesRepo } from './event-properties.repo.js';
 import type { EventPropertyQuery } from './event-properties.schemas.js';

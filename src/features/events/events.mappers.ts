@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { EventAnswer, EventRow, NewEvent } from './events.schemas.js';
 
 /** The Event structure of the OpenAPI file, keys in its order. */

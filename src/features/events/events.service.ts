@@ -1,10 +1,10 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { badRequest, invalidParam, notFound, type InvalidParam } from '../../errors.js';
+import { badRequest, invalidParam, notFound, type InvalidParam } from '../../core/errors.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import { toPropertyRecord } from '../property-records.mapper.js';
 import { toEvent, toEventData } from './events.mappers.js';
 import type { EventsRepo } from './events.repo.js';

@@ -1,8 +1,8 @@
 import type { WritePath } from '../../db/write-path.js';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import type { Paging } from '../../core/paging.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { ExternalApplicationRow, ExternalApplicationsRepo } from './external-applications.repo.js';
 import type { ExternalApplicationAnswer } from './external-applications.schemas.js';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
 import { equalSecrets, newSecret, sha256Hex } from '../../auth/secrets.js';
-import { invalidParam, unauthorized } from '../../errors.js';
+import { invalidParam, unauthorized } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 
 /** Store nodes known to a hub, each with the secret it syncs with (DESIGN §4). */

@@ -1,5 +1,5 @@
-import { fromMinor } from '../../money.js';
-import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
+import { fromMinor } from '../../core/money.js';
+import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
 import { OrderDetails, type OrderAnswer, type OrderRow } from './orders.schemas.js';
 
 /** The Order structure of the OpenAPI file, keys in its order. */

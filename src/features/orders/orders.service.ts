@@ -1,9 +1,9 @@
 import type { WritePath } from '../../db/write-path.js';
-import { badRequest, notFound, type InvalidParam } from '../../errors.js';
+import { badRequest, notFound, type InvalidParam } from '../../core/errors.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import { toOrder } from './orders.mappers.js';
 import type { OrdersRepo } from './orders.repo.js';
 import type { NewOrder, OrderDetails, OrderQuery } from './orders.schemas.js';

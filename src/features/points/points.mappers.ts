@@ -1,5 +1,5 @@
-import { fromMilli } from '../../money.js';
-import { formatOptionalTimestamp } from '../../time.js';
+import { fromMilli } from '../../core/money.js';
+import { formatOptionalTimestamp } from '../../core/time.js';
 import type { PointRow } from '../../loyalty/points.repo.js';
 import type { PointAnswer } from './points.schemas.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, StoreTimestamp, Text } from '../../core/schemas.js';
-import { Points } from '../../money.js';
+import { Points } from '../../core/money.js';
 
 const PositivePoints = Points.refine((milli) => milli > 0, { message: 'must be more than 0', params: { reason: 'not_allowed_value' } });
 

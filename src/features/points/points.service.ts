@@ -3,13 +3,13 @@
  * enterprise actions — assign adds a collection record, reduce a redemption record (never
  * beyond the balance), transfer one of each, linked to each other, in one transaction.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { Ledger } from '../../loyalty/ledger.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { PointPages } from './point-pages.repo.js';
 import { toPoint } from './points.mappers.js';

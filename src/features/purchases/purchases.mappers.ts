@@ -1,5 +1,5 @@
-import { fromMilli, fromMinor } from '../../money.js';
-import { formatTimestamp } from '../../time.js';
+import { fromMilli, fromMinor } from '../../core/money.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { PurchaseAnswer, PurchaseItemAnswer, PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
 
 export function toPurchaseItem(row: PurchaseItemRow): PurchaseItemAnswer {

@@ -1,12 +1,12 @@
 /** Purchase reads: the list, one purchase, its items, points and vouchers, and its summary. */
-import type { Clock } from '../../clock.js';
-import { invalidParam, notFound } from '../../errors.js';
+import type { Clock } from '../../core/clock.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { Ledger } from '../../loyalty/ledger.js';
 import { creditPaymentId, voucherCostId } from '../../loyalty/ledger-records.js';
-import { fromMilli, fromMinor } from '../../money.js';
-import { parseTimestamp } from '../../time.js';
+import { fromMilli, fromMinor } from '../../core/money.js';
+import { parseTimestamp } from '../../core/time.js';
 import { toPoint } from '../points/points.mappers.js';
 import type { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import type { VouchersRepo } from '../vouchers/vouchers.repo.js';

@@ -11,7 +11,7 @@
  * hold yet; on the node that builds the model, it is first brought up to date when that is
  * cheap.
  */
-import { invalidParam } from '../../errors.js';
+import { invalidParam } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { customerFilter } from '../../http/customer-scope.js';
 import type { ModelBuilder } from './model-builder.service.js';

@@ -1,5 +1,5 @@
-import { fromMinor } from '../../money.js';
-import { formatTimestamp } from '../../time.js';
+import { fromMinor } from '../../core/money.js';
+import { formatTimestamp } from '../../core/time.js';
 import { ReservationDetails, type NewProductReservation, type ProductReservationAnswer, type ProductReservationRow } from './product-reservations.schemas.js';
 import { foldReservationStates, type StateFact } from './reservation-states.js';
 

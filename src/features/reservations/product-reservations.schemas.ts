@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, QueryInteger, StoreTimestamp, Text } from '../../core/schemas.js';
-import { Money } from '../../money.js';
+import { Money } from '../../core/money.js';
 
 /** Reservation states of interface.md "Product reservation state". */
 export const CANCELED = 0;

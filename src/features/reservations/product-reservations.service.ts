@@ -1,5 +1,5 @@
 import type { WritePath } from '../../db/write-path.js';
-import { badRequest, invalidParam, notFound, type InvalidParam } from '../../errors.js';
+import { badRequest, invalidParam, notFound, type InvalidParam } from '../../core/errors.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { IdGenerator } from '../../core/ids.js';

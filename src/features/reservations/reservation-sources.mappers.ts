@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { ReservationSourceAnswer, ReservationSourceRow } from './reservation-sources.schemas.js';
 
 export function toReservationSource(row: ReservationSourceRow, timeZone: string): ReservationSourceAnswer {

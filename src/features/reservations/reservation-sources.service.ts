@@ -1,5 +1,5 @@
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { Paging } from '../../core/paging.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toReservationSource } from './reservation-sources.mappers.js';

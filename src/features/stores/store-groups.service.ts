@@ -4,7 +4,7 @@
  * source system, and are loaded on the hub, reaching stores through the change feed.
  */
 import type { WritePath } from '../../db/write-path.js';
-import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
+import { badRequest, invalidParam, type InvalidParam } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { StoreGroupsRepo } from './store-groups.repo.js';
 import type { ImportedStoreGroupRecord, ImportedStoreGroup } from './store-groups.schemas.js';

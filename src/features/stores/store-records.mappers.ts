@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { StoreGroupRecordAnswer, StoreGroupRecordRow } from './store-records.schemas.js';
 
 export function toStoreGroupRecord(row: StoreGroupRecordRow, timeZone: string): StoreGroupRecordAnswer {

@@ -1,5 +1,5 @@
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { Paging } from '../../core/paging.js';
 import { toPropertyRecord } from '../property-records.mapper.js';
 import { propertyRecordId, toStoreGroupRecord } from './store-records.mappers.js';

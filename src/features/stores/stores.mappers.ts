@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { Address, AddressAnswer } from '../address.schema.js';
 import { StoreDetails, type StoreAnswer, type StoreInput, type StoreRow } from './stores.schemas.js';
 

@@ -1,5 +1,5 @@
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toStore, toStoreDetails } from './stores.mappers.js';
 import type { StoresRepo } from './stores.repo.js';

@@ -8,12 +8,12 @@
  */
 import { equalSecrets, keyedHashHex, newSecret, shortCode } from '../../auth/secrets.js';
 import type { Throttle } from '../../auth/throttle.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { customerBlocked, forbidden, invalidParam } from '../../errors.js';
+import { customerBlocked, forbidden, invalidParam } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { formatTimestamp } from '../../time.js';
+import { formatTimestamp } from '../../core/time.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { TokensRepo } from './tokens.repo.js';

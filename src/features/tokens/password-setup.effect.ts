@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { sha256Hex } from '../../auth/secrets.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { CommandEffects } from '../../sync/hub/command-effects.js';

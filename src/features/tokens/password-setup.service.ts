@@ -8,9 +8,9 @@
  */
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { RateLimit } from '../../auth/throttle.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { mailNotSent } from '../../errors.js';
+import { mailNotSent } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { MailMessage, Mailer } from '../../mail/mailer.js';
 import type { IdGenerator } from '../../core/ids.js';

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, importSPKI, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import type { Config } from '../../config.js';
-import { customerBlocked, invalidParam, unauthorized } from '../../errors.js';
+import type { Config } from '../../core/config.js';
+import { customerBlocked, invalidParam, unauthorized } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { CustomerSession, SocialNetworkLogin } from './tokens.schemas.js';

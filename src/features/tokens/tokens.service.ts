@@ -11,7 +11,7 @@ import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { RateLimit, Throttle } from '../../auth/throttle.js';
 import type { WritePath, WriteTransaction } from '../../db/write-path.js';
-import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../errors.js';
+import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { CustomerCredentials, CustomersRepo } from '../customers/customers.repo.js';

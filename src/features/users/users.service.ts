@@ -5,9 +5,9 @@
 import { hashPassword, UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { equalSecrets, md5Hex, newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { Throttle } from '../../auth/throttle.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, noDataYet, unauthorized } from '../../errors.js';
+import { invalidParam, noDataYet, unauthorized } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { UsersRepo } from './users.repo.js';

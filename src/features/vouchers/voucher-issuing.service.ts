@@ -5,15 +5,15 @@
  * the voucher's (src/loyalty/ledger-records.ts), so the voucher and its cost are one fact
  * pair wherever they travel. An automated reward applies itself and makes no voucher.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { customerFilter } from '../../http/customer-scope.js';
 import type { Ledger } from '../../loyalty/ledger.js';
 import { RewardDefinition } from '../../loyalty/program.schemas.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import type { VouchersRepo } from './vouchers.repo.js';
 import type { CreateVoucher, VoucherCreated } from './vouchers.schemas.js';
 

@@ -4,9 +4,9 @@
  * there arrives with its application, so the till cannot take it a second time.
  */
 import type { WritePath } from '../../db/write-path.js';
-import { badRequest, invalidParam, type InvalidParam } from '../../errors.js';
+import { badRequest, invalidParam, type InvalidParam } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import type { VouchersRepo } from './vouchers.repo.js';
 import type { ImportedVoucher } from './vouchers.schemas.js';
 

@@ -1,6 +1,6 @@
 import { RewardDefinition } from '../../loyalty/program.schemas.js';
-import { fromMilli, fromMinor } from '../../money.js';
-import { formatOptionalTimestamp, formatTimestamp } from '../../time.js';
+import { fromMilli, fromMinor } from '../../core/money.js';
+import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
 import type { StoreAnswer } from '../stores/stores.schemas.js';
 import type { RewardAnswer, RewardRow, VoucherAnswer, VoucherRow } from './vouchers.schemas.js';
 

@@ -3,7 +3,7 @@ import { SortedPaging } from '../../core/paging.js';
 import { Collection, Id, LookupState, QueryBoolean, Text, StoreTimestamp } from '../../core/schemas.js';
 import { PropertyRecordAnswer } from '../property-record.schema.js';
 import { StoreAnswer } from '../stores/stores.schemas.js';
-import { Money } from '../../money.js';
+import { Money } from '../../core/money.js';
 
 const LocalTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be YYYY-MM-DD HH:MM:SS');
 

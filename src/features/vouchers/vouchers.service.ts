@@ -3,14 +3,14 @@
  * application facts (DESIGN §5): the first by HLC decides where and when it was applied; a
  * later one from another store is kept and listed as a conflict.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { Paging } from '../../core/paging.js';
 import type { IdGenerator } from '../../core/ids.js';
-import { parseTimestamp } from '../../time.js';
+import { parseTimestamp } from '../../core/time.js';
 import type { VoucherPresenter } from './voucher-presenter.js';
 import type { VouchersRepo } from './vouchers.repo.js';
 import type { ApplyVoucher, VoucherRow, VouchersQuery } from './vouchers.schemas.js';

@@ -4,13 +4,13 @@
  * other balance (src/loyalty/customer-ledgers.ts). The balance is the one accept-payment
  * reads. Credit never expires, so its expiration overview is always empty.
  */
-import type { Clock } from '../../clock.js';
-import { invalidParam } from '../../errors.js';
+import type { Clock } from '../../core/clock.js';
+import { invalidParam } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { customerFilter } from '../../http/customer-scope.js';
 import type { Ledger } from '../../loyalty/ledger.js';
-import { fromMilli, fromMinor } from '../../money.js';
-import { formatTimestamp, parseTimestamp } from '../../time.js';
+import { fromMilli, fromMinor } from '../../core/money.js';
+import { formatTimestamp, parseTimestamp } from '../../core/time.js';
 import type { WalletRepo } from './wallet.repo.js';
 import type { BalanceOverviewQuery, CreditsOverviewAnswer, ExpirationOverviewAnswer, ExpirationOverviewQuery, PointsOverviewAnswer } from './wallet.schemas.js';
 

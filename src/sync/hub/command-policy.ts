@@ -26,7 +26,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import { isOwnPasswordHash } from '../../auth/passwords.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import type { PushedCommand, RowChange } from '../protocol/protocol.js';
@@ -96,7 +96,7 @@ export class CommandRejected extends Error {}
 
 /**
  * Why the hub would refuse a command writing these changes, whoever stamped them; undefined
- * when it would not. A store with a hub asks before it queues a write (src/node.ts), so the
+ * when it would not. A store with a hub asks before it queues a write (src/root/node.ts), so the
  * API answers at once instead of taking the write back after the next push.
  */
 export function storeRefusal(kind: string, changes: readonly { entity: string; op: Op; row: Readonly<Record<string, unknown>> | null }[]): string | undefined {

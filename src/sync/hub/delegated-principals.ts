@@ -5,7 +5,7 @@
  * for the store, not for whoever the store names.
  */
 import type { Db } from '../../db/open.js';
-import { forbidden, unauthorized } from '../../errors.js';
+import { forbidden, unauthorized } from '../../core/errors.js';
 import type { Principal } from '../../http/principal.js';
 
 export class DelegatedPrincipals {

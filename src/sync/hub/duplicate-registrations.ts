@@ -7,7 +7,7 @@
  * second store's card, which is held and listed on both sides for an operator to void.
  */
 import type { IdGenerator } from '../../core/ids.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { CommandCompletion } from './hub-commands.js';
 

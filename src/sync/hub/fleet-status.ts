@@ -5,7 +5,7 @@
  * offline age (`offline.max_age_hours`): the age past which it stops redeeming, so head
  * office should look at it. A store never heard from is not silent: it may not be installed yet.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
 import type { ReportedConflict } from '../store/store-report.js';

@@ -6,10 +6,10 @@
  * voids it, which keeps it listed and counted nowhere for good.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Db } from '../../db/open.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
 import { conflictListing, type ConflictListing } from '../conflict-listing.js';
 import type { HubOperations } from './hub-operations.js';
 import { Operation, type PushedCommand, type RowChange } from '../protocol/protocol.js';

@@ -8,12 +8,12 @@
  * record) is still processed, as rejected, so it never blocks the commands behind it.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { ReplicatedApply } from '../replicated-apply.js';
 import { CustomerStates, type TouchedRecords } from '../../loyalty/customer-states.js';
-import { generationDiverged, sequenceGap } from '../../errors.js';
+import { generationDiverged, sequenceGap } from '../../core/errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from '../fold-conflicts.js';

@@ -17,12 +17,12 @@
  *   swaps its own for them (src/sync/store/pusher.ts).
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import { msOfStamp, type HybridLogicalClock } from '../../core/hlc.js';
 import type { Operations } from '../../core/operations.js';
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
-import { AppError } from '../../errors.js';
+import { AppError } from '../../core/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { CommandRejected, type CommandPolicy } from './command-policy.js';
 import type { DelegatedPrincipals } from './delegated-principals.js';

@@ -4,7 +4,7 @@
  * (src/loyalty/customer-states.ts). A report is never ahead of the hub's own clock.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { HybridLogicalClock } from '../../core/hlc.js';
 

@@ -11,11 +11,11 @@
  * chain's time zone), so no judgement reads a customer's records.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Config } from '../../config.js';
+import type { Config } from '../../core/config.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../../db/write-path.js';
-import { fromMilli, fromMinor, toMilli, toMinor } from '../../money.js';
-import { formatTimestamp } from '../../time.js';
+import { fromMilli, fromMinor, toMilli, toMinor } from '../../core/money.js';
+import { formatTimestamp } from '../../core/time.js';
 
 /** The kinds whose records are given or taken by hand; the others' are earned and redeemed by bills and vouchers. */
 const MANUAL_KINDS = new Set(['points.assign', 'points.reduce', 'points.transfer', 'credits.deposit', 'credits.reduce', 'credits.transfer']);

@@ -7,7 +7,7 @@
  * (`sync_node_progress`, `sync_node_clocks`); this is the part a restart may forget until
  * the store's next round tells it again.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { StoreReport } from '../store/store-report.js';
 
 /** Exchanges kept per store. */

@@ -7,7 +7,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { bootstrapIfNeeded, type BootstrapProgress } from './bootstrap.js';
 import { HubError } from './hub-client.js';

@@ -6,7 +6,7 @@
  * the same stamp; a row changed since carries a newer stamp and keeps its values, which the
  * newer change, kept here too when it did not fit, then brings whole.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../protocol/protocol.js';
 import type { LocalSchema } from './local-schema.js';

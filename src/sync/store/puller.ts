@@ -9,7 +9,7 @@
  * that is not the one the cursor was read from sends the store to bootstrap again.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import type { ReplicatedApply } from '../replicated-apply.js';

@@ -19,7 +19,7 @@
  * after the missing ones, once it has bootstrapped from the restored hub (`bootstrapFirst`).
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { randomBytes } from 'node:crypto';
 import { commitUnsynced } from '../../db/unsynced-commit.js';

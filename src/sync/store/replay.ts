@@ -20,7 +20,7 @@
  * it still cannot take it.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import type { CommandSettlement, SettledCommand } from './command-settlement.js';

@@ -12,7 +12,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { heldByHubThrough } from './replay.js';

@@ -6,7 +6,7 @@
  * sends no header and the hub shows nothing for it; fields a newer store adds are ignored.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { SyncStatusReader } from '../status.js';
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
-import { answerClientError } from './http/client-error.js';
+import { answerClientError } from '../http/client-error.js';
 
 export interface RunningServer {
   url: string;
@@ -10,7 +10,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Serves the app over HTTP, or over https when `tls` holds the certificate (src/tls-files.ts). */
+/** Serves the app over HTTP, or over https when `tls` holds the certificate (src/root/tls-files.ts). */
 export function startServer(app: App, host: string, port: number, tls?: ServerOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server: Server = (tls ? createTlsServer(tls, app.listener) : createServer(app.listener)).listen(port, host);

@@ -121,7 +121,7 @@ export const Config = z.strictObject({
     max_age_hours: z.coerce.number().positive(),
   }),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
-  /** `/health` answers 503 when the data folder's free space is under this floor (src/features/health/node-health.ts). */
+  /** `/health` answers 503 when the data folder's free space is under this floor (src/ops/node-health.ts). */
   health: z.strictObject({ min_free_disk_mb: z.coerce.number().int().min(0) }),
 });
 export type Config = z.infer<typeof Config>;
@@ -155,7 +155,7 @@ export interface ConfigSources {
 }
 
 export function loadConfig(sources: ConfigSources = {}): Config {
-  const merged = readJson(fileURLToPath(new URL('../config/default.json', import.meta.url)));
+  const merged = readJson(fileURLToPath(new URL('../../config/default.json', import.meta.url)));
   if (sources.file) deepMerge(merged, readJson(sources.file));
   for (const [key, value] of Object.entries(envOverrides(sources.env ?? {}))) setPath(merged, key, value);
   for (const [key, value] of Object.entries(sources.overrides ?? {})) {

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
-import type { PublicSyncStatus } from '../../sync/status.js';
+import type { PublicSyncStatus } from '../sync/status.js';
 
 export interface HealthReport {
-  /** `degraded` answers 503, with its reasons (src/features/health/node-health.ts). */
+  /** `degraded` answers 503, with its reasons (src/ops/node-health.ts). */
   status: 'ok' | 'degraded';
   reasons: string[];
   mode: string;

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ServerOptions } from 'node:https';
-import { ConfigError, type Config } from './config.js';
-import type { HubTlsFiles } from './sync/store/hub-client.js';
+import { ConfigError, type Config } from '../core/config.js';
+import type { HubTlsFiles } from '../sync/store/hub-client.js';
 
 export function serverTls(config: Config): ServerOptions | undefined {
   const tls = config.http.tls;

@@ -4,15 +4,15 @@
  * says of itself (src/sync/hub/store-contacts.ts), which the hub's sync endpoints feed.
  */
 import type { Router } from 'express';
-import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { SyncFigures } from '../../http/observability.js';
-import type { Node } from '../../node.js';
-import { FleetStatus } from '../../sync/hub/fleet-status.js';
-import { SettlingStatusReader } from '../../sync/hub/settling-status.js';
-import { SyncStatusReader, type SyncStatus } from '../../sync/status.js';
-import { StoreContacts } from '../../sync/hub/store-contacts.js';
-import { NodeHealth } from '../health/node-health.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { SyncFigures } from './observability.js';
+import type { Node } from '../root/node.js';
+import { FleetStatus } from '../sync/hub/fleet-status.js';
+import { SettlingStatusReader } from '../sync/hub/settling-status.js';
+import { SyncStatusReader, type SyncStatus } from '../sync/status.js';
+import { StoreContacts } from '../sync/hub/store-contacts.js';
+import { NodeHealth } from './node-health.js';
 import { statusRouter, type StatusUsers } from './status.routes.js';
 import { StatusViews } from './status-views.js';
 

@@ -13,11 +13,11 @@
  */
 import { statfsSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
-import type { FleetStatus } from '../../sync/hub/fleet-status.js';
-import { SyncState } from '../../sync/sync-state.js';
-import { recentRounds, REFUSED_NODE } from '../../sync/store/round-log.js';
+import type { Clock } from '../core/clock.js';
+import type { Db } from '../db/open.js';
+import type { FleetStatus } from '../sync/hub/fleet-status.js';
+import { SyncState } from '../sync/sync-state.js';
+import { recentRounds, REFUSED_NODE } from '../sync/store/round-log.js';
 
 export interface HealthSettings {
   dataDir: string;

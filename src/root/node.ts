@@ -1,23 +1,23 @@
 /** A node's database and the clocks and id generator that stamp what it writes. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
-import { migrate, type MigrationResult } from './db/migrate.js';
-import { loadNodeIdentity, type NodeIdentity } from './db/node-identity.js';
-import { recordMode } from './db/node-mode.js';
-import { openDatabase, type Db } from './db/open.js';
-import { Statements } from './db/statements.js';
-import { TableVersions } from './db/table-versions.js';
-import { WritePath } from './db/write-path.js';
-import { CustomerLedgers } from './loyalty/customer-ledgers.js';
-import { CustomerStates } from './loyalty/customer-states.js';
-import { storeRefusal } from './sync/hub/command-policy.js';
-import { forgetHubOnlyColumns } from './sync/protocol/scopes.js';
-import { ReplicatedApply } from './sync/replicated-apply.js';
-import { HybridLogicalClock } from './core/hlc.js';
-import { createIdGenerator, type IdGenerator } from './core/ids.js';
-import { Operations } from './core/operations.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { migrate, type MigrationResult } from '../db/migrate.js';
+import { loadNodeIdentity, type NodeIdentity } from '../db/node-identity.js';
+import { recordMode } from '../db/node-mode.js';
+import { openDatabase, type Db } from '../db/open.js';
+import { Statements } from '../db/statements.js';
+import { TableVersions } from '../db/table-versions.js';
+import { WritePath } from '../db/write-path.js';
+import { CustomerLedgers } from '../loyalty/customer-ledgers.js';
+import { CustomerStates } from '../loyalty/customer-states.js';
+import { storeRefusal } from '../sync/hub/command-policy.js';
+import { forgetHubOnlyColumns } from '../sync/protocol/scopes.js';
+import { ReplicatedApply } from '../sync/replicated-apply.js';
+import { HybridLogicalClock } from '../core/hlc.js';
+import { createIdGenerator, type IdGenerator } from '../core/ids.js';
+import { Operations } from '../core/operations.js';
 
 export interface Node {
   db: Db;

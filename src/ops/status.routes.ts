@@ -1,15 +1,15 @@
 /**
  * `/status`: the node's status page (the fleet on a hub, its own sync on a store), on a hub
  * `/status/stores/:name` per store, each with `…/json` that the page polls; `/status/login`
- * and `/status/logout` (src/features/status/status-access.ts says who may read them).
+ * and `/status/logout` (src/ops/status-access.ts says who may read them).
  */
 import { randomBytes } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError, notFound, unauthorized } from '../../errors.js';
-import { UserLogin } from '../users/users.schemas.js';
+import { AppError, notFound, unauthorized } from '../core/errors.js';
+import { UserLogin } from '../features/users/users.schemas.js';
 import { clearSessionCookie, isLoopback, sessionToken, setSessionCookie } from './status-access.js';
 import { loginPageHtml, statusPageHtml } from './status-html.js';
-import type { StatusView } from './status-view.js';
+import type { StatusView } from './status-cells.js';
 import type { StatusViews } from './status-views.js';
 
 export interface StatusUsers {

@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { passwordChecks } from '../auth/passwords.js';
-import { redactPath } from './redact-path.js';
+import { redactPath } from '../http/redact-path.js';
 
 export interface HttpMetrics {
   registry: Registry;

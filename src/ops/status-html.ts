@@ -4,7 +4,7 @@
  * a per-page nonce in the Content-Security-Policy, polls the view's JSON and redraws the
  * sections with textContent only, and sorts a table by the column header clicked.
  */
-import type { Facts, Row, StatusView, Table } from './status-view.js';
+import type { Facts, Row, StatusView, Table } from './status-cells.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

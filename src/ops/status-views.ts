@@ -1,13 +1,13 @@
 /** The status pages' content: the hub's fleet, one store as the hub sees it, and a store's own sync. */
-import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/open.js';
-import type { FleetStatus, FleetStore } from '../../sync/hub/fleet-status.js';
-import type { SettlingStatusReader } from '../../sync/hub/settling-status.js';
-import { recentRounds } from '../../sync/store/round-log.js';
-import { readSyncStatus, type HubSyncStatus, type StoreSyncStatus } from '../../sync/status.js';
-import { SyncState } from '../../sync/sync-state.js';
-import { duration, durationCell, numberCell, timeAgo, timeCell, type Facts, type Row, type StatusView, type Table } from './status-view.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Db } from '../db/open.js';
+import type { FleetStatus, FleetStore } from '../sync/hub/fleet-status.js';
+import type { SettlingStatusReader } from '../sync/hub/settling-status.js';
+import { recentRounds } from '../sync/store/round-log.js';
+import { readSyncStatus, type HubSyncStatus, type StoreSyncStatus } from '../sync/status.js';
+import { SyncState } from '../sync/sync-state.js';
+import { duration, durationCell, numberCell, timeAgo, timeCell, type Facts, type Row, type StatusView, type Table } from './status-cells.js';
 
 /** Conflicts a store's page lists, newest first. */
 const LISTED_CONFLICTS = 20;
