@@ -42,11 +42,14 @@ export function registerAdminCommands(program: Command): void {
   });
 
   const apiUsers = program.command('api-users').description('Customer-interface api users');
-  common(apiUsers.command('add').description('Issue the user name a customer app sends before its token').requiredOption('--name <name>', 'what the credential is for')).action(
-    async (options: CommonOptions & { name: string }) => {
-      await withApp(configFrom(options), (app) => print(app.services.apiUsers.create(options.name), options.json));
-    },
-  );
+  common(
+    apiUsers
+      .command('add')
+      .description('Issue the user name a customer app sends before its token')
+      .requiredOption('--name <name>', 'what the credential is for'),
+  ).action(async (options: CommonOptions & { name: string }) => {
+    await withApp(configFrom(options), (app) => print(app.services.apiUsers.create(options.name), options.json));
+  });
 
   const nodes = program.command('nodes').description('Store nodes of a hub');
   common(
@@ -61,7 +64,9 @@ export function registerAdminCommands(program: Command): void {
   common(
     nodes
       .command('retire')
-      .description("Retire a store node for good: its secret stops working, and it no longer shows as silent or holds back the customer states' horizon")
+      .description(
+        "Retire a store node for good: its secret stops working, and it no longer shows as silent or holds back the customer states' horizon",
+      )
       .requiredOption('--name <store>', 'node name'),
   ).action(async (options: CommonOptions & { name: string }) => {
     await withApp(hubFolder(options), (app) => print(app.services.nodes.retire(options.name), options.json));
@@ -73,7 +78,7 @@ function hubFolder(options: CommonOptions) {
   const config = configFrom(options, { mode: 'hub' });
   checkDataFolder(config.data_dir, 'hub', {
     mustExist: true,
-    advice: "store nodes are registered at the hub, on the folder `loyaltyd serve --mode hub` (or `LOYALTYD_MODE=hub loyaltyd init`) created",
+    advice: 'store nodes are registered at the hub, on the folder `loyaltyd serve --mode hub` (or `LOYALTYD_MODE=hub loyaltyd init`) created',
   });
   return config;
 }

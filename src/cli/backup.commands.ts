@@ -51,7 +51,17 @@ export function registerBackupCommands(program: Command): void {
           bar?.update(copiedPages, totalPages, `${copiedPages.toLocaleString('en')} of ${totalPages.toLocaleString('en')} pages`),
         );
         bar?.finish();
-        print({ file: target, pages, bytes: statSync(target).size, ...positionOf(target), integrity: 'ok', seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, options.json);
+        print(
+          {
+            file: target,
+            pages,
+            bytes: statSync(target).size,
+            ...positionOf(target),
+            integrity: 'ok',
+            seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+          },
+          options.json,
+        );
       } finally {
         db.close();
       }
@@ -70,7 +80,10 @@ export function registerBackupCommands(program: Command): void {
       if (!existsSync(backup)) throw new Error(`no backup at ${backup}`);
       const problems = integrityProblems(backup);
       if (problems.length > 0) throw new Error(`${backup} fails its integrity check: ${problems.join('; ')}`);
-      if (followsHub(backup)) throw new Error(`${backup} is a store's database: a store is not restored but rebuilt from its hub (move its data folder aside and start it)`);
+      if (followsHub(backup))
+        throw new Error(
+          `${backup} is a store's database: a store is not restored but rebuilt from its hub (move its data folder aside and start it)`,
+        );
       const target = databaseFile(config.data_dir);
       if (isInUse(target)) throw new Error(`${target} is in use: stop the daemon (and any loyaltyd command on this folder), then restore`);
       const aside = `${target}.before-restore-${new Date(systemClock()).toISOString().replace(/[:.]/g, '-')}`;
@@ -79,7 +92,10 @@ export function registerBackupCommands(program: Command): void {
       try {
         const feedId = restartFeed(node.db);
         const registry = registryAfterRestore(node.db, moved.includes(aside) ? aside : undefined);
-        print({ database: target, restored_from: backup, ...positionOf(target), feed_id: feedId, moved_aside: moved, node_registry: registry }, options.json);
+        print(
+          { database: target, restored_from: backup, ...positionOf(target), feed_id: feedId, moved_aside: moved, node_registry: registry },
+          options.json,
+        );
       } finally {
         node.close();
       }

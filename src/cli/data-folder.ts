@@ -33,5 +33,7 @@ export function checkDataFolder(dataDir: string, mode: NodeMode, check: FolderCh
 
 /** The advice for a command that runs on either kind, by the mode it was given. */
 export function modeAdvice(mode: NodeMode): string {
-  return mode === 'store' ? "for a hub's folder give --mode hub (or LOYALTYD_MODE=hub)" : "for a store's folder leave out --mode hub (and LOYALTYD_MODE)";
+  return mode === 'store'
+    ? "for a hub's folder give --mode hub (or LOYALTYD_MODE=hub)"
+    : "for a store's folder leave out --mode hub (and LOYALTYD_MODE)";
 }

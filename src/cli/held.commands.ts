@@ -27,7 +27,9 @@ function common(command: Command): Command {
 export function registerHeldCommands(program: Command): void {
   const held = program
     .command('held')
-    .description("Operations the hub holds for an operator: past a store node's limits (config authority.*) or refused as they stand (an unknown customer); counted nowhere until released or voided");
+    .description(
+      "Operations the hub holds for an operator: past a store node's limits (config authority.*) or refused as they stand (an unknown customer); counted nowhere until released or voided",
+    );
 
   common(
     held
@@ -51,7 +53,9 @@ export function registerHeldCommands(program: Command): void {
       }
       if (listed.length === 0) process.stdout.write('no held operations\n');
       for (const command of listed) {
-        process.stdout.write(`${command.held_at}  ${command.command_id}  ${command.kind}  node ${command.node_name ?? command.node_id}  ${command.reason}\n`);
+        process.stdout.write(
+          `${command.held_at}  ${command.command_id}  ${command.kind}  node ${command.node_name ?? command.node_id}  ${command.reason}\n`,
+        );
       }
     });
   });
@@ -59,7 +63,9 @@ export function registerHeldCommands(program: Command): void {
   common(
     held
       .command('release')
-      .description("Run a held operation again at its as-of time, past its node's limits, and count it; refused when the hub still cannot take it (a customer it does not know yet)")
+      .description(
+        "Run a held operation again at its as-of time, past its node's limits, and count it; refused when the hub still cannot take it (a customer it does not know yet)",
+      )
       .argument('<command_id>', 'the held command, as `loyaltyd held list` shows it'),
   ).action(async (commandId: string, options: HeldOptions) => {
     await withHeld(options, (commands) => {
@@ -85,7 +91,9 @@ export function registerHeldCommands(program: Command): void {
 async function withHeld(options: HeldOptions, work: (held: HeldCommands, app: App) => void): Promise<void> {
   await withApp(configFrom(options, { mode: options.mode }), (app) => {
     if (!app.held) {
-      throw new Error('held operations are kept at the hub: run this on the hub\'s data folder in hub mode (--mode hub, LOYALTYD_MODE=hub or "mode": "hub" in the config file)');
+      throw new Error(
+        'held operations are kept at the hub: run this on the hub\'s data folder in hub mode (--mode hub, LOYALTYD_MODE=hub or "mode": "hub" in the config file)',
+      );
     }
     work(app.held, app);
   });
@@ -101,7 +109,9 @@ function explained(action: string, commandId: string, work: () => void): void {
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (error.status === 404) throw new Error(`cannot ${action} ${commandId}: the hub never held an operation with this command id`);
-    const messages = ((error.body.error_data?.invalid_params ?? []) as { message?: string }[]).flatMap((param) => (param.message ? [param.message] : []));
+    const messages = ((error.body.error_data?.invalid_params ?? []) as { message?: string }[]).flatMap((param) =>
+      param.message ? [param.message] : [],
+    );
     throw new Error(`cannot ${action} ${commandId}: ${messages.length > 0 ? messages.join('; ') : error.body.detail}`);
   }
 }

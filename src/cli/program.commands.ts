@@ -6,7 +6,9 @@ export function registerProgramCommands(program: Command): void {
   const loyalty = program.command('program').description('The loyalty program: earning rules and rewards');
   loyalty
     .command('load')
-    .description('Validate a program file (JSON; example: config/program.example.json) and load it, replacing the program and updating its rewards by id')
+    .description(
+      'Validate a program file (JSON; example: config/program.example.json) and load it, replacing the program and updating its rewards by id',
+    )
     .argument('<file>', 'program JSON file')
     .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
     .option('--config <file>', 'JSON config file')

@@ -33,8 +33,8 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'address to listen on (default 127.0.0.1, or LOYALTYD_HOST)')
     .option('--config <file>', 'JSON config file')
     .option('--hub-url <url>', 'hub to sync with (store mode)')
-    .option('--node-name <name>', 'this store node\'s name at the hub')
-    .option('--node-secret <secret>', 'this store node\'s secret from `loyaltyd nodes add`')
+    .option('--node-name <name>', "this store node's name at the hub")
+    .option('--node-secret <secret>', "this store node's secret from `loyaltyd nodes add`")
     .option('--demo', 'load the demo chain on first start and print its credentials')
     .option('--showcase', 'with --demo: also load the showcase (a wider range, twenty customers with bills, events), as npm start does')
     .action(async (options: ServeOptions) => {

@@ -33,7 +33,12 @@ function withSyncFlags(command: Command): Command {
 
 /** The command's config, once the data folder is found to hold the kind of node its mode names. */
 function syncConfig(options: SyncOptions) {
-  const config = configFrom(options, { mode: options.mode, 'hub.url': options.hubUrl, 'node.name': options.nodeName, 'node.secret': options.nodeSecret });
+  const config = configFrom(options, {
+    mode: options.mode,
+    'hub.url': options.hubUrl,
+    'node.name': options.nodeName,
+    'node.secret': options.nodeSecret,
+  });
   checkDataFolder(config.data_dir, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
   return config;
 }
@@ -41,23 +46,25 @@ function syncConfig(options: SyncOptions) {
 export function registerSyncCommands(program: Command): void {
   const sync = program.command('sync').description('Store↔hub sync: status, a round now, conflicts (works while the daemon runs)');
 
-  withSyncFlags(sync.command('status').description('Reachability, last push and pull, outbox depth and age, feed lag, conflicts, rows held per scope, retention and compaction')).action(
-    async (options: SyncOptions) => {
-      const config = syncConfig(options);
-      await withApp(config, (app) => {
-        const status = {
-          ...readSyncStatus(app.node.db, config.mode, config.hub.url, systemClock),
-          storage: new StorageReader(app.node.db, config).read(systemClock),
-        };
-        if (options.json) print({ ...status }, true);
-        else if (status.mode === 'hub') {
-          const { nodes, ...rest } = status;
-          print(flatten(rest as unknown as Record<string, unknown>), false);
-          printTable('nodes', nodes as unknown as Record<string, unknown>[]);
-        } else print(flatten(status as unknown as Record<string, unknown>), false);
-      });
-    },
-  );
+  withSyncFlags(
+    sync
+      .command('status')
+      .description('Reachability, last push and pull, outbox depth and age, feed lag, conflicts, rows held per scope, retention and compaction'),
+  ).action(async (options: SyncOptions) => {
+    const config = syncConfig(options);
+    await withApp(config, (app) => {
+      const status = {
+        ...readSyncStatus(app.node.db, config.mode, config.hub.url, systemClock),
+        storage: new StorageReader(app.node.db, config).read(systemClock),
+      };
+      if (options.json) print({ ...status }, true);
+      else if (status.mode === 'hub') {
+        const { nodes, ...rest } = status;
+        print(flatten(rest as unknown as Record<string, unknown>), false);
+        printTable('nodes', nodes as unknown as Record<string, unknown>[]);
+      } else print(flatten(status as unknown as Record<string, unknown>), false);
+    });
+  });
 
   withSyncFlags(sync.command('now').description('Run one sync round (bootstrap if needed, push, pull) and report it')).action(
     async (options: SyncOptions) => {
@@ -77,7 +84,11 @@ export function registerSyncCommands(program: Command): void {
     },
   );
 
-  common(sync.command('compact').description("On the hub: compact the change feed and forget the stores' command results past the retention now (also done hourly)")).action(async (options: CommonOptions) => {
+  common(
+    sync
+      .command('compact')
+      .description("On the hub: compact the change feed and forget the stores' command results past the retention now (also done hourly)"),
+  ).action(async (options: CommonOptions) => {
     const config = configFrom(options, { mode: 'hub' });
     checkDataFolder(config.data_dir, 'hub', { mustExist: true, advice: "the change feed is compacted on the hub's folder" });
     const outcome = await withApp(config, (app) => createFeedCompaction(app.node, config, systemClock).run());
@@ -106,7 +117,9 @@ export function registerSyncCommands(program: Command): void {
       }
       if (conflicts.length === 0) process.stdout.write('no conflicts\n');
       for (const conflict of conflicts) {
-        process.stdout.write(`${conflict.detected_at}  ${conflict.kind}  ${conflict.entity}/${conflict.entity_id}  ${JSON.stringify(conflict.detail)}\n`);
+        process.stdout.write(
+          `${conflict.detected_at}  ${conflict.kind}  ${conflict.entity}/${conflict.entity_id}  ${JSON.stringify(conflict.detail)}\n`,
+        );
       }
     });
   });
@@ -115,7 +128,8 @@ export function registerSyncCommands(program: Command): void {
 function flatten(value: Record<string, unknown>, prefix = ''): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    if (inner && typeof inner === 'object' && !Array.isArray(inner)) Object.assign(result, flatten(inner as Record<string, unknown>, `${prefix}${key}.`));
+    if (inner && typeof inner === 'object' && !Array.isArray(inner))
+      Object.assign(result, flatten(inner as Record<string, unknown>, `${prefix}${key}.`));
     else result[`${prefix}${key}`] = inner ?? '-';
   }
   return result;

@@ -121,7 +121,8 @@ export function pathNotFound(path: string): AppError {
 }
 
 export function unauthorized(detail: string): AppError {
-  return new AppError({ type: ABOUT_BLANK, exception: 'unauthorized_exception', title: 'Unauthorized', detail, error_data: {} },
+  return new AppError(
+    { type: ABOUT_BLANK, exception: 'unauthorized_exception', title: 'Unauthorized', detail, error_data: {} },
     { 'WWW-Authenticate': 'Basic realm="loyaltyd", Bearer realm="loyaltyd"' },
   );
 }
@@ -146,7 +147,8 @@ export function interfaceNotAllowed(resourceName: string, interfaceLabel: string
 }
 
 export function methodNotAllowed(method: string, allowed: string[]): AppError {
-  return new AppError({
+  return new AppError(
+    {
       type: ABOUT_BLANK,
       exception: 'method_not_allowed_exception',
       title: 'Method not allowed',
@@ -209,7 +211,8 @@ export function unsupportedMediaType(contentType: string): AppError {
 }
 
 export function tooManyRequests(retryAfterSeconds: number): AppError {
-  return new AppError({
+  return new AppError(
+    {
       type: ABOUT_BLANK,
       exception: 'too_many_requests_exception',
       title: 'Too many requests',
@@ -273,7 +276,7 @@ export function noDataYet(): AppError {
     type: ABOUT_BLANK,
     exception: 'service_unavailable_exception',
     title: 'No data yet',
-    detail: "This store holds no data yet: it has not bootstrapped from its hub (its /health and `loyaltyd sync status` say why)",
+    detail: 'This store holds no data yet: it has not bootstrapped from its hub (its /health and `loyaltyd sync status` say why)',
     error_data: {},
   });
 }
@@ -321,5 +324,5 @@ export function versionMismatch(hub: { protocol: number; schema: number }, store
 }
 
 function stringify(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }

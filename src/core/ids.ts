@@ -34,11 +34,7 @@ export function createIdGenerator(clock: Clock): IdGenerator {
         }
       }
     }
-    return (
-      lastMs.toString(16).padStart(12, '0') +
-      high.toString(16).padStart(6, '0') +
-      low.toString(16).padStart(8, '0')
-    );
+    return lastMs.toString(16).padStart(12, '0') + high.toString(16).padStart(6, '0') + low.toString(16).padStart(8, '0');
   };
 }
 

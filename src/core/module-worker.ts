@@ -9,5 +9,8 @@ import { Worker } from 'node:worker_threads';
 export function moduleWorker(callerUrl: string, name: string, workerData: unknown): Worker {
   if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, callerUrl), { workerData });
   const source = new URL(`./${name}.ts`, callerUrl).href;
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, workerData });
+  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, {
+    eval: true,
+    workerData,
+  });
 }

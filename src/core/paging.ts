@@ -10,9 +10,7 @@ export const Paging = z.object({
   count: QueryInteger.pipe(z.number().min(1).max(MAX_COUNT)).default(100),
   offset: QueryInteger.pipe(z.number().min(0).max(MAX_OFFSET)).default(0),
   sort_field: z.string().min(1).optional(),
-  sort_direction: z
-    .preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(['ASC', 'DESC']))
-    .default('ASC'),
+  sort_direction: z.preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(['ASC', 'DESC'])).default('ASC'),
 });
 export type Paging = z.infer<typeof Paging>;
 

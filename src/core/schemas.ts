@@ -21,10 +21,7 @@ export const QueryBoolean = z.preprocess((value) => {
 }, z.boolean());
 
 /** Integers in a query string. */
-export const QueryInteger = z.preprocess(
-  (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
-  z.number().int(),
-);
+export const QueryInteger = z.preprocess((value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value), z.number().int());
 
 /** The state of a lookup record: 0 deleted, 1 active, 2 not active. */
 export const LookupState = z.number().int().min(0).max(2);

@@ -9,12 +9,21 @@ import type { Statements } from './statements.js';
  * the older ones go as it comes (migration 17), found by the index on the feed for these
  * tables alone; its WHERE must be repeated word for word for SQLite to use it.
  */
-export const NEWEST_ALONE: readonly string[] = ['customer_states', 'recommendation_customers', 'recommendation_neighbours', 'recommendation_best_sellers', 'recommendation_coverage'];
+export const NEWEST_ALONE: readonly string[] = [
+  'customer_states',
+  'recommendation_customers',
+  'recommendation_neighbours',
+  'recommendation_best_sellers',
+  'recommendation_coverage',
+];
 const newestAlone = new Set(NEWEST_ALONE);
 export const OLDER_CHANGES_SQL = `DELETE FROM changes WHERE entity IN (${NEWEST_ALONE.map((table) => `'${table}'`).join(', ')}) AND entity = ? AND entity_id = ?`;
 
 /** Records a change in the feed; none of a node-local table (src/db/node-local.ts), which no store is sent. */
-export function recordChange(statements: Statements, change: { entity: string; entity_id: string; op: string; row: object | null; hlc: string }): void {
+export function recordChange(
+  statements: Statements,
+  change: { entity: string; entity_id: string; op: string; row: object | null; hlc: string },
+): void {
   if (NODE_LOCAL.has(change.entity)) return;
   if (newestAlone.has(change.entity)) statements.get(OLDER_CHANGES_SQL).run(change.entity, change.entity_id);
   statements

@@ -49,7 +49,9 @@ export class ListQueries {
     const rows = this.prepare(
       `SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${spec.tieBreaker} ${direction} LIMIT ? OFFSET ?`,
     ).all(...params, paging.count, paging.offset) as T[];
-    const total = (this.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?)`).get(...params, MAX_TOTAL_ITEMS) as { n: number }).n;
+    const total = (
+      this.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?)`).get(...params, MAX_TOTAL_ITEMS) as { n: number }
+    ).n;
     return { items: rows, total };
   }
 

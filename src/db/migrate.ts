@@ -17,7 +17,10 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
     applied_at TEXT NOT NULL
   ) STRICT`);
   const done = new Set(
-    db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((row) => row.version),
+    db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+      .all()
+      .map((row) => row.version),
   );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: string[] = [];

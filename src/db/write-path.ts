@@ -196,9 +196,9 @@ export class WritePath {
         const stamp = stampOf(table, String((row as Row).id));
         const stored: Row = { ...row, hlc: stamp, last_change: lastChangeOf(stamp) };
         const columns = Object.keys(stored);
-        this.statements.get(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
-          ...Object.values(stored),
-        );
+        this.statements
+          .get(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+          .run(...Object.values(stored));
         record({ entity: table, entity_id: String(stored.id), op: 'insert', row: stored, hlc: stamp });
       },
       update: (table, id, columnsChanged) => {
@@ -209,11 +209,9 @@ export class WritePath {
         // A store's update run again at the hub is a write of its stamp: the last writer wins,
         // so it changes nothing where a later write came first.
         const newer = replayed === undefined ? '' : ' AND hlc < ?';
-        const result = this.statements.get(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?${newer}`).run(
-          ...Object.values(stored),
-          id,
-          ...(replayed === undefined ? [] : [replayed]),
-        );
+        const result = this.statements
+          .get(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?${newer}`)
+          .run(...Object.values(stored), id, ...(replayed === undefined ? [] : [replayed]));
         if (result.changes === 0) return false;
         const full = this.statements.get(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row;
         record({ entity: table, entity_id: id, op: 'update', row: full, hlc: stamp });

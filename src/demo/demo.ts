@@ -73,8 +73,18 @@ export async function loadDemo(app: App): Promise<typeof demoCredentials> {
 function loadChain(tx: WriteTransaction, customerPasswordHash: string): void {
   const insert = <T extends TableName>(table: T, row: WrittenRow<T>) => tx.insert(table, row);
   const address = (city: string, street: string) => JSON.stringify({ address1: street, zip: '11000', city, country_code: 'cz' });
-  insert('stores', { id: DEMO_IDS.storeCentral, store_code: 'PRG-01', name: 'Prague Central', details: JSON.stringify({ store_address: JSON.parse(address('Prague', 'Na Příkopě 1')) }) });
-  insert('stores', { id: DEMO_IDS.storeAirport, store_code: 'PRG-02', name: 'Prague Airport', details: JSON.stringify({ store_address: JSON.parse(address('Prague', 'Aviatická 1')) }) });
+  insert('stores', {
+    id: DEMO_IDS.storeCentral,
+    store_code: 'PRG-01',
+    name: 'Prague Central',
+    details: JSON.stringify({ store_address: JSON.parse(address('Prague', 'Na Příkopě 1')) }),
+  });
+  insert('stores', {
+    id: DEMO_IDS.storeAirport,
+    store_code: 'PRG-02',
+    name: 'Prague Airport',
+    details: JSON.stringify({ store_address: JSON.parse(address('Prague', 'Aviatická 1')) }),
+  });
 
   insert('product_groups', { id: demoId(0x201), name: 'Coffee' });
   insert('product_groups', { id: demoId(0x202), name: 'Bakery' });
@@ -203,7 +213,13 @@ function loadHistory(tx: WriteTransaction): void {
       cashdesk_number: 1,
     });
     products.forEach((product, line) => {
-      tx.insert('purchase_items', { id: demoId(0xd00 + index * 10 + line), purchase_id: purchaseId, product_id: demoId(product), price_minor: 5000, amount_milli: 1000 });
+      tx.insert('purchase_items', {
+        id: demoId(0xd00 + index * 10 + line),
+        purchase_id: purchaseId,
+        product_id: demoId(product),
+        price_minor: 5000,
+        amount_milli: 1000,
+      });
     });
   });
 }

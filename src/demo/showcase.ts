@@ -50,8 +50,44 @@ const PRODUCTS: [string, number, number, number][] = [
   ['Coffee scale', 0x03, 0x13, 890],
 ];
 
-const FIRST_NAMES = ['Adam', 'Barbora', 'Cyril', 'Dana', 'Emil', 'Filip', 'Gabriela', 'Hana', 'Igor', 'Klára', 'Lukáš', 'Marie', 'Nikola', 'Ondřej', 'Pavla', 'Radek', 'Simona'];
-const LAST_NAMES = ['Beneš', 'Černá', 'Doležal', 'Fialová', 'Horák', 'Jelínek', 'Kopecká', 'Marek', 'Novotná', 'Pokorný', 'Růžičková', 'Šimek', 'Tichá', 'Urban', 'Veselá', 'Zeman', 'Kratochvílová'];
+const FIRST_NAMES = [
+  'Adam',
+  'Barbora',
+  'Cyril',
+  'Dana',
+  'Emil',
+  'Filip',
+  'Gabriela',
+  'Hana',
+  'Igor',
+  'Klára',
+  'Lukáš',
+  'Marie',
+  'Nikola',
+  'Ondřej',
+  'Pavla',
+  'Radek',
+  'Simona',
+];
+const LAST_NAMES = [
+  'Beneš',
+  'Černá',
+  'Doležal',
+  'Fialová',
+  'Horák',
+  'Jelínek',
+  'Kopecká',
+  'Marek',
+  'Novotná',
+  'Pokorný',
+  'Růžičková',
+  'Šimek',
+  'Tichá',
+  'Urban',
+  'Veselá',
+  'Zeman',
+  'Kratochvílová',
+];
 
 /** Whether the showcase is loaded: its first product exists. */
 export function isShowcaseLoaded(app: App): boolean {
@@ -69,8 +105,19 @@ export function loadShowcase(app: App): void {
     for (const [n, name] of BRANDS) insert('product_brands', { id: showcaseId(n), name });
     PRODUCTS.forEach(([name, group, brand], index) => {
       const id = productId(index);
-      insert('products', { id, name, code: `SC-${String(index + 1).padStart(3, '0')}`, product_group_id: showcaseId(group), product_brand_id: showcaseId(brand) });
-      insert('product_external_ids', { id: showcaseId(0x200 + index), product_id: id, list_code: 'GLOBAL', code: `859100${String(index + 1).padStart(3, '0')}` });
+      insert('products', {
+        id,
+        name,
+        code: `SC-${String(index + 1).padStart(3, '0')}`,
+        product_group_id: showcaseId(group),
+        product_brand_id: showcaseId(brand),
+      });
+      insert('product_external_ids', {
+        id: showcaseId(0x200 + index),
+        product_id: id,
+        list_code: 'GLOBAL',
+        code: `859100${String(index + 1).padStart(3, '0')}`,
+      });
     });
     loadCustomers(tx);
     loadEvents(tx);
@@ -86,13 +133,21 @@ function loadCustomers(tx: WriteTransaction): void {
       id: customerId,
       first_name: first,
       last_name: last,
-      email: `${first}.${index + 1}@example.com`.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, ''),
+      email: `${first}.${index + 1}@example.com`
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, ''),
       gender: index % 2 === 0 ? 1 : 2,
       language_id: 'cs',
       store_id: index % 3 === 0 ? DEMO_IDS.storeAirport : DEMO_IDS.storeCentral,
       agreement: JSON.stringify({ agreement_gtc: 1, agreement_profiling: index % 2, agreement_marketing_communication: index % 3 === 0 ? 1 : 0 }),
     });
-    tx.insert('cards', { id: showcaseId(0x500 + index), customer_id: customerId, card_number: `21000000${String(index + 1).padStart(5, '0')}`, card_type_id: 'standard' });
+    tx.insert('cards', {
+      id: showcaseId(0x500 + index),
+      customer_id: customerId,
+      card_number: `21000000${String(index + 1).padStart(5, '0')}`,
+      card_type_id: 'standard',
+    });
     const bills = index % 4 === 0 ? 1 : 2;
     for (let bill = 0; bill < bills; bill += 1) loadBill(tx, customerId, index * 2 + bill);
   });
@@ -116,7 +171,13 @@ function loadBill(tx: WriteTransaction, customerId: string, n: number): void {
     cashdesk_number: 1 + (n % 3),
   });
   lines.forEach((index, line) => {
-    tx.insert('purchase_items', { id: showcaseId(0x800 + n * 2 + line), purchase_id: purchaseId, product_id: productId(index), price_minor: PRODUCTS[index]![3] * 100, amount_milli: 1000 });
+    tx.insert('purchase_items', {
+      id: showcaseId(0x800 + n * 2 + line),
+      purchase_id: purchaseId,
+      product_id: productId(index),
+      price_minor: PRODUCTS[index]![3] * 100,
+      amount_milli: 1000,
+    });
   });
   tx.insert('point_records', {
     id: showcaseId(0xa00 + n),
@@ -132,7 +193,15 @@ function loadBill(tx: WriteTransaction, customerId: string, n: number): void {
 
 /** Event properties an app sends, and events of two types that carry them. */
 function loadEvents(tx: WriteTransaction): void {
-  tx.insert('event_properties', { id: 'visit_channel', name: 'Visit channel', data_type: 'string', items: JSON.stringify([{ id: 'app', name: 'Mobile app', state: 1 }, { id: 'web', name: 'Web', state: 1 }]) });
+  tx.insert('event_properties', {
+    id: 'visit_channel',
+    name: 'Visit channel',
+    data_type: 'string',
+    items: JSON.stringify([
+      { id: 'app', name: 'Mobile app', state: 1 },
+      { id: 'web', name: 'Web', state: 1 },
+    ]),
+  });
   tx.insert('event_properties', { id: 'favourite_drink', name: 'Favourite drink', data_type: 'string', items: '[]' });
   const events: [string, number, string, string][] = [
     ['app_opened', 0, 'visit_channel', 'app'],
@@ -142,7 +211,18 @@ function loadEvents(tx: WriteTransaction): void {
   ];
   events.forEach(([type, customer, property, value], index) => {
     const eventId = showcaseId(0xc00 + index);
-    tx.insert('events', { id: eventId, event_type_id: type, customer_id: showcaseId(0x400 + customer), external_id: `SHOWCASE-EVENT-${index + 1}`, created_at: `2026-11-0${index + 1}T12:00:00.000Z` });
-    tx.insert('event_property_records', { id: showcaseId(0xd00 + index), event_id: eventId, property_id: property, property_value: JSON.stringify(value) });
+    tx.insert('events', {
+      id: eventId,
+      event_type_id: type,
+      customer_id: showcaseId(0x400 + customer),
+      external_id: `SHOWCASE-EVENT-${index + 1}`,
+      created_at: `2026-11-0${index + 1}T12:00:00.000Z`,
+    });
+    tx.insert('event_property_records', {
+      id: showcaseId(0xd00 + index),
+      event_id: eventId,
+      property_id: property,
+      property_value: JSON.stringify(value),
+    });
   });
 }

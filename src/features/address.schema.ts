@@ -13,11 +13,26 @@ export const Address = z.object({
   address7: OptionalText,
   zip: OptionalText,
   city: OptionalText,
-  country_code: z.string().regex(/^[a-z]{2}$/, 'must be a lower-case two-letter code').nullable().optional(),
+  country_code: z
+    .string()
+    .regex(/^[a-z]{2}$/, 'must be a lower-case two-letter code')
+    .nullable()
+    .optional(),
 });
 export type Address = z.infer<typeof Address>;
 
-export const ADDRESS_KEYS = ['address1', 'address2', 'address3', 'address4', 'address5', 'address6', 'address7', 'zip', 'city', 'country_code'] as const;
+export const ADDRESS_KEYS = [
+  'address1',
+  'address2',
+  'address3',
+  'address4',
+  'address5',
+  'address6',
+  'address7',
+  'zip',
+  'city',
+  'country_code',
+] as const;
 
 /** An Address as the API answers it: every field, null where empty. */
 export const AddressAnswer = z.object({

@@ -31,7 +31,11 @@ export interface Input<B, Q, P> {
   params: P;
 }
 
-export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, P extends Schema | undefined = Schema | undefined> {
+export interface Endpoint<
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  P extends Schema | undefined = Schema | undefined,
+> {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   interfaces: readonly Interface[];
@@ -77,9 +81,11 @@ export interface Endpoint<B extends Schema | undefined = Schema | undefined, Q e
 }
 
 /** Keeps the handler's input types tied to the schemas given. */
-export function endpoint<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
-  definition: Endpoint<B, Q, P>,
-): Endpoint {
+export function endpoint<
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  P extends Schema | undefined = undefined,
+>(definition: Endpoint<B, Q, P>): Endpoint {
   return definition as unknown as Endpoint;
 }
 

@@ -90,7 +90,14 @@ export class IdempotencyKeys {
 
   private keep(scope: string, key: string, fingerprint: string, response: StoredResponse): void {
     const now = this.clock();
-    this.save.run(scope, key, fingerprint, response.status, response.body === undefined ? null : JSON.stringify(response.body), new Date(now).toISOString());
+    this.save.run(
+      scope,
+      key,
+      fingerprint,
+      response.status,
+      response.body === undefined ? null : JSON.stringify(response.body),
+      new Date(now).toISOString(),
+    );
     this.saved += 1;
     if (this.saved % PURGE_EVERY === 0) this.purge.run(new Date(now - this.retentionMs).toISOString());
   }

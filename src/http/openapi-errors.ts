@@ -44,7 +44,10 @@ export function errorComponents(definitions: Definitions) {
           { type: 'object', properties: { error: { type: 'object', properties: { exception: { enum: exceptions } } } } },
         ],
       };
-      return [responseName(status), { description: exceptions.map((exception) => `\`${exception}\``).join(', '), content: { 'application/json': { schema } } }];
+      return [
+        responseName(status),
+        { description: exceptions.map((exception) => `\`${exception}\``).join(', '), content: { 'application/json': { schema } } },
+      ];
     }),
   );
   return { schemas: { ErrorAnswer: jsonSchemaOf(ErrorAnswer, 'output', definitions) }, responses };

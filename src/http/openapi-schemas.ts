@@ -23,7 +23,8 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', definiti
   // document keeps them apart under a prefix of their own.
   const prefix = `Schema${Object.keys(definitions).length}`;
   // A schema named by its `id` metadata (DiscountItem) keeps its name: the specs call it so.
-  const rename = (name: string) => (name === '#' || name.startsWith('__schema') ? `${prefix}_${name === '#' ? 'root' : name.replace(/^__schema/, '')}` : name);
+  const rename = (name: string) =>
+    name === '#' || name.startsWith('__schema') ? `${prefix}_${name === '#' ? 'root' : name.replace(/^__schema/, '')}` : name;
   const reference = (target: string) => `#/components/schemas/${rename(target === '#' ? '#' : target.slice('#/$defs/'.length))}`;
   if (refersToItself) local['#'] = converted;
   for (const [name, definition] of Object.entries(local)) definitions[rename(name)] = relocated(definition, reference) as JsonSchema;

@@ -110,7 +110,11 @@ const SECURITY_SCHEMES = {
     scheme: 'basic',
     description: 'Deprecated, for users it is enabled for: login:sha256hex(md5hex(password) + the UTC hour as YYYYMMDDHH).',
   },
-  customerToken: { type: 'http', scheme: 'basic', description: 'api_user:token_id — an api-user issued by the operator and a token of POST /tokens.' },
+  customerToken: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'api_user:token_id — an api-user issued by the operator and a token of POST /tokens.',
+  },
   customerApiUser: { type: 'http', scheme: 'basic', description: 'api_user: with an empty token part, to create a token.' },
   node: { type: 'http', scheme: 'basic', description: 'node_name:node_secret of a store, issued on the hub by `loyaltyd nodes add`.' },
 };
@@ -157,7 +161,11 @@ type Inputs = { params?: z.ZodType | undefined; query?: z.ZodType | undefined; h
 /** One parameter per property of the path, query and header schemas. */
 function inputParameters({ params, query, headers }: Inputs, definitions: Definitions): JsonSchema[] {
   const parameters: JsonSchema[] = [];
-  for (const [place, schema] of [['path', params], ['query', query], ['header', headers]] as const) {
+  for (const [place, schema] of [
+    ['path', params],
+    ['query', query],
+    ['header', headers],
+  ] as const) {
     if (!schema) continue;
     const object = jsonSchemaOf(schema, 'input', definitions);
     const required = new Set((object.required as string[] | undefined) ?? []);
@@ -172,11 +180,18 @@ function responsesOf(endpoint: Endpoint, definitions: Definitions): Record<strin
   const status = endpoint.status ?? 200;
   const success: JsonSchema = { description: status === 201 ? 'Created' : status === 204 ? 'Done; no body' : 'Success' };
   if (status !== 204) {
-    const data = endpoint.answer ? jsonSchemaOf(endpoint.answer, 'output', definitions) : { description: 'The answer of this call; its structure is not declared by its endpoint.' };
+    const data = endpoint.answer
+      ? jsonSchemaOf(endpoint.answer, 'output', definitions)
+      : { description: 'The answer of this call; its structure is not declared by its endpoint.' };
     success.content = { 'application/json': { schema: { type: 'object', properties: { data }, required: ['data'] } } };
   }
   if (endpoint.history) {
-    success.headers = { [SOURCE_HEADER]: { description: 'At a store with a hub: `hub` when head office answered, `local` when the store did.', schema: { type: 'string', enum: ['hub', 'local'] } } };
+    success.headers = {
+      [SOURCE_HEADER]: {
+        description: 'At a store with a hub: `hub` when head office answered, `local` when the store did.',
+        schema: { type: 'string', enum: ['hub', 'local'] },
+      },
+    };
   }
   const access = endpoint.access ?? 'client';
   const errors = [400, 403, 429, 500];
@@ -198,12 +213,16 @@ function plainOperation(route: PlainRoute, definitions: Definitions): Operation 
       ...Object.fromEntries(
         Object.entries(route.answers).map(([status, answer]) => [
           status,
-          { description: answer.description, content: { [answer.mediaType]: answer.schema ? { schema: jsonSchemaOf(answer.schema, 'output', definitions) } : {} } },
+          {
+            description: answer.description,
+            content: { [answer.mediaType]: answer.schema ? { schema: jsonSchemaOf(answer.schema, 'output', definitions) } : {} },
+          },
         ]),
       ),
       ...Object.fromEntries([...(route.errors ?? []), 500].map((code) => [code, errorResponse(code)])),
     },
   };
-  if (route.body) operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input', definitions) } } };
+  if (route.body)
+    operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input', definitions) } } };
   return operation;
 }

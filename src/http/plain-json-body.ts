@@ -53,7 +53,13 @@ export function plainJsonBody(parser: BodyParser, limitBytes: number): BodyParse
  * Runs body-parser over bytes already read, as if they were the request's body. The stream
  * is ended only after the parser has looked at it: an ended one reads as already parsed.
  */
-function parseAgain(parser: BodyParser, request: IncomingMessage & { body?: unknown }, response: ServerResponse, bytes: Buffer, next: (error?: unknown) => void): void {
+function parseAgain(
+  parser: BodyParser,
+  request: IncomingMessage & { body?: unknown },
+  response: ServerResponse,
+  bytes: Buffer,
+  next: (error?: unknown) => void,
+): void {
   const replay = Object.assign(new PassThrough(), { headers: request.headers, body: undefined as unknown });
   parser(replay as unknown as IncomingMessage, response, (error?: unknown) => {
     request.body = replay.body;

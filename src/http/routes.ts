@@ -41,9 +41,7 @@ export function mountEndpoints(app: express.Express, endpoints: Endpoint[], moun
   for (const iface of INTERFACES) {
     const router = express.Router({ caseSensitive: true });
     for (const endpoint of endpoints) {
-      const handler = endpoint.interfaces.includes(iface)
-        ? handlerFor(endpoint, iface, mounting)
-        : refuseInterface(endpoint, iface);
+      const handler = endpoint.interfaces.includes(iface) ? handlerFor(endpoint, iface, mounting) : refuseInterface(endpoint, iface);
       router[endpoint.method](endpoint.path, handler);
     }
     for (const [path, methods] of methodsByPath) {

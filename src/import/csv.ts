@@ -65,7 +65,9 @@ export function fieldPaths(header: string[]): string[][] {
     const path = name.split('.');
     const bad = path.find((key) => key === '' || NOT_FIELDS.has(key));
     if (bad !== undefined) {
-      throw new Error(`CSV header column ${index + 1} "${name}" is not a field path: ${bad === '' ? 'it has an empty name between dots' : `"${bad}" is not a field name`}`);
+      throw new Error(
+        `CSV header column ${index + 1} "${name}" is not a field path: ${bad === '' ? 'it has an empty name between dots' : `"${bad}" is not a field name`}`,
+      );
     }
     return path;
   });

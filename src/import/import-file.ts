@@ -140,7 +140,9 @@ function convertTextCells(record: Record<string, unknown>, issues: z.core.$ZodIs
   let changed = false;
   for (const issue of issues) {
     if (issue.code !== 'invalid_type' || issue.path.length === 0) continue;
-    const parent = issue.path.slice(0, -1).reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], record);
+    const parent = issue.path
+      .slice(0, -1)
+      .reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], record);
     const key = issue.path[issue.path.length - 1] as PropertyKey;
     if (typeof parent !== 'object' || parent === null) continue;
     const text = (parent as Record<PropertyKey, unknown>)[key];

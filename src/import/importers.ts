@@ -49,7 +49,14 @@ export function importers(app: App, config: Config): Record<string, Importer> {
   const cards = new CardsService(new CardsRepo(node.db), app.services.customersRepo, node.writes, node.newId, config.time_zone);
   const storesRepo = new StoresRepo(node.db);
   const stores = new StoresService(storesRepo, node.writes, node.newId, config.time_zone);
-  const catalog = new CatalogRecordsService(new ProductsRepo(node.db), new ProductGroupsRepo(node.db), new ProductBrandsRepo(node.db), storesRepo, node.writes, node.newId);
+  const catalog = new CatalogRecordsService(
+    new ProductsRepo(node.db),
+    new ProductGroupsRepo(node.db),
+    new ProductBrandsRepo(node.db),
+    storesRepo,
+    node.writes,
+    node.newId,
+  );
   const campaigns = new CampaignsService(new CampaignsRepo(node.db), node.writes, node.newId, config.time_zone);
   const itemTypes = new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db), node.writes, node.newId);
   const events = new EventLookupsService(new EventPropertiesRepo(node.db), new EventGroupsRepo(node.db), node.writes, node.newId);
@@ -69,7 +76,10 @@ export function importers(app: App, config: Config): Record<string, Importer> {
     'purchase-item-types': { schema: PurchaseItemTypeRecord, write: (record) => itemTypes.importRecord(record as PurchaseItemTypeRecord) },
     'event-properties': { schema: EventPropertyRecord, write: (record) => events.importProperty(record as EventPropertyRecord) },
     'event-groups': { schema: EventGroupRecord, write: (record) => events.importGroup(record as EventGroupRecord) },
-    'product-reservation-sources': { schema: ReservationSourceRecord, write: (record) => reservationSources.importRecord(record as ReservationSourceRecord) },
+    'product-reservation-sources': {
+      schema: ReservationSourceRecord,
+      write: (record) => reservationSources.importRecord(record as ReservationSourceRecord),
+    },
     'store-groups': { schema: ImportedStoreGroup, write: (record) => storeGroups.importGroup(record as ImportedStoreGroup) },
     'store-group-records': { schema: ImportedStoreGroupRecord, write: (record) => storeGroups.importGroupRecord(record as ImportedStoreGroupRecord) },
     vouchers: { schema: ImportedVoucher, write: (record) => vouchers.importRecord(record as ImportedVoucher) },

@@ -24,7 +24,11 @@ export function formatOf(file: string): FileFormat {
  * `progress.bytesRead` follows how far into the file reading has come. A CSV header naming
  * something other than a field path (`__proto__`, an empty name between dots) throws.
  */
-export async function* readRecords(file: string, format: FileFormat, progress: { bytesRead: number } = { bytesRead: 0 }): AsyncGenerator<SourceRecord> {
+export async function* readRecords(
+  file: string,
+  format: FileFormat,
+  progress: { bytesRead: number } = { bytesRead: 0 },
+): AsyncGenerator<SourceRecord> {
   const stream = createReadStream(file, 'utf8');
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;

@@ -144,7 +144,10 @@ export class CustomerStates {
   }
 
   /** The customers whose point or credit records these changes touched, added to `into` (TouchedRecords). */
-  static touched(changes: readonly { entity: string; op: string; row: Record<string, unknown> | null; hlc: string }[], into: TouchedRecords = new Map()): TouchedRecords {
+  static touched(
+    changes: readonly { entity: string; op: string; row: Record<string, unknown> | null; hlc: string }[],
+    into: TouchedRecords = new Map(),
+  ): TouchedRecords {
     for (const change of changes) {
       if (change.entity !== 'point_records' && change.entity !== 'credit_records') continue;
       const customer = change.row?.customer_id;
@@ -190,7 +193,11 @@ export class CustomerStates {
   }
 
   /** The state at `horizon`, folded on from `from` with the facts stamped after it, or from every fact. */
-  private stateOf(customerId: string, horizon: string, from: Published | undefined): { row: Omit<WrittenRow<'customer_states'>, 'id'>; firstAfter: string | undefined } {
+  private stateOf(
+    customerId: string,
+    horizon: string,
+    from: Published | undefined,
+  ): { row: Omit<WrittenRow<'customer_states'>, 'id'>; firstAfter: string | undefined } {
     const after = from?.horizon ?? '';
     const facts = this.facts.all(customerId, after).map(toPointFact);
     const folded = facts.filter((fact) => fact.hlc <= horizon);

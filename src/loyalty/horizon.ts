@@ -23,12 +23,16 @@ export class Horizon {
     db: Db,
     private readonly offlineAgeMs: number,
   ) {
-    this.oldestPushed = db.prepare('SELECT node_id, pushed_through FROM sync_node_clocks WHERE reported_at >= ? ORDER BY pushed_through, node_id LIMIT 1');
+    this.oldestPushed = db.prepare(
+      'SELECT node_id, pushed_through FROM sync_node_clocks WHERE reported_at >= ? ORDER BY pushed_through, node_id LIMIT 1',
+    );
   }
 
   at(now: number): HorizonAt {
     const floor = encodeHlc({ ms: Math.max(0, now - this.offlineAgeMs), counter: 0, node: '' });
     const oldest = this.oldestPushed.get(new Date(now - this.offlineAgeMs).toISOString());
-    return oldest !== undefined && oldest.pushed_through > floor ? { stamp: oldest.pushed_through, heldBy: oldest.node_id } : { stamp: floor, heldBy: undefined };
+    return oldest !== undefined && oldest.pushed_through > floor
+      ? { stamp: oldest.pushed_through, heldBy: oldest.node_id }
+      : { stamp: floor, heldBy: undefined };
   }
 }

@@ -32,8 +32,7 @@ export interface LedgerFold {
  * needs what is left on each (a published lot, GET /points).
  */
 export type OrderedFact =
-  | { kind: 'collection'; points_milli: number; valid_to: number | null; id?: string }
-  | { kind: 'redemption'; points_milli: number; at: number };
+  { kind: 'collection'; points_milli: number; valid_to: number | null; id?: string } | { kind: 'redemption'; points_milli: number; at: number };
 
 /** A collection with points left after the facts folded so far. */
 export interface Lot {
@@ -120,7 +119,12 @@ export function foldFrom(start: FoldState, ordered: readonly OrderedFact[]): Fol
   for (const collection of collections) {
     if (collection.index >= 0) remaining[collection.index] = collection.remaining;
     else startRemaining[collection.index + start.lots.length] = collection.remaining;
-    if (collection.remaining > 0) lots.push(collection.id === undefined ? { valid_to: collection.valid_to, remaining: collection.remaining } : { id: collection.id, valid_to: collection.valid_to, remaining: collection.remaining });
+    if (collection.remaining > 0)
+      lots.push(
+        collection.id === undefined
+          ? { valid_to: collection.valid_to, remaining: collection.remaining }
+          : { id: collection.id, valid_to: collection.valid_to, remaining: collection.remaining },
+      );
   }
   return { remaining, startRemaining, state: { lots, debt } };
 }

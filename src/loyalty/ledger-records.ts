@@ -103,7 +103,10 @@ export class LedgerRecords {
     const origin = { point_type_id: pointTypeId, partner_id: null };
     const out = this.redeem(fromCustomer, milli, origin);
     const into = this.collect(toCustomer, milli, origin);
-    return [{ ...out, linked_point_id: into.id }, { ...into, linked_point_id: out.id }];
+    return [
+      { ...out, linked_point_id: into.id },
+      { ...into, linked_point_id: out.id },
+    ];
   }
 
   /** A reward's points cost, paid when a voucher is made from it (none for a reward that costs none). */
@@ -125,7 +128,10 @@ export class LedgerRecords {
   transferCredit(fromCustomer: string, toCustomer: string, amountMinor: number, origin: CreditOrigin): [CreditRecord, CreditRecord] {
     const out = this.withdraw(fromCustomer, amountMinor, origin);
     const into = this.deposit(toCustomer, amountMinor, origin);
-    return [{ ...out, linked_credit_id: into.id }, { ...into, linked_credit_id: out.id }];
+    return [
+      { ...out, linked_credit_id: into.id },
+      { ...into, linked_credit_id: out.id },
+    ];
   }
 
   /** The points a purchase paid with. */
@@ -169,7 +175,13 @@ export class LedgerRecords {
         }))
       : [];
     const credits = original.credits.map((record) => ({
-      ...this.credit(derivedId(cancellingId, `credit:reverse:${record.id}`), record.customer_id, opposite(record.kind), record.amount_minor, cancellingId),
+      ...this.credit(
+        derivedId(cancellingId, `credit:reverse:${record.id}`),
+        record.customer_id,
+        opposite(record.kind),
+        record.amount_minor,
+        cancellingId,
+      ),
       linked_credit_id: record.id,
       created_at: createdAt,
     }));
@@ -177,7 +189,10 @@ export class LedgerRecords {
   }
 
   private ofPurchase(purchaseId: string, purpose: string, customerId: string, kind: LedgerKind, milli: number): PointRecord {
-    return { ...this.point(derivedId(purchaseId, purpose), customerId, kind, milli, { point_type_id: 'purchase', partner_id: null }), purchase_id: purchaseId };
+    return {
+      ...this.point(derivedId(purchaseId, purpose), customerId, kind, milli, { point_type_id: 'purchase', partner_id: null }),
+      purchase_id: purchaseId,
+    };
   }
 
   private point(id: string, customerId: string, kind: LedgerKind, milli: number, origin: PointOrigin): PointRecord {

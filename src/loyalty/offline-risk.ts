@@ -85,7 +85,12 @@ export class RedemptionPolicy {
     const lastSync = this.lastSyncAt();
     const maxAgeMs = this.config.offline.max_age_hours * 3_600_000;
     if (!lastSync || this.clock() - Date.parse(lastSync) > maxAgeMs) {
-      throw invalidParam(field, 'offline_redemption_limit', value, `No sync with head office for over ${this.config.offline.max_age_hours} h; ${consequence}`);
+      throw invalidParam(
+        field,
+        'offline_redemption_limit',
+        value,
+        `No sync with head office for over ${this.config.offline.max_age_hours} h; ${consequence}`,
+      );
     }
   }
 }

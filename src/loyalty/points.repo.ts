@@ -6,7 +6,8 @@ import type { PointRecord } from './ledger-records.js';
 /** A point record as it is read back: as written, with its stamp. */
 export type PointRow = PointRecord & { hlc: string };
 
-export const POINT_COLUMNS = 'id, customer_id, kind, points_milli, point_type_id, partner_id, valid_to, purchase_id, linked_point_id, created_at, state, hlc';
+export const POINT_COLUMNS =
+  'id, customer_id, kind, points_milli, point_type_id, partner_id, valid_to, purchase_id, linked_point_id, created_at, state, hlc';
 
 export class PointsRepo {
   private readonly one;

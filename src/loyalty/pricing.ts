@@ -99,7 +99,8 @@ export function pricePayment(input: PaymentInput): PaymentResult {
     const amount = input.evaluation.discount(reward, uses);
     if (amount > 0) discounts.push(rewardDiscount(reward.code, reward, 'reward', uses, amount));
   }
-  for (const voucher of input.vouchers) discounts.push(rewardDiscount(voucher.code, voucher.reward, 'voucher', 1, input.evaluation.discount(voucher.reward, 1)));
+  for (const voucher of input.vouchers)
+    discounts.push(rewardDiscount(voucher.code, voucher.reward, 'voucher', 1, input.evaluation.discount(voucher.reward, 1)));
   const discounted = Math.max(0, input.totalMinor - discounts.reduce((sum, discount) => sum + discount.amount_minor, 0));
   // Points pay only what they cover whole: a point worth 0.50 pays 0.50, never 0.49.
   const pointsForBill = input.program.point_value > 0 ? Math.floor(discounted / input.program.point_value) * 1000 : 0;
@@ -121,7 +122,9 @@ export function priceOfPoints(milli: number, pointValue: number): number {
 /** Lines as they earn: what was paid after the discounts given on that very line. */
 function earningLines(lines: BillLine[], discounts: AppliedDiscount[]): BillLine[] {
   return lines.map((line) => {
-    const off = discounts.filter((discount) => discount.bill_item_ids.includes(line.bill_item_id)).reduce((sum, discount) => sum + discount.amount_minor, 0);
+    const off = discounts
+      .filter((discount) => discount.bill_item_ids.includes(line.bill_item_id))
+      .reduce((sum, discount) => sum + discount.amount_minor, 0);
     return off > 0 ? { ...line, paid_minor: Math.max(0, line.paid_minor - off) } : line;
   });
 }

@@ -51,17 +51,15 @@ export function rankRewards(rewards: RewardDefinition[]): RankedRewards {
     (a, b) => rewards[a]!.priority - rewards[b]!.priority || rewards[a]!.code.localeCompare(rewards[b]!.code) || a - b,
   );
   const ranked = Array.from(catalogPosition, (position) => rewards[position]!);
-  const terms = ranked.map(
-    (reward): RewardTerms => ({
-      priority: reward.priority,
-      is_automated: reward.is_automated,
-      unrestricted: alwaysAvailable(reward),
-      conditioned: reward.conditions.length > 0,
-      max_uses_per_bill: reward.max_uses_per_bill,
-      points_cost: reward.points_cost,
-      discount: { ...reward.discount },
-    }),
-  );
+  const terms = ranked.map((reward): RewardTerms => ({
+    priority: reward.priority,
+    is_automated: reward.is_automated,
+    unrestricted: alwaysAvailable(reward),
+    conditioned: reward.conditions.length > 0,
+    max_uses_per_bill: reward.max_uses_per_bill,
+    points_cost: reward.points_cost,
+    discount: { ...reward.discount },
+  }));
   return { matcher: new RewardMatcher(ranked, () => true), terms, catalogPosition };
 }
 

@@ -29,7 +29,9 @@ export class RewardsCatalog {
     db: Db,
     private readonly writes: WritePath,
   ) {
-    this.rows = db.prepare<[], { details: string }>("SELECT details FROM rewards WHERE state = 1 AND details LIKE '{%\"discount\"%' ORDER BY priority, id");
+    this.rows = db.prepare<[], { details: string }>(
+      'SELECT details FROM rewards WHERE state = 1 AND details LIKE \'{%"discount"%\' ORDER BY priority, id',
+    );
   }
 
   /** Every reward, by priority then id. */

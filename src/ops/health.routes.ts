@@ -18,7 +18,10 @@ export function healthRouter(report: () => HealthReport, registry: Registry): Ro
   const router = Router();
   router.get('/health', (_request, response) => {
     const body = report();
-    response.set('Cache-Control', 'no-store').status(body.status === 'ok' ? 200 : 503).json(body);
+    response
+      .set('Cache-Control', 'no-store')
+      .status(body.status === 'ok' ? 200 : 503)
+      .json(body);
   });
   router.get('/metrics', async (_request, response) => {
     response.type(registry.contentType).send(await registry.metrics());

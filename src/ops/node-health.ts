@@ -91,7 +91,9 @@ export class NodeHealth {
     if (refusal) return refusal;
     const lastSuccess = this.state.get('last_success_at');
     const since = lastSuccess ? Date.parse(lastSuccess) : startedAt;
-    return this.clock() - since > offlineAgeMs ? `no successful sync round with the hub for longer than offline.max_age_hours (${hours} h)` : undefined;
+    return this.clock() - since > offlineAgeMs
+      ? `no successful sync round with the hub for longer than offline.max_age_hours (${hours} h)`
+      : undefined;
   }
 
   /** Why the last round failed, when it says the store cannot work at all: refused by its hub, or never bootstrapped. */
@@ -99,7 +101,9 @@ export class NodeHealth {
     const [last] = recentRounds(this.state);
     if (!last || last.ok) return undefined;
     const refused = last.hub_status !== null && REFUSED_NODE.has(last.hub_status);
-    const why = refused ? `the hub refuses this node's name or secret (it answered ${last.hub_status}; check node.name and node.secret)` : (last.error ?? 'its last round failed');
+    const why = refused
+      ? `the hub refuses this node's name or secret (it answered ${last.hub_status}; check node.name and node.secret)`
+      : (last.error ?? 'its last round failed');
     if (this.state.get('cursor') === undefined) return `never bootstrapped from its hub, so it holds no data yet: ${why}`;
     return refused ? why : undefined;
   }

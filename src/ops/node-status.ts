@@ -35,7 +35,13 @@ export function createNodeStatus(node: Pick<Node, 'db'>, config: Config, users: 
   const sync = () => statuses.read(config.mode, config.hub.url, clock);
   const health = new NodeHealth(
     node.db,
-    { dataDir: config.data_dir, minFreeDiskMb: config.health.min_free_disk_mb, offlineAgeMs, hubUrl: config.mode === 'store' ? config.hub.url : undefined, startedAt: clock() },
+    {
+      dataDir: config.data_dir,
+      minFreeDiskMb: config.health.min_free_disk_mb,
+      offlineAgeMs,
+      hubUrl: config.mode === 'store' ? config.hub.url : undefined,
+      startedAt: clock(),
+    },
     clock,
     fleet,
   );
@@ -60,7 +66,13 @@ function syncFigures(status: SyncStatus, clock: Clock, fleet: FleetStatus | unde
       feed_lag_rows: store.feed_lag_rows,
     }));
     const states = settling?.read(clock());
-    return { mode: 'hub', conflicts: status.conflicts, stores, horizon_age_seconds: states?.horizon_age_seconds ?? null, unsettled_states: states?.unsettled_states ?? null };
+    return {
+      mode: 'hub',
+      conflicts: status.conflicts,
+      stores,
+      horizon_age_seconds: states?.horizon_age_seconds ?? null,
+      unsettled_states: states?.unsettled_states ?? null,
+    };
   }
   const lastSuccess = status.last_success_at ? Date.parse(status.last_success_at) : null;
   return {

@@ -92,7 +92,11 @@ export function observeRequests(observe: Observe): RequestHandler {
     // The matched route pattern, not the raw path, keeps label cardinality bounded. API
     // handlers name theirs: express has unwound `baseUrl` by the time an error answers.
     const route = () =>
-      typeof response.locals.route === 'string' ? response.locals.route : request.route ? `${request.baseUrl}${String(request.route.path)}` : 'unmatched';
+      typeof response.locals.route === 'string'
+        ? response.locals.route
+        : request.route
+          ? `${request.baseUrl}${String(request.route.path)}`
+          : 'unmatched';
     response.locals.requestId = observe(request, response, request.ip ?? '', route);
     next();
   };
@@ -163,23 +167,32 @@ export function registerSyncMetrics(registry: Registry, mode: SyncFigures['mode'
     });
   gauge('loyaltyd_sync_conflicts', 'Conflicts listed at this node (sync conflicts)', (figures) => figures.conflicts);
   if (mode === 'store') {
-    const store = <K extends keyof StoreSyncFigures>(key: K) => (figures: SyncFigures) => (figures.mode === 'store' ? figures[key] : undefined);
-    gauge('loyaltyd_sync_outbox_pending', 'Commands in the store\'s outbox not yet acknowledged by the hub', store('outbox_pending'));
-    gauge('loyaltyd_sync_outbox_oldest_age_seconds', 'Age of the oldest pending command in the store\'s outbox; 0 when it is empty', (figures) =>
+    const store =
+      <K extends keyof StoreSyncFigures>(key: K) =>
+      (figures: SyncFigures) =>
+        figures.mode === 'store' ? figures[key] : undefined;
+    gauge('loyaltyd_sync_outbox_pending', "Commands in the store's outbox not yet acknowledged by the hub", store('outbox_pending'));
+    gauge('loyaltyd_sync_outbox_oldest_age_seconds', "Age of the oldest pending command in the store's outbox; 0 when it is empty", (figures) =>
       figures.mode === 'store' ? (figures.outbox_oldest_age_seconds ?? 0) : undefined,
     );
-    gauge('loyaltyd_sync_feed_lag_rows', 'Changes of the hub\'s feed the store has not pulled yet, as of its last pull', store('feed_lag_rows'));
-    gauge('loyaltyd_sync_feed_lag_seconds', 'How far behind the hub\'s feed the store is, in seconds', store('feed_lag_seconds'));
-    gauge('loyaltyd_sync_seconds_since_success', 'Seconds since the store\'s last successful sync round', store('seconds_since_success'));
+    gauge('loyaltyd_sync_feed_lag_rows', "Changes of the hub's feed the store has not pulled yet, as of its last pull", store('feed_lag_rows'));
+    gauge('loyaltyd_sync_feed_lag_seconds', "How far behind the hub's feed the store is, in seconds", store('feed_lag_seconds'));
+    gauge('loyaltyd_sync_seconds_since_success', "Seconds since the store's last successful sync round", store('seconds_since_success'));
     gauge('loyaltyd_sync_rejected_commands', 'Commands of this store the hub rejected, since its database was created', store('rejected_commands'));
     return;
   }
-  gauge('loyaltyd_sync_silent_stores', 'Stores silent for longer than the offline age', (figures) => (figures.mode === 'hub' ? figures.stores.filter((one) => one.silent).length : undefined));
-  gauge('loyaltyd_sync_horizon_age_seconds', 'Age of the customer states\' horizon: how long the store holding it back has not pushed (at most the offline age)', (figures) =>
-    figures.mode === 'hub' ? figures.horizon_age_seconds : undefined,
+  gauge('loyaltyd_sync_silent_stores', 'Stores silent for longer than the offline age', (figures) =>
+    figures.mode === 'hub' ? figures.stores.filter((one) => one.silent).length : undefined,
   );
-  gauge('loyaltyd_sync_unsettled_states', 'Customer states with facts past their horizon, which the hub publishes whole with each new fact', (figures) =>
-    figures.mode === 'hub' ? figures.unsettled_states : undefined,
+  gauge(
+    'loyaltyd_sync_horizon_age_seconds',
+    "Age of the customer states' horizon: how long the store holding it back has not pushed (at most the offline age)",
+    (figures) => (figures.mode === 'hub' ? figures.horizon_age_seconds : undefined),
+  );
+  gauge(
+    'loyaltyd_sync_unsettled_states',
+    'Customer states with facts past their horizon, which the hub publishes whole with each new fact',
+    (figures) => (figures.mode === 'hub' ? figures.unsettled_states : undefined),
   );
   const perStore = (name: string, help: string, value: (one: HubSyncFigures['stores'][number]) => number | null) =>
     new Gauge({
@@ -198,8 +211,8 @@ export function registerSyncMetrics(registry: Registry, mode: SyncFigures['mode'
       },
     });
   perStore('loyaltyd_sync_store_seconds_since_contact', 'Seconds since the store last called the hub', (one) => one.seconds_since_contact);
-  perStore('loyaltyd_sync_store_outbox_pending', 'The store\'s outbox depth as it last reported it', (one) => one.outbox_pending);
-  perStore('loyaltyd_sync_store_feed_lag_rows', 'The store\'s feed lag in rows as it last reported it', (one) => one.feed_lag_rows);
+  perStore('loyaltyd_sync_store_outbox_pending', "The store's outbox depth as it last reported it", (one) => one.outbox_pending);
+  perStore('loyaltyd_sync_store_feed_lag_rows', "The store's feed lag in rows as it last reported it", (one) => one.feed_lag_rows);
   const storeCounter = (name: string, help: string, value: (one: HubSyncFigures['stores'][number]) => number) => {
     const reported = new Map<string, number>();
     return new Counter({
@@ -220,6 +233,14 @@ export function registerSyncMetrics(registry: Registry, mode: SyncFigures['mode'
       },
     });
   };
-  storeCounter('loyaltyd_sync_store_applied_commands_total', 'Commands of the store the hub applied, since the hub started', (one) => one.applied_commands);
-  storeCounter('loyaltyd_sync_store_rejected_commands_total', 'Commands of the store the hub rejected, since the hub started', (one) => one.rejected_commands);
+  storeCounter(
+    'loyaltyd_sync_store_applied_commands_total',
+    'Commands of the store the hub applied, since the hub started',
+    (one) => one.applied_commands,
+  );
+  storeCounter(
+    'loyaltyd_sync_store_rejected_commands_total',
+    'Commands of the store the hub rejected, since the hub started',
+    (one) => one.rejected_commands,
+  );
 }

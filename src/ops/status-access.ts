@@ -29,7 +29,10 @@ export function sessionToken(request: Request): string | undefined {
 
 export function setSessionCookie(request: Request, response: Response, token: string, maxAgeSeconds: number): void {
   const secure = request.secure ? '; Secure' : '';
-  response.append('Set-Cookie', `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/status; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`);
+  response.append(
+    'Set-Cookie',
+    `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/status; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`,
+  );
 }
 
 export function clearSessionCookie(response: Response): void {

@@ -135,7 +135,10 @@ function rowHtml(row: Row, table: Table): string {
 
 function factsHtml(facts: Facts): string {
   const items = facts.items
-    .map((item) => `<dt>${escapeHtml(item.label)}</dt><dd${item.mark ? ` class="marked" data-mark="${escapeHtml(item.mark)}"` : ''}>${escapeHtml(item.value)}</dd>`)
+    .map(
+      (item) =>
+        `<dt>${escapeHtml(item.label)}</dt><dd${item.mark ? ` class="marked" data-mark="${escapeHtml(item.mark)}"` : ''}>${escapeHtml(item.value)}</dd>`,
+    )
     .join('');
   return `<h2>${escapeHtml(facts.caption)}</h2>\n<dl id="${escapeHtml(facts.id)}">${items}</dl>`;
 }

@@ -30,7 +30,9 @@ export class StatusViews {
     private readonly fleet: FleetStatus | undefined,
     private readonly settling: SettlingStatusReader | undefined,
   ) {
-    this.conflicts = db.prepare<[number], ConflictRow>('SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?');
+    this.conflicts = db.prepare<[number], ConflictRow>(
+      'SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?',
+    );
   }
 
   /** The page of this node: the fleet on a hub, its own sync on a store. */
@@ -46,10 +48,28 @@ export class StatusViews {
     const exchanges: Table = {
       kind: 'table',
       id: 'exchanges',
-      caption: 'Recent rounds (the store\'s calls, as the hub answered them)',
-      columns: [{ label: 'At' }, { label: 'Call' }, { label: 'Status', numeric: true }, { label: 'ms', numeric: true }, { label: 'Commands', numeric: true }, { label: 'Applied', numeric: true }, { label: 'Rejected', numeric: true }, { label: 'Changes sent', numeric: true }],
+      caption: "Recent rounds (the store's calls, as the hub answered them)",
+      columns: [
+        { label: 'At' },
+        { label: 'Call' },
+        { label: 'Status', numeric: true },
+        { label: 'ms', numeric: true },
+        { label: 'Commands', numeric: true },
+        { label: 'Applied', numeric: true },
+        { label: 'Rejected', numeric: true },
+        { label: 'Changes sent', numeric: true },
+      ],
       rows: store.exchanges.map((exchange) => ({
-        cells: [timeCell(exchange.at, now), { text: exchange.kind }, numberCell(exchange.status), numberCell(exchange.ms), numberCell(exchange.commands), numberCell(exchange.applied), numberCell(exchange.rejected), numberCell(exchange.changes)],
+        cells: [
+          timeCell(exchange.at, now),
+          { text: exchange.kind },
+          numberCell(exchange.status),
+          numberCell(exchange.ms),
+          numberCell(exchange.commands),
+          numberCell(exchange.applied),
+          numberCell(exchange.rejected),
+          numberCell(exchange.changes),
+        ],
         ...(exchange.status >= 400 || (exchange.rejected ?? 0) > 0 ? { mark: exchange.status >= 400 ? 'failed' : 'rejected' } : {}),
       })),
       empty: 'No call from this store since the hub started.',
@@ -59,7 +79,9 @@ export class StatusViews {
       id: 'conflicts',
       caption: 'Conflicts the store lists (newest it reported)',
       columns: [{ label: 'Detected' }, { label: 'Kind' }, { label: 'Entity' }, { label: 'Id' }],
-      rows: store.recent_conflicts.map((conflict) => ({ cells: [timeCell(conflict.detected_at, now), { text: conflict.kind }, { text: conflict.entity }, { text: conflict.entity_id }] })),
+      rows: store.recent_conflicts.map((conflict) => ({
+        cells: [timeCell(conflict.detected_at, now), { text: conflict.kind }, { text: conflict.entity }, { text: conflict.entity_id }],
+      })),
       empty: store.reported_at ? 'The store lists no conflict.' : 'The store has sent no report since the hub started.',
     };
     return {
@@ -82,7 +104,11 @@ export class StatusViews {
         { label: 'Feed last seq', value: String(hub.feed_last_seq) },
         { label: 'Conflicts listed at the hub', value: String(hub.conflicts) },
         { label: 'Stores', value: String(stores.length) },
-        { label: 'Silent stores', value: String(stores.filter((store) => store.silent).length), ...(stores.some((store) => store.silent) ? { mark: 'silent' } : {}) },
+        {
+          label: 'Silent stores',
+          value: String(stores.filter((store) => store.silent).length),
+          ...(stores.some((store) => store.silent) ? { mark: 'silent' } : {}),
+        },
         { label: 'Offline age (silent after)', value: duration(Math.round(this.config.offline.max_age_hours * 3600)) },
         ...this.settlingFacts(now),
       ],
@@ -162,7 +188,8 @@ export class StatusViews {
     // As the last round found it (src/sync/store/round-log.ts), with since when.
     const reachableSince = state.get('reachable_since');
     const unreachableSince = state.get('unreachable_since');
-    const reachable = status.hub_url === null ? 'no hub configured (standalone)' : reachableSince ? 'reachable' : unreachableSince ? 'unreachable' : 'not tried yet';
+    const reachable =
+      status.hub_url === null ? 'no hub configured (standalone)' : reachableSince ? 'reachable' : unreachableSince ? 'unreachable' : 'not tried yet';
     const sync: Facts = {
       kind: 'facts',
       id: 'sync',
@@ -188,19 +215,42 @@ export class StatusViews {
       id: 'limits',
       caption: 'Offline limits in force',
       items: [
-        { label: 'Redeeming points', value: status.hub_url === null ? 'yes (standalone)' : redeeming ? 'yes' : 'stopped: no round with the hub within the offline age', ...(status.hub_url !== null && !redeeming ? { mark: 'stopped' } : {}) },
+        {
+          label: 'Redeeming points',
+          value: status.hub_url === null ? 'yes (standalone)' : redeeming ? 'yes' : 'stopped: no round with the hub within the offline age',
+          ...(status.hub_url !== null && !redeeming ? { mark: 'stopped' } : {}),
+        },
         { label: 'Offline age', value: duration(Math.round(offline.max_age_hours * 3600)) },
         { label: 'Redemption margin', value: `${offline.redemption_margin_points} points` },
-        { label: 'Daily redemption cap per customer', value: offline.daily_redemption_cap_points === undefined ? 'none' : `${offline.daily_redemption_cap_points} points` },
+        {
+          label: 'Daily redemption cap per customer',
+          value: offline.daily_redemption_cap_points === undefined ? 'none' : `${offline.daily_redemption_cap_points} points`,
+        },
       ],
     };
     const rounds: Table = {
       kind: 'table',
       id: 'rounds',
       caption: 'Recent rounds',
-      columns: [{ label: 'Started' }, { label: 'Result' }, { label: 'ms', numeric: true }, { label: 'Pushed', numeric: true }, { label: 'Rejected', numeric: true }, { label: 'Pulled', numeric: true }, { label: 'Error' }],
+      columns: [
+        { label: 'Started' },
+        { label: 'Result' },
+        { label: 'ms', numeric: true },
+        { label: 'Pushed', numeric: true },
+        { label: 'Rejected', numeric: true },
+        { label: 'Pulled', numeric: true },
+        { label: 'Error' },
+      ],
       rows: recentRounds(state).map((round) => ({
-        cells: [timeCell(round.started_at, now), { text: round.ok ? 'ok' : 'failed' }, numberCell(round.ms), numberCell(round.pushed), numberCell(round.rejected), numberCell(round.pulled), { text: round.error ?? '' }],
+        cells: [
+          timeCell(round.started_at, now),
+          { text: round.ok ? 'ok' : 'failed' },
+          numberCell(round.ms),
+          numberCell(round.pushed),
+          numberCell(round.rejected),
+          numberCell(round.pulled),
+          { text: round.error ?? '' },
+        ],
         ...(round.ok ? {} : { mark: 'failed' }),
       })),
       empty: 'No round yet.',
@@ -211,11 +261,22 @@ export class StatusViews {
       caption: 'Conflicts',
       columns: [{ label: 'Detected' }, { label: 'Kind' }, { label: 'Entity' }, { label: 'Id' }, { label: 'Detail' }],
       rows: this.conflicts.all(LISTED_CONFLICTS).map((conflict) => ({
-        cells: [timeCell(conflict.detected_at, now), { text: conflict.kind }, { text: conflict.entity }, { text: conflict.entity_id }, { text: conflict.detail }],
+        cells: [
+          timeCell(conflict.detected_at, now),
+          { text: conflict.kind },
+          { text: conflict.entity },
+          { text: conflict.entity_id },
+          { text: conflict.detail },
+        ],
       })),
       empty: 'No conflict listed.',
     };
-    return { title: 'loyaltyd store: sync', source: '/status/json', generated_at: new Date(now).toISOString(), sections: [sync, limits, rounds, conflicts] };
+    return {
+      title: 'loyaltyd store: sync',
+      source: '/status/json',
+      generated_at: new Date(now).toISOString(),
+      sections: [sync, limits, rounds, conflicts],
+    };
   }
 }
 

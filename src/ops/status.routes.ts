@@ -61,7 +61,10 @@ export function statusRouter(views: StatusViews, users: StatusUsers, sessionTtlS
     const form = UserLogin.safeParse(request.body);
     const values = { application: String(request.body?.user_external_application_id ?? ''), login: String(request.body?.login ?? '') };
     if (!form.success) {
-      response.status(400).type('html').send(loginPageHtml(pageHeaders(response), values, 'Fill in the external application id, the login and the password.'));
+      response
+        .status(400)
+        .type('html')
+        .send(loginPageHtml(pageHeaders(response), values, 'Fill in the external application id, the login and the password.'));
       return;
     }
     try {
@@ -70,7 +73,11 @@ export function statusRouter(views: StatusViews, users: StatusUsers, sessionTtlS
       response.redirect(303, '/status');
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      response.status(error.status).set(error.headers).type('html').send(loginPageHtml(pageHeaders(response), values, error.body.detail));
+      response
+        .status(error.status)
+        .set(error.headers)
+        .type('html')
+        .send(loginPageHtml(pageHeaders(response), values, error.body.detail));
     }
   });
   router.post('/status/logout', (_request, response) => {

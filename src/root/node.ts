@@ -64,8 +64,21 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
       writes.refuseCommands(storeRefusal);
       forgetHubOnlyColumns(db);
     }
-    const states = config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
-    return { db, identity, migrations, hlc, newId, operations, writes, replicated, ledgers: new CustomerLedgers(db), states, close: () => db.close() };
+    const states =
+      config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
+    return {
+      db,
+      identity,
+      migrations,
+      hlc,
+      newId,
+      operations,
+      writes,
+      replicated,
+      ledgers: new CustomerLedgers(db),
+      states,
+      close: () => db.close(),
+    };
   } catch (error) {
     db.close();
     throw error;

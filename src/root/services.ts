@@ -35,7 +35,12 @@ export function createServices(node: Node, config: Config, clock: Clock) {
   const { auth } = config;
   const throttle = new Throttle(clock, auth.login_failures_allowed, auth.login_failure_window_seconds * 1000);
   const tokenCreations = new RateLimit(clock, auth.tokens_per_api_user, auth.tokens_per_address, auth.token_window_seconds * 1000);
-  const setupMails = new RateLimit(clock, auth.password_setup_mails_per_customer, auth.password_setup_mails_per_address, auth.password_setup_window_seconds * 1000);
+  const setupMails = new RateLimit(
+    clock,
+    auth.password_setup_mails_per_customer,
+    auth.password_setup_mails_per_address,
+    auth.password_setup_window_seconds * 1000,
+  );
   const applicationsRepo = new ExternalApplicationsRepo(db);
   const customersRepo = new CustomersRepo(db);
   const tokensRepo = new TokensRepo(db);
@@ -46,17 +51,17 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     newName: newId,
   });
   const applications = new ExternalApplicationsService(applicationsRepo, writes, newId, config.time_zone);
-  const users = new UsersService(
-    new UsersRepo(db),
+  const users = new UsersService(new UsersRepo(db), applicationsRepo, writes, newId, clock, throttle, config.auth.bearer_ttl_seconds * 1000);
+  const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
+  const tokens = new TokensService(
+    tokensRepo,
+    customersRepo,
     applicationsRepo,
     writes,
-    newId,
-    clock,
     throttle,
-    config.auth.bearer_ttl_seconds * 1000,
+    tokenCreations,
+    config.mode === 'store' && Boolean(config.hub.url),
   );
-  const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
-  const tokens = new TokensService(tokensRepo, customersRepo, applicationsRepo, writes, throttle, tokenCreations, config.mode === 'store' && Boolean(config.hub.url));
   const points = new PointsRepo(db);
   const syncState = new SyncState(db);
   const ledger: Ledger = {
@@ -64,8 +69,14 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     credits: new CreditsRepo(db),
     records: new LedgerRecords(new ProgramRepo(db, () => node.operations.asOf()), newId, clock, config.time_zone),
     balances: node.ledgers,
-    policy: new RedemptionPolicy(config, points, () => syncState.get('last_success_at'), node.identity.nodeId, clock, config.time_zone, () =>
-      node.operations.replaying(),
+    policy: new RedemptionPolicy(
+      config,
+      points,
+      () => syncState.get('last_success_at'),
+      node.identity.nodeId,
+      clock,
+      config.time_zone,
+      () => node.operations.replaying(),
     ),
   };
   return {

@@ -65,16 +65,49 @@ export function createHubAuthority(
   const limits = new NodeLimits(node.db, config.authority, config.time_zone);
   const principals = new DelegatedPrincipals(node.db, services.tokensRepo);
   const conflicts = new FoldConflicts(node.db, node.ledgers, node.newId, clock);
-  const operations = new HubOperations(node.db, node.writes, node.operations, kinds, policy, principals, limits, conflicts, node.hlc, clock, maxSkewMs);
+  const operations = new HubOperations(
+    node.db,
+    node.writes,
+    node.operations,
+    kinds,
+    policy,
+    principals,
+    limits,
+    conflicts,
+    node.hlc,
+    clock,
+    maxSkewMs,
+  );
   const held = new HeldCommands(node.db, operations, node.newId, clock);
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
-  const effects = hubEffects({ mailer: services.mailer, writes: node.writes, customers: services.customersRepo, requests: services.tokensRepo, setupUrl: config.mail.password_setup_url, clock });
+  const effects = hubEffects({
+    mailer: services.mailer,
+    writes: node.writes,
+    customers: services.customersRepo,
+    requests: services.tokensRepo,
+    setupUrl: config.mail.password_setup_url,
+    clock,
+  });
   const completions = [
     completeCancellations(originals, services.ledger.records, node.writes),
     checkPasswordSetups(services.customersRepo),
     listDuplicateRegistrations(node.db, node.newId, clock),
   ];
-  const commands = new HubCommands(node.db, node.writes, node.replicated, policy, conflicts, effects, node.states, completions, clock, operations, held, new ClockSkews(node.db, node.newId), maxSkewMs);
+  const commands = new HubCommands(
+    node.db,
+    node.writes,
+    node.replicated,
+    policy,
+    conflicts,
+    effects,
+    node.states,
+    completions,
+    clock,
+    operations,
+    held,
+    new ClockSkews(node.db, node.newId),
+    maxSkewMs,
+  );
   return { commands, held };
 }
 
@@ -143,7 +176,14 @@ function hubClientOf(config: Config, report?: () => string): HubClient | undefin
     throw new ConfigError('config keys node.name and node.secret: required when hub.url is set (from `loyaltyd nodes add` on the hub)');
   }
   const tls = hubTls(config);
-  return new HubClient({ url: config.hub.url, nodeName: config.node.name, nodeSecret: config.node.secret, schemaVersion: schemaVersion(), report, ...(tls ? { tls } : {}) });
+  return new HubClient({
+    url: config.hub.url,
+    nodeName: config.node.name,
+    nodeSecret: config.node.secret,
+    schemaVersion: schemaVersion(),
+    report,
+    ...(tls ? { tls } : {}),
+  });
 }
 
 /** What a store with a hub asks it while it serves the API. */
@@ -186,7 +226,16 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     state,
     pusher: new Pusher(node.db, client, state, () => node.hlc.now(), clock, settlement),
     deferred,
-    puller: new Puller(node.db, node.replicated, client, state, node.newId, new FoldConflicts(node.db, node.ledgers, node.newId, clock), deferred, clock),
+    puller: new Puller(
+      node.db,
+      node.replicated,
+      client,
+      state,
+      node.newId,
+      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
+      deferred,
+      clock,
+    ),
     replay: new Replay(node.db, state, client, settlement, clock, config.offline.max_age_hours * 3_600_000),
     retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
   };

@@ -53,7 +53,9 @@ export class ReplicatedApply {
     this.versions.wrote(entity);
     const values = columns.map((_, index) => `value ->> ${index}`);
     this.statements
-      .get(`INSERT INTO ${entity} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_each(?) WHERE true ${this.lastWriterWins(entity, columns, '<')}`)
+      .get(
+        `INSERT INTO ${entity} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_each(?) WHERE true ${this.lastWriterWins(entity, columns, '<')}`,
+      )
       .run(arrays);
   }
 
@@ -80,7 +82,9 @@ export class ReplicatedApply {
    * replay a kept change, not newer (`<=`) — than the incoming one.
    */
   private lastWriterWinsUpsert(entity: string, columns: string[], older: '<' | '<='): Statement {
-    return this.statements.get(`INSERT INTO ${entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ${this.lastWriterWins(entity, columns, older)}`);
+    return this.statements.get(
+      `INSERT INTO ${entity} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ${this.lastWriterWins(entity, columns, older)}`,
+    );
   }
 
   private lastWriterWins(entity: string, columns: string[], older: '<' | '<='): string {

@@ -12,7 +12,12 @@ export function replicatedTables(db: Db): string[] {
     .map((table) => table.name);
   return tables.filter((table) => {
     if (NODE_LOCAL.has(table)) return false;
-    const columns = new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name));
+    const columns = new Set(
+      db
+        .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+        .all()
+        .map((c) => c.name),
+    );
     return columns.has('id') && columns.has('hlc') && columns.has('last_change');
   });
 }

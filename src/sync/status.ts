@@ -71,7 +71,11 @@ export function publicSyncStatus(status: SyncStatus): PublicSyncStatus {
   if (status.mode === 'store') return status;
   const { nodes, ...rest } = status;
   const silences = nodes.map((node) => node.seconds_since_seen).filter((seconds) => seconds !== null);
-  return { ...rest, stores: new Set(nodes.map((node) => node.name)).size, longest_silence_seconds: silences.length > 0 ? Math.max(...silences) : null };
+  return {
+    ...rest,
+    stores: new Set(nodes.map((node) => node.name)).size,
+    longest_silence_seconds: silences.length > 0 ? Math.max(...silences) : null,
+  };
 }
 
 /**

@@ -43,7 +43,8 @@ export function publicStorage(storage: StorageStatus): StorageStatus {
 export class StorageReader {
   private readonly sizes: { scope: Scope; rows: Statement<[], number>; backlog: Statement<{ cutoff: string }, number> | undefined }[] = [];
   private readonly feedRows: Statement<[], number>;
-  private readonly hub: { lastRun: Statement<[], string | null>; floor: Statement<[], string | undefined>; settling: SettlingStatusReader } | undefined;
+  private readonly hub:
+    { lastRun: Statement<[], string | null>; floor: Statement<[], string | undefined>; settling: SettlingStatusReader } | undefined;
   private readonly state: SyncState | undefined;
 
   constructor(
@@ -84,13 +85,22 @@ export class StorageReader {
     const feedRows = this.feedRows.get()!;
     if (this.hub) {
       const floor = Number(this.hub.floor.get() ?? 0);
-      return { scopes, feed_rows: feedRows, compaction: { last_run_at: this.hub.lastRun.get() ?? null, floor }, settling: this.hub.settling.read(clock()) };
+      return {
+        scopes,
+        feed_rows: feedRows,
+        compaction: { last_run_at: this.hub.lastRun.get() ?? null, floor },
+        settling: this.hub.settling.read(clock()),
+      };
     }
     const state = this.state!;
     return {
       scopes,
       feed_rows: feedRows,
-      retention: { backlog_rows: backlog, last_run_at: state.get('last_retention_at') ?? null, deleted_total: state.number('retention_deleted') ?? 0 },
+      retention: {
+        backlog_rows: backlog,
+        last_run_at: state.get('last_retention_at') ?? null,
+        deleted_total: state.number('retention_deleted') ?? 0,
+      },
     };
   }
 }

@@ -61,10 +61,32 @@ export async function run(): Promise<void> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
   const base = `${store.url}/rest-api/enterprise-interface/v1.0/purchases/actions`;
 
-  const accept = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: cardNumber(random(CUSTOMERS)), payment_type: 'S', max_points: '20', max_credit: '10', bill: randomBill() });
-  const recommend = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: cardNumber(random(CUSTOMERS)), reward_list_type: 'C', bill: randomBill() });
+  const accept = () =>
+    JSON.stringify({
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      card_number: cardNumber(random(CUSTOMERS)),
+      payment_type: 'S',
+      max_points: '20',
+      max_credit: '10',
+      bill: randomBill(),
+    });
+  const recommend = () =>
+    JSON.stringify({
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: '1',
+      card_number: cardNumber(random(CUSTOMERS)),
+      reward_list_type: 'C',
+      bill: randomBill(),
+    });
   let sent = 0;
-  const send = () => JSON.stringify({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: cardNumber(random(CUSTOMERS)), bill: { ...randomBill(), bill_id: `bench-${process.pid}-${(sent += 1)}` } });
+  const send = () =>
+    JSON.stringify({
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      card_number: cardNumber(random(CUSTOMERS)),
+      bill: { ...randomBill(), bill_id: `bench-${process.pid}-${(sent += 1)}` },
+    });
 
   // A store's daemon runs all day: the figures are of a warm process (JIT-compiled code,
   // statements prepared, SQLite's cache holding the catalogue), not of its first seconds.
@@ -77,11 +99,17 @@ export async function run(): Promise<void> {
   ] as const) {
     warmFileCache(dataDir);
     const fixed = await fixedRate(url, headers, body, { desks: 50, perDesk: 10, seconds: SECONDS });
-    line(`${name} at 500 req/s (50 desks)`, `p50 ${fixed.p50} ms  p99 ${fixed.p99} ms  (target p99 ≤ 5 ms)  ${fixed.answered} answered, errors ${fixed.errors}`);
+    line(
+      `${name} at 500 req/s (50 desks)`,
+      `p50 ${fixed.p50} ms  p99 ${fixed.p99} ms  (target p99 ≤ 5 ms)  ${fixed.answered} answered, errors ${fixed.errors}`,
+    );
   }
   warmFileCache(dataDir);
   const purchase = await fixedRate(`${base}/send-purchase`, headers, send, { desks: 10, perDesk: 10, seconds: SECONDS });
-  line('send-purchase at 100 req/s (synchronous=FULL)', `p50 ${purchase.p50} ms  p99 ${purchase.p99} ms  (target p99 ≤ 10 ms)  ${purchase.answered} answered, errors ${purchase.errors}`);
+  line(
+    'send-purchase at 100 req/s (synchronous=FULL)',
+    `p50 ${purchase.p50} ms  p99 ${purchase.p99} ms  (target p99 ≤ 10 ms)  ${purchase.answered} answered, errors ${purchase.errors}`,
+  );
 
   // Saturation, in rounds: each round loads the two baselines and then the daemon's two
   // calls back to back, so that each ratio compares loads run under the same machine
@@ -181,7 +209,11 @@ function load(url: string, headers: Record<string, string>, body: () => string, 
  * §7: bulk loads in key order are ~15× faster) — the demo first, for users and stores.
  */
 async function generate(dataDir: string): Promise<void> {
-  const app = createApp({ config: loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'hub' } }), clock: systemClock, log: pino({ level: 'silent' }) });
+  const app = createApp({
+    config: loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'hub' } }),
+    clock: systemClock,
+    log: pino({ level: 'silent' }),
+  });
   await loadDemo(app);
   const db = app.node.db;
   const stamp = `${hex(Date.now(), 12)}-0000-bench`;
@@ -217,7 +249,15 @@ async function generate(dataDir: string): Promise<void> {
         customers.run(customerId(i), `First${i}`, `Last${i}`, `c${i}@example.com`, stamp, now);
         cards.run(`b4${hex(i, 24)}`, customerId(i), cardNumber(i), stamp, now);
         for (let p = 0; p < POINTS_PER_CUSTOMER; p += 1) {
-          points.run(`b5${hex(i * POINTS_PER_CUSTOMER + p, 24)}`, customerId(i), 10_000 + p * 1000, validTo, now, `${hex(Date.now(), 12)}-${hex(p, 4)}-bench`, now);
+          points.run(
+            `b5${hex(i * POINTS_PER_CUSTOMER + p, 24)}`,
+            customerId(i),
+            10_000 + p * 1000,
+            validTo,
+            now,
+            `${hex(Date.now(), 12)}-${hex(p, 4)}-bench`,
+            now,
+          );
         }
         credits.run(`bc${hex(i, 24)}`, customerId(i), 5000, now, stamp, now);
       }

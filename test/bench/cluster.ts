@@ -69,7 +69,11 @@ export async function demoBearer(url: string): Promise<string> {
   const response = await fetch(`${url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password }),
+    body: JSON.stringify({
+      user_external_application_id: demoCredentials.external_application_id,
+      login: demoCredentials.pos_login,
+      password: demoCredentials.pos_password,
+    }),
   });
   return ((await response.json()) as { data: { bearer_token: string } }).data.bearer_token;
 }
@@ -77,7 +81,14 @@ export async function demoBearer(url: string): Promise<string> {
 export function storeConfig(dataDir: string, hubUrl: string, node: { node_name: string; node_secret: string }): Config {
   return loadConfig({
     env: {},
-    overrides: { mode: 'store', data_dir: dataDir, 'hub.url': hubUrl, 'node.name': node.node_name, 'node.secret': node.node_secret, 'log.level': 'silent' },
+    overrides: {
+      mode: 'store',
+      data_dir: dataDir,
+      'hub.url': hubUrl,
+      'node.name': node.node_name,
+      'node.secret': node.node_secret,
+      'log.level': 'silent',
+    },
   });
 }
 

@@ -18,7 +18,12 @@ import type { FixedRateResult, FixedRateWork } from './fixed-rate-worker.js';
  * soak) and its other work were counted in the store's latency. Each desk's bodies are made
  * here first, a few more than its rate sends, each used once.
  */
-export async function fixedRate(url: string, headers: Record<string, string>, body: () => string, options: { desks: number; perDesk: number; seconds: number }) {
+export async function fixedRate(
+  url: string,
+  headers: Record<string, string>,
+  body: () => string,
+  options: { desks: number; perDesk: number; seconds: number },
+) {
   const perDeskBodies = Math.ceil(options.perDesk * options.seconds * 1.1) + 10;
   const work: FixedRateWork = {
     url,
@@ -34,6 +39,7 @@ export async function fixedRate(url: string, headers: Record<string, string>, bo
     worker.once('exit', (code) => reject(new Error(`the load's worker exited with ${code} before its result`)));
   });
   latencies.sort((a, b) => a - b);
-  const at = (share: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!.toFixed(1) : '-');
+  const at = (share: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!.toFixed(1) : '-';
   return { p50: at(0.5), p99: at(0.99), answered: latencies.length, errors };
 }

@@ -46,7 +46,12 @@ const app = createApp({ config, clock, log: pino({ level: 'silent' }) });
 const sync = createStoreSync(app.node, config, clock)!;
 const server = await startServer(app, '127.0.0.1', 0);
 
-type Message = { id: number; op: 'advance'; to: number } | { id: number; op: 'run' } | { id: number; op: 'round' } | { id: number; op: 'sell'; bills: unknown[] } | { id: number; op: 'stats'; customers: string[]; at: number };
+type Message =
+  | { id: number; op: 'advance'; to: number }
+  | { id: number; op: 'run' }
+  | { id: number; op: 'round' }
+  | { id: number; op: 'sell'; bills: unknown[] }
+  | { id: number; op: 'stats'; customers: string[]; at: number };
 
 async function handle(message: Message): Promise<unknown> {
   switch (message.op) {
@@ -76,7 +81,11 @@ async function sell(bills: unknown[]): Promise<{ answered: number; failed: numbe
     Array.from({ length: 4 }, async () => {
       while (next < bills.length) {
         const bill = bills[next++];
-        const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(bill) });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify(bill),
+        });
         const text = await response.text();
         if (response.status === 201) outcome.answered += 1;
         else {

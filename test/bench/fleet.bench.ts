@@ -129,21 +129,28 @@ class HubProxy {
         incoming.socket.destroy();
         return;
       }
-      const node = Buffer.from((incoming.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':')[0]!;
-      const forwarded = request({ host: hub.hostname, port: hub.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.on('data', (chunk: Buffer) => {
-          if (incoming.url?.startsWith('/sync/v1/changes')) this.pulledBytes.set(node, (this.pulledBytes.get(node) ?? 0) + chunk.length);
-        });
-        answer.pipe(outgoing);
-      });
+      const node = Buffer.from((incoming.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
+        .toString()
+        .split(':')[0]!;
+      const forwarded = request(
+        { host: hub.hostname, port: hub.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.on('data', (chunk: Buffer) => {
+            if (incoming.url?.startsWith('/sync/v1/changes')) this.pulledBytes.set(node, (this.pulledBytes.get(node) ?? 0) + chunk.length);
+          });
+          answer.pipe(outgoing);
+        },
+      );
       forwarded.on('error', () => outgoing.destroy());
       incoming.pipe(forwarded);
     });
   }
 
   listen(): Promise<string> {
-    return new Promise((resolve) => this.server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}`)));
+    return new Promise((resolve) =>
+      this.server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}`)),
+    );
   }
 
   close(): void {
@@ -178,7 +185,10 @@ async function weekAndGrowth(): Promise<void> {
   try {
     for (let s = 0; s < STORES; s += 1) stores.push(await FleetStore.start(`fleet-${s}`, hubUrl, hubDir, start, 35));
     await fleetRound(stores);
-    line(`fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`, `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3`);
+    line(
+      `fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`,
+      `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3`,
+    );
     await week(stores, proxy, hubDir, start);
     await growth(stores, proxy, hubDir, start + DAYS * DAY);
   } finally {
@@ -196,18 +206,29 @@ async function week(stores: FleetStore[], proxy: HubProxy, hubDir: string, start
     await Promise.all(stores.map((store) => store.ask({ op: 'advance', to: start + day * DAY + 9 * 3_600_000 })));
     if (healing) await heal(stores, hubDir, start + day * DAY);
     const sold = await Promise.all(
-      stores.map((store) => store.ask<{ answered: number; failed: number; firstError?: string }>({ op: 'sell', bills: bills(store.name, (billNo += BILLS_PER_DAY), BILLS_PER_DAY) })),
+      stores.map((store) =>
+        store.ask<{ answered: number; failed: number; firstError?: string }>({
+          op: 'sell',
+          bills: bills(store.name, (billNo += BILLS_PER_DAY), BILLS_PER_DAY),
+        }),
+      ),
     );
     const failed = sold.find((outcome) => outcome.failed > 0);
     if (failed) throw new Error(`send-purchase failed: ${failed.firstError}`);
     const rounds = await fleetRound(stores);
-    line(`day ${day}${proxy.down ? ' (hub unreachable)' : ''}`, `${sold.reduce((sum, outcome) => sum + outcome.answered, 0)} bills, rounds ok ${rounds.filter((round) => round.ok).length}/${stores.length}`);
+    line(
+      `day ${day}${proxy.down ? ' (hub unreachable)' : ''}`,
+      `${sold.reduce((sum, outcome) => sum + outcome.answered, 0)} bills, rounds ok ${rounds.filter((round) => round.ok).length}/${stores.length}`,
+    );
   }
 }
 
 /** After the outage: fleet rounds until every store's balances are the hub's and no outbox holds anything. */
 async function heal(stores: FleetStore[], hubDir: string, at: number): Promise<void> {
-  const queued = (await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })))).reduce((sum, stats) => sum + stats.outbox, 0);
+  const queued = (await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })))).reduce(
+    (sum, stats) => sum + stats.outbox,
+    0,
+  );
   const started = performance.now();
   let pushed = 0;
   let pushMs = 0;
@@ -251,8 +272,12 @@ async function growth(stores: FleetStore[], proxy: HubProxy, hubDir: string, at:
   const pulled = stores.slice(1).map((store) => ((proxy.pulledBytes.get(store.name) ?? 0) - (pulledBefore.get(store.name) ?? 0)) / sold.answered);
   const worst = Math.max(...foreign);
   line('growth per own bill (store 0)', `${Math.round(own).toLocaleString('en')} B`);
-  line('growth per foreign bill, other stores', `max ${Math.round(worst)} B, mean ${Math.round(mean(foreign))} B  (${(worst / own * 100).toFixed(2)} % of own; target ≤ 1 %)`);
-  const grownBy = (s: number, table: string, part: 'bytes' | 'payload') => ((after[s]!.tables[table]?.[part] ?? 0) - (before[s]!.tables[table]?.[part] ?? 0)) / sold.answered;
+  line(
+    'growth per foreign bill, other stores',
+    `max ${Math.round(worst)} B, mean ${Math.round(mean(foreign))} B  (${((worst / own) * 100).toFixed(2)} % of own; target ≤ 1 %)`,
+  );
+  const grownBy = (s: number, table: string, part: 'bytes' | 'payload') =>
+    ((after[s]!.tables[table]?.[part] ?? 0) - (before[s]!.tables[table]?.[part] ?? 0)) / sold.answered;
   const scopes = new Map<string, number>();
   for (let s = 1; s < stores.length; s += 1) {
     const grown = new Map<string, number>();
@@ -294,13 +319,20 @@ async function soak(): Promise<void> {
       if (outcome.failed > 0) throw new Error(`soak send-purchase failed: ${outcome.firstError}`);
       await store.ask({ op: 'advance', to: (now += 120_000) });
       await store.ask({ op: 'round' });
-      if (sold + 1000 === SOAK_BILLS / 2 || sold + 1000 === SOAK_BILLS) sizes.push((await store.ask<Stats>({ op: 'stats', customers: [], at: now })).fileBytes);
+      if (sold + 1000 === SOAK_BILLS / 2 || sold + 1000 === SOAK_BILLS)
+        sizes.push((await store.ask<Stats>({ op: 'stats', customers: [], at: now })).fileBytes);
     }
     const [half, full] = sizes as [number, number];
     line(`soak: file after ${(SOAK_BILLS / 2).toLocaleString('en')} bills (baseline)`, megabytes(half));
-    line(`soak: file after ${SOAK_BILLS.toLocaleString('en')} bills`, `${megabytes(full)}  (${((full / half - 1) * 100).toFixed(1)} %; target < 10 %)`);
+    line(
+      `soak: file after ${SOAK_BILLS.toLocaleString('en')} bills`,
+      `${megabytes(full)}  (${((full / half - 1) * 100).toFixed(1)} %; target < 10 %)`,
+    );
     const baseline = await writeBaseline();
-    line('soak: baseline, a bare FULL commit of 24 pages at 100 req/s', `p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  (baseline-server.ts write)  ${baseline.answered} answered, errors ${baseline.errors}`);
+    line(
+      'soak: baseline, a bare FULL commit of 24 pages at 100 req/s',
+      `p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  (baseline-server.ts write)  ${baseline.answered} answered, errors ${baseline.errors}`,
+    );
     const served = await servedWithin(store.url, SEND_PURCHASE_ROUTE, '0.005');
     // A till's bills are stamped a few milliseconds apart. On a clock standing still every
     // record id shares one time part, and the ids a purchase derives for its records (a hash
@@ -316,12 +348,23 @@ async function soak(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     })();
-    const latency = await fixedRate(`${store.url}${SEND_PURCHASE_ROUTE}`, { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body, SOAK_RATE);
+    const latency = await fixedRate(
+      `${store.url}${SEND_PURCHASE_ROUTE}`,
+      { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body,
+      SOAK_RATE,
+    );
     rounding = false;
     await rounds;
-    line('soak: send-purchase at 100 req/s, synchronous=FULL', `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (target p99 ≤ 5 ms; ${(Number(latency.p99) / Number(baseline.p99)).toFixed(2)}× the baseline's)  ${latency.answered} answered, errors ${latency.errors}`);
+    line(
+      'soak: send-purchase at 100 req/s, synchronous=FULL',
+      `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (target p99 ≤ 5 ms; ${(Number(latency.p99) / Number(baseline.p99)).toFixed(2)}× the baseline's)  ${latency.answered} answered, errors ${latency.errors}`,
+    );
     const after = await servedWithin(store.url, SEND_PURCHASE_ROUTE, '0.005');
-    line('soak: of those, timed by the daemon (/metrics)', `${(((after.within - served.within) / (after.all - served.all)) * 100).toFixed(1)} % within 5 ms`);
+    line(
+      'soak: of those, timed by the daemon (/metrics)',
+      `${(((after.within - served.within) / (after.all - served.all)) * 100).toFixed(1)} % within 5 ms`,
+    );
   } finally {
     store.stop();
     await hub.stop();
@@ -348,8 +391,16 @@ async function writeBaseline(): Promise<{ p50: string; p99: string; answered: nu
  * latency, without the load generator's and the network's.
  */
 async function servedWithin(url: string, route: string, bound: string): Promise<{ within: number; all: number }> {
-  const lines = (await (await fetch(`${url}/metrics`)).text()).split('\n').filter((text) => text.startsWith('loyaltyd_http_request_duration_seconds_bucket{') && text.includes(`route="${route}"`));
-  const count = (le: string) => Number(lines.find((text) => text.includes(`le="${le}"`))?.split(' ').at(-1) ?? 0);
+  const lines = (await (await fetch(`${url}/metrics`)).text())
+    .split('\n')
+    .filter((text) => text.startsWith('loyaltyd_http_request_duration_seconds_bucket{') && text.includes(`route="${route}"`));
+  const count = (le: string) =>
+    Number(
+      lines
+        .find((text) => text.includes(`le="${le}"`))
+        ?.split(' ')
+        .at(-1) ?? 0,
+    );
   return { within: count(bound), all: count('+Inf') };
 }
 
@@ -362,7 +413,9 @@ async function settled(hubDir: string, round: () => Promise<unknown>): Promise<v
       if (waited > 30_000) {
         const clocks = db.prepare('SELECT node_id, pushed_through, reported_at FROM sync_node_clocks ORDER BY pushed_through').all();
         const first = db.prepare('SELECT min(first_stamp) FROM customer_state_tails').pluck().get();
-        throw new Error(`the hub left ${tails.get()} customer states unsettled; oldest tail ${String(first)}, stores' reports ${JSON.stringify(clocks)}`);
+        throw new Error(
+          `the hub left ${tails.get()} customer states unsettled; oldest tail ${String(first)}, stores' reports ${JSON.stringify(clocks)}`,
+        );
       }
       await round();
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -381,14 +434,26 @@ function bills(prefix: string, from: number, count: number): unknown[] {
   return Array.from({ length: count }, (_, n) => {
     const items = Array.from({ length: 2 + ((from + n) % 2) }, (__, index) => {
       const price = 30 + ((from + n + index * 7) % 170);
-      return { plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((from + n + index) % 6)}` }], quantity: 1, price, paid_amount: price, bill_item_id: index + 1 };
+      return {
+        plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((from + n + index) % 6)}` }],
+        quantity: 1,
+        price,
+        paid_amount: price,
+        bill_item_id: index + 1,
+      };
     });
     const total = items.reduce((sum, item) => sum + item.paid_amount, 0);
     return {
       store_id: DEMO_IDS.storeCentral,
       cashdesk_number: 1,
       card_number: cardNumber(Math.floor(Math.random() * CUSTOMERS)),
-      bill: { bill_id: `${prefix}-${from + n}`, payment_time: '2026-11-20T14:00:00+01:00', currency_id: 'CZK', total_price: String(total), bill_items: items },
+      bill: {
+        bill_id: `${prefix}-${from + n}`,
+        payment_time: '2026-11-20T14:00:00+01:00',
+        currency_id: 'CZK',
+        total_price: String(total),
+        bill_items: items,
+      },
     };
   });
 }
@@ -432,4 +497,3 @@ function balancesAt(hubDir: string, customers: string[], at: number): string {
 function mean(values: number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 }
-

@@ -22,15 +22,25 @@ export async function run(): Promise<void> {
   demoHubFolder(hubDir);
   const writing = performance.now();
   writeHistory(databaseFile(hubDir));
-  line(`hub: ${PURCHASES.toLocaleString('en')} purchases of ${CUSTOMERS.toLocaleString('en')} customers`, `written in ${seconds(performance.now() - writing)}`);
+  line(
+    `hub: ${PURCHASES.toLocaleString('en')} purchases of ${CUSTOMERS.toLocaleString('en')} customers`,
+    `written in ${seconds(performance.now() - writing)}`,
+  );
   const hub = await startHub(hubDir);
   try {
     const headers = { authorization: `Bearer ${await demoBearer(hub.url)}` };
     const api = `${hub.url}/rest-api/enterprise-interface/v1.0`;
     const customers = Array.from({ length: READS }, (_, n) => customerId((n * 7919) % CUSTOMERS));
-    const history = await timed(customers, (customer) => `${api}/purchases?customer_id=${customer}&sort_field=payment_time&sort_direction=DESC`, headers);
+    const history = await timed(
+      customers,
+      (customer) => `${api}/purchases?customer_id=${customer}&sort_field=payment_time&sort_direction=DESC`,
+      headers,
+    );
     const baseline = await timed(customers, (customer) => `${api}/customers/${customer}`, headers);
-    line(`GET /purchases?customer_id= (${READS} customers)`, `p50 ${history.p50.toFixed(2)} ms  p99 ${history.p99.toFixed(2)} ms  (${history.purchases} purchases listed)`);
+    line(
+      `GET /purchases?customer_id= (${READS} customers)`,
+      `p50 ${history.p50.toFixed(2)} ms  p99 ${history.p99.toFixed(2)} ms  (${history.purchases} purchases listed)`,
+    );
     line('baseline: GET /customers/{customer_id}', `p50 ${baseline.p50.toFixed(2)} ms  p99 ${baseline.p99.toFixed(2)} ms`);
     line('ratio history / baseline, p50', `${(history.p50 / baseline.p50).toFixed(2)}×`);
   } finally {
@@ -52,13 +62,27 @@ function writeHistory(file: string): void {
     for (let i = 0; i < PURCHASES; i += 1) {
       const at = start + i * 60_000;
       const time = new Date(at).toISOString();
-      purchase.run(`p0${hex(i, 24)}`, i % 3 === 0 ? null : customerId(i % CUSTOMERS), `s0${hex(i % 500, 24)}`, `B-${i}`, time, 1000 + (i % 900), 'CZK', stamp(at), time);
+      purchase.run(
+        `p0${hex(i, 24)}`,
+        i % 3 === 0 ? null : customerId(i % CUSTOMERS),
+        `s0${hex(i % 500, 24)}`,
+        `B-${i}`,
+        time,
+        1000 + (i % 900),
+        'CZK',
+        stamp(at),
+        time,
+      );
     }
   })();
   db.close();
 }
 
-async function timed(customers: string[], url: (customer: string) => string, headers: Record<string, string>): Promise<{ p50: number; p99: number; purchases: number }> {
+async function timed(
+  customers: string[],
+  url: (customer: string) => string,
+  headers: Record<string, string>,
+): Promise<{ p50: number; p99: number; purchases: number }> {
   const ms: number[] = [];
   let purchases = 0;
   for (const customer of customers) {

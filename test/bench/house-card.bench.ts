@@ -49,11 +49,17 @@ export async function run(): Promise<void> {
     line('  customer state a round adds to the feed', `${kb(reporting.feedBytesPerRound)}  |  ${kb(held.feedBytesPerRound)}`);
     line("  customer state held in the hub's feed", `${kb(reporting.feedHeldBytes)}  |  ${kb(held.feedHeldBytes)}`);
     line("  store A's round", `${reporting.roundMs.toFixed(1)} ms  |  ${held.roundMs.toFixed(1)} ms`);
-    line('  send-purchase at store A, p50 / p99', `${ms(reporting.sellP50Ms)} / ${ms(reporting.sellP99Ms)}  |  ${ms(held.sellP50Ms)} / ${ms(held.sellP99Ms)}`);
+    line(
+      '  send-purchase at store A, p50 / p99',
+      `${ms(reporting.sellP50Ms)} / ${ms(reporting.sellP99Ms)}  |  ${ms(held.sellP50Ms)} / ${ms(held.sellP99Ms)}`,
+    );
   }
   const last = baseline[baseline.length - 1]!;
   const lastHeld = silent[silent.length - 1]!;
-  line('ratio silent / reporting, last window', `state ${(lastHeld.stateBytes / last.stateBytes).toFixed(0)}×, a round's feed bytes ${(lastHeld.feedBytesPerRound / last.feedBytesPerRound).toFixed(0)}×, round ${(lastHeld.roundMs / last.roundMs).toFixed(1)}×, send-purchase p50 ${(lastHeld.sellP50Ms / last.sellP50Ms).toFixed(1)}×`);
+  line(
+    'ratio silent / reporting, last window',
+    `state ${(lastHeld.stateBytes / last.stateBytes).toFixed(0)}×, a round's feed bytes ${(lastHeld.feedBytesPerRound / last.feedBytesPerRound).toFixed(0)}×, round ${(lastHeld.roundMs / last.roundMs).toFixed(1)}×, send-purchase p50 ${(lastHeld.sellP50Ms / last.sellP50Ms).toFixed(1)}×`,
+  );
 }
 
 async function sell(withSilentStore: boolean): Promise<Window[]> {
@@ -79,8 +85,12 @@ async function sellThrough(hubDir: string, hubUrl: string, withSilentStore: bool
   }
   const [a, b] = stores as [(typeof stores)[0], (typeof stores)[0]];
   const hubDb = new Database(databaseFile(hubDir), { readonly: true });
-  const stateBytes = hubDb.prepare<[string], number>('SELECT length(lots) + length(tail) + length(credit_tail) FROM customer_states WHERE id = ?').pluck();
-  const feedBytes = hubDb.prepare<[number], number>("SELECT coalesce(sum(length(row)), 0) FROM changes WHERE seq > ? AND entity = 'customer_states'").pluck();
+  const stateBytes = hubDb
+    .prepare<[string], number>('SELECT length(lots) + length(tail) + length(credit_tail) FROM customer_states WHERE id = ?')
+    .pluck();
+  const feedBytes = hubDb
+    .prepare<[number], number>("SELECT coalesce(sum(length(row)), 0) FROM changes WHERE seq > ? AND entity = 'customer_states'")
+    .pluck();
   const feedHeld = hubDb.prepare<[], number>("SELECT coalesce(sum(length(row)), 0) FROM changes WHERE entity = 'customer_states'").pluck();
   const lastSeq = hubDb.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM changes').pluck();
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${await demoBearer(a.server.url)}` };
@@ -91,7 +101,11 @@ async function sellThrough(hubDir: string, hubUrl: string, withSilentStore: bool
   try {
     for (let n = 1; n <= BILLS; n += 1) {
       const sent = performance.now();
-      const response = await fetch(`${a.server.url}/rest-api/enterprise-interface/v1.0/purchases/actions/send-purchase`, { method: 'POST', headers, body: JSON.stringify(bill(n)) });
+      const response = await fetch(`${a.server.url}/rest-api/enterprise-interface/v1.0/purchases/actions/send-purchase`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(bill(n)),
+      });
       if (response.status !== 201) throw new Error(`send-purchase answered ${response.status}: ${await response.text()}`);
       await response.arrayBuffer();
       sells.push(performance.now() - sent);
@@ -108,7 +122,15 @@ async function sellThrough(hubDir: string, hubUrl: string, withSilentStore: bool
       sells.sort((x, y) => x - y);
       const sellP50Ms = sells[Math.floor(sells.length / 2)]!;
       const sellP99Ms = sells[Math.floor(sells.length * 0.99)]!;
-      windows.push({ bills: n, stateBytes: stateBytes.get(DEMO_IDS.customerJana) ?? 0, feedBytesPerRound: feed / rounds, feedHeldBytes: feedHeld.get()!, roundMs: roundMs / rounds, sellP50Ms, sellP99Ms });
+      windows.push({
+        bills: n,
+        stateBytes: stateBytes.get(DEMO_IDS.customerJana) ?? 0,
+        feedBytesPerRound: feed / rounds,
+        feedHeldBytes: feedHeld.get()!,
+        roundMs: roundMs / rounds,
+        sellP50Ms,
+        sellP99Ms,
+      });
       roundMs = 0;
       feed = 0;
       sells = [];

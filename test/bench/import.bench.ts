@@ -24,7 +24,18 @@ export async function run(): Promise<void> {
   const customersFile = join(folder, 'customers.ndjson');
   const cardsFile = join(folder, 'cards.csv');
   await writeLines(customersFile, (i) =>
-    JSON.stringify({ customer_id: id(i), customer: { personal_information: { first_name: `First${i}`, last_name: `Last${i % 5000}`, email: `customer${i}@example.com`, phone: `+420${600_000_000 + i}`, language_id: 'cs' } } }),
+    JSON.stringify({
+      customer_id: id(i),
+      customer: {
+        personal_information: {
+          first_name: `First${i}`,
+          last_name: `Last${i % 5000}`,
+          email: `customer${i}@example.com`,
+          phone: `+420${600_000_000 + i}`,
+          language_id: 'cs',
+        },
+      },
+    }),
   );
   await writeLines(cardsFile, (i) => `${id(i)},${5_000_000_000_000 + i},plastic`, 'card.customer_id,card.card_number,card.card_type_id');
 
@@ -109,7 +120,8 @@ function bareInserts(file: string): number {
   const card = db.prepare('INSERT INTO cards VALUES (?, ?, ?, ?)');
   const started = performance.now();
   const batch = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i += 1) customer.run(id(i), `First${i}`, `Last${i % 5000}`, `customer${i}@example.com`, `+420${600_000_000 + i}`, 'cs');
+    for (let i = from; i < to; i += 1)
+      customer.run(id(i), `First${i}`, `Last${i % 5000}`, `customer${i}@example.com`, `+420${600_000_000 + i}`, 'cs');
   });
   const cards = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i += 1) card.run(`k${i}`, id(i), String(5_000_000_000_000 + i), 'plastic');

@@ -82,7 +82,13 @@ function drawFrom(cumulative: number[]): number {
   }
   return low;
 }
-const cumulativeOf = (weights: number[]) => weights.map(((sum) => (weight: number) => (sum += weight))(0));
+const cumulativeOf = (weights: number[]) =>
+  weights.map(
+    (
+      (sum) => (weight: number) =>
+        (sum += weight)
+    )(0),
+  );
 
 interface Bill {
   customer: number | null;
@@ -153,12 +159,19 @@ export async function run(): Promise<void> {
   const history = new History();
   if (kept && existsSync(databaseFile(kept))) {
     line('reused history and model', kept);
-    await measureLatency(dataDir, Array.from({ length: 1000 }, () => Math.floor(random() * CUSTOMERS)), history);
+    await measureLatency(
+      dataDir,
+      Array.from({ length: 1000 }, () => Math.floor(random() * CUSTOMERS)),
+      history,
+    );
     return;
   }
   let started = performance.now();
   const heldOut = await generate(dataDir, history);
-  line(`generated ${BILLS.toLocaleString('en')} bills, ${CUSTOMERS.toLocaleString('en')} customers, ${PRODUCTS.toLocaleString('en')} products`, seconds(performance.now() - started));
+  line(
+    `generated ${BILLS.toLocaleString('en')} bills, ${CUSTOMERS.toLocaleString('en')} customers, ${PRODUCTS.toLocaleString('en')} products`,
+    seconds(performance.now() - started),
+  );
 
   const config = loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'store', 'log.level': 'silent' } });
   const node = openNode(config, systemClock);
@@ -168,8 +181,18 @@ export async function run(): Promise<void> {
   const fullMs = performance.now() - started;
   line(`full model build from ${BILLS.toLocaleString('en')} bills`, `${seconds(fullMs)}  ${rate(BILLS, fullMs)}`);
 
-  const context: RequestContext = { iface: 'enterprise', principal: { kind: 'user', userId: 'bench', scheme: 'bearer' }, requestId: 'bench', ip: '127.0.0.1' };
-  const baseline = (JSON.parse(node.db.prepare<[], { products: string }>("SELECT products FROM recommendation_best_sellers WHERE id = 'chain'").get()!.products) as [string, number][])
+  const context: RequestContext = {
+    iface: 'enterprise',
+    principal: { kind: 'user', userId: 'bench', scheme: 'bearer' },
+    requestId: 'bench',
+    ip: '127.0.0.1',
+  };
+  const baseline = (
+    JSON.parse(node.db.prepare<[], { products: string }>("SELECT products FROM recommendation_best_sellers WHERE id = 'chain'").get()!.products) as [
+      string,
+      number,
+    ][]
+  )
     .slice(0, 10)
     .map(([product]) => product);
   const sample = [...heldOut.keys()].sort(() => random() - 0.5).slice(0, SAMPLE);
@@ -178,15 +201,23 @@ export async function run(): Promise<void> {
   started = performance.now();
   for (const customer of sample) {
     const wanted = new Set(heldOut.get(customer)!.products.map(productId));
-    const { recommended_products_list: products } = service.recommend('combined', { customer_id: customerId(customer), count: 10 }, context, 'customer_id');
+    const { recommended_products_list: products } = service.recommend(
+      'combined',
+      { customer_id: customerId(customer), count: 10 },
+      context,
+      'customer_id',
+    );
     if (products.some((product) => wanted.has(product))) hits += 1;
     if (baseline.some((product) => wanted.has(product))) baselineHits += 1;
   }
   const callMs = (performance.now() - started) / sample.length;
   const hitRate = hits / sample.length;
   const baselineRate = baselineHits / sample.length;
-  line(`hit-rate@10, combined (${sample.length.toLocaleString('en')} customers, in-process)`, `${(hitRate * 100).toFixed(1)} %  (${(callMs * 1000).toFixed(0)} µs a call)`);
-  line('baseline: the chain\'s 10 best sellers', `${(baselineRate * 100).toFixed(1)} %`);
+  line(
+    `hit-rate@10, combined (${sample.length.toLocaleString('en')} customers, in-process)`,
+    `${(hitRate * 100).toFixed(1)} %  (${(callMs * 1000).toFixed(0)} µs a call)`,
+  );
+  line("baseline: the chain's 10 best sellers", `${(baselineRate * 100).toFixed(1)} %`);
   line('ratio combined / baseline', `${(hitRate / baselineRate).toFixed(2)}×  (${verdict(hitRate / baselineRate, 2, false)} 2×)`);
 
   const arriving = [...heldOut.values()];
@@ -214,16 +245,25 @@ export async function run(): Promise<void> {
 /** Writes the history in day order, 50,000 bills a transaction; returns each customer's held-out last bill. */
 async function generate(dataDir: string, history: History): Promise<Map<number, Bill>> {
   // A store with a hub configured never builds: the model is built, and timed, afterwards.
-  const app = createApp({ config: loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'store', 'hub.url': 'http://127.0.0.1:9' } }), clock: systemClock, log: pino({ level: 'silent' }) });
+  const app = createApp({
+    config: loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'store', 'hub.url': 'http://127.0.0.1:9' } }),
+    clock: systemClock,
+    log: pino({ level: 'silent' }),
+  });
   await loadDemo(app);
   const db = app.node.db;
   const stamp = (n: number) => `${hex(FIRST_DAY + n, 12)}-0000-bench000`;
   const now = new Date().toISOString();
   db.transaction(() => {
-    for (let g = 0; g < GROUPS; g += 1) db.prepare('INSERT INTO product_groups (id, name, hlc, last_change) VALUES (?, ?, ?, ?)').run(groupId(g), `Group ${g}`, stamp(0), now);
-    for (let b = 0; b < BRANDS; b += 1) db.prepare('INSERT INTO product_brands (id, name, hlc, last_change) VALUES (?, ?, ?, ?)').run(brandId(b), `Brand ${b}`, stamp(0), now);
-    const product = db.prepare('INSERT INTO products (id, name, code, product_group_id, product_brand_id, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    for (let p = 0; p < PRODUCTS; p += 1) product.run(productId(p), `Product ${p}`, `P${p}`, groupId(p % GROUPS), brandId(((p % GROUPS) * 5 + (p % 5)) % BRANDS), stamp(0), now);
+    for (let g = 0; g < GROUPS; g += 1)
+      db.prepare('INSERT INTO product_groups (id, name, hlc, last_change) VALUES (?, ?, ?, ?)').run(groupId(g), `Group ${g}`, stamp(0), now);
+    for (let b = 0; b < BRANDS; b += 1)
+      db.prepare('INSERT INTO product_brands (id, name, hlc, last_change) VALUES (?, ?, ?, ?)').run(brandId(b), `Brand ${b}`, stamp(0), now);
+    const product = db.prepare(
+      'INSERT INTO products (id, name, code, product_group_id, product_brand_id, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (let p = 0; p < PRODUCTS; p += 1)
+      product.run(productId(p), `Product ${p}`, `P${p}`, groupId(p % GROUPS), brandId(((p % GROUPS) * 5 + (p % 5)) % BRANDS), stamp(0), now);
     const customer = db.prepare('INSERT INTO customers (id, first_name, last_name, store_id, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?)');
     history.customers.forEach((person, c) => customer.run(customerId(c), `First${c}`, `Last${c}`, storeId(person.store), stamp(0), now));
   })();
@@ -240,15 +280,28 @@ async function generate(dataDir: string, history: History): Promise<Map<number, 
   });
   const anonymousPerDay = Math.max(0, BILLS - customerBills) / DAYS;
 
-  const purchase = db.prepare('INSERT INTO purchases (id, customer_id, store_id, external_purchase_id, payment_time, total_price_minor, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const item = db.prepare('INSERT INTO purchase_items (id, purchase_id, product_id, price_minor, amount_milli, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const purchase = db.prepare(
+    'INSERT INTO purchases (id, customer_id, store_id, external_purchase_id, payment_time, total_price_minor, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const item = db.prepare(
+    'INSERT INTO purchase_items (id, purchase_id, product_id, price_minor, amount_milli, hlc, last_change) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   let bills = 0;
   let items = 0;
   const write = db.transaction((dayBills: Bill[]) => {
     for (const bill of dayBills) {
       const id = `b7${hex(bills, 24)}`;
       const time = new Date(FIRST_DAY + bill.day * 86_400_000 + Math.floor(random() * 43_200_000) + 28_800_000).toISOString();
-      purchase.run(id, bill.customer === null ? null : customerId(bill.customer), storeId(bill.store), `B${bills}`, time, bill.products.length * 1000, stamp(bills), now);
+      purchase.run(
+        id,
+        bill.customer === null ? null : customerId(bill.customer),
+        storeId(bill.store),
+        `B${bills}`,
+        time,
+        bill.products.length * 1000,
+        stamp(bills),
+        now,
+      );
       for (const product of bill.products) {
         item.run(`b8${hex(items, 24)}`, id, productId(product), 1000, 1000, stamp(bills), now);
         items += 1;
@@ -286,7 +339,8 @@ function insertThroughWritePath(node: ReturnType<typeof openNode>, bills: Bill[]
         payment_time: new Date(FIRST_DAY + bill.day * 86_400_000 + 64_800_000).toISOString(),
         total_price_minor: bill.products.length * 1000,
       });
-      for (const product of bill.products) tx.insert('purchase_items', { id: node.newId(), purchase_id: id, product_id: productId(product), price_minor: 1000, amount_milli: 1000 });
+      for (const product of bill.products)
+        tx.insert('purchase_items', { id: node.newId(), purchase_id: id, product_id: productId(product), price_minor: 1000, amount_milli: 1000 });
     }
   });
 }
@@ -310,7 +364,13 @@ async function measureLatency(dataDir: string, customers: number[], history: His
     ];
     const headers = { authorization: `Bearer ${bearer}` };
     // A first pass over every endpoint, unmeasured: the freshly built file is not in the page cache yet.
-    await autocannon({ url: server.url, headers, connections: 10, duration: 5, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick(endpoints)[1]() }) }] });
+    await autocannon({
+      url: server.url,
+      headers,
+      connections: 10,
+      duration: 5,
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick(endpoints)[1]() }) }],
+    });
     const floor = await spreadLoad(server.url, headers, () => '/health');
     line('baseline: GET /health, the same spread load', `p50 ${floor.latency.p50} ms  p99 ${floor.latency.p99} ms`);
     for (const [name, path] of endpoints) {
@@ -327,7 +387,10 @@ async function measureLatency(dataDir: string, customers: number[], history: His
         `GET ${name}, 500 req/s over 50 connections`,
         `p50 ${spread.latency.p50} ms  p99 ${spread.latency.p99} ms  (${verdict(spread.latency.p99, 5)} 5 ms; ${(spread.latency.p99 / Math.max(1, floor.latency.p99)).toFixed(1)}× /health)  errors ${spread.non2xx + spread.errors}`,
       );
-      line('  the same as autocannon sends it, in bursts', `p50 ${bursts.latency.p50} ms  p99 ${bursts.latency.p99} ms  errors ${bursts.non2xx + bursts.errors}`);
+      line(
+        '  the same as autocannon sends it, in bursts',
+        `p50 ${bursts.latency.p50} ms  p99 ${bursts.latency.p99} ms  errors ${bursts.non2xx + bursts.errors}`,
+      );
     }
   } finally {
     await server.stop();
@@ -356,6 +419,8 @@ async function spreadLoad(url: string, headers: Record<string, string>, path: ()
     }),
   );
   // aggregateResult is autocannon's own, for instances run with skipAggregateResult; its types omit it.
-  const { aggregateResult } = autocannon as unknown as { aggregateResult(results: autocannon.Result[], options: { url: string; connections: number }): autocannon.Result };
+  const { aggregateResult } = autocannon as unknown as {
+    aggregateResult(results: autocannon.Result[], options: { url: string; connections: number }): autocannon.Result;
+  };
   return aggregateResult(desks, { url, connections: 50 });
 }

@@ -76,14 +76,21 @@ export async function run(): Promise<void> {
  * machine that slows down or speeds up during the run weighs on both.
  */
 async function pushBench(): Promise<void> {
-  line('push: operations queued at a store, hub down', `${OPERATIONS.toLocaleString('en')}: 4 in 5 send-purchase with a card, 1 in 5 assign-points, ${POOL.toLocaleString('en')} customers`);
+  line(
+    'push: operations queued at a store, hub down',
+    `${OPERATIONS.toLocaleString('en')}: 4 in 5 send-purchase with a card, 1 in 5 assign-points, ${POOL.toLocaleString('en')} customers`,
+  );
   const baseline = buildBaseline(BASE);
   const builds: QueuedBuild[] = [];
   try {
     if ('skipped' in baseline) line(`main ${BASE}`, `baseline skipped: ${baseline.skipped}`);
     else builds.push(await queueBuild(`main ${baseline.commit} (protocol 1)`, baseline.root));
     builds.push(await queueBuild(`branch ${checkoutCommit() ?? 'this checkout'} (protocol 2)`, CHECKOUT));
-    for (const build of builds) line(`${build.name}: queued at the store`, `${build.commands.toLocaleString('en')} commands  ${seconds(build.queueMs)}  ${rate(OPERATIONS, build.queueMs)}`);
+    for (const build of builds)
+      line(
+        `${build.name}: queued at the store`,
+        `${build.commands.toLocaleString('en')} commands  ${seconds(build.queueMs)}  ${rate(OPERATIONS, build.queueMs)}`,
+      );
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) build.pushes.push(await pushCopy(build));
     }
@@ -130,7 +137,9 @@ interface StoreCode {
 
 async function storeCode(root: string): Promise<StoreCode> {
   const load = (path: string) => import(pathToFileURL(join(root, 'dist', path)).href);
-  const [config, app, server, node, wiring, agent] = await Promise.all(['config.js', 'app.js', 'server.js', 'node.js', 'wiring.js', 'sync/agent.js'].map(load));
+  const [config, app, server, node, wiring, agent] = await Promise.all(
+    ['config.js', 'app.js', 'server.js', 'node.js', 'wiring.js', 'sync/agent.js'].map(load),
+  );
   return {
     loadConfig: config.loadConfig,
     createApp: app.createApp,
@@ -148,10 +157,14 @@ async function storeCode(root: string): Promise<StoreCode> {
  */
 async function queueBuild(name: string, root: string): Promise<QueuedBuild> {
   const bin = join(root, 'bin', 'loyaltyd');
-  const loyaltyd = (args: string[], env: Record<string, string> = {}) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const loyaltyd = (args: string[], env: Record<string, string> = {}) =>
+    execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   const hubDir = benchDir('push-hub');
   loyaltyd(['demo', '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
-  const credentials = JSON.parse(loyaltyd(['nodes', 'add', '--name', 'bench-store', '--data-dir', hubDir, '--json'])) as { node_name: string; node_secret: string };
+  const credentials = JSON.parse(loyaltyd(['nodes', 'add', '--name', 'bench-store', '--data-dir', hubDir, '--json'])) as {
+    node_name: string;
+    node_secret: string;
+  };
   addPool(hubDir);
   const code = await storeCode(root);
   const storeDir = benchDir('push-store', STORE_PARENT);
@@ -194,7 +207,10 @@ async function pushCopy(build: QueuedBuild): Promise<{ ms: number; hubRss: numbe
   cpSync(build.hubDir, hubDir, { recursive: true });
   const storeDir = benchDir('push-store-round', STORE_PARENT);
   cpSync(build.storeDir, storeDir, { recursive: true });
-  const closing: (() => unknown)[] = [() => rmSync(hubDir, { recursive: true, force: true }), () => rmSync(storeDir, { recursive: true, force: true })];
+  const closing: (() => unknown)[] = [
+    () => rmSync(hubDir, { recursive: true, force: true }),
+    () => rmSync(storeDir, { recursive: true, force: true }),
+  ];
   try {
     const hub = await serveHub(build.bin, hubDir);
     closing.push(() => hub.stop());
@@ -211,7 +227,9 @@ async function pushCopy(build: QueuedBuild): Promise<{ ms: number; hubRss: numbe
     const held = pushed.held ?? 0;
     const left = pendingCommands(node.db);
     if (pushed.sent !== build.commands || pushed.rejected > 0 || held > 0 || left > 0) {
-      throw new Error(`${build.name}: push of ${build.commands} commands: sent ${pushed.sent}, rejected ${pushed.rejected}, held ${held}, ${left} left`);
+      throw new Error(
+        `${build.name}: push of ${build.commands} commands: sent ${pushed.sent}, rejected ${pushed.rejected}, held ${held}, ${left} left`,
+      );
     }
     return { ms, hubRss: peakRss(hub.pid) };
   } finally {
@@ -231,7 +249,14 @@ function serveHub(bin: string, hubDir: string): Promise<ServerProcess> {
 function pushStoreConfig(code: StoreCode, storeDir: string, hubUrl: string, credentials: { node_name: string; node_secret: string }) {
   return code.loadConfig({
     env: {},
-    overrides: { mode: 'store', data_dir: storeDir, 'hub.url': hubUrl, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret, 'log.level': 'silent' },
+    overrides: {
+      mode: 'store',
+      data_dir: storeDir,
+      'hub.url': hubUrl,
+      'node.name': credentials.node_name,
+      'node.secret': credentials.node_secret,
+      'log.level': 'silent',
+    },
   });
 }
 
@@ -255,7 +280,11 @@ async function queueOperations(storeUrl: string): Promise<void> {
     Array.from({ length: DESKS }, async () => {
       while (next < OPERATIONS) {
         const { path, body, status } = operation(next++, paymentTime);
-        const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         const text = await response.text();
         if (response.status !== status) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
       }
@@ -269,7 +298,13 @@ function operation(i: number, paymentTime: string): { path: string; body: unknow
   if (i % 5 === 4) return { path: '/points/actions/assign-points', body: { amount: 10, customer_id: poolCustomerId(customer) }, status: 204 };
   const items = Array.from({ length: 2 + (i % 2) }, (_, index) => {
     const price = 30 + ((i + index * 7) % 170);
-    return { plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((i + index) % 6)}` }], quantity: 1, price, paid_amount: price, bill_item_id: index + 1 };
+    return {
+      plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((i + index) % 6)}` }],
+      quantity: 1,
+      price,
+      paid_amount: price,
+      bill_item_id: index + 1,
+    };
   });
   const total = items.reduce((sum, item) => sum + item.paid_amount, 0);
   return {
@@ -321,7 +356,14 @@ async function rowsBench(): Promise<void> {
       for (let i = from; i < to; i += 1) {
         const id = node.newId();
         node.writes.write({ kind: 'events.create', payload: { event_id: id } }, (tx) =>
-          tx.insert('events', { id, event_type_id: 'bench', customer_id: DEMO_IDS.customerJana, external_id: `bench-${i}`, data: '{}', created_at: new Date().toISOString() }),
+          tx.insert('events', {
+            id,
+            event_type_id: 'bench',
+            customer_id: DEMO_IDS.customerJana,
+            external_id: `bench-${i}`,
+            data: '{}',
+            created_at: new Date().toISOString(),
+          }),
         );
       }
     });
@@ -334,7 +376,10 @@ async function rowsBench(): Promise<void> {
     node.close();
 
     const baselineMs = insertBaseline(COMMANDS);
-    line(`rows: push + apply ${COMMANDS.toLocaleString('en')} events.create commands`, `${seconds(pushMs)}  ${rate(COMMANDS, pushMs)}  (${verdict(pushMs, 30_000)} 30 s)`);
+    line(
+      `rows: push + apply ${COMMANDS.toLocaleString('en')} events.create commands`,
+      `${seconds(pushMs)}  ${rate(COMMANDS, pushMs)}  (${verdict(pushMs, 30_000)} 30 s)`,
+    );
     line('rows: baseline: bare inserts, 500-row transactions', `${seconds(baselineMs)}  ${rate(COMMANDS, baselineMs)}`);
     line('rows: ratio push / baseline', `${(pushMs / baselineMs).toFixed(1)}×`);
     line('rows: hub peak RSS', megabytes(peakRss(hub.pid)));
@@ -345,7 +390,9 @@ async function rowsBench(): Promise<void> {
 
 function insertBaseline(count: number): number {
   const db = openDatabase(join(benchDir('sync-baseline'), 'baseline.sqlite'));
-  db.exec('CREATE TABLE events (id TEXT PRIMARY KEY, event_type_id TEXT, customer_id TEXT, external_id TEXT, data TEXT, created_at TEXT, hlc TEXT, last_change TEXT)');
+  db.exec(
+    'CREATE TABLE events (id TEXT PRIMARY KEY, event_type_id TEXT, customer_id TEXT, external_id TEXT, data TEXT, created_at TEXT, hlc TEXT, last_change TEXT)',
+  );
   const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const started = performance.now();
   const batch = db.transaction((from: number, to: number) => {
@@ -382,7 +429,11 @@ async function bootstrapBench(): Promise<void> {
     const round = await runRound(sync, systemClock);
     const ms = performance.now() - started;
     if (!round.ok || !round.bootstrapped) throw new Error(`bootstrap failed: ${JSON.stringify(round)}`);
-    const rows = (node.db.prepare('SELECT (SELECT count(*) FROM customers) + (SELECT count(*) FROM cards) + (SELECT count(*) FROM customer_states) AS n').get() as { n: number }).n;
+    const rows = (
+      node.db
+        .prepare('SELECT (SELECT count(*) FROM customers) + (SELECT count(*) FROM cards) + (SELECT count(*) FROM customer_states) AS n')
+        .get() as { n: number }
+    ).n;
     const records = (node.db.prepare('SELECT count(*) AS n FROM point_records').get() as { n: number }).n;
     await sync.client.close();
     node.close();
@@ -409,9 +460,24 @@ function generateCustomers(hubDir: string, count: number): number {
     node.writes.write(null, (tx) => {
       for (let i = from; i < to; i += 1) {
         const id = node.newId();
-        tx.insert('customers', { id, first_name: `First${i}`, last_name: `Last${i}`, email: `customer${i}@example.com`, language_id: 'cs', store_id: DEMO_IDS.storeCentral });
+        tx.insert('customers', {
+          id,
+          first_name: `First${i}`,
+          last_name: `Last${i}`,
+          email: `customer${i}@example.com`,
+          language_id: 'cs',
+          store_id: DEMO_IDS.storeCentral,
+        });
         tx.insert('cards', { id: node.newId(), customer_id: id, card_number: String(3_000_000_000_000 + i) });
-        tx.insert('point_records', { id: node.newId(), customer_id: id, kind: 'collection', points_milli: 100_000, valid_to: validTo, created_at: now, state: 1 });
+        tx.insert('point_records', {
+          id: node.newId(),
+          customer_id: id,
+          kind: 'collection',
+          points_milli: 100_000,
+          valid_to: validTo,
+          created_at: now,
+          state: 1,
+        });
       }
     });
   for (let from = 0; from < count; from += 10_000) batch(from, Math.min(count, from + 10_000));

@@ -62,7 +62,8 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const storeRow = (name: string) => page.locator('#stores tbody tr').filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${name}$`) }) });
+const storeRow = (name: string) =>
+  page.locator('#stores tbody tr').filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${name}$`) }) });
 const cellText = (name: string, column: number) => storeRow(name).locator(`td:nth-child(${column})`).innerText();
 
 async function screenshot(file: string): Promise<void> {
@@ -71,7 +72,7 @@ async function screenshot(file: string): Promise<void> {
   expect(statSync(path).size, path).toBeGreaterThan(1000);
 }
 
-describe('the hub\'s status page in a browser', () => {
+describe("the hub's status page in a browser", () => {
   it('signs in as an enterprise user and sees both stores, sortable', async () => {
     await page.goto(`${cluster.hub.url}/status`);
     expect(new URL(page.url()).pathname).toBe('/status/login');
@@ -112,14 +113,17 @@ describe('the hub\'s status page in a browser', () => {
     expect(await page.evaluate('window.notReloaded')).toBe(true);
   }, 90_000);
 
-  it('shows, on the store\'s page, the conflict of the same points spent at both stores', async () => {
+  it("shows, on the store's page, the conflict of the same points spent at both stores", async () => {
     const [atPrague, atBrno] = await Promise.all([posLogin(prague), posLogin(brno)]);
     const reduce = (store: StoreProcess, auth: Record<string, string>) =>
-      call('POST', `${store.api('enterprise')}/points/actions/reduce-points`, { headers: auth, body: { customer_id: DEMO_IDS.customerJana, amount: 200 } });
+      call('POST', `${store.api('enterprise')}/points/actions/reduce-points`, {
+        headers: auth,
+        body: { customer_id: DEMO_IDS.customerJana, amount: 200 },
+      });
     // Jana holds 250 points; brno's redemption waits at the proxy while prague, not knowing it, redeems too.
     proxy!.hold({ method: 'POST', path: /^\/sync\/v1\/commands/, request: true });
     expect((await reduce(brno, atBrno)).status).toBe(204);
-    await waitFor('brno\'s push to be held', () => proxy!.held === 1, { intervalMs: 20 });
+    await waitFor("brno's push to be held", () => proxy!.held === 1, { intervalMs: 20 });
     expect((await reduce(prague, atPrague)).status).toBe(204);
     proxy!.release();
 

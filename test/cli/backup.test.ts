@@ -78,10 +78,16 @@ function billLoad(cluster: Cluster, store: StoreProcess, hubAuth: Record<string,
  * they had there (`exact`; a deleted one has none), and the rows changed since, which stood
  * at an older stamp than their newest, or did not exist yet (`newer`).
  */
-function publishedRowsAtPosition(hubFile: string, table: string, position: number): { exact: Map<string, string | undefined>; newer: Map<string, string> } {
+function publishedRowsAtPosition(
+  hubFile: string,
+  table: string,
+  position: number,
+): { exact: Map<string, string | undefined>; newer: Map<string, string> } {
   const db = new Database(hubFile, { readonly: true, fileMustExist: true });
   try {
-    const changes = db.prepare<[string], { entity_id: string; seq: number; hlc: string; op: string }>('SELECT entity_id, seq, hlc, op FROM changes WHERE entity = ?').all(table);
+    const changes = db
+      .prepare<[string], { entity_id: string; seq: number; hlc: string; op: string }>('SELECT entity_id, seq, hlc, op FROM changes WHERE entity = ?')
+      .all(table);
     const exact = new Map<string, string | undefined>();
     const newer = new Map<string, string>();
     for (const change of changes) {
@@ -98,7 +104,12 @@ function publishedRowsAtPosition(hubFile: string, table: string, position: numbe
 function rowsOf(file: string, table: string): Map<string, string> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return new Map(db.prepare<[], { id: string; hlc: string }>(`SELECT id, hlc FROM ${table}`).all().map((row) => [row.id, row.hlc]));
+    return new Map(
+      db
+        .prepare<[], { id: string; hlc: string }>(`SELECT id, hlc FROM ${table}`)
+        .all()
+        .map((row) => [row.id, row.hlc]),
+    );
   } finally {
     db.close();
   }
@@ -119,7 +130,7 @@ describe('loyaltyd backup and restore of a hub', () => {
   }, 60_000);
   afterAll(() => cluster?.close());
 
-  it('backup, while the hub takes bills, writes a checked file whose sync checksum equals the hub\'s at the backup\'s feed position', async () => {
+  it("backup, while the hub takes bills, writes a checked file whose sync checksum equals the hub's at the backup's feed position", async () => {
     const load = billLoad(cluster, store, hubAuth, storeAuth);
     try {
       while (load.sent < 30) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -154,7 +165,10 @@ describe('loyaltyd backup and restore of a hub', () => {
       const held = rowsOf(join(restoredDir, 'loyaltyd.sqlite'), table);
       for (const [id, hlc] of exact) expect(held.get(id), `${table} ${id}`).toBe(hlc);
       for (const [id, hlc] of newer) if (held.has(id)) expect(held.get(id)! < hlc, `${table} ${id}`).toBe(true);
-      expect([...held.keys()].filter((id) => !exact.has(id) && !newer.has(id)), table).toEqual([]);
+      expect(
+        [...held.keys()].filter((id) => !exact.has(id) && !newer.has(id)),
+        table,
+      ).toEqual([]);
       checkedExactly += exact.size;
     }
     expect(checkedExactly).toBeGreaterThan(0);
@@ -167,7 +181,7 @@ describe('loyaltyd backup and restore of a hub', () => {
     expect(result.stderr).toContain('exists');
   });
 
-  it('restore refuses while the hub runs, and a store\'s database', async () => {
+  it("restore refuses while the hub runs, and a store's database", async () => {
     const busy = await runCli(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir, '--json'], HUB);
     expect(busy.code).toBe(1);
     expect(busy.stderr).toContain('is in use: stop the daemon');
@@ -182,7 +196,10 @@ describe('loyaltyd backup and restore of a hub', () => {
   it('restore brings the hub back to the backup, and the store bootstraps again from it and pushes what it queued meanwhile', async () => {
     const lostAtHub = await sendPurchase(cluster.hub, hubAuth, 'after-backup-at-hub');
     // The operator adds a store node after the backup, and adds and retires another.
-    const late = (await cluster.hub.cli(['nodes', 'add', '--name', 'late-01', '--store', DEMO_IDS.storeAirport])) as { node_name: string; node_secret: string };
+    const late = (await cluster.hub.cli(['nodes', 'add', '--name', 'late-01', '--store', DEMO_IDS.storeAirport])) as {
+      node_name: string;
+      node_secret: string;
+    };
     const gone = (await cluster.hub.cli(['nodes', 'add', '--name', 'gone-01'])) as { node_name: string; node_secret: string };
     await cluster.hub.cli(['nodes', 'retire', '--name', 'gone-01']);
     await cluster.waitConverged();
@@ -200,7 +217,13 @@ describe('loyaltyd backup and restore of a hub', () => {
     await cluster.hub.start();
     // Nodes added, bound and retired after the backup stay so.
     const feedAs = (node: { node_name: string; node_secret: string }) =>
-      call('GET', `${cluster.hub.url}/sync/v1/changes?after=0&limit=1`, { headers: { ...basic(node.node_name, node.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) } });
+      call('GET', `${cluster.hub.url}/sync/v1/changes?after=0&limit=1`, {
+        headers: {
+          ...basic(node.node_name, node.node_secret),
+          'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+          'x-loyaltyd-schema': String(schemaVersion()),
+        },
+      });
     expect((await feedAs(late)).status).toBe(200);
     expect((await feedAs(gone)).status).toBe(401);
     expect(cluster.hub.count("SELECT count(*) AS n FROM node_stores s JOIN nodes n ON n.id = s.node_id WHERE n.name = 'late-01'")).toBe(1);

@@ -51,7 +51,24 @@ const COMMON = ['--data-dir', '--config', '--json'];
 
 /** Every command line and the options its help must list. */
 const HELP: Record<string, string[]> = {
-  '': ['--version', '--help', 'serve', 'init', 'migrate', 'demo', 'apps', 'users', 'api-users', 'nodes', 'sync', 'held', 'program', 'import', 'backup', 'restore'],
+  '': [
+    '--version',
+    '--help',
+    'serve',
+    'init',
+    'migrate',
+    'demo',
+    'apps',
+    'users',
+    'api-users',
+    'nodes',
+    'sync',
+    'held',
+    'program',
+    'import',
+    'backup',
+    'restore',
+  ],
   serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo', '--showcase'],
   init: COMMON,
   migrate: COMMON,
@@ -126,7 +143,18 @@ describe('loyaltyd admin commands', () => {
     const dataDir = newFolder();
     const app = await runCliJson(['apps', 'add', '--name', 'Till app', '--data-dir', dataDir]);
     expect(app.external_application_id).toMatch(/^[0-9a-f]{26}$/);
-    const user = await runCliJson(['users', 'add', '--login', 'cashier', '--password', 's3cret-till', '--app', app.external_application_id, '--data-dir', dataDir]);
+    const user = await runCliJson([
+      'users',
+      'add',
+      '--login',
+      'cashier',
+      '--password',
+      's3cret-till',
+      '--app',
+      app.external_application_id,
+      '--data-dir',
+      dataDir,
+    ]);
     expect(user.user_id).toMatch(/^[0-9a-f]{26}$/);
 
     const server = await startTestServer({ dataDir, demo: false });
@@ -150,7 +178,11 @@ describe('loyaltyd admin commands', () => {
   it('users add --password - reads the password from standard input, so it is in no process list', async () => {
     const dataDir = newFolder();
     const app = await runCliJson(['apps', 'add', '--name', 'Till app', '--data-dir', dataDir]);
-    const added = await runCli(['users', 'add', '--login', 'quiet', '--password', '-', '--app', app.external_application_id, '--data-dir', dataDir, '--json'], {}, 'from-stdin-42\n');
+    const added = await runCli(
+      ['users', 'add', '--login', 'quiet', '--password', '-', '--app', app.external_application_id, '--data-dir', dataDir, '--json'],
+      {},
+      'from-stdin-42\n',
+    );
     expect(added.code, added.stderr).toBe(0);
     const server = await startTestServer({ dataDir, demo: false });
     servers.push(server);
@@ -217,10 +249,33 @@ describe('loyaltyd admin commands', () => {
   it('nodes add --store binds the node to the stores it serves, and refuses a store the chain does not have', async () => {
     const dataDir = newFolder();
     await runCliJson(['demo', '--data-dir', dataDir], HUB);
-    const node = await runCliJson(['nodes', 'add', '--name', 'store-prague', '--store', DEMO_IDS.storeCentral, '--store', DEMO_IDS.storeAirport, '--data-dir', dataDir]);
+    const node = await runCliJson([
+      'nodes',
+      'add',
+      '--name',
+      'store-prague',
+      '--store',
+      DEMO_IDS.storeCentral,
+      '--store',
+      DEMO_IDS.storeAirport,
+      '--data-dir',
+      dataDir,
+    ]);
     expect(node.store_ids).toEqual([DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]);
-    expect(queryOne(dataDir, 'SELECT count(*) AS n FROM node_stores s JOIN nodes n ON n.id = s.node_id WHERE n.name = ?', 'store-prague')).toEqual({ n: 2 });
-    const refused = await runCli(['nodes', 'add', '--name', 'store-nowhere', '--store', 'ffffffffffffffffffffffffff', '--data-dir', dataDir, '--json']);
+    expect(queryOne(dataDir, 'SELECT count(*) AS n FROM node_stores s JOIN nodes n ON n.id = s.node_id WHERE n.name = ?', 'store-prague')).toEqual({
+      n: 2,
+    });
+    const refused = await runCli([
+      'nodes',
+      'add',
+      '--name',
+      'store-nowhere',
+      '--store',
+      'ffffffffffffffffffffffffff',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('store_id: not_found (ffffffffffffffffffffffffff)');
     expect(queryOne(dataDir, 'SELECT count(*) AS n FROM nodes WHERE name = ?', 'store-nowhere')).toEqual({ n: 0 });
@@ -236,10 +291,14 @@ describe('loyaltyd admin commands', () => {
     expect(queryOne(dataDir, 'SELECT count(*) AS n, secret_hash FROM nodes')).toEqual({ n: 1, secret_hash: sha256Hex(first.node_secret) });
   });
 
-  it('nodes retire turns a node\'s secret off for good, again without harm, and exits 1 naming a node the hub does not have', async () => {
+  it("nodes retire turns a node's secret off for good, again without harm, and exits 1 naming a node the hub does not have", async () => {
     const dataDir = await newHubFolder();
     await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
-    for (let n = 0; n < 2; n += 1) expect(await runCliJson(['nodes', 'retire', '--name', 'store-brno', '--data-dir', dataDir])).toEqual({ node_name: 'store-brno', retired: true });
+    for (let n = 0; n < 2; n += 1)
+      expect(await runCliJson(['nodes', 'retire', '--name', 'store-brno', '--data-dir', dataDir])).toEqual({
+        node_name: 'store-brno',
+        retired: true,
+      });
     expect(queryOne(dataDir, 'SELECT state FROM nodes WHERE name = ?', 'store-brno')).toEqual({ state: 0 });
     const unknown = await runCli(['nodes', 'retire', '--name', 'store-nowhere', '--data-dir', dataDir, '--json']);
     expect(unknown.code).toBe(1);
@@ -348,7 +407,12 @@ describe('loyaltyd serve', () => {
           cashdesk_number: '1',
           card_number: demoCredentials.customer_card,
           reward_list_type: 'C',
-          bill: { bill_id: 'B-1', payment_time: '2026-11-20T14:00:00+00:00', total_price: '65', bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }] },
+          bill: {
+            bill_id: 'B-1',
+            payment_time: '2026-11-20T14:00:00+00:00',
+            total_price: '65',
+            bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }],
+          },
         },
       });
       expect(response.status).toBe(200);
@@ -407,7 +471,11 @@ describe('loyaltyd serve', () => {
 // Each help test starts its own process; they share nothing, so they run side by side.
 describe.concurrent('loyaltyd help', () => {
   it('has a help entry for every command line the program defines', ({ expect }) => {
-    expect(commandLines(buildProgram()).filter((line) => !line.endsWith('help')).sort()).toEqual(
+    expect(
+      commandLines(buildProgram())
+        .filter((line) => !line.endsWith('help'))
+        .sort(),
+    ).toEqual(
       Object.keys(HELP)
         .filter((line) => line !== '')
         .sort(),

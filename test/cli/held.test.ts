@@ -38,7 +38,11 @@ function assignPoints(seq: number, commandId: string, customerId: string, amount
     changes: [],
     hlc: `${hex(Date.now(), 12)}-0000-${ORIGIN}`,
     operation: {
-      call: { iface: 'enterprise', input: { params: {}, query: {}, body: { customer_id: customerId, amount } }, principal: { kind: 'user', userId: POS_USER, scheme: 'bearer' } },
+      call: {
+        iface: 'enterprise',
+        input: { params: {}, query: {}, body: { customer_id: customerId, amount } },
+        principal: { kind: 'user', userId: POS_USER, scheme: 'bearer' },
+      },
       as_of: Date.now(),
       ids: [recordId],
     },
@@ -62,8 +66,13 @@ beforeAll(async () => {
   try {
     const node = hub.app.services.nodes.add('store-x');
     nodeId = (hub.app.node.db.prepare('SELECT id FROM nodes WHERE name = ?').get('store-x') as { id: string }).id;
-    const headers = { ...basic(node.node_name, node.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) };
-    const push = (command: ReturnType<typeof assignPoints>) => call('POST', `${hub.url}/sync/v1/commands`, { headers, body: { generation: 'g1', commands: [command] } });
+    const headers = {
+      ...basic(node.node_name, node.node_secret),
+      'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+      'x-loyaltyd-schema': String(schemaVersion()),
+    };
+    const push = (command: ReturnType<typeof assignPoints>) =>
+      call('POST', `${hub.url}/sync/v1/commands`, { headers, body: { generation: 'g1', commands: [command] } });
     const pastLimit = await push(assignPoints(1, 'held-1', EVA, 5000, POINTS_ID));
     expect(pastLimit.status).toBe(200);
     expect(pastLimit.body.results).toEqual([expect.objectContaining({ command_id: 'held-1', status: 'held' })]);
@@ -87,8 +96,22 @@ describe('loyaltyd held at the hub', () => {
     const listed = await runCliJson(['held', 'list', '--data-dir', hubDir], HUB);
     expect(listed).toEqual({
       held: [
-        { command_id: 'held-1', node_id: nodeId, node_name: 'store-x', kind: 'points.assign', reason: expect.stringMatching(/^5000 points given or taken by hand for customer .* past this node's limit$/), held_at: expect.any(String) },
-        { command_id: 'held-2', node_id: nodeId, node_name: 'store-x', kind: 'points.assign', reason: expect.stringContaining('customer_id: not_found'), held_at: expect.any(String) },
+        {
+          command_id: 'held-1',
+          node_id: nodeId,
+          node_name: 'store-x',
+          kind: 'points.assign',
+          reason: expect.stringMatching(/^5000 points given or taken by hand for customer .* past this node's limit$/),
+          held_at: expect.any(String),
+        },
+        {
+          command_id: 'held-2',
+          node_id: nodeId,
+          node_name: 'store-x',
+          kind: 'points.assign',
+          reason: expect.stringContaining('customer_id: not_found'),
+          held_at: expect.any(String),
+        },
       ],
     });
     expect(Date.parse(listed.held[1].held_at) - Date.parse(listed.held[0].held_at)).toBe(1000);
@@ -110,8 +133,12 @@ describe('loyaltyd held at the hub', () => {
     expect(released.stdout).toMatch(/^command_id {2}held-1\nstate {7}released\n$/);
 
     expect(query(hubDir, pointRecord, POINTS_ID)).toEqual([{ customer_id: EVA, kind: 'collection', points_milli: 5_000_000 }]);
-    expect(query(hubDir, 'SELECT state, resolved_at IS NOT NULL AS resolved FROM held_commands WHERE command_id = ?', 'held-1')).toEqual([{ state: 'released', resolved: 1 }]);
-    expect((await runCliJson(['held', 'list', '--data-dir', hubDir], HUB)).held.map((command: { command_id: string }) => command.command_id)).toEqual(['held-2']);
+    expect(query(hubDir, 'SELECT state, resolved_at IS NOT NULL AS resolved FROM held_commands WHERE command_id = ?', 'held-1')).toEqual([
+      { state: 'released', resolved: 1 },
+    ]);
+    expect((await runCliJson(['held', 'list', '--data-dir', hubDir], HUB)).held.map((command: { command_id: string }) => command.command_id)).toEqual(
+      ['held-2'],
+    );
 
     const voided = await runCli(['held', 'void', 'held-1', '--data-dir', hubDir], HUB);
     expect(voided.code).toBe(1);
@@ -128,7 +155,10 @@ describe('loyaltyd held at the hub', () => {
     const voided = await runCliJson(['held', 'void', 'held-2', '--data-dir', hubDir], HUB);
     expect(voided).toEqual({ command_id: 'held-2', state: 'voided' });
     expect(query(hubDir, 'SELECT state FROM held_commands WHERE command_id = ?', 'held-2')).toEqual([{ state: 'voided' }]);
-    expect(query(hubDir, "SELECT entity_id FROM sync_conflicts WHERE kind = 'held_command' ORDER BY entity_id")).toEqual([{ entity_id: 'held-1' }, { entity_id: 'held-2' }]);
+    expect(query(hubDir, "SELECT entity_id FROM sync_conflicts WHERE kind = 'held_command' ORDER BY entity_id")).toEqual([
+      { entity_id: 'held-1' },
+      { entity_id: 'held-2' },
+    ]);
 
     expect(await runCliJson(['held', 'list', '--data-dir', hubDir], HUB)).toEqual({ held: [] });
     const empty = await runCli(['held', 'list', '--data-dir', hubDir], HUB);
@@ -137,17 +167,24 @@ describe('loyaltyd held at the hub', () => {
 
   it('held release of a command id the hub never held exits non-zero saying so', async () => {
     const unknown = await runCli(['held', 'release', 'no-such-command', '--data-dir', hubDir], HUB);
-    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'loyaltyd: cannot release no-such-command: the hub never held an operation with this command id\n' });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'loyaltyd: cannot release no-such-command: the hub never held an operation with this command id\n',
+    });
   });
 });
 
 describe('loyaltyd held at a store', () => {
-  it.for([['list'], ['release', 'held-1'], ['void', 'held-1']])('held %s says held operations are kept at the hub and exits non-zero', async (args) => {
-    const result = await runCli(['held', ...args, '--data-dir', storeDir]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^loyaltyd: held operations are kept at the hub: run this on the hub's data folder in hub mode/);
-  });
+  it.for([['list'], ['release', 'held-1'], ['void', 'held-1']])(
+    'held %s says held operations are kept at the hub and exits non-zero',
+    async (args) => {
+      const result = await runCli(['held', ...args, '--data-dir', storeDir]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^loyaltyd: held operations are kept at the hub: run this on the hub's data folder in hub mode/);
+    },
+  );
 });
 
 describe('loyaltyd held --help', () => {

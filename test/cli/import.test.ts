@@ -20,7 +20,11 @@ describe('loyaltyd import', () => {
     writeFileSync(
       file,
       [
-        JSON.stringify({ customer_id: ANA, customer: { personal_information: { first_name: 'Ana', email: 'ana@example.com' } }, customer_source: { customer_source_id: 'legacy-crm', external_id: 'L-1' } }),
+        JSON.stringify({
+          customer_id: ANA,
+          customer: { personal_information: { first_name: 'Ana', email: 'ana@example.com' } },
+          customer_source: { customer_source_id: 'legacy-crm', external_id: 'L-1' },
+        }),
         JSON.stringify({ customer: { personal_information: { first_name: 'Bob', email: 'not-an-email' } } }),
         'not json',
         '',
@@ -44,7 +48,10 @@ describe('loyaltyd import', () => {
 
   it('loads CSV cards with dotted headers and quoted fields; the imported data answers over HTTP', async () => {
     const file = join(dataDir, 'cards.csv');
-    writeFileSync(file, `card.customer_id,card.card_number,card.card_type_id\n${ANA},777001,plastic\n${ANA},"777,002","virtual ""app"""\nffffffffffffffffffffffffff,777003,x\n`);
+    writeFileSync(
+      file,
+      `card.customer_id,card.card_number,card.card_type_id\n${ANA},777001,plastic\n${ANA},"777,002","virtual ""app"""\nffffffffffffffffffffffffff,777003,x\n`,
+    );
     const result = await runCliJson(['import', 'cards', file, '--data-dir', dataDir]);
     expect(result).toMatchObject({ read: 3, imported: 2, rejected: 1 });
     const server = await startTestServer({ dataDir, demo: false });
@@ -64,7 +71,10 @@ describe('loyaltyd import', () => {
 
   it('reads numbers and booleans out of CSV cells where the schema wants them', async () => {
     const file = join(dataDir, 'typed.csv');
-    writeFileSync(file, 'customer.personal_information.first_name,customer.personal_information.gender,customer.personal_information.phone\nFay,1,420600111222\n');
+    writeFileSync(
+      file,
+      'customer.personal_information.first_name,customer.personal_information.gender,customer.personal_information.phone\nFay,1,420600111222\n',
+    );
     expect(await runCliJson(['import', 'customers', file, '--data-dir', dataDir])).toMatchObject({ imported: 1, rejected: 0 });
   });
 
@@ -77,19 +87,37 @@ describe('loyaltyd import', () => {
     writeFileSync(brands, `product_brand_id,name,external_id\n${BRAND},Acme,ACME-1\n,,nameless\n${BRAND},Acme again,\n`);
     const brandResult = await runCli(['import', 'brands', brands, '--data-dir', dataDir, '--json']);
     expect(JSON.parse(brandResult.stdout)).toMatchObject({ resource: 'brands', read: 3, imported: 1, rejected: 2 });
-    expect(brandResult.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${brands}:3: name: `)), `${brands}:4: product_brand_id: already_exists`]);
+    expect(brandResult.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${brands}:3: name: `)),
+      `${brands}:4: product_brand_id: already_exists`,
+    ]);
     const groups = join(dataDir, 'groups.ndjson');
-    writeFileSync(groups, [JSON.stringify({ name: 'Orphan', parent_product_group_id: 'ffffffffffffffffffffffffff' }), JSON.stringify({ product_group_id: GROUP, name: 'Drinks', code: 'DR' })].join('\n'));
+    writeFileSync(
+      groups,
+      [
+        JSON.stringify({ name: 'Orphan', parent_product_group_id: 'ffffffffffffffffffffffffff' }),
+        JSON.stringify({ product_group_id: GROUP, name: 'Drinks', code: 'DR' }),
+      ].join('\n'),
+    );
     const groupResult = await runCli(['import', 'product-groups', groups, '--data-dir', dataDir, '--json']);
     expect(JSON.parse(groupResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(groupResult.stderr.trim()).toBe(`${groups}:1: parent_product_group_id: not_found`);
     const products = join(dataDir, 'products.csv');
-    writeFileSync(products, `product_id,name,product_group_id,product_brand_id,external_ids.GLOBAL\n${PRODUCT},Juice,${GROUP},${BRAND},8590001\n,Copy,${GROUP},,8590001\n`);
+    writeFileSync(
+      products,
+      `product_id,name,product_group_id,product_brand_id,external_ids.GLOBAL\n${PRODUCT},Juice,${GROUP},${BRAND},8590001\n,Copy,${GROUP},,8590001\n`,
+    );
     const productResult = await runCli(['import', 'products', products, '--data-dir', dataDir, '--json']);
     expect(JSON.parse(productResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(productResult.stderr.trim()).toBe(`${products}:3: external_ids.GLOBAL: already_exists`);
     const campaigns = join(dataDir, 'campaigns.ndjson');
-    writeFileSync(campaigns, [JSON.stringify({ campaign_id: CAMPAIGN, campaign: { name: 'Summer' } }), JSON.stringify({ campaign: { name: 'Lost', parent_id: 'ffffffffffffffffffffffffff' } })].join('\n'));
+    writeFileSync(
+      campaigns,
+      [
+        JSON.stringify({ campaign_id: CAMPAIGN, campaign: { name: 'Summer' } }),
+        JSON.stringify({ campaign: { name: 'Lost', parent_id: 'ffffffffffffffffffffffffff' } }),
+      ].join('\n'),
+    );
     expect(await runCliJson(['import', 'campaigns', campaigns, '--data-dir', dataDir])).toMatchObject({ imported: 1, rejected: 1 });
     const server = await startTestServer({ dataDir, demo: false });
     try {
@@ -123,7 +151,20 @@ describe('loyaltyd import', () => {
     expect(JSON.parse(storeResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(storeResult.stderr.trim()).toMatch(new RegExp(`^${stores}:3: store.name: `));
     const rewards = join(dataDir, 'rewards.ndjson');
-    writeFileSync(rewards, [JSON.stringify({ id: REWARD, code: 'COFFEE', name: 'Free coffee', priority: 3, points_cost: 50000, discount: { type: 'percent', value: 100 } }), JSON.stringify({ id: 'ab0000000000000000000000f3', code: 'X', name: 'Bad', priority: 12, discount: { type: 'percent', value: 100 } })].join('\n'));
+    writeFileSync(
+      rewards,
+      [
+        JSON.stringify({
+          id: REWARD,
+          code: 'COFFEE',
+          name: 'Free coffee',
+          priority: 3,
+          points_cost: 50000,
+          discount: { type: 'percent', value: 100 },
+        }),
+        JSON.stringify({ id: 'ab0000000000000000000000f3', code: 'X', name: 'Bad', priority: 12, discount: { type: 'percent', value: 100 } }),
+      ].join('\n'),
+    );
     const rewardResult = await runCli(['import', 'rewards', rewards, '--data-dir', dataDir, '--json']);
     expect(JSON.parse(rewardResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(rewardResult.stderr.trim()).toMatch(new RegExp(`^${rewards}:2: priority: `));
@@ -160,7 +201,13 @@ describe('loyaltyd import', () => {
       'event-properties',
       'event-properties.ndjson',
       [
-        JSON.stringify({ property_id: 'favourite_drink', name: 'Favourite drink', data_type: 'enum', items: [{ id: 'tea', name: 'Tea', state: 1 }], is_required: 1 }),
+        JSON.stringify({
+          property_id: 'favourite_drink',
+          name: 'Favourite drink',
+          data_type: 'enum',
+          items: [{ id: 'tea', name: 'Tea', state: 1 }],
+          is_required: 1,
+        }),
         JSON.stringify({ property_id: 'favourite_drink', name: 'Again', data_type: 'string' }),
         JSON.stringify({ property_id: 'untyped', name: 'Untyped' }),
       ].join('\n'),
@@ -168,10 +215,18 @@ describe('loyaltyd import', () => {
     expect(properties.result).toMatchObject({ imported: 1, rejected: 2 });
     // A record the schema rejects is reported as it is read, one its service rejects when its batch is written.
     expect(properties.rejections).toEqual([`${properties.path}:3: data_type: required`, `${properties.path}:2: property_id: already_exists`]);
-    const groups = await load('event-groups', 'event-groups.csv', `event_group_id,name,text_id,state\n${EVENT_GROUP},Kiosk,kiosk,1\n,Kiosk again,kiosk,\n`);
+    const groups = await load(
+      'event-groups',
+      'event-groups.csv',
+      `event_group_id,name,text_id,state\n${EVENT_GROUP},Kiosk,kiosk,1\n,Kiosk again,kiosk,\n`,
+    );
     expect(groups.result).toMatchObject({ imported: 1, rejected: 1 });
     expect(groups.rejections).toEqual([`${groups.path}:3: text_id: already_exists`]);
-    const sources = await load('product-reservation-sources', 'sources.csv', `product_reservation_source_id,name\n${SOURCE},Call centre\n${SOURCE},\n`);
+    const sources = await load(
+      'product-reservation-sources',
+      'sources.csv',
+      `product_reservation_source_id,name\n${SOURCE},Call centre\n${SOURCE},\n`,
+    );
     expect(sources.result).toMatchObject({ imported: 1, rejected: 1 });
     expect(sources.rejections).toEqual([`${sources.path}:3: name: required`]);
     expect((await load('store-groups', 'store-groups.csv', `store_group_id,name\n${STORE_GROUP},Airports\n`)).result).toMatchObject({ imported: 1 });
@@ -181,12 +236,22 @@ describe('loyaltyd import', () => {
       `store_id,store_group_id\n${DEMO_IDS.storeAirport},${STORE_GROUP}\n${DEMO_IDS.storeAirport},${STORE_GROUP}\n${DEMO_IDS.storeCentral},${UNKNOWN}\n`,
     );
     expect(records.result).toMatchObject({ imported: 1, rejected: 2 });
-    expect(records.rejections).toEqual([`${records.path}:3: store_group_id: relation_already_exists`, `${records.path}:4: store_group_id: not_found`]);
+    expect(records.rejections).toEqual([
+      `${records.path}:3: store_group_id: relation_already_exists`,
+      `${records.path}:4: store_group_id: not_found`,
+    ]);
     const vouchers = await load(
       'vouchers',
       'vouchers.ndjson',
       [
-        JSON.stringify({ voucher_id: VOUCHER, customer_id: DEMO_IDS.customerPetr, code: 'MIGRATED-1', value: '50.00', valid_from: '2026-01-01 00:00:00', valid_to: '2099-12-31 23:59:59' }),
+        JSON.stringify({
+          voucher_id: VOUCHER,
+          customer_id: DEMO_IDS.customerPetr,
+          code: 'MIGRATED-1',
+          value: '50.00',
+          valid_from: '2026-01-01 00:00:00',
+          valid_to: '2099-12-31 23:59:59',
+        }),
         JSON.stringify({ voucher_id: USED_VOUCHER, code: 'MIGRATED-2', applied_date: '2026-03-01 10:00:00', store_id: DEMO_IDS.storeAirport }),
         JSON.stringify({ code: 'MIGRATED-1' }),
         JSON.stringify({ code: 'MIGRATED-3', valid_from: 'yesterday' }),
@@ -208,17 +273,35 @@ describe('loyaltyd import', () => {
       const auth = await demoPosLogin(server);
       const enterprise = server.api('enterprise');
       const itemTypes = await call('GET', `${enterprise}/purchase-item-types?sort_field=name`, { headers: auth });
-      expect(itemTypes.body.data.purchase_item_types).toEqual(expect.arrayContaining([{ type_id: 'fuel', name: 'Fuel' }, expect.objectContaining({ name: 'Deposit' })]));
+      expect(itemTypes.body.data.purchase_item_types).toEqual(
+        expect.arrayContaining([{ type_id: 'fuel', name: 'Fuel' }, expect.objectContaining({ name: 'Deposit' })]),
+      );
       const property = await call('GET', `${enterprise}/event-properties/favourite_drink`, { headers: auth });
-      expect(property.body.data).toMatchObject({ name: 'Favourite drink', data_type: 'enum', items: [{ id: 'tea', name: 'Tea', state: 1 }], is_required: 1, is_unique: 0, state: 1 });
+      expect(property.body.data).toMatchObject({
+        name: 'Favourite drink',
+        data_type: 'enum',
+        items: [{ id: 'tea', name: 'Tea', state: 1 }],
+        is_required: 1,
+        is_unique: 0,
+        state: 1,
+      });
       const group = await call('GET', `${enterprise}/event-groups?text_id=kiosk`, { headers: auth });
       expect(group.body.data.event_groups).toEqual([{ event_group_id: EVENT_GROUP, name: 'Kiosk', text_id: 'kiosk', state: 1 }]);
       const source = await call('GET', `${enterprise}/product-reservation-sources/${SOURCE}`, { headers: auth });
       expect(source.body.data).toMatchObject({ name: 'Call centre', state: 1 });
       const membership = await call('GET', `${enterprise}/stores/${DEMO_IDS.storeAirport}/store-group-records`, { headers: auth });
-      expect(membership.body.data.store_group_records).toEqual([expect.objectContaining({ store_id: DEMO_IDS.storeAirport, store_group_id: STORE_GROUP })]);
+      expect(membership.body.data.store_group_records).toEqual([
+        expect.objectContaining({ store_id: DEMO_IDS.storeAirport, store_group_id: STORE_GROUP }),
+      ]);
       const voucher = await call('GET', `${enterprise}/vouchers/${VOUCHER}`, { headers: auth });
-      expect(voucher.body.data).toMatchObject({ customer_id: DEMO_IDS.customerPetr, code: 'MIGRATED-1', value: 50, applied_date: null, valid_from: '2026-01-01 00:00:00', valid_to: '2099-12-31 23:59:59' });
+      expect(voucher.body.data).toMatchObject({
+        customer_id: DEMO_IDS.customerPetr,
+        code: 'MIGRATED-1',
+        value: 50,
+        applied_date: null,
+        valid_from: '2026-01-01 00:00:00',
+        valid_to: '2099-12-31 23:59:59',
+      });
       const used = await call('GET', `${enterprise}/vouchers/${USED_VOUCHER}`, { headers: auth });
       expect(used.body.data).toMatchObject({ store_id: DEMO_IDS.storeAirport, applied_date: '2026-03-01 10:00:00' });
     } finally {
@@ -227,7 +310,19 @@ describe('loyaltyd import', () => {
     const db = new Database(join(dataDir, 'loyaltyd.sqlite'), { readonly: true });
     try {
       const fed = db.prepare('SELECT DISTINCT entity FROM changes WHERE entity_id IN (?, ?, ?, ?, ?, ?) OR entity IN (?, ?, ?) ORDER BY entity');
-      expect(fed.all(EVENT_GROUP, SOURCE, STORE_GROUP, VOUCHER, USED_VOUCHER, 'favourite_drink', 'purchase_item_types', 'store_group_records', 'voucher_applications')).toEqual([
+      expect(
+        fed.all(
+          EVENT_GROUP,
+          SOURCE,
+          STORE_GROUP,
+          VOUCHER,
+          USED_VOUCHER,
+          'favourite_drink',
+          'purchase_item_types',
+          'store_group_records',
+          'voucher_applications',
+        ),
+      ).toEqual([
         { entity: 'event_groups' },
         { entity: 'event_properties' },
         { entity: 'product_reservation_sources' },

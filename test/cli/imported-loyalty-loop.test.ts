@@ -32,12 +32,29 @@ async function load(resource: string, file: string, lines: string[]): Promise<vo
 
 /** A bill of `count` green teas at 3.00 each. */
 function bill(billId: string, count: number, extra: Record<string, unknown> = {}) {
-  const item = { plu_ids: [{ list_code: 'GLOBAL', code: '8591111' }], quantity: count, price: '3.00', paid_amount: (3 * count).toFixed(2), bill_item_id: 1 };
-  return { bill_id: billId, bill_number: billId, payment_time: '2026-11-20T10:00:00+01:00', currency_id: 'EUR', total_price: (3 * count).toFixed(2), bill_items: [item], ...extra };
+  const item = {
+    plu_ids: [{ list_code: 'GLOBAL', code: '8591111' }],
+    quantity: count,
+    price: '3.00',
+    paid_amount: (3 * count).toFixed(2),
+    bill_item_id: 1,
+  };
+  return {
+    bill_id: billId,
+    bill_number: billId,
+    payment_time: '2026-11-20T10:00:00+01:00',
+    currency_id: 'EUR',
+    total_price: (3 * count).toFixed(2),
+    bill_items: [item],
+    ...extra,
+  };
 }
 
 const sendPurchase = (finalBill: Record<string, unknown>) =>
-  call('POST', api('/purchases/actions/send-purchase'), { headers: pos, body: { store_id: STORE, cashdesk_number: 1, card_number: CARD, bill: finalBill } });
+  call('POST', api('/purchases/actions/send-purchase'), {
+    headers: pos,
+    body: { store_id: STORE, cashdesk_number: 1, card_number: CARD, bill: finalBill },
+  });
 
 /** The balance points-overview answers, after checking it equals the sum over GET /points. */
 async function balance(): Promise<number> {
@@ -54,7 +71,10 @@ beforeAll(async () => {
   const app = await runCliJson(['apps', 'add', '--name', 'Till app', '--data-dir', dataDir]);
   await runCliJson(['users', 'add', '--login', 'till', '--password', 'till-password', '--app', app.external_application_id, '--data-dir', dataDir]);
   await load('stores', 'stores.csv', ['store_id,store.store_code,store.name,store.partner_id,store.system_id', `${STORE},S-1,High Street,P-1,1`]);
-  await load('customers', 'customers.csv', ['customer_id,customer.personal_information.first_name,customer.personal_information.email', `${CUSTOMER},Ida,ida@example.com`]);
+  await load('customers', 'customers.csv', [
+    'customer_id,customer.personal_information.first_name,customer.personal_information.email',
+    `${CUSTOMER},Ida,ida@example.com`,
+  ]);
   await load('cards', 'cards.csv', ['card.customer_id,card.card_number,card.card_type_id', `${CUSTOMER},${CARD},plastic`]);
   await load('product-groups', 'groups.csv', ['product_group_id,name', `${GROUP},Tea`]);
   await load('products', 'products.csv', ['product_id,name,product_group_id,external_ids.GLOBAL', `${PRODUCT},Green tea,${GROUP},8591111`]);
@@ -66,12 +86,24 @@ beforeAll(async () => {
       point_value: '0.10',
       earning: [{ kind: 'per_currency_unit', per_amount: '1', points: '1' }],
       // 5 points buy a voucher for 1.00 off a tea.
-      rewards: [{ id: REWARD, code: 'TEA-OFF', name: 'A euro off tea', priority: 1, points_cost: '5', conditions: [{ product_group_ids: [GROUP] }], discount: { type: 'amount', value: '1.00' } }],
+      rewards: [
+        {
+          id: REWARD,
+          code: 'TEA-OFF',
+          name: 'A euro off tea',
+          priority: 1,
+          points_cost: '5',
+          conditions: [{ product_group_ids: [GROUP] }],
+          discount: { type: 'amount', value: '1.00' },
+        },
+      ],
     }),
   );
   await runCliJson(['program', 'load', program, '--data-dir', dataDir]);
   server = await startTestServer({ dataDir, demo: false });
-  const login = await call('POST', api('/users/actions/login'), { body: { user_external_application_id: app.external_application_id, login: 'till', password: 'till-password' } });
+  const login = await call('POST', api('/users/actions/login'), {
+    body: { user_external_application_id: app.external_application_id, login: 'till', password: 'till-password' },
+  });
   expect(login.status).toBe(200);
   pos = bearer(login.body.data.bearer_token as string);
 });
@@ -88,7 +120,9 @@ describe('the loyalty loop on an imported chain', () => {
     const voucherId = created.body.data.voucher_id as string;
     expect(await balance()).toBe(25);
     const listed = await call('GET', api(`/vouchers?customer_id=${CUSTOMER}`), { headers: pos });
-    expect(listed.body.data.vouchers).toEqual([expect.objectContaining({ voucher_id: voucherId, customer_id: CUSTOMER, value: 1, applied_date: null })]);
+    expect(listed.body.data.vouchers).toEqual([
+      expect.objectContaining({ voucher_id: voucherId, customer_id: CUSTOMER, value: 1, applied_date: null }),
+    ]);
     const code = listed.body.data.vouchers[0].code as string;
 
     // Two teas (6.00) with the voucher: 1.00 off; 2 points pay 0.20 more.
@@ -97,10 +131,16 @@ describe('the loyalty loop on an imported chain', () => {
       body: { store_id: STORE, cashdesk_number: 1, card_number: CARD, payment_type: 'S', max_points: 2, benefit_codes: [code], bill: bill('B-2', 2) },
     });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    expect(accepted.body.data.accepted_payment).toMatchObject({ benefit_codes: [code], credit_points: 2, recommended_discounts: [expect.objectContaining({ code, type: 'voucher', discount: 1 })] });
+    expect(accepted.body.data.accepted_payment).toMatchObject({
+      benefit_codes: [code],
+      credit_points: 2,
+      recommended_discounts: [expect.objectContaining({ code, type: 'voucher', discount: 1 })],
+    });
 
     // The closed bill: 6.00 less 1.00 off, 2 points paid; 4.80 paid in money earns 4 points.
-    const sent = await sendPurchase(bill('B-2', 2, { total_price: '5.00', payment_recap: { credit_points: 2, vouchers: [{ code, name: 'A euro off tea', discount_value: 1 }] } }));
+    const sent = await sendPurchase(
+      bill('B-2', 2, { total_price: '5.00', payment_recap: { credit_points: 2, vouchers: [{ code, name: 'A euro off tea', discount_value: 1 }] } }),
+    );
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     const purchaseId = sent.body.data.purchase_id as string;
     const afterBill = await balance();
@@ -115,13 +155,19 @@ describe('the loyalty loop on an imported chain', () => {
     const voucher = await call('GET', api(`/vouchers/${voucherId}`), { headers: pos });
     expect(voucher.body.data).toMatchObject({ store_id: STORE, applied_date: '2026-11-20 09:00:00' });
     const summary = await call('GET', api(`/purchases/${purchaseId}/actions/payment-summary`), { headers: pos });
-    expect(summary.body.data).toMatchObject({ used_points: 2, used_points_total: 7, used_vouchers: [expect.objectContaining({ voucher_id: voucherId, code })] });
+    expect(summary.body.data).toMatchObject({
+      used_points: 2,
+      used_points_total: 7,
+      used_vouchers: [expect.objectContaining({ voucher_id: voucherId, code })],
+    });
     const ofPurchase = await call('GET', api(`/purchases/${purchaseId}/vouchers`), { headers: pos });
     expect(ofPurchase.body.data).toMatchObject({ total_items: 1, vouchers: [expect.objectContaining({ voucher_id: voucherId })] });
 
     // The cancellation takes back what the bill earned, gives back the 2 points it paid and the voucher.
     // It repeats the voucher it names, which uses no voucher again.
-    const cancelled = await sendPurchase(bill('C-B-2', 2, { bill_number: 'B-2', canceled: true, total_price: '5.00', payment_recap: { vouchers: [{ code }] } }));
+    const cancelled = await sendPurchase(
+      bill('C-B-2', 2, { bill_number: 'B-2', canceled: true, total_price: '5.00', payment_recap: { vouchers: [{ code }] } }),
+    );
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(201);
     expect(await balance()).toBe(25);
     const restored = await call('GET', api(`/vouchers?customer_id=${CUSTOMER}&is_applied=false`), { headers: pos });
@@ -135,11 +181,15 @@ describe('the loyalty loop on an imported chain', () => {
 
   it('refuses a voucher the balance cannot pay for, and one from a reward nobody loaded', async () => {
     for (let left = await balance(); left >= 5; left -= 5) {
-      expect((await call('POST', api(`/rewards/${REWARD}/actions/create-voucher`), { headers: pos, body: { customer_id: CUSTOMER } })).status).toBe(201);
+      expect((await call('POST', api(`/rewards/${REWARD}/actions/create-voucher`), { headers: pos, body: { customer_id: CUSTOMER } })).status).toBe(
+        201,
+      );
       expect(await balance()).toBe(left - 5);
     }
     const broke = await call('POST', api(`/rewards/${REWARD}/actions/create-voucher`), { headers: pos, body: { customer_id: CUSTOMER } });
-    expect(expectError(broke, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([expect.objectContaining({ name: 'reward_id', reason: 'not_enough_points_for_payment' })]);
+    expect(expectError(broke, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
+      expect.objectContaining({ name: 'reward_id', reason: 'not_enough_points_for_payment' }),
+    ]);
     const unknown = await call('POST', api(`/rewards/${PRODUCT}/actions/create-voucher`), { headers: pos, body: { customer_id: CUSTOMER } });
     expectError(unknown, 404, 'not_found_exception');
   });

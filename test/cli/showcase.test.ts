@@ -42,7 +42,9 @@ describe('the showcase beside the demo chain', () => {
     expect(customers).toHaveLength(20);
     const cards = (await get('/cards?count=1000')).cards as { customer_id: string }[];
     expect(new Set(cards.map((card) => card.customer_id))).toEqual(new Set(customers.map((customer) => customer.customer_id)));
-    const buyers = new Set(((await get('/purchases?count=1000')).purchases as { customer_id: string | null }[]).map((purchase) => purchase.customer_id));
+    const buyers = new Set(
+      ((await get('/purchases?count=1000')).purchases as { customer_id: string | null }[]).map((purchase) => purchase.customer_id),
+    );
     expect(customers.filter((customer) => !buyers.has(customer.customer_id)).map((customer) => customer.customer_id)).toEqual([DEMO_IDS.customerEva]);
     const events = (await get('/events?count=1000')).events as { event_id: string }[];
     expect(events.length).toBeGreaterThanOrEqual(4);
@@ -53,10 +55,15 @@ describe('the showcase beside the demo chain', () => {
   });
 
   it('gives a showcase customer the points their bills earned, and a reward they can turn into a voucher', async () => {
-    const customer = ((await get('/customers?count=1000')).customers as { customer_id: string }[]).find((one) => !Object.values(DEMO_IDS).includes(one.customer_id))!;
+    const customer = ((await get('/customers?count=1000')).customers as { customer_id: string }[]).find(
+      (one) => !Object.values(DEMO_IDS).includes(one.customer_id),
+    )!;
     const overview = await get(`/wallet/actions/points-overview?customer_id=${customer.customer_id}`);
     expect(overview.available_points).toBeGreaterThan(0);
-    const voucher = await call('POST', `${server.api('enterprise')}/rewards/de000000000000000000000601/actions/create-voucher`, { headers: pos, body: { customer_id: DEMO_IDS.customerJana } });
+    const voucher = await call('POST', `${server.api('enterprise')}/rewards/de000000000000000000000601/actions/create-voucher`, {
+      headers: pos,
+      body: { customer_id: DEMO_IDS.customerJana },
+    });
     expect(voucher.status, JSON.stringify(voucher.body)).toBe(201);
   });
 });
@@ -75,14 +82,18 @@ describe('the README walk-through on the showcase', () => {
     const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script]);
     expect(stdout).not.toContain('"error"');
     expect(stdout).toContain('"credit_points_of_this_transaction":20,"total_credit_points":170,"total_credit":171.63');
-    expect(stdout).toContain('{"data":{"recommended_products_list":["de000000000000000000000303","de000000000000000000000306","de000000000000000000000301"],"total_items":3}}');
+    expect(stdout).toContain(
+      '{"data":{"recommended_products_list":["de000000000000000000000303","de000000000000000000000306","de000000000000000000000301"],"total_items":3}}',
+    );
   });
 });
 
 describe('serve --demo --showcase, as npm start runs it', () => {
   it('serves the showcase and stops cleanly', async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, [BIN, 'serve', '--mode', 'store', '--demo', '--showcase', '--port', '0', '--data-dir', dataDir], { env: cliEnv() });
+    const child = spawn(process.execPath, [BIN, 'serve', '--mode', 'store', '--demo', '--showcase', '--port', '0', '--data-dir', dataDir], {
+      env: cliEnv(),
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -94,9 +105,15 @@ describe('serve --demo --showcase, as npm start runs it', () => {
         child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
       });
       const login = await call('POST', `${url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
-        body: { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password },
+        body: {
+          user_external_application_id: demoCredentials.external_application_id,
+          login: demoCredentials.pos_login,
+          password: demoCredentials.pos_password,
+        },
       });
-      const products = await call('GET', `${url}/rest-api/enterprise-interface/v1.0/products`, { headers: bearer(login.body.data.bearer_token as string) });
+      const products = await call('GET', `${url}/rest-api/enterprise-interface/v1.0/products`, {
+        headers: bearer(login.body.data.bearer_token as string),
+      });
       expect(products.body.data.total_items).toBe(30);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -51,9 +51,28 @@ function send(iface: Interface, method: string, path: string, body?: unknown): P
 
 const createVoucher = `/rewards/{reward_id}/actions/create-voucher`;
 const VOUCHERS: ContractRow[] = [
-  ...BOTH.map((iface): ContractRow => ({ method: 'post', specPath: createVoucher, iface, status: 201, send: () => send(iface, 'post', `/rewards/${CAPPUCCINO_REWARD}/actions/create-voucher`, { customer_id: JANA }) })),
-  { method: 'post', specPath: createVoucher, iface: 'enterprise', status: 404, send: () => send('enterprise', 'post', `/rewards/${UNKNOWN_ID}/actions/create-voucher`, { customer_id: JANA }) },
-  { method: 'post', specPath: createVoucher, iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', `/rewards/${CAPPUCCINO_REWARD}/actions/create-voucher`, {}) },
+  ...BOTH.map((iface): ContractRow => ({
+    method: 'post',
+    specPath: createVoucher,
+    iface,
+    status: 201,
+    send: () => send(iface, 'post', `/rewards/${CAPPUCCINO_REWARD}/actions/create-voucher`, { customer_id: JANA }),
+  })),
+  {
+    method: 'post',
+    specPath: createVoucher,
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'post', `/rewards/${UNKNOWN_ID}/actions/create-voucher`, { customer_id: JANA }),
+  },
+  {
+    method: 'post',
+    specPath: createVoucher,
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', `/rewards/${CAPPUCCINO_REWARD}/actions/create-voucher`, {}),
+  },
   {
     method: 'post',
     specPath: createVoucher,
@@ -94,7 +113,14 @@ const WALLET: ContractRow[] = [
       send: () => send(iface, 'get', `/wallet/actions/${action}?customer_id=${JANA}&date_from=2026-01-01&date_to=2026-12-31`),
     })),
   ),
-  { method: 'get', specPath: '/wallet/actions/points-overview', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'get', '/wallet/actions/points-overview') },
+  {
+    method: 'get',
+    specPath: '/wallet/actions/points-overview',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'get', '/wallet/actions/points-overview'),
+  },
   {
     method: 'get',
     specPath: '/wallet/actions/credits-overview',
@@ -122,7 +148,14 @@ const WALLET: ContractRow[] = [
       send: () => send(iface, 'get', `/wallet/actions/${action}?customer_id=${JANA}`),
     })),
   ),
-  { method: 'get', specPath: '/wallet/actions/points-expiration-overview', iface: 'enterprise', status: 400, reason: 'not_found', send: () => send('enterprise', 'get', `/wallet/actions/points-expiration-overview?customer_id=${UNKNOWN_ID}`) },
+  {
+    method: 'get',
+    specPath: '/wallet/actions/points-expiration-overview',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'not_found',
+    send: () => send('enterprise', 'get', `/wallet/actions/points-expiration-overview?customer_id=${UNKNOWN_ID}`),
+  },
 ];
 
 /** Credit never expires: today's spec types valid_to as a string, the service answers null. */
@@ -159,7 +192,15 @@ const CREDITS: ContractRow[] = [
     adapt: (body) => ({ data: withValidTo(body.data) }),
     send: async () => send(iface, 'get', `/credits/${await deposited(JANA, 5)}`),
   })),
-  { method: 'get', specPath: '/credits/{credit_id}', iface: 'enterprise', status: 404, spec: CURRENT, complete: true, send: () => send('enterprise', 'get', `/credits/${UNKNOWN_ID}`) },
+  {
+    method: 'get',
+    specPath: '/credits/{credit_id}',
+    iface: 'enterprise',
+    status: 404,
+    spec: CURRENT,
+    complete: true,
+    send: () => send('enterprise', 'get', `/credits/${UNKNOWN_ID}`),
+  },
   {
     method: 'get',
     specPath: '/credits/{credit_id}',
@@ -170,7 +211,14 @@ const CREDITS: ContractRow[] = [
     complete: true,
     send: async () => send('customer', 'get', `/credits/${await deposited(PETR, 5)}`),
   },
-  { method: 'post', specPath: '/credits/actions/deposit-credits', iface: 'enterprise', status: 201, spec: CURRENT, send: () => send('enterprise', 'post', '/credits/actions/deposit-credits', { customer_id: PETR, amount: 10, partner_id: 'P-1' }) },
+  {
+    method: 'post',
+    specPath: '/credits/actions/deposit-credits',
+    iface: 'enterprise',
+    status: 201,
+    spec: CURRENT,
+    send: () => send('enterprise', 'post', '/credits/actions/deposit-credits', { customer_id: PETR, amount: 10, partner_id: 'P-1' }),
+  },
   {
     method: 'post',
     specPath: '/credits/actions/deposit-credits',
@@ -210,7 +258,12 @@ const CREDITS: ContractRow[] = [
     spec: CURRENT,
     send: async () => {
       await deposited(JANA, 2);
-      return send('enterprise', 'post', '/credits/actions/transfer-credits', { original_customer_id: JANA, new_customer_id: PETR, amount: 2, credit_type_id: 'merge' });
+      return send('enterprise', 'post', '/credits/actions/transfer-credits', {
+        original_customer_id: JANA,
+        new_customer_id: PETR,
+        amount: 2,
+        credit_type_id: 'merge',
+      });
     },
   },
   {

@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import type { Interface } from '../../src/http/interfaces.js';
-import { insertProductBrand, insertProductGroup, insertPurchaseItemType, insertStoreGroup, insertStoreGroupRecord } from '../support/catalog-fixtures.js';
+import {
+  insertProductBrand,
+  insertProductGroup,
+  insertPurchaseItemType,
+  insertStoreGroup,
+  insertStoreGroupRecord,
+} from '../support/catalog-fixtures.js';
 import { insertEventGroup, insertEventProperty } from '../support/events-fixtures.js';
 import { CURRENT_SPEC, OpenApiContract } from '../support/openapi.js';
 import { demoCustomerSession, insertOrder, insertReservationSource } from '../support/reservations-fixtures.js';
@@ -36,14 +42,44 @@ interface Collection {
 const BOTH: Interface[] = ['enterprise', 'customer'];
 
 const COLLECTIONS: Collection[] = [
-  { specPath: '/customers', plural: 'customers', record: { specPath: '/customers/{customer_id}', idField: 'customer_id' }, interfaces: BOTH, differs: NULLS },
+  {
+    specPath: '/customers',
+    plural: 'customers',
+    record: { specPath: '/customers/{customer_id}', idField: 'customer_id' },
+    interfaces: BOTH,
+    differs: NULLS,
+  },
   { specPath: '/cards', plural: 'cards', record: { specPath: '/cards/{card_id}', idField: 'card_id' }, interfaces: BOTH, differs: NULLS },
   { specPath: '/stores', plural: 'stores', record: { specPath: '/stores/{store_id}', idField: 'store_id' }, interfaces: BOTH, differs: NULLS },
-  { specPath: '/products', plural: 'products', record: { specPath: '/products/{product_id}', idField: 'product_id' }, interfaces: BOTH, differs: NULLS },
-  { specPath: '/product-groups', plural: 'product_groups', record: { specPath: '/product-groups/{product_group_id}', idField: 'product_group_id' }, interfaces: BOTH, differs: NULLS },
-  { specPath: '/product-brands', plural: 'product_brands', record: { specPath: '/product-brands/{product_brand_id}', idField: 'product_brand_id' }, interfaces: BOTH, differs: NULLS },
+  {
+    specPath: '/products',
+    plural: 'products',
+    record: { specPath: '/products/{product_id}', idField: 'product_id' },
+    interfaces: BOTH,
+    differs: NULLS,
+  },
+  {
+    specPath: '/product-groups',
+    plural: 'product_groups',
+    record: { specPath: '/product-groups/{product_group_id}', idField: 'product_group_id' },
+    interfaces: BOTH,
+    differs: NULLS,
+  },
+  {
+    specPath: '/product-brands',
+    plural: 'product_brands',
+    record: { specPath: '/product-brands/{product_brand_id}', idField: 'product_brand_id' },
+    interfaces: BOTH,
+    differs: NULLS,
+  },
   // interface.md: a campaign's id is returned as idcampaign, as the 2021 sample does.
-  { specPath: '/campaigns', plural: 'campaigns', record: { specPath: '/campaigns/{campaign_id}', idField: 'idcampaign' }, interfaces: BOTH, differs: NULLS },
+  {
+    specPath: '/campaigns',
+    plural: 'campaigns',
+    record: { specPath: '/campaigns/{campaign_id}', idField: 'idcampaign' },
+    interfaces: BOTH,
+    differs: NULLS,
+  },
   {
     specPath: '/campaign-products',
     plural: 'campaign_products',
@@ -51,7 +87,13 @@ const COLLECTIONS: Collection[] = [
     interfaces: BOTH,
     differs: NULLS,
   },
-  { specPath: '/vouchers', plural: 'vouchers', record: { specPath: '/vouchers/{voucher_id}', idField: 'voucher_id' }, interfaces: BOTH, differs: NULLS },
+  {
+    specPath: '/vouchers',
+    plural: 'vouchers',
+    record: { specPath: '/vouchers/{voucher_id}', idField: 'voucher_id' },
+    interfaces: BOTH,
+    differs: NULLS,
+  },
   { specPath: '/points', plural: 'points', record: { specPath: '/points/{point_id}', idField: 'point_id' }, interfaces: BOTH, differs: NULLS },
   {
     specPath: '/purchases',
@@ -101,8 +143,21 @@ const COLLECTIONS: Collection[] = [
     // interface.md: is_required and is_unique are integers 0 or 1; the 2021 schema types them as booleans.
     adapt: (property) => ({ ...property, is_required: property.is_required === 1, is_unique: property.is_unique === 1 }),
   },
-  { specPath: '/event-groups', plural: 'event_groups', record: { specPath: '/event-groups/{event_group_id}', idField: 'event_group_id' }, interfaces: BOTH, differs: NULLS },
-  { specPath: '/orders', plural: 'orders', record: { specPath: '/orders/{order_id}', idField: 'order_id' }, interfaces: BOTH, differs: NULLS, spec: CURRENT },
+  {
+    specPath: '/event-groups',
+    plural: 'event_groups',
+    record: { specPath: '/event-groups/{event_group_id}', idField: 'event_group_id' },
+    interfaces: BOTH,
+    differs: NULLS,
+  },
+  {
+    specPath: '/orders',
+    plural: 'orders',
+    record: { specPath: '/orders/{order_id}', idField: 'order_id' },
+    interfaces: BOTH,
+    differs: NULLS,
+    spec: CURRENT,
+  },
 ];
 
 /** Reads under a record (its collections and the payment summary): the parent collection gives the id. */
@@ -169,7 +224,10 @@ async function postForJana(s: TestServer, pos: Record<string, string>): Promise<
     },
   });
   expect(event.status, JSON.stringify(event.body)).toBe(201);
-  const reservation = await call('POST', `${s.api('enterprise')}/product-reservations`, { headers: pos, body: { product_reservation: janaReservation() } });
+  const reservation = await call('POST', `${s.api('enterprise')}/product-reservations`, {
+    headers: pos,
+    body: { product_reservation: janaReservation() },
+  });
   expect(reservation.status, JSON.stringify(reservation.body)).toBe(201);
 }
 
@@ -184,7 +242,14 @@ async function firstId(iface: Interface, specPath: string, plural: string, idFie
 }
 
 /** Checks a body against the 2021 schema (or the row's spec) once the collection's deliberate differences are undone. */
-function conforms(method: string, specPath: string, status: number, body: any, row: Pick<Collection, 'differs' | 'adapt' | 'spec'> = {}, plural?: string): void {
+function conforms(
+  method: string,
+  specPath: string,
+  status: number,
+  body: any,
+  row: Pick<Collection, 'differs' | 'adapt' | 'spec'> = {},
+  plural?: string,
+): void {
   let adapted = body;
   if (row.adapt && status === 200) {
     adapted = plural ? { data: { ...body.data, [plural]: body.data[plural].map(row.adapt) } } : { data: row.adapt(body.data) };

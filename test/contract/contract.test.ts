@@ -104,11 +104,21 @@ const OPERATIONS: Operation[] = [
     status: 200,
     iface: 'customer',
     call: (s) =>
-      call('GET', `${s.server.api('customer')}/tokens/${s.customer.tokenId}/actions/auth-token?external_application_id=${demoCredentials.external_application_id}&token_type=2`, {
-        headers: s.customer.headers,
-      }),
+      call(
+        'GET',
+        `${s.server.api('customer')}/tokens/${s.customer.tokenId}/actions/auth-token?external_application_id=${demoCredentials.external_application_id}&token_type=2`,
+        {
+          headers: s.customer.headers,
+        },
+      ),
   },
-  { method: 'get', specPath: '/customer-external-applications', status: 200, iface: 'enterprise', call: enterpriseGet('/customer-external-applications') },
+  {
+    method: 'get',
+    specPath: '/customer-external-applications',
+    status: 200,
+    iface: 'enterprise',
+    call: enterpriseGet('/customer-external-applications'),
+  },
   {
     method: 'get',
     specPath: '/customer-external-applications/{customer_external_application_id}',
@@ -123,9 +133,22 @@ const OPERATIONS: Operation[] = [
     iface: 'enterprise',
     call: enterpriseGet('/customer-external-applications/ffffffffffffffffffffffffff'),
   },
-  { method: 'get', specPath: '/customer-external-applications', status: 400, iface: 'enterprise', call: enterpriseGet('/customer-external-applications?count=5000') },
+  {
+    method: 'get',
+    specPath: '/customer-external-applications',
+    status: 400,
+    iface: 'enterprise',
+    call: enterpriseGet('/customer-external-applications?count=5000'),
+  },
   { method: 'get', specPath: '/vouchers', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet('/vouchers') },
-  { method: 'get', specPath: '/vouchers/{voucher_id}', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet(`/vouchers/de${(0x701).toString(16).padStart(24, '0')}`) },
+  {
+    method: 'get',
+    specPath: '/vouchers/{voucher_id}',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    call: enterpriseGet(`/vouchers/de${(0x701).toString(16).padStart(24, '0')}`),
+  },
   {
     method: 'get',
     specPath: '/purchases',
@@ -133,12 +156,24 @@ const OPERATIONS: Operation[] = [
     iface: 'enterprise',
     differs: NULLS,
     // interface.md: cashdesk_number is an integer; the 2021 schema types it as a string.
-    adapt: (body) => ({ data: { ...body.data, purchases: body.data.purchases.map((p: any) => ({ ...p, cashdesk_number: p.cashdesk_number === null ? null : String(p.cashdesk_number) })) } }),
+    adapt: (body) => ({
+      data: {
+        ...body.data,
+        purchases: body.data.purchases.map((p: any) => ({ ...p, cashdesk_number: p.cashdesk_number === null ? null : String(p.cashdesk_number) })),
+      },
+    }),
     call: enterpriseGet('/purchases?purchase_items_extension=true'),
   },
   { method: 'get', specPath: '/stores', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet('/stores') },
   { method: 'get', specPath: '/products', status: 200, iface: 'enterprise', call: enterpriseGet('/products') },
-  { method: 'get', specPath: '/cards', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet(`/cards?card_number=${demoCredentials.customer_card}`) },
+  {
+    method: 'get',
+    specPath: '/cards',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    call: enterpriseGet(`/cards?card_number=${demoCredentials.customer_card}`),
+  },
   { method: 'get', specPath: '/points', status: 200, iface: 'enterprise', call: enterpriseGet(`/points?customer_id=${DEMO_IDS.customerJana}`) },
   { method: 'get', specPath: '/points/{point_id}', status: 200, iface: 'enterprise', call: enterpriseGet(`/points/${DEMO_POINT_RECORD}`) },
   { method: 'get', specPath: '/points/{point_id}', status: 404, iface: 'enterprise', call: enterpriseGet('/points/ffffffffffffffffffffffffff') },
@@ -150,7 +185,13 @@ const OPERATIONS: Operation[] = [
     call: (s) =>
       call('POST', `${s.server.api('enterprise')}/purchases/actions/recommended-best-rewards`, {
         headers: s.enterprise,
-        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: demoCredentials.customer_card, reward_list_type: 'A', bill: DEMO_BILL },
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: '1',
+          card_number: demoCredentials.customer_card,
+          reward_list_type: 'A',
+          bill: DEMO_BILL,
+        },
       }),
   },
   {
@@ -161,7 +202,14 @@ const OPERATIONS: Operation[] = [
     call: (s) =>
       call('POST', `${s.server.api('enterprise')}/purchases/actions/accept-payment`, {
         headers: s.enterprise,
-        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, payment_type: 'S', max_points: '10', bill: DEMO_BILL },
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: 1,
+          card_number: demoCredentials.customer_card,
+          payment_type: 'S',
+          max_points: '10',
+          bill: DEMO_BILL,
+        },
       }),
   },
   {
@@ -172,7 +220,12 @@ const OPERATIONS: Operation[] = [
     call: (s) =>
       call('POST', `${s.server.api('enterprise')}/purchases/actions/send-purchase`, {
         headers: s.enterprise,
-        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill: { ...DEMO_BILL, payment_type: 'S' } },
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: 1,
+          card_number: demoCredentials.customer_card,
+          bill: { ...DEMO_BILL, payment_type: 'S' },
+        },
       }),
   },
   {

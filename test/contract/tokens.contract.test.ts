@@ -29,7 +29,9 @@ beforeAll(async () => {
   const pair = await generateKeyPair('ES256');
   socialKey = pair.privateKey;
   writeFileSync(join(keys, 'apple.pem'), await exportSPKI(pair.publicKey));
-  server = await startTestServer({ config: { social_networks: { apple: { keys_file: join(keys, 'apple.pem'), issuer: 'https://appleid.example', audience: 'loyalty-app' } } } });
+  server = await startTestServer({
+    config: { social_networks: { apple: { keys_file: join(keys, 'apple.pem'), issuer: 'https://appleid.example', audience: 'loyalty-app' } } },
+  });
   pos = await demoPosLogin(server);
 });
 afterAll(async () => {
@@ -65,7 +67,11 @@ const ROWS: ContractRow[] = [
     iface: 'customer',
     status: 400,
     reason: 'required',
-    send: () => call('POST', `${server.api('customer')}/tokens`, { headers: basic(demoCredentials.api_user, ''), body: { setup: { external_application_id: APP } } }),
+    send: () =>
+      call('POST', `${server.api('customer')}/tokens`, {
+        headers: basic(demoCredentials.api_user, ''),
+        body: { setup: { external_application_id: APP } },
+      }),
   },
   {
     method: 'post',
@@ -73,9 +79,19 @@ const ROWS: ContractRow[] = [
     iface: 'customer',
     status: 201,
     differs: 'no external_application_id, which the 2021 file requires: the chain has one customer external application, and that one is meant',
-    send: () => call('POST', `${server.api('customer')}/tokens`, { headers: basic(demoCredentials.api_user, ''), body: { device: { device_id: 'generated-client' }, setup: { language_id: 'en' } } }),
+    send: () =>
+      call('POST', `${server.api('customer')}/tokens`, {
+        headers: basic(demoCredentials.api_user, ''),
+        body: { device: { device_id: 'generated-client' }, setup: { language_id: 'en' } },
+      }),
   },
-  { method: 'put', specPath: '/tokens/{token_id}', iface: 'customer', status: 204, send: () => onToken('put', '', { setup: { language_id: 'cs' }, push_token: 'push-1' }) },
+  {
+    method: 'put',
+    specPath: '/tokens/{token_id}',
+    iface: 'customer',
+    status: 204,
+    send: () => onToken('put', '', { setup: { language_id: 'cs' }, push_token: 'push-1' }),
+  },
   { method: 'put', specPath: '/tokens/{token_id}', iface: 'customer', status: 400, reason: 'required', send: () => onToken('put', '', {}) },
   {
     method: 'put',
@@ -104,24 +120,56 @@ const ROWS: ContractRow[] = [
     reason: 'required',
     send: () => onToken('post', '/actions/login', { login_type: 'card', login_value: demoCredentials.customer_card }),
   },
-  { method: 'post', specPath: '/tokens/{token_id}/actions/logout', iface: 'customer', status: 204, send: () => onToken('post', '/actions/logout', undefined, true) },
+  {
+    method: 'post',
+    specPath: '/tokens/{token_id}/actions/logout',
+    iface: 'customer',
+    status: 204,
+    send: () => onToken('post', '/actions/logout', undefined, true),
+  },
   {
     method: 'post',
     specPath: '/tokens/{token_id}/actions/social-network-login',
     iface: 'customer',
     status: 200,
-    send: async () => onToken('post', '/actions/social-network-login', { social_network_credentials: { social_network_id: 'apple', social_network_token: await socialToken(demoCredentials.customer_email) } }),
+    send: async () =>
+      onToken('post', '/actions/social-network-login', {
+        social_network_credentials: { social_network_id: 'apple', social_network_token: await socialToken(demoCredentials.customer_email) },
+      }),
   },
-  { method: 'post', specPath: '/tokens/{token_id}/actions/social-network-login', iface: 'customer', status: 400, reason: 'required', send: () => onToken('post', '/actions/social-network-login', {}) },
+  {
+    method: 'post',
+    specPath: '/tokens/{token_id}/actions/social-network-login',
+    iface: 'customer',
+    status: 400,
+    reason: 'required',
+    send: () => onToken('post', '/actions/social-network-login', {}),
+  },
   {
     method: 'post',
     specPath: '/tokens/{token_id}/actions/social-network-login',
     iface: 'customer',
     status: 401,
-    send: () => onToken('post', '/actions/social-network-login', { social_network_credentials: { social_network_id: 'apple', social_network_token: 'not-a-jwt' } }),
+    send: () =>
+      onToken('post', '/actions/social-network-login', {
+        social_network_credentials: { social_network_id: 'apple', social_network_token: 'not-a-jwt' },
+      }),
   },
-  { method: 'post', specPath: '/tokens/{token_id}/actions/send-password-setup-email', iface: 'customer', status: 204, send: () => onToken('post', '/actions/send-password-setup-email', { email: demoCredentials.customer_email }) },
-  { method: 'post', specPath: '/tokens/{token_id}/actions/send-password-setup-email', iface: 'customer', status: 400, reason: 'required', send: () => onToken('post', '/actions/send-password-setup-email', {}) },
+  {
+    method: 'post',
+    specPath: '/tokens/{token_id}/actions/send-password-setup-email',
+    iface: 'customer',
+    status: 204,
+    send: () => onToken('post', '/actions/send-password-setup-email', { email: demoCredentials.customer_email }),
+  },
+  {
+    method: 'post',
+    specPath: '/tokens/{token_id}/actions/send-password-setup-email',
+    iface: 'customer',
+    status: 400,
+    reason: 'required',
+    send: () => onToken('post', '/actions/send-password-setup-email', {}),
+  },
   // interface.md: "The auth-token action appears under the enterprise interface path in its example."
   {
     method: 'get',
@@ -139,13 +187,20 @@ const ROWS: ContractRow[] = [
     spec: CURRENT,
     send: () => authTokenOfJana('enterprise'),
   },
-  { method: 'get', specPath: '/tokens/{token_id}/actions/auth-token', iface: 'customer', status: 400, reason: 'required', send: () => onToken('get', '/actions/auth-token', undefined, true) },
+  {
+    method: 'get',
+    specPath: '/tokens/{token_id}/actions/auth-token',
+    iface: 'customer',
+    status: 400,
+    reason: 'required',
+    send: () => onToken('get', '/actions/auth-token', undefined, true),
+  },
   {
     method: 'post',
     specPath: '/tokens/{token_id}/actions/authentication-token-login',
     iface: 'customer',
     status: 200,
-    differs: 'the 2021 file lacks this action (DESIGN §4 serves the current spec\'s): current spec',
+    differs: "the 2021 file lacks this action (DESIGN §4 serves the current spec's): current spec",
     spec: CURRENT,
     send: async () => {
       const { authentication_token: token, token_request_id } = (await authTokenOfJana('customer')).body.data;
@@ -168,7 +223,10 @@ const ROWS: ContractRow[] = [
     iface: 'enterprise',
     status: 400,
     reason: 'required',
-    send: () => call('POST', `${server.api('enterprise')}/users/actions/login`, { body: { user_external_application_id: APP, login: demoCredentials.pos_login } }),
+    send: () =>
+      call('POST', `${server.api('enterprise')}/users/actions/login`, {
+        body: { user_external_application_id: APP, login: demoCredentials.pos_login },
+      }),
   },
 ];
 

@@ -132,7 +132,9 @@ const campaignProduct = () => ({
     presentation_data: { name: 'Contract deal' },
   },
 });
-const event = (customerId: string) => ({ event: { event_type_id: 'aaaaaaaaaaaaaaaaaaaaaaaaaa', customer_id: customerId, external_id: `write-${next()}` } });
+const event = (customerId: string) => ({
+  event: { event_type_id: 'aaaaaaaaaaaaaaaaaaaaaaaaaa', customer_id: customerId, external_id: `write-${next()}` },
+});
 const order = (customerId: string) => ({
   order: {
     customer_id: customerId,
@@ -146,7 +148,8 @@ const APPLIED = { date_applied: '2026-11-21 09:15:00' };
 
 const newStore = () => created(send('enterprise', 'post', '/stores', store()), 'store_id');
 const newCard = (customerId: string) => created(send('enterprise', 'post', '/cards', card(customerId)), 'card_id');
-const newReservation = (customerId: string) => created(send('enterprise', 'post', '/product-reservations', reservation(customerId)), 'product_reservation_id');
+const newReservation = (customerId: string) =>
+  created(send('enterprise', 'post', '/product-reservations', reservation(customerId)), 'product_reservation_id');
 const newCampaignProduct = () => created(send('enterprise', 'post', '/campaign-products', campaignProduct()), 'campaign_product_id');
 const newVoucher = (customerId: string) => insertVoucher(server, customerId, `W-${next()}`);
 async function newPropertyRecord(): Promise<string> {
@@ -155,19 +158,51 @@ async function newPropertyRecord(): Promise<string> {
 }
 
 const CUSTOMERS: ContractRow[] = [
-  { method: 'post', specPath: '/customers', iface: 'enterprise', status: 201, send: () => send('enterprise', 'post', '/customers', { customer: { personal_information: person(next()) } }) },
+  {
+    method: 'post',
+    specPath: '/customers',
+    iface: 'enterprise',
+    status: 201,
+    send: () => send('enterprise', 'post', '/customers', { customer: { personal_information: person(next()) } }),
+  },
   {
     method: 'post',
     specPath: '/customers',
     iface: 'customer',
     status: 201,
     // Registration happens on a token with no customer logged in yet.
-    send: async () => send('customer', 'post', '/customers', { customer: { personal_information: person(next()) } }, (await demoToken(server)).headers),
+    send: async () =>
+      send('customer', 'post', '/customers', { customer: { personal_information: person(next()) } }, (await demoToken(server)).headers),
   },
-  { method: 'post', specPath: '/customers', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', '/customers', { customer: {} }) },
-  { method: 'put', specPath: '/customers/{customer_id}', iface: 'enterprise', status: 204, send: () => send('enterprise', 'put', `/customers/${PETR}`, { customer: { personal_information: { last_name: 'Svoboda' } } }) },
-  { method: 'put', specPath: '/customers/{customer_id}', iface: 'customer', status: 204, send: () => send('customer', 'put', `/customers/${JANA}`, { customer: { personal_information: { language_id: 'cs' } } }) },
-  { method: 'put', specPath: '/customers/{customer_id}', iface: 'enterprise', status: 404, send: () => send('enterprise', 'put', `/customers/${UNKNOWN_ID}`, { customer: { personal_information: {} } }) },
+  {
+    method: 'post',
+    specPath: '/customers',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', '/customers', { customer: {} }),
+  },
+  {
+    method: 'put',
+    specPath: '/customers/{customer_id}',
+    iface: 'enterprise',
+    status: 204,
+    send: () => send('enterprise', 'put', `/customers/${PETR}`, { customer: { personal_information: { last_name: 'Svoboda' } } }),
+  },
+  {
+    method: 'put',
+    specPath: '/customers/{customer_id}',
+    iface: 'customer',
+    status: 204,
+    send: () => send('customer', 'put', `/customers/${JANA}`, { customer: { personal_information: { language_id: 'cs' } } }),
+  },
+  {
+    method: 'put',
+    specPath: '/customers/{customer_id}',
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'put', `/customers/${UNKNOWN_ID}`, { customer: { personal_information: {} } }),
+  },
   {
     method: 'put',
     specPath: '/customers/{customer_id}',
@@ -177,9 +212,28 @@ const CUSTOMERS: ContractRow[] = [
     send: () => send('customer', 'put', `/customers/${PETR}`, { customer: { personal_information: { first_name: 'X' } } }),
   },
   { method: 'post', specPath: '/cards', iface: 'enterprise', status: 201, send: () => send('enterprise', 'post', '/cards', card(PETR)) },
-  { method: 'post', specPath: '/cards', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', '/cards', { card: { customer_id: PETR } }) },
-  ...BOTH.map((iface): ContractRow => ({ method: 'put', specPath: '/cards/{card_id}', iface, status: 204, send: async () => send(iface, 'put', `/cards/${await newCard(JANA)}`, { card: { state: 0 } }) })),
-  { method: 'put', specPath: '/cards/{card_id}', iface: 'enterprise', status: 404, send: () => send('enterprise', 'put', `/cards/${UNKNOWN_ID}`, { card: { state: 0 } }) },
+  {
+    method: 'post',
+    specPath: '/cards',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', '/cards', { card: { customer_id: PETR } }),
+  },
+  ...BOTH.map((iface): ContractRow => ({
+    method: 'put',
+    specPath: '/cards/{card_id}',
+    iface,
+    status: 204,
+    send: async () => send(iface, 'put', `/cards/${await newCard(JANA)}`, { card: { state: 0 } }),
+  })),
+  {
+    method: 'put',
+    specPath: '/cards/{card_id}',
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'put', `/cards/${UNKNOWN_ID}`, { card: { state: 0 } }),
+  },
   {
     method: 'put',
     specPath: '/cards/{card_id}',
@@ -188,15 +242,14 @@ const CUSTOMERS: ContractRow[] = [
     reason: 'not_belong_to_logged_in_customer',
     send: async () => send('customer', 'put', `/cards/${await newCard(PETR)}`, { card: { state: 0 } }),
   },
-  ...BOTH.map(
-    (iface): ContractRow => ({
-      method: 'post',
-      specPath: '/customers/{customer_id}/customer-source-records',
-      iface,
-      status: 201,
-      send: () => send(iface, 'post', `/customers/${JANA}/customer-source-records`, { customer_source_record: { customer_source_id: `source-${next()}` } }),
-    }),
-  ),
+  ...BOTH.map((iface): ContractRow => ({
+    method: 'post',
+    specPath: '/customers/{customer_id}/customer-source-records',
+    iface,
+    status: 201,
+    send: () =>
+      send(iface, 'post', `/customers/${JANA}/customer-source-records`, { customer_source_record: { customer_source_id: `source-${next()}` } }),
+  })),
   {
     method: 'post',
     specPath: '/customers/{customer_id}/customer-source-records',
@@ -210,7 +263,8 @@ const CUSTOMERS: ContractRow[] = [
     specPath: '/customers/{customer_id}/customer-source-records',
     iface: 'enterprise',
     status: 404,
-    send: () => send('enterprise', 'post', `/customers/${UNKNOWN_ID}/customer-source-records`, { customer_source_record: { customer_source_id: 'eshop' } }),
+    send: () =>
+      send('enterprise', 'post', `/customers/${UNKNOWN_ID}/customer-source-records`, { customer_source_record: { customer_source_id: 'eshop' } }),
   },
   {
     method: 'post',
@@ -224,9 +278,28 @@ const CUSTOMERS: ContractRow[] = [
 
 const STORES: ContractRow[] = [
   { method: 'post', specPath: '/stores', iface: 'enterprise', status: 201, send: () => send('enterprise', 'post', '/stores', store()) },
-  { method: 'post', specPath: '/stores', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', '/stores', {}) },
-  { method: 'put', specPath: '/stores/{store_id}', iface: 'enterprise', status: 204, send: async () => send('enterprise', 'put', `/stores/${await newStore()}`, store()) },
-  { method: 'put', specPath: '/stores/{store_id}', iface: 'enterprise', status: 404, send: () => send('enterprise', 'put', `/stores/${UNKNOWN_ID}`, store()) },
+  {
+    method: 'post',
+    specPath: '/stores',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', '/stores', {}),
+  },
+  {
+    method: 'put',
+    specPath: '/stores/{store_id}',
+    iface: 'enterprise',
+    status: 204,
+    send: async () => send('enterprise', 'put', `/stores/${await newStore()}`, store()),
+  },
+  {
+    method: 'put',
+    specPath: '/stores/{store_id}',
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'put', `/stores/${UNKNOWN_ID}`, store()),
+  },
   {
     method: 'post',
     specPath: '/stores/{store_id}/property-records',
@@ -239,7 +312,7 @@ const STORES: ContractRow[] = [
     specPath: '/stores/{store_id}/property-records',
     iface: 'enterprise',
     status: 201,
-    differs: 'served at interface.md\'s path /store/{store_id}/property-records (singular) as well as the spec\'s',
+    differs: "served at interface.md's path /store/{store_id}/property-records (singular) as well as the spec's",
     send: async () => send('enterprise', 'post', `/store/${await newStore()}/property-records`, propertyRecord()),
   },
   {
@@ -250,7 +323,13 @@ const STORES: ContractRow[] = [
     reason: 'required',
     send: () => send('enterprise', 'post', `/stores/${CENTRAL}/property-records`, { property_record: {} }),
   },
-  { method: 'post', specPath: '/stores/{store_id}/property-records', iface: 'enterprise', status: 404, send: () => send('enterprise', 'post', `/stores/${UNKNOWN_ID}/property-records`, propertyRecord()) },
+  {
+    method: 'post',
+    specPath: '/stores/{store_id}/property-records',
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'post', `/stores/${UNKNOWN_ID}/property-records`, propertyRecord()),
+  },
   {
     method: 'put',
     specPath: '/stores/{store_id}/property-records/{property_record_id}',
@@ -264,7 +343,8 @@ const STORES: ContractRow[] = [
     iface: 'enterprise',
     status: 400,
     reason: 'not_allowed_value',
-    send: async () => send('enterprise', 'put', `/stores/${await newPropertyRecord()}`, { property_record: { property_id: 'moved', property_value: 1 } }),
+    send: async () =>
+      send('enterprise', 'put', `/stores/${await newPropertyRecord()}`, { property_record: { property_id: 'moved', property_value: 1 } }),
   },
   {
     method: 'put',
@@ -273,21 +353,62 @@ const STORES: ContractRow[] = [
     status: 404,
     send: () => send('enterprise', 'put', `/stores/${CENTRAL}/property-records/seats:${CENTRAL}`, { property_record: { property_value: 1 } }),
   },
-  { method: 'delete', specPath: '/stores/{store_id}/property-records/{property_record_id}', iface: 'enterprise', status: 204, send: async () => send('enterprise', 'delete', `/stores/${await newPropertyRecord()}`) },
-  { method: 'delete', specPath: '/stores/{store_id}/property-records/{property_record_id}', iface: 'enterprise', status: 404, send: () => send('enterprise', 'delete', `/stores/${CENTRAL}/property-records/seats:${CENTRAL}`) },
+  {
+    method: 'delete',
+    specPath: '/stores/{store_id}/property-records/{property_record_id}',
+    iface: 'enterprise',
+    status: 204,
+    send: async () => send('enterprise', 'delete', `/stores/${await newPropertyRecord()}`),
+  },
+  {
+    method: 'delete',
+    specPath: '/stores/{store_id}/property-records/{property_record_id}',
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'delete', `/stores/${CENTRAL}/property-records/seats:${CENTRAL}`),
+  },
 ];
 
 const CAMPAIGNS: ContractRow[] = [
-  { method: 'post', specPath: '/campaigns', iface: 'enterprise', status: 201, send: () => send('enterprise', 'post', '/campaigns', { campaign: { name: `Campaign ${next()}` } }) },
-  { method: 'post', specPath: '/campaigns', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', '/campaigns', { campaign: {} }) },
-  { method: 'post', specPath: '/campaign-products', iface: 'enterprise', status: 201, send: () => send('enterprise', 'post', '/campaign-products', campaignProduct()) },
-  { method: 'post', specPath: '/campaign-products', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', '/campaign-products', {}) },
+  {
+    method: 'post',
+    specPath: '/campaigns',
+    iface: 'enterprise',
+    status: 201,
+    send: () => send('enterprise', 'post', '/campaigns', { campaign: { name: `Campaign ${next()}` } }),
+  },
+  {
+    method: 'post',
+    specPath: '/campaigns',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', '/campaigns', { campaign: {} }),
+  },
+  {
+    method: 'post',
+    specPath: '/campaign-products',
+    iface: 'enterprise',
+    status: 201,
+    send: () => send('enterprise', 'post', '/campaign-products', campaignProduct()),
+  },
+  {
+    method: 'post',
+    specPath: '/campaign-products',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', '/campaign-products', {}),
+  },
   {
     method: 'post',
     specPath: '/campaign-products/{campaign_product_id}/campaign-product-store-records',
     iface: 'enterprise',
     status: 201,
-    send: async () => send('enterprise', 'post', `/campaign-products/${await newCampaignProduct()}/campaign-product-store-records`, { campaign_product_store_record: { store_id: CENTRAL } }),
+    send: async () =>
+      send('enterprise', 'post', `/campaign-products/${await newCampaignProduct()}/campaign-product-store-records`, {
+        campaign_product_store_record: { store_id: CENTRAL },
+      }),
   },
   {
     method: 'post',
@@ -295,21 +416,33 @@ const CAMPAIGNS: ContractRow[] = [
     iface: 'enterprise',
     status: 400,
     reason: 'required',
-    send: async () => send('enterprise', 'post', `/campaign-products/${await newCampaignProduct()}/campaign-product-store-records`, { campaign_product_store_record: {} }),
+    send: async () =>
+      send('enterprise', 'post', `/campaign-products/${await newCampaignProduct()}/campaign-product-store-records`, {
+        campaign_product_store_record: {},
+      }),
   },
   {
     method: 'post',
     specPath: '/campaign-products/{campaign_product_id}/campaign-product-store-records',
     iface: 'enterprise',
     status: 404,
-    send: () => send('enterprise', 'post', `/campaign-products/${UNKNOWN_ID}/campaign-product-store-records`, { campaign_product_store_record: { store_id: CENTRAL } }),
+    send: () =>
+      send('enterprise', 'post', `/campaign-products/${UNKNOWN_ID}/campaign-product-store-records`, {
+        campaign_product_store_record: { store_id: CENTRAL },
+      }),
   },
 ];
 
 const APPLY = '/vouchers/{voucher_id}/actions/apply-voucher';
 const CANCEL = '/product-reservations/{product_reservation_id}/actions/cancel-reservation';
 const CUSTOMER_ACTIVITY: ContractRow[] = [
-  ...BOTH.map((iface): ContractRow => ({ method: 'post', specPath: APPLY, iface, status: 204, send: () => send(iface, 'post', `/vouchers/${newVoucher(JANA)}/actions/apply-voucher`, APPLIED) })),
+  ...BOTH.map((iface): ContractRow => ({
+    method: 'post',
+    specPath: APPLY,
+    iface,
+    status: 204,
+    send: () => send(iface, 'post', `/vouchers/${newVoucher(JANA)}/actions/apply-voucher`, APPLIED),
+  })),
   {
     method: 'post',
     specPath: APPLY,
@@ -318,7 +451,13 @@ const CUSTOMER_ACTIVITY: ContractRow[] = [
     reason: 'invalid_value_format',
     send: () => send('enterprise', 'post', `/vouchers/${newVoucher(JANA)}/actions/apply-voucher`, { date_applied: 'today' }),
   },
-  { method: 'post', specPath: APPLY, iface: 'enterprise', status: 404, send: () => send('enterprise', 'post', `/vouchers/${UNKNOWN_ID}/actions/apply-voucher`, APPLIED) },
+  {
+    method: 'post',
+    specPath: APPLY,
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'post', `/vouchers/${UNKNOWN_ID}/actions/apply-voucher`, APPLIED),
+  },
   {
     method: 'post',
     specPath: APPLY,
@@ -327,8 +466,21 @@ const CUSTOMER_ACTIVITY: ContractRow[] = [
     reason: 'not_belong_to_logged_in_customer',
     send: () => send('customer', 'post', `/vouchers/${newVoucher(PETR)}/actions/apply-voucher`, APPLIED),
   },
-  ...BOTH.map((iface): ContractRow => ({ method: 'post', specPath: '/product-reservations', iface, status: 201, send: () => send(iface, 'post', '/product-reservations', reservation(JANA)) })),
-  { method: 'post', specPath: '/product-reservations', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', '/product-reservations', {}) },
+  ...BOTH.map((iface): ContractRow => ({
+    method: 'post',
+    specPath: '/product-reservations',
+    iface,
+    status: 201,
+    send: () => send(iface, 'post', '/product-reservations', reservation(JANA)),
+  })),
+  {
+    method: 'post',
+    specPath: '/product-reservations',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', '/product-reservations', {}),
+  },
   {
     method: 'post',
     specPath: '/product-reservations',
@@ -337,20 +489,31 @@ const CUSTOMER_ACTIVITY: ContractRow[] = [
     reason: 'not_belong_to_logged_in_customer',
     send: () => send('customer', 'post', '/product-reservations', reservation(PETR)),
   },
-  ...BOTH.map(
-    (iface): ContractRow => ({
-      method: 'post',
-      specPath: CANCEL,
-      iface,
-      status: 204,
-      send: async () => {
-        const id = await newReservation(JANA);
-        return send(iface, 'post', `/product-reservations/${id}/actions/cancel-reservation`, { product_reservation_id: id });
-      },
-    }),
-  ),
-  { method: 'post', specPath: CANCEL, iface: 'enterprise', status: 400, reason: 'required', send: async () => send('enterprise', 'post', `/product-reservations/${await newReservation(JANA)}/actions/cancel-reservation`, {}) },
-  { method: 'post', specPath: CANCEL, iface: 'enterprise', status: 404, send: () => send('enterprise', 'post', `/product-reservations/${UNKNOWN_ID}/actions/cancel-reservation`, { product_reservation_id: UNKNOWN_ID }) },
+  ...BOTH.map((iface): ContractRow => ({
+    method: 'post',
+    specPath: CANCEL,
+    iface,
+    status: 204,
+    send: async () => {
+      const id = await newReservation(JANA);
+      return send(iface, 'post', `/product-reservations/${id}/actions/cancel-reservation`, { product_reservation_id: id });
+    },
+  })),
+  {
+    method: 'post',
+    specPath: CANCEL,
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: async () => send('enterprise', 'post', `/product-reservations/${await newReservation(JANA)}/actions/cancel-reservation`, {}),
+  },
+  {
+    method: 'post',
+    specPath: CANCEL,
+    iface: 'enterprise',
+    status: 404,
+    send: () => send('enterprise', 'post', `/product-reservations/${UNKNOWN_ID}/actions/cancel-reservation`, { product_reservation_id: UNKNOWN_ID }),
+  },
   {
     method: 'post',
     specPath: CANCEL,
@@ -363,10 +526,37 @@ const CUSTOMER_ACTIVITY: ContractRow[] = [
     },
   },
   { method: 'post', specPath: '/orders', iface: 'customer', status: 201, send: () => send('customer', 'post', '/orders', order(JANA)) },
-  { method: 'post', specPath: '/orders', iface: 'customer', status: 400, reason: 'not_belong_to_logged_in_customer', send: () => send('customer', 'post', '/orders', order(PETR)) },
-  ...BOTH.map((iface): ContractRow => ({ method: 'post', specPath: '/events', iface, status: 201, send: () => send(iface, 'post', '/events', event(JANA)) })),
-  { method: 'post', specPath: '/events', iface: 'enterprise', status: 400, reason: 'required', send: () => send('enterprise', 'post', '/events', { event: {} }) },
-  { method: 'post', specPath: '/events', iface: 'customer', status: 400, reason: 'not_belong_to_logged_in_customer', send: () => send('customer', 'post', '/events', event(PETR)) },
+  {
+    method: 'post',
+    specPath: '/orders',
+    iface: 'customer',
+    status: 400,
+    reason: 'not_belong_to_logged_in_customer',
+    send: () => send('customer', 'post', '/orders', order(PETR)),
+  },
+  ...BOTH.map((iface): ContractRow => ({
+    method: 'post',
+    specPath: '/events',
+    iface,
+    status: 201,
+    send: () => send(iface, 'post', '/events', event(JANA)),
+  })),
+  {
+    method: 'post',
+    specPath: '/events',
+    iface: 'enterprise',
+    status: 400,
+    reason: 'required',
+    send: () => send('enterprise', 'post', '/events', { event: {} }),
+  },
+  {
+    method: 'post',
+    specPath: '/events',
+    iface: 'customer',
+    status: 400,
+    reason: 'not_belong_to_logged_in_customer',
+    send: () => send('customer', 'post', '/events', event(PETR)),
+  },
 ];
 
 /**
@@ -383,7 +573,11 @@ const NOT_OFFERED: ContractRow[] = [
   ['delete', '/stores/{store_id}/property-records/{property_record_id}', `/stores/${CENTRAL}/property-records/seats:${CENTRAL}`],
   ['post', '/campaigns', '/campaigns'],
   ['post', '/campaign-products', '/campaign-products'],
-  ['post', '/campaign-products/{campaign_product_id}/campaign-product-store-records', `/campaign-products/${UNKNOWN_ID}/campaign-product-store-records`],
+  [
+    'post',
+    '/campaign-products/{campaign_product_id}/campaign-product-store-records',
+    `/campaign-products/${UNKNOWN_ID}/campaign-product-store-records`,
+  ],
 ].map(([method, specPath, path]) => ({
   method: method as ContractRow['method'],
   specPath: specPath!,
@@ -394,7 +588,16 @@ const NOT_OFFERED: ContractRow[] = [
   complete: true,
   send: () => send('customer', method!, path!, {}),
 }));
-NOT_OFFERED.push({ method: 'post', specPath: '/orders', iface: 'enterprise', status: 403, differs: FORBIDDEN_BODY, spec: CURRENT, complete: true, send: () => send('enterprise', 'post', '/orders', order(JANA)) });
+NOT_OFFERED.push({
+  method: 'post',
+  specPath: '/orders',
+  iface: 'enterprise',
+  status: 403,
+  differs: FORBIDDEN_BODY,
+  spec: CURRENT,
+  complete: true,
+  send: () => send('enterprise', 'post', '/orders', order(JANA)),
+});
 
 describe.each([
   ['customers, cards and customer source records', CUSTOMERS],

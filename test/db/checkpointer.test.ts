@@ -20,7 +20,10 @@ function scratchDatabase(): { db: Db; file: string } {
   const file = `${folder}/scratch.sqlite`;
   const db = openDatabase(file);
   db.exec('CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-  cleanups.push(() => rmSync(folder, { recursive: true, force: true }), () => db.close());
+  cleanups.push(
+    () => rmSync(folder, { recursive: true, force: true }),
+    () => db.close(),
+  );
   return { db, file };
 }
 

@@ -30,7 +30,8 @@ describe('under umask 0', () => {
   it('the data folder is 0700; the database, its WAL and shared-memory files and the node key are 0600', () => {
     expect(modeOf(server.dataDir)).toBe('700');
     const database = databaseFile(server.dataDir);
-    for (const file of [database, `${database}-wal`, `${database}-shm`, join(server.dataDir, 'auth-code.key')]) expect([file, modeOf(file)]).toEqual([file, '600']);
+    for (const file of [database, `${database}-wal`, `${database}-shm`, join(server.dataDir, 'auth-code.key')])
+      expect([file, modeOf(file)]).toEqual([file, '600']);
   });
 
   it('a spooled mail is 0600 in a 0700 spool folder', async () => {

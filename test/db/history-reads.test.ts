@@ -16,21 +16,26 @@ const db = node.db;
 /** The statements `build` prepares on the node's database. */
 function preparedBy(build: (db: Db) => unknown): string[] {
   const prepared: string[] = [];
-  const recording = new Proxy(db, { get: (target, key) => (key === 'prepare' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, key)) });
+  const recording = new Proxy(db, {
+    get: (target, key) => (key === 'prepare' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, key)),
+  });
   build(recording);
   return prepared;
 }
 
 function planOf(sql: string): string[] {
-  const params = sql.split('?').slice(1).map(() => 'x');
+  const params = sql
+    .split('?')
+    .slice(1)
+    .map(() => 'x');
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((step) => step.detail);
 }
 
 describe('reads that grow with the history', () => {
   it("a customer's purchases: by the till's customer and by the assignments' (migration 18)", () => {
-    const reads = preparedBy((recording) => new PurchasesRepo(recording).page({ customer_id: 'c1' }, { count: 100, offset: 0, sort_direction: 'ASC' })).filter((sql) =>
-      sql.includes('FROM purchase_assignments WHERE customer_id = ?'),
-    );
+    const reads = preparedBy((recording) =>
+      new PurchasesRepo(recording).page({ customer_id: 'c1' }, { count: 100, offset: 0, sort_direction: 'ASC' }),
+    ).filter((sql) => sql.includes('FROM purchase_assignments WHERE customer_id = ?'));
     expect(reads).toHaveLength(2);
     for (const plan of reads.map(planOf)) {
       expect(plan.filter((step) => step.startsWith('SCAN p'))).toEqual([]);

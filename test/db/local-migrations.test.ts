@@ -18,7 +18,12 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Every replicated table with its columns as SQLite declares them. */
 function replicatedSchema(db: Db): Record<string, unknown[]> {
-  return Object.fromEntries(replicatedTables(db).map((table) => [table, db.prepare(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info('${table}') ORDER BY cid`).all()]));
+  return Object.fromEntries(
+    replicatedTables(db).map((table) => [
+      table,
+      db.prepare(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info('${table}') ORDER BY cid`).all(),
+    ]),
+  );
 }
 
 describe('local migrations', () => {

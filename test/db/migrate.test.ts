@@ -45,7 +45,10 @@ describe('migrations', () => {
     expect(result.applied).toEqual(allNames);
     expect(result.version).toBe(schemaVersion());
     expect(recorded(db)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((row) => row.name);
+    const tables = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
+      .all()
+      .map((row) => row.name);
     expect(tables).toEqual(expect.arrayContaining(['meta', 'changes', 'outbox', 'external_applications', 'users', 'nodes']));
   });
 
@@ -113,18 +116,31 @@ describe('migrations', () => {
 
   it('drop the indexes no query reads from a database an older release left, keeping its rows', () => {
     const db = open(join(newFolder(), 'loyaltyd.sqlite'));
-    const indexes = db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE name IN ('changes_by_entity', 'credit_records_by_customer') ORDER BY name").pluck();
-    migrate(db, MIGRATIONS.filter((migration) => migration.version < 8));
+    const indexes = db
+      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE name IN ('changes_by_entity', 'credit_records_by_customer') ORDER BY name")
+      .pluck();
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 8),
+    );
     db.prepare("INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES ('purchases', 'p1', 'insert', '{}', '0001')").run();
     expect(indexes.all()).toEqual(['changes_by_entity', 'credit_records_by_customer']);
-    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 8)).applied).toEqual(['0008-drop-unread-indexes']);
+    expect(
+      migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 8),
+      ).applied,
+    ).toEqual(['0008-drop-unread-indexes']);
     expect(indexes.all()).toEqual([]);
     expect(db.prepare('SELECT entity_id FROM changes').all()).toEqual([{ entity_id: 'p1' }]);
   });
 
   it('keep one change of each row the hub publishes again and again in the feed, the newest, and find its changes by an index', () => {
     const db = open(join(newFolder(), 'loyaltyd.sqlite'));
-    migrate(db, MIGRATIONS.filter((migration) => migration.version < 17));
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 17),
+    );
     const change = db.prepare("INSERT INTO changes (entity, entity_id, op, row, hlc) VALUES (?, ?, 'update', ?, '0001')");
     const written: [string, string, string][] = [
       ['customer_states', 'c1', 'old'],
@@ -136,7 +152,12 @@ describe('migrations', () => {
       ['recommendation_coverage', 'n1', 'new'],
     ];
     for (const [entity, id, row] of written) change.run(entity, id, row);
-    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 17)).applied).toEqual(['0017-newest-changes']);
+    expect(
+      migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 17),
+      ).applied,
+    ).toEqual(['0017-newest-changes']);
     expect(db.prepare('SELECT entity, entity_id, row FROM changes ORDER BY seq').all()).toEqual([
       { entity: 'customer_states', entity_id: 'c2', row: 'only' },
       { entity: 'customers', entity_id: 'c1', row: 'kept' },
@@ -149,24 +170,48 @@ describe('migrations', () => {
     expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING INDEX changes_published')]);
   });
 
-  it("index purchase assignments by customer on a database an older release left, keeping them", () => {
+  it('index purchase assignments by customer on a database an older release left, keeping them', () => {
     const db = open(join(newFolder(), 'loyaltyd.sqlite'));
-    migrate(db, MIGRATIONS.filter((migration) => migration.version < 18));
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 18),
+    );
     db.prepare("INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES ('c1', 'Eva', 'Svobodova', '0001', '2026-11-01')").run();
-    db.prepare("INSERT INTO purchases (id, store_id, external_purchase_id, payment_time, total_price_minor, hlc, last_change) VALUES ('p1', 's1', 'B-1', '2026-11-01', 100, '0001', '2026-11-01')").run();
-    db.prepare("INSERT INTO purchase_assignments (id, purchase_id, customer_id, hlc, last_change) VALUES ('a1', 'p1', 'c1', '0002', '2026-11-02')").run();
-    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 18)).applied).toEqual(['0018-assignments-by-customer']);
-    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?').all('c1') as { detail: string }[];
+    db.prepare(
+      "INSERT INTO purchases (id, store_id, external_purchase_id, payment_time, total_price_minor, hlc, last_change) VALUES ('p1', 's1', 'B-1', '2026-11-01', 100, '0001', '2026-11-01')",
+    ).run();
+    db.prepare(
+      "INSERT INTO purchase_assignments (id, purchase_id, customer_id, hlc, last_change) VALUES ('a1', 'p1', 'c1', '0002', '2026-11-02')",
+    ).run();
+    expect(
+      migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 18),
+      ).applied,
+    ).toEqual(['0018-assignments-by-customer']);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?').all('c1') as {
+      detail: string;
+    }[];
     expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING COVERING INDEX purchase_assignments_by_customer')]);
     expect(db.prepare('SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?').all('c1')).toEqual([{ purchase_id: 'p1' }]);
   });
 
   it('index voucher applications by purchase on a database an older release left, keeping them', () => {
     const db = open(join(newFolder(), 'loyaltyd.sqlite'));
-    migrate(db, MIGRATIONS.filter((migration) => migration.version < 19));
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 19),
+    );
     db.pragma('foreign_keys = OFF');
-    db.prepare("INSERT INTO voucher_applications (id, voucher_id, store_id, purchase_id, applied_date, hlc, last_change) VALUES ('a1', 'v1', 's1', 'p1', '2026-11-01', '0001', '2026-11-01')").run();
-    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 19)).applied).toEqual(['0019-voucher-applications-by-purchase']);
+    db.prepare(
+      "INSERT INTO voucher_applications (id, voucher_id, store_id, purchase_id, applied_date, hlc, last_change) VALUES ('a1', 'v1', 's1', 'p1', '2026-11-01', '0001', '2026-11-01')",
+    ).run();
+    expect(
+      migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 19),
+      ).applied,
+    ).toEqual(['0019-voucher-applications-by-purchase']);
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT voucher_id FROM voucher_applications WHERE purchase_id = ?').all('p1') as { detail: string }[];
     expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING INDEX voucher_applications_by_purchase')]);
     expect(db.prepare('SELECT voucher_id FROM voucher_applications WHERE purchase_id = ?').all('p1')).toEqual([{ voucher_id: 'v1' }]);
@@ -174,13 +219,29 @@ describe('migrations', () => {
 
   it('take operations on a database an older release left, keeping its pending commands and the command results', () => {
     const db = open(join(newFolder(), 'loyaltyd.sqlite'));
-    migrate(db, MIGRATIONS.filter((migration) => migration.version < 21));
-    db.prepare("INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at) VALUES ('c1', 'g', 'points.assign', '{}', '[]', '0001', '2026-11-01')").run();
-    db.prepare("INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('c0', 'n1', 'g', 1, 'rejected', 'no', '2026-11-01')").run();
-    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 21)).applied).toEqual(['0021-operations']);
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 21),
+    );
+    db.prepare(
+      "INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at) VALUES ('c1', 'g', 'points.assign', '{}', '[]', '0001', '2026-11-01')",
+    ).run();
+    db.prepare(
+      "INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('c0', 'n1', 'g', 1, 'rejected', 'no', '2026-11-01')",
+    ).run();
+    expect(
+      migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 21),
+      ).applied,
+    ).toEqual(['0021-operations']);
     expect(db.prepare('SELECT command_id, operation FROM outbox').all()).toEqual([{ command_id: 'c1', operation: null }]);
-    expect(db.prepare('SELECT command_id, status, reason, rows FROM applied_commands').all()).toEqual([{ command_id: 'c0', status: 'rejected', reason: 'no', rows: null }]);
-    db.prepare("INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('c2', 'n1', 'g', 2, 'held', 'past', '2026-11-01')").run();
+    expect(db.prepare('SELECT command_id, status, reason, rows FROM applied_commands').all()).toEqual([
+      { command_id: 'c0', status: 'rejected', reason: 'no', rows: null },
+    ]);
+    db.prepare(
+      "INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('c2', 'n1', 'g', 2, 'held', 'past', '2026-11-01')",
+    ).run();
     expect(db.prepare("SELECT value FROM meta WHERE key = 'protocol_2_since'").pluck().get()).toEqual(expect.any(String));
   });
 

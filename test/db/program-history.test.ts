@@ -56,7 +56,9 @@ function history(db: Db): { body: string; in_force_from: string }[] {
 /** The program row's changes in the hub's feed, as a store is sent them. */
 function programChanges(hub: Node): RowChange[] {
   return hub.db
-    .prepare<[], { entity: string; entity_id: string; op: RowChange['op']; row: string; hlc: string }>("SELECT entity, entity_id, op, row, hlc FROM changes WHERE entity = 'program_rules' ORDER BY seq")
+    .prepare<[], { entity: string; entity_id: string; op: RowChange['op']; row: string; hlc: string }>(
+      "SELECT entity, entity_id, op, row, hlc FROM changes WHERE entity = 'program_rules' ORDER BY seq",
+    )
     .all()
     .map((change) => ({ ...change, row: JSON.parse(change.row) }));
 }
@@ -150,12 +152,24 @@ describe('program history', () => {
   it('seeds the history with the program a database at schema 19 holds, in force from its last change', () => {
     const db = openDatabase(join(newFolder(), 'loyaltyd.sqlite'));
     opened.push(db);
-    migrate(db, MIGRATIONS.filter((migration) => migration.version <= 19));
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version <= 19),
+    );
     const body = JSON.stringify(programOf(30));
     const lastChange = new Date(MONDAY).toISOString();
-    db.prepare("INSERT INTO program_rules (id, kind, body, hlc, last_change) VALUES (?, 'program', ?, '0001', ?)").run(PROGRAM_ROW_ID, body, lastChange);
+    db.prepare("INSERT INTO program_rules (id, kind, body, hlc, last_change) VALUES (?, 'program', ?, '0001', ?)").run(
+      PROGRAM_ROW_ID,
+      body,
+      lastChange,
+    );
 
-    expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 20)).applied).toEqual(['0020-program-history']);
+    expect(
+      migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 20),
+      ).applied,
+    ).toEqual(['0020-program-history']);
     expect(history(db)).toEqual([{ body, in_force_from: lastChange }]);
     expect(new ProgramRepo(db).load(MONDAY - 24 * HOUR)?.point_validity_days).toBe(30);
   });
@@ -163,8 +177,14 @@ describe('program history', () => {
   it('seeds no history on a database at schema 19 that holds no program', () => {
     const db = openDatabase(join(newFolder(), 'loyaltyd.sqlite'));
     opened.push(db);
-    migrate(db, MIGRATIONS.filter((migration) => migration.version <= 19));
-    migrate(db, MIGRATIONS.filter((migration) => migration.version <= 20));
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version <= 19),
+    );
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version <= 20),
+    );
     expect(history(db)).toEqual([]);
     expect(new ProgramRepo(db).load(MONDAY)).toBeUndefined();
   });

@@ -149,7 +149,9 @@ describe('the write path', () => {
         tx.insert('external_applications', { id: node.newId(), name: 'B', state: 1 });
         return {
           writer: count(node, 'changes'),
-          reader: reader.prepare<[], { n: number }>('SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM external_applications) AS n').get()!.n,
+          reader: reader
+            .prepare<[], { n: number }>('SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM external_applications) AS n')
+            .get()!.n,
         };
       });
       expect(seenInside).toEqual({ writer: 2, reader: 0 });
@@ -268,7 +270,7 @@ describe('the write path', () => {
     for (const stamp of before) expect(after > stamp, `${after} after ${stamp}`).toBe(true);
   });
 
-  it('moves a table version at once for its own writes, and for another connection\'s commit from the next turn of the event loop', async () => {
+  it("moves a table version at once for its own writes, and for another connection's commit from the next turn of the event loop", async () => {
     const dataDir = newFolder();
     const node = open('store', new TestClock(START), dataDir);
     const other = openDatabase(databaseFile(dataDir));
@@ -285,7 +287,9 @@ describe('the write path', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(node.writes.versions.turnTableVersion('external_applications')).not.toBe(afterOwnWrite);
       // Inside a read transaction it is the transaction's own reading.
-      node.writes.versions.reading(() => expect(node.writes.versions.turnTableVersion('external_applications')).toBe(node.writes.versions.tableVersion('external_applications')));
+      node.writes.versions.reading(() =>
+        expect(node.writes.versions.turnTableVersion('external_applications')).toBe(node.writes.versions.tableVersion('external_applications')),
+      );
     } finally {
       other.close();
     }

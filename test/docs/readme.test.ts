@@ -29,7 +29,9 @@ describe('README', () => {
   });
 
   it("says at once that npm test installs the Debian packages its tests need, as root, or names the apt-get line; CI runs exactly the README's command", () => {
-    expect(README.slice(0, 800)).toMatch(/npm test` first checks for the Debian packages its tests need \(chromium at `\/usr\/bin\/chromium`, openssl,\nfaketime\)/);
+    expect(README.slice(0, 800)).toMatch(
+      /npm test` first checks for the Debian packages its tests need \(chromium at `\/usr\/bin\/chromium`, openssl,\nfaketime\)/,
+    );
     const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.test).toMatch(/^node test\/support\/preflight\.mjs && /);
     const ci = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
@@ -72,12 +74,16 @@ describe('README', () => {
       expect(stdout).toContain('{"data":{"customer_id":"de0000000000000000000000c1"}}');
       expect(stdout).toMatch(/"authentication_token":"\d{6}"/);
       expect(stdout.match(/"total_items":1/g)).toHaveLength(2);
-      expect(stdout).toContain('{"bill_item_id":"2","discount_code":"BAKERY-10","discount_value":"3.50","discount_percent":"10.00","description":"10 % off bakery"');
+      expect(stdout).toContain(
+        '{"bill_item_id":"2","discount_code":"BAKERY-10","discount_value":"3.50","discount_percent":"10.00","description":"10 % off bakery"',
+      );
       expect(stdout).toContain('"credit_points":100,"price_of_credit_points":50,"credit":30');
       expect(stdout).toContain('"credit_points_of_this_transaction":20,"total_credit_points":170,"total_credit":171.63');
       expect(stdout).toMatch(/\{"data":\{"purchase_id":"[0-9a-f]{26}"\}\}/);
       expect(stdout).toContain('{"data":{"earned_points":20,"used_credits":30,"used_points":100,"used_points_total":100,"used_vouchers":[]}}');
-      expect(stdout).toContain('{"data":{"recommended_products_list":["de000000000000000000000303","de000000000000000000000306","de000000000000000000000301"],"total_items":3}}');
+      expect(stdout).toContain(
+        '{"data":{"recommended_products_list":["de000000000000000000000303","de000000000000000000000306","de000000000000000000000301"],"total_items":3}}',
+      );
       // The return takes back the croissant's 7 points; the sale of beans earns 15, its cancellation takes them back.
       expect(stdout).toContain('{"data":{"earned_points":270,"redeemed_points":107,"available_points":163}}');
       expect(stdout).toContain('{"data":{"earned_points":285,"redeemed_points":122,"available_points":163}}');
@@ -87,7 +93,9 @@ describe('README', () => {
       const jana = DEMO_IDS.customerJana;
       expect(summedCredit(server.app.node.db, jana)).toBe(17_093);
       expect(foldedPoints(server.app.node.db, jana, Date.now())).toBe(163_000);
-      const cancellation = server.app.node.db.prepare("SELECT cancels_purchase_id FROM purchases WHERE external_purchase_id = 'demo-3-cancel'").get() as { cancels_purchase_id: string };
+      const cancellation = server.app.node.db
+        .prepare("SELECT cancels_purchase_id FROM purchases WHERE external_purchase_id = 'demo-3-cancel'")
+        .get() as { cancels_purchase_id: string };
       const sale = server.app.node.db.prepare("SELECT id FROM purchases WHERE external_purchase_id = 'demo-3'").get() as { id: string };
       expect(cancellation.cancels_purchase_id).toBe(sale.id);
     });

@@ -32,7 +32,9 @@ interface Issued {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** The code's hash under the key the node keeps beside its database (src/auth/node-key.ts). */
 const keyedHash = (server: TestServer, code: string) =>
-  createHmac('sha256', Buffer.from(readFileSync(join(server.dataDir, 'auth-code.key'), 'utf8').trim(), 'hex')).update(code).digest('hex');
+  createHmac('sha256', Buffer.from(readFileSync(join(server.dataDir, 'auth-code.key'), 'utf8').trim(), 'hex'))
+    .update(code)
+    .digest('hex');
 
 async function loggedInToken(server: TestServer): Promise<Token> {
   const token = await demoToken(server);
@@ -44,7 +46,13 @@ async function loggedInToken(server: TestServer): Promise<Token> {
   return token;
 }
 
-function requestCode(server: TestServer, tokenId: string, headers: Record<string, string>, query: string, iface: 'customer' | 'enterprise' = 'customer'): Promise<JsonResponse> {
+function requestCode(
+  server: TestServer,
+  tokenId: string,
+  headers: Record<string, string>,
+  query: string,
+  iface: 'customer' | 'enterprise' = 'customer',
+): Promise<JsonResponse> {
   return call('GET', `${server.api(iface)}/tokens/${tokenId}/actions/auth-token${query}`, { headers });
 }
 
@@ -61,7 +69,8 @@ function redeem(server: TestServer, token: Token, body: Record<string, unknown>)
 }
 
 function customerOf(server: TestServer, token: Token): string | null {
-  return (server.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').get(sha256(token.tokenId)) as { customer_id: string | null }).customer_id;
+  return (server.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').get(sha256(token.tokenId)) as { customer_id: string | null })
+    .customer_id;
 }
 
 function reasonOf(response: JsonResponse): string {
@@ -95,7 +104,10 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
   it('carries the code under token too, as clients generated from the 2021 file read it, and that code signs in', async () => {
     const response = await requestCode(server, jana.tokenId, jana.headers, `?external_application_id=${APP}&token_type=2`);
     expect(response.body.data.token).toBe(response.body.data.authentication_token);
-    const login = await redeem(server, await demoToken(server), { token: response.body.data.token, token_request_id: response.body.data.token_request_id });
+    const login = await redeem(server, await demoToken(server), {
+      token: response.body.data.token,
+      token_request_id: response.body.data.token_request_id,
+    });
     expect(login.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
   });
 
@@ -119,7 +131,7 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
     expect(first.token_request_id).not.toBe(second.token_request_id);
   });
 
-  it('stores only the hash of the code under the node\'s key, and the command for the hub carries no code either', async () => {
+  it("stores only the hash of the code under the node's key, and the command for the hub carries no code either", async () => {
     const db = server.app.node.db;
     const outboxBefore = (db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM outbox').get() as { seq: number }).seq;
     const issued = await issue(server, jana, '2');
@@ -142,7 +154,11 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
 
   it('a token with no customer logged in answers 403', async () => {
     const anonymous = await demoToken(server);
-    expectError(await requestCode(server, anonymous.tokenId, anonymous.headers, `?external_application_id=${APP}&token_type=1`), 403, 'forbidden_exception');
+    expectError(
+      await requestCode(server, anonymous.tokenId, anonymous.headers, `?external_application_id=${APP}&token_type=1`),
+      403,
+      'forbidden_exception',
+    );
   });
 
   it('a token whose customer logged out answers 403', async () => {
@@ -186,7 +202,10 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
     });
     // The code signs Jana in, like one her own token asked for.
     const other = await demoToken(server);
-    const login = await redeem(server, other, { token: response.body.data.authentication_token, token_request_id: response.body.data.token_request_id });
+    const login = await redeem(server, other, {
+      token: response.body.data.authentication_token,
+      token_request_id: response.body.data.token_request_id,
+    });
     expect(login.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
   });
 
@@ -196,7 +215,10 @@ describe('GET /tokens/{token_id}/actions/auth-token', () => {
     const anonymous = await demoToken(server);
     expectError(await requestCode(server, anonymous.tokenId, pos, `?external_application_id=${APP}`, 'enterprise'), 403, 'forbidden_exception');
     const unknown = await requestCode(server, 'f'.repeat(40), pos, `?external_application_id=${APP}`, 'enterprise');
-    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'token_id', reason: 'not_found' });
+    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'token_id',
+      reason: 'not_found',
+    });
   });
 });
 
@@ -239,7 +261,10 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
 
   it('a type 1 code is accepted in lower case too', async () => {
     const issued = await issue(server, jana, '1');
-    const response = await redeem(server, await demoToken(server), { token: issued.authentication_token.toLowerCase(), token_request_id: issued.token_request_id });
+    const response = await redeem(server, await demoToken(server), {
+      token: issued.authentication_token.toLowerCase(),
+      token_request_id: issued.token_request_id,
+    });
     expect(response.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
   });
 
@@ -258,7 +283,9 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
     const issued = await issue(server, jana, '2');
     const other = await demoToken(server);
     for (let attempt = 1; attempt <= 5; attempt += 1) {
-      expect(reasonOf(await redeem(server, other, { token: otherCode(issued.authentication_token), token_request_id: issued.token_request_id }))).toBe('not_found');
+      expect(
+        reasonOf(await redeem(server, other, { token: otherCode(issued.authentication_token), token_request_id: issued.token_request_id })),
+      ).toBe('not_found');
     }
     const locked = await redeem(server, other, { token: issued.authentication_token, token_request_id: issued.token_request_id });
     expect(locked.status).toBe(429);
@@ -271,7 +298,10 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
     const other = await demoToken(server);
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, attempt) =>
-        redeem(server, other, { token: String((Number(issued.authentication_token) + 1 + attempt) % 1_000_000).padStart(6, '0'), token_request_id: issued.token_request_id }),
+        redeem(server, other, {
+          token: String((Number(issued.authentication_token) + 1 + attempt) % 1_000_000).padStart(6, '0'),
+          token_request_id: issued.token_request_id,
+        }),
       ),
     );
     const statuses = answers.map((answer) => answer.status);
@@ -320,7 +350,12 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
   it('missing token or token_request_id answers 400 required', async () => {
     const other = await demoToken(server);
     const response = await redeem(server, other, {});
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params.map((param: { name: string; reason: string }) => [param.name, param.reason])).toEqual([
+    expect(
+      expectError(response, 400, 'invalid_params_exception').error_data.invalid_params.map((param: { name: string; reason: string }) => [
+        param.name,
+        param.reason,
+      ]),
+    ).toEqual([
       ['token', 'required'],
       ['token_request_id', 'required'],
     ]);
@@ -331,7 +366,10 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
     const mine = await demoToken(server);
     const theirs = await demoToken(server);
     const body = { token: issued.authentication_token, token_request_id: issued.token_request_id };
-    const response = await call('POST', `${server.api('customer')}/tokens/${theirs.tokenId}/actions/authentication-token-login`, { headers: mine.headers, body });
+    const response = await call('POST', `${server.api('customer')}/tokens/${theirs.tokenId}/actions/authentication-token-login`, {
+      headers: mine.headers,
+      body,
+    });
     expectError(response, 403, 'forbidden_exception');
     expect((await redeem(server, mine, body)).status).toBe(200);
   });
@@ -376,7 +414,9 @@ describe('auth-token on a hub', () => {
     const jana = await loggedInToken(hub);
     const issued = await issue(hub, jana, '2');
     expect(issued.valid_to).toBe('2030-01-01 12:01:00');
-    expect((await redeem(hub, await demoToken(hub), { token: issued.authentication_token, token_request_id: issued.token_request_id })).status).toBe(200);
+    expect((await redeem(hub, await demoToken(hub), { token: issued.authentication_token, token_request_id: issued.token_request_id })).status).toBe(
+      200,
+    );
     expect(hub.app.node.db.prepare('SELECT count(*) AS n FROM outbox').get()).toEqual({ n: 0 });
   });
 });

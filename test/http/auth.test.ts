@@ -64,7 +64,12 @@ function updateToken(target: TestServer, tokenId: string, headers: Record<string
 /** The deprecated scheme's header, computed here from its definition, not by our code. */
 function hourlyBasic(loginName: string, password: string, utcHour: string): Record<string, string> {
   const md5 = createHash('md5').update(password).digest('hex');
-  return basic(loginName, createHash('sha256').update(md5 + utcHour).digest('hex'));
+  return basic(
+    loginName,
+    createHash('sha256')
+      .update(md5 + utcHour)
+      .digest('hex'),
+  );
 }
 
 describe('enterprise Bearer login', () => {

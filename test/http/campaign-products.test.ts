@@ -32,7 +32,13 @@ function campaignProduct(overrides: Record<string, unknown> = {}) {
     valid_to: '2026-06-30 23:59:59',
     display_in: ['web', 'cash_desk'],
     type_id: 'members',
-    presentation_data: { name: 'Tonic deal', subtitle: 'Only this month', note: null, description: 'Ten percent off', image_url: 'https://example.com/t.jpg' },
+    presentation_data: {
+      name: 'Tonic deal',
+      subtitle: 'Only this month',
+      note: null,
+      description: 'Ten percent off',
+      image_url: 'https://example.com/t.jpg',
+    },
     ...overrides,
   };
 }
@@ -94,7 +100,12 @@ beforeAll(async () => {
     }),
   );
   expect((await addStore(ids.D, { store_id: DEMO_IDS.storeAirport })).status).toBe(201);
-  await create(campaignProduct({ type_id: 'full', presentation_data: { name: 'Full', subtitle: 's', note: 'n', description: 'd', image_url: 'https://example.com/f.jpg' } }));
+  await create(
+    campaignProduct({
+      type_id: 'full',
+      presentation_data: { name: 'Full', subtitle: 's', note: 'n', description: 'd', image_url: 'https://example.com/f.jpg' },
+    }),
+  );
 });
 afterAll(() => server.close());
 
@@ -113,7 +124,13 @@ describe('POST /campaign-products', () => {
       valid_to: '2026-06-30 23:59:59',
       display_in: ['web', 'cash desk'],
       type_id: 'members',
-      presentation_data: { name: 'Tonic deal', subtitle: 'Only this month', note: null, description: 'Ten percent off', image_url: 'https://example.com/t.jpg' },
+      presentation_data: {
+        name: 'Tonic deal',
+        subtitle: 'Only this month',
+        note: null,
+        description: 'Ten percent off',
+        image_url: 'https://example.com/t.jpg',
+      },
       last_change: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/),
       state: 1,
     });
@@ -173,7 +190,10 @@ describe('POST /campaign-products', () => {
   });
 
   it('is not offered in the customer interface', async () => {
-    const response = await call('POST', `${server.api('customer')}/campaign-products`, { headers: token, body: { campaign_product: campaignProduct() } });
+    const response = await call('POST', `${server.api('customer')}/campaign-products`, {
+      headers: token,
+      body: { campaign_product: campaignProduct() },
+    });
     expectError(response, 403, 'interface_not_allowed_exception');
   });
 });
@@ -211,7 +231,10 @@ describe.each([
 
   it('filters by customer type in every array encoding', async () => {
     expect(await found('')).toEqual(['A', 'B', 'C', 'D']);
-    expect((await get('/campaign-products?type_id=members')).body.data.campaign_products.map((c: any) => c.campaign_product_id)).toEqual([ids.A, ids.B]);
+    expect((await get('/campaign-products?type_id=members')).body.data.campaign_products.map((c: any) => c.campaign_product_id)).toEqual([
+      ids.A,
+      ids.B,
+    ]);
     for (const query of ['type_id[]=vip&type_id[]=members', 'type_id[0]=vip&type_id[1]=members', 'type_id=vip&type_id=members']) {
       expect((await get(`/campaign-products?${query}`)).body.data.total_items).toBe(4);
     }
@@ -261,7 +284,10 @@ describe.each([
     const up = await found('sort_field=valid_to');
     expect(await found('sort_field=valid_to&sort_direction=DESC')).toEqual([...up].reverse());
     const response = await get('/campaign-products?sort_field=value');
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'sort_field', reason: 'not_allowed_value' });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'sort_field',
+      reason: 'not_allowed_value',
+    });
   });
 
   it.each([
@@ -352,6 +378,19 @@ describe('campaign product store records', () => {
   });
 });
 
-listChecks('GET /campaign-products (enterprise)', () => ({ url: `${server.api('enterprise')}/campaign-products`, headers: pos, plural: 'campaign_products', idField: 'campaign_product_id' }), [['value_type_id=3', 'value_type_id'], ['is_valid=maybe', 'is_valid'], ['valid_from=soon', 'valid_from']]);
+listChecks(
+  'GET /campaign-products (enterprise)',
+  () => ({ url: `${server.api('enterprise')}/campaign-products`, headers: pos, plural: 'campaign_products', idField: 'campaign_product_id' }),
+  [
+    ['value_type_id=3', 'value_type_id'],
+    ['is_valid=maybe', 'is_valid'],
+    ['valid_from=soon', 'valid_from'],
+  ],
+);
 
-listChecks('GET /campaign-products (customer)', () => ({ url: `${server.api('customer')}/campaign-products`, headers: token, plural: 'campaign_products', idField: 'campaign_product_id' }));
+listChecks('GET /campaign-products (customer)', () => ({
+  url: `${server.api('customer')}/campaign-products`,
+  headers: token,
+  plural: 'campaign_products',
+  idField: 'campaign_product_id',
+}));

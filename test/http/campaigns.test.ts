@@ -45,7 +45,10 @@ describe('POST /campaigns', () => {
       external_id: 'SUM-DRINKS',
       state: 1,
     });
-    expect((await call('GET', `${enterprise}/campaigns/${summer}`, { headers: pos })).body.data).toMatchObject({ parent_id: null, external_id: '288684441' });
+    expect((await call('GET', `${enterprise}/campaigns/${summer}`, { headers: pos })).body.data).toMatchObject({
+      parent_id: null,
+      external_id: '288684441',
+    });
   });
 
   it('answers 201 with campaign_id, writes one change row and queues one command', async () => {
@@ -62,7 +65,10 @@ describe('POST /campaigns', () => {
   it('refuses a missing name and an unknown parent, changing nothing', async () => {
     const seq = lastChangeSeq(server);
     const noName = await call('POST', `${enterprise}/campaigns`, { headers: pos, body: { campaign: { external_id: 'x' } } });
-    expect(expectError(noName, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'campaign.name', reason: 'required' });
+    expect(expectError(noName, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'campaign.name',
+      reason: 'required',
+    });
     const orphan = await call('POST', `${enterprise}/campaigns`, { headers: pos, body: { campaign: { name: 'Orphan', parent_id: UNKNOWN } } });
     expect(expectError(orphan, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
       name: 'campaign.parent_id',
@@ -103,7 +109,8 @@ describe.each([
   });
 
   it('sorts by name in both directions', async () => {
-    const names = (direction: string) => get(`/campaigns?sort_field=name&sort_direction=${direction}&name=er`).then((r) => r.body.data.campaigns.map((c: any) => c.name));
+    const names = (direction: string) =>
+      get(`/campaigns?sort_field=name&sort_direction=${direction}&name=er`).then((r) => r.body.data.campaigns.map((c: any) => c.name));
     expect(await names('ASC')).toEqual(['Summer drinks', 'Summer sale', 'Winter warmers']);
     expect(await names('DESC')).toEqual(['Winter warmers', 'Summer sale', 'Summer drinks']);
   });
@@ -118,11 +125,28 @@ describe.each([
   });
 
   it('reads the demo campaign and answers 404 for an unknown one', async () => {
-    expect((await get(`/campaigns/${DEMO_CAMPAIGN}`)).body.data).toMatchObject({ idcampaign: DEMO_CAMPAIGN, name: 'Autumn coffee week', external_id: 'AUTUMN-2026' });
-    expect(expectError(await get(`/campaigns/${UNKNOWN}`), 404, 'not_found_exception').error_data).toEqual({ resource_name: 'campaigns', resource_id: UNKNOWN });
+    expect((await get(`/campaigns/${DEMO_CAMPAIGN}`)).body.data).toMatchObject({
+      idcampaign: DEMO_CAMPAIGN,
+      name: 'Autumn coffee week',
+      external_id: 'AUTUMN-2026',
+    });
+    expect(expectError(await get(`/campaigns/${UNKNOWN}`), 404, 'not_found_exception').error_data).toEqual({
+      resource_name: 'campaigns',
+      resource_id: UNKNOWN,
+    });
   });
 });
 
-listChecks('GET /campaigns (enterprise)', () => ({ url: `${server.api('enterprise')}/campaigns`, headers: pos, plural: 'campaigns', idField: 'idcampaign' }));
+listChecks('GET /campaigns (enterprise)', () => ({
+  url: `${server.api('enterprise')}/campaigns`,
+  headers: pos,
+  plural: 'campaigns',
+  idField: 'idcampaign',
+}));
 
-listChecks('GET /campaigns (customer)', () => ({ url: `${server.api('customer')}/campaigns`, headers: token, plural: 'campaigns', idField: 'idcampaign' }));
+listChecks('GET /campaigns (customer)', () => ({
+  url: `${server.api('customer')}/campaigns`,
+  headers: token,
+  plural: 'campaigns',
+  idField: 'idcampaign',
+}));

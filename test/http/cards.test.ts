@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { changeCount, createCard, createCustomer, invalidParam, janaSession, person, UNKNOWN_ID, type Session } from '../support/customers-fixtures.js';
+import {
+  changeCount,
+  createCard,
+  createCustomer,
+  invalidParam,
+  janaSession,
+  person,
+  UNKNOWN_ID,
+  type Session,
+} from '../support/customers-fixtures.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
 import { listChecks } from '../support/list-checks.js';
@@ -21,9 +30,28 @@ beforeAll(async () => {
   pos = await demoPosLogin(server);
   jana = await janaSession(server);
   holder = await createCustomer(server, pos, { customer: { personal_information: person(1) } });
-  card.valid = await createCard(server, pos, { customer_id: holder, card_number: '3000000000001', card_type_id: 'plastic', valid_from: '2020-01-01', valid_to: '2099-12-31 23:59:59', store_id: DEMO_IDS.storeAirport });
-  card.expired = await createCard(server, pos, { customer_id: holder, card_number: '3000000000002', card_type_id: 'virtual', valid_to: '2021-01-01T00:00:00Z', state: 0 });
-  card.future = await createCard(server, pos, { customer_id: holder, card_number: 3000000000003, card_type_id: 'virtual', secondary_card_number: 'SEC-3', valid_from: '2098-06-01T00:00:00+02:00' });
+  card.valid = await createCard(server, pos, {
+    customer_id: holder,
+    card_number: '3000000000001',
+    card_type_id: 'plastic',
+    valid_from: '2020-01-01',
+    valid_to: '2099-12-31 23:59:59',
+    store_id: DEMO_IDS.storeAirport,
+  });
+  card.expired = await createCard(server, pos, {
+    customer_id: holder,
+    card_number: '3000000000002',
+    card_type_id: 'virtual',
+    valid_to: '2021-01-01T00:00:00Z',
+    state: 0,
+  });
+  card.future = await createCard(server, pos, {
+    customer_id: holder,
+    card_number: 3000000000003,
+    card_type_id: 'virtual',
+    secondary_card_number: 'SEC-3',
+    valid_from: '2098-06-01T00:00:00+02:00',
+  });
 });
 afterAll(() => server.close());
 
@@ -44,7 +72,11 @@ describe('POST /cards', () => {
       state: 1,
     });
     expect((await get(`/cards/${card.expired}`)).body.data).toMatchObject({ valid_from: null, valid_to: '2021-01-01 01:00:00', state: 0 });
-    expect((await get(`/cards/${card.future}`)).body.data).toMatchObject({ card_number: '3000000000003', secondary_card_number: 'SEC-3', valid_from: '2098-06-01 00:00:00' });
+    expect((await get(`/cards/${card.future}`)).body.data).toMatchObject({
+      card_number: '3000000000003',
+      secondary_card_number: 'SEC-3',
+      valid_from: '2098-06-01 00:00:00',
+    });
   });
 
   it('writes one change-feed row', async () => {
@@ -56,17 +88,37 @@ describe('POST /cards', () => {
   });
 
   it('refuses a taken number, an unknown customer or store, a malformed or reversed validity', async () => {
-    expect(invalidParam(await post({ card: { customer_id: holder, card_number: demoCredentials.customer_card } }))).toMatchObject({ name: 'card.card_number', reason: 'already_exists' });
-    expect(invalidParam(await post({ card: { customer_id: UNKNOWN_ID, card_number: '1' } }))).toMatchObject({ name: 'card.customer_id', reason: 'not_found' });
-    expect(invalidParam(await post({ card: { customer_id: holder, card_number: '2', store_id: UNKNOWN_ID } }))).toMatchObject({ name: 'card.store_id', reason: 'not_found' });
-    expect(invalidParam(await post({ card: { customer_id: holder, card_number: '3', valid_from: 'next monday' } }))).toMatchObject({ name: 'card.valid_from', reason: 'invalid_value_format' });
-    expect(invalidParam(await post({ card: { customer_id: holder, card_number: '4', valid_from: '2030-01-01', valid_to: '2029-01-01' } }))).toMatchObject({ name: 'card.valid_to', reason: 'not_allowed_value' });
-    expect(invalidParam(await post({ card: { customer_id: holder, card_number: '5', state: 2 } }))).toMatchObject({ name: 'card.state', reason: 'not_allowed_value' });
+    expect(invalidParam(await post({ card: { customer_id: holder, card_number: demoCredentials.customer_card } }))).toMatchObject({
+      name: 'card.card_number',
+      reason: 'already_exists',
+    });
+    expect(invalidParam(await post({ card: { customer_id: UNKNOWN_ID, card_number: '1' } }))).toMatchObject({
+      name: 'card.customer_id',
+      reason: 'not_found',
+    });
+    expect(invalidParam(await post({ card: { customer_id: holder, card_number: '2', store_id: UNKNOWN_ID } }))).toMatchObject({
+      name: 'card.store_id',
+      reason: 'not_found',
+    });
+    expect(invalidParam(await post({ card: { customer_id: holder, card_number: '3', valid_from: 'next monday' } }))).toMatchObject({
+      name: 'card.valid_from',
+      reason: 'invalid_value_format',
+    });
+    expect(
+      invalidParam(await post({ card: { customer_id: holder, card_number: '4', valid_from: '2030-01-01', valid_to: '2029-01-01' } })),
+    ).toMatchObject({ name: 'card.valid_to', reason: 'not_allowed_value' });
+    expect(invalidParam(await post({ card: { customer_id: holder, card_number: '5', state: 2 } }))).toMatchObject({
+      name: 'card.state',
+      reason: 'not_allowed_value',
+    });
     expect(invalidParam(await post({ card: { customer_id: holder } }))).toMatchObject({ name: 'card.card_number', reason: 'required' });
   });
 
   it('is not offered in the customer interface (403)', async () => {
-    const response = await call('POST', `${server.api('customer')}/cards`, { headers: jana.headers, body: { card: { customer_id: DEMO_IDS.customerJana, card_number: '9' } } });
+    const response = await call('POST', `${server.api('customer')}/cards`, {
+      headers: jana.headers,
+      body: { card: { customer_id: DEMO_IDS.customerJana, card_number: '9' } },
+    });
     expectError(response, 403, 'interface_not_allowed_exception');
   });
 });
@@ -82,17 +134,29 @@ describe('GET /cards', () => {
 
   it('finds the customer of a card number, the way a POS identifies customers', async () => {
     const response = await get(`/cards?card_number=${demoCredentials.customer_card}`);
-    expect(response.body.data).toMatchObject({ total_items: 1, cards: [{ customer_id: DEMO_IDS.customerJana, card_number: demoCredentials.customer_card }] });
+    expect(response.body.data).toMatchObject({
+      total_items: 1,
+      cards: [{ customer_id: DEMO_IDS.customerJana, card_number: demoCredentials.customer_card }],
+    });
   });
 
   it('each filter narrows the list', async () => {
     expect(numbers(await get(`/cards?customer_id=${holder}&sort_field=card_number`))).toEqual(['3000000000001', '3000000000002', '3000000000003']);
-    expect(numbers(await get(`/cards?customer_id=${holder}&card_type_id=virtual&sort_field=card_number`))).toEqual(['3000000000002', '3000000000003']);
+    expect(numbers(await get(`/cards?customer_id=${holder}&card_type_id=virtual&sort_field=card_number`))).toEqual([
+      '3000000000002',
+      '3000000000003',
+    ]);
     expect(numbers(await get(`/cards?customer_id=${holder}&state=0`))).toEqual(['3000000000002']);
     expect(numbers(await get(`/cards?customer_id=${holder}&is_valid=true`))).toEqual(['3000000000001']);
     expect(numbers(await get(`/cards?customer_id=${holder}&is_valid=false&sort_field=card_number`))).toEqual(['3000000000002', '3000000000003']);
-    expect(numbers(await get('/cards?card_number_list[]=3000000000001&card_number_list[]=2000000000024&sort_field=card_number'))).toEqual(['2000000000024', '3000000000001']);
-    expect(numbers(await get('/cards?card_number_list=3000000000002,3000000000003&sort_field=card_number'))).toEqual(['3000000000002', '3000000000003']);
+    expect(numbers(await get('/cards?card_number_list[]=3000000000001&card_number_list[]=2000000000024&sort_field=card_number'))).toEqual([
+      '2000000000024',
+      '3000000000001',
+    ]);
+    expect(numbers(await get('/cards?card_number_list=3000000000002,3000000000003&sort_field=card_number'))).toEqual([
+      '3000000000002',
+      '3000000000003',
+    ]);
     expect(numbers(await get('/cards?card_number=SEC-3&search_secondary_card_number=true'))).toEqual(['3000000000003']);
     expect(numbers(await get('/cards?card_number=SEC-3'))).toEqual([]);
     expect(numbers(await get('/cards?card_number=3000000000003&search_secondary_card_number=true'))).toEqual([]);
@@ -123,7 +187,8 @@ describe('GET /cards', () => {
   });
 
   it('serves card-number lookups from an index', () => {
-    const plan = (sql: string) => (server.app.node.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[]).map((step) => step.detail).join('; ');
+    const plan = (sql: string) =>
+      (server.app.node.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[]).map((step) => step.detail).join('; ');
     expect(plan('SELECT id FROM cards WHERE card_number = ? ORDER BY id LIMIT 100')).toMatch(/SEARCH cards USING INDEX/);
     expect(plan('SELECT id FROM cards WHERE secondary_card_number = ? ORDER BY id LIMIT 100')).toMatch(/SEARCH cards USING INDEX/);
   });
@@ -131,7 +196,10 @@ describe('GET /cards', () => {
 
 describe('GET /cards/{card_id}', () => {
   it('answers 404 naming an unknown card', async () => {
-    expect(expectError(await get(`/cards/${UNKNOWN_ID}`), 404, 'not_found_exception').error_data).toEqual({ resource_name: 'cards', resource_id: UNKNOWN_ID });
+    expect(expectError(await get(`/cards/${UNKNOWN_ID}`), 404, 'not_found_exception').error_data).toEqual({
+      resource_name: 'cards',
+      resource_id: UNKNOWN_ID,
+    });
   });
 });
 
@@ -149,7 +217,10 @@ describe('cards in the customer interface', () => {
   it('lists only the logged-in customer’s cards; naming another customer answers not_belong_to_logged_in_customer', async () => {
     expect((await asJana('/cards')).body.data).toEqual({ total_items: 1, cards: [expect.objectContaining({ customer_id: DEMO_IDS.customerJana })] });
     expect((await asJana('/cards?card_number=3000000000001')).body.data.total_items).toBe(0);
-    expect(invalidParam(await asJana(`/cards?customer_id=${holder}`))).toMatchObject({ name: 'customer_id', reason: 'not_belong_to_logged_in_customer' });
+    expect(invalidParam(await asJana(`/cards?customer_id=${holder}`))).toMatchObject({
+      name: 'customer_id',
+      reason: 'not_belong_to_logged_in_customer',
+    });
   });
 
   it('reads its own card; another customer’s card or card list answers not_belong_to_logged_in_customer', async () => {
@@ -162,22 +233,37 @@ describe('cards in the customer interface', () => {
 });
 
 describe('PUT /cards/{card_id}', () => {
-  const put = (id: string, body: unknown, headers = pos, iface: 'enterprise' | 'customer' = 'enterprise') => call('PUT', `${server.api(iface)}/cards/${id}`, { headers, body });
+  const put = (id: string, body: unknown, headers = pos, iface: 'enterprise' | 'customer' = 'enterprise') =>
+    call('PUT', `${server.api(iface)}/cards/${id}`, { headers, body });
 
   it('changes only the fields sent (204) and writes one change-feed row', async () => {
-    const id = await createCard(server, pos, { customer_id: holder, card_number: '4000000000001', card_type_id: 'plastic', valid_from: '2024-01-01' });
+    const id = await createCard(server, pos, {
+      customer_id: holder,
+      card_number: '4000000000001',
+      card_type_id: 'plastic',
+      valid_from: '2024-01-01',
+    });
     const before = changeCount(server);
     const response = await put(id, { card: { state: 0, valid_to: '2030-06-30 12:00:00' } });
     expect(response.status).toBe(204);
     expect(changeCount(server) - before).toBe(1);
-    expect((await get(`/cards/${id}`)).body.data).toMatchObject({ card_number: '4000000000001', card_type_id: 'plastic', valid_from: '2024-01-01 00:00:00', valid_to: '2030-06-30 12:00:00', state: 0 });
+    expect((await get(`/cards/${id}`)).body.data).toMatchObject({
+      card_number: '4000000000001',
+      card_type_id: 'plastic',
+      valid_from: '2024-01-01 00:00:00',
+      valid_to: '2030-06-30 12:00:00',
+      state: 0,
+    });
   });
 
   it('moves a card to another customer and keeps its own number; refuses a taken number, an unknown customer, a validity ending before it starts', async () => {
     const id = await createCard(server, pos, { customer_id: holder, card_number: '4000000000002', valid_from: '2024-01-01' });
     expect((await put(id, { card: { customer_id: DEMO_IDS.customerPetr, card_number: '4000000000002' } })).status).toBe(204);
     expect((await get(`/cards/${id}`)).body.data.customer_id).toBe(DEMO_IDS.customerPetr);
-    expect(invalidParam(await put(id, { card: { card_number: demoCredentials.customer_card } }))).toMatchObject({ name: 'card.card_number', reason: 'already_exists' });
+    expect(invalidParam(await put(id, { card: { card_number: demoCredentials.customer_card } }))).toMatchObject({
+      name: 'card.card_number',
+      reason: 'already_exists',
+    });
     expect(invalidParam(await put(id, { card: { customer_id: UNKNOWN_ID } }))).toMatchObject({ name: 'card.customer_id', reason: 'not_found' });
     expect(invalidParam(await put(id, { card: { valid_to: '2023-12-31' } }))).toMatchObject({ name: 'card.valid_to', reason: 'not_allowed_value' });
     expectError(await put(UNKNOWN_ID, { card: { state: 0 } }), 404, 'not_found_exception');
@@ -187,15 +273,24 @@ describe('PUT /cards/{card_id}', () => {
     const own = await createCard(server, pos, { customer_id: DEMO_IDS.customerJana, card_number: '4000000000003' });
     expect((await put(own, { card: { state: 0 } }, jana.headers, 'customer')).status).toBe(204);
     expect((await get(`/cards/${own}`)).body.data.state).toBe(0);
-    expect(invalidParam(await put(own, { card: { customer_id: holder } }, jana.headers, 'customer'))).toMatchObject({ name: 'card.customer_id', reason: 'not_belong_to_logged_in_customer' });
-    expect(invalidParam(await put(card.valid!, { card: { state: 0 } }, jana.headers, 'customer'))).toMatchObject({ name: 'card_id', reason: 'not_belong_to_logged_in_customer' });
+    expect(invalidParam(await put(own, { card: { customer_id: holder } }, jana.headers, 'customer'))).toMatchObject({
+      name: 'card.customer_id',
+      reason: 'not_belong_to_logged_in_customer',
+    });
+    expect(invalidParam(await put(card.valid!, { card: { state: 0 } }, jana.headers, 'customer'))).toMatchObject({
+      name: 'card_id',
+      reason: 'not_belong_to_logged_in_customer',
+    });
     expect((await get(`/cards/${card.valid}`)).body.data.state).toBe(1);
   });
 
   it('lets a customer block its card but not reactivate a blocked one, which the shop does', async () => {
     const own = await createCard(server, pos, { customer_id: DEMO_IDS.customerJana, card_number: '4000000000004' });
     expect((await put(own, { card: { state: 0 } }, jana.headers, 'customer')).status).toBe(204);
-    expect(invalidParam(await put(own, { card: { state: 1 } }, jana.headers, 'customer'))).toMatchObject({ name: 'card.state', reason: 'not_allowed_value' });
+    expect(invalidParam(await put(own, { card: { state: 1 } }, jana.headers, 'customer'))).toMatchObject({
+      name: 'card.state',
+      reason: 'not_allowed_value',
+    });
     expect((await get(`/cards/${own}`)).body.data.state).toBe(0);
     expect((await put(own, { card: { state: 1 } })).status).toBe(204);
     expect((await get(`/cards/${own}`)).body.data.state).toBe(1);

@@ -40,7 +40,12 @@ const bill = (code = ESPRESSO) => ({
 });
 const acceptBody = { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: JANA_CARD, payment_type: 'S', max_points: '50', bill: bill() };
 const recommendBody = { store_id: DEMO_IDS.storeCentral, cashdesk_number: '1', card_number: JANA_CARD, reward_list_type: 'F', bill: bill() };
-const sendBody = (billId: string) => ({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: JANA_CARD, bill: { ...bill(), bill_id: billId, bill_number: billId } });
+const sendBody = (billId: string) => ({
+  store_id: DEMO_IDS.storeCentral,
+  cashdesk_number: 1,
+  card_number: JANA_CARD,
+  bill: { ...bill(), bill_id: billId, bill_number: billId },
+});
 
 interface Sent {
   headers?: Record<string, string>;
@@ -83,25 +88,64 @@ const CASES: { name: string; action: string; sent: Sent; status: number }[] = [
   { name: 'a JSON array', action: 'accept-payment', sent: { body: '[]' }, status: 400 },
   { name: 'JSON after whitespace', action: 'accept-payment', sent: { body: `\n  ${json(acceptBody)}` }, status: 200 },
   { name: 'JSON after a byte order mark', action: 'recommended-best-rewards', sent: { body: `\uFEFF${json(recommendBody)}` }, status: 200 },
-  { name: 'a charset=utf-8', action: 'accept-payment', sent: { headers: { 'content-type': 'application/json; charset=utf-8' }, body: json(acceptBody) }, status: 200 },
-  { name: 'a content type in capitals', action: 'accept-payment', sent: { headers: { 'content-type': 'Application/JSON' }, body: json(acceptBody) }, status: 200 },
-  { name: 'a card number in multi-byte UTF-8', action: 'accept-payment', sent: { body: json({ ...acceptBody, card_number: `${'č'.repeat(900)}` }) }, status: 400 },
+  {
+    name: 'a charset=utf-8',
+    action: 'accept-payment',
+    sent: { headers: { 'content-type': 'application/json; charset=utf-8' }, body: json(acceptBody) },
+    status: 200,
+  },
+  {
+    name: 'a content type in capitals',
+    action: 'accept-payment',
+    sent: { headers: { 'content-type': 'Application/JSON' }, body: json(acceptBody) },
+    status: 200,
+  },
+  {
+    name: 'a card number in multi-byte UTF-8',
+    action: 'accept-payment',
+    sent: { body: json({ ...acceptBody, card_number: `${'č'.repeat(900)}` }) },
+    status: 400,
+  },
   { name: 'JSON that is not an object', action: 'recommended-best-rewards', sent: { body: '"text"' }, status: 400 },
   { name: 'an empty body', action: 'accept-payment', sent: { body: '' }, status: 400 },
   { name: 'a text/plain body', action: 'accept-payment', sent: { headers: { 'content-type': 'text/plain' }, body: json(acceptBody) }, status: 400 },
-  { name: 'a latin1 charset', action: 'accept-payment', sent: { headers: { 'content-type': 'application/json; charset=latin1' }, body: json(acceptBody) }, status: 415 },
+  {
+    name: 'a latin1 charset',
+    action: 'accept-payment',
+    sent: { headers: { 'content-type': 'application/json; charset=latin1' }, body: json(acceptBody) },
+    status: 415,
+  },
   { name: 'a gzip body', action: 'accept-payment', sent: { headers: { 'content-encoding': 'gzip' }, body: gzipSync(json(acceptBody)) }, status: 200 },
   { name: 'a body over the limit', action: 'accept-payment', sent: { body: json({ ...acceptBody, padding: 'x'.repeat(LIMIT) }) }, status: 413 },
   { name: 'no credentials', action: 'accept-payment', sent: { headers: { authorization: '' }, body: json(acceptBody) }, status: 401 },
-  { name: 'an unknown bearer token', action: 'recommended-best-rewards', sent: { headers: { authorization: 'Bearer nope' }, body: json(recommendBody) }, status: 401 },
-  { name: 'a send-purchase without its bill', action: 'send-purchase', sent: { body: json({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1 }) }, status: 400 },
-  { name: 'a send-purchase for an unknown card', action: 'send-purchase', sent: { body: json({ ...sendBody('lane-unknown-card'), card_number: '999' }) }, status: 400 },
+  {
+    name: 'an unknown bearer token',
+    action: 'recommended-best-rewards',
+    sent: { headers: { authorization: 'Bearer nope' }, body: json(recommendBody) },
+    status: 401,
+  },
+  {
+    name: 'a send-purchase without its bill',
+    action: 'send-purchase',
+    sent: { body: json({ store_id: DEMO_IDS.storeCentral, cashdesk_number: 1 }) },
+    status: 400,
+  },
+  {
+    name: 'a send-purchase for an unknown card',
+    action: 'send-purchase',
+    sent: { body: json({ ...sendBody('lane-unknown-card'), card_number: '999' }) },
+    status: 400,
+  },
 ];
 
 const engine = (path: string) => `${server.api('enterprise')}/recommendation-engine/${path}`;
 const RECOMMENDATIONS: { name: string; path: () => string; status: number }[] = [
   { name: 'a product combined', path: () => engine(`product/actions/combined?customer_id=${DEMO_IDS.customerJana}&count=3`), status: 200 },
-  { name: 'a shopping-cart order with an array in brackets', path: () => engine(`shopping-cart/actions/order?cart_product_ids[]=${DEMO_IDS.customerJana}&count=2`), status: 200 },
+  {
+    name: 'a shopping-cart order with an array in brackets',
+    path: () => engine(`shopping-cart/actions/order?cart_product_ids[]=${DEMO_IDS.customerJana}&count=2`),
+    status: 200,
+  },
   { name: 'a count out of range', path: () => engine(`product/actions/order?customer_id=${DEMO_IDS.customerJana}&count=0`), status: 400 },
   { name: 'an unknown customer', path: () => engine('product/actions/combined?customer_id=ffffffffffffffffffffffffff'), status: 400 },
   { name: 'an empty parameter', path: () => engine(`product/actions/eliminate?customer_id=${DEMO_IDS.customerJana}&product_id_list=`), status: 400 },
@@ -130,7 +174,9 @@ describe('the cash-desk lane answers as express does', () => {
     expect(lane.contentType).toBe(viaExpress.contentType);
     expect(Object.keys(lane.body.data)).toEqual(Object.keys(viaExpress.body.data));
     for (const answer of [lane, viaExpress]) {
-      const points: JsonResponse = await call('GET', `${server.api('enterprise')}/purchases/${answer.body.data.purchase_id}/points`, { headers: auth });
+      const points: JsonResponse = await call('GET', `${server.api('enterprise')}/purchases/${answer.body.data.purchase_id}/points`, {
+        headers: auth,
+      });
       expect(points.status).toBe(200);
       expect(points.body.data.total_items).toBe(1);
     }
@@ -148,11 +194,17 @@ describe('the cash-desk lane answers as express does', () => {
     expect(other).toEqual(await send(`${customerEngine}?customer_id=${DEMO_IDS.customerPetr}`, { headers }, { 'x-forwarded-for': '127.0.0.1' }));
   });
 
-  it('names each request: the caller\'s X-Request-Id comes back, or a fresh one', async () => {
-    const named = await fetch(url('accept-payment'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'till-7-42', ...auth }, body: json(acceptBody) });
+  it("names each request: the caller's X-Request-Id comes back, or a fresh one", async () => {
+    const named = await fetch(url('accept-payment'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'till-7-42', ...auth },
+      body: json(acceptBody),
+    });
     expect(named.headers.get('x-request-id')).toBe('till-7-42');
     const [first, second] = await Promise.all(
-      [1, 2].map(() => fetch(url('accept-payment'), { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: json(acceptBody) })),
+      [1, 2].map(() =>
+        fetch(url('accept-payment'), { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: json(acceptBody) }),
+      ),
     );
     expect(first!.headers.get('x-request-id')).toMatch(/^[0-9a-f]{16}$/);
     expect(first!.headers.get('x-request-id')).not.toBe(second!.headers.get('x-request-id'));

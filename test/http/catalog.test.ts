@@ -71,7 +71,8 @@ describe.each([
     });
 
     it('sorts by name in both directions and refuses an unknown sort field', async () => {
-      const names = (direction: string) => get(`/product-groups?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.product_groups.map((g: any) => g.name));
+      const names = (direction: string) =>
+        get(`/product-groups?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.product_groups.map((g: any) => g.name));
       expect(await names('ASC')).toEqual(['Airport snacks', 'Bakery', 'Coffee', 'Drinks', 'Spirits']);
       expect(await names('DESC')).toEqual(['Spirits', 'Drinks', 'Coffee', 'Bakery', 'Airport snacks']);
       expectError(await get('/product-groups?sort_field=colour'), 400, 'invalid_params_exception');
@@ -96,7 +97,8 @@ describe.each([
       expect(page.body.data.total_items).toBe(4);
       expect((await get('/product-brands?offset=4')).body.data).toEqual({ product_brands: [], total_items: 4 });
       expect((await get('/product-brands?name=best')).body.data.product_brands.map((b: any) => b.name)).toEqual(['The best brand', 'Best Bakes']);
-      const names = (direction: string) => get(`/product-brands?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.product_brands.map((b: any) => b.name));
+      const names = (direction: string) =>
+        get(`/product-brands?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.product_brands.map((b: any) => b.name));
       expect(await names('ASC')).toEqual(['Best Bakes', 'Home Bakery', 'Roastery', 'The best brand']);
       expect(await names('DESC')).toEqual(['The best brand', 'Roastery', 'Home Bakery', 'Best Bakes']);
     });
@@ -118,7 +120,8 @@ describe.each([
     });
 
     it('sorts by name in both directions', async () => {
-      const names = (direction: string) => get(`/purchase-item-types?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.purchase_item_types.map((t: any) => t.name));
+      const names = (direction: string) =>
+        get(`/purchase-item-types?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.purchase_item_types.map((t: any) => t.name));
       expect(await names('ASC')).toEqual(['Goods', 'Service', 'Voucher']);
       expect(await names('DESC')).toEqual(['Voucher', 'Service', 'Goods']);
       const sorted = await get('/purchase-item-types?sort_field=type_id&sort_direction=ASC');
@@ -135,14 +138,44 @@ describe.each([
   });
 });
 
-listChecks('GET /product-groups (enterprise)', () => ({ url: `${server.api('enterprise')}/product-groups`, headers: pos, plural: 'product_groups', idField: 'product_group_id' }));
+listChecks('GET /product-groups (enterprise)', () => ({
+  url: `${server.api('enterprise')}/product-groups`,
+  headers: pos,
+  plural: 'product_groups',
+  idField: 'product_group_id',
+}));
 
-listChecks('GET /product-brands (enterprise)', () => ({ url: `${server.api('enterprise')}/product-brands`, headers: pos, plural: 'product_brands', idField: 'product_brand_id' }));
+listChecks('GET /product-brands (enterprise)', () => ({
+  url: `${server.api('enterprise')}/product-brands`,
+  headers: pos,
+  plural: 'product_brands',
+  idField: 'product_brand_id',
+}));
 
-listChecks('GET /product-brands (customer)', () => ({ url: `${server.api('customer')}/product-brands`, headers: token, plural: 'product_brands', idField: 'product_brand_id' }));
+listChecks('GET /product-brands (customer)', () => ({
+  url: `${server.api('customer')}/product-brands`,
+  headers: token,
+  plural: 'product_brands',
+  idField: 'product_brand_id',
+}));
 
-listChecks('GET /product-groups (customer)', () => ({ url: `${server.api('customer')}/product-groups`, headers: token, plural: 'product_groups', idField: 'product_group_id' }));
+listChecks('GET /product-groups (customer)', () => ({
+  url: `${server.api('customer')}/product-groups`,
+  headers: token,
+  plural: 'product_groups',
+  idField: 'product_group_id',
+}));
 
-listChecks('GET /purchase-item-types (enterprise)', () => ({ url: `${server.api('enterprise')}/purchase-item-types`, headers: pos, plural: 'purchase_item_types', idField: 'type_id' }));
+listChecks('GET /purchase-item-types (enterprise)', () => ({
+  url: `${server.api('enterprise')}/purchase-item-types`,
+  headers: pos,
+  plural: 'purchase_item_types',
+  idField: 'type_id',
+}));
 
-listChecks('GET /purchase-item-types (customer)', () => ({ url: `${server.api('customer')}/purchase-item-types`, headers: token, plural: 'purchase_item_types', idField: 'type_id' }));
+listChecks('GET /purchase-item-types (customer)', () => ({
+  url: `${server.api('customer')}/purchase-item-types`,
+  headers: token,
+  plural: 'purchase_item_types',
+  idField: 'type_id',
+}));

@@ -36,7 +36,8 @@ let server: TestServer;
 let auth: Record<string, string>;
 const post = (action: string, body: unknown) => call('POST', `${server.api('enterprise')}/purchases/actions/${action}`, { headers: auth, body });
 const balanceOf = (customerId: string) => foldedPoints(server.app.node.db, customerId, Date.now()) / 1000;
-const codes = (response: { body: any }) => response.body.data.recommended_best_rewards.map((reward: { code: string; max_count: number }) => [reward.code, reward.max_count]);
+const codes = (response: { body: any }) =>
+  response.body.data.recommended_best_rewards.map((reward: { code: string; max_count: number }) => [reward.code, reward.max_count]);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -56,13 +57,24 @@ describe('recommended-best-rewards', () => {
     expect(response.status).toBe(200);
     expect(codes(response)).toEqual([['FREE-CAPPUCCINO', 2]]);
     expect(response.body.data.total_items).toBe(1);
-    expect(response.body.data.recommended_best_rewards[0]).toMatchObject({ name: 'Free cappuccino', reward_priority: 1, reward_properties: { valid_from: '00:00:00', valid_to: '23:59:59' } });
+    expect(response.body.data.recommended_best_rewards[0]).toMatchObject({
+      name: 'Free cappuccino',
+      reward_priority: 1,
+      reward_properties: { valid_from: '00:00:00', valid_to: '23:59:59' },
+    });
   });
 
   it('in the morning the group-conditioned reward joins; A adds the automated one, by priority', async () => {
     const items = [item(PRODUCT.cappuccino, 2, 65), item(PRODUCT.croissant, 1, 35)];
-    expect(codes(await recommend(JANA_CARD, 'F', '2026-11-20 08:30:00', items))).toEqual([['FREE-CAPPUCCINO', 2], ['MORNING-PASTRY', 1]]);
-    expect(codes(await recommend(JANA_CARD, 'A', '2026-11-20 08:30:00', items))).toEqual([['FREE-CAPPUCCINO', 2], ['BAKERY-10', 1], ['MORNING-PASTRY', 1]]);
+    expect(codes(await recommend(JANA_CARD, 'F', '2026-11-20 08:30:00', items))).toEqual([
+      ['FREE-CAPPUCCINO', 2],
+      ['MORNING-PASTRY', 1],
+    ]);
+    expect(codes(await recommend(JANA_CARD, 'A', '2026-11-20 08:30:00', items))).toEqual([
+      ['FREE-CAPPUCCINO', 2],
+      ['BAKERY-10', 1],
+      ['MORNING-PASTRY', 1],
+    ]);
   });
 
   it('a reward the customer cannot afford has max_count 0 in F and is left out of C', async () => {
@@ -75,7 +87,8 @@ describe('recommended-best-rewards', () => {
 
   it('names the customer by customer_id as well as by card, with the same answer; both or neither answer 400', async () => {
     const sameBill = bill([item(PRODUCT.cappuccino, 2, 65), item(PRODUCT.croissant, 1, 35)], '2026-11-20 08:30:00');
-    const ask = (who: Record<string, string>) => post('recommended-best-rewards', { store_id: CENTRAL, cashdesk_number: '3', reward_list_type: 'A', bill: sameBill, ...who });
+    const ask = (who: Record<string, string>) =>
+      post('recommended-best-rewards', { store_id: CENTRAL, cashdesk_number: '3', reward_list_type: 'A', bill: sameBill, ...who });
     const byCard = await ask({ card_number: PETR_CARD });
     const byId = await ask({ customer_id: DEMO_IDS.customerPetr });
     expect(byId.status).toBe(200);
@@ -83,17 +96,26 @@ describe('recommended-best-rewards', () => {
     // Petr's 80 points cannot pay the free cappuccino; Jana's 250 can: the id is what is priced.
     expect(codes(byId)).toContainEqual(['FREE-CAPPUCCINO', 0]);
     expect(codes(await ask({ customer_id: DEMO_IDS.customerJana }))).toContainEqual(['FREE-CAPPUCCINO', 2]);
-    expect(expectError(await ask({ card_number: PETR_CARD, customer_id: DEMO_IDS.customerPetr }), 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
-      expect.objectContaining({ name: 'customer_id', reason: 'not_allowed_value' }),
+    expect(
+      expectError(await ask({ card_number: PETR_CARD, customer_id: DEMO_IDS.customerPetr }), 400, 'invalid_params_exception').error_data
+        .invalid_params,
+    ).toEqual([expect.objectContaining({ name: 'customer_id', reason: 'not_allowed_value' })]);
+    expect(expectError(await ask({}), 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
+      expect.objectContaining({ name: 'card_number', reason: 'required' }),
     ]);
-    expect(expectError(await ask({}), 400, 'invalid_params_exception').error_data.invalid_params).toEqual([expect.objectContaining({ name: 'card_number', reason: 'required' })]);
   });
 
   it('an unknown card answers not_found; a bad list type not_allowed_value; a bad time invalid_value_format', async () => {
     const items = [item(PRODUCT.cappuccino, 1, 65)];
-    expect(expectError(await recommend('999', 'F', '2026-11-20T14:00:00Z', items), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'card_number', reason: 'not_found' });
-    expect(expectError(await recommend(JANA_CARD, 'X', '2026-11-20T14:00:00Z', items), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'reward_list_type', reason: 'not_allowed_value' });
-    expect(expectError(await recommend(JANA_CARD, 'F', 'yesterday noon', items), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'bill.payment_time', reason: 'invalid_value_format' });
+    expect(
+      expectError(await recommend('999', 'F', '2026-11-20T14:00:00Z', items), 400, 'invalid_params_exception').error_data.invalid_params[0],
+    ).toMatchObject({ name: 'card_number', reason: 'not_found' });
+    expect(
+      expectError(await recommend(JANA_CARD, 'X', '2026-11-20T14:00:00Z', items), 400, 'invalid_params_exception').error_data.invalid_params[0],
+    ).toMatchObject({ name: 'reward_list_type', reason: 'not_allowed_value' });
+    expect(
+      expectError(await recommend(JANA_CARD, 'F', 'yesterday noon', items), 400, 'invalid_params_exception').error_data.invalid_params[0],
+    ).toMatchObject({ name: 'bill.payment_time', reason: 'invalid_value_format' });
   });
 });
 
@@ -132,7 +154,9 @@ describe('accept-payment', () => {
     // D: 7.00 and 5 % of 170 = 8.50; no points.
     const items = [item(PRODUCT.croissant, 2, 35), item(PRODUCT.espresso, 1, 100)];
     const s = await accept({ store_id: AIRPORT, card_number: JANA_CARD, payment_type: 'S', bill: bill(items) });
-    expect(s.body.data.accepted_payment.recommended_discounts.map((d: { code: string; discount: number }) => [d.code, d.discount])).toEqual([['BAKERY-10', 7]]);
+    expect(s.body.data.accepted_payment.recommended_discounts.map((d: { code: string; discount: number }) => [d.code, d.discount])).toEqual([
+      ['BAKERY-10', 7],
+    ]);
     expect(s.body.data.accepted_payment).toMatchObject({ credit_points_of_this_transaction: 29, total_credit_points: 279 });
     const d = await accept({ store_id: AIRPORT, card_number: JANA_CARD, payment_type: 'D', bill: bill(items) });
     // AIRPORT-5PCT's 8.50 told by line: 5 % of 70 = 3.50 and of 100 = 5.00.
@@ -181,7 +205,14 @@ describe('accept-payment', () => {
     const response = await accept({ card_number: JANA_CARD, benefit_codes: ['CAPPU-2026'], bill: bill([dear, cheap]) });
     expect(response.status).toBe(200);
     expect(response.body.data.accepted_payment.recommended_discounts).toMatchObject([
-      { bill_item_id: String(cheap.bill_item_id), discount_code: 'CAPPU-2026', discount_value: '60.00', discount_percent: '100.00', type: 'voucher', discount: 60 },
+      {
+        bill_item_id: String(cheap.bill_item_id),
+        discount_code: 'CAPPU-2026',
+        discount_value: '60.00',
+        discount_percent: '100.00',
+        type: 'voucher',
+        discount: 60,
+      },
     ]);
   });
 
@@ -212,13 +243,25 @@ describe('accept-payment', () => {
     expect(applied.body.data.accepted_payment.benefit_codes).toEqual(['CAPPU-2026']);
     expect(applied.body.data.accepted_payment.recommended_discounts[0]).toMatchObject({ code: 'CAPPU-2026', type: 'voucher', discount: 65 });
     const noItems = await accept({ card_number: JANA_CARD, benefit_codes: ['CAPPU-2026'], bill: bill([item(PRODUCT.croissant, 1, 35)]) });
-    expect(expectError(noItems, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'benefit_codes.0', reason: 'not_enough_items_for_voucher' });
+    expect(expectError(noItems, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'benefit_codes.0',
+      reason: 'not_enough_items_for_voucher',
+    });
 
     server.app.node.writes.write(null, (tx) =>
-      tx.insert('vouchers', { id: server.app.node.newId(), customer_id: DEMO_IDS.customerJana, reward_id: 'de' + (0x604).toString(16).padStart(24, '0'), code: 'AIRPORT-ONLY', value_minor: 5000 }),
+      tx.insert('vouchers', {
+        id: server.app.node.newId(),
+        customer_id: DEMO_IDS.customerJana,
+        reward_id: 'de' + (0x604).toString(16).padStart(24, '0'),
+        code: 'AIRPORT-ONLY',
+        value_minor: 5000,
+      }),
     );
     const elsewhere = await accept({ card_number: JANA_CARD, benefit_codes: ['AIRPORT-ONLY'], bill: bill([item(PRODUCT.espresso, 1, 100)]) });
-    expect(expectError(elsewhere, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'benefit_codes.0', reason: 'voucher_not_allowed_in_store' });
+    expect(expectError(elsewhere, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'benefit_codes.0',
+      reason: 'voucher_not_allowed_in_store',
+    });
     const unknown = await accept({ card_number: JANA_CARD, benefit_codes: ['NO-SUCH-CODE'], bill: bill([item(PRODUCT.espresso, 1, 100)]) });
     expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ reason: 'not_found' });
   });
@@ -284,14 +327,23 @@ describe('accept-payment', () => {
       expect.objectContaining({ name: 'customer_id', reason: 'not_allowed_value', value: DEMO_IDS.customerJana }),
     ]);
     const unknown = await accept({ customer_id: 'ffffffffffffffffffffffffff', ...body });
-    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'customer_id', reason: 'not_found' });
+    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'customer_id',
+      reason: 'not_found',
+    });
     const malformed = await accept({ customer_id: 'jana', ...body });
-    expect(expectError(malformed, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'customer_id', reason: 'invalid_value_format' });
+    expect(expectError(malformed, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'customer_id',
+      reason: 'invalid_value_format',
+    });
   });
 
   it('an item paid above its price times quantity answers item_price_lower_than_paid_amount', async () => {
     const response = await accept({ card_number: JANA_CARD, bill: bill([item(PRODUCT.espresso, 1, 100, 150)]) });
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'bill.bill_items.0.paid_amount', reason: 'item_price_lower_than_paid_amount' });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'bill.bill_items.0.paid_amount',
+      reason: 'item_price_lower_than_paid_amount',
+    });
   });
 });
 
@@ -300,7 +352,14 @@ describe('send-purchase, cancellation and returns', () => {
     // Jana: 250. The bill of 3 bags: 100 points pay, 45 earned → 195, as accept-payment answers.
     const paid = bill([item(PRODUCT.espresso, 3, 100)], '2026-11-21 10:00:00', 'S-1');
     const before = balanceOf(DEMO_IDS.customerJana);
-    const accepted = await post('accept-payment', { store_id: CENTRAL, cashdesk_number: 1, card_number: JANA_CARD, payment_type: 'S', max_points: 100, bill: paid });
+    const accepted = await post('accept-payment', {
+      store_id: CENTRAL,
+      cashdesk_number: 1,
+      card_number: JANA_CARD,
+      payment_type: 'S',
+      max_points: 100,
+      bill: paid,
+    });
     const sent = await post('send-purchase', {
       store_id: CENTRAL,
       cashdesk_number: 1,
@@ -318,7 +377,9 @@ describe('send-purchase, cancellation and returns', () => {
     const first = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: once });
     const again = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: once });
     const error = expectError(again, 400, 'invalid_params_exception');
-    expect(error.error_data.invalid_params).toEqual([{ name: 'bill.bill_id', reason: 'already_exists', value: 'S-2', message: 'This bill was already sent' }]);
+    expect(error.error_data.invalid_params).toEqual([
+      { name: 'bill.bill_id', reason: 'already_exists', value: 'S-2', message: 'This bill was already sent' },
+    ]);
     expect(error.error_data.purchase_id).toBe(first.body.data.purchase_id);
     // Petr: 80 + 65 // 10 = 86, once.
     expect(balanceOf(DEMO_IDS.customerPetr)).toBe(86);
@@ -328,7 +389,12 @@ describe('send-purchase, cancellation and returns', () => {
     // Petr pays 50 points for a 300 CZK bill of beans and earns 45: 86 − 50 + 45 = 81.
     // Cancelling it: + 50 given back, − 45 taken back: 86 again.
     const original = bill([item(PRODUCT.espresso, 3, 100)], '2026-11-21 12:00:00', 'S-3');
-    await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, payment_recap: { credit_points: 50 } } });
+    await post('send-purchase', {
+      store_id: CENTRAL,
+      cashdesk_number: 1,
+      card_number: PETR_CARD,
+      bill: { ...original, payment_recap: { credit_points: 50 } },
+    });
     expect(balanceOf(DEMO_IDS.customerPetr)).toBe(81);
     const cancel = await post('send-purchase', {
       store_id: CENTRAL,
@@ -343,29 +409,68 @@ describe('send-purchase, cancellation and returns', () => {
   it('a second cancellation names bill.bill_number and its value; the original sent again as canceled names its bill_id and says how to cancel', async () => {
     const original = bill([item(PRODUCT.espresso, 1, 100)], '2026-11-21 12:30:00', 'S-8');
     const sold = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: original });
-    const resent = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, canceled: true } });
+    const resent = await post('send-purchase', {
+      store_id: CENTRAL,
+      cashdesk_number: 1,
+      card_number: PETR_CARD,
+      bill: { ...original, canceled: true },
+    });
     const resentError = expectError(resent, 400, 'invalid_params_exception');
-    expect(resentError.error_data.invalid_params).toEqual([{ name: 'bill.bill_id', reason: 'already_exists', value: 'S-8', message: expect.stringMatching(/cancellation is a new bill, with its own bill_id and the original's bill_number/) }]);
+    expect(resentError.error_data.invalid_params).toEqual([
+      {
+        name: 'bill.bill_id',
+        reason: 'already_exists',
+        value: 'S-8',
+        message: expect.stringMatching(/cancellation is a new bill, with its own bill_id and the original's bill_number/),
+      },
+    ]);
     expect(resentError.error_data.purchase_id).toBe(sold.body.data.purchase_id);
 
-    const cancel = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-8-CANCEL', canceled: true } });
+    const cancel = await post('send-purchase', {
+      store_id: CENTRAL,
+      cashdesk_number: 1,
+      card_number: PETR_CARD,
+      bill: { ...original, bill_id: 'S-8-CANCEL', canceled: true },
+    });
     expect(cancel.status).toBe(201);
-    const twice = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 1, card_number: PETR_CARD, bill: { ...original, bill_id: 'S-8-CANCEL-2', canceled: true } });
+    const twice = await post('send-purchase', {
+      store_id: CENTRAL,
+      cashdesk_number: 1,
+      card_number: PETR_CARD,
+      bill: { ...original, bill_id: 'S-8-CANCEL-2', canceled: true },
+    });
     const twiceError = expectError(twice, 400, 'invalid_params_exception');
-    expect(twiceError.error_data.invalid_params).toEqual([{ name: 'bill.bill_number', reason: 'already_exists', value: 'N-S-8', message: 'The bill this bill_number names is cancelled already' }]);
+    expect(twiceError.error_data.invalid_params).toEqual([
+      { name: 'bill.bill_number', reason: 'already_exists', value: 'N-S-8', message: 'The bill this bill_number names is cancelled already' },
+    ]);
     expect(twiceError.error_data.purchase_id).toBe(cancel.body.data.purchase_id);
   });
 
   it('a partial return after the earned points were spent takes them back into a negative balance, listed', async () => {
     // Eva buys 10 bags: 1000 // 10 = 100, plus 5 × 10 = 150 points; she spends all 150.
     // Returning 2 bags takes back 200 // 10 + 5 × 2 = 30: her balance is −30, listed.
-    await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 2, card_number: EVA_CARD, bill: bill([item(PRODUCT.espresso, 10, 100)], '2026-11-21 13:00:00', 'S-4') });
+    await post('send-purchase', {
+      store_id: CENTRAL,
+      cashdesk_number: 2,
+      card_number: EVA_CARD,
+      bill: bill([item(PRODUCT.espresso, 10, 100)], '2026-11-21 13:00:00', 'S-4'),
+    });
     expect(balanceOf(DEMO_IDS.customerEva)).toBe(150);
-    await call('POST', `${server.api('enterprise')}/points/actions/reduce-points`, { headers: auth, body: { customer_id: DEMO_IDS.customerEva, amount: 150 } });
-    const returned = await post('send-purchase', { store_id: CENTRAL, cashdesk_number: 2, card_number: EVA_CARD, bill: bill([item(PRODUCT.espresso, -2, 100)], '2026-11-21 15:00:00', 'S-4-RETURN') });
+    await call('POST', `${server.api('enterprise')}/points/actions/reduce-points`, {
+      headers: auth,
+      body: { customer_id: DEMO_IDS.customerEva, amount: 150 },
+    });
+    const returned = await post('send-purchase', {
+      store_id: CENTRAL,
+      cashdesk_number: 2,
+      card_number: EVA_CARD,
+      bill: bill([item(PRODUCT.espresso, -2, 100)], '2026-11-21 15:00:00', 'S-4-RETURN'),
+    });
     expect(returned.status).toBe(201);
     expect(balanceOf(DEMO_IDS.customerEva)).toBe(-30);
-    const listed = server.app.node.db.prepare("SELECT detail FROM sync_conflicts WHERE kind = 'points_overspent' AND entity_id = ?").get(DEMO_IDS.customerEva) as { detail: string };
+    const listed = server.app.node.db
+      .prepare("SELECT detail FROM sync_conflicts WHERE kind = 'points_overspent' AND entity_id = ?")
+      .get(DEMO_IDS.customerEva) as { detail: string };
     expect(JSON.parse(listed.detail)).toMatchObject({ balance_points: -30 });
   });
 
@@ -380,7 +485,10 @@ describe('send-purchase, cancellation and returns', () => {
     const other = await post('assign-customer', { store_id: CENTRAL, external_purchase_id: 'S-5', card_number: PETR_CARD });
     expect(expectError(other, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('relation_already_exists');
     const missing = await post('assign-customer', { store_id: CENTRAL, external_purchase_id: 'NOPE', card_number: PETR_CARD });
-    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'external_purchase_id', reason: 'not_found' });
+    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'external_purchase_id',
+      reason: 'not_found',
+    });
   });
 
   it('paying with more points than the balance answers not_enough_points_for_payment and stores nothing', async () => {
@@ -392,7 +500,10 @@ describe('send-purchase, cancellation and returns', () => {
       card_number: PETR_CARD,
       bill: { ...bill([item(PRODUCT.espresso, 3, 100)], '2026-11-21 17:00:00', 'S-6'), payment_recap: { credit_points: 1000 } },
     });
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'bill.payment_recap.credit_points', reason: 'not_enough_points_for_payment' });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'bill.payment_recap.credit_points',
+      reason: 'not_enough_points_for_payment',
+    });
     expect(purchases()).toBe(before);
   });
 });

@@ -23,7 +23,8 @@ const post = (action: string, body: unknown, headers: Record<string, string> = {
   call('POST', `${server.api('enterprise')}/purchases/actions/${action}`, { headers: { ...auth, ...headers }, body });
 const creditOf = (customerId: string) => summedCredit(server.app.node.db, customerId) / 100;
 const count = (table: string) => (server.app.node.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-const summary = async (purchaseId: string) => (await call('GET', `${server.api('enterprise')}/purchases/${purchaseId}/actions/payment-summary`, { headers: auth })).body.data;
+const summary = async (purchaseId: string) =>
+  (await call('GET', `${server.api('enterprise')}/purchases/${purchaseId}/actions/payment-summary`, { headers: auth })).body.data;
 
 let customers = 0;
 /** A new customer with a card, `credit` CZK of credit and `points` points. */
@@ -35,8 +36,22 @@ function customer(credit: number, points = 0): { id: string; card: string } {
   node.writes.write(null, (tx) => {
     tx.insert('customers', { id, first_name: `Credit ${customers}` });
     tx.insert('cards', { id: node.newId(), customer_id: id, card_number: card, card_type_id: 'standard' });
-    if (credit > 0) tx.insert('credit_records', { id: node.newId(), customer_id: id, kind: 'collection', amount_minor: credit * 100, created_at: '2026-01-01T00:00:00.000Z' });
-    if (points > 0) tx.insert('point_records', { id: node.newId(), customer_id: id, kind: 'collection', points_milli: points * 1000, created_at: '2026-01-01T00:00:00.000Z' });
+    if (credit > 0)
+      tx.insert('credit_records', {
+        id: node.newId(),
+        customer_id: id,
+        kind: 'collection',
+        amount_minor: credit * 100,
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
+    if (points > 0)
+      tx.insert('point_records', {
+        id: node.newId(),
+        customer_id: id,
+        kind: 'collection',
+        points_milli: points * 1000,
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
   });
   return { id, card };
 }
@@ -48,7 +63,14 @@ function item(code: string, quantity: number, price: number, extra: { loyalty_of
 }
 function bill(billId: string, items: ReturnType<typeof item>[]) {
   const total = items.reduce((sum, line) => sum + line.paid_amount, 0);
-  return { bill_id: billId, bill_number: `N-${billId}`, payment_time: '2026-11-20T14:00:00+00:00', currency_id: 'CZK', total_price: String(total), bill_items: items };
+  return {
+    bill_id: billId,
+    bill_number: `N-${billId}`,
+    payment_time: '2026-11-20T14:00:00+00:00',
+    currency_id: 'CZK',
+    total_price: String(total),
+    bill_items: items,
+  };
 }
 const accept = (body: Record<string, unknown>) => post('accept-payment', { store_id: CENTRAL, cashdesk_number: 1, payment_type: 'S', ...body });
 const send = (card: string | undefined, finalBill: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -109,7 +131,10 @@ describe('accept-payment', () => {
 
   it('without a card no credit is used or counted: asking to pay with credit answers 400 required (issue 18: not dropped)', async () => {
     const asked = await accept({ max_credit: 50, bill: bill('A-6', [item(PRODUCT.espresso, 3, 100)]) });
-    expect(expectError(asked, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'card_number', reason: 'required' });
+    expect(expectError(asked, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'card_number',
+      reason: 'required',
+    });
     const response = await accept({ bill: bill('A-6', [item(PRODUCT.espresso, 3, 100)]) });
     expect(response.body.data.accepted_payment).toMatchObject({ credit: 0, total_credit: 0 });
   });
@@ -121,11 +146,17 @@ describe('send-purchase', () => {
     const { id, card } = customer(200);
     const paid = bill('S-1', [item(PRODUCT.espresso, 3, 100)]);
     const accepted = await accept({ card_number: card, max_credit: 50, bill: paid });
-    const sent = await send(card, { ...paid, payment_type: 'S', payment_recap: { credit_points: 0, amount_for_credit: accepted.body.data.accepted_payment.credit } });
+    const sent = await send(card, {
+      ...paid,
+      payment_type: 'S',
+      payment_recap: { credit_points: 0, amount_for_credit: accepted.body.data.accepted_payment.credit },
+    });
     expect(sent.status).toBe(201);
     expect(creditOf(id)).toBe(155);
     expect(creditOf(id)).toBe(accepted.body.data.accepted_payment.total_credit);
-    const records = server.app.node.db.prepare('SELECT kind, amount_minor FROM credit_records WHERE purchase_id = ? ORDER BY kind').all(sent.body.data.purchase_id);
+    const records = server.app.node.db
+      .prepare('SELECT kind, amount_minor FROM credit_records WHERE purchase_id = ? ORDER BY kind')
+      .all(sent.body.data.purchase_id);
     expect(records).toEqual([
       { kind: 'collection', amount_minor: 500 },
       { kind: 'redemption', amount_minor: 5000 },
@@ -151,9 +182,15 @@ describe('send-purchase', () => {
       message: 'The customer has 40 in credit',
     });
     const negative = await send(card, { ...bill('S-3', [item(PRODUCT.espresso, 3, 100)]), payment_recap: { amount_for_credit: -5 } });
-    expect(expectError(negative, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'bill.payment_recap.amount_for_credit', reason: 'not_allowed_value' });
+    expect(expectError(negative, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'bill.payment_recap.amount_for_credit',
+      reason: 'not_allowed_value',
+    });
     const anonymous = await send(undefined, { ...bill('S-3', [item(PRODUCT.espresso, 3, 100)]), payment_recap: { amount_for_credit: 5 } });
-    expect(expectError(anonymous, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'card_number', reason: 'required' });
+    expect(expectError(anonymous, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'card_number',
+      reason: 'required',
+    });
     expect(tables.map(count)).toEqual(before);
     expect(creditOf(id)).toBe(40);
   });
@@ -227,7 +264,9 @@ describe('send-purchase', () => {
     const returned = await send(card, bill('S-6-RETURN', [item(PRODUCT.espresso, -2, 100)]));
     expect(returned.status).toBe(201);
     expect(creditOf(id)).toBe(-2.4);
-    const listed = server.app.node.db.prepare("SELECT detail FROM sync_conflicts WHERE kind = 'credit_overspent' AND entity_id = ?").get(id) as { detail: string };
+    const listed = server.app.node.db.prepare("SELECT detail FROM sync_conflicts WHERE kind = 'credit_overspent' AND entity_id = ?").get(id) as {
+      detail: string;
+    };
     expect(JSON.parse(listed.detail)).toEqual({ balance_credit: -2.4 });
   });
 
@@ -259,10 +298,18 @@ describe('a store with a hub', () => {
     const sendHere = (billId: string, recap: Record<string, unknown>) =>
       call('POST', `${store.api('enterprise')}/purchases/actions/send-purchase`, {
         headers: storeAuth,
-        body: { store_id: CENTRAL, cashdesk_number: 1, card_number: demoCredentials.customer_card, bill: { ...bill(billId, [item(PRODUCT.espresso, 1, 100)]), payment_recap: recap } },
+        body: {
+          store_id: CENTRAL,
+          cashdesk_number: 1,
+          card_number: demoCredentials.customer_card,
+          bill: { ...bill(billId, [item(PRODUCT.espresso, 1, 100)]), payment_recap: recap },
+        },
       });
     const stale = await sendHere('H-1', { amount_for_credit: 10 });
-    expect(expectError(stale, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'bill.payment_recap.amount_for_credit', reason: 'offline_redemption_limit' });
+    expect(expectError(stale, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'bill.payment_recap.amount_for_credit',
+      reason: 'offline_redemption_limit',
+    });
     expect((await sendHere('H-2', {})).status).toBe(201);
     expect(summedCredit(store.app.node.db, DEMO_IDS.customerJana)).toBe(20_200);
   });

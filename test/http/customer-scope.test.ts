@@ -71,7 +71,9 @@ async function giveRecords(customerId: string): Promise<void> {
     },
   });
   insertOrder(server, customerId);
-  await post(`/customers/${customerId}/customer-source-records`, { customer_source_record: { customer_source_id: `scope-${serial}`, external_id: `S-${serial}` } });
+  await post(`/customers/${customerId}/customer-source-records`, {
+    customer_source_record: { customer_source_id: `scope-${serial}`, external_id: `S-${serial}` },
+  });
   await post('/events', { event: { event_type_id: 'aaaaaaaaaaaaaaaaaaaaaaaaaa', customer_id: customerId, external_id: `scope-${serial}` } });
 }
 
@@ -111,7 +113,12 @@ for (const collection of PER_CUSTOMER) {
     }
   });
 
-  listChecks(`GET ${collection.path} (customer, Jana logged in)`, () => ({ url: `${server.api('customer')}${own}`, headers: jana, plural: collection.plural, idField: collection.idField }));
+  listChecks(`GET ${collection.path} (customer, Jana logged in)`, () => ({
+    url: `${server.api('customer')}${own}`,
+    headers: jana,
+    plural: collection.plural,
+    idField: collection.idField,
+  }));
 }
 
 describe('lists under another customer’s record in the customer interface', () => {

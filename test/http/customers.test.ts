@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { changeCount, createCustomer, invalidParam, janaSession, loginByEmail, person, UNKNOWN_ID, type Session } from '../support/customers-fixtures.js';
+import {
+  changeCount,
+  createCustomer,
+  invalidParam,
+  janaSession,
+  loginByEmail,
+  person,
+  UNKNOWN_ID,
+  type Session,
+} from '../support/customers-fixtures.js';
 import { expectError } from '../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { listChecks } from '../support/list-checks.js';
@@ -15,14 +24,20 @@ const customerApi = (path: string) => `${server.api('customer')}${path}`;
 const get = (path: string) => call('GET', enterprise(path), { headers: pos });
 const post = (body: unknown) => call('POST', enterprise('/customers'), { headers: pos, body });
 const put = (id: string, body: unknown) => call('PUT', enterprise(`/customers/${id}`), { headers: pos, body });
-const ids = (response: Awaited<ReturnType<typeof call>>) => response.body.data.customers.map((customer: { customer_id: string }) => customer.customer_id);
+const ids = (response: Awaited<ReturnType<typeof call>>) =>
+  response.body.data.customers.map((customer: { customer_id: string }) => customer.customer_id);
 
 beforeAll(async () => {
   server = await startTestServer();
   pos = await demoPosLogin(server);
   jana = await janaSession(server);
   for (let n = 1; n <= 6; n += 1) {
-    made.push(await createCustomer(server, pos, { customer: { personal_information: person(n) }, customer_source: { customer_source_id: n <= 2 ? 'eshop' : 'pos', external_id: `X${n}` } }));
+    made.push(
+      await createCustomer(server, pos, {
+        customer: { personal_information: person(n) },
+        customer_source: { customer_source_id: n <= 2 ? 'eshop' : 'pos', external_id: `X${n}` },
+      }),
+    );
   }
 });
 afterAll(() => server.close());
@@ -45,7 +60,18 @@ describe('POST /customers', () => {
         phone: '420123456789',
         language_id: 'cs',
         store_id: DEMO_IDS.storeCentral,
-        address: { address1: 'Street 100', address2: null, address3: null, address4: null, address5: null, address6: null, address7: null, zip: '60200', city: 'Brno', country_code: 'cz' },
+        address: {
+          address1: 'Street 100',
+          address2: null,
+          address3: null,
+          address4: null,
+          address5: null,
+          address6: null,
+          address7: null,
+          zip: '60200',
+          city: 'Brno',
+          country_code: 'cz',
+        },
         agreement: { agreement_gtc: 1, agreement_profiling: 0, agreement_marketing_communication: 0, custom_agreements: [] },
       },
       last_change: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/),
@@ -70,14 +96,38 @@ describe('POST /customers', () => {
   });
 
   it('refuses an unknown store, a malformed e-mail, a taken e-mail, a weak password, autologin without password, an unknown gender', async () => {
-    expect(invalidParam(await post({ customer: { personal_information: person(110, { store_id: UNKNOWN_ID }) } }))).toMatchObject({ name: 'customer.personal_information.store_id', reason: 'not_found' });
-    expect(invalidParam(await post({ customer: { personal_information: person(111, { email: 'nope' }) } }))).toMatchObject({ name: 'customer.personal_information.email', reason: 'invalid_value_format' });
-    expect(invalidParam(await post({ customer: { personal_information: person(112, { email: 'TEST1@example.com' }) } }))).toMatchObject({ name: 'customer.personal_information.email', reason: 'already_exists' });
-    expect(invalidParam(await post({ customer: { personal_information: person(113) }, password: 'short' }))).toMatchObject({ name: 'password', reason: 'not_allowed_value' });
-    expect(invalidParam(await post({ customer: { personal_information: person(113) }, password: 'longbutnodigits' }))).toMatchObject({ name: 'password', reason: 'not_allowed_value' });
-    expect(invalidParam(await post({ customer: { personal_information: person(114) }, autologin: true }))).toMatchObject({ name: 'password', reason: 'required' });
-    expect(invalidParam(await post({ customer: { personal_information: person(115, { gender: 3 }) } }))).toMatchObject({ name: 'customer.personal_information.gender', reason: 'not_allowed_value' });
-    expect(invalidParam(await post({ customer: { personal_information: person(116, { phone: '420-abc' }) } }))).toMatchObject({ name: 'customer.personal_information.phone', reason: 'invalid_value_format' });
+    expect(invalidParam(await post({ customer: { personal_information: person(110, { store_id: UNKNOWN_ID }) } }))).toMatchObject({
+      name: 'customer.personal_information.store_id',
+      reason: 'not_found',
+    });
+    expect(invalidParam(await post({ customer: { personal_information: person(111, { email: 'nope' }) } }))).toMatchObject({
+      name: 'customer.personal_information.email',
+      reason: 'invalid_value_format',
+    });
+    expect(invalidParam(await post({ customer: { personal_information: person(112, { email: 'TEST1@example.com' }) } }))).toMatchObject({
+      name: 'customer.personal_information.email',
+      reason: 'already_exists',
+    });
+    expect(invalidParam(await post({ customer: { personal_information: person(113) }, password: 'short' }))).toMatchObject({
+      name: 'password',
+      reason: 'not_allowed_value',
+    });
+    expect(invalidParam(await post({ customer: { personal_information: person(113) }, password: 'longbutnodigits' }))).toMatchObject({
+      name: 'password',
+      reason: 'not_allowed_value',
+    });
+    expect(invalidParam(await post({ customer: { personal_information: person(114) }, autologin: true }))).toMatchObject({
+      name: 'password',
+      reason: 'required',
+    });
+    expect(invalidParam(await post({ customer: { personal_information: person(115, { gender: 3 }) } }))).toMatchObject({
+      name: 'customer.personal_information.gender',
+      reason: 'not_allowed_value',
+    });
+    expect(invalidParam(await post({ customer: { personal_information: person(116, { phone: '420-abc' }) } }))).toMatchObject({
+      name: 'customer.personal_information.phone',
+      reason: 'invalid_value_format',
+    });
     expect(invalidParam(await post({ customer: {} }))).toMatchObject({ name: 'customer.personal_information', reason: 'required' });
   });
 });
@@ -101,7 +151,9 @@ describe('GET /customers', () => {
     expect(ids(await get('/customers?last_name=Odd&first_name=Test3'))).toEqual([made[2]]);
     const evens = await get('/customers?last_name=Even&count=1000');
     expect(ids(evens)).toEqual(expect.arrayContaining([made[1], made[3], made[5]]));
-    expect(evens.body.data.customers.every((c: { personal_information: { last_name: string } }) => c.personal_information.last_name === 'Even')).toBe(true);
+    expect(evens.body.data.customers.every((c: { personal_information: { last_name: string } }) => c.personal_information.last_name === 'Even')).toBe(
+      true,
+    );
     expect(ids(await get('/customers?birthdate=1990-01-07'))).toEqual([made[5]]);
     expect(ids(await get('/customers?birthdate=07.01.1990'))).toEqual([made[5]]);
     expect(ids(await get('/customers?customer_source_id=eshop'))).toEqual([made[0], made[1]].sort());
@@ -161,7 +213,12 @@ describe('PUT /customers/{customer_id}', () => {
     expect(response.status).toBe(204);
     expect(response.body).toBe('');
     expect(changeCount(server) - before).toBe(1);
-    expect((await get(`/customers/${made[0]}`)).body.data.personal_information).toMatchObject({ first_name: 'Test1', last_name: 'Renamed', email: 'test1@example.com', address: { city: 'Ostrava' } });
+    expect((await get(`/customers/${made[0]}`)).body.data.personal_information).toMatchObject({
+      first_name: 'Test1',
+      last_name: 'Renamed',
+      email: 'test1@example.com',
+      address: { city: 'Ostrava' },
+    });
   });
 
   it('sets a new password the customer can log in with', async () => {
@@ -171,9 +228,18 @@ describe('PUT /customers/{customer_id}', () => {
 
   it('keeps a customer its own e-mail but refuses another customer’s, an unknown store, and removing the store', async () => {
     expect((await put(made[2]!, { customer: { personal_information: { email: 'TEST3@example.com' } } })).status).toBe(204);
-    expect(invalidParam(await put(made[2]!, { customer: { personal_information: { email: 'test4@example.com' } } }))).toMatchObject({ name: 'customer.personal_information.email', reason: 'already_exists' });
-    expect(invalidParam(await put(made[2]!, { customer: { personal_information: { store_id: UNKNOWN_ID } } }))).toMatchObject({ name: 'customer.personal_information.store_id', reason: 'not_found' });
-    expect(invalidParam(await put(made[2]!, { customer: { personal_information: { store_id: null } } }))).toMatchObject({ name: 'customer.personal_information.store_id', reason: 'not_allowed_value' });
+    expect(invalidParam(await put(made[2]!, { customer: { personal_information: { email: 'test4@example.com' } } }))).toMatchObject({
+      name: 'customer.personal_information.email',
+      reason: 'already_exists',
+    });
+    expect(invalidParam(await put(made[2]!, { customer: { personal_information: { store_id: UNKNOWN_ID } } }))).toMatchObject({
+      name: 'customer.personal_information.store_id',
+      reason: 'not_found',
+    });
+    expect(invalidParam(await put(made[2]!, { customer: { personal_information: { store_id: null } } }))).toMatchObject({
+      name: 'customer.personal_information.store_id',
+      reason: 'not_allowed_value',
+    });
   });
 
   it('answers 404 for an unknown customer', async () => {
@@ -185,17 +251,27 @@ describe('customers in the customer interface', () => {
   const asJana = (method: string, path: string, body?: unknown) => call(method, customerApi(path), { headers: jana.headers, body });
 
   it('lists only the logged-in customer, whatever the filters ask', async () => {
-    expect((await asJana('GET', '/customers')).body.data).toEqual({ total_items: 1, customers: [expect.objectContaining({ customer_id: DEMO_IDS.customerJana })] });
+    expect((await asJana('GET', '/customers')).body.data).toEqual({
+      total_items: 1,
+      customers: [expect.objectContaining({ customer_id: DEMO_IDS.customerJana })],
+    });
     expect((await asJana('GET', `/customers?customer_ids=${DEMO_IDS.customerPetr}`)).body.data).toEqual({ customers: [], total_items: 0 });
     expect((await asJana('GET', '/customers?email=test1@example.com')).body.data.total_items).toBe(0);
   });
 
   it('reads and changes its own record; another customer’s answers not_belong_to_logged_in_customer', async () => {
     expect((await asJana('GET', `/customers/${DEMO_IDS.customerJana}`)).body.data.customer_id).toBe(DEMO_IDS.customerJana);
-    expect(invalidParam(await asJana('GET', `/customers/${DEMO_IDS.customerPetr}`))).toMatchObject({ name: 'customer_id', reason: 'not_belong_to_logged_in_customer' });
-    expect((await asJana('PUT', `/customers/${DEMO_IDS.customerJana}`, { customer: { personal_information: { language_id: 'en' } } })).status).toBe(204);
+    expect(invalidParam(await asJana('GET', `/customers/${DEMO_IDS.customerPetr}`))).toMatchObject({
+      name: 'customer_id',
+      reason: 'not_belong_to_logged_in_customer',
+    });
+    expect((await asJana('PUT', `/customers/${DEMO_IDS.customerJana}`, { customer: { personal_information: { language_id: 'en' } } })).status).toBe(
+      204,
+    );
     expect((await asJana('GET', `/customers/${DEMO_IDS.customerJana}`)).body.data.personal_information.language_id).toBe('en');
-    expect(invalidParam(await asJana('PUT', `/customers/${DEMO_IDS.customerPetr}`, { customer: { personal_information: { first_name: 'X' } } }))).toMatchObject({
+    expect(
+      invalidParam(await asJana('PUT', `/customers/${DEMO_IDS.customerPetr}`, { customer: { personal_information: { first_name: 'X' } } })),
+    ).toMatchObject({
       reason: 'not_belong_to_logged_in_customer',
     });
     expect((await get(`/customers/${DEMO_IDS.customerPetr}`)).body.data.personal_information.first_name).toBe('Petr');
@@ -204,7 +280,10 @@ describe('customers in the customer interface', () => {
   it('a token with no customer logged in may register one but not read customers (403)', async () => {
     const anonymous = await demoToken(server);
     expectError(await call('GET', customerApi('/customers'), { headers: anonymous.headers }), 403, 'forbidden_exception');
-    const created = await call('POST', customerApi('/customers'), { headers: anonymous.headers, body: { customer: { personal_information: person(200) }, autologin: false } });
+    const created = await call('POST', customerApi('/customers'), {
+      headers: anonymous.headers,
+      body: { customer: { personal_information: person(200) }, autologin: false },
+    });
     expect(created.status).toBe(201);
     expectError(await call('GET', customerApi('/customers'), { headers: anonymous.headers }), 403, 'forbidden_exception');
   });
@@ -213,7 +292,12 @@ describe('customers in the customer interface', () => {
     const session = await demoToken(server);
     const created = await call('POST', customerApi('/customers'), {
       headers: session.headers,
-      body: { customer: { personal_information: person(201) }, customer_source: { customer_source_id: 'app' }, password: 'Secret123', autologin: true },
+      body: {
+        customer: { personal_information: person(201) },
+        customer_source: { customer_source_id: 'app' },
+        password: 'Secret123',
+        autologin: true,
+      },
     });
     expect(created.status).toBe(201);
     const own = await call('GET', customerApi('/customers'), { headers: session.headers });
@@ -221,4 +305,9 @@ describe('customers in the customer interface', () => {
   });
 });
 
-listChecks('GET /customers (enterprise)', () => ({ url: `${server.api('enterprise')}/customers`, headers: pos, plural: 'customers', idField: 'customer_id' }));
+listChecks('GET /customers (enterprise)', () => ({
+  url: `${server.api('enterprise')}/customers`,
+  headers: pos,
+  plural: 'customers',
+  idField: 'customer_id',
+}));

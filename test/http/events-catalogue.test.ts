@@ -141,10 +141,30 @@ describe.each([
   });
 });
 
-listChecks('GET /event-properties (enterprise)', () => ({ url: `${server.api('enterprise')}/event-properties`, headers: pos, plural: 'event_properties', idField: 'property_id' }));
+listChecks('GET /event-properties (enterprise)', () => ({
+  url: `${server.api('enterprise')}/event-properties`,
+  headers: pos,
+  plural: 'event_properties',
+  idField: 'property_id',
+}));
 
-listChecks('GET /event-groups (enterprise)', () => ({ url: `${server.api('enterprise')}/event-groups`, headers: pos, plural: 'event_groups', idField: 'event_group_id' }));
+listChecks('GET /event-groups (enterprise)', () => ({
+  url: `${server.api('enterprise')}/event-groups`,
+  headers: pos,
+  plural: 'event_groups',
+  idField: 'event_group_id',
+}));
 
-listChecks('GET /event-groups (customer)', () => ({ url: `${server.api('customer')}/event-groups`, headers: token, plural: 'event_groups', idField: 'event_group_id' }));
+listChecks('GET /event-groups (customer)', () => ({
+  url: `${server.api('customer')}/event-groups`,
+  headers: token,
+  plural: 'event_groups',
+  idField: 'event_group_id',
+}));
 
-listChecks('GET /event-properties (customer)', () => ({ url: `${server.api('customer')}/event-properties`, headers: token, plural: 'event_properties', idField: 'property_id' }));
+listChecks('GET /event-properties (customer)', () => ({
+  url: `${server.api('customer')}/event-properties`,
+  headers: token,
+  plural: 'event_properties',
+  idField: 'property_id',
+}));

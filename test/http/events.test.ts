@@ -121,7 +121,10 @@ describe('POST /events', () => {
   it('names an unknown customer and an unknown property with not_found', async () => {
     const response = await post({
       event: event({ customer_id: 'ffffffffffffffffffffffffff' }),
-      property_records: [{ property_id: 'visit_channel', property_value: 'app' }, { property_id: 'no_such_property', property_value: 1 }],
+      property_records: [
+        { property_id: 'visit_channel', property_value: 'app' },
+        { property_id: 'no_such_property', property_value: 1 },
+      ],
     });
     expect(response.status).toBe(400);
     expect(response.body.error.error_data.invalid_params.map((p: any) => [p.name, p.reason])).toEqual([
@@ -146,13 +149,18 @@ describe('POST /events', () => {
     const send = (data: string, value: string) =>
       call('POST', `${enterprise}/events`, {
         headers: pos,
-        rawBody: `{"event": ${JSON.stringify(event())}, "property_records": [{"property_id": "visit_channel", "property_value": ${value}}]}`.replace('"event": {', `"event": {"data": ${data}, `),
+        rawBody: `{"event": ${JSON.stringify(event())}, "property_records": [{"property_id": "visit_channel", "property_value": ${value}}]}`.replace(
+          '"event": {',
+          `"event": {"data": ${data}, `,
+        ),
       });
     expect((await send(`{"a": ${nested(JSON_NESTING_LIMIT - 1)}}`, nested(JSON_NESTING_LIMIT))).status).toBe(201);
     for (const depth of [JSON_NESTING_LIMIT + 1, 2_000, 200_000]) {
       const deepData = await send(`{"a": ${nested(depth)}}`, '1');
       expect(deepData.status).toBe(400);
-      expect(deepData.body.error.error_data.invalid_params).toEqual([expect.objectContaining({ name: 'event.data.a', reason: 'invalid_value_format' })]);
+      expect(deepData.body.error.error_data.invalid_params).toEqual([
+        expect.objectContaining({ name: 'event.data.a', reason: 'invalid_value_format' }),
+      ]);
       const deepValue = await send('"text"', nested(depth));
       expect(deepValue.status).toBe(400);
       expect(deepValue.body.error.error_data.invalid_params).toEqual([

@@ -18,9 +18,9 @@ afterAll(() => server.close());
 describe('GET /customer-external-applications', () => {
   it('lists the demo application and the one registered here, and reads each by id', async () => {
     const list = await call('GET', `${server.api('enterprise')}/customer-external-applications`, { headers: pos });
-    expect(list.body.data.customer_external_applications.map((application: { external_application_id: string }) => application.external_application_id)).toEqual(
-      expect.arrayContaining([demoCredentials.external_application_id, kiosk]),
-    );
+    expect(
+      list.body.data.customer_external_applications.map((application: { external_application_id: string }) => application.external_application_id),
+    ).toEqual(expect.arrayContaining([demoCredentials.external_application_id, kiosk]));
     const one = await call('GET', `${server.api('enterprise')}/customer-external-applications/${kiosk}`, { headers: pos });
     expect(one.body.data).toMatchObject({ external_application_id: kiosk, name: 'Store kiosk', state: 1 });
   });

@@ -4,15 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../src/demo/demo.js';
-import {
-  basic,
-  call,
-  demoPosLogin,
-  demoToken,
-  startTestServer,
-  type JsonResponse,
-  type TestServer,
-} from '../support/server.js';
+import { basic, call, demoPosLogin, demoToken, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
 import { expectError } from '../support/expect-error.js';
 
 /** The `invalid_params` of a 400 answer. */
@@ -47,9 +39,14 @@ describe('the HTTP frame', () => {
     });
 
     it('answers a single record in the data envelope', async () => {
-      const response = await call('GET', `${enterprise}/customer-external-applications/${demoCredentials.external_application_id}`, { headers: auth });
+      const response = await call('GET', `${enterprise}/customer-external-applications/${demoCredentials.external_application_id}`, {
+        headers: auth,
+      });
       expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({ external_application_id: demoCredentials.external_application_id, name: 'Demo POS and customer app' });
+      expect(response.body.data).toMatchObject({
+        external_application_id: demoCredentials.external_application_id,
+        name: 'Demo POS and customer app',
+      });
     });
 
     it('answers a creation with 201 in the data envelope', async () => {
@@ -142,7 +139,11 @@ describe('the HTTP frame', () => {
 
     it('enterprise-only user login on the customer interface answers 403', async () => {
       const response = await call('POST', `${customer}/users/actions/login`, {
-        body: { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password },
+        body: {
+          user_external_application_id: demoCredentials.external_application_id,
+          login: demoCredentials.pos_login,
+          password: demoCredentials.pos_password,
+        },
       });
       const error = expectError(response, 403, 'interface_not_allowed_exception');
       expect(error.type).toBe('interface_not_allowed_exception');
@@ -169,7 +170,11 @@ describe('the HTTP frame', () => {
 
     it('answers an unknown path outside both interfaces with 404 in the error envelope', async () => {
       expectError(await call('GET', `${server.url}/rest-api/admin-interface/v1.0/customers`), 404, 'not_found_exception');
-      expectError(await call('GET', `${server.url}/rest-api/enterprise-interface/v2.0/customer-external-applications`, { headers: auth }), 404, 'not_found_exception');
+      expectError(
+        await call('GET', `${server.url}/rest-api/enterprise-interface/v2.0/customer-external-applications`, { headers: auth }),
+        404,
+        'not_found_exception',
+      );
     });
 
     it('answers an unknown id with 404 naming the resource and the id', async () => {
@@ -278,7 +283,9 @@ describe('paging and sort of GET /customer-external-applications', () => {
   });
 
   it('sorts by external_application_id ascending by default', async () => {
-    const ids = (await list('?count=1000')).body.data.customer_external_applications.map((app: { external_application_id: string }) => app.external_application_id);
+    const ids = (await list('?count=1000')).body.data.customer_external_applications.map(
+      (app: { external_application_id: string }) => app.external_application_id,
+    );
     expect(ids).toHaveLength(EXTRA + 1);
     expect(ids).toEqual([...ids].sort());
   });

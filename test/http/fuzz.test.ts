@@ -61,7 +61,12 @@ const known = new Known(
 function hourlyBasic(now: number): Record<string, string> {
   const hour = new Date(now).toISOString().slice(0, 13).replace(/[-T]/g, '');
   const md5 = createHash('md5').update(demoCredentials.pos_password).digest('hex');
-  return basic(demoCredentials.legacy_basic_login, createHash('sha256').update(md5 + hour).digest('hex'));
+  return basic(
+    demoCredentials.legacy_basic_login,
+    createHash('sha256')
+      .update(md5 + hour)
+      .digest('hex'),
+  );
 }
 
 beforeAll(async () => {
@@ -92,7 +97,13 @@ function exchange(url: string, sent: Sent): Promise<{ status: number; contentTyp
     const outgoing = httpRequest(url, { method: sent.method, headers: { ...sent.headers, ...length } }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, contentType: incoming.headers['content-type'] ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('end', () =>
+        resolve({
+          status: incoming.statusCode ?? 0,
+          contentType: incoming.headers['content-type'] ?? '',
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       incoming.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -141,7 +152,8 @@ function errorProblemOf(status: number, contentType: string, body: unknown): str
   if (!contentType.startsWith('application/json')) return 'an error that is not JSON';
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   const fields = ['type', 'exception', 'title', 'detail'];
-  if (Object.keys(body as object).join() !== 'error' || !error || fields.some((field) => typeof error[field] !== 'string')) return 'not the error envelope';
+  if (Object.keys(body as object).join() !== 'error' || !error || fields.some((field) => typeof error[field] !== 'string'))
+    return 'not the error envelope';
   if (EXCEPTIONS[error.exception as keyof typeof EXCEPTIONS] !== status) return `exception ${String(error.exception)} answered with ${status}`;
   if (error.error_data !== undefined && (error.error_data === null || typeof error.error_data !== 'object')) return 'error_data that is no object';
   return undefined;
@@ -188,7 +200,8 @@ function authorization(random: Random, iface: Interface, operation: Operation): 
 function request(random: Random, operation: Operation, iface: Interface): Sent {
   const headers: Record<string, string> = { ...authorization(random, iface, operation) };
   if (random.chance(0.2)) headers['accept-language'] = random.pick(['cs', 'en-gb;q=0.8, *', '__proto__', '', 'x'.repeat(2_000)]);
-  if (operation.method !== 'get' && random.chance(0.15)) headers['idempotency-key'] = random.pick(['constructor', `key-${random.hex(8)}`, ' ', 'x'.repeat(1_000)]);
+  if (operation.method !== 'get' && random.chance(0.15))
+    headers['idempotency-key'] = random.pick(['constructor', `key-${random.hex(8)}`, ' ', 'x'.repeat(1_000)]);
   const path = filledPath(operation, (name) => (name === 'token_id' && random.chance(0.5) ? tokenId : pathValue(random, name, known)));
   const query = queryString(random, operation.parameters, operation.listedFields, known);
   const sent: Sent = { iface, method: operation.method.toUpperCase(), path: query ? `${path}?${query}` : path, headers };
@@ -218,7 +231,12 @@ function request(random: Random, operation: Operation, iface: Interface): Sent {
 async function interfacesOf(operation: Operation, findings: Finding[]): Promise<Interface[]> {
   const serving: Interface[] = [];
   for (const iface of ['enterprise', 'customer'] as const) {
-    const probe = await send({ iface, method: operation.method.toUpperCase(), path: filledPath(operation, () => DEMO_IDS.customerJana), headers: credentials[iface] });
+    const probe = await send({
+      iface,
+      method: operation.method.toUpperCase(),
+      path: filledPath(operation, () => DEMO_IDS.customerJana),
+      headers: credentials[iface],
+    });
     if (probe.finding) findings.push(probe.finding);
     if (probe.exception !== 'interface_not_allowed_exception') serving.push(iface);
   }
@@ -227,31 +245,30 @@ async function interfacesOf(operation: Operation, findings: Finding[]): Promise<
 }
 
 /** Logouts last: they end the sessions every other operation is called with. */
-const ordered = [...operations.filter((operation) => !operation.path.endsWith('/logout')), ...operations.filter((operation) => operation.path.endsWith('/logout'))];
+const ordered = [
+  ...operations.filter((operation) => !operation.path.endsWith('/logout')),
+  ...operations.filter((operation) => operation.path.endsWith('/logout')),
+];
 
 describe('fuzz over every operation of the 2021 spec', () => {
-  it(
-    `answers ${REQUESTS_PER_OPERATION} generated requests to each operation below 500, errors in the envelope (seed ${SEED})`,
-    async () => {
-      expect(operations.length).toBeGreaterThan(150);
-      expect(operations.length * (REQUESTS_PER_OPERATION + 2)).toBeLessThanOrEqual(MAX_REQUESTS);
-      const findings: Finding[] = [];
-      const succeeded = new Set<Operation>();
-      for (const operation of ordered) {
-        const random = new Random(seedOf(SEED, `${operation.method} ${operation.path}`));
-        const interfaces = await interfacesOf(operation, findings);
-        for (let count = 0; count < REQUESTS_PER_OPERATION; count++) {
-          const answer = await send(request(random, operation, random.pick(interfaces)));
-          if (answer.status < 300) succeeded.add(operation);
-          if (answer.finding) findings.push(answer.finding);
-        }
+  it(`answers ${REQUESTS_PER_OPERATION} generated requests to each operation below 500, errors in the envelope (seed ${SEED})`, async () => {
+    expect(operations.length).toBeGreaterThan(150);
+    expect(operations.length * (REQUESTS_PER_OPERATION + 2)).toBeLessThanOrEqual(MAX_REQUESTS);
+    const findings: Finding[] = [];
+    const succeeded = new Set<Operation>();
+    for (const operation of ordered) {
+      const random = new Random(seedOf(SEED, `${operation.method} ${operation.path}`));
+      const interfaces = await interfacesOf(operation, findings);
+      for (let count = 0; count < REQUESTS_PER_OPERATION; count++) {
+        const answer = await send(request(random, operation, random.pick(interfaces)));
+        if (answer.status < 300) succeeded.add(operation);
+        if (answer.finding) findings.push(answer.finding);
       }
-      const report = findings.slice(0, 10).map((finding) => `\n${finding.status} ← ${finding.request}\n   ${finding.answer}`);
-      expect(findings.length, `seed ${SEED}: ${findings.length} findings (LOYALTYD_FUZZ_SEED=${SEED} replays them)${report.join('')}`).toBe(0);
-      // The fuzz reaches past authentication and validation into the services: reads and writes succeed.
-      expect(succeeded.size).toBeGreaterThanOrEqual(50);
-      expect([...succeeded].filter((operation) => operation.method !== 'get').length).toBeGreaterThanOrEqual(8);
-    },
-    60_000,
-  );
+    }
+    const report = findings.slice(0, 10).map((finding) => `\n${finding.status} ← ${finding.request}\n   ${finding.answer}`);
+    expect(findings.length, `seed ${SEED}: ${findings.length} findings (LOYALTYD_FUZZ_SEED=${SEED} replays them)${report.join('')}`).toBe(0);
+    // The fuzz reaches past authentication and validation into the services: reads and writes succeed.
+    expect(succeeded.size).toBeGreaterThanOrEqual(50);
+    expect([...succeeded].filter((operation) => operation.method !== 'get').length).toBeGreaterThanOrEqual(8);
+  }, 60_000);
 });

@@ -49,7 +49,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('keys are scoped to the caller: another user may use the same key', async () => {
-    await server.app.services.users.create({ login: 'backoffice', password: 'backoffice-password', externalApplicationId: demoCredentials.external_application_id, legacyBasic: false });
+    await server.app.services.users.create({
+      login: 'backoffice',
+      password: 'backoffice-password',
+      externalApplicationId: demoCredentials.external_application_id,
+      legacyBasic: false,
+    });
     const login = await call('POST', `${server.api('enterprise')}/users/actions/login`, {
       body: { user_external_application_id: demoCredentials.external_application_id, login: 'backoffice', password: 'backoffice-password' },
     });

@@ -36,7 +36,9 @@ describe('list bounds', () => {
   });
 
   it('/openapi.json lists the sort fields of every list', async () => {
-    const document = (await call('GET', `${server.url}/openapi.json`)).body as { paths: Record<string, Record<string, { parameters?: { name: string; schema: any }[] }>> };
+    const document = (await call('GET', `${server.url}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { parameters?: { name: string; schema: any }[] }>>;
+    };
     const lists = Object.entries(document.paths).flatMap(([path, operations]) => {
       const parameters = operations.get?.parameters ?? [];
       const sort = parameters.find((parameter) => parameter.name === 'sort_field');

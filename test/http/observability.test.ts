@@ -37,8 +37,12 @@ describe('/health and /metrics', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     const text = response.body as string;
-    expect(text).toMatch(/loyaltyd_http_requests_total\{method="GET",route="\/rest-api\/enterprise-interface\/v1\.0\/customer-external-applications",status="200"\} \d+/);
-    expect(text).toContain('route="/rest-api/enterprise-interface/v1.0/customer-external-applications/:customer_external_application_id",status="404"');
+    expect(text).toMatch(
+      /loyaltyd_http_requests_total\{method="GET",route="\/rest-api\/enterprise-interface\/v1\.0\/customer-external-applications",status="200"\} \d+/,
+    );
+    expect(text).toContain(
+      'route="/rest-api/enterprise-interface/v1.0/customer-external-applications/:customer_external_application_id",status="404"',
+    );
     expect(text).toContain('loyaltyd_http_request_duration_seconds_bucket');
     expect(text).toContain('loyaltyd_process_resident_memory_bytes');
   });
@@ -46,12 +50,16 @@ describe('/health and /metrics', () => {
 
 describe('request logs', () => {
   it('never carry a customer-interface token id or another secret-like path segment', () => {
-    expect(redactPath('/rest-api/customer-interface/v1.0/tokens/0123abcd/actions/login')).toBe('/rest-api/customer-interface/v1.0/tokens/:redacted/actions/login');
+    expect(redactPath('/rest-api/customer-interface/v1.0/tokens/0123abcd/actions/login')).toBe(
+      '/rest-api/customer-interface/v1.0/tokens/:redacted/actions/login',
+    );
     expect(redactPath('/rest-api/customer-interface/v1.0/Tokens/0123abcd')).toBe('/rest-api/customer-interface/v1.0/Tokens/:redacted');
     expect(redactPath('/rest-api/customer-interface/v1.0/tokens')).toBe('/rest-api/customer-interface/v1.0/tokens');
     expect(redactPath('/password-setup/abc')).toBe('/password-setup/:redacted');
     expect(redactPath(`/anything/${'f'.repeat(40)}/x`)).toBe('/anything/:redacted/x');
-    expect(redactPath('/rest-api/enterprise-interface/v1.0/customers/ffffffffffffffffffffffffff')).toBe('/rest-api/enterprise-interface/v1.0/customers/ffffffffffffffffffffffffff');
+    expect(redactPath('/rest-api/enterprise-interface/v1.0/customers/ffffffffffffffffffffffffff')).toBe(
+      '/rest-api/enterprise-interface/v1.0/customers/ffffffffffffffffffffffffff',
+    );
   });
 
   it('are one line a request at info, with its id, route path and status, and none at warn', async () => {
@@ -65,12 +73,25 @@ describe('request logs', () => {
       }).listen(0, '127.0.0.1');
       await new Promise((resolve) => http.once('listening', resolve));
       try {
-        const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/rest-api/customer-interface/v1.0/tokens/secret-id?x=1`, { method: 'POST' });
+        const response = await fetch(
+          `http://127.0.0.1:${(http.address() as AddressInfo).port}/rest-api/customer-interface/v1.0/tokens/secret-id?x=1`,
+          { method: 'POST' },
+        );
         expect(response.status).toBe(201);
         await new Promise((resolve) => setTimeout(resolve, 20));
         const requestId = response.headers.get('x-request-id');
         expect(lines).toEqual(
-          level === 'info' ? [expect.objectContaining({ requestId, method: 'POST', path: '/rest-api/customer-interface/v1.0/tokens/:redacted', status: 201, ip: '127.0.0.1' })] : [],
+          level === 'info'
+            ? [
+                expect.objectContaining({
+                  requestId,
+                  method: 'POST',
+                  path: '/rest-api/customer-interface/v1.0/tokens/:redacted',
+                  status: 201,
+                  ip: '127.0.0.1',
+                }),
+              ]
+            : [],
         );
       } finally {
         http.close();

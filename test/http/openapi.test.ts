@@ -84,9 +84,9 @@ describe('/openapi.json of a store', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
-    expect(new Set(Object.values(document.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId))).size).toBe(
-      Object.values(document.paths).flatMap((operations) => Object.values(operations)).length,
-    );
+    expect(
+      new Set(Object.values(document.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId))).size,
+    ).toBe(Object.values(document.paths).flatMap((operations) => Object.values(operations)).length);
   });
 
   it('names every route the store serves; a route it leaves out answers interface_not_allowed_exception', async () => {
@@ -94,7 +94,11 @@ describe('/openapi.json of a store', () => {
     expect(served.length).toBeGreaterThan(100);
     const undocumented = served.filter((route) => !documents(document, route));
     for (const route of undocumented) {
-      const answer = await call(route.method.toUpperCase(), `${server.url}${route.path.replace(/:(\w+)/g, '$1')}`, route.method === 'get' ? {} : { body: {} });
+      const answer = await call(
+        route.method.toUpperCase(),
+        `${server.url}${route.path.replace(/:(\w+)/g, '$1')}`,
+        route.method === 'get' ? {} : { body: {} },
+      );
       expect(answer.body?.error?.exception, `${route.method} ${route.path}`).toBe('interface_not_allowed_exception');
     }
     // Each resource an interface leaves out is still routed there, to say so.
@@ -124,9 +128,14 @@ describe('/openapi.json of a store', () => {
     const components = (document as unknown as { components: { schemas: Record<string, any> } }).components.schemas;
     const item = components.DiscountItem;
     expect(item.required).toContain('bill_item_id');
-    for (const field of ['bill_item_id', 'discount_code', 'discount_value', 'discount_percent', 'description']) expect(item.properties[field]?.type, field).toBe('string');
-    const answer = document.paths['/rest-api/enterprise-interface/v1.0/purchases/actions/accept-payment']!.post!.responses['200'].content['application/json'].schema;
-    expect(answer.properties.data.properties.accepted_payment.properties.recommended_discounts.items).toEqual({ $ref: '#/components/schemas/DiscountItem' });
+    for (const field of ['bill_item_id', 'discount_code', 'discount_value', 'discount_percent', 'description'])
+      expect(item.properties[field]?.type, field).toBe('string');
+    const answer =
+      document.paths['/rest-api/enterprise-interface/v1.0/purchases/actions/accept-payment']!.post!.responses['200'].content['application/json']
+        .schema;
+    expect(answer.properties.data.properties.accepted_payment.properties.recommended_discounts.items).toEqual({
+      $ref: '#/components/schemas/DiscountItem',
+    });
   });
 
   it('declares the answer of every operation of the interfaces that answers with a body', () => {
@@ -164,11 +173,13 @@ describe('/openapi.json of a store', () => {
     });
     let auth: Record<string, string>;
     let schema: (pointer: string) => ValidateFunction;
-    const requestSchema = (action: string) => schema(`/paths/${escape(`${ENTERPRISE}/purchases/actions/${action}`)}/post/requestBody/content/application~1json/schema`);
+    const requestSchema = (action: string) =>
+      schema(`/paths/${escape(`${ENTERPRISE}/purchases/actions/${action}`)}/post/requestBody/content/application~1json/schema`);
     const answerSchema = (action: string, status: number) =>
       schema(`/paths/${escape(`${ENTERPRISE}/purchases/actions/${action}`)}/post/responses/${status}/content/application~1json/schema`);
     const errorSchema = (status: number) => schema(`/components/responses/Error${status}/content/application~1json/schema`);
-    const errorsOf = (validate: ValidateFunction, value: unknown) => (validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`));
+    const errorsOf = (validate: ValidateFunction, value: unknown) =>
+      validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
 
     beforeAll(async () => {
       auth = await demoPosLogin(server);
@@ -185,13 +196,25 @@ describe('/openapi.json of a store', () => {
       {
         action: 'accept-payment',
         status: 200,
-        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 3, card_number: JANA_CARD, payment_type: 'S', max_points: 100, bill: bill('openapi-2') },
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: 3,
+          card_number: JANA_CARD,
+          payment_type: 'S',
+          max_points: 100,
+          bill: bill('openapi-2'),
+        },
         dropped: 'accepted_payment',
       },
       {
         action: 'send-purchase',
         status: 201,
-        body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 3, card_number: JANA_CARD, bill: { ...bill('openapi-3'), payment_type: 'S', payment_recap: { credit_points: 0, amount_for_credit: 0 } } },
+        body: {
+          store_id: DEMO_IDS.storeCentral,
+          cashdesk_number: 3,
+          card_number: JANA_CARD,
+          bill: { ...bill('openapi-3'), payment_type: 'S', payment_recap: { credit_points: 0, amount_for_credit: 0 } },
+        },
         dropped: 'purchase_id',
       },
     ];
@@ -226,7 +249,14 @@ describe('/openapi.json of a store', () => {
 
   it('the answers other endpoints declare conform too: logins, tokens, customers, cards', async () => {
     const schema = schemaAt(document);
-    const conforms = async (iface: 'enterprise' | 'customer', method: string, path: string, documented: string, options: Parameters<typeof call>[2], status = 200) => {
+    const conforms = async (
+      iface: 'enterprise' | 'customer',
+      method: string,
+      path: string,
+      documented: string,
+      options: Parameters<typeof call>[2],
+      status = 200,
+    ) => {
       const answer = await call(method.toUpperCase(), `${server.api(iface)}${path}`, options);
       expect(answer.status, `${method} ${path}`).toBe(status);
       const pointer = `/paths/${escape(`${server.api(iface).slice(server.url.length)}${documented}`)}/${method}/responses/${status}/content/application~1json/schema`;
@@ -236,7 +266,11 @@ describe('/openapi.json of a store', () => {
     };
     const auth = await demoPosLogin(server);
     const { demoCredentials } = await import('../../src/demo/demo.js');
-    const login = { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password };
+    const login = {
+      user_external_application_id: demoCredentials.external_application_id,
+      login: demoCredentials.pos_login,
+      password: demoCredentials.pos_password,
+    };
     await conforms('enterprise', 'post', '/users/actions/login', '/users/actions/login', { body: login });
     const customers = await conforms('enterprise', 'get', '/customers?count=3', '/customers', { headers: auth });
     expect(customers.customers.length).toBeGreaterThan(0);
@@ -246,10 +280,21 @@ describe('/openapi.json of a store', () => {
     expect(cards.cards.length).toBeGreaterThan(0);
     await conforms('enterprise', 'get', `/cards/${cards.cards[0].card_id as string}`, '/cards/{card_id}', { headers: auth });
     await conforms('enterprise', 'get', `/customers/${customerId}/cards`, '/customers/{customer_id}/cards', { headers: auth });
-    await conforms('customer', 'post', '/tokens', '/tokens', {
-      headers: { authorization: `Basic ${Buffer.from(`${demoCredentials.api_user}:`).toString('base64')}` },
-      body: { device: { device_id: 'openapi-test' }, setup: { language_id: 'en' }, external_application_id: demoCredentials.external_application_id },
-    }, 201);
+    await conforms(
+      'customer',
+      'post',
+      '/tokens',
+      '/tokens',
+      {
+        headers: { authorization: `Basic ${Buffer.from(`${demoCredentials.api_user}:`).toString('base64')}` },
+        body: {
+          device: { device_id: 'openapi-test' },
+          setup: { language_id: 'en' },
+          external_application_id: demoCredentials.external_application_id,
+        },
+      },
+      201,
+    );
   });
 
   it('every enterprise GET answers as its declared answer says: the lists, then each record by the ids they give', async () => {
@@ -259,7 +304,9 @@ describe('/openapi.json of a store', () => {
     type Get = { parameters: { name: string; in: string; required: boolean }[]; responses: Record<string, any> };
     const declared = Object.entries(document.paths).flatMap(([path, operations]) => {
       const operation = operations.get as unknown as Get | undefined;
-      return path.startsWith(base) && operation?.responses['200'].content['application/json'].schema.properties.data.type ? [{ path, operation }] : [];
+      return path.startsWith(base) && operation?.responses['200'].content['application/json'].schema.properties.data.type
+        ? [{ path, operation }]
+        : [];
     });
     // The ids the lists answer, by their key (`purchase_id`), for the paths that name one.
     const ids = new Map<string, string>();
@@ -291,7 +338,10 @@ describe('/openapi.json of a store', () => {
     for (const { path, operation } of declared.filter(({ operation }) => operation.parameters.some((parameter) => parameter.required))) {
       const required = operation.parameters.filter((parameter) => parameter.required);
       if (required.some((parameter) => parameter.in !== 'path' || !ids.has(parameter.name))) continue;
-      await check(path, required.reduce((url, parameter) => url.replace(`{${parameter.name}}`, ids.get(parameter.name)!), path));
+      await check(
+        path,
+        required.reduce((url, parameter) => url.replace(`{${parameter.name}}`, ids.get(parameter.name)!), path),
+      );
     }
     expect(checked).toEqual(
       expect.arrayContaining([
@@ -365,7 +415,11 @@ describe('/openapi.json of a hub', () => {
     expect(served.filter((route) => route.path.startsWith('/sync/v1')).length).toBeGreaterThanOrEqual(5);
     const undocumented = served.filter((route) => !documents(document, route));
     for (const route of undocumented) {
-      const answer = await call(route.method.toUpperCase(), `${server.url}${route.path.replace(/:(\w+)/g, '$1')}`, route.method === 'get' ? {} : { body: {} });
+      const answer = await call(
+        route.method.toUpperCase(),
+        `${server.url}${route.path.replace(/:(\w+)/g, '$1')}`,
+        route.method === 'get' ? {} : { body: {} },
+      );
       expect(answer.body?.error?.exception, `${route.method} ${route.path}`).toBe('interface_not_allowed_exception');
     }
     expect(document.paths['/sync/v1/commands']?.post?.security).toEqual([{ node: [] }]);

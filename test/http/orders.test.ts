@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import {
-  changesSince,
-  demoCustomerSession,
-  insertOrder,
-  lastChangeSeq,
-  lastOutboxSeq,
-  outboxKindsSince,
-} from '../support/reservations-fixtures.js';
+import { changesSince, demoCustomerSession, insertOrder, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { listChecks } from '../support/list-checks.js';
 
@@ -86,7 +79,7 @@ describe('POST /orders', () => {
     expect(outboxKindsSince(server, outbox)).toEqual(['orders.create']);
   });
 
-  it("refuses an order for another customer than the logged-in one", async () => {
+  it('refuses an order for another customer than the logged-in one', async () => {
     const seq = lastChangeSeq(server);
     const response = await create({ customer_id: DEMO_IDS.customerPetr });
     expect(response.status).toBe(400);

@@ -32,7 +32,9 @@ interface SetupRequestRow {
 }
 
 function setupRequests(server: TestServer): SetupRequestRow[] {
-  return server.app.node.db.prepare('SELECT id, customer_id, email, secret_hash, expires_at, sent_at FROM password_setup_requests ORDER BY id').all() as SetupRequestRow[];
+  return server.app.node.db
+    .prepare('SELECT id, customer_id, email, secret_hash, expires_at, sent_at FROM password_setup_requests ORDER BY id')
+    .all() as SetupRequestRow[];
 }
 
 function outboxCount(server: TestServer): number {
@@ -134,7 +136,9 @@ describe('send-password-setup-email through SMTP', () => {
       expect.objectContaining({ name: 'email', reason: 'invalid_value_format', value: 'not-an-address' }),
     ]);
     const missing = await requestSetup(target, {});
-    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([expect.objectContaining({ name: 'email', reason: 'required' })]);
+    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([
+      expect.objectContaining({ name: 'email', reason: 'required' }),
+    ]);
     expect(smtp.received).toEqual([]);
     expect(setupRequests(target)).toEqual([]);
   });
@@ -154,7 +158,9 @@ describe('send-password-setup-email through SMTP', () => {
   it('is refused on the enterprise interface', async () => {
     const target = await start({ config: { 'mail.smtp_url': smtp.url } });
     const token = await demoToken(target);
-    const response = await call('POST', `${target.api('enterprise')}/tokens/${token.tokenId}/actions/send-password-setup-email`, { body: { email: JANA } });
+    const response = await call('POST', `${target.api('enterprise')}/tokens/${token.tokenId}/actions/send-password-setup-email`, {
+      body: { email: JANA },
+    });
     expectError(response, 403, 'interface_not_allowed_exception');
     expect(smtp.received).toEqual([]);
   });
@@ -240,7 +246,9 @@ describe('send-password-setup-email at a store with a hub', () => {
     expect(smtp.received).toEqual([]);
     expect(existsSync(join(target.dataDir, 'mail-spool'))).toBe(false);
 
-    const commands = target.app.node.db.prepare("SELECT kind, payload, changes FROM outbox WHERE kind = 'tokens.send-password-setup-email'").all() as {
+    const commands = target.app.node.db
+      .prepare("SELECT kind, payload, changes FROM outbox WHERE kind = 'tokens.send-password-setup-email'")
+      .all() as {
       kind: string;
       payload: string;
       changes: string;
@@ -253,7 +261,9 @@ describe('send-password-setup-email at a store with a hub', () => {
     expect(payload).toMatchObject({ id: request!.id, customer_id: DEMO_IDS.customerJana, email: JANA, secret_hash: request!.secret_hash });
     // The hub mails the link the store made, so the secret in it is the one whose hash is stored.
     expect(sha256(secretOf(payload.link))).toBe(request!.secret_hash);
-    expect(JSON.parse(commands[0]!.changes)).toEqual([expect.objectContaining({ entity: 'password_setup_requests', entity_id: request!.id, op: 'insert' })]);
+    expect(JSON.parse(commands[0]!.changes)).toEqual([
+      expect.objectContaining({ entity: 'password_setup_requests', entity_id: request!.id, op: 'insert' }),
+    ]);
   });
 
   it('answers 204 to an e-mail of no customer and queues nothing for it', async () => {

@@ -30,10 +30,16 @@ describe('points actions', () => {
     expect((await action(server, auth, 'assign-points', { amount: '12.5', customer_id: EVA, partner_id: 'partner-1' })).status).toBe(204);
     const list = await call('GET', `${server.api('enterprise')}/points?customer_id=${EVA}`, { headers: auth });
     expect(list.body.data.total_items).toBe(1);
-    expect(list.body.data.points[0]).toMatchObject({ customer_id: EVA, assigned_points: 12.5, available_points: 12.5, partner_id: 'partner-1', state: 1 });
+    expect(list.body.data.points[0]).toMatchObject({
+      customer_id: EVA,
+      assigned_points: 12.5,
+      available_points: 12.5,
+      partner_id: 'partner-1',
+      state: 1,
+    });
   });
 
-  it('points collected expire at the end of the day, in the chain\'s time zone, that the program\'s validity ends in', async () => {
+  it("points collected expire at the end of the day, in the chain's time zone, that the program's validity ends in", async () => {
     // 2026-03-10 23:30 in Prague (22:30 UTC); 365 days on is 2027-03-10 there, and both
     // records stay valid until that day's last second in Prague (22:59:59.999 UTC).
     const prague = await startTestServer({ config: { time_zone: 'Europe/Prague' }, clock: new TestClock(Date.parse('2026-03-10T22:30:00Z')) });
@@ -43,7 +49,9 @@ describe('points actions', () => {
       expect((await action(prague, pos, 'assign-points', { amount: 7, customer_id: EVA })).status).toBe(204);
       const list = await call('GET', `${prague.api('enterprise')}/points?customer_id=${EVA}`, { headers: pos });
       expect(list.body.data.points.map((point: { valid_to: string }) => point.valid_to)).toEqual(['2027-03-10 23:59:59', '2027-03-10 23:59:59']);
-      const stored = prague.app.node.db.prepare<[string], { valid_to: string }>('SELECT DISTINCT valid_to FROM point_records WHERE customer_id = ?').all(EVA);
+      const stored = prague.app.node.db
+        .prepare<[string], { valid_to: string }>('SELECT DISTINCT valid_to FROM point_records WHERE customer_id = ?')
+        .all(EVA);
       expect(stored).toEqual([{ valid_to: '2027-03-10T22:59:59.999Z' }]);
     } finally {
       await prague.close();
@@ -54,7 +62,10 @@ describe('points actions', () => {
     // Petr has 80 points from the demo.
     const changesBefore = (server.app.node.db.prepare('SELECT count(*) AS n FROM changes').get() as { n: number }).n;
     const response = await action(server, auth, 'reduce-points', { amount: 80.001, customer_id: PETR });
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'amount', reason: 'not_enough_points_for_payment' });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'amount',
+      reason: 'not_enough_points_for_payment',
+    });
     expect((server.app.node.db.prepare('SELECT count(*) AS n FROM changes').get() as { n: number }).n).toBe(changesBefore);
     expect(await balanceOf(server, auth, PETR)).toBe(80);
   });
@@ -66,14 +77,19 @@ describe('points actions', () => {
     expect(await balanceOf(server, auth, JANA)).toBe(120);
     expect(await balanceOf(server, auth, PETR)).toBe(180);
     const linked = server.app.node.db
-      .prepare("SELECT a.customer_id AS from_customer, b.customer_id AS to_customer FROM point_records a JOIN point_records b ON b.id = a.linked_point_id WHERE a.kind = 'redemption' AND a.point_type_id = 'transfer'")
+      .prepare(
+        "SELECT a.customer_id AS from_customer, b.customer_id AS to_customer FROM point_records a JOIN point_records b ON b.id = a.linked_point_id WHERE a.kind = 'redemption' AND a.point_type_id = 'transfer'",
+      )
       .get();
     expect(linked).toEqual({ from_customer: JANA, to_customer: PETR });
   });
 
   it('a redemption shows negative assigned points and nothing available', async () => {
     const list = await call('GET', `${server.api('enterprise')}/points?customer_id=${JANA}&count=1000`, { headers: auth });
-    expect(list.body.data.points.find((point: { assigned_points: number }) => point.assigned_points < 0)).toMatchObject({ assigned_points: -100, available_points: 0 });
+    expect(list.body.data.points.find((point: { assigned_points: number }) => point.assigned_points < 0)).toMatchObject({
+      assigned_points: -100,
+      available_points: 0,
+    });
   });
 
   it('refuses unknown customers, zero or malformed amounts and transfers to oneself', async () => {
@@ -92,7 +108,11 @@ describe('points actions', () => {
 
   it('are offered in the enterprise interface only', async () => {
     const token = await demoToken(server);
-    expectError(await call('POST', `${server.api('customer')}/points/actions/assign-points`, { headers: token.headers, body: {} }), 403, 'interface_not_allowed_exception');
+    expectError(
+      await call('POST', `${server.api('customer')}/points/actions/assign-points`, { headers: token.headers, body: {} }),
+      403,
+      'interface_not_allowed_exception',
+    );
   });
 });
 
@@ -116,7 +136,9 @@ describe('point reads', () => {
 
   it('pages, sorts and counts every match', async () => {
     const all = await call('GET', `${server.api('enterprise')}/points?customer_id=${EVA}&sort_field=point_id&sort_direction=DESC`, { headers: auth });
-    const page = await call('GET', `${server.api('enterprise')}/points?customer_id=${EVA}&count=2&offset=1&sort_field=point_id&sort_direction=DESC`, { headers: auth });
+    const page = await call('GET', `${server.api('enterprise')}/points?customer_id=${EVA}&count=2&offset=1&sort_field=point_id&sort_direction=DESC`, {
+      headers: auth,
+    });
     expect(page.body.data.total_items).toBe(3);
     expect(page.body.data.points).toEqual(all.body.data.points.slice(1, 3));
     const byAmount = await call('GET', `${server.api('enterprise')}/points?customer_id=${EVA}&sort_field=assigned_points`, { headers: auth });
@@ -169,7 +191,12 @@ describe('offline redemption limits of a store with a hub', () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      config: { 'hub.url': 'http://127.0.0.1:9', 'offline.redemption_margin_points': 50, 'offline.daily_redemption_cap_points': 120, 'offline.max_age_hours': 24 },
+      config: {
+        'hub.url': 'http://127.0.0.1:9',
+        'offline.redemption_margin_points': 50,
+        'offline.daily_redemption_cap_points': 120,
+        'offline.max_age_hours': 24,
+      },
     });
     auth = await demoPosLogin(server);
   });
@@ -181,7 +208,7 @@ describe('offline redemption limits of a store with a hub', () => {
     expect((await action(server, auth, 'assign-points', { amount: 1, customer_id: JANA })).status).toBe(204);
   });
 
-  it('holds the margin back: of Jana\'s 251 points, 201 can be redeemed', async () => {
+  it("holds the margin back: of Jana's 251 points, 201 can be redeemed", async () => {
     synced(server, server.clock.now());
     const tooMuch = await action(server, auth, 'reduce-points', { amount: 202, customer_id: JANA });
     expect(expectError(tooMuch, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('not_enough_points_for_payment');

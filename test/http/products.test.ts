@@ -28,7 +28,9 @@ beforeAll(async () => {
     externalIds: { GLOBAL: ['668'], EAN: ['4006381333931', '4006381333948'] },
     product_group_id: COFFEE,
     product_brand_id: ROASTERY,
-    additional_properties: [{ property_id: 'alcohol', property_name: 'Contains alcohol', property_value: true, last_change: '2026-01-15T10:00:00.000Z' }],
+    additional_properties: [
+      { property_id: 'alcohol', property_name: 'Contains alcohol', property_value: true, last_change: '2026-01-15T10:00:00.000Z' },
+    ],
   });
   lemonade = insertProduct(server, { name: 'Lemonade', code: 'LEM', externalIds: { EAN: ['5000112637922'] }, product_brand_id: ROASTERY });
   water = insertProduct(server, { name: 'Tonic water', code: 'TW', externalIds: { GLOBAL: ['669'] } });
@@ -108,7 +110,8 @@ describe.each([
   });
 
   it('sorts by name in both directions', async () => {
-    const names = (direction: string) => get(`/products?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.products.map((p: any) => p.name));
+    const names = (direction: string) =>
+      get(`/products?sort_field=name&sort_direction=${direction}`).then((r) => r.body.data.products.map((p: any) => p.name));
     const ascending = await names('ASC');
     expect(ascending).toEqual([...ascending].sort());
     expect(ascending).toHaveLength(DEMO_PRODUCTS + 3);
@@ -128,10 +131,23 @@ describe.each([
 
   it('answers 404 for an unknown product', async () => {
     const response = await get('/products/ffffffffffffffffffffffffff');
-    expect(expectError(response, 404, 'not_found_exception').error_data).toEqual({ resource_name: 'products', resource_id: 'ffffffffffffffffffffffffff' });
+    expect(expectError(response, 404, 'not_found_exception').error_data).toEqual({
+      resource_name: 'products',
+      resource_id: 'ffffffffffffffffffffffffff',
+    });
   });
 });
 
-listChecks('GET /products (enterprise)', () => ({ url: `${server.api('enterprise')}/products`, headers: pos, plural: 'products', idField: 'product_id' }));
+listChecks('GET /products (enterprise)', () => ({
+  url: `${server.api('enterprise')}/products`,
+  headers: pos,
+  plural: 'products',
+  idField: 'product_id',
+}));
 
-listChecks('GET /products (customer)', () => ({ url: `${server.api('customer')}/products`, headers: token, plural: 'products', idField: 'product_id' }));
+listChecks('GET /products (customer)', () => ({
+  url: `${server.api('customer')}/products`,
+  headers: token,
+  plural: 'products',
+  idField: 'product_id',
+}));

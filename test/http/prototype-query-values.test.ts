@@ -27,12 +27,15 @@ describe('prototype-named query values', () => {
     }
   });
 
-  it.each(COLLECTIONS.map(([path, query]) => [path, Object.keys(query.shape)] as const))('GET %s with each parameter set to each name answers below 500', async (path, parameters) => {
-    for (const parameter of parameters) {
-      for (const name of NAMES) {
-        const response = await call('GET', `${server.api('enterprise')}${path}?${parameter}=${name}`, { headers: pos });
-        expect(response.status, `${path}?${parameter}=${name}: ${JSON.stringify(response.body)}`).toBeLessThan(500);
+  it.each(COLLECTIONS.map(([path, query]) => [path, Object.keys(query.shape)] as const))(
+    'GET %s with each parameter set to each name answers below 500',
+    async (path, parameters) => {
+      for (const parameter of parameters) {
+        for (const name of NAMES) {
+          const response = await call('GET', `${server.api('enterprise')}${path}?${parameter}=${name}`, { headers: pos });
+          expect(response.status, `${path}?${parameter}=${name}: ${JSON.stringify(response.body)}`).toBeLessThan(500);
+        }
       }
-    }
-  });
+    },
+  );
 });

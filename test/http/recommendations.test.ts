@@ -20,15 +20,27 @@ let billNumber = 0;
 
 async function buy(products: string[], card?: string) {
   billNumber += 1;
-  const items = products.map((product, index) => ({ plu_ids: [{ list_code: 'GLOBAL', code: code(product) }], quantity: 1, price: 50, paid_amount: 50, bill_item_id: index + 1 }));
+  const items = products.map((product, index) => ({
+    plu_ids: [{ list_code: 'GLOBAL', code: code(product) }],
+    quantity: 1,
+    price: 50,
+    paid_amount: 50,
+    bill_item_id: index + 1,
+  }));
   const response = await call('POST', `${server.api('enterprise')}/purchases/actions/send-purchase`, {
     headers: auth,
-    body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: card, bill: { bill_id: `R-${billNumber}`, payment_time: '2026-11-01 10:00:00', total_price: String(50 * items.length), bill_items: items } },
+    body: {
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      card_number: card,
+      bill: { bill_id: `R-${billNumber}`, payment_time: '2026-11-01 10:00:00', total_price: String(50 * items.length), bill_items: items },
+    },
   });
   expect(response.status).toBe(201);
 }
 
-const recommend = (path: string, query: string) => call('GET', `${server.api('enterprise')}/recommendation-engine/${path}?${query}`, { headers: auth });
+const recommend = (path: string, query: string) =>
+  call('GET', `${server.api('enterprise')}/recommendation-engine/${path}?${query}`, { headers: auth });
 const list = async (path: string, query: string) => (await recommend(path, query)).body.data.recommended_products_list as string[];
 
 beforeAll(async () => {
@@ -46,7 +58,12 @@ describe('product recommendations', () => {
   it('eliminate keeps what fits the customer, best first: what she bought, then its group', async () => {
     // Jana: C bought thrice (product, coffee group and brand weigh in); E only shares C's
     // group and brand; R bought once, S only shares R's group.
-    expect(await list('product/actions/eliminate', `customer_id=${DEMO_IDS.customerJana}&product_id_list[]=${S}&product_id_list[]=${E}&product_id_list[]=${C}`)).toEqual([C, E, S]);
+    expect(
+      await list(
+        'product/actions/eliminate',
+        `customer_id=${DEMO_IDS.customerJana}&product_id_list[]=${S}&product_id_list[]=${E}&product_id_list[]=${C}`,
+      ),
+    ).toEqual([C, E, S]);
   });
 
   it('eliminate answers nothing for a customer without history; combined fills up with best sellers', async () => {
@@ -56,10 +73,14 @@ describe('product recommendations', () => {
   });
 
   it('order sorts the whole list and cuts it to count', async () => {
-    expect(await list('product/actions/order', `customer_id=${DEMO_IDS.customerPetr}&product_id_list=${S},${F},${C},${E}&count=3`)).toEqual([E, F, C]);
+    expect(await list('product/actions/order', `customer_id=${DEMO_IDS.customerPetr}&product_id_list=${S},${F},${C},${E}&count=3`)).toEqual([
+      E,
+      F,
+      C,
+    ]);
   });
 
-  it('combined always answers count products, the customer\'s first', async () => {
+  it("combined always answers count products, the customer's first", async () => {
     const products = await list('product/actions/combined', `customer_id=${DEMO_IDS.customerPetr}&count=5`);
     expect(products).toHaveLength(5);
     expect(products.slice(0, 2).sort()).toEqual([E, F].sort());
@@ -69,7 +90,12 @@ describe('product recommendations', () => {
 describe('shopping-cart recommendations', () => {
   it('the cart steers toward what is bought with it, and never repeats it', async () => {
     // Eva has no history; with a croissant in the cart, the cinnamon roll is its pairing.
-    expect(await list('shopping-cart/actions/eliminate', `customer_id=${DEMO_IDS.customerEva}&cart_product_ids[0]=${R}&product_id_list=${N},${E},${S},${R}`)).toEqual([N]);
+    expect(
+      await list(
+        'shopping-cart/actions/eliminate',
+        `customer_id=${DEMO_IDS.customerEva}&cart_product_ids[0]=${R}&product_id_list=${N},${E},${S},${R}`,
+      ),
+    ).toEqual([N]);
     const combined = await list('shopping-cart/actions/combined', `customer_id=${DEMO_IDS.customerEva}&cart_product_ids=${R}&count=4`);
     expect(combined[0]).toBe(N);
     expect(combined).not.toContain(R);
@@ -79,7 +105,10 @@ describe('shopping-cart recommendations', () => {
   it('order needs the cart, not the customer', async () => {
     expect(await list('shopping-cart/actions/order', `cart_product_ids=${R}&product_id_list=${S},${N}`)).toEqual([N, S]);
     const missing = await recommend('shopping-cart/actions/order', `product_id_list=${S}`);
-    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'cart_product_ids', reason: 'required' });
+    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'cart_product_ids',
+      reason: 'required',
+    });
   });
 
   it('answers the newer POST form too', async () => {
@@ -93,14 +122,24 @@ describe('shopping-cart recommendations', () => {
 
 describe('recommendation contract', () => {
   it('an unknown customer answers not_found, a missing one required, a bad count 400', async () => {
-    expect(expectError(await recommend('product/actions/combined', 'customer_id=ffffffffffffffffffffffffff'), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'customer_id', reason: 'not_found' });
-    expect(expectError(await recommend('product/actions/eliminate', ''), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'customer_id', reason: 'required' });
-    expect(expectError(await recommend('product/actions/order', `customer_id=${DEMO_IDS.customerJana}&count=0`), 400, 'invalid_params_exception').error_data.invalid_params[0].name).toBe('count');
+    expect(
+      expectError(await recommend('product/actions/combined', 'customer_id=ffffffffffffffffffffffffff'), 400, 'invalid_params_exception').error_data
+        .invalid_params[0],
+    ).toMatchObject({ name: 'customer_id', reason: 'not_found' });
+    expect(expectError(await recommend('product/actions/eliminate', ''), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject(
+      { name: 'customer_id', reason: 'required' },
+    );
+    expect(
+      expectError(await recommend('product/actions/order', `customer_id=${DEMO_IDS.customerJana}&count=0`), 400, 'invalid_params_exception')
+        .error_data.invalid_params[0].name,
+    ).toBe('count');
   });
 
   it('an empty list value is refused; order keeps a product it knows nothing about, last', async () => {
     expect((await recommend('product/actions/eliminate', `customer_id=${DEMO_IDS.customerJana}&product_id_list=`)).status).toBe(400);
-    expect(await list('product/actions/order', `customer_id=${DEMO_IDS.customerJana}&product_id_list=ffffffffffffffffffffffffff`)).toEqual(['ffffffffffffffffffffffffff']);
+    expect(await list('product/actions/order', `customer_id=${DEMO_IDS.customerJana}&product_id_list=ffffffffffffffffffffffffff`)).toEqual([
+      'ffffffffffffffffffffffffff',
+    ]);
   });
 });
 
@@ -109,12 +148,32 @@ describe('what counts as bought (a server of its own)', () => {
   let ownAuth: Record<string, string>;
   const EVA_CARD = '2000000000031';
   const send = (bill: Record<string, unknown>, card?: string) =>
-    call('POST', `${own.api('enterprise')}/purchases/actions/send-purchase`, { headers: ownAuth, body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: card, bill } });
-  const line = (product: string, quantity = 1) => ({ plu_ids: [{ list_code: 'GLOBAL', code: code(product) }], quantity, price: 50, paid_amount: 50 * quantity, bill_item_id: 1 });
-  const billOf = (billId: string, quantity = 1, product = E) => ({ bill_id: billId, bill_number: billId, payment_time: '2026-11-02 10:00:00', total_price: String(50 * quantity), bill_items: [line(product, quantity)] });
+    call('POST', `${own.api('enterprise')}/purchases/actions/send-purchase`, {
+      headers: ownAuth,
+      body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: card, bill },
+    });
+  const line = (product: string, quantity = 1) => ({
+    plu_ids: [{ list_code: 'GLOBAL', code: code(product) }],
+    quantity,
+    price: 50,
+    paid_amount: 50 * quantity,
+    bill_item_id: 1,
+  });
+  const billOf = (billId: string, quantity = 1, product = E) => ({
+    bill_id: billId,
+    bill_number: billId,
+    payment_time: '2026-11-02 10:00:00',
+    total_price: String(50 * quantity),
+    bill_items: [line(product, quantity)],
+  });
   const evaFits = async (product: string) =>
-    (await call('GET', `${own.api('enterprise')}/recommendation-engine/product/actions/eliminate?customer_id=${DEMO_IDS.customerEva}&product_id_list=${product}`, { headers: ownAuth })).body.data
-      .recommended_products_list as string[];
+    (
+      await call(
+        'GET',
+        `${own.api('enterprise')}/recommendation-engine/product/actions/eliminate?customer_id=${DEMO_IDS.customerEva}&product_id_list=${product}`,
+        { headers: ownAuth },
+      )
+    ).body.data.recommended_products_list as string[];
 
   beforeAll(async () => {
     own = await startTestServer();
@@ -146,24 +205,40 @@ describe('what counts as bought (a server of its own)', () => {
   });
 });
 
-describe('every endpoint\'s contract', () => {
-  const endpoints = ['product/actions/eliminate', 'product/actions/order', 'product/actions/combined', 'shopping-cart/actions/eliminate', 'shopping-cart/actions/order', 'shopping-cart/actions/combined'];
+describe("every endpoint's contract", () => {
+  const endpoints = [
+    'product/actions/eliminate',
+    'product/actions/order',
+    'product/actions/combined',
+    'shopping-cart/actions/eliminate',
+    'shopping-cart/actions/order',
+    'shopping-cart/actions/combined',
+  ];
   const post = (path: string, body: Record<string, unknown>) =>
     call('POST', `${server.api('enterprise')}/recommendation-engine/${path.replace('/combined', '/combine')}`, { headers: auth, body });
 
   it('an unknown customer answers 400 not_found on each, in both forms', async () => {
     for (const path of endpoints) {
       const query = `customer_id=ffffffffffffffffffffffffff&cart_product_ids=${R}`;
-      expect(expectError(await recommend(path, query), 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({ name: 'customer_id', reason: 'not_found' });
+      expect(expectError(await recommend(path, query), 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({
+        name: 'customer_id',
+        reason: 'not_found',
+      });
       const posted = await post(path, { customer_id: 'ffffffffffffffffffffffffff', cart_product_ids: [R] });
-      expect(expectError(posted, 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({ name: 'customer_id', reason: 'not_found' });
+      expect(expectError(posted, 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({
+        name: 'customer_id',
+        reason: 'not_found',
+      });
     }
   });
 
   it('each names its mandatory parameter when it is missing', async () => {
     for (const path of endpoints) {
       const mandatory = path === 'shopping-cart/actions/order' ? 'cart_product_ids' : 'customer_id';
-      expect(expectError(await recommend(path, `product_id_list=${S}`), 400, 'invalid_params_exception').error_data.invalid_params[0], path).toMatchObject({ name: mandatory, reason: 'required' });
+      expect(
+        expectError(await recommend(path, `product_id_list=${S}`), 400, 'invalid_params_exception').error_data.invalid_params[0],
+        path,
+      ).toMatchObject({ name: mandatory, reason: 'required' });
     }
   });
 
@@ -173,10 +248,13 @@ describe('every endpoint\'s contract', () => {
       expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0].name, path).toBe('count');
     }
     for (const target of ['product', 'shopping-cart']) {
-      const combined = (await recommend(`${target}/actions/combined`, `customer_id=${DEMO_IDS.customerPetr}&cart_product_ids=${R}&count=2`)).body.data;
+      const combined = (await recommend(`${target}/actions/combined`, `customer_id=${DEMO_IDS.customerPetr}&cart_product_ids=${R}&count=2`)).body
+        .data;
       expect(combined.recommended_products_list).toHaveLength(2);
       expect(combined.total_items).toBe(2);
-      expect(await list(`${target}/actions/order`, `customer_id=${DEMO_IDS.customerPetr}&cart_product_ids=${R}&product_id_list=${E},${F},${S}&count=2`)).toEqual([E, F]);
+      expect(
+        await list(`${target}/actions/order`, `customer_id=${DEMO_IDS.customerPetr}&cart_product_ids=${R}&product_id_list=${E},${F},${S}&count=2`),
+      ).toEqual([E, F]);
     }
   });
 

@@ -66,6 +66,16 @@ describe.each([
   });
 });
 
-listChecks('GET /product-reservation-sources (enterprise)', () => ({ url: `${server.api('enterprise')}/product-reservation-sources`, headers: pos, plural: 'product_reservation_sources', idField: 'product_reservation_source_id' }));
+listChecks('GET /product-reservation-sources (enterprise)', () => ({
+  url: `${server.api('enterprise')}/product-reservation-sources`,
+  headers: pos,
+  plural: 'product_reservation_sources',
+  idField: 'product_reservation_source_id',
+}));
 
-listChecks('GET /product-reservation-sources (customer)', () => ({ url: `${server.api('customer')}/product-reservation-sources`, headers: token, plural: 'product_reservation_sources', idField: 'product_reservation_source_id' }));
+listChecks('GET /product-reservation-sources (customer)', () => ({
+  url: `${server.api('customer')}/product-reservation-sources`,
+  headers: token,
+  plural: 'product_reservation_sources',
+  idField: 'product_reservation_source_id',
+}));

@@ -207,7 +207,10 @@ describe('GET /product-reservations', () => {
   });
 
   it('sorts by an indexed field in both directions; total_price, which no index orders, answers 400 not_allowed_value', async () => {
-    const ids = async (direction: string) => (await list(`sort_field=store_id&sort_direction=${direction}&count=1000`)).body.data.product_reservations.map((r: any) => r.product_reservation_id);
+    const ids = async (direction: string) =>
+      (await list(`sort_field=store_id&sort_direction=${direction}&count=1000`)).body.data.product_reservations.map(
+        (r: any) => r.product_reservation_id,
+      );
     const ascending = await ids('ASC');
     expect(ascending.length).toBeGreaterThan(5);
     expect(await ids('DESC')).toEqual([...ascending].reverse());
@@ -337,4 +340,16 @@ describe('POST /product-reservations/{id}/actions/cancel-reservation', () => {
   });
 });
 
-listChecks('GET /product-reservations (enterprise)', () => ({ url: `${server.api('enterprise')}/product-reservations`, headers: pos, plural: 'product_reservations', idField: 'product_reservation_id' }), [['reservation_state=9', 'reservation_state'], ['reservation_state=open', 'reservation_state']]);
+listChecks(
+  'GET /product-reservations (enterprise)',
+  () => ({
+    url: `${server.api('enterprise')}/product-reservations`,
+    headers: pos,
+    plural: 'product_reservations',
+    idField: 'product_reservation_id',
+  }),
+  [
+    ['reservation_state=9', 'reservation_state'],
+    ['reservation_state=open', 'reservation_state'],
+  ],
+);

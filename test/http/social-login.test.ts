@@ -80,7 +80,10 @@ describe('social-network-login', () => {
     impostor = { key: (await generateKeyPair('RS256')).privateKey, alg: 'RS256', kid: 'google-1' };
 
     const corporate = await generateKeyPair('RS256');
-    writeFileSync(join(folder, 'corporate.jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(corporate.publicKey)), kid: 'c1', alg: 'RS256' }] }));
+    writeFileSync(
+      join(folder, 'corporate.jwks.json'),
+      JSON.stringify({ keys: [{ ...(await exportJWK(corporate.publicKey)), kid: 'c1', alg: 'RS256' }] }),
+    );
     corporateSigner = { key: corporate.privateKey, alg: 'RS256', kid: 'c1' };
 
     server = await startTestServer({
@@ -148,7 +151,9 @@ describe('social-network-login', () => {
 
   it('a JWT with a tampered payload answers 401', async () => {
     const [header, , signature] = (await sign(google, { email: 'petr.svoboda@example.com' })).split('.');
-    const forged = Buffer.from(JSON.stringify({ email: JANA, iss: ISSUER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ email: JANA, iss: ISSUER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 })).toString(
+      'base64url',
+    );
     expectError(await socialLogin('google', `${header}.${forged}.${signature}`), 401, 'unauthorized_exception');
   });
 
@@ -164,7 +169,11 @@ describe('social-network-login', () => {
 
   it('a JWT for another audience or from another issuer answers 401', async () => {
     expectError(await socialLogin('google', await sign(google, { email: JANA }, { audience: 'someone-elses-app' })), 401, 'unauthorized_exception');
-    expectError(await socialLogin('google', await sign(google, { email: JANA }, { issuer: 'https://evil.example.test' })), 401, 'unauthorized_exception');
+    expectError(
+      await socialLogin('google', await sign(google, { email: JANA }, { issuer: 'https://evil.example.test' })),
+      401,
+      'unauthorized_exception',
+    );
     expectError(await socialLogin('apple', await sign(apple, { email: JANA }, { audience: 'someone-elses-app' })), 401, 'unauthorized_exception');
   });
 
@@ -269,7 +278,12 @@ describe('social-network-login', () => {
     const changesBefore = last('changes');
     const outboxBefore = last('outbox');
     expect((await socialLogin('google', await sign(google, { email: JANA }), token)).status).toBe(200);
-    const changes = db.prepare('SELECT entity, entity_id, op, row FROM changes WHERE seq > ?').all(changesBefore) as { entity: string; entity_id: string; op: string; row: string }[];
+    const changes = db.prepare('SELECT entity, entity_id, op, row FROM changes WHERE seq > ?').all(changesBefore) as {
+      entity: string;
+      entity_id: string;
+      op: string;
+      row: string;
+    }[];
     expect(changes.map((change) => [change.entity, change.entity_id, change.op])).toEqual([['tokens', sha256(token.tokenId), 'update']]);
     expect(JSON.parse(changes[0]!.row).customer_id).toBe(DEMO_IDS.customerJana);
     const commands = db.prepare('SELECT kind, payload FROM outbox WHERE seq > ?').all(outboxBefore) as { kind: string; payload: string }[];
@@ -291,6 +305,9 @@ describe('social-network-login on a node without social networks', () => {
       headers: token.headers,
       body: { social_network_credentials: { social_network_id: 'google', social_network_token: 'a.b.c' } },
     });
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ reason: 'not_found', value: 'google' });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      reason: 'not_found',
+      value: 'google',
+    });
   });
 });

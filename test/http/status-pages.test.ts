@@ -43,7 +43,7 @@ async function signIn(server: TestServer, password = demoCredentials.pos_passwor
 }
 
 describe('who reads the status pages', () => {
-  it('a caller on the node\'s own machine reads /status and its JSON without signing in', async () => {
+  it("a caller on the node's own machine reads /status and its JSON without signing in", async () => {
     const response = await page(`${hub.url}/status`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
@@ -53,7 +53,7 @@ describe('who reads the status pages', () => {
     expect(json.body.sections.map((section: { id: string }) => section.id)).toEqual(['hub', 'stores']);
   });
 
-  it('a caller from elsewhere is sent to the sign-in form, and its JSON read is a 401 in the API\'s error shape', async () => {
+  it("a caller from elsewhere is sent to the sign-in form, and its JSON read is a 401 in the API's error shape", async () => {
     const response = await page(`${hub.url}/status`, REMOTE);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/status/login');
@@ -74,7 +74,11 @@ describe('who reads the status pages', () => {
   });
 
   it('an empty form answers 400 and names what to fill in', async () => {
-    const response = await fetch(`${hub.url}/status/login`, { method: 'POST', headers: { ...REMOTE, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const response = await fetch(`${hub.url}/status/login`, {
+      method: 'POST',
+      headers: { ...REMOTE, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('Fill in the external application id');
   });
@@ -119,7 +123,7 @@ describe('what the pages show', () => {
     expect(detail.body.sections.map((section: { id: string }) => section.id)).toEqual(['store', 'exchanges', 'conflicts']);
   });
 
-  it('a store name with markup in it is escaped on the hub\'s page and in its link', async () => {
+  it("a store name with markup in it is escaped on the hub's page and in its link", async () => {
     const html = await (await page(`${hub.url}/status`)).text();
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;');
     expect(html).not.toContain('<script>alert');
@@ -139,7 +143,7 @@ describe('what the pages show', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('an unknown store\'s page answers 404', async () => {
+  it("an unknown store's page answers 404", async () => {
     const response = await call('GET', `${hub.url}/status/stores/nowhere/json`);
     expect(response.status).toBe(404);
     expect(response.body.error.exception).toBeDefined();

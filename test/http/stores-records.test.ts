@@ -77,7 +77,10 @@ describe('POST property records', () => {
     const storeId = await createStore();
     const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
     const send = (id: string, depth: number) =>
-      call('POST', `${enterprise}/stores/${storeId}/property-records`, { headers: pos, rawBody: `{"property_record": {"property_id": "${id}", "property_value": ${nested(depth)}}}` });
+      call('POST', `${enterprise}/stores/${storeId}/property-records`, {
+        headers: pos,
+        rawBody: `{"property_record": {"property_id": "${id}", "property_value": ${nested(depth)}}}`,
+      });
     expect((await send('at_limit', JSON_NESTING_LIMIT)).status).toBe(201);
     for (const depth of [JSON_NESTING_LIMIT + 1, 2_000, 200_000]) {
       const refused = await send(`deeper_${depth}`, depth);
@@ -86,7 +89,10 @@ describe('POST property records', () => {
       ]);
     }
     const id = `at_limit:${storeId}`;
-    const update = await call('PUT', `${enterprise}/stores/${storeId}/property-records/${id}`, { headers: pos, rawBody: `{"property_record": {"property_value": ${nested(5_000)}}}` });
+    const update = await call('PUT', `${enterprise}/stores/${storeId}/property-records/${id}`, {
+      headers: pos,
+      rawBody: `{"property_record": {"property_value": ${nested(5_000)}}}`,
+    });
     expectError(update, 400, 'invalid_params_exception');
   });
 
@@ -212,7 +218,12 @@ describe.each([
 
   beforeAll(async () => {
     storeId = await createStore();
-    for (const [property, value] of [['a_seats', 40], ['b_tables', 5], ['c_wifi', true]] as const) await postRecord(storeId, { property_id: property, property_value: value });
+    for (const [property, value] of [
+      ['a_seats', 40],
+      ['b_tables', 5],
+      ['c_wifi', true],
+    ] as const)
+      await postRecord(storeId, { property_id: property, property_value: value });
     groups = ['North', 'Airports', 'Flagships'].map((name) => insertStoreGroup(server, name));
     records = groups.map((group) => insertStoreGroupRecord(server, storeId, group));
     insertStoreGroupRecord(server, DEMO_IDS.storeCentral, groups[0]!);
@@ -228,7 +239,9 @@ describe.each([
 
   it('sorts property records in both directions', async () => {
     const ids = (direction: string) =>
-      get(`/stores/${storeId}/property-records?sort_field=property_id&sort_direction=${direction}`).then((r) => r.body.data.property_records.map((p: any) => p.property_id));
+      get(`/stores/${storeId}/property-records?sort_field=property_id&sort_direction=${direction}`).then((r) =>
+        r.body.data.property_records.map((p: any) => p.property_id),
+      );
     expect(await ids('ASC')).toEqual(['a_seats', 'b_tables', 'c_wifi']);
     expect(await ids('DESC')).toEqual(['c_wifi', 'b_tables', 'a_seats']);
     expectError(await get(`/stores/${storeId}/property-records?sort_field=colour`), 400, 'invalid_params_exception');

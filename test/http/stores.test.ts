@@ -16,7 +16,18 @@ let codes = 0;
 const FULL_STORE = {
   store_code: 'BRN-01',
   name: 'Brno Station',
-  store_address: { address1: 'Nádražní', address2: '1', address3: '', address4: '', address5: '', address6: '', address7: '', zip: '60200', city: 'Brno', country_code: 'cz' },
+  store_address: {
+    address1: 'Nádražní',
+    address2: '1',
+    address3: '',
+    address4: '',
+    address5: '',
+    address6: '',
+    address7: '',
+    zip: '60200',
+    city: 'Brno',
+    country_code: 'cz',
+  },
   contact_email: 'brno@example.com',
   manager_name: 'Karel Malý',
   phone_number: '420541000000',
@@ -25,7 +36,13 @@ const FULL_STORE = {
   gps_coordinates: { gps_longitude: 16.6127, gps_latitude: 49.1907 },
   url_address: 'https://example.com/brno',
   opening: [
-    { day_id: 'MON', time_intervals: [{ from: '08:00:00', to: '12:00' }, { from: '13:00', to: '18:00:00' }] },
+    {
+      day_id: 'MON',
+      time_intervals: [
+        { from: '08:00:00', to: '12:00' },
+        { from: '13:00', to: '18:00:00' },
+      ],
+    },
     { day_id: 'SUN', time_intervals: [] },
   ],
   image_urls: ['https://example.com/brno.jpg'],
@@ -183,7 +200,16 @@ describe('PUT /stores/{store_id}', () => {
     const seq = lastChangeSeq(server);
     const response = await call('PUT', `${enterprise}/stores/${id}`, {
       headers: pos,
-      body: { store: { store_code: 'BRN-02', name: 'Brno Main Station', partner_id: 'partner-2', system_id: 'sys-x', manager_name: null, visibility_for_customer: 1 } },
+      body: {
+        store: {
+          store_code: 'BRN-02',
+          name: 'Brno Main Station',
+          partner_id: 'partner-2',
+          system_id: 'sys-x',
+          manager_name: null,
+          visibility_for_customer: 1,
+        },
+      },
     });
     expect(response.status).toBe(204);
     expect(response.body).toBe('');
@@ -204,7 +230,10 @@ describe('PUT /stores/{store_id}', () => {
 
   it('answers 404 for an unknown store', async () => {
     const response = await call('PUT', `${enterprise}/stores/ffffffffffffffffffffffffff`, { headers: pos, body: { store: store() } });
-    expect(expectError(response, 404, 'not_found_exception').error_data).toEqual({ resource_name: 'stores', resource_id: 'ffffffffffffffffffffffffff' });
+    expect(expectError(response, 404, 'not_found_exception').error_data).toEqual({
+      resource_name: 'stores',
+      resource_id: 'ffffffffffffffffffffffffff',
+    });
   });
 
   it('is not offered in the customer interface', async () => {
@@ -238,7 +267,8 @@ describe.each([
   });
 
   it('sorts by name in both directions', async () => {
-    const names = (direction: string) => get(`/stores?sort_field=name&sort_direction=${direction}&count=1000`).then((r) => r.body.data.stores.map((s: any) => s.name));
+    const names = (direction: string) =>
+      get(`/stores?sort_field=name&sort_direction=${direction}&count=1000`).then((r) => r.body.data.stores.map((s: any) => s.name));
     const ascending = await names('ASC');
     expect(ascending).toEqual([...ascending].sort());
     expect(await names('DESC')).toEqual([...ascending].reverse());
@@ -246,7 +276,10 @@ describe.each([
 
   it('refuses an unknown sort field', async () => {
     const response = await get('/stores?sort_field=colour');
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'sort_field', reason: 'not_allowed_value' });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'sort_field',
+      reason: 'not_allowed_value',
+    });
   });
 
   it('filters by visible_for_customer', async () => {
@@ -267,7 +300,10 @@ describe.each([
     ['yes', 'invalid_value_format'],
   ])('refuses visible_for_customer=%s with %s', async (value, reason) => {
     const response = await get(`/stores?visible_for_customer=${value}`);
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'visible_for_customer', reason });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'visible_for_customer',
+      reason,
+    });
   });
 
   it('filters by a property value, single or one of several, only when both parameters are given', async () => {
@@ -296,6 +332,8 @@ describe.each([
   });
 });
 
-listChecks('GET /stores (enterprise)', () => ({ url: `${server.api('enterprise')}/stores`, headers: pos, plural: 'stores', idField: 'store_id' }), [['visible_for_customer=2', 'visible_for_customer']]);
+listChecks('GET /stores (enterprise)', () => ({ url: `${server.api('enterprise')}/stores`, headers: pos, plural: 'stores', idField: 'store_id' }), [
+  ['visible_for_customer=2', 'visible_for_customer'],
+]);
 
 listChecks('GET /stores (customer)', () => ({ url: `${server.api('customer')}/stores`, headers: token, plural: 'stores', idField: 'store_id' }));

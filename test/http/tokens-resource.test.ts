@@ -22,7 +22,10 @@ async function loggedInToken(server: TestServer) {
 }
 
 function tokenRow(server: TestServer, tokenId: string) {
-  return server.app.node.db.prepare('SELECT * FROM tokens WHERE id = ?').get(createHash('sha256').update(tokenId).digest('hex')) as Record<string, unknown>;
+  return server.app.node.db.prepare('SELECT * FROM tokens WHERE id = ?').get(createHash('sha256').update(tokenId).digest('hex')) as Record<
+    string,
+    unknown
+  >;
 }
 
 describe('tokens', () => {
@@ -44,18 +47,32 @@ describe('tokens', () => {
   });
 
   it('POST /tokens without an application, where the chain has two, answers required; with an unknown one not_found', async () => {
-    server.app.node.writes.write(null, (tx) => tx.insert('external_applications', { id: 'ab00000000000000000000a003', name: 'Second app', state: 1 }));
-    const missing = await call('POST', `${server.api('customer')}/tokens`, { headers: basic(demoCredentials.api_user, ''), body: { device: {}, setup: {} } });
-    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'external_application_id', reason: 'required' });
+    server.app.node.writes.write(null, (tx) =>
+      tx.insert('external_applications', { id: 'ab00000000000000000000a003', name: 'Second app', state: 1 }),
+    );
+    const missing = await call('POST', `${server.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { device: {}, setup: {} },
+    });
+    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'external_application_id',
+      reason: 'required',
+    });
     const unknown = await call('POST', `${server.api('customer')}/tokens`, {
       headers: basic(demoCredentials.api_user, ''),
       body: { device: {}, setup: {}, external_application_id: 'ffffffffffffffffffffffffff' },
     });
-    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'external_application_id', reason: 'not_found' });
+    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'external_application_id',
+      reason: 'not_found',
+    });
   });
 
   it('POST /tokens without a device answers required', async () => {
-    const response = await call('POST', `${server.api('customer')}/tokens`, { headers: basic(demoCredentials.api_user, ''), body: { setup: { external_application_id: APP } } });
+    const response = await call('POST', `${server.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { setup: { external_application_id: APP } },
+    });
     expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'device', reason: 'required' });
   });
 
@@ -77,14 +94,34 @@ describe('tokens', () => {
   it('login by card and by email answer the customer id; a wrong password or unknown card 401', async () => {
     const token = await demoToken(server);
     const url = `${server.api('customer')}/tokens/${token.tokenId}/actions/login`;
-    const byCard = await call('POST', url, { headers: token.headers, body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password } });
+    const byCard = await call('POST', url, {
+      headers: token.headers,
+      body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password },
+    });
     expect(byCard.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
-    const byEmail = await call('POST', url, { headers: token.headers, body: { login_type: 'email', login_value: demoCredentials.customer_email.toUpperCase(), password: demoCredentials.customer_password } });
+    const byEmail = await call('POST', url, {
+      headers: token.headers,
+      body: { login_type: 'email', login_value: demoCredentials.customer_email.toUpperCase(), password: demoCredentials.customer_password },
+    });
     expect(byEmail.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
-    expectError(await call('POST', url, { headers: token.headers, body: { login_type: 'card', login_value: demoCredentials.customer_card, password: 'wrong' } }), 401, 'unauthorized_exception');
-    expectError(await call('POST', url, { headers: token.headers, body: { login_type: 'card', login_value: '999', password: 'x' } }), 401, 'unauthorized_exception');
+    expectError(
+      await call('POST', url, {
+        headers: token.headers,
+        body: { login_type: 'card', login_value: demoCredentials.customer_card, password: 'wrong' },
+      }),
+      401,
+      'unauthorized_exception',
+    );
+    expectError(
+      await call('POST', url, { headers: token.headers, body: { login_type: 'card', login_value: '999', password: 'x' } }),
+      401,
+      'unauthorized_exception',
+    );
     const badType = await call('POST', url, { headers: token.headers, body: { login_type: 'phone', login_value: '1', password: 'x' } });
-    expect(expectError(badType, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'login_type', reason: 'not_allowed_value' });
+    expect(expectError(badType, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'login_type',
+      reason: 'not_allowed_value',
+    });
   });
 
   it('logout answers 204 and the token is no customer session any more', async () => {
@@ -92,7 +129,9 @@ describe('tokens', () => {
     expect(tokenRow(server, token.tokenId).customer_id).toBe(DEMO_IDS.customerJana);
     expect((await call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers })).status).toBe(204);
     expect(tokenRow(server, token.tokenId).customer_id).toBeNull();
-    const authToken = await call('GET', `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}`, { headers: token.headers });
+    const authToken = await call('GET', `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}`, {
+      headers: token.headers,
+    });
     expectError(authToken, 403, 'forbidden_exception');
   });
 
@@ -143,7 +182,10 @@ describe('social-network-login', () => {
   });
   afterAll(() => server.close());
 
-  const sign = (claims: Record<string, unknown>, options: { key?: CryptoKey; alg?: string; issuer?: string; audience?: string; expires?: string } = {}) =>
+  const sign = (
+    claims: Record<string, unknown>,
+    options: { key?: CryptoKey; alg?: string; issuer?: string; audience?: string; expires?: string } = {},
+  ) =>
     new SignJWT({ email_verified: true, ...claims })
       .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: 'k1' })
       .setIssuer(options.issuer ?? 'https://accounts.example')
@@ -186,7 +228,10 @@ describe('social-network-login', () => {
     const unknownNetwork = await socialLogin('myspace', await sign({ email: demoCredentials.customer_email }));
     expect(expectError(unknownNetwork, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ reason: 'not_found' });
     const nobody = await socialLogin('google', await sign({ email: 'nobody@example.com' }));
-    expect(expectError(nobody, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ reason: 'not_found', value: 'nobody@example.com' });
+    expect(expectError(nobody, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      reason: 'not_found',
+      value: 'nobody@example.com',
+    });
   });
 });
 
@@ -199,11 +244,16 @@ describe('send-password-setup-email', () => {
 
   const request = async (server: TestServer, email: string) => {
     const token = await demoToken(server);
-    return call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/send-password-setup-email`, { headers: token.headers, body: { email } });
+    return call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/send-password-setup-email`, {
+      headers: token.headers,
+      body: { email },
+    });
   };
 
   it('sends the setup link through the configured SMTP server', async () => {
-    const server = await startTestServer({ config: { 'mail.smtp_url': `${smtp.url}?ignoreTLS=true`, 'mail.password_setup_url': 'https://shop.example/set-password' } });
+    const server = await startTestServer({
+      config: { 'mail.smtp_url': `${smtp.url}?ignoreTLS=true`, 'mail.password_setup_url': 'https://shop.example/set-password' },
+    });
     try {
       expect((await request(server, demoCredentials.customer_email)).status).toBe(204);
       expect(smtp.received).toHaveLength(1);
@@ -234,7 +284,9 @@ describe('send-password-setup-email', () => {
     try {
       expect((await request(server, demoCredentials.customer_email)).status).toBe(204);
       expect(smtp.received.length).toBe(sentBefore);
-      const queued = server.app.node.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'tokens.send-password-setup-email'").get() as { n: number };
+      const queued = server.app.node.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'tokens.send-password-setup-email'").get() as {
+        n: number;
+      };
       expect(queued.n).toBe(1);
     } finally {
       await server.close();
@@ -245,7 +297,10 @@ describe('send-password-setup-email', () => {
     const server = await startTestServer({ config: { 'mail.smtp_url': 'smtp://127.0.0.1:9?ignoreTLS=true' } });
     try {
       expect((await request(server, 'nobody@example.com')).status).toBe(204);
-      expect(expectError(await request(server, 'not-an-email'), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'email', reason: 'invalid_value_format' });
+      expect(expectError(await request(server, 'not-an-email'), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+        name: 'email',
+        reason: 'invalid_value_format',
+      });
       expectError(await request(server, demoCredentials.customer_email), 503, 'service_unavailable_exception');
     } finally {
       await server.close();
@@ -262,7 +317,9 @@ describe('auth-token', () => {
   afterAll(() => server.close());
 
   const issue = (token: { tokenId: string; headers: Record<string, string> }, type: string) =>
-    call('GET', `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}&token_type=${type}`, { headers: token.headers });
+    call('GET', `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}&token_type=${type}`, {
+      headers: token.headers,
+    });
   const redeem = (token: { tokenId: string; headers: Record<string, string> }, body: Record<string, unknown>) =>
     call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/authentication-token-login`, { headers: token.headers, body });
 
@@ -271,13 +328,24 @@ describe('auth-token', () => {
     const alphanumeric = await issue(token, '1');
     expect(alphanumeric.body.data.authentication_token).toMatch(/^[A-Z0-9]{6}$/);
     const numeric = await issue(token, '2');
-    expect(numeric.body.data).toMatchObject({ authentication_token: expect.stringMatching(/^\d{6}$/), token_request_id: expect.stringMatching(/^[0-9a-f]{64}$/), valid_to: expect.any(String) });
+    expect(numeric.body.data).toMatchObject({
+      authentication_token: expect.stringMatching(/^\d{6}$/),
+      token_request_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+      valid_to: expect.any(String),
+    });
   });
 
   it('an unknown application answers 400 not_found', async () => {
     const token = await loggedInToken(server);
-    const response = await call('GET', `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=ffffffffffffffffffffffffff`, { headers: token.headers });
-    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'external_application_id', reason: 'not_found' });
+    const response = await call(
+      'GET',
+      `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=ffffffffffffffffffffffffff`,
+      { headers: token.headers },
+    );
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'external_application_id',
+      reason: 'not_found',
+    });
   });
 
   it('signs another token in once; a second use answers already_used, a wrong code not_found', async () => {
@@ -301,9 +369,13 @@ describe('auth-token', () => {
 
   it('is also served on the enterprise interface, for a POS holding a Bearer token', async () => {
     const token = await loggedInToken(server);
-    const response = await call('GET', `${server.api('enterprise')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}&token_type=2`, {
-      headers: await demoPosLogin(server),
-    });
+    const response = await call(
+      'GET',
+      `${server.api('enterprise')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}&token_type=2`,
+      {
+        headers: await demoPosLogin(server),
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.body.data.authentication_token).toMatch(/^\d{6}$/);
   });

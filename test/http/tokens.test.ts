@@ -7,7 +7,17 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { expectError } from '../support/expect-error.js';
-import { basic, call, demoPosLogin, demoToken, startTestServer, TestClock, type JsonResponse, type TestServer, type TestServerOptions } from '../support/server.js';
+import {
+  basic,
+  call,
+  demoPosLogin,
+  demoToken,
+  startTestServer,
+  TestClock,
+  type JsonResponse,
+  type TestServer,
+  type TestServerOptions,
+} from '../support/server.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';
@@ -42,7 +52,11 @@ function login(server: TestServer, token: Token, body: Record<string, unknown>, 
 }
 
 const byCard = (password = demoCredentials.customer_password) => ({ login_type: 'card', login_value: demoCredentials.customer_card, password });
-const byEmail = (password = demoCredentials.customer_password, email = demoCredentials.customer_email) => ({ login_type: 'email', login_value: email, password });
+const byEmail = (password = demoCredentials.customer_password, email = demoCredentials.customer_email) => ({
+  login_type: 'email',
+  login_value: email,
+  password,
+});
 
 function logout(server: TestServer, path: string, token: Token): Promise<JsonResponse> {
   return call('POST', `${server.api('customer')}/tokens/${path}/actions/logout`, { headers: token.headers });
@@ -75,7 +89,12 @@ describe('POST /tokens', () => {
     expect(Object.keys(created.body.data)).toEqual(['token_id']);
     const tokenId = created.body.data.token_id as string;
     expect(tokenId).toMatch(/^[0-9a-f]{40}$/);
-    const update = await updateToken(server, tokenId, { tokenId, headers: basic(demoCredentials.api_user, tokenId) }, { setup: { language_id: 'cs' } });
+    const update = await updateToken(
+      server,
+      tokenId,
+      { tokenId, headers: basic(demoCredentials.api_user, tokenId) },
+      { setup: { language_id: 'cs' } },
+    );
     expect(update.status).toBe(204);
   });
 
@@ -132,7 +151,7 @@ describe('POST /tokens', () => {
     expect(tokenRow(server, tokenId)).toBeDefined();
   });
 
-  it('without an application anywhere makes the token for the chain\'s one customer external application', async () => {
+  it("without an application anywhere makes the token for the chain's one customer external application", async () => {
     const created = await createToken(server, { device: {}, setup: { language_id: 'en' } });
     expect(created.status).toBe(201);
     const row = tokenRow(server, created.body.data.token_id)!;
@@ -153,7 +172,9 @@ describe('POST /tokens', () => {
         tx.update('external_applications', APP, { state: 0 });
         tx.update('external_applications', 'ab00000000000000000000a002', { state: 0 });
       });
-      expect(invalidParams(await createToken(several, { device: {}, setup: {} }))).toEqual([expect.objectContaining({ name: 'external_application_id', reason: 'required' })]);
+      expect(invalidParams(await createToken(several, { device: {}, setup: {} }))).toEqual([
+        expect.objectContaining({ name: 'external_application_id', reason: 'required' }),
+      ]);
       expect(count()).toBe(before);
     } finally {
       await several.close();
@@ -221,7 +242,10 @@ describe('PUT /tokens/{token_id}', () => {
 
   it('answers 204 with no body and stores the new setup and push token, keeping the application', async () => {
     const token = await demoToken(server);
-    const response = await updateToken(server, token.tokenId, token, { setup: { language_id: 'de', allowed_gps: true, allowed_notifications: true }, push_token: 'apns-9' });
+    const response = await updateToken(server, token.tokenId, token, {
+      setup: { language_id: 'de', allowed_gps: true, allowed_notifications: true },
+      push_token: 'apns-9',
+    });
     expect(response.status).toBe(204);
     expect(response.body).toBe('');
     const row = tokenRow(server, token.tokenId)!;
@@ -253,7 +277,9 @@ describe('PUT /tokens/{token_id}', () => {
     const token = await demoToken(server);
     const before = tokenRow(server, token.tokenId)!;
     const response = await updateToken(server, token.tokenId, token, { setup: { external_application_id: UNKNOWN_ID, language_id: 'de' } });
-    expect(invalidParams(response)).toEqual([expect.objectContaining({ name: 'setup.external_application_id', reason: 'not_found', value: UNKNOWN_ID })]);
+    expect(invalidParams(response)).toEqual([
+      expect.objectContaining({ name: 'setup.external_application_id', reason: 'not_found', value: UNKNOWN_ID }),
+    ]);
     expect(tokenRow(server, token.tokenId)).toEqual(before);
   });
 
@@ -324,7 +350,8 @@ describe('actions/login and actions/logout', () => {
   it('a blocked customer answers 403 with the right password, by card and by e-mail, and 401 with a wrong one; the token stays without a customer', async () => {
     server.app.node.writes.write(null, (tx) => tx.update('customers', DEMO_IDS.customerJana, { state: 0 }));
     const token = await demoToken(server);
-    for (const body of [byCard(), byEmail()]) expect(expectError(await login(server, token, body), 403, 'forbidden_exception').detail).toBe('The customer is blocked');
+    for (const body of [byCard(), byEmail()])
+      expect(expectError(await login(server, token, body), 403, 'forbidden_exception').detail).toBe('The customer is blocked');
     expectError(await login(server, token, byCard('wrong-password')), 401, 'unauthorized_exception');
     expect(tokenRow(server, token.tokenId)!.customer_id).toBeNull();
   });
@@ -363,7 +390,10 @@ describe('actions/login and actions/logout', () => {
   it("logging in on another token's path answers 403 and logs neither token in", async () => {
     const mine = await demoToken(server);
     const theirs = await demoToken(server);
-    const response = await call('POST', `${server.api('customer')}/tokens/${theirs.tokenId}/actions/login`, { headers: mine.headers, body: byCard() });
+    const response = await call('POST', `${server.api('customer')}/tokens/${theirs.tokenId}/actions/login`, {
+      headers: mine.headers,
+      body: byCard(),
+    });
     expectError(response, 403, 'forbidden_exception');
     expect(tokenRow(server, mine.tokenId)!.customer_id).toBeNull();
     expect(tokenRow(server, theirs.tokenId)!.customer_id).toBeNull();
@@ -442,7 +472,13 @@ describe('failed customer logins are throttled', () => {
   it('changing the case of the e-mail does not escape the lockout of its customer', async () => {
     const target = await start();
     const token = await demoToken(target);
-    const variants = ['JANA.NOVAK@EXAMPLE.COM', 'Jana.Novak@example.com', 'jana.NOVAK@example.com', 'JANA.novak@example.com', 'jana.novak@EXAMPLE.com'];
+    const variants = [
+      'JANA.NOVAK@EXAMPLE.COM',
+      'Jana.Novak@example.com',
+      'jana.NOVAK@example.com',
+      'JANA.novak@example.com',
+      'jana.novak@EXAMPLE.com',
+    ];
     for (const [index, email] of variants.entries()) {
       expectError(await login(target, token, byEmail('wrong', email), `10.3.0.${index + 1}`), 401, 'unauthorized_exception');
     }
@@ -549,7 +585,10 @@ describe('token writes in the change feed and the outbox (store mode)', () => {
     const token = await demoToken(server);
     const added = await rowsAddedBy(server, () => updateToken(server, token.tokenId, token, { setup: { language_id: 'sk' }, push_token: 'p' }));
     expect(added.changes).toEqual([expect.objectContaining({ entity: 'tokens', entity_id: sha256(token.tokenId), op: 'update' })]);
-    expect(JSON.parse(added.changes[0]!.row!)).toMatchObject({ push_token: 'p', setup: JSON.stringify({ language_id: 'sk', external_application_id: APP }) });
+    expect(JSON.parse(added.changes[0]!.row!)).toMatchObject({
+      push_token: 'p',
+      setup: JSON.stringify({ language_id: 'sk', external_application_id: APP }),
+    });
     expect(added.outbox.map((command) => command.kind)).toEqual(['tokens.update']);
   });
 
@@ -620,7 +659,8 @@ describe('POST /tokens is rate-limited', () => {
     server = undefined;
   });
   const body = { device: { device_id: 'loop' }, setup: { language_id: 'en' }, external_application_id: APP };
-  const fromAddress = (target: TestServer, address: string) => createToken(target, body, { ...basic(demoCredentials.api_user, ''), 'x-forwarded-for': address });
+  const fromAddress = (target: TestServer, address: string) =>
+    createToken(target, body, { ...basic(demoCredentials.api_user, ''), 'x-forwarded-for': address });
 
   it('beyond auth.tokens_per_address from one address answers 429 with Retry-After, stores no token, and another address is served', async () => {
     const target = await start({ 'auth.tokens_per_address': 3 });

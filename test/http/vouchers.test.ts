@@ -21,9 +21,31 @@ beforeAll(async () => {
   anonymous = (await demoToken(server)).headers;
   // Petr: two more vouchers, one expired; Eva: one.
   server.app.node.writes.write(null, (tx) => {
-    tx.insert('vouchers', { id: 'de0000000000000000000007a1', customer_id: DEMO_IDS.customerPetr, reward_id: CAPPUCCINO_REWARD, code: 'PETR-1', value_minor: 6500, valid_from: '2026-01-01T00:00:00.000Z', valid_to: '2099-12-31T00:00:00.000Z' });
-    tx.insert('vouchers', { id: 'de0000000000000000000007a2', customer_id: DEMO_IDS.customerPetr, reward_id: CAPPUCCINO_REWARD, code: 'PETR-OLD', value_minor: 6500, valid_from: '2025-01-01T00:00:00.000Z', valid_to: '2025-12-31T00:00:00.000Z' });
-    tx.insert('vouchers', { id: 'de0000000000000000000007a3', customer_id: DEMO_IDS.customerEva, reward_id: CAPPUCCINO_REWARD, code: 'EVA-1', value_minor: 6500 });
+    tx.insert('vouchers', {
+      id: 'de0000000000000000000007a1',
+      customer_id: DEMO_IDS.customerPetr,
+      reward_id: CAPPUCCINO_REWARD,
+      code: 'PETR-1',
+      value_minor: 6500,
+      valid_from: '2026-01-01T00:00:00.000Z',
+      valid_to: '2099-12-31T00:00:00.000Z',
+    });
+    tx.insert('vouchers', {
+      id: 'de0000000000000000000007a2',
+      customer_id: DEMO_IDS.customerPetr,
+      reward_id: CAPPUCCINO_REWARD,
+      code: 'PETR-OLD',
+      value_minor: 6500,
+      valid_from: '2025-01-01T00:00:00.000Z',
+      valid_to: '2025-12-31T00:00:00.000Z',
+    });
+    tx.insert('vouchers', {
+      id: 'de0000000000000000000007a3',
+      customer_id: DEMO_IDS.customerEva,
+      reward_id: CAPPUCCINO_REWARD,
+      code: 'EVA-1',
+      value_minor: 6500,
+    });
   });
 });
 afterAll(() => server.close());
@@ -35,11 +57,26 @@ describe('vouchers', () => {
     expect(response.body.data.total_items).toBe(4);
     expect(response.body.data.vouchers).toHaveLength(2);
     const demo = (await get(`/vouchers/${DEMO_VOUCHER}`)).body.data;
-    expect(demo).toMatchObject({ voucher_id: DEMO_VOUCHER, customer_id: DEMO_IDS.customerJana, code: 'CAPPU-2026', store_id: null, applied_date: null, reward: { reward_id: CAPPUCCINO_REWARD, code: 'FREE-CAPPUCCINO', points_cost: 100, has_product_condition: true, has_group_condition: false, is_automated: false } });
+    expect(demo).toMatchObject({
+      voucher_id: DEMO_VOUCHER,
+      customer_id: DEMO_IDS.customerJana,
+      code: 'CAPPU-2026',
+      store_id: null,
+      applied_date: null,
+      reward: {
+        reward_id: CAPPUCCINO_REWARD,
+        code: 'FREE-CAPPUCCINO',
+        points_cost: 100,
+        has_product_condition: true,
+        has_group_condition: false,
+        is_automated: false,
+      },
+    });
   });
 
   it('filters by customer, code, validity and application', async () => {
-    const codes = async (query: string) => (await get(`/vouchers?${query}&sort_field=code`)).body.data.vouchers.map((voucher: { code: string }) => voucher.code);
+    const codes = async (query: string) =>
+      (await get(`/vouchers?${query}&sort_field=code`)).body.data.vouchers.map((voucher: { code: string }) => voucher.code);
     expect(await codes(`customer_id=${DEMO_IDS.customerPetr}`)).toEqual(['PETR-1', 'PETR-OLD']);
     expect(await codes('code=EVA-1')).toEqual(['EVA-1']);
     expect(await codes('is_valid=false')).toEqual(['PETR-OLD']);
@@ -48,7 +85,8 @@ describe('vouchers', () => {
   });
 
   it('apply-voucher (204) records where and when; the voucher then counts as applied, and a second application is refused', async () => {
-    const apply = (body: unknown) => call('POST', `${server.api('enterprise')}/vouchers/de0000000000000000000007a1/actions/apply-voucher`, { headers: auth, body });
+    const apply = (body: unknown) =>
+      call('POST', `${server.api('enterprise')}/vouchers/de0000000000000000000007a1/actions/apply-voucher`, { headers: auth, body });
     expect((await apply({ store_id: DEMO_IDS.storeAirport, date_applied: '2026-11-21 09:15:00' })).status).toBe(204);
     const applied = (await get('/vouchers/de0000000000000000000007a1')).body.data;
     expect(applied).toMatchObject({ store_id: DEMO_IDS.storeAirport, applied_date: '2026-11-21 09:15:00' });
@@ -59,8 +97,13 @@ describe('vouchers', () => {
 
   it('refuses a bad date, an unknown store, an unknown voucher and a bad filter', async () => {
     const url = `${server.api('enterprise')}/vouchers/de0000000000000000000007a3/actions/apply-voucher`;
-    expect(reason(await call('POST', url, { headers: auth, body: { date_applied: 'today' } }))).toMatchObject({ name: 'date_applied', reason: 'invalid_value_format' });
-    expect(reason(await call('POST', url, { headers: auth, body: { store_id: 'ffffffffffffffffffffffffff', date_applied: '2026-11-21 10:00:00' } }))).toMatchObject({ name: 'store_id', reason: 'not_found' });
+    expect(reason(await call('POST', url, { headers: auth, body: { date_applied: 'today' } }))).toMatchObject({
+      name: 'date_applied',
+      reason: 'invalid_value_format',
+    });
+    expect(
+      reason(await call('POST', url, { headers: auth, body: { store_id: 'ffffffffffffffffffffffffff', date_applied: '2026-11-21 10:00:00' } })),
+    ).toMatchObject({ name: 'store_id', reason: 'not_found' });
     expectError(await get('/vouchers/ffffffffffffffffffffffffff'), 404, 'not_found_exception');
     expect(reason(await get('/vouchers?is_valid=maybe'))).toMatchObject({ name: 'is_valid' });
   });
@@ -79,12 +122,18 @@ describe('vouchers', () => {
     });
     const own = await call('GET', `${server.api('customer')}/vouchers`, { headers: token.headers });
     expect(own.body.data.vouchers.map((voucher: { code: string }) => voucher.code)).toEqual(['CAPPU-2026']);
-    expect(reason(await call('GET', `${server.api('customer')}/vouchers/de0000000000000000000007a3`, { headers: token.headers })).reason).toBe('not_belong_to_logged_in_customer');
+    expect(reason(await call('GET', `${server.api('customer')}/vouchers/de0000000000000000000007a3`, { headers: token.headers })).reason).toBe(
+      'not_belong_to_logged_in_customer',
+    );
   });
 
   it('a logged-in customer applies its own voucher (204) but not another customer’s', async () => {
     const jana = await janaSession(server);
-    const apply = (id: string) => call('POST', `${server.api('customer')}/vouchers/${id}/actions/apply-voucher`, { headers: jana.headers, body: { date_applied: '2026-11-22 10:00:00' } });
+    const apply = (id: string) =>
+      call('POST', `${server.api('customer')}/vouchers/${id}/actions/apply-voucher`, {
+        headers: jana.headers,
+        body: { date_applied: '2026-11-22 10:00:00' },
+      });
     expect(reason(await apply('de0000000000000000000007a3'))).toMatchObject({ name: 'voucher_id', reason: 'not_belong_to_logged_in_customer' });
     expect((await get('/vouchers/de0000000000000000000007a3')).body.data.applied_date).toBeNull();
     const applied = await apply(DEMO_VOUCHER);
@@ -98,7 +147,13 @@ describe('rewards', () => {
   it('lists the program rewards in the Reward shape and answers one by id; an unknown id 404', async () => {
     const list = await get('/rewards?sort_field=priority');
     expect(list.body.data.total_items).toBe(5);
-    expect(list.body.data.rewards.map((reward: { code: string }) => reward.code)).toEqual(['FREE-CAPPUCCINO', 'BAKERY-10', 'MORNING-PASTRY', 'AIRPORT-50', 'AIRPORT-5PCT']);
+    expect(list.body.data.rewards.map((reward: { code: string }) => reward.code)).toEqual([
+      'FREE-CAPPUCCINO',
+      'BAKERY-10',
+      'MORNING-PASTRY',
+      'AIRPORT-50',
+      'AIRPORT-5PCT',
+    ]);
     const morning = list.body.data.rewards[2];
     expect(morning).toMatchObject({ valid_time_from: '06:00:00', valid_time_to: '10:00:00', has_group_condition: true, store_list: [] });
     expect((await get(`/rewards/${morning.reward_id}`)).body.data).toEqual(morning);
@@ -111,8 +166,25 @@ describe('rewards', () => {
   });
 });
 
-listChecks('GET /vouchers (enterprise)', () => ({ url: `${server.api('enterprise')}/vouchers`, headers: auth, plural: 'vouchers', idField: 'voucher_id' }), [['is_valid=maybe', 'is_valid'], ['is_applied=2', 'is_applied']]);
+listChecks(
+  'GET /vouchers (enterprise)',
+  () => ({ url: `${server.api('enterprise')}/vouchers`, headers: auth, plural: 'vouchers', idField: 'voucher_id' }),
+  [
+    ['is_valid=maybe', 'is_valid'],
+    ['is_applied=2', 'is_applied'],
+  ],
+);
 
-listChecks('GET /rewards (enterprise)', () => ({ url: `${server.api('enterprise')}/rewards`, headers: auth, plural: 'rewards', idField: 'reward_id' }));
+listChecks('GET /rewards (enterprise)', () => ({
+  url: `${server.api('enterprise')}/rewards`,
+  headers: auth,
+  plural: 'rewards',
+  idField: 'reward_id',
+}));
 
-listChecks('GET /rewards (customer)', () => ({ url: `${server.api('customer')}/rewards`, headers: anonymous, plural: 'rewards', idField: 'reward_id' }));
+listChecks('GET /rewards (customer)', () => ({
+  url: `${server.api('customer')}/rewards`,
+  headers: anonymous,
+  plural: 'rewards',
+  idField: 'reward_id',
+}));

@@ -18,7 +18,14 @@ function customer(records: { kind: 'collection' | 'redemption'; points: number; 
   node.writes.write(null, (tx) => {
     tx.insert('customers', { id, first_name: 'Wallet' });
     for (const record of records) {
-      tx.insert('point_records', { id: node.newId(), customer_id: id, kind: record.kind, points_milli: record.points * 1000, created_at: record.created_at, valid_to: record.valid_to ?? null });
+      tx.insert('point_records', {
+        id: node.newId(),
+        customer_id: id,
+        kind: record.kind,
+        points_milli: record.points * 1000,
+        created_at: record.created_at,
+        valid_to: record.valid_to ?? null,
+      });
     }
   });
   return id;
@@ -37,18 +44,36 @@ describe('the points overview', () => {
       { kind: 'collection', points: 40, created_at: '2026-11-10T23:30:00.000Z' },
       { kind: 'redemption', points: 25.5, created_at: '2026-11-20T10:00:00.000Z' },
     ]);
-    expect((await wallet('points-overview', `customer_id=${id}`)).body.data).toEqual({ earned_points: 140, redeemed_points: 25.5, available_points: 114.5 });
-    expect((await wallet('points-overview', `customer_id=${id}&date_from=2026-11-10&date_to=2026-11-20`)).body.data).toEqual({ earned_points: 40, redeemed_points: 25.5, available_points: 114.5 });
-    expect((await wallet('points-overview', `customer_id=${id}&date_to=2026-11-09`)).body.data).toEqual({ earned_points: 100, redeemed_points: 0, available_points: 114.5 });
+    expect((await wallet('points-overview', `customer_id=${id}`)).body.data).toEqual({
+      earned_points: 140,
+      redeemed_points: 25.5,
+      available_points: 114.5,
+    });
+    expect((await wallet('points-overview', `customer_id=${id}&date_from=2026-11-10&date_to=2026-11-20`)).body.data).toEqual({
+      earned_points: 40,
+      redeemed_points: 25.5,
+      available_points: 114.5,
+    });
+    expect((await wallet('points-overview', `customer_id=${id}&date_to=2026-11-09`)).body.data).toEqual({
+      earned_points: 100,
+      redeemed_points: 0,
+      available_points: 114.5,
+    });
   });
 
   it('refuses an interval that ends before it starts, and an unknown customer', async () => {
     const id = customer([]);
-    expect(expectError(await wallet('points-overview', `customer_id=${id}&date_from=2026-11-10&date_to=2026-11-01`), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+    expect(
+      expectError(await wallet('points-overview', `customer_id=${id}&date_from=2026-11-10&date_to=2026-11-01`), 400, 'invalid_params_exception')
+        .error_data.invalid_params[0],
+    ).toMatchObject({
       name: 'date_to',
       reason: 'not_allowed_value',
     });
-    expect(expectError(await wallet('credits-overview', `customer_id=${server.app.node.newId()}`), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+    expect(
+      expectError(await wallet('credits-overview', `customer_id=${server.app.node.newId()}`), 400, 'invalid_params_exception').error_data
+        .invalid_params[0],
+    ).toMatchObject({
       name: 'customer_id',
       reason: 'not_found',
     });
@@ -66,12 +91,24 @@ describe('the points expiration overview', () => {
       { kind: 'collection', points: 70, created_at: '2026-04-01T00:00:00.000Z', valid_to: '2027-01-15T00:00:00.000Z' },
       { kind: 'redemption', points: 10, created_at: '2026-11-20T00:00:00.000Z' },
     ]);
-    expect((await wallet('points-expiration-overview', `customer_id=${id}`)).body.data).toEqual({ next_amount: 20, next_date: '2026-11-28', current_month_amount: 70 });
+    expect((await wallet('points-expiration-overview', `customer_id=${id}`)).body.data).toEqual({
+      next_amount: 20,
+      next_date: '2026-11-28',
+      current_month_amount: 70,
+    });
   });
 
   it('answers nothing due when no point expires', async () => {
     const id = customer([{ kind: 'collection', points: 12, created_at: '2026-01-01T00:00:00.000Z' }]);
-    expect((await wallet('points-expiration-overview', `customer_id=${id}`)).body.data).toEqual({ next_amount: 0, next_date: null, current_month_amount: 0 });
-    expect((await wallet('credits-expiration-overview', `customer_id=${id}`)).body.data).toEqual({ next_amount: 0, next_date: null, current_month_amount: 0 });
+    expect((await wallet('points-expiration-overview', `customer_id=${id}`)).body.data).toEqual({
+      next_amount: 0,
+      next_date: null,
+      current_month_amount: 0,
+    });
+    expect((await wallet('credits-expiration-overview', `customer_id=${id}`)).body.data).toEqual({
+      next_amount: 0,
+      next_date: null,
+      current_month_amount: 0,
+    });
   });
 });

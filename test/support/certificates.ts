@@ -27,7 +27,24 @@ export function makePki(dir: string): TestPki {
     writeFileSync(join(dir, `${name}.ext`), `${extensions}\n`);
     openssl('req', ...EC_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
     serial += 1;
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', String(serial), '-days', '1', '-out', `${name}.crt`, '-extfile', `${name}.ext`);
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-set_serial',
+      String(serial),
+      '-days',
+      '1',
+      '-out',
+      `${name}.crt`,
+      '-extfile',
+      `${name}.ext`,
+    );
     return { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
   };
   return {

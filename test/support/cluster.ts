@@ -150,7 +150,19 @@ export class NodeProcess {
     this.starts += 1;
     this.log ??= createWriteStream(this.logFile, { flags: 'a' });
     this.log.write(`--- start ${this.starts} at ${new Date().toISOString()}\n`);
-    const args = [BIN, 'serve', '--mode', this.mode, '--data-dir', this.dataDir, '--host', '127.0.0.1', '--port', String(this.port), ...this.serveArgs];
+    const args = [
+      BIN,
+      'serve',
+      '--mode',
+      this.mode,
+      '--data-dir',
+      this.dataDir,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(this.port),
+      ...this.serveArgs,
+    ];
     const child = spawn(process.execPath, args, { env: cliEnv(this.env), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((resolve) =>
@@ -352,7 +364,14 @@ export class Cluster {
   static async start(options: ClusterOptions): Promise<Cluster> {
     const root = tempRoot();
     const env = { LOYALTYD_SYNC_INTERVAL_SECONDS: '1', LOYALTYD_LOG_LEVEL: 'info', ...options.env };
-    const hub = new NodeProcess({ name: 'hub', mode: 'hub', dataDir: join(root, 'hub'), port: await freePort(), env: { ...env, ...options.hubEnv }, logDir: root });
+    const hub = new NodeProcess({
+      name: 'hub',
+      mode: 'hub',
+      dataDir: join(root, 'hub'),
+      port: await freePort(),
+      env: { ...env, ...options.hubEnv },
+      logDir: root,
+    });
     const cluster = new Cluster(root, hub);
     try {
       // The first start loads the demo chain; the nodes are registered beside the running hub.
@@ -360,7 +379,9 @@ export class Cluster {
       await hub.start();
       hub.serveArgs = [];
       const served = (name: string) => (options.storeSetup?.[name]?.serves ?? []).flatMap((storeId) => ['--store', storeId]);
-      const credentials = (await Promise.all(options.stores.map((name) => hub.cli(['nodes', 'add', '--name', name, ...served(name)])))) as StoreCredentials[];
+      const credentials = (await Promise.all(
+        options.stores.map((name) => hub.cli(['nodes', 'add', '--name', name, ...served(name)])),
+      )) as StoreCredentials[];
       const ports: number[] = [hub.port];
       while (ports.length <= options.stores.length) {
         const port = await freePort();
@@ -426,7 +447,8 @@ export class Cluster {
    */
   async waitConverged({ timeoutMs = 45_000, viaCli = false }: { timeoutMs?: number; viaCli?: boolean } = {}): Promise<ConvergedState> {
     const stores = this.runningStores();
-    const drained = (status: StoreStatus) => status.outbox.pending === 0 && !status.outbox.replaying && status.feed.lag_rows === 0 && !status.feed.bootstrapping;
+    const drained = (status: StoreStatus) =>
+      status.outbox.pending === 0 && !status.outbox.replaying && status.feed.lag_rows === 0 && !status.feed.bootstrapping;
     const differences = (hubSums: Record<string, TableChecksum>, storeSums: Record<string, TableChecksum>[]) =>
       stores.flatMap((store, index) =>
         Object.keys(hubSums)
@@ -439,8 +461,12 @@ export class Cluster {
       const statuses = stores.map((store) => store.peekStatus());
       if (statuses.every(drained)) {
         const hubSums = this.hub.peekChecksum();
-        const differing = differences(hubSums, stores.map((store) => store.peekChecksum()));
-        if (differing.length === 0 && !viaCli) return { statuses: Object.fromEntries(stores.map((store, index) => [store.name, statuses[index]!])), checksums: hubSums };
+        const differing = differences(
+          hubSums,
+          stores.map((store) => store.peekChecksum()),
+        );
+        if (differing.length === 0 && !viaCli)
+          return { statuses: Object.fromEntries(stores.map((store, index) => [store.name, statuses[index]!])), checksums: hubSums };
         if (differing.length === 0) {
           const confirmed = Object.fromEntries(await Promise.all(stores.map(async (store) => [store.name, await store.syncStatus()] as const)));
           const [hubSums, ...storeSums] = await Promise.all([this.hub.checksum(), ...stores.map((store) => store.checksum())]);
@@ -451,7 +477,12 @@ export class Cluster {
           last = { differing };
         }
       } else {
-        last = Object.fromEntries(stores.map((store, index) => [store.name, { outbox: statuses[index]!.outbox, feed: statuses[index]!.feed, last_error: statuses[index]!.last_error }]));
+        last = Object.fromEntries(
+          stores.map((store, index) => [
+            store.name,
+            { outbox: statuses[index]!.outbox, feed: statuses[index]!.feed, last_error: statuses[index]!.last_error },
+          ]),
+        );
       }
       if (Date.now() > deadline) {
         const logs = stores.map((store) => `--- ${store.name}\n${store.logTail(8)}`).join('\n');
@@ -477,14 +508,20 @@ export class Cluster {
 /** Logs the demo POS user in at a node (a store knows the user once users replicated). */
 export async function posLogin(node: NodeProcess): Promise<Record<string, string>> {
   const response = await call('POST', `${node.api('enterprise')}/users/actions/login`, {
-    body: { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password },
+    body: {
+      user_external_application_id: demoCredentials.external_application_id,
+      login: demoCredentials.pos_login,
+      password: demoCredentials.pos_password,
+    },
   });
   if (response.status !== 200) throw new Error(`POS login at ${node.name} answered ${response.status}: ${JSON.stringify(response.body)}`);
   return bearer(response.body.data.bearer_token as string);
 }
 
 /** A hub and one store it has bootstrapped, with the demo POS user logged in at each. */
-export async function hubAndStore(storeName: string): Promise<{ cluster: Cluster; store: StoreProcess; hubAuth: Record<string, string>; storeAuth: Record<string, string> }> {
+export async function hubAndStore(
+  storeName: string,
+): Promise<{ cluster: Cluster; store: StoreProcess; hubAuth: Record<string, string>; storeAuth: Record<string, string> }> {
   const cluster = await Cluster.start({ stores: [storeName] });
   const store = cluster.store(storeName);
   await cluster.waitBootstrapped(store);

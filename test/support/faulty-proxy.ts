@@ -161,7 +161,14 @@ export class FaultyProxy {
     const body = await readAll(request).catch(() => undefined);
     if (body === undefined || this.closed) return void request.socket.destroy();
     // Draw every decision up front so that the seed fixes the fault stream.
-    const draws = { drop: this.random(), delay: this.random(), delayMs: this.random(), duplicate: this.random(), cut: this.random(), cutAt: this.random() };
+    const draws = {
+      drop: this.random(),
+      delay: this.random(),
+      delayMs: this.random(),
+      duplicate: this.random(),
+      cut: this.random(),
+      cutAt: this.random(),
+    };
     if (draws.drop < this.rates.drop) {
       this.stats.dropped += 1;
       return void request.socket.destroy();

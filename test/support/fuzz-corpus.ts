@@ -15,8 +15,24 @@ function bill(billId: string) {
     currency_id: 'CZK',
     total_price: '235',
     bill_items: [
-      { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], plu_name: 'Espresso beans', quantity: 2, price: 100, paid_amount: 200, bill_item_id: 1, vat_rate: 21 },
-      { plu_ids: [{ list_code: 'GLOBAL', code: '859000772' }], plu_name: 'Croissant', quantity: 1, price: 35, paid_amount: 35, bill_item_id: 2, vat_rate: 21 },
+      {
+        plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }],
+        plu_name: 'Espresso beans',
+        quantity: 2,
+        price: 100,
+        paid_amount: 200,
+        bill_item_id: 1,
+        vat_rate: 21,
+      },
+      {
+        plu_ids: [{ list_code: 'GLOBAL', code: '859000772' }],
+        plu_name: 'Croissant',
+        quantity: 1,
+        price: 35,
+        paid_amount: 35,
+        bill_item_id: 2,
+        vat_rate: 21,
+      },
     ],
   };
 }
@@ -25,10 +41,17 @@ function bill(billId: string) {
 const till = { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, customer_id: DEMO_IDS.customerPetr };
 
 export const CORPUS: Record<string, (billId: string) => unknown> = {
-  'POST /purchases/actions/send-purchase': (billId) => ({ ...till, bill: { ...bill(billId), payment_type: 'S', payment_recap: { credit_points: 5, amount_for_credit: 0 } } }),
+  'POST /purchases/actions/send-purchase': (billId) => ({
+    ...till,
+    bill: { ...bill(billId), payment_type: 'S', payment_recap: { credit_points: 5, amount_for_credit: 0 } },
+  }),
   'POST /purchases/actions/accept-payment': (billId) => ({ ...till, payment_type: 'S', max_points: 50, bill: bill(billId) }),
   'POST /purchases/actions/recommended-best-rewards': (billId) => ({ ...till, reward_list_type: 'A', bill: bill(billId) }),
-  'POST /purchases/actions/assign-customer': (billId) => ({ store_id: DEMO_IDS.storeCentral, external_purchase_id: billId, customer_id: DEMO_IDS.customerEva }),
+  'POST /purchases/actions/assign-customer': (billId) => ({
+    store_id: DEMO_IDS.storeCentral,
+    external_purchase_id: billId,
+    customer_id: DEMO_IDS.customerEva,
+  }),
   'POST /points/actions/assign-points': () => ({ amount: '12.5', customer_id: DEMO_IDS.customerEva, partner_id: 'partner-1' }),
   'POST /points/actions/reduce-points': () => ({ amount: 1, customer_id: DEMO_IDS.customerJana }),
   'POST /points/actions/transfer-points': () => ({ original_customer_id: DEMO_IDS.customerJana, new_customer_id: DEMO_IDS.customerPetr, amount: 1 }),

@@ -49,7 +49,35 @@ export function seedOf(seed: number, text: string): number {
 /** Names of Object.prototype's members and friends: values that must stay mere values. */
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__'];
 
-const ODD_TEXTS = ['', ' ', 'null', 'undefined', 'true', 'false', '0', '-1', '1.5', '-0', '1e309', '99999999999999999999999999', 'NaN', 'Infinity', '0x1f', '\u0000', '%', '\u{1F642}', "' OR 1=1 --", '<b>', '../..', '[]', '{}', 'a,b,,', '2030-02-30 25:61:61', 'ffffffffffffffffffffffffff', '00000000000000000000000000'];
+const ODD_TEXTS = [
+  '',
+  ' ',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '0',
+  '-1',
+  '1.5',
+  '-0',
+  '1e309',
+  '99999999999999999999999999',
+  'NaN',
+  'Infinity',
+  '0x1f',
+  '\u0000',
+  '%',
+  '\u{1F642}',
+  "' OR 1=1 --",
+  '<b>',
+  '../..',
+  '[]',
+  '{}',
+  'a,b,,',
+  '2030-02-30 25:61:61',
+  'ffffffffffffffffffffffffff',
+  '00000000000000000000000000',
+];
 const QUERY_LENGTH_LIMIT = 6_000;
 const HUGE_NUMBERS = [1e308, -1e308, 2 ** 53 + 2, -(2 ** 53) - 2, 1e21, 5e-324, 0.005, -0.01, 12.345, -1, 0, 999_999_999_999];
 
@@ -142,7 +170,8 @@ export function queryString(random: Random, parameters: SpecParameter[], listedF
 }
 
 function queryValue(random: Random, parameter: SpecParameter, listedFields: string[], known: Known): string {
-  if (parameter.name === 'sort_field') return random.chance(0.5) ? random.pick(PROTOTYPE_NAMES) : random.pick(listedFields.length > 0 ? listedFields : ODD_TEXTS);
+  if (parameter.name === 'sort_field')
+    return random.chance(0.5) ? random.pick(PROTOTYPE_NAMES) : random.pick(listedFields.length > 0 ? listedFields : ODD_TEXTS);
   if (parameter.name === 'sort_direction') return random.pick(['ASC', 'DESC', 'asc', 'ASC,DESC', ...PROTOTYPE_NAMES]);
   if (random.chance(0.4)) return oddText(random);
   const item = parameter.schema.type === 'array' ? (parameter.schema.items ?? {}) : parameter.schema;
@@ -157,7 +186,8 @@ function queryValue(random: Random, parameter: SpecParameter, listedFields: stri
 export function valueOf(random: Random, schema: Schema, name: string, known: Known, clean = false, depth = 0): unknown {
   const composed = schema.allOf ?? schema.oneOf ?? schema.anyOf;
   if (composed && composed.length > 0) {
-    if (schema.allOf) return schema.allOf.reduce<unknown>((merged, part) => mergeObjects(merged, valueOf(random, part, name, known, clean, depth)), {});
+    if (schema.allOf)
+      return schema.allOf.reduce<unknown>((merged, part) => mergeObjects(merged, valueOf(random, part, name, known, clean, depth)), {});
     return valueOf(random, random.pick(composed), name, known, clean, depth);
   }
   if (schema.enum && schema.enum.length > 0 && (clean || random.chance(0.85))) return random.pick(schema.enum);
@@ -165,7 +195,8 @@ export function valueOf(random: Random, schema: Schema, name: string, known: Kno
   // The file's examples are often of another type than the field (a number for a string) and
   // its ids are not ids of this node; a clean value takes them in the field's type only.
   if (clean && name.endsWith('_id') && type !== 'object' && type !== 'array') return known.idFor(random, name);
-  if (schema.example !== undefined && !name.endsWith('_id') && random.chance(clean ? 0.5 : 0.3)) return clean ? inType(schema.example, type) : schema.example;
+  if (schema.example !== undefined && !name.endsWith('_id') && random.chance(clean ? 0.5 : 0.3))
+    return clean ? inType(schema.example, type) : schema.example;
   switch (type) {
     case 'object': {
       const object: Record<string, unknown> = {};
@@ -176,7 +207,9 @@ export function valueOf(random: Random, schema: Schema, name: string, known: Kno
       return object;
     }
     case 'array':
-      return depth > 6 ? [] : Array.from({ length: (clean ? 1 : 0) + random.int(3) }, () => valueOf(random, schema.items ?? {}, name, known, clean, depth + 1));
+      return depth > 6
+        ? []
+        : Array.from({ length: (clean ? 1 : 0) + random.int(3) }, () => valueOf(random, schema.items ?? {}, name, known, clean, depth + 1));
     case 'integer':
       return clean || random.chance(0.7) ? 1 + random.int(9) : random.pick(HUGE_NUMBERS.filter(Number.isInteger));
     case 'number':
@@ -195,14 +228,16 @@ function textFor(random: Random, name: string, schema: Schema, known: Known, cle
     const valid = ['2030-01-01 12:00:00', '2030-01-01T12:00:00+02:00', '2030-01-01T12:00:00', '2030-01-01'];
     return random.pick(clean ? valid : [...valid, '1970-01-01 00:00:00', '9999-12-31 23:59:59', '2030-13-45 99:99:99']);
   }
-  if (name.includes('email') || name === 'login_value') return random.pick(['jana.novak@example.com', 'nobody@example.com', ...(clean ? [] : ['not-an-address', ...known.texts])]);
+  if (name.includes('email') || name === 'login_value')
+    return random.pick(['jana.novak@example.com', 'nobody@example.com', ...(clean ? [] : ['not-an-address', ...known.texts])]);
   if (random.chance(0.3)) return random.pick(known.texts);
   return clean || random.chance(0.5) ? `fuzz-${random.hex(6)}` : random.pick(ODD_TEXTS);
 }
 
 function inType(example: unknown, type: string): unknown {
   if (type === 'string' && typeof example === 'number') return String(example);
-  if ((type === 'number' || type === 'integer') && typeof example === 'string' && example.trim() !== '' && Number.isFinite(Number(example))) return Number(example);
+  if ((type === 'number' || type === 'integer') && typeof example === 'string' && example.trim() !== '' && Number.isFinite(Number(example)))
+    return Number(example);
   return example;
 }
 
@@ -294,7 +329,11 @@ export function mutated(random: Random, body: unknown): unknown {
       if (Array.isArray(container)) container.splice(Number(key), 1);
       else delete container[key];
     } else if (choice === 1 && containers.length > 0) {
-      setOwn(random.pick(containers), random.pick(PROTOTYPE_NAMES), random.pick<unknown>([{ polluted: 1 }, 'polluted', null, [1], { toString: 'x' }]));
+      setOwn(
+        random.pick(containers),
+        random.pick(PROTOTYPE_NAMES),
+        random.pick<unknown>([{ polluted: 1 }, 'polluted', null, [1], { toString: 'x' }]),
+      );
     } else if (slots.length > 0) {
       const { container, key } = random.pick(slots);
       (container as Record<string | number, unknown>)[key] = hostileValue(random);

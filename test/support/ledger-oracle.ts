@@ -34,7 +34,9 @@ export function foldedPoints(db: Db, customerId: string, at: number): number {
 /** Credit in minor units: collections less redemptions of the customer's live credit records. */
 export function summedCredit(db: Db, customerId: string): number {
   return db
-    .prepare<[string], number>("SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0) FROM credit_records WHERE customer_id = ? AND state = 1")
+    .prepare<[string], number>(
+      "SELECT coalesce(sum(CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END), 0) FROM credit_records WHERE customer_id = ? AND state = 1",
+    )
     .pluck()
     .get(customerId)!;
 }

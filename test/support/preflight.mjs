@@ -11,7 +11,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const onPath = (command) => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, command)));
-const libfaketime = () => existsSync('/usr/lib') && readdirSync('/usr/lib').some((dir) => existsSync(join('/usr/lib', dir, 'faketime', 'libfaketimeMT.so.1')));
+const libfaketime = () =>
+  existsSync('/usr/lib') && readdirSync('/usr/lib').some((dir) => existsSync(join('/usr/lib', dir, 'faketime', 'libfaketimeMT.so.1')));
 
 const NEEDED = [
   { name: 'chromium', present: () => existsSync('/usr/bin/chromium') },

@@ -59,7 +59,9 @@ export async function demoCustomerSession(server: TestServer): Promise<Record<st
  */
 export function changesSince(server: TestServer, afterSeq: number): Record<string, number> {
   const rows = server.app.node.db
-    .prepare<[number], { entity: string; n: number }>("SELECT entity, count(*) AS n FROM changes WHERE seq > ? AND entity NOT GLOB 'recommendation_*' GROUP BY entity")
+    .prepare<[number], { entity: string; n: number }>(
+      "SELECT entity, count(*) AS n FROM changes WHERE seq > ? AND entity NOT GLOB 'recommendation_*' GROUP BY entity",
+    )
     .all(afterSeq);
   return Object.fromEntries(rows.map((row) => [row.entity, row.n]));
 }

@@ -80,7 +80,11 @@ export interface JsonResponse {
 }
 
 /** One HTTP call with a JSON body (if any); the answer's body parsed when it is JSON. */
-export async function call(method: string, url: string, options: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}): Promise<JsonResponse> {
+export async function call(
+  method: string,
+  url: string,
+  options: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<JsonResponse> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;

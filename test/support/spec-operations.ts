@@ -58,7 +58,12 @@ export function specOperations(): Operation[] {
       if (!operation) continue;
       const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map((parameter) => {
         const resolved = resolve(parameter) as Node;
-        return { name: String(resolved.name), in: resolved.in as SpecParameter['in'], required: resolved.required === true, schema: (resolved.schema ?? {}) as Schema };
+        return {
+          name: String(resolved.name),
+          in: resolved.in as SpecParameter['in'],
+          required: resolved.required === true,
+          schema: (resolved.schema ?? {}) as Schema,
+        };
       });
       const requestBody = resolve(operation.requestBody) as Node | undefined;
       const content = requestBody?.content as Record<string, { schema?: Schema }> | undefined;

@@ -106,12 +106,23 @@ export function postCustomer(node: NodeProcess, auth: Record<string, string>, fi
   });
 }
 
-export function updateCustomer(node: NodeProcess, auth: Record<string, string>, id: string, personalInformation: Record<string, unknown>): Promise<JsonResponse> {
-  return call('PUT', `${node.api('enterprise')}/customers/${id}`, { headers: auth, body: { customer: { personal_information: personalInformation } } });
+export function updateCustomer(
+  node: NodeProcess,
+  auth: Record<string, string>,
+  id: string,
+  personalInformation: Record<string, unknown>,
+): Promise<JsonResponse> {
+  return call('PUT', `${node.api('enterprise')}/customers/${id}`, {
+    headers: auth,
+    body: { customer: { personal_information: personalInformation } },
+  });
 }
 
 export async function createCard(node: NodeProcess, auth: Record<string, string>, customerId: string, cardNumber: string): Promise<Created> {
-  const response = await call('POST', `${node.api('enterprise')}/cards`, { headers: auth, body: { card: { customer_id: customerId, card_number: cardNumber } } });
+  const response = await call('POST', `${node.api('enterprise')}/cards`, {
+    headers: auth,
+    body: { card: { customer_id: customerId, card_number: cardNumber } },
+  });
   expectStatus(response, 201, `POST /cards at ${node.name}`);
   return { table: 'cards', id: response.body.data.card_id as string };
 }
@@ -140,7 +151,17 @@ export async function sendPurchase(node: NodeProcess, auth: Record<string, strin
     payment_time: '2026-11-21 09:30:00',
     currency_id: 'CZK',
     total_price: '65',
-    bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], plu_name: 'Cappuccino', quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1, vat_rate: 21 }],
+    bill_items: [
+      {
+        plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }],
+        plu_name: 'Cappuccino',
+        quantity: 1,
+        price: 65,
+        paid_amount: 65,
+        bill_item_id: 1,
+        vat_rate: 21,
+      },
+    ],
   };
   const response = await call('POST', `${node.api('enterprise')}/purchases/actions/send-purchase`, {
     headers: auth,
@@ -150,8 +171,17 @@ export async function sendPurchase(node: NodeProcess, auth: Record<string, strin
   return { table: 'purchases', id: response.body.data.purchase_id as string };
 }
 
-export function applyVoucher(node: NodeProcess, auth: Record<string, string>, voucherId: string, storeId: string, time: string): Promise<JsonResponse> {
-  return call('POST', `${node.api('enterprise')}/vouchers/${voucherId}/actions/apply-voucher`, { headers: auth, body: { store_id: storeId, date_applied: time } });
+export function applyVoucher(
+  node: NodeProcess,
+  auth: Record<string, string>,
+  voucherId: string,
+  storeId: string,
+  time: string,
+): Promise<JsonResponse> {
+  return call('POST', `${node.api('enterprise')}/vouchers/${voucherId}/actions/apply-voucher`, {
+    headers: auth,
+    body: { store_id: storeId, date_applied: time },
+  });
 }
 
 /** The enterprise-interface detail path of a created record, to read it back at any node. */

@@ -8,7 +8,15 @@ export const CAPPUCCINO_REWARD = `de${(0x601).toString(16).padStart(24, '0')}`;
 export function insertVoucher(server: TestServer, customerId: string, code: string): string {
   const id = server.app.node.newId();
   server.app.node.writes.write(null, (tx) =>
-    tx.insert('vouchers', { id, customer_id: customerId, reward_id: CAPPUCCINO_REWARD, code, value_minor: 6500, valid_from: '2026-01-01T00:00:00.000Z', valid_to: '2099-12-31T00:00:00.000Z' }),
+    tx.insert('vouchers', {
+      id,
+      customer_id: customerId,
+      reward_id: CAPPUCCINO_REWARD,
+      code,
+      value_minor: 6500,
+      valid_from: '2026-01-01T00:00:00.000Z',
+      valid_to: '2099-12-31T00:00:00.000Z',
+    }),
   );
   return id;
 }

@@ -62,9 +62,21 @@ describe('a card number the hub gave to someone else meanwhile', () => {
     proxy.faultsOff();
 
     await settled(1);
-    const conflicts = (await store.cli(['sync', 'conflicts'])).conflicts as { kind: string; entity: string; entity_id: string; detail: { reason: string } }[];
+    const conflicts = (await store.cli(['sync', 'conflicts'])).conflicts as {
+      kind: string;
+      entity: string;
+      entity_id: string;
+      detail: { reason: string };
+    }[];
     // The store may issue cards; the hub's feature code refuses a number it gave away: held for an operator.
-    expect(conflicts).toContainEqual(expect.objectContaining({ kind: 'held_command', entity: 'cards', entity_id: atStore.id, detail: expect.objectContaining({ reason: expect.stringContaining('already_exists') }) }));
+    expect(conflicts).toContainEqual(
+      expect.objectContaining({
+        kind: 'held_command',
+        entity: 'cards',
+        entity_id: atStore.id,
+        detail: expect.objectContaining({ reason: expect.stringContaining('already_exists') }),
+      }),
+    );
     expect(await cardOwnerAtStore(cardNumber)).toEqual([DEMO_IDS.customerPetr]);
     expect(store.count('SELECT count(*) AS n FROM cards WHERE id = ?', atHub.id)).toBe(1);
     await cluster.waitConverged();
@@ -82,7 +94,9 @@ describe('a card number the hub gave to someone else meanwhile', () => {
 
     await settled(2);
     const conflicts = JSON.stringify((await store.cli(['sync', 'conflicts'])).conflicts);
-    expect(await cardOwnerAtStore(cardNumber), `owner of the card number at the store; conflicts listed there: ${conflicts}`).toEqual([DEMO_IDS.customerPetr]);
+    expect(await cardOwnerAtStore(cardNumber), `owner of the card number at the store; conflicts listed there: ${conflicts}`).toEqual([
+      DEMO_IDS.customerPetr,
+    ]);
     expect(store.count('SELECT count(*) AS n FROM cards WHERE id = ?', atHub.id)).toBe(1);
     expect(JSON.stringify(store.peekChecksum().cards)).toBe(JSON.stringify(cluster.hub.peekChecksum().cards));
   }, 60_000);

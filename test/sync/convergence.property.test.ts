@@ -90,7 +90,10 @@ const spender = fc.oneof(
 /** Half the reductions take all the store knows (up to MAX_REDUCE). */
 const share = fc.oneof(fc.constant(100), fc.integer({ min: 1, max: 100 }));
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('assign' as const), store: storeIndex, customer, points: fc.integer({ min: 1, max: MAX_ASSIGN }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('assign' as const), store: storeIndex, customer, points: fc.integer({ min: 1, max: MAX_ASSIGN }) }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('reduce' as const), store: storeIndex, customer: spender, share }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('sell' as const), store: storeIndex, bags: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('round' as const), store: storeIndex }) },
@@ -101,7 +104,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 const scenario: fc.Arbitrary<Scenario> = fc.record({
   steps: fc.array(step, { minLength: 1, maxLength: MAX_STEPS, size: 'max' }),
   late: fc.record({ store: storeIndex, until: fc.nat({ max: MAX_STEPS }) }),
-  hostile: fc.record({ shape: fc.constantFrom<HostileShape>('rows', 'billion', 'stranger'), store: storeIndex, customer, at: fc.nat({ max: MAX_STEPS }) }),
+  hostile: fc.record({
+    shape: fc.constantFrom<HostileShape>('rows', 'billion', 'stranger'),
+    store: storeIndex,
+    customer,
+    at: fc.nat({ max: MAX_STEPS }),
+  }),
 });
 
 async function startCluster(): Promise<Cluster> {
@@ -116,7 +124,13 @@ async function startCluster(): Promise<Cluster> {
         clock: new TestClock(T0 + (index === AHEAD_STORE ? AHEAD_MS : 0)),
         config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
       });
-      cluster.stores.push({ name: credentials.node_name, server, sync: createStoreSync(server.app.node, server.config, server.clock.now)!, credentials, pos: {} });
+      cluster.stores.push({
+        name: credentials.node_name,
+        server,
+        sync: createStoreSync(server.app.node, server.config, server.clock.now)!,
+        credentials,
+        pos: {},
+      });
     }
     for (const store of cluster.stores) {
       expect(await runRound(store.sync, store.server.clock.now)).toMatchObject({ ok: true, bootstrapped: true });
@@ -150,7 +164,10 @@ async function round({ hub }: Cluster, store: Store): Promise<RoundOutcome> {
   const outcome = await runRound(store.sync, store.server.clock.now);
   expect(outcome, `a round at ${store.name}`).toMatchObject({ ok: true, rejected: 0, held: 0 });
   const future = hex(hub.clock.now() + hub.config.sync.max_clock_skew_seconds * 1000 + 1, 12);
-  expect(hub.app.node.db.prepare('SELECT count(*) FROM point_records WHERE hlc >= ?').pluck().get(future), 'point records at the hub stamped from the future').toBe(0);
+  expect(
+    hub.app.node.db.prepare('SELECT count(*) FROM point_records WHERE hlc >= ?').pluck().get(future),
+    'point records at the hub stamped from the future',
+  ).toBe(0);
   return outcome;
 }
 
@@ -163,12 +180,30 @@ function hostileCommand(cluster: Cluster, hostile: Scenario['hostile']) {
   const assign = (amount: number, principal: Record<string, unknown>) => ({
     ...command,
     changes: [],
-    operation: { call: { iface: 'enterprise', input: { params: {}, query: {}, body: { customer_id: hostile.customer, amount } }, principal }, as_of: now, ids: [recordId] },
+    operation: {
+      call: { iface: 'enterprise', input: { params: {}, query: {}, body: { customer_id: hostile.customer, amount } }, principal },
+      as_of: now,
+      ids: [recordId],
+    },
   });
   switch (hostile.shape) {
     case 'rows': {
       const at = new Date(now).toISOString();
-      const row = { id: recordId, customer_id: hostile.customer, kind: 'collection', points_milli: 1e12, point_type_id: 'manual', partner_id: null, valid_to: null, purchase_id: null, linked_point_id: null, created_at: at, state: 1, hlc: stamp, last_change: at };
+      const row = {
+        id: recordId,
+        customer_id: hostile.customer,
+        kind: 'collection',
+        points_milli: 1e12,
+        point_type_id: 'manual',
+        partner_id: null,
+        valid_to: null,
+        purchase_id: null,
+        linked_point_id: null,
+        created_at: at,
+        state: 1,
+        hlc: stamp,
+        last_change: at,
+      };
       return { recordId, command: { ...command, changes: [{ entity: 'point_records', entity_id: recordId, op: 'insert', hlc: stamp, row }] } };
     }
     case 'billion':
@@ -190,7 +225,11 @@ async function pushHostile(cluster: Cluster, hostile: Scenario['hostile']): Prom
   const { credentials } = cluster.stores[hostile.store]!;
   const { recordId, command } = hostileCommand(cluster, hostile);
   const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
-    headers: { ...basic(credentials.node_name, credentials.node_secret), 'x-loyaltyd-protocol': String(PROTOCOL_VERSION), 'x-loyaltyd-schema': String(schemaVersion()) },
+    headers: {
+      ...basic(credentials.node_name, credentials.node_secret),
+      'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+      'x-loyaltyd-schema': String(schemaVersion()),
+    },
     body: { generation: 'hostile', commands: [command] },
   });
   expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
@@ -204,7 +243,10 @@ async function perform(cluster: Cluster, step: Step, honest: Map<string, number>
   switch (step.kind) {
     case 'assign': {
       const store = cluster.stores[step.store]!;
-      const answer = await call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, { headers: store.pos, body: { customer_id: step.customer, amount: step.points } });
+      const answer = await call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, {
+        headers: store.pos,
+        body: { customer_id: step.customer, amount: step.points },
+      });
       expect(answer.status, JSON.stringify(answer.body)).toBe(204);
       add(step.customer, step.points * 1000);
       return;
@@ -214,7 +256,10 @@ async function perform(cluster: Cluster, step: Step, honest: Map<string, number>
       // What the store knows may be spent at another store too before either pushes: a debt.
       const known = store.server.app.node.ledgers.balancesAt(step.customer, store.server.clock.now()).pointsMilli / 1000;
       const points = Math.min(MAX_REDUCE, Math.max(1, Math.floor((known * step.share) / 100)));
-      const answer = await call('POST', `${store.server.api('enterprise')}/points/actions/reduce-points`, { headers: store.pos, body: { customer_id: step.customer, amount: points } });
+      const answer = await call('POST', `${store.server.api('enterprise')}/points/actions/reduce-points`, {
+        headers: store.pos,
+        body: { customer_id: step.customer, amount: points },
+      });
       if (answer.status === 400) {
         // Beyond the balance the store knows: nothing happened.
         expect(answer.body.error.error_data.invalid_params[0]).toMatchObject({ reason: 'not_enough_points_for_payment' });
@@ -228,7 +273,13 @@ async function perform(cluster: Cluster, step: Step, honest: Map<string, number>
       const store = cluster.stores[step.store]!;
       bills.count += 1;
       const billId = `S${step.store}-${bills.count}`;
-      const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: step.bags, price: 100, paid_amount: 100 * step.bags, bill_item_id: 1 };
+      const beans = {
+        plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }],
+        quantity: step.bags,
+        price: 100,
+        paid_amount: 100 * step.bags,
+        bill_item_id: 1,
+      };
       const paidAt = new Date(store.server.clock.now()).toISOString().slice(0, 19).replace('T', ' ');
       const answer = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
         headers: store.pos,
@@ -255,7 +306,8 @@ async function perform(cluster: Cluster, step: Step, honest: Map<string, number>
   }
 }
 
-const pendingCommands = (store: Store) => store.server.app.node.db.prepare("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get() as number;
+const pendingCommands = (store: Store) =>
+  store.server.app.node.db.prepare("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get() as number;
 
 /** Rounds at every store until each has pushed its outbox and a pass pulls nothing new. */
 async function syncToRest(cluster: Cluster): Promise<void> {

@@ -105,14 +105,19 @@ async function randomWrites(node: NodeProcess, count: number, seed: number, dead
     } else if (roll < 0.85) {
       const token = await newToken(node, `${node.name}-${index}`);
       tally.made.set('tokens', [...(tally.made.get('tokens') ?? []), token.tokenId]);
-      if (random() < 0.5) note('logout', await call('POST', `${node.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers }), [204]);
+      if (random() < 0.5)
+        note('logout', await call('POST', `${node.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers }), [204]);
     } else if (roll < 0.93 && node.mode === 'store') {
       const response = await postOrder(node, session.headers, `${node.name}-${index}`);
       note('orders', response, [201], response.body?.data?.order_id);
     } else {
       // Stores are head office's master data: a store refuses to write them (src/sync/hub/command-policy.ts).
       const expected = node.mode === 'store' ? [403] : [204];
-      note('store update', await updateStore(node, pos, pick([DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]), `PRG-${node.name}`, `Prague ${node.name} ${index}`), expected);
+      note(
+        'store update',
+        await updateStore(node, pos, pick([DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]), `PRG-${node.name}`, `Prague ${node.name} ${index}`),
+        expected,
+      );
     }
   });
   return tally;
@@ -132,7 +137,10 @@ describe(`a faulty network between stores and hub (seed ${SEED})`, () => {
     // The network really misbehaved, in every way it can.
     const faults = { dropped: 0, delayed: 0, duplicated: 0, cut: 0 };
     for (const proxy of proxies) for (const kind of Object.keys(faults) as (keyof typeof faults)[]) faults[kind] += proxy.stats[kind];
-    expect(Object.values(faults).every((n) => n > 0), JSON.stringify(proxies.map((proxy) => proxy.stats))).toBe(true);
+    expect(
+      Object.values(faults).every((n) => n > 0),
+      JSON.stringify(proxies.map((proxy) => proxy.stats)),
+    ).toBe(true);
 
     for (const proxy of proxies) proxy.faultsOff();
     const { statuses, checksums } = await cluster.waitConverged({ timeoutMs: 60_000, viaCli: true });
@@ -188,7 +196,13 @@ describe(`a faulty network between stores and hub (seed ${SEED})`, () => {
     proxy.setRates({ cut: 1 });
     const cutBefore = proxy.stats.cut;
     for (let i = 0; i < 3; i += 1) await ask('petr.svoboda@example.com');
-    await waitFor('a push answer to be cut', () => proxy.stats.cut > cutBefore && cluster.hub.count("SELECT count(*) AS n FROM applied_commands WHERE node_id = (SELECT id FROM nodes WHERE name = 'north')") === north.count("SELECT seq AS n FROM sqlite_sequence WHERE name = 'outbox'"));
+    await waitFor(
+      'a push answer to be cut',
+      () =>
+        proxy.stats.cut > cutBefore &&
+        cluster.hub.count("SELECT count(*) AS n FROM applied_commands WHERE node_id = (SELECT id FROM nodes WHERE name = 'north')") ===
+          north.count("SELECT seq AS n FROM sqlite_sequence WHERE name = 'outbox'"),
+    );
     proxy.faultsOff();
     await pushed();
 

@@ -25,7 +25,7 @@ let apiUserId: string;
 /** A token the demo app logged in as Jana at the hub, by its stored id (the SHA-256 a store names). */
 let janasToken: string;
 
-const idOf = (sql: string, value: string) => (hub.app.node.db.prepare(sql).pluck().get(value) as string);
+const idOf = (sql: string, value: string) => hub.app.node.db.prepare(sql).pluck().get(value) as string;
 
 /** A history read as a store makes it (src/sync/store/hub-client.ts): node credentials, versions, and the caller. */
 function forwarded(path: string, principal: Principal) {
@@ -60,7 +60,10 @@ beforeAll(async () => {
   posUserId = idOf('SELECT id FROM users WHERE login = ?', demoCredentials.pos_login);
   apiUserId = idOf('SELECT id FROM api_users WHERE user_name = ?', demoCredentials.api_user);
   // Eva has points at the hub, so a read answered for a principal naming her would show them.
-  const assigned = await call('POST', `${hub.api('enterprise')}/points/actions/assign-points`, { headers: await demoPosLogin(hub), body: { customer_id: EVA, amount: 7 } });
+  const assigned = await call('POST', `${hub.api('enterprise')}/points/actions/assign-points`, {
+    headers: await demoPosLogin(hub),
+    body: { customer_id: EVA, amount: 7 },
+  });
   expect(assigned.status).toBe(204);
   janasToken = sha256Hex((await janasSession()).tokenId);
 });
@@ -77,7 +80,11 @@ describe('a forwarded history read', () => {
   it('for a user the hub has made inactive answers 401', async () => {
     const legacyUser = idOf('SELECT id FROM users WHERE login = ?', demoCredentials.legacy_basic_login);
     hub.app.node.db.prepare('UPDATE users SET state = 0 WHERE id = ?').run(legacyUser);
-    expectError(await forwarded(`${enterprise}/purchases`, { kind: 'user', userId: legacyUser, scheme: 'legacy-basic' }), 401, 'unauthorized_exception');
+    expectError(
+      await forwarded(`${enterprise}/purchases`, { kind: 'user', userId: legacyUser, scheme: 'legacy-basic' }),
+      401,
+      'unauthorized_exception',
+    );
   });
 
   it('for an api user id the hub does not have answers 401', async () => {
@@ -108,7 +115,7 @@ describe('a forwarded history read', () => {
     expect(response.body.data.purchases.length).toBeGreaterThan(0);
   });
 
-  it('for a token logged in as Jana answers 200 with Jana\'s points only', async () => {
+  it("for a token logged in as Jana answers 200 with Jana's points only", async () => {
     const response = await forwarded(`${customer}/points`, { kind: 'token', apiUserId, tokenId: janasToken, customerId: JANA });
     expect(response.status).toBe(200);
     const points = pointsOf(response);

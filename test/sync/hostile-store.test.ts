@@ -51,7 +51,10 @@ beforeAll(async () => {
   hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir });
   attacker = hub.app.services.nodes.add('store-hostile', [DEMO_IDS.storeAirport]);
   const credentials = hub.app.services.nodes.add('store-honest');
-  honest = await startTestServer({ demo: false, config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret } });
+  honest = await startTestServer({
+    demo: false,
+    config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
+  });
   honestSync = createStoreSync(honest.app.node, honest.config, honest.clock.now)!;
   expect(await runRound(honestSync, honest.clock.now)).toMatchObject({ ok: true, bootstrapped: true });
 });
@@ -65,56 +68,116 @@ afterAll(async () => {
 
 describe('a hostile store speaking protocol 1', () => {
   it('has every crafted command rejected and listed, nothing of them anywhere, and its honest command behind them applied', async () => {
-    const evaHash = (server: TestServer) => (server.app.node.db.prepare('SELECT password_hash FROM customers WHERE id = ?').get(EVA) as { password_hash: string | null }).password_hash;
+    const evaHash = (server: TestServer) =>
+      (server.app.node.db.prepare('SELECT password_hash FROM customers WHERE id = ?').get(EVA) as { password_hash: string | null }).password_hash;
     const hashBefore = evaHash(hub);
     const honestOrigin = honest.app.node.identity.nodeId;
     // The honest store speaks first, so its origin is bound to it.
-    const assigned = await call('POST', `${honest.api('enterprise')}/points/actions/assign-points`, { headers: await demoPosLogin(honest), body: { customer_id: EVA, amount: 1 } });
+    const assigned = await call('POST', `${honest.api('enterprise')}/points/actions/assign-points`, {
+      headers: await demoPosLogin(honest),
+      body: { customer_id: EVA, amount: 1 },
+    });
     expect(assigned.status).toBe(204);
     expect(await runRound(honestSync, honest.clock.now)).toMatchObject({ ok: true, pushed: 1, rejected: 0 });
 
     const secret = 'x'.repeat(43);
     const setupId = `${hex(Date.now(), 12)}00000000000091`;
     const points = (seq: number, id: string, hlc = stamp()) =>
-      command(seq, 'points.assign', [
-        {
-          entity: 'point_records',
-          entity_id: id,
-          op: 'insert',
-          row: row({ id, customer_id: EVA, kind: 'collection', points_milli: 5000, point_type_id: 'manual', partner_id: null, valid_to: null, purchase_id: null, linked_point_id: null, created_at: new Date().toISOString(), state: 1 }, hlc),
-        },
-      ], hlc);
+      command(
+        seq,
+        'points.assign',
+        [
+          {
+            entity: 'point_records',
+            entity_id: id,
+            op: 'insert',
+            row: row(
+              {
+                id,
+                customer_id: EVA,
+                kind: 'collection',
+                points_milli: 5000,
+                point_type_id: 'manual',
+                partner_id: null,
+                valid_to: null,
+                purchase_id: null,
+                linked_point_id: null,
+                created_at: new Date().toISOString(),
+                state: 1,
+              },
+              hlc,
+            ),
+          },
+        ],
+        hlc,
+      );
     const userId = `${hex(Date.now(), 12)}00000000000011`;
     const foreignBill = `${hex(Date.now(), 12)}00000000000101`;
     const foreignPoints = `${hex(Date.now(), 12)}00000000000102`;
     const forgedToken = sha256Hex('forged-token');
     const attacks = [
-      command(1, 'users.create', [{ entity: 'users', entity_id: userId, op: 'insert', row: row({ id: userId, login: 'evil', password_hash: 'x', state: 1 }) }]),
+      command(1, 'users.create', [
+        { entity: 'users', entity_id: userId, op: 'insert', row: row({ id: userId, login: 'evil', password_hash: 'x', state: 1 }) },
+      ]),
       command(2, 'points.assign', [{ entity: 'customers', entity_id: EVA, op: 'update', row: row({ id: EVA, password_hash: 'scrypt$evil' }) }]),
       command(3, 'rewards.delete', [{ entity: 'rewards', entity_id: REWARD, op: 'delete', row: null }]),
       points(4, `${hex(Date.now(), 12)}00000000000041`, stamp(365 * 86_400_000)),
       points(5, `${hex(Date.now(), 12)}00000000000051`, stamp(0, honestOrigin)),
-      command(6, PASSWORD_SETUP_COMMAND, [
-        {
-          entity: 'password_setup_requests',
-          entity_id: setupId,
-          op: 'insert',
-          row: row({ id: setupId, customer_id: EVA, email: 'attacker@evil.test', secret_hash: sha256Hex(secret), expires_at: new Date(Date.now() + 3_600_000).toISOString(), sent_at: null }),
-        },
-      ], stamp(), { id: setupId, customer_id: EVA, email: 'attacker@evil.test', secret_hash: sha256Hex(secret), link: `http://evil.test/?token=${secret}` }),
+      command(
+        6,
+        PASSWORD_SETUP_COMMAND,
+        [
+          {
+            entity: 'password_setup_requests',
+            entity_id: setupId,
+            op: 'insert',
+            row: row({
+              id: setupId,
+              customer_id: EVA,
+              email: 'attacker@evil.test',
+              secret_hash: sha256Hex(secret),
+              expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+              sent_at: null,
+            }),
+          },
+        ],
+        stamp(),
+        { id: setupId, customer_id: EVA, email: 'attacker@evil.test', secret_hash: sha256Hex(secret), link: `http://evil.test/?token=${secret}` },
+      ),
       command(7, 'points.assign', [{ entity: 'point_records', entity_id: 'x', op: 'insert', row: row({ id: 'x' }, 'zzzz') }], 'zzzz'),
       // A bill of a store this node does not serve, and the points it would earn Eva.
       command(8, 'purchases.send', [
-        { entity: 'purchases', entity_id: foreignBill, op: 'insert', row: row({ id: foreignBill, customer_id: EVA, store_id: DEMO_IDS.storeCentral, external_purchase_id: 'forged-1', payment_time: new Date().toISOString(), total_price_minor: 100_000 }) },
+        {
+          entity: 'purchases',
+          entity_id: foreignBill,
+          op: 'insert',
+          row: row({
+            id: foreignBill,
+            customer_id: EVA,
+            store_id: DEMO_IDS.storeCentral,
+            external_purchase_id: 'forged-1',
+            payment_time: new Date().toISOString(),
+            total_price_minor: 100_000,
+          }),
+        },
         ...points(0, foreignPoints).changes.map((change) => ({ ...change, row: { ...change.row, purchase_id: foreignBill } })),
       ]),
       command(9, 'tokens.create', [
-        { entity: 'tokens', entity_id: forgedToken, op: 'insert', row: row({ id: forgedToken, external_application_id: 'x', device: '{}', setup: '{}', customer_id: EVA, state: 1 }) },
+        {
+          entity: 'tokens',
+          entity_id: forgedToken,
+          op: 'insert',
+          row: row({ id: forgedToken, external_application_id: 'x', device: '{}', setup: '{}', customer_id: EVA, state: 1 }),
+        },
       ]),
     ];
     const honestId = `${hex(Date.now(), 12)}00000000000081`;
     const pushed = await call('POST', `${hub.url}/sync/v1/commands`, {
-      headers: { ...basic(attacker.node_name, attacker.node_secret), 'x-loyaltyd-protocol': String(ROW_PROTOCOL), 'x-loyaltyd-schema': String(schemaVersion()) },
+      headers: {
+        ...basic(attacker.node_name, attacker.node_secret),
+        'x-loyaltyd-protocol': String(ROW_PROTOCOL),
+        'x-loyaltyd-schema': String(schemaVersion()),
+      },
       body: { generation: 'hostile', commands: [...attacks, points(10, honestId)] },
     });
     expect(pushed.status).toBe(200);

@@ -67,7 +67,9 @@ describe('changes made at the hub', () => {
         return response.status === 200 ? response.body.data : undefined;
       };
       // The hub's last change first: once it is there, the earlier ones are too.
-      const newcomer = await waitFor(`the customer created at the hub to reach ${store.name}`, () => read(`/customers/${created.id}`), { timeoutMs: 15_000 });
+      const newcomer = await waitFor(`the customer created at the hub to reach ${store.name}`, () => read(`/customers/${created.id}`), {
+        timeoutMs: 15_000,
+      });
       expect(newcomer.personal_information.first_name).toBe('Hubert');
       expect((await read(`/customers/${DEMO_IDS.customerEva}`)).personal_information.last_name).toBe('Changed-at-hub');
       expect((await read(`/stores/${DEMO_IDS.storeAirport}`)).name).toBe('Prague Airport T2');
@@ -90,7 +92,9 @@ describe('changes made at the hub', () => {
     // Loaded the way head office loads master data: `loyaltyd import` on the running hub.
     const file = join(cluster.root, 'customers.ndjson');
     const lines = Array.from({ length: HUB_CUSTOMERS }, (_, index) =>
-      JSON.stringify({ customer: { personal_information: { first_name: `Bulk${index}`, last_name: 'Customer', email: `bulk${index}@example.com` } } }),
+      JSON.stringify({
+        customer: { personal_information: { first_name: `Bulk${index}`, last_name: 'Customer', email: `bulk${index}@example.com` } },
+      }),
     );
     writeFileSync(file, `${lines.join('\n')}\n`);
     expect(await cluster.hub.cli(['import', 'customers', file])).toMatchObject({ imported: HUB_CUSTOMERS, rejected: 0 });
@@ -138,9 +142,14 @@ describe('changes made at the hub', () => {
         }),
       ),
     );
-    expect(Object.values(lags).every((lag) => lag.startsWith('lag_rows 0 ')), JSON.stringify(lags)).toBe(true);
+    expect(
+      Object.values(lags).every((lag) => lag.startsWith('lag_rows 0 ')),
+      JSON.stringify(lags),
+    ).toBe(true);
     // Neither the session nor the stores' node secrets are in the hub's feed.
-    expect(cluster.hub.count("SELECT count(*) AS n FROM changes WHERE entity IN ('user_sessions', 'nodes', 'node_stores', 'password_setup_requests')")).toBe(0);
+    expect(
+      cluster.hub.count("SELECT count(*) AS n FROM changes WHERE entity IN ('user_sessions', 'nodes', 'node_stores', 'password_setup_requests')"),
+    ).toBe(0);
     expect(cluster.hub.count('SELECT count(*) AS n FROM user_sessions')).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -68,14 +68,23 @@ async function writeEverything(store: StoreProcess, tag: string): Promise<Create
   const [storeId, time] = tag === 'P' ? [DEMO_IDS.storeCentral, '2026-11-21 10:00:00'] : [DEMO_IDS.storeAirport, '2026-11-21 10:05:00'];
   expect((await applyVoucher(store, pos, DEMO_VOUCHER, storeId, time)).status).toBe(204);
   // Jana holds 250 points; each store, knowing that balance, redeems 200 of them.
-  expect((await call('POST', `${store.api('enterprise')}/points/actions/reduce-points`, { headers: pos, body: { customer_id: DEMO_IDS.customerJana, amount: 200 } })).status).toBe(204);
+  expect(
+    (
+      await call('POST', `${store.api('enterprise')}/points/actions/reduce-points`, {
+        headers: pos,
+        body: { customer_id: DEMO_IDS.customerJana, amount: 200 },
+      })
+    ).status,
+  ).toBe(204);
   const session = await customerSession(store);
   sessions.set(store.name, session);
   created.push(tokenRow(session.tokenId));
   created.push(await createOrder(store, session.headers, `${tag} order`));
   const loggedOut = await newToken(store, `${tag}-kiosk`);
   created.push(tokenRow(loggedOut.tokenId));
-  expect((await call('POST', `${store.api('customer')}/tokens/${loggedOut.tokenId}/actions/logout`, { headers: loggedOut.headers })).status).toBe(204);
+  expect((await call('POST', `${store.api('customer')}/tokens/${loggedOut.tokenId}/actions/logout`, { headers: loggedOut.headers })).status).toBe(
+    204,
+  );
   // Stores are head office's master data: a store with a hub refuses to write them, at once,
   // rather than queue a command the hub would reject (src/sync/hub/command-policy.ts).
   const pending = (await store.syncStatus()).outbox.pending;
@@ -94,7 +103,10 @@ describe('a hub outage', () => {
     await cluster.hub.kill();
 
     const written = new Map<string, Created[]>();
-    for (const [store, tag] of [[prague, 'P'], [brno, 'B']] as const) {
+    for (const [store, tag] of [
+      [prague, 'P'],
+      [brno, 'B'],
+    ] as const) {
       expect((await call('GET', `${store.url}/health`)).status).toBe(200);
       written.set(store.name, await writeEverything(store, tag));
       // Reads keep answering from the store's own file.
@@ -122,10 +134,12 @@ describe('a hub outage', () => {
 
     // Every command reached the hub once, and every record is there once.
     const applied = cluster.hub.read((db) =>
-      db.prepare<[], { node: string; n: number; distinct_ids: number; max_seq: number }>(
-        `SELECT n.name AS node, count(*) AS n, count(DISTINCT a.command_id) AS distinct_ids, max(a.seq) AS max_seq
+      db
+        .prepare<[], { node: string; n: number; distinct_ids: number; max_seq: number }>(
+          `SELECT n.name AS node, count(*) AS n, count(DISTINCT a.command_id) AS distinct_ids, max(a.seq) AS max_seq
          FROM applied_commands a JOIN nodes n ON n.id = a.node_id GROUP BY n.name`,
-      ).all(),
+        )
+        .all(),
     );
     for (const store of [prague, brno]) {
       const outbox = store.count("SELECT seq AS n FROM sqlite_sequence WHERE name = 'outbox'");
@@ -134,12 +148,17 @@ describe('a hub outage', () => {
     }
     const all = [...written.values()].flat();
     for (const record of all) {
-      expect(cluster.hub.count(`SELECT count(*) AS n FROM ${record.table} WHERE id = ?`, record.id), `${record.table} ${record.id} on the hub`).toBe(1);
+      expect(cluster.hub.count(`SELECT count(*) AS n FROM ${record.table} WHERE id = ?`, record.id), `${record.table} ${record.id} on the hub`).toBe(
+        1,
+      );
     }
 
     // Each store sees the other store's records through its API: master data from its own
     // file, the other store's facts (src/sync/protocol/scopes.ts) from the hub, as the answer says.
-    for (const [reader, writer] of [[prague, brno], [brno, prague]] as const) {
+    for (const [reader, writer] of [
+      [prague, brno],
+      [brno, prague],
+    ] as const) {
       for (const record of written.get(writer.name)!.filter((created) => created.table !== 'tokens')) {
         const response = await call('GET', `${reader.api('enterprise')}${detailPath(record)}`, { headers: auth.get(reader.name)! });
         expect(response.status, `${record.table} ${record.id} from ${writer.name} read at ${reader.name}`).toBe(200);
@@ -161,7 +180,10 @@ describe('a hub outage', () => {
       const read = await call('GET', `${brno.api('customer')}/orders`, { headers: session.headers });
       return read.status === 200 ? read : undefined;
     });
-    const orderIds = [...written.values()].flat().filter((record) => record.table === 'orders').map((record) => record.id);
+    const orderIds = [...written.values()]
+      .flat()
+      .filter((record) => record.table === 'orders')
+      .map((record) => record.id);
     expect(orders.body.data.orders.map((order: { order_id: string }) => order.order_id)).toEqual(expect.arrayContaining(orderIds));
 
     // `sync checksum --json` agrees on all three nodes, table by table — once the stores have
@@ -178,7 +200,12 @@ describe('a hub outage', () => {
       expect(conflicts, node.name).toHaveLength(2);
       expect(conflicts, node.name).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ kind: 'points_overspent', entity: 'customers', entity_id: DEMO_IDS.customerJana, detail: { balance_points: -150, uncovered_points: 150 } }),
+          expect.objectContaining({
+            kind: 'points_overspent',
+            entity: 'customers',
+            entity_id: DEMO_IDS.customerJana,
+            detail: { balance_points: -150, uncovered_points: 150 },
+          }),
           expect.objectContaining({ kind: 'voucher_applied_twice', entity_id: DEMO_VOUCHER }),
         ]),
       );

@@ -36,7 +36,8 @@ function headers(overrides: Record<string, string | undefined> = {}): Record<str
   return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-const changes = (requestHeaders: Record<string, string>) => call('GET', `${cluster.hub.url}/sync/v1/changes?after=0&limit=5`, { headers: requestHeaders });
+const changes = (requestHeaders: Record<string, string>) =>
+  call('GET', `${cluster.hub.url}/sync/v1/changes?after=0&limit=5`, { headers: requestHeaders });
 
 describe('the sync handshake', () => {
   it('a registered node with its secret, in the hub protocol and schema version, reads the change feed', async () => {
@@ -94,22 +95,31 @@ describe('the sync handshake', () => {
 
   it('a push that skips a seq answers 409 sync_sequence_gap_exception and applies nothing', async () => {
     const command = { seq: 2, command_id: 'gap-command', kind: 'events.create', payload: {}, changes: [], hlc: '000000000001-0000-test' };
-    const response = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'gap-test', commands: [command] } });
+    const response = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
+      headers: headers(),
+      body: { generation: 'gap-test', commands: [command] },
+    });
     expect(response.status).toBe(409);
     expect(response.body.error).toMatchObject({ exception: 'sync_sequence_gap_exception', error_data: { expected_seq: 1, got_seq: 2 } });
     expect(cluster.hub.count('SELECT count(*) AS n FROM applied_commands')).toBe(0);
   });
 
-  it('a protocol-1 replay is checked row by row as that protocol\'s commands are, a protocol-2 store\'s rows are refused, and a snapshot tells a store that never pushed that the hub holds none of it', async () => {
+  it("a protocol-1 replay is checked row by row as that protocol's commands are, a protocol-2 store's rows are refused, and a snapshot tells a store that never pushed that the hub holds none of it", async () => {
     const stamp = `${Date.now().toString(16).padStart(12, '0')}-0000-kioskreplay`;
     const storeRow = { id: 'de0000000000000000000000f1', hlc: stamp, last_change: new Date().toISOString() };
     const rows = { changes: [{ entity: 'stores', entity_id: storeRow.id, op: 'insert', row: storeRow, hlc: stamp }] };
     expect((await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers(), body: rows })).status).toBe(400);
-    const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }), body: rows });
+    const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
+      headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }),
+      body: rows,
+    });
     expect(refused.status).toBe(200);
     expect(refused.body).toEqual({ applied: 0, rejected: [{ entity: 'stores', entity_id: storeRow.id, reason: 'a store does not write stores' }] });
     expect(cluster.hub.count('SELECT count(*) AS n FROM stores WHERE id = ?', storeRow.id)).toBe(0);
-    const empty = await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }), body: { changes: [] } });
+    const empty = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
+      headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }),
+      body: { changes: [] },
+    });
     expect(empty.status).toBe(400);
     const snapshot = await fetch(`${cluster.hub.url}/sync/v1/snapshot?format=columns`, { headers: headers() });
     const header = JSON.parse((await snapshot.text()).split('\n')[0]!) as Record<string, unknown>;
@@ -124,15 +134,26 @@ describe('the sync handshake', () => {
     const health = await call('GET', `${impostor.url}/health`);
     expect(health.status).toBe(503);
     expect(health.body.status).toBe('degraded');
-    expect(health.body.reasons).toEqual([expect.stringMatching(/^never bootstrapped from its hub, so it holds no data yet: the hub refuses this node's name or secret \(it answered 401/)]);
+    expect(health.body.reasons).toEqual([
+      expect.stringMatching(
+        /^never bootstrapped from its hub, so it holds no data yet: the hub refuses this node's name or secret \(it answered 401/,
+      ),
+    ]);
     const status = await impostor.syncStatus();
     expect(status).toMatchObject({ reachable: true, last_error_status: 401, last_error: expect.stringMatching(/^hub answered 401/) });
     expect(status.feed.cursor).toBeNull();
     const login = await call('POST', `${impostor.url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
-      body: { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password },
+      body: {
+        user_external_application_id: demoCredentials.external_application_id,
+        login: demoCredentials.pos_login,
+        password: demoCredentials.pos_password,
+      },
     });
     expect(login.status).toBe(503);
-    expect(login.body.error).toMatchObject({ exception: 'service_unavailable_exception', detail: expect.stringMatching(/^This store holds no data yet: it has not bootstrapped from its hub/) });
+    expect(login.body.error).toMatchObject({
+      exception: 'service_unavailable_exception',
+      detail: expect.stringMatching(/^This store holds no data yet: it has not bootstrapped from its hub/),
+    });
   });
 });
 
@@ -154,16 +175,50 @@ describe('clocks', () => {
     const ahead = (Date.now() + 240_000).toString(16).padStart(12, '0');
     const hlc = `${ahead}-0000-fa57c10c`;
     // A customer: master data, which reaches every store (src/sync/protocol/scopes.ts).
-    const row = { id: `${ahead}00000000000001`, first_name: 'Fast', last_name: 'Clock', hlc, last_change: new Date(parseInt(ahead, 16)).toISOString() };
-    const command = { seq: 1, command_id: 'fast-clock-1', kind: 'customers.create', payload: {}, changes: [{ entity: 'customers', entity_id: row.id, op: 'insert', row, hlc }], hlc };
-    const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [command] } });
+    const row = {
+      id: `${ahead}00000000000001`,
+      first_name: 'Fast',
+      last_name: 'Clock',
+      hlc,
+      last_change: new Date(parseInt(ahead, 16)).toISOString(),
+    };
+    const command = {
+      seq: 1,
+      command_id: 'fast-clock-1',
+      kind: 'customers.create',
+      payload: {},
+      changes: [{ entity: 'customers', entity_id: row.id, op: 'insert', row, hlc }],
+      hlc,
+    };
+    const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
+      headers: headers(),
+      body: { generation: 'fast-clock', commands: [command] },
+    });
     expect(pushed.status).toBe(200);
     expect(pushed.body.results).toEqual([{ command_id: 'fast-clock-1', seq: 1, status: 'applied', reason: null }]);
     const hourAhead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
     const late = { ...row, id: `${hourAhead}00000000000001`, hlc: `${hourAhead}-0000-fa57c10c` };
-    const tooFast = { seq: 2, command_id: 'fast-clock-2', kind: 'customers.create', payload: {}, changes: [{ entity: 'customers', entity_id: late.id, op: 'insert', row: late, hlc: late.hlc }], hlc: late.hlc };
-    const broughtBack = await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: headers(), body: { generation: 'fast-clock', commands: [tooFast] } });
-    expect(broughtBack.body.results).toEqual([{ command_id: 'fast-clock-2', seq: 2, status: 'applied', reason: null, rows: [expect.objectContaining({ entity: 'customers', entity_id: late.id })] }]);
+    const tooFast = {
+      seq: 2,
+      command_id: 'fast-clock-2',
+      kind: 'customers.create',
+      payload: {},
+      changes: [{ entity: 'customers', entity_id: late.id, op: 'insert', row: late, hlc: late.hlc }],
+      hlc: late.hlc,
+    };
+    const broughtBack = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
+      headers: headers(),
+      body: { generation: 'fast-clock', commands: [tooFast] },
+    });
+    expect(broughtBack.body.results).toEqual([
+      {
+        command_id: 'fast-clock-2',
+        seq: 2,
+        status: 'applied',
+        reason: null,
+        rows: [expect.objectContaining({ entity: 'customers', entity_id: late.id })],
+      },
+    ]);
     expect(broughtBack.body.clock_skew_ms).toBeGreaterThan(3_500_000);
     const [taken] = broughtBack.body.results[0].rows as { hlc: string; row: { hlc: string; last_change: string } }[];
     // The hub's clock, which took the first command's stamp four minutes ahead as a clock's.
@@ -171,9 +226,16 @@ describe('clocks', () => {
     expect(taken!.hlc.slice(18)).toBe('fa57c10c');
     expect(taken!.row.hlc).toBe(taken!.hlc);
     expect(cluster.hub.count('SELECT count(*) AS n FROM customers WHERE id = ? AND hlc = ?', late.id, taken!.hlc)).toBe(1);
-    expect(cluster.hub.count("SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'clock_skew' AND entity_id = (SELECT id FROM nodes WHERE name = 'kiosk')")).toBe(1);
+    expect(
+      cluster.hub.count(
+        "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'clock_skew' AND entity_id = (SELECT id FROM nodes WHERE name = 'kiosk')",
+      ),
+    ).toBe(1);
 
-    await waitFor('the stamp from the future to reach the store', () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', row.id) === 1);
+    await waitFor(
+      'the stamp from the future to reach the store',
+      () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', row.id) === 1,
+    );
     const pulledAt = Date.now();
     await waitFor('another round', () => Date.parse(observer.peekStatus().last_success_at ?? '') > pulledAt);
     const status = await observer.syncStatus();
@@ -198,7 +260,12 @@ describe('the snapshot formats', () => {
     const [rowsHeader, ...rowLines] = (await read('')) as [Record<string, unknown>, ...Record<string, unknown>[]];
     const [columnsHeader, ...columnLines] = (await read('?format=columns')) as [Record<string, unknown>, ...(Record<string, unknown> | unknown[])[]];
     expect(rowsHeader.format).toBeUndefined();
-    expect(columnsHeader).toMatchObject({ format: 'columns', position: rowsHeader.position, total_rows: rowsHeader.total_rows, feed_id: rowsHeader.feed_id });
+    expect(columnsHeader).toMatchObject({
+      format: 'columns',
+      position: rowsHeader.position,
+      total_rows: rowsHeader.total_rows,
+      feed_id: rowsHeader.feed_id,
+    });
     expect(rowLines.pop()).toEqual({ end: true });
     expect(columnLines.pop()).toEqual({ end: true });
     let table: { table: string; columns: string[] } | undefined;

@@ -24,7 +24,13 @@ const billFor = (node: NodeProcess, auth: Record<string, string>, cardNumber: st
       store_id: DEMO_IDS.storeCentral,
       cashdesk_number: 1,
       card_number: cardNumber,
-      bill: { bill_id: billId, payment_time: '2026-11-21 10:00:00', currency_id: 'CZK', total_price: '65', bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }] },
+      bill: {
+        bill_id: billId,
+        payment_time: '2026-11-21 10:00:00',
+        currency_id: 'CZK',
+        total_price: '65',
+        bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }],
+      },
     },
   });
 
@@ -74,16 +80,27 @@ describe('a hub restored from a backup', () => {
     // The replayed facts reach the hub behind the horizon the store reported meanwhile: their
     // customers' states are published again once the horizon passes them (settle). The
     // checksums are compared once that is done, or the hub's could move between two reads.
-    const replayed = () => cluster.hub.count("SELECT count(*) AS n FROM purchases WHERE external_purchase_id LIKE 'after-backup-%'") === 520 && !store.peekStatus().outbox.replaying;
-    await waitFor('the store replayed and the hub settled what it took', () => replayed() && cluster.hub.count('SELECT count(*) AS n FROM customer_state_tails') === 0, { timeoutMs: 90_000 });
+    const replayed = () =>
+      cluster.hub.count("SELECT count(*) AS n FROM purchases WHERE external_purchase_id LIKE 'after-backup-%'") === 520 &&
+      !store.peekStatus().outbox.replaying;
+    await waitFor(
+      'the store replayed and the hub settled what it took',
+      () => replayed() && cluster.hub.count('SELECT count(*) AS n FROM customer_state_tails') === 0,
+      { timeoutMs: 90_000 },
+    );
     const { checksums, statuses } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
     expect(checksums).toEqual(cluster.hub.peekChecksum());
     // Sent again as the commands they were, and run again by the hub.
-    expect(cluster.hub.count("SELECT count(*) AS n FROM applied_commands WHERE generation = 'replayed' AND status = 'applied'")).toBeGreaterThanOrEqual(523);
+    expect(
+      cluster.hub.count("SELECT count(*) AS n FROM applied_commands WHERE generation = 'replayed' AND status = 'applied'"),
+    ).toBeGreaterThanOrEqual(523);
     expect(statuses['prague-01']).toMatchObject({ conflicts: 0, outbox: { replaying: false } });
 
     const at = (node: NodeProcess, auth: Record<string, string>, path: string) => call('GET', `${node.api('enterprise')}${path}`, { headers: auth });
-    for (const [node, auth] of [[cluster.hub, hubAuth], [store, storeAuth]] as const) {
+    for (const [node, auth] of [
+      [cluster.hub, hubAuth],
+      [store, storeAuth],
+    ] as const) {
       expect((await at(node, auth, `/purchases/${before.id}`)).status).toBe(200);
       expect((await at(node, auth, `/purchases/${after.id}`)).status).toBe(200);
       expect((await at(node, auth, `/purchases/${newcomerBill.body.data.purchase_id as string}`)).status).toBe(200);
@@ -126,14 +143,17 @@ describe('a hub restored from a backup, with two stores', () => {
       await registering.stop();
       await restoreHub(cluster, backupFile);
       await waitFor('the bill waiting for now', () => selling.syncState('replay_waiting'));
-      const hubBill = () => call('GET', `${cluster.hub.api('enterprise')}/purchases/${bill.body.data.purchase_id as string}`, { headers: sellingAuth });
+      const hubBill = () =>
+        call('GET', `${cluster.hub.api('enterprise')}/purchases/${bill.body.data.purchase_id as string}`, { headers: sellingAuth });
       expect((await hubBill()).status).not.toBe(200);
       await registering.start();
       const { statuses } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
 
       expect(statuses['brno-02']).toMatchObject({ conflicts: 0, outbox: { replaying: false } });
       const hubAuth = await posLogin(cluster.hub);
-      expect((await call('GET', `${cluster.hub.api('enterprise')}/purchases/${bill.body.data.purchase_id as string}`, { headers: hubAuth })).status).toBe(200);
+      expect(
+        (await call('GET', `${cluster.hub.api('enterprise')}/purchases/${bill.body.data.purchase_id as string}`, { headers: hubAuth })).status,
+      ).toBe(200);
       expect(pointsOf(cluster.hub, customer.id)).toBe(points);
       expect(pointsOf(registering, customer.id)).toBe(points);
     } finally {
@@ -166,7 +186,11 @@ describe('a hub restored from a backup while a store has a queue', () => {
       expect(queueing.peekStatus().outbox.pending).toBe(1);
       await runCliJson(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
       await cluster.hub.start();
-      await waitFor('the queued bill at the hub', () => cluster.hub.count("SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'queued-during-restore'") === 1, { timeoutMs: 90_000 });
+      await waitFor(
+        'the queued bill at the hub',
+        () => cluster.hub.count("SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'queued-during-restore'") === 1,
+        { timeoutMs: 90_000 },
+      );
       const { statuses } = await cluster.waitConverged({ timeoutMs: 90_000, viaCli: true });
 
       expect(statuses['ostrava-01']).toMatchObject({ conflicts: 0, outbox: { pending: 0, rejected: 0, replaying: false } });

@@ -45,14 +45,19 @@ describe("the hub's sync status", () => {
     const printed = await runCli(['sync', 'status', '--mode', 'hub', '--data-dir', cluster.hub.dataDir]);
     expect(printed.code).toBe(0);
     expect(printed.stdout).not.toContain('[{');
-    expect(printed.stdout).toMatch(/^nodes\n {2}name\s+generation\s+last_seq\s+last_seen_at\s+seconds_since_seen\n {2}brno\s+\S+.*\n {2}prague\s+\S+/m);
+    expect(printed.stdout).toMatch(
+      /^nodes\n {2}name\s+generation\s+last_seq\s+last_seen_at\s+seconds_since_seen\n {2}brno\s+\S+.*\n {2}prague\s+\S+/m,
+    );
     expect(printed.stdout).toMatch(/^feed_last_seq\s+\d+$/m);
   });
 
   it('names the store that holds the horizon back: one silent while another sells to a customer', async () => {
     await brno.stop();
     expect((await assignPoints(prague, await posLogin(prague), DEMO_IDS.customerEva, 5)).status).toBe(204);
-    await waitFor('prague to push the points', () => prague.peekStatus().outbox.pending === 0 && cluster.hub.count('SELECT count(*) AS n FROM customer_state_tails') > 0);
+    await waitFor(
+      'prague to push the points',
+      () => prague.peekStatus().outbox.pending === 0 && cluster.hub.count('SELECT count(*) AS n FROM customer_state_tails') > 0,
+    );
     const status = await hubStatus();
     expect(status.storage.settling).toMatchObject({ held_by: 'brno' });
     expect(status.storage.settling.unsettled_states).toBeGreaterThan(0);

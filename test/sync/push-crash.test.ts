@@ -65,7 +65,10 @@ describe('a store killed in the middle of a push', () => {
     await cluster.hub.start();
     proxy.hold({ method: 'POST', path: /^\/sync\/v1\/commands/, skip: 1 });
     await outlet.start();
-    await waitFor('the second push batch to be applied at the hub and its answer held', () => proxy.held === 1, { timeoutMs: 20_000, intervalMs: 20 });
+    await waitFor('the second push batch to be applied at the hub and its answer held', () => proxy.held === 1, {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+    });
     const midPush = await outlet.syncStatus();
     expect(midPush.outbox.pending).toBeGreaterThan(0);
     expect(midPush.outbox.pending).toBeLessThan(COMMANDS);
@@ -95,7 +98,9 @@ describe('a store killed in the middle of a push', () => {
     expect(applied.map((row) => row.seq)).toEqual(Array.from({ length: COMMANDS }, (_, index) => index + 1));
     expect(applied.every((row) => row.status === 'applied')).toBe(true);
     expect(
-      cluster.hub.read((db) => db.prepare("SELECT last_seq FROM sync_node_progress WHERE node_id = (SELECT id FROM nodes WHERE name = 'outlet')").all()),
+      cluster.hub.read((db) =>
+        db.prepare("SELECT last_seq FROM sync_node_progress WHERE node_id = (SELECT id FROM nodes WHERE name = 'outlet')").all(),
+      ),
     ).toEqual([{ last_seq: COMMANDS }]);
 
     // Every record once: the events by their external id, the points by their count.
@@ -131,7 +136,10 @@ describe('a store restored from a backup of its data folder', () => {
     for (let i = 0; i < 5; i += 1) await createEvent(store, pos, DEMO_IDS.customerPetr, `after-restore-${i}`);
     await pushed();
 
-    expect(cluster.hub.count("SELECT count(*) AS n FROM events WHERE external_id LIKE 'after-restore-%'"), 'commands made after the restore, on the hub').toBe(5);
+    expect(
+      cluster.hub.count("SELECT count(*) AS n FROM events WHERE external_id LIKE 'after-restore-%'"),
+      'commands made after the restore, on the hub',
+    ).toBe(5);
     await cluster.waitConverged();
     // Events are facts of the store that made them (src/sync/protocol/scopes.ts): the restored store
     // holds the ones it made since, and the hub all ten.

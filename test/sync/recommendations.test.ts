@@ -33,10 +33,21 @@ afterAll(() => cluster?.close());
 
 async function buy(node: NodeProcess, products: string[], card?: string): Promise<void> {
   bills += 1;
-  const items = products.map((product, index) => ({ plu_ids: [{ list_code: 'GLOBAL', code: code(product) }], quantity: 1, price: 40, paid_amount: 40, bill_item_id: index + 1 }));
+  const items = products.map((product, index) => ({
+    plu_ids: [{ list_code: 'GLOBAL', code: code(product) }],
+    quantity: 1,
+    price: 40,
+    paid_amount: 40,
+    bill_item_id: index + 1,
+  }));
   const response = await call('POST', `${node.api('enterprise')}/purchases/actions/send-purchase`, {
     headers: headers.get(node.name),
-    body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: card, bill: { bill_id: `${node.name}-${bills}`, payment_time: new Date().toISOString(), total_price: String(40 * items.length), bill_items: items } },
+    body: {
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      card_number: card,
+      bill: { bill_id: `${node.name}-${bills}`, payment_time: new Date().toISOString(), total_price: String(40 * items.length), bill_items: items },
+    },
   });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
 }
@@ -47,8 +58,10 @@ async function recommended(node: NodeProcess, path: string, query: string): Prom
   return response.body.data.recommended_products_list as string[];
 }
 
-const evaFits = (node: NodeProcess, products: string[]) => recommended(node, 'product/actions/eliminate', `customer_id=${DEMO_IDS.customerEva}&product_id_list=${products.join(',')}`);
-const withFilterCoffee = (node: NodeProcess) => recommended(node, 'shopping-cart/actions/order', `cart_product_ids=${F}&product_id_list=${C},${N},${S}`);
+const evaFits = (node: NodeProcess, products: string[]) =>
+  recommended(node, 'product/actions/eliminate', `customer_id=${DEMO_IDS.customerEva}&product_id_list=${products.join(',')}`);
+const withFilterCoffee = (node: NodeProcess) =>
+  recommended(node, 'shopping-cart/actions/order', `cart_product_ids=${F}&product_id_list=${C},${N},${S}`);
 
 describe('the recommendation model across nodes', () => {
   it('purchases made at one store reach the hub, whose model rows replicate to the other store, which answers from them', async () => {
@@ -61,24 +74,31 @@ describe('the recommendation model across nodes', () => {
     for (let i = 0; i < 3; i += 1) await buy(north, [F, N]);
 
     // Eva bought S and N in every bill; a cinnamon roll sells more, so it leads the tie.
-    await waitFor('south to answer from the hub\'s model', async () => (await evaFits(south, [E, S, N, C])).join() === [N, S].join() || undefined, { timeoutMs: 45_000, intervalMs: 250 });
+    await waitFor("south to answer from the hub's model", async () => (await evaFits(south, [E, S, N, C])).join() === [N, S].join() || undefined, {
+      timeoutMs: 45_000,
+      intervalMs: 250,
+    });
     // F and N now share three bills of fourteen, more than chance: N comes first.
     expect(await withFilterCoffee(south)).toEqual([N, C, S]);
 
     const { checksums } = await cluster.waitConverged();
     expect(checksums.recommendation_customers!.rows).toBeGreaterThan(0);
-    const evaRow = (node: NodeProcess) => node.read((db) => db.prepare('SELECT hlc, affinities FROM recommendation_customers WHERE id = ?').get(DEMO_IDS.customerEva));
+    const evaRow = (node: NodeProcess) =>
+      node.read((db) => db.prepare('SELECT hlc, affinities FROM recommendation_customers WHERE id = ?').get(DEMO_IDS.customerEva));
     expect(evaRow(south)).toEqual(evaRow(cluster.hub));
     // Published in the short form (profile-keys.ts): 19 characters a key, read back to S and N.
     const published = (JSON.parse((evaRow(cluster.hub) as { affinities: string }).affinities) as [string, number][]).map(([key]) => key);
-    expect(published.every((key) => /^[PGBS][\w-]{18}$/.test(key)), published.join()).toBe(true);
+    expect(
+      published.every((key) => /^[PGBS][\w-]{18}$/.test(key)),
+      published.join(),
+    ).toBe(true);
     expect(published.map(builderKey)).toEqual(expect.arrayContaining([`p:${S}`, `p:${N}`]));
     // The hub counted the bills; the stores only hold what it published.
     expect(cluster.hub.count('SELECT count(*) AS n FROM recommendation_bills')).toBe(14);
     for (const store of [north, south]) expect(store.count('SELECT count(*) AS n FROM recommendation_bills'), store.name).toBe(0);
   }, 90_000);
 
-  it('a store\'s own purchase counts in its answers at once, with the hub down, and once when the hub has it', async () => {
+  it("a store's own purchase counts in its answers at once, with the hub down, and once when the hub has it", async () => {
     const south = cluster.store('south');
     await cluster.waitConverged();
     await cluster.hub.stop();
@@ -93,7 +113,7 @@ describe('the recommendation model across nodes', () => {
     }
     await cluster.waitConverged();
     const southNode = south.read((db) => (db.prepare("SELECT value FROM meta WHERE key = 'node_id'").get() as { value: string }).value);
-    await waitFor('the hub\'s watermark for south to cover its purchases', () =>
+    await waitFor("the hub's watermark for south to cover its purchases", () =>
       south.read((db) => db.prepare('SELECT covered_hlc FROM recommendation_coverage WHERE id = ?').get(southNode) !== undefined),
     );
     await cluster.waitConverged();

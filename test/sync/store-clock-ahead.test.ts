@@ -50,8 +50,24 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-const beans = (bags: number) => ({ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], plu_name: 'Espresso beans', quantity: bags, price: 100, paid_amount: 100 * bags, bill_item_id: 1, vat_rate: 12 });
-const cappuccino = (paid: number) => ({ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], plu_name: 'Cappuccino', quantity: 1, price: 65, paid_amount: paid, bill_item_id: 1, vat_rate: 21 });
+const beans = (bags: number) => ({
+  plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }],
+  plu_name: 'Espresso beans',
+  quantity: bags,
+  price: 100,
+  paid_amount: 100 * bags,
+  bill_item_id: 1,
+  vat_rate: 12,
+});
+const cappuccino = (paid: number) => ({
+  plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }],
+  plu_name: 'Cappuccino',
+  quantity: 1,
+  price: 65,
+  paid_amount: paid,
+  bill_item_id: 1,
+  vat_rate: 21,
+});
 
 /**
  * Bill `index` of Jana's at Prague Central: the first paid with her voucher, every tenth
@@ -59,7 +75,12 @@ const cappuccino = (paid: number) => ({ plu_ids: [{ list_code: 'GLOBAL', code: '
  */
 function billOf(index: number) {
   const billId = `FAST-${String(index).padStart(3, '0')}`;
-  const common = { bill_id: billId, bill_number: `N-${billId}`, payment_time: `2026-11-20 ${10 + Math.floor(index / 60)}:${String(index % 60).padStart(2, '0')}:00`, currency_id: 'CZK' };
+  const common = {
+    bill_id: billId,
+    bill_number: `N-${billId}`,
+    payment_time: `2026-11-20 ${10 + Math.floor(index / 60)}:${String(index % 60).padStart(2, '0')}:00`,
+    currency_id: 'CZK',
+  };
   if (index === 0) return { ...common, total_price: '0', bill_items: [cappuccino(0)], payment_recap: { vouchers: [{ code: VOUCHER_CODE }] } };
   if (index % 10 === 5) return { ...common, total_price: '300', bill_items: [beans(3)], payment_recap: { credit_points: 10 } };
   return index % 2 === 0 ? { ...common, total_price: '300', bill_items: [beans(3)] } : { ...common, total_price: '65', bill_items: [cappuccino(65)] };
@@ -77,7 +98,9 @@ interface PurchaseStamp {
 const fastBills = (node: NodeProcess) =>
   node.read((db) =>
     db
-      .prepare<[string], PurchaseStamp>("SELECT external_purchase_id AS bill, id, hlc FROM purchases WHERE store_id = ? AND external_purchase_id LIKE 'FAST-%' ORDER BY external_purchase_id, id")
+      .prepare<[string], PurchaseStamp>(
+        "SELECT external_purchase_id AS bill, id, hlc FROM purchases WHERE store_id = ? AND external_purchase_id LIKE 'FAST-%' ORDER BY external_purchase_id, id",
+      )
       .all(DEMO_IDS.storeCentral),
   );
 
@@ -137,7 +160,9 @@ describe('a store whose clock runs ten minutes ahead of the hub', () => {
     }
 
     const nodeId = cluster.hub.read((db) => db.prepare<[string], { id: string }>('SELECT id FROM nodes WHERE name = ?').get(FAST)!.id);
-    const { conflicts } = (await cluster.hub.cli(['sync', 'conflicts'])) as { conflicts: { kind: string; entity: string; entity_id: string; detail: { ahead_seconds: number } }[] };
+    const { conflicts } = (await cluster.hub.cli(['sync', 'conflicts'])) as {
+      conflicts: { kind: string; entity: string; entity_id: string; detail: { ahead_seconds: number } }[];
+    };
     const skews = conflicts.filter((conflict) => conflict.kind === 'clock_skew');
     expect(skews).toEqual([expect.objectContaining({ entity: 'nodes', entity_id: nodeId })]);
     expect(skews[0]!.detail.ahead_seconds).toBeGreaterThan(300);

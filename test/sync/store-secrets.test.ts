@@ -35,10 +35,20 @@ let storeSync: SyncParts;
 beforeAll(async () => {
   clock = new TestClock();
   hub = await startTestServer({ config: { mode: 'hub' }, clock });
-  await hub.app.services.users.create({ login: 'back-office', password: BACK_OFFICE_PASSWORD, externalApplicationId: demoCredentials.external_application_id, legacyBasic: true });
+  await hub.app.services.users.create({
+    login: 'back-office',
+    password: BACK_OFFICE_PASSWORD,
+    externalApplicationId: demoCredentials.external_application_id,
+    legacyBasic: true,
+  });
   const credentials = hub.app.services.nodes.add('store-secrets', [DEMO_IDS.storeCentral]);
   storeDir = tempDir();
-  store = await startTestServer({ demo: false, clock, dataDir: storeDir, config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret } });
+  store = await startTestServer({
+    demo: false,
+    clock,
+    dataDir: storeDir,
+    config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
+  });
   storeSync = createStoreSync(store.app.node, store.config, clock.now)!;
   expect(await runRound(storeSync, clock.now)).toMatchObject({ ok: true, bootstrapped: true });
 });
@@ -72,7 +82,17 @@ async function hourOfTraffic(hour: number, pos: Record<string, string>): Promise
         payment_time: new Date(clock.now()).toISOString().slice(0, 19).replace('T', ' '),
         currency_id: 'CZK',
         total_price: '65',
-        bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], plu_name: 'Cappuccino', quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1, vat_rate: 21 }],
+        bill_items: [
+          {
+            plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }],
+            plu_name: 'Cappuccino',
+            quantity: 1,
+            price: 65,
+            paid_amount: 65,
+            bill_item_id: 1,
+            vat_rate: 21,
+          },
+        ],
       },
     },
   });
@@ -83,7 +103,11 @@ async function hourOfTraffic(hour: number, pos: Record<string, string>): Promise
     body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password },
   });
   expect(login.status).toBe(200);
-  const code = await call('GET', `${store.api('customer')}/tokens/${app.tokenId}/actions/auth-token?external_application_id=${demoCredentials.external_application_id}&token_type=2`, { headers: app.headers });
+  const code = await call(
+    'GET',
+    `${store.api('customer')}/tokens/${app.tokenId}/actions/auth-token?external_application_id=${demoCredentials.external_application_id}&token_type=2`,
+    { headers: app.headers },
+  );
   expect(code.status).toBe(200);
   if (hour % 2 === 0) {
     const other = await pushedToken();
@@ -139,7 +163,12 @@ describe("a store's database file", () => {
       expect((standalone.app.node.db.prepare('SELECT count(*) AS n FROM users WHERE legacy_basic_md5 IS NOT NULL').get() as { n: number }).n).toBe(1);
       await standalone.close();
       const credentials = hub.app.services.nodes.add('store-joined');
-      const joined = await startTestServer({ demo: false, dataDir: dir, clock, config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret } });
+      const joined = await startTestServer({
+        demo: false,
+        dataDir: dir,
+        clock,
+        config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
+      });
       expect((joined.app.node.db.prepare('SELECT count(*) AS n FROM users WHERE legacy_basic_md5 IS NOT NULL').get() as { n: number }).n).toBe(0);
       await joined.close();
     } finally {

@@ -29,7 +29,12 @@ beforeAll(async () => {
   store = await startTestServer({
     demo: false,
     clock: new TestClock(clock.ms),
-    config: { 'hub.url': proxy.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret, 'offline.max_age_hours': OFFLINE_HOURS },
+    config: {
+      'hub.url': proxy.url,
+      'node.name': credentials.node_name,
+      'node.secret': credentials.node_secret,
+      'offline.max_age_hours': OFFLINE_HOURS,
+    },
   });
   sync = createStoreSync(store.app.node, store.config, store.clock.now)!;
 });
@@ -64,7 +69,9 @@ async function hubFact(label: string): Promise<string | undefined> {
 
 async function hubRow(): Promise<{ cells: { text: string }[]; mark?: string }> {
   const view = (await call('GET', `${hub.url}/status/json`)).body;
-  return view.sections.find((section: { id: string }) => section.id === 'stores').rows.find((row: { cells: { text: string }[] }) => row.cells[0]!.text === 'prague');
+  return view.sections
+    .find((section: { id: string }) => section.id === 'stores')
+    .rows.find((row: { cells: { text: string }[] }) => row.cells[0]!.text === 'prague');
 }
 
 describe('sync metrics and health', () => {
@@ -114,7 +121,9 @@ describe('sync metrics and health', () => {
     const storeHealth = await call('GET', `${store.url}/health`);
     expect(storeHealth.status).toBe(503);
     expect(storeHealth.body.status).toBe('degraded');
-    expect(storeHealth.body.reasons).toEqual([expect.stringContaining('no successful sync round with the hub for longer than offline.max_age_hours')]);
+    expect(storeHealth.body.reasons).toEqual([
+      expect.stringContaining('no successful sync round with the hub for longer than offline.max_age_hours'),
+    ]);
     const hubHealth = await call('GET', `${hub.url}/health`);
     expect(hubHealth.status).toBe(503);
     expect(hubHealth.body.reasons).toEqual(['1 store(s) silent for longer than offline.max_age_hours (1 h)']);
@@ -165,10 +174,15 @@ describe('a store retired at the hub', () => {
 describe('the Grafana dashboard in config/', () => {
   it('charts every sync metric the hub and the store serve, and only metrics they serve', async () => {
     const dashboard = readFileSync(new URL('../../config/grafana-dashboard.json', import.meta.url), 'utf8');
-    const expressions = (JSON.parse(dashboard) as { panels: { targets?: { expr: string }[] }[] }).panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+    const expressions = (JSON.parse(dashboard) as { panels: { targets?: { expr: string }[] }[] }).panels.flatMap((panel) =>
+      (panel.targets ?? []).map((target) => target.expr),
+    );
     const charted = new Set(expressions.flatMap((expression) => expression.match(/loyaltyd_[a-z_]+/g) ?? []));
     const served = async (server: TestServer) =>
-      ((await call('GET', `${server.url}/metrics`)).body as string).split('\n').filter((line) => line.startsWith('# TYPE loyaltyd_sync_')).map((line) => line.split(' ')[2]!);
+      ((await call('GET', `${server.url}/metrics`)).body as string)
+        .split('\n')
+        .filter((line) => line.startsWith('# TYPE loyaltyd_sync_'))
+        .map((line) => line.split(' ')[2]!);
     const sync = new Set([...(await served(hub)), ...(await served(store))]);
     expect(sync.size).toBeGreaterThan(10);
     expect([...charted].sort()).toEqual([...sync].sort());
@@ -179,7 +193,10 @@ describe("the hub's reads of its feed at every probe and compaction", () => {
   it("seek the feed's first and last change by index instead of walking every change", () => {
     const plan = (sql: string) => (hub.app.node.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((step) => step.detail);
     for (const sql of [FEED_HEAD_SQL, FEED_SPAN_SQL]) {
-      expect(plan(sql).filter((step) => step.includes('changes'))).toEqual([expect.stringMatching(/^SEARCH changes/), expect.stringMatching(/^SEARCH changes/)]);
+      expect(plan(sql).filter((step) => step.includes('changes'))).toEqual([
+        expect.stringMatching(/^SEARCH changes/),
+        expect.stringMatching(/^SEARCH changes/),
+      ]);
     }
     expect(hub.app.node.db.prepare(FEED_HEAD_SQL).get()).toEqual({ seq: expect.any(Number), hlc: expect.any(String) });
   });

@@ -113,7 +113,13 @@ const send = (store: Store, billId: string, bill: Record<string, unknown>) =>
       store_id: DEMO_IDS.storeCentral,
       cashdesk_number: 1,
       card_number: demoCredentials.customer_card,
-      bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 }], ...bill },
+      bill: {
+        bill_id: billId,
+        payment_time: '2026-11-20 10:00:00',
+        total_price: 300,
+        bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 }],
+        ...bill,
+      },
     },
   });
 const balance = (server: TestServer, customerId: string) => server.app.node.ledgers.balancesAt(customerId, Date.now()).pointsMilli / 1000;
@@ -125,7 +131,8 @@ describe('sync between a hub and stores', () => {
     expect(count(store.server, 'SELECT count(*) AS n FROM customers')).toBe(3);
     expect(checksumTables(store.server.app.node.db).users).toEqual(checksumTables(cluster.hub.app.node.db).users);
     // The fresh store loaded the snapshot without its secondary indexes and built them after (src/sync/store/bootstrap-indexes.ts).
-    const indexes = (server: TestServer) => server.app.node.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    const indexes = (server: TestServer) =>
+      server.app.node.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
     expect(indexes(store.server)).toEqual(indexes(cluster.hub));
     expect(store.server.app.node.db.prepare("SELECT value FROM meta WHERE key = 'sync.bootstrap_indexes'").get()).toBeUndefined();
   });
@@ -142,12 +149,13 @@ describe('sync between a hub and stores', () => {
     expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(15);
   });
 
-  it('the hub\'s feed holds one change of each customer state, the newest: a store behind several of its publishes pulls that one, and the balance', async () => {
+  it("the hub's feed holds one change of each customer state, the newest: a store behind several of its publishes pulls that one, and the balance", async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
     const hub = cluster.hub;
     const before = balance(hub, DEMO_IDS.customerEva);
-    const stateChanges = () => count(hub, `SELECT count(*) AS n FROM changes WHERE entity = 'customer_states' AND entity_id = '${DEMO_IDS.customerEva}'`);
+    const stateChanges = () =>
+      count(hub, `SELECT count(*) AS n FROM changes WHERE entity = 'customer_states' AND entity_id = '${DEMO_IDS.customerEva}'`);
     for (const amount of [1, 2, 3]) {
       await assign(a, DEMO_IDS.customerEva, amount);
       expect(await cluster.round(a)).toMatchObject({ ok: true, pushed: 1 });
@@ -167,7 +175,10 @@ describe('sync between a hub and stores', () => {
     await settle();
     const before = balance(cluster.hub, DEMO_IDS.customerEva);
     const tail = (server: TestServer) => {
-      const state = server.app.node.db.prepare('SELECT tail, credit_tail FROM customer_states WHERE id = ?').get(DEMO_IDS.customerEva) as { tail: string; credit_tail: string };
+      const state = server.app.node.db.prepare('SELECT tail, credit_tail FROM customer_states WHERE id = ?').get(DEMO_IDS.customerEva) as {
+        tail: string;
+        credit_tail: string;
+      };
       return JSON.parse(state.tail).length + JSON.parse(state.credit_tail).length;
     };
     await assign(a, DEMO_IDS.customerEva, 15);
@@ -204,17 +215,25 @@ describe('sync between a hub and stores', () => {
     for (const server of [hub, a.server, b.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
     // `sync status` on the hub names the store holding the horizon back; /health only counts.
     expect(new StorageReader(hub.app.node.db, hub.config).read(hub.clock.now).settling).toMatchObject({ held_by: 'store-2', unsettled_states: 1 });
-    expect((await call('GET', `${hub.url}/health`)).body.storage.settling).toMatchObject({ reported_by: null, held_by: null, unsettled_states: 1, oldest_unsettled_age_seconds: expect.any(Number) });
+    expect((await call('GET', `${hub.url}/health`)).body.storage.settling).toMatchObject({
+      reported_by: null,
+      held_by: null,
+      unsettled_states: 1,
+      oldest_unsettled_age_seconds: expect.any(Number),
+    });
 
     for (const store of [silent, a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
     await settle();
-    expect(new StorageReader(hub.app.node.db, hub.config).read(hub.clock.now).settling).toMatchObject({ unsettled_states: 0, oldest_unsettled_age_seconds: null });
+    expect(new StorageReader(hub.app.node.db, hub.config).read(hub.clock.now).settling).toMatchObject({
+      unsettled_states: 0,
+      oldest_unsettled_age_seconds: null,
+    });
     for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true });
     for (const server of [hub, a.server]) expect(pointFacts(server)).toBe('[]');
     for (const server of [hub, a.server, b.server, silent.server]) expect(balance(server, DEMO_IDS.customerEva)).toBe(before + 70);
   });
 
-  it('a store retired at the hub holds the customer states\' horizon back no more: states settle without it, and its secret is refused', async () => {
+  it("a store retired at the hub holds the customer states' horizon back no more: states settle without it, and its secret is refused", async () => {
     cluster = await startCluster();
     const [a, closed] = cluster.stores as [Store, Store];
     const hub = cluster.hub;
@@ -240,7 +259,10 @@ describe('sync between a hub and stores', () => {
   it('a store reports at its bootstrap what it has pushed through, so that states published before its first pull count it in their horizon', async () => {
     cluster = await startCluster(0);
     const credentials = cluster.hub.app.services.nodes.add('store-late');
-    const server = await startTestServer({ demo: false, config: { 'hub.url': cluster.hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret } });
+    const server = await startTestServer({
+      demo: false,
+      config: { 'hub.url': cluster.hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
+    });
     const sync = createStoreSync(server.app.node, server.config, server.clock.now)!;
     try {
       expect(count(cluster.hub, 'SELECT count(*) AS n FROM sync_node_clocks')).toBe(0);
@@ -342,12 +364,16 @@ describe('sync between a hub and stores', () => {
              INSERT INTO changes (entity, entity_id, op, row, hlc) SELECT 'user_sessions', 's' || i, 'insert', '{}', '0001' FROM n`);
     const lastSeq = count(hub, 'SELECT max(seq) AS n FROM changes');
     db.prepare('INSERT INTO sync_feed_marks (marked_at, seq) VALUES (?, ?)').run(new Date(hub.clock.now() - 8 * 86_400_000).toISOString(), lastSeq);
-    db.prepare("INSERT INTO recommendation_state (key, value) VALUES ('cursor', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(lastSeq));
+    db.prepare("INSERT INTO recommendation_state (key, value) VALUES ('cursor', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+      String(lastSeq),
+    );
     const order: string[] = [];
-    const compacted = createFeedCompaction(hub.app.node, hub.config, hub.clock.now).run().then((outcome) => {
-      order.push('compacted');
-      return outcome;
-    });
+    const compacted = createFeedCompaction(hub.app.node, hub.config, hub.clock.now)
+      .run()
+      .then((outcome) => {
+        order.push('compacted');
+        return outcome;
+      });
     const health = call('GET', `${hub.url}/health`).then((answer) => {
       order.push('answered');
       return answer;
@@ -376,7 +402,8 @@ describe('sync between a hub and stores', () => {
     // builder writes its rows to the feed: the feed's end is taken once the builder is idle, having
     // read all of the feed and published every row it marked. A cursor at the feed's end alone is
     // not idle: the builder reads its own rows between two publishing steps of its first build.
-    const modelState = (key: string) => hub.app.node.db.prepare('SELECT value FROM recommendation_state WHERE key = ?').pluck().get(key) as string | undefined;
+    const modelState = (key: string) =>
+      hub.app.node.db.prepare('SELECT value FROM recommendation_state WHERE key = ?').pluck().get(key) as string | undefined;
     const builderIdle = () =>
       modelState('rebuilt_to') === undefined &&
       Number(modelState('cursor') ?? -1) >= count(hub, 'SELECT max(seq) AS n FROM changes') &&
@@ -395,7 +422,9 @@ describe('sync between a hub and stores', () => {
     const compacted = await compaction.run();
     expect(compacted.floor).toBe(lastSeq);
     expect(compacted.deleted).toBeGreaterThanOrEqual(3);
-    expect(count(hub, `SELECT count(*) AS n FROM changes WHERE seq <= ${lastSeq} AND entity = 'customers' AND entity_id = '${DEMO_IDS.customerPetr}'`)).toBe(0);
+    expect(
+      count(hub, `SELECT count(*) AS n FROM changes WHERE seq <= ${lastSeq} AND entity = 'customers' AND entity_id = '${DEMO_IDS.customerPetr}'`),
+    ).toBe(0);
     expect(count(hub, `SELECT count(*) AS n FROM changes WHERE seq <= ${lastSeq} AND entity = 'point_records'`)).toBe(0);
     expect(count(hub, `SELECT count(*) AS n FROM changes WHERE entity = 'customer_states' AND entity_id = '${DEMO_IDS.customerEva}'`)).toBe(1);
 
@@ -403,7 +432,10 @@ describe('sync between a hub and stores', () => {
     // again, sweeping the group the hub deleted and keeping the customer it made meanwhile.
     expect(await cluster.round(a)).toMatchObject({ ok: true });
     expect(await cluster.round(b)).toMatchObject({ ok: false, error: expect.stringContaining('sync_cursor_expired_exception') });
-    const made = await call('POST', `${b.server.api('enterprise')}/customers`, { headers: b.auth, body: { customer: { personal_information: { first_name: 'Made', last_name: 'Meanwhile' } } } });
+    const made = await call('POST', `${b.server.api('enterprise')}/customers`, {
+      headers: b.auth,
+      body: { customer: { personal_information: { first_name: 'Made', last_name: 'Meanwhile' } } },
+    });
     expect(made.status).toBe(201);
     expect(await cluster.round(b)).toMatchObject({ ok: true, bootstrapped: true, pushed: 1 });
     expect(count(b.server, `SELECT count(*) AS n FROM product_groups WHERE id = '${doomed}'`)).toBe(0);
@@ -418,7 +450,8 @@ describe('sync between a hub and stores', () => {
   it('a cancellation at store B of a bill sold at store A reverses it, online (the original read from the hub) and offline (completed by the hub), with the same balance everywhere', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
-    const everywhere = () => [cluster!.hub, a.server, b.server].map((server) => server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()));
+    const everywhere = () =>
+      [cluster!.hub, a.server, b.server].map((server) => server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()));
     const before = everywhere()[0]!;
     for (const number of ['N-7', 'N-8']) expect((await send(a, `A-${number}`, { bill_number: number })).status).toBe(201);
     for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
@@ -430,7 +463,7 @@ describe('sync between a hub and stores', () => {
 
     // Online: store B reads the original from the hub and reverses it itself.
     expect((await send(b, 'B-C7', { canceled: true, bill_number: 'N-7', total_price: -300 })).status).toBe(201);
-    expect(count(b.server, "SELECT count(*) AS n FROM point_records WHERE linked_point_id IS NOT NULL")).toBeGreaterThan(0);
+    expect(count(b.server, 'SELECT count(*) AS n FROM point_records WHERE linked_point_id IS NOT NULL')).toBeGreaterThan(0);
     // A second cancellation of it, anywhere, is refused with the first's id.
     for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
     const again = await send(a, 'A-C7', { canceled: true, bill_number: 'N-7', total_price: -300 });
@@ -446,7 +479,9 @@ describe('sync between a hub and stores', () => {
     expect(after[0]).toEqual({ pointsMilli: before.pointsMilli, creditMinor: before.creditMinor });
     expect(after[1]).toEqual(after[0]);
     expect(after[2]).toEqual(after[0]);
-    expect(count(cluster.hub, "SELECT count(*) AS n FROM purchases WHERE bill_number = 'N-8' AND canceled = 1 AND cancels_purchase_id IS NOT NULL")).toBe(1);
+    expect(
+      count(cluster.hub, "SELECT count(*) AS n FROM purchases WHERE bill_number = 'N-8' AND canceled = 1 AND cancels_purchase_id IS NOT NULL"),
+    ).toBe(1);
   });
 
   it('a push whose answer was lost is acknowledged again without applying twice', async () => {
@@ -476,7 +511,9 @@ describe('sync between a hub and stores', () => {
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 1 });
     // A rejected command's result, which stays as the hub's record of what a store was refused.
     hub.app.node.db
-      .prepare("INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('refused', 'n', 'g', 1, 'rejected', 'why', ?)")
+      .prepare(
+        "INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at) VALUES ('refused', 'n', 'g', 1, 'rejected', 'why', ?)",
+      )
       .run(new Date(hub.clock.now()).toISOString());
     const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
     expect(await compaction.run()).toMatchObject({ results_deleted: 0 });
@@ -562,7 +599,10 @@ describe('sync between a hub and stores', () => {
     for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
     for (const server of [cluster.hub, a.server, b.server]) {
       expect(balance(server, DEMO_IDS.customerJana)).toBe(-150);
-      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'points_overspent'").get() as { entity_id: string; detail: string };
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'points_overspent'").get() as {
+        entity_id: string;
+        detail: string;
+      };
       expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
       expect(JSON.parse(conflict.detail)).toEqual({ balance_points: -150, uncovered_points: 150 });
     }
@@ -576,14 +616,23 @@ describe('sync between a hub and stores', () => {
     // within the balance it knows, and gives 2 % of the 150 paid in money back: 3.00.
     // Together: 200 − 150 − 150 + 3 + 3 = −94.
     const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 3, price: 100, paid_amount: 300, bill_item_id: 1 };
-    for (const [store, billId] of [[a, 'A-1'], [b, 'B-1']] as const) {
+    for (const [store, billId] of [
+      [a, 'A-1'],
+      [b, 'B-1'],
+    ] as const) {
       const sent = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
         headers: store.auth,
         body: {
           store_id: DEMO_IDS.storeCentral,
           cashdesk_number: 1,
           card_number: demoCredentials.customer_card,
-          bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 300, bill_items: [beans], payment_recap: { amount_for_credit: 150 } },
+          bill: {
+            bill_id: billId,
+            payment_time: '2026-11-20 10:00:00',
+            total_price: 300,
+            bill_items: [beans],
+            payment_recap: { amount_for_credit: 150 },
+          },
         },
       });
       expect(sent.status).toBe(201);
@@ -593,7 +642,10 @@ describe('sync between a hub and stores', () => {
     const hubSums = checksumTables(cluster.hub.app.node.db);
     for (const server of [cluster.hub, a.server, b.server]) {
       expect(server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()).creditMinor).toBe(-9400);
-      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as { entity_id: string; detail: string };
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as {
+        entity_id: string;
+        detail: string;
+      };
       expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
       expect(JSON.parse(conflict.detail)).toEqual({ balance_credit: -94 });
       expect(checksumTables(server.app.node.db).customer_states).toEqual(hubSums.customer_states);
@@ -615,7 +667,10 @@ describe('sync between a hub and stores', () => {
     await cluster.restartHub();
     for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
     for (const server of [cluster.hub, a.server, b.server]) {
-      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as { entity_id: string; detail: string };
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as {
+        entity_id: string;
+        detail: string;
+      };
       expect(conflict.entity_id).toBe(DEMO_IDS.customerJana);
       expect(JSON.parse(conflict.detail)).toEqual({ balance_credit: -100 });
       const overview = await call('GET', `${server.api('enterprise')}/wallet/actions/credits-overview?customer_id=${DEMO_IDS.customerJana}`, {
@@ -639,14 +694,23 @@ describe('sync between a hub and stores', () => {
     expect(count(b.server, `SELECT count(*) AS n FROM vouchers WHERE id = '${voucherId}'`)).toBe(1);
     await cluster.stopHub();
     const cappuccino = { plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 0, bill_item_id: 1 };
-    for (const [store, billId] of [[a, 'V-A'], [b, 'V-B']] as const) {
+    for (const [store, billId] of [
+      [a, 'V-A'],
+      [b, 'V-B'],
+    ] as const) {
       const sent = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
         headers: store.auth,
         body: {
           store_id: DEMO_IDS.storeCentral,
           cashdesk_number: 1,
           card_number: demoCredentials.customer_card,
-          bill: { bill_id: billId, payment_time: '2026-11-20 10:00:00', total_price: 0, bill_items: [cappuccino], payment_recap: { vouchers: [{ code: 'CAPPU-1' }] } },
+          bill: {
+            bill_id: billId,
+            payment_time: '2026-11-20 10:00:00',
+            total_price: 0,
+            bill_items: [cappuccino],
+            payment_recap: { vouchers: [{ code: 'CAPPU-1' }] },
+          },
         },
       });
       expect(sent.status, JSON.stringify(sent.body)).toBe(201);
@@ -654,7 +718,10 @@ describe('sync between a hub and stores', () => {
     await cluster.restartHub();
     for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
     for (const server of [cluster.hub, a.server, b.server]) {
-      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'voucher_applied_twice'").get() as { entity_id: string; detail: string };
+      const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'voucher_applied_twice'").get() as {
+        entity_id: string;
+        detail: string;
+      };
       expect(conflict.entity_id).toBe(voucherId);
       expect(JSON.parse(conflict.detail)).toMatchObject({ applications: 2 });
       expect(balance(server, DEMO_IDS.customerJana)).toBe(150);
@@ -670,7 +737,14 @@ describe('sync between a hub and stores', () => {
     });
     const voucherId = created.body.data.voucher_id as string;
     const cappuccino = { plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 0, bill_item_id: 1 };
-    const finalBill = { bill_id: 'V-1', bill_number: 'V-1', payment_time: '2026-11-20 10:00:00', total_price: 0, bill_items: [cappuccino], payment_recap: { vouchers: [{ code: 'CAPPU-2' }] } };
+    const finalBill = {
+      bill_id: 'V-1',
+      bill_number: 'V-1',
+      payment_time: '2026-11-20 10:00:00',
+      total_price: 0,
+      bill_items: [cappuccino],
+      payment_recap: { vouchers: [{ code: 'CAPPU-2' }] },
+    };
     const sendAt = (store: Store, bill: Record<string, unknown>) =>
       call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
         headers: store.auth,
@@ -678,8 +752,12 @@ describe('sync between a hub and stores', () => {
       });
     expect((await sendAt(a, finalBill)).status).toBe(201);
     for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
-    const applied = (server: TestServer) => count(server, `SELECT count(*) AS n FROM vouchers v WHERE v.id = '${voucherId}' AND EXISTS (
-      SELECT 1 FROM voucher_applications x WHERE x.voucher_id = v.id AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = x.id))`);
+    const applied = (server: TestServer) =>
+      count(
+        server,
+        `SELECT count(*) AS n FROM vouchers v WHERE v.id = '${voucherId}' AND EXISTS (
+      SELECT 1 FROM voucher_applications x WHERE x.voucher_id = v.id AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = x.id))`,
+      );
     expect(applied(b.server)).toBe(1);
 
     await cluster.stopHub();
@@ -705,7 +783,9 @@ describe('sync between a hub and stores', () => {
     expect(count(store.server, `SELECT count(*) AS n FROM point_records WHERE customer_id = '${stranger}'`)).toBe(0);
     // The hub does not know the customer: a fact it cannot count, held for an operator, never dropped.
     const held = node.db.prepare("SELECT detail FROM sync_conflicts WHERE kind = 'held_command'").all() as { detail: string }[];
-    expect(held.map((conflict) => JSON.parse(conflict.detail) as { reason: string })).toEqual([expect.objectContaining({ kind: 'points.assign', reason: expect.stringContaining('customer_id: not_found') })]);
+    expect(held.map((conflict) => JSON.parse(conflict.detail) as { reason: string })).toEqual([
+      expect.objectContaining({ kind: 'points.assign', reason: expect.stringContaining('customer_id: not_found') }),
+    ]);
     expect(node.db.prepare('SELECT kind, status FROM unapplied_commands').all()).toEqual([{ kind: 'points.assign', status: 'held' }]);
     expect(cluster.hub.app.held!.list()).toEqual([expect.objectContaining({ kind: 'points.assign', state: 'held' })]);
     expect(count(store.server, "SELECT count(*) AS n FROM outbox WHERE status = 'pending'")).toBe(0);
@@ -721,7 +801,11 @@ describe('sync between a hub and stores', () => {
     expect(wrongSecret.status).toBe(401);
     const secret = cluster.stores[0]!.server.config.node.secret!;
     const oldProtocol = await call('GET', `${cluster.hub.url}/sync/v1/changes?after=0`, {
-      headers: { authorization: `Basic ${Buffer.from(`store-0:${secret}`).toString('base64')}`, 'x-loyaltyd-protocol': '0', 'x-loyaltyd-schema': '1' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`store-0:${secret}`).toString('base64')}`,
+        'x-loyaltyd-protocol': '0',
+        'x-loyaltyd-schema': '1',
+      },
     });
     expect(oldProtocol.status).toBe(409);
     expect(oldProtocol.body.error.exception).toBe('sync_version_mismatch_exception');
@@ -739,7 +823,8 @@ describe('sync between a hub and stores', () => {
     expect(login.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
     // The hub made the session; the store queued nothing for it, and its caller is logged in there at once.
     expect(a.server.app.node.db.prepare("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get()).toBe(0);
-    for (const server of [a.server, cluster.hub]) expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+    for (const server of [a.server, cluster.hub])
+      expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
     await cluster.round(b);
     const atB = await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers });
     expect(atB.status).toBe(200);
@@ -754,13 +839,15 @@ describe('sync between a hub and stores', () => {
     await cluster.round(b);
     await cluster.stopHub();
     const credentials = { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password };
-    const login = () => call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, { headers: token.headers, body: credentials });
+    const login = () =>
+      call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, { headers: token.headers, body: credentials });
     expect((await login()).body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
     expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
     await cluster.restartHub();
     for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0 });
     expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
-    for (const server of [b.server, cluster.hub]) expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(403);
+    for (const server of [b.server, cluster.hub])
+      expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(403);
 
     expect((await login()).status).toBe(200);
     await cluster.round(b);
@@ -772,15 +859,23 @@ describe('sync between a hub and stores', () => {
     const [a, b] = cluster.stores as [Store, Store];
     await cluster.stopHub();
     const register = async (store: Store, n: number) =>
-      createCustomer(store.server, await demoPosLogin(store.server), { customer: { personal_information: person(n, { email: 'twin@example.com' }) }, customer_source: { customer_source_id: 'pos', external_id: `T${n}` } });
+      createCustomer(store.server, await demoPosLogin(store.server), {
+        customer: { personal_information: person(n, { email: 'twin@example.com' }) },
+        customer_source: { customer_source_id: 'pos', external_id: `T${n}` },
+      });
     const first = await register(a, 901);
     const second = await register(b, 902);
     await cluster.restartHub();
     for (const store of [a, b, a]) expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0, held: 0 });
     for (const server of [cluster.hub, a.server, b.server]) {
-      expect(server.app.node.db.prepare("SELECT id FROM customers WHERE email = 'twin@example.com' ORDER BY id").pluck().all()).toEqual([first, second].sort());
+      expect(server.app.node.db.prepare("SELECT id FROM customers WHERE email = 'twin@example.com' ORDER BY id").pluck().all()).toEqual(
+        [first, second].sort(),
+      );
     }
-    const listed = cluster.hub.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'duplicate_email'").all() as { entity_id: string; detail: string }[];
+    const listed = cluster.hub.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'duplicate_email'").all() as {
+      entity_id: string;
+      detail: string;
+    }[];
     expect(listed).toHaveLength(1);
     expect(listed[0]!.entity_id).toBe(second);
     expect(JSON.parse(listed[0]!.detail)).toMatchObject({ email: 'twin@example.com', customer_ids: [first] });
@@ -802,7 +897,11 @@ describe('sync between a hub and stores', () => {
     const spool = join(cluster.hub.dataDir, 'mail-spool');
     const sentAt = () => cluster!.hub.app.node.db.prepare('SELECT sent_at FROM password_setup_requests').pluck().get() as string | null;
     await waitFor('the mail to be sent and marked', () => existsSync(spool) && sentAt() !== null);
-    expect(readdirSync(spool).map((file) => readFileSync(join(spool, file), 'utf8')).join()).toContain(`To: ${demoCredentials.customer_email}`);
+    expect(
+      readdirSync(spool)
+        .map((file) => readFileSync(join(spool, file), 'utf8'))
+        .join(),
+    ).toContain(`To: ${demoCredentials.customer_email}`);
 
     // The hub's answer lost, and the store back after the hub forgot the command's result: the
     // command comes again in a new generation and is applied again, and no second mail goes out.
@@ -826,7 +925,10 @@ describe('sync between a hub and stores', () => {
     const voucher = `de${(0x701).toString(16).padStart(24, '0')}`;
     await cluster.stopHub();
     const apply = (store: Store, time: string) =>
-      call('POST', `${store.server.api('enterprise')}/vouchers/${voucher}/actions/apply-voucher`, { headers: store.auth, body: { store_id: store === a ? DEMO_IDS.storeCentral : DEMO_IDS.storeAirport, date_applied: time } });
+      call('POST', `${store.server.api('enterprise')}/vouchers/${voucher}/actions/apply-voucher`, {
+        headers: store.auth,
+        body: { store_id: store === a ? DEMO_IDS.storeCentral : DEMO_IDS.storeAirport, date_applied: time },
+      });
     expect((await apply(a, '2026-11-21 10:00:00')).status).toBe(204);
     expect((await apply(b, '2026-11-21 10:05:00')).status).toBe(204);
     await cluster.restartHub();

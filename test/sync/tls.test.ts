@@ -38,7 +38,9 @@ afterAll(async () => {
 });
 
 function tlsConfig(clientCertificates: 'off' | 'sync' | 'all'): Record<string, unknown> {
-  return { 'http.tls': { cert_file: pki.server.cert, key_file: pki.server.key, client_ca_file: pki.caCert, client_certificates: clientCertificates } };
+  return {
+    'http.tls': { cert_file: pki.server.cert, key_file: pki.server.key, client_ca_file: pki.caCert, client_certificates: clientCertificates },
+  };
 }
 
 async function started(options: Parameters<typeof startTestServer>[0]): Promise<TestServer> {
@@ -80,11 +82,15 @@ async function storeOf(hub: TestServer, name: string, clock: TestClock, clientCe
 }
 
 describe('TLS', () => {
-  it('a POS calls a store over https, trusting the chain\'s CA; plain HTTP and an untrusting client get nothing', async () => {
+  it("a POS calls a store over https, trusting the chain's CA; plain HTTP and an untrusting client get nothing", async () => {
     const store = await started({ config: tlsConfig('off') });
     expect(store.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const login = await json('POST', `${store.api('enterprise')}/users/actions/login`, trusting, {
-      body: { user_external_application_id: demoCredentials.external_application_id, login: demoCredentials.pos_login, password: demoCredentials.pos_password },
+      body: {
+        user_external_application_id: demoCredentials.external_application_id,
+        login: demoCredentials.pos_login,
+        password: demoCredentials.pos_password,
+      },
     });
     expect(login.status).toBe(200);
     const payment = await json('POST', `${store.api('enterprise')}/purchases/actions/accept-payment`, trusting, {
@@ -94,18 +100,35 @@ describe('TLS', () => {
         cashdesk_number: 1,
         payment_type: 'S',
         card_number: demoCredentials.customer_card,
-        bill: { bill_id: 'tls-1', payment_time: '2026-11-25 10:00:00', currency_id: 'CZK', total_price: '65', bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], plu_name: 'Cappuccino', quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }] },
+        bill: {
+          bill_id: 'tls-1',
+          payment_time: '2026-11-25 10:00:00',
+          currency_id: 'CZK',
+          total_price: '65',
+          bill_items: [
+            {
+              plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }],
+              plu_name: 'Cappuccino',
+              quantity: 1,
+              price: 65,
+              paid_amount: 65,
+              bill_item_id: 1,
+            },
+          ],
+        },
       },
     });
     expect(payment.status, JSON.stringify(payment.body)).toBe(200);
     expect(payment.body.data.accepted_payment).toHaveProperty('total_credit_points');
-    await expect(request(store.url.replace('https:', 'http:') + '/health', { headersTimeout: 2000 }).then((response) => response.body.text())).rejects.toThrow();
+    await expect(
+      request(store.url.replace('https:', 'http:') + '/health', { headersTimeout: 2000 }).then((response) => response.body.text()),
+    ).rejects.toThrow();
     const untrusting = new Agent();
     await expect(request(`${store.url}/health`, { dispatcher: untrusting })).rejects.toThrow(/certificate/i);
     await untrusting.close();
   });
 
-  it('a store syncs with its hub over https; with client certificates asked at sync, a store without one is refused and its API and the hub\'s stay open', async () => {
+  it("a store syncs with its hub over https; with client certificates asked at sync, a store without one is refused and its API and the hub's stay open", async () => {
     const clock = new TestClock();
     const hub = await started({ clock, config: { mode: 'hub', ...tlsConfig('sync') } });
     const { store, sync } = await storeOf(hub, 'store-tls', clock, true);
@@ -142,7 +165,12 @@ describe('TLS', () => {
       logDir: dir,
       scheme: 'https',
     });
-    opened.push({ close: async () => { await node.kill(); await node.closeLog(); } });
+    opened.push({
+      close: async () => {
+        await node.kill();
+        await node.closeLog();
+      },
+    });
     await node.start();
     await waitFor('the serving line in the log', () => node.logTail().includes(`serving https://127.0.0.1:${node.port}`));
     expect((await json('GET', `${node.url}/health`, trusting)).status).toBe(200);

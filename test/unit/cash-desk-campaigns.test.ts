@@ -65,7 +65,8 @@ type Campaign = typeof campaign extends fc.Arbitrary<infer T> ? T : never;
 
 function replaceCampaigns(campaigns: Campaign[]): void {
   node.writes.write(null, (tx) => {
-    for (const row of node.db.prepare<[], { id: string }>('SELECT id FROM campaign_product_store_records').all()) tx.remove('campaign_product_store_records', row.id);
+    for (const row of node.db.prepare<[], { id: string }>('SELECT id FROM campaign_product_store_records').all())
+      tx.remove('campaign_product_store_records', row.id);
     for (const row of node.db.prepare<[], { id: string }>('SELECT id FROM campaign_products').all()) tx.remove('campaign_products', row.id);
     const seen = new Set<number>();
     for (const c of campaigns) {
@@ -73,7 +74,9 @@ function replaceCampaigns(campaigns: Campaign[]): void {
       seen.add(c.n);
       const { n, product, stores, ...row } = c;
       tx.insert('campaign_products', { id: id(0xd3, n), product_id: product, ...row });
-      stores.forEach((store, s) => tx.insert('campaign_product_store_records', { id: id(0xd4, n * 4 + s), campaign_product_id: id(0xd3, n), store_id: store }));
+      stores.forEach((store, s) =>
+        tx.insert('campaign_product_store_records', { id: id(0xd4, n * 4 + s), campaign_product_id: id(0xd3, n), store_id: store }),
+      );
     }
   });
 }
@@ -102,15 +105,41 @@ describe('cash-desk campaign prices in memory', () => {
     replaceCampaigns([]);
     const at = INSTANTS[1]!;
     expect(campaigns.lookup()(PRODUCTS[0]!, at, STORES[0]!)).toBeUndefined();
-    replaceCampaigns([{ n: 1, product: PRODUCTS[0]!, value_minor: 2000, value_type_id: 1, valid_from: null, valid_to: null, display_in: '["cash desk"]', state: 1, stores: [] }]);
+    replaceCampaigns([
+      {
+        n: 1,
+        product: PRODUCTS[0]!,
+        value_minor: 2000,
+        value_type_id: 1,
+        valid_from: null,
+        valid_to: null,
+        display_in: '["cash desk"]',
+        state: 1,
+        stores: [],
+      },
+    ]);
     expect(campaigns.lookup()(PRODUCTS[0]!, at, STORES[0]!)).toMatchObject({ value_minor: 2000, value_type_id: 1 });
-    node.writes.write(null, (tx) => tx.insert('campaign_product_store_records', { id: id(0xd5, 1), campaign_product_id: id(0xd3, 1), store_id: STORES[1]! }));
+    node.writes.write(null, (tx) =>
+      tx.insert('campaign_product_store_records', { id: id(0xd5, 1), campaign_product_id: id(0xd3, 1), store_id: STORES[1]! }),
+    );
     expect(campaigns.lookup()(PRODUCTS[0]!, at, STORES[0]!)).toBeUndefined();
     expect(campaigns.lookup()(PRODUCTS[0]!, at, STORES[1]!)).toMatchObject({ value_minor: 2000 });
   });
 
   it('see campaign products and their stores written by another connection to the same file', () => {
-    replaceCampaigns([{ n: 2, product: PRODUCTS[1]!, value_minor: 500, value_type_id: 2, valid_from: null, valid_to: null, display_in: '["cash desk"]', state: 1, stores: [STORES[0]!] }]);
+    replaceCampaigns([
+      {
+        n: 2,
+        product: PRODUCTS[1]!,
+        value_minor: 500,
+        value_type_id: 2,
+        valid_from: null,
+        valid_to: null,
+        display_in: '["cash desk"]',
+        state: 1,
+        stores: [STORES[0]!],
+      },
+    ]);
     const at = INSTANTS[1]!;
     expect(campaigns.lookup()(PRODUCTS[1]!, at, STORES[0]!)).toMatchObject({ value_minor: 500 });
     other.prepare('UPDATE campaign_products SET value_minor = 450 WHERE id = ?').run(id(0xd3, 2));

@@ -13,10 +13,19 @@ const STORE = 'de000000000000000000000051';
 
 /** A value of the expected kind most of the time, anything else now and then. */
 function mostly<T>(expected: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 100, arbitrary: expected }, { weight: 1, arbitrary: fc.constantFrom(undefined, null, '', ' ', 0, -1, 1.5, true, [], {}, 'x', '1e3', ' 7 ', NaN) }, { weight: 1, arbitrary: fc.anything() });
+  return fc.oneof(
+    { weight: 100, arbitrary: expected },
+    { weight: 1, arbitrary: fc.constantFrom(undefined, null, '', ' ', 0, -1, 1.5, true, [], {}, 'x', '1e3', ' 7 ', NaN) },
+    { weight: 1, arbitrary: fc.anything() },
+  );
 }
 
-const amount = mostly(fc.oneof(fc.integer({ min: -1000, max: 100_000 }).map((n) => n / 100), fc.constantFrom('19.90', '0.005', '-2', '3', '12.345', ' 4 ')));
+const amount = mostly(
+  fc.oneof(
+    fc.integer({ min: -1000, max: 100_000 }).map((n) => n / 100),
+    fc.constantFrom('19.90', '0.005', '-2', '3', '12.345', ' 4 '),
+  ),
+);
 const text = mostly(fc.constantFrom('GLOBAL', ' P1 ', 'EAN', 'P12345', ''));
 const item = fc.record(
   {
@@ -50,15 +59,32 @@ const common = {
   bill: mostly(bill),
 };
 const acceptBody = fc.record(
-  { ...common, payment_type: mostly(fc.constantFrom('S', 'D', 'S', 'D', 's')), max_points: amount, max_credit: amount, benefit_codes: mostly(fc.array(text, { maxLength: 2 })), extra: fc.constant(1) },
+  {
+    ...common,
+    payment_type: mostly(fc.constantFrom('S', 'D', 'S', 'D', 's')),
+    max_points: amount,
+    max_credit: amount,
+    benefit_codes: mostly(fc.array(text, { maxLength: 2 })),
+    extra: fc.constant(1),
+  },
   { requiredKeys: ['store_id', 'cashdesk_number', 'payment_type', 'bill'] },
 );
-const recommendBody = fc.record({ ...common, reward_list_type: mostly(fc.constantFrom('F', 'C', 'A', 'C', 'c')) }, { requiredKeys: ['store_id', 'cashdesk_number', 'card_number', 'reward_list_type', 'bill'] });
+const recommendBody = fc.record(
+  { ...common, reward_list_type: mostly(fc.constantFrom('F', 'C', 'A', 'C', 'c')) },
+  { requiredKeys: ['store_id', 'cashdesk_number', 'card_number', 'reward_list_type', 'bill'] },
+);
 
 /** The outcome as the API sees it: the data, or each issue's path, code, message and reason. */
 function outcome(result: z.ZodSafeParseResult<unknown>) {
   if (result.success) return { data: result.data };
-  return { issues: result.error.issues.map((issue) => ({ path: issue.path, code: issue.code, message: issue.message, params: 'params' in issue ? issue.params : undefined })) };
+  return {
+    issues: result.error.issues.map((issue) => ({
+      path: issue.path,
+      code: issue.code,
+      message: issue.message,
+      params: 'params' in issue ? issue.params : undefined,
+    })),
+  };
 }
 
 describe('the compiled cash-desk schemas', () => {

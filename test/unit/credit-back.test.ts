@@ -6,7 +6,16 @@ import { creditBack } from '../../src/loyalty/credit-back.js';
 const TWO_PERCENT = { percent_bp: 200 };
 
 function line(paidMinor: number, loyaltyOff = false): BillLine {
-  return { bill_item_id: '1', product_id: null, product_group_id: null, brand_id: null, quantity_milli: 1000, unit_price_minor: paidMinor, paid_minor: paidMinor, loyalty_off: loyaltyOff };
+  return {
+    bill_item_id: '1',
+    product_id: null,
+    product_group_id: null,
+    brand_id: null,
+    quantity_milli: 1000,
+    unit_price_minor: paidMinor,
+    paid_minor: paidMinor,
+    loyalty_off: loyaltyOff,
+  };
 }
 
 describe('credit back', () => {
@@ -31,13 +40,17 @@ describe('credit back', () => {
 
   it('returns in parts never take back more than the purchase gave', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 10 }), fc.integer({ min: 0, max: 10_000 }), (parts, percentBp) => {
-        const rule = { percent_bp: percentBp };
-        const total = parts.reduce((sum, part) => sum + part, 0);
-        const given = creditBack(rule, total, [line(total)]);
-        const takenBack = parts.reduce((sum, part) => sum - creditBack(rule, -part, [line(-part)]), 0);
-        expect(takenBack).toBeLessThanOrEqual(given);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 10 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        (parts, percentBp) => {
+          const rule = { percent_bp: percentBp };
+          const total = parts.reduce((sum, part) => sum + part, 0);
+          const given = creditBack(rule, total, [line(total)]);
+          const takenBack = parts.reduce((sum, part) => sum - creditBack(rule, -part, [line(-part)]), 0);
+          expect(takenBack).toBeLessThanOrEqual(given);
+        },
+      ),
     );
   });
 });

@@ -152,7 +152,12 @@ describe('customer states', () => {
                 store.replicated.apply({ entity: 'customer_states', entity_id: CUSTOMER, op: 'insert', row: state, hlc: String(state.hlc) }, false);
               })();
               const known = [...pushed.flat(), ...ofStore[s]!.slice(pushed[s]!.length)];
-              expectLedger(store, known, ofStore[s]!.filter((fact) => fact.valid_to !== null), at);
+              expectLedger(
+                store,
+                known,
+                ofStore[s]!.filter((fact) => fact.valid_to !== null),
+                at,
+              );
             });
           }
         },
@@ -165,7 +170,8 @@ describe('customer states', () => {
 
 describe('folding a state on from the one published before', () => {
   const twin = open('hub');
-  const stateRow = (node: Node) => node.db.prepare('SELECT horizon, lots, debt_milli, tail, credit_minor, credit_tail FROM customer_states WHERE id = ?').get(CUSTOMER);
+  const stateRow = (node: Node) =>
+    node.db.prepare('SELECT horizon, lots, debt_milli, tail, credit_minor, credit_tail FROM customer_states WHERE id = ?').get(CUSTOMER);
   const setClocks = (node: Node, stamps: string[]) => {
     node.db.exec('DELETE FROM sync_node_clocks');
     const clock = node.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)');
@@ -181,7 +187,10 @@ describe('folding a state on from the one published before', () => {
         (drafts, arrivalKeys, steps) => {
           run += 1;
           const facts = factsOf(drafts, run);
-          const arrival = facts.map((fact, index) => ({ fact, key: arrivalKeys[index]! })).sort((a, b) => a.key - b.key).map(({ fact }) => fact);
+          const arrival = facts
+            .map((fact, index) => ({ fact, key: arrivalKeys[index]! }))
+            .sort((a, b) => a.key - b.key)
+            .map(({ fact }) => fact);
           reset(hub);
           reset(twin);
           let next = 0;
@@ -212,7 +221,10 @@ describe('a hub opened on records with no state (upgraded from schema 8)', () =>
     const folder = tempDir('loyaltyd-states-sweep-');
     folders.push(folder);
     const db = openDatabase(databaseFile(folder));
-    migrate(db, MIGRATIONS.filter((migration) => migration.version < 9));
+    migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 9),
+    );
     const record = db.prepare(
       `INSERT INTO point_records (id, customer_id, kind, points_milli, valid_to, created_at, state, hlc, last_change)
        VALUES (?, ?, 'collection', 5000, NULL, '2026-01-01T00:00:00.000Z', 1, ?, '2026-01-01')`,
@@ -225,7 +237,7 @@ describe('a hub opened on records with no state (upgraded from schema 8)', () =>
     expect(states(first)).toBe(1);
     expect(first.db.prepare("SELECT value FROM meta WHERE key = 'customer_states.swept_at'").pluck().get()).toBe(new Date(NOW).toISOString());
     // A record written behind the daemon's back (src/sync/CONTEXT.md): in a state from the customer's next write, not from a start.
-    first.db.exec("DELETE FROM customer_states; DELETE FROM customer_state_tails");
+    first.db.exec('DELETE FROM customer_states; DELETE FROM customer_state_tails');
     first.close();
     const second = openNode({ data_dir: folder, mode: 'hub', offline: OFFLINE }, () => NOW);
     expect(states(second)).toBe(0);
@@ -238,12 +250,22 @@ describe('points left on a record', () => {
     const facts: Fact[] = [10, 10, 10, -15].map((points, index) => {
       const ms = T0 + index * 3_600_000;
       const kind = points > 0 ? 'collection' : 'redemption';
-      return { id: `5ea7f${index}`, store: 0, kind, points_milli: Math.abs(points) * 1000, valid_to: null, at: ms, hlc: encodeHlc({ ms, counter: 0, node: STORES[0]! }) };
+      return {
+        id: `5ea7f${index}`,
+        store: 0,
+        kind,
+        points_milli: Math.abs(points) * 1000,
+        valid_to: null,
+        at: ms,
+        hlc: encodeHlc({ ms, counter: 0, node: STORES[0]! }),
+      };
     });
     reset(hub);
     hub.db.transaction(() => {
       for (const fact of facts) hub.replicated.apply(toChange(fact), true);
-      hub.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)').run(STORES[0]!, encodeHlc({ ms: NOW - 1, counter: 0, node: STORES[0]! }), new Date(NOW).toISOString());
+      hub.db
+        .prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)')
+        .run(STORES[0]!, encodeHlc({ ms: NOW - 1, counter: 0, node: STORES[0]! }), new Date(NOW).toISOString());
     })();
     hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));
     const ledger = hub.ledgers.ledger(CUSTOMER, NOW);

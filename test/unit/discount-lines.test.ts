@@ -4,7 +4,16 @@ import type { BillLine } from '../../src/loyalty/bill.js';
 import { discountLines } from '../../src/loyalty/discount-lines.js';
 
 function line(id: string, paidMinor: number, units = 1): BillLine {
-  return { bill_item_id: id, product_id: null, product_group_id: null, brand_id: null, quantity_milli: units * 1000, unit_price_minor: paidMinor / units, paid_minor: paidMinor, loyalty_off: false };
+  return {
+    bill_item_id: id,
+    product_id: null,
+    product_group_id: null,
+    brand_id: null,
+    quantity_milli: units * 1000,
+    unit_price_minor: paidMinor / units,
+    paid_minor: paidMinor,
+    loyalty_off: false,
+  };
 }
 
 describe('a discount told by line', () => {
@@ -29,10 +38,19 @@ describe('a discount told by line', () => {
 
   it('adds up to the discount, whatever the lines', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 10_000_000 }), (paid, amount) => {
-        const lines = discountLines({ type: 'amount', value: amount }, amount, 1, paid.map((minor, index) => line(String(index), minor)));
-        expect(lines.reduce((sum, told) => sum + told.amount_minor, 0)).toBe(amount);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 10_000_000 }),
+        (paid, amount) => {
+          const lines = discountLines(
+            { type: 'amount', value: amount },
+            amount,
+            1,
+            paid.map((minor, index) => line(String(index), minor)),
+          );
+          expect(lines.reduce((sum, told) => sum + told.amount_minor, 0)).toBe(amount);
+        },
+      ),
     );
   });
 });

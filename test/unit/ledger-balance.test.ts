@@ -39,7 +39,9 @@ const CARDS = new Map([...CUSTOMERS, WITHOUT_RECORDS].map((customer, n) => [cust
 
 node.writes.write(null, (tx) => {
   for (const customer of [...CUSTOMERS, WITHOUT_RECORDS]) tx.insert('customers', { id: customer, first_name: 'Ledger' });
-  [...CARDS].forEach(([customer, cardNumber], n) => tx.insert('cards', { id: id(0xf4, n), customer_id: customer, card_number: cardNumber, state: 1 }));
+  [...CARDS].forEach(([customer, cardNumber], n) =>
+    tx.insert('cards', { id: id(0xf4, n), customer_id: customer, card_number: cardNumber, state: 1 }),
+  );
   tx.insert('cards', { id: id(0xf4, 99), customer_id: CUSTOMERS[0]!, card_number: 'L-blocked', state: 0 });
 });
 
@@ -133,7 +135,9 @@ describe('the balances the cash desk reads', () => {
   });
 
   it('are the records’ balances when a customer has more facts than their row lists, and the row then sends the reader to the records', () => {
-    const lists = node.db.prepare<[string], { point_facts: string; credit_facts: string }>('SELECT point_facts, credit_facts FROM customer_ledgers WHERE customer_id = ?');
+    const lists = node.db.prepare<[string], { point_facts: string; credit_facts: string }>(
+      'SELECT point_facts, credit_facts FROM customer_ledgers WHERE customer_id = ?',
+    );
     // A state that covers nothing (the hub's first, before any store reported): publishing it
     // lists the customer's facts again, so that a run begins with a list or with the records.
     const publishEmptyState = other.prepare(
@@ -172,7 +176,10 @@ describe('the balances the cash desk reads', () => {
 
   it('are zero for a customer who never had a record', () => {
     expect(ledgers.balancesAt(id(0xf1, 99), T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
-    expect(ledgers.cardHolder(CARDS.get(WITHOUT_RECORDS)!, T0)).toEqual({ customerId: WITHOUT_RECORDS, balances: { pointsMilli: 0, creditMinor: 0 } });
+    expect(ledgers.cardHolder(CARDS.get(WITHOUT_RECORDS)!, T0)).toEqual({
+      customerId: WITHOUT_RECORDS,
+      balances: { pointsMilli: 0, creditMinor: 0 },
+    });
   });
 
   it('have no holder for a card number no active card has', () => {
@@ -186,7 +193,10 @@ describe('migrations 0006, 0009 and 0016', () => {
     const folder = tempDir('loyaltyd-ledger-migration-');
     const db = openDatabase(databaseFile(folder));
     try {
-      migrate(db, MIGRATIONS.filter((migration) => migration.version < 6));
+      migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version < 6),
+      );
       const stamp = (n: number) => `0000000000${n.toString().padStart(2, '0')}-0000-test`;
       const customer = db.prepare("INSERT INTO customers (id, first_name, hlc, last_change) VALUES (?, 'Old', ?, '2026-01-01')");
       const point = db.prepare(
@@ -211,7 +221,12 @@ describe('migrations 0006, 0009 and 0016', () => {
       // d: 70 points a point, more than a row lists: migration 16 sends the reader to the records.
       for (let n = 0; n < 70; n += 1) point.run(id(0xf7, n), d, 'collection', 1_000, null, new Date(T0).toISOString(), 1, stamp(10 + n));
 
-      expect(migrate(db, MIGRATIONS.filter((migration) => migration.version <= 6)).applied).toEqual(['0006-customer-ledgers']);
+      expect(
+        migrate(
+          db,
+          MIGRATIONS.filter((migration) => migration.version <= 6),
+        ).applied,
+      ).toEqual(['0006-customer-ledgers']);
       migrate(db);
       const ledgers = new CustomerLedgers(db);
       // Day 7: 50 left of the first, 30 of the second. Day 20: the first has expired.
@@ -220,8 +235,15 @@ describe('migrations 0006, 0009 and 0016', () => {
       expect(ledgers.balancesAt(b, T0)).toEqual({ pointsMilli: 0, creditMinor: 9_950 });
       expect(ledgers.balancesAt(c, T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
       expect(ledgers.balancesAt(d, T0)).toEqual({ pointsMilli: 70_000, creditMinor: 0 });
-      const lists = db.prepare('SELECT customer_id, point_facts FROM customer_ledgers ORDER BY customer_id').all() as { customer_id: string; point_facts: string }[];
-      expect(lists.map((row) => [row.customer_id, row.point_facts === 'records' ? 'records' : JSON.parse(row.point_facts).length])).toEqual([[a, 3], [b, 0], [d, 'records']]);
+      const lists = db.prepare('SELECT customer_id, point_facts FROM customer_ledgers ORDER BY customer_id').all() as {
+        customer_id: string;
+        point_facts: string;
+      }[];
+      expect(lists.map((row) => [row.customer_id, row.point_facts === 'records' ? 'records' : JSON.parse(row.point_facts).length])).toEqual([
+        [a, 3],
+        [b, 0],
+        [d, 'records'],
+      ]);
       for (const at of [T0, T0 + 7 * DAY, T0 + 20 * DAY, T0 + 50 * DAY]) {
         expect(ledgers.balancesAt(a, at).pointsMilli).toBe(foldedPoints(db, a, at));
       }

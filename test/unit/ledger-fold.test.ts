@@ -7,7 +7,14 @@ const T0 = Date.UTC(2026, 0, 1);
 const stamp = (n: number) => `${n.toString(16).padStart(12, '0')}-0000-node`;
 
 function collection(id: string, n: number, points: number, validDays: number | null): PointFact {
-  return { id, kind: 'collection', points_milli: points * 1000, valid_to: validDays === null ? null : T0 + validDays * DAY, at: T0 + n, hlc: stamp(n) };
+  return {
+    id,
+    kind: 'collection',
+    points_milli: points * 1000,
+    valid_to: validDays === null ? null : T0 + validDays * DAY,
+    at: T0 + n,
+    hlc: stamp(n),
+  };
 }
 function redemption(id: string, n: number, points: number, atDay = 0): PointFact {
   return { id, kind: 'redemption', points_milli: points * 1000, valid_to: null, at: T0 + atDay * DAY + n, hlc: stamp(n) };

@@ -4,7 +4,7 @@ import { builderKey, publishedKey } from '../../src/features/recommendations/pro
 const RECORD = '0193a1b2c3d4e5f60718293a4b';
 
 describe('published profile keys', () => {
-  it('publish a record id in 19 characters and read back to the builder\'s key', () => {
+  it("publish a record id in 19 characters and read back to the builder's key", () => {
     for (const kind of ['p', 'g', 'b', 's']) {
       const published = publishedKey(`${kind}:${RECORD}`);
       expect(published).toHaveLength(19);

@@ -7,7 +7,15 @@ const commands: PushedCommand[] = [
     command_id: 'c-1',
     kind: 'purchases.send',
     payload: { bill: { bill_id: 'B "1"', items: [{ price: 65, name: 'Kávička\n\u2028' }] }, note: null },
-    changes: [{ entity: 'purchases', entity_id: 'p1', op: 'insert', row: { id: 'p1', total_price_minor: 6500, bill: '{"a":1}', customer_id: null }, hlc: '0190000000a1-0001-s1' }],
+    changes: [
+      {
+        entity: 'purchases',
+        entity_id: 'p1',
+        op: 'insert',
+        row: { id: 'p1', total_price_minor: 6500, bill: '{"a":1}', customer_id: null },
+        hlc: '0190000000a1-0001-s1',
+      },
+    ],
     hlc: '0190000000a1-0001-s1',
   },
   {
@@ -18,7 +26,11 @@ const commands: PushedCommand[] = [
     changes: [{ entity: 'point_records', entity_id: 'r1', op: 'delete', row: null, hlc: '0190000000a2-0000-s1' }],
     hlc: '0190000000a2-0000-s1',
     operation: {
-      call: { iface: 'enterprise', input: { params: {}, query: {}, body: { note: 'ü "q"' } }, principal: { kind: 'user', userId: 'u1', scheme: 'bearer' } },
+      call: {
+        iface: 'enterprise',
+        input: { params: {}, query: {}, body: { note: 'ü "q"' } },
+        principal: { kind: 'user', userId: 'u1', scheme: 'bearer' },
+      },
       ids: ['0190000000a2000000000000aa'],
     },
   },

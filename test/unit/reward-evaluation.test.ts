@@ -42,7 +42,8 @@ function referenceUsesByItems(reward: RewardDefinition, lines: BillLine[]): numb
 /** The discount of `uses` uses, stated plainly (DESIGN §6): percent once, amount per use, final price on the cheapest units. */
 function referenceDiscount(reward: RewardDefinition, lines: BillLine[], uses: number): number {
   if (uses <= 0) return 0;
-  const eligible = reward.conditions.length === 0 ? lines.filter((line) => !line.loyalty_off && line.paid_minor > 0) : referenceMatchingLines(reward, lines);
+  const eligible =
+    reward.conditions.length === 0 ? lines.filter((line) => !line.loyalty_off && line.paid_minor > 0) : referenceMatchingLines(reward, lines);
   const total = eligible.reduce((sum, line) => sum + Math.max(0, line.paid_minor), 0);
   const { type, value } = reward.discount;
   if (type === 'percent') return Math.floor((total * value) / 100);
@@ -113,26 +114,51 @@ function definitions(inputs: RewardInput[]): RewardDefinition[] {
 describe('reward evaluation', () => {
   it('finds the lines a reward matches, the uses its items allow and the discount of any number of uses as the plain statement does, bill after bill', () => {
     fc.assert(
-      fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 6 }), fc.array(bill, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 4 }), (inputs, bills, uses) => {
-        const rewards = definitions(inputs);
-        const matcher = new RewardMatcher(rewards, () => true);
-        for (const b of bills) {
-          const evaluation = matcher.evaluate(b.lines);
-          for (const reward of rewards) {
-            expect(matchingLines(reward, b.lines)).toEqual(referenceMatchingLines(reward, b.lines));
-            expect(evaluation.usesByItems(reward)).toBe(referenceUsesByItems(reward, b.lines));
-            expect(evaluation.discount(reward, uses)).toBe(referenceDiscount(reward, b.lines, uses));
+      fc.property(
+        fc.array(rewardInput, { minLength: 1, maxLength: 6 }),
+        fc.array(bill, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 0, max: 4 }),
+        (inputs, bills, uses) => {
+          const rewards = definitions(inputs);
+          const matcher = new RewardMatcher(rewards, () => true);
+          for (const b of bills) {
+            const evaluation = matcher.evaluate(b.lines);
+            for (const reward of rewards) {
+              expect(matchingLines(reward, b.lines)).toEqual(referenceMatchingLines(reward, b.lines));
+              expect(evaluation.usesByItems(reward)).toBe(referenceUsesByItems(reward, b.lines));
+              expect(evaluation.discount(reward, uses)).toBe(referenceDiscount(reward, b.lines, uses));
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('refuses to answer for lines it no longer holds, or for a reward of another catalog', () => {
     const [first, other] = definitions([
-      { priority: 1, code: 'A', points_cost: '0', conditions: [], discount: { type: 'percent', value: 10 }, is_automated: true, max_uses_per_bill: 1, store_ids: [], time_from: undefined },
-      { priority: 1, code: 'B', points_cost: '0', conditions: [], discount: { type: 'percent', value: 10 }, is_automated: true, max_uses_per_bill: 1, store_ids: [], time_from: undefined },
+      {
+        priority: 1,
+        code: 'A',
+        points_cost: '0',
+        conditions: [],
+        discount: { type: 'percent', value: 10 },
+        is_automated: true,
+        max_uses_per_bill: 1,
+        store_ids: [],
+        time_from: undefined,
+      },
+      {
+        priority: 1,
+        code: 'B',
+        points_cost: '0',
+        conditions: [],
+        discount: { type: 'percent', value: 10 },
+        is_automated: true,
+        max_uses_per_bill: 1,
+        store_ids: [],
+        time_from: undefined,
+      },
     ]);
     const matcher = new RewardMatcher([first!], () => true);
     const stale = matcher.evaluate([]);
@@ -141,7 +167,7 @@ describe('reward evaluation', () => {
     expect(() => matcher.evaluate([]).discount(other!, 1)).toThrow(/not in this matcher/);
   });
 
-  it('sums, bill after bill on one matcher, the uses and the matching lines\' cost of every reward as the plain statement does', () => {
+  it("sums, bill after bill on one matcher, the uses and the matching lines' cost of every reward as the plain statement does", () => {
     fc.assert(
       fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 8 }), fc.array(bill, { minLength: 1, maxLength: 3 }), (inputs, bills) => {
         const rewards = definitions(inputs);
@@ -162,11 +188,17 @@ describe('reward evaluation', () => {
 
   it('recommends, for every list type, what the plain statement recommends, in the same order', () => {
     fc.assert(
-      fc.property(fc.array(rewardInput, { maxLength: 12 }), fc.array(bill, { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 4000, 100_000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, bills, balance, type) => {
-        const rewards = definitions(inputs);
-        const ranked = rankRewards(rewards);
-        for (const b of bills) expect(recommendRewards(ranked, b, balance, type)).toEqual(referenceRecommend(rewards, b, balance, type));
-      }),
+      fc.property(
+        fc.array(rewardInput, { maxLength: 12 }),
+        fc.array(bill, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(0, 4000, 100_000),
+        fc.constantFrom<RewardListType>('F', 'C', 'A'),
+        (inputs, bills, balance, type) => {
+          const rewards = definitions(inputs);
+          const ranked = rankRewards(rewards);
+          for (const b of bills) expect(recommendRewards(ranked, b, balance, type)).toEqual(referenceRecommend(rewards, b, balance, type));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -192,8 +224,14 @@ describe('reward evaluation', () => {
     it('the automated rewards a bill can meet are those without conditions and those a line meets, in order', () => {
       fc.assert(
         fc.property(fc.array(rewardInput, { minLength: 1, maxLength: 12 }), bill, (inputs, b) => {
-          program.load({ currency_id: 'CZK', point_value: '1', rewards: inputs.map(({ time_from: _, ...input }, n) => ({ id: id(0xe6, n), name: `Reward ${n}`, ...input })) });
-          const expected = catalog.rewards().filter((reward) => reward.is_automated && (reward.conditions.length === 0 || referenceMatchingLines(reward, b.lines).length > 0));
+          program.load({
+            currency_id: 'CZK',
+            point_value: '1',
+            rewards: inputs.map(({ time_from: _, ...input }, n) => ({ id: id(0xe6, n), name: `Reward ${n}`, ...input })),
+          });
+          const expected = catalog
+            .rewards()
+            .filter((reward) => reward.is_automated && (reward.conditions.length === 0 || referenceMatchingLines(reward, b.lines).length > 0));
           expect(catalog.automatedMeetableBy(b.lines)).toEqual(expected);
         }),
         { numRuns: 100 },
@@ -202,10 +240,20 @@ describe('reward evaluation', () => {
 
     it('recommends from the loaded program what the plain statement recommends from its rewards', () => {
       fc.assert(
-        fc.property(fc.array(rewardInput, { maxLength: 12 }), bill, fc.constantFrom(0, 4000), fc.constantFrom<RewardListType>('F', 'C', 'A'), (inputs, b, balance, type) => {
-          program.load({ currency_id: 'CZK', point_value: '1', rewards: inputs.map(({ time_from: _, ...input }, n) => ({ id: id(0xe7, n), name: `Reward ${n}`, ...input })) });
-          expect(catalog.recommend(b, balance, type)).toEqual(referenceRecommend(catalog.rewards(), b, balance, type));
-        }),
+        fc.property(
+          fc.array(rewardInput, { maxLength: 12 }),
+          bill,
+          fc.constantFrom(0, 4000),
+          fc.constantFrom<RewardListType>('F', 'C', 'A'),
+          (inputs, b, balance, type) => {
+            program.load({
+              currency_id: 'CZK',
+              point_value: '1',
+              rewards: inputs.map(({ time_from: _, ...input }, n) => ({ id: id(0xe7, n), name: `Reward ${n}`, ...input })),
+            });
+            expect(catalog.recommend(b, balance, type)).toEqual(referenceRecommend(catalog.rewards(), b, balance, type));
+          },
+        ),
         { numRuns: 100 },
       );
     });

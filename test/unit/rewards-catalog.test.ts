@@ -28,11 +28,18 @@ const subset = (pool: string[]) => fc.subarray(pool, { maxLength: 2 });
 const condition = fc
   .record({ product_ids: subset(PRODUCTS), product_group_ids: subset(GROUPS), brand_ids: subset(BRANDS) })
   .filter((c) => c.product_ids.length + c.product_group_ids.length + c.brand_ids.length > 0);
-const rewards = fc.array(fc.record({ priority: fc.integer({ min: 1, max: 9 }), conditions: fc.array(condition, { maxLength: 2 }), is_automated: fc.boolean() }), {
-  minLength: REWARDS,
-  maxLength: REWARDS,
+const rewards = fc.array(
+  fc.record({ priority: fc.integer({ min: 1, max: 9 }), conditions: fc.array(condition, { maxLength: 2 }), is_automated: fc.boolean() }),
+  {
+    minLength: REWARDS,
+    maxLength: REWARDS,
+  },
+);
+const line = fc.record({
+  product_id: fc.option(fc.constantFrom(...PRODUCTS)),
+  product_group_id: fc.option(fc.constantFrom(...GROUPS)),
+  brand_id: fc.option(fc.constantFrom(...BRANDS)),
 });
-const line = fc.record({ product_id: fc.option(fc.constantFrom(...PRODUCTS)), product_group_id: fc.option(fc.constantFrom(...GROUPS)), brand_id: fc.option(fc.constantFrom(...BRANDS)) });
 
 function billLine(item: { product_id: string | null; product_group_id: string | null; brand_id: string | null }, index: number): BillLine {
   return { ...item, bill_item_id: String(index + 1), quantity_milli: 1000, unit_price_minor: 100, paid_minor: 100, loyalty_off: false };
@@ -40,7 +47,12 @@ function billLine(item: { product_id: string | null; product_group_id: string | 
 
 function names(reward: RewardDefinition, lines: BillLine[]): boolean {
   return reward.conditions.some((c) =>
-    lines.some((l) => (l.product_id !== null && c.product_ids.includes(l.product_id)) || (l.product_group_id !== null && c.product_group_ids.includes(l.product_group_id)) || (l.brand_id !== null && c.brand_ids.includes(l.brand_id))),
+    lines.some(
+      (l) =>
+        (l.product_id !== null && c.product_ids.includes(l.product_id)) ||
+        (l.product_group_id !== null && c.product_group_ids.includes(l.product_group_id)) ||
+        (l.brand_id !== null && c.brand_ids.includes(l.brand_id)),
+    ),
   );
 }
 
@@ -51,7 +63,13 @@ describe('the rewards catalog', () => {
         program.load({
           currency_id: 'CZK',
           point_value: '1',
-          rewards: definitions.map((definition, n) => ({ id: id(0xa4, n), code: `R${n}`, name: `Reward ${n}`, discount: { type: 'percent', value: 10 }, ...definition })),
+          rewards: definitions.map((definition, n) => ({
+            id: id(0xa4, n),
+            code: `R${n}`,
+            name: `Reward ${n}`,
+            discount: { type: 'percent', value: 10 },
+            ...definition,
+          })),
         });
         const lines = items.map(billLine);
         const expected = catalog.rewards().filter((reward) => reward.is_automated && (reward.conditions.length === 0 || names(reward, lines)));

@@ -17,8 +17,15 @@ function errorsOfWrite(row: string): string[] {
   const folder = mkdtempSync(join(tmpdir(), 'loyaltyd-types-'));
   try {
     const file = join(folder, 'write.ts');
-    writeFileSync(file, `import type { WriteTransaction } from '${WRITE_PATH.replace(/\.ts$/, '.js')}';\nexport const write = (tx: WriteTransaction) => tx.insert('customers', ${row});\n`);
-    const config = ts.getParsedCommandLineOfConfigFile(fileURLToPath(new URL('../../tsconfig.json', import.meta.url)), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+    writeFileSync(
+      file,
+      `import type { WriteTransaction } from '${WRITE_PATH.replace(/\.ts$/, '.js')}';\nexport const write = (tx: WriteTransaction) => tx.insert('customers', ${row});\n`,
+    );
+    const config = ts.getParsedCommandLineOfConfigFile(
+      fileURLToPath(new URL('../../tsconfig.json', import.meta.url)),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
     const program = ts.createProgram([file], { ...config.options, rootDir: undefined, outDir: undefined, noEmit: true });
     return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
   } finally {

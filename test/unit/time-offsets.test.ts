@@ -9,10 +9,28 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatTimestamp, parseTimestamp } from '../../src/core/time.js';
 
-const ZONES = ['Europe/Prague', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'Australia/Lord_Howe', 'America/New_York', 'UTC'];
+const ZONES = [
+  'Europe/Prague',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'America/St_Johns',
+  'Pacific/Chatham',
+  'Australia/Lord_Howe',
+  'America/New_York',
+  'UTC',
+];
 
 function referenceParts(ms: number, timeZone: string): Record<string, string> {
-  const format = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const format = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
   return Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
 }
 
@@ -23,7 +41,9 @@ function referenceFormat(ms: number, timeZone: string): string {
 
 function referenceOffset(ms: number, timeZone: string): number {
   const p = referenceParts(ms, timeZone);
-  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(ms / 1000) * 1000;
+  return (
+    Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(ms / 1000) * 1000
+  );
 }
 
 /** A local `YYYY-MM-DD HH:MM:SS` read in the zone, as parseTimestamp did it. */

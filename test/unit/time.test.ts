@@ -129,7 +129,17 @@ describe('parsing timestamps', () => {
   });
 
   it('refuses text that is no timestamp', () => {
-    for (const text of ['', 'garbage', '2026-07-01', '10:15:30', '2026-7-1 10:15:30', '2026-07-01 10:15', '01.07.2026 10:15:30', '2026-07-01 10:15:30Z ', 'null']) {
+    for (const text of [
+      '',
+      'garbage',
+      '2026-07-01',
+      '10:15:30',
+      '2026-7-1 10:15:30',
+      '2026-07-01 10:15',
+      '01.07.2026 10:15:30',
+      '2026-07-01 10:15:30Z ',
+      'null',
+    ]) {
       expect(parseTimestamp(text, PRAGUE), text).toBeUndefined();
     }
   });

@@ -9,7 +9,8 @@
  * row deletes its older changes (src/db/change-feed.ts), found by this index, which no other
  * table's changes touch. Older changes there are now go too.
  */
-const TABLES = "('customer_states', 'recommendation_customers', 'recommendation_neighbours', 'recommendation_best_sellers', 'recommendation_coverage')";
+const TABLES =
+  "('customer_states', 'recommendation_customers', 'recommendation_neighbours', 'recommendation_best_sellers', 'recommendation_coverage')";
 
 export const sql = `
 CREATE INDEX changes_published ON changes (entity, entity_id) WHERE entity IN ${TABLES};

@@ -42,7 +42,8 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
   {
     method: 'post',
     path: '/sync/v1/replay',
-    summary: "A store's acknowledged commands a hub restored from a backup lost, sent again: each run as a pushed one, outside the store's sequence; one naming what the hub does not hold yet answered waiting unless final",
+    summary:
+      "A store's acknowledged commands a hub restored from a backup lost, sent again: each run as a pushed one, outside the store's sequence; one naming what the hub does not hold yet answered waiting unless final",
     tag: TAG,
     nodeCredentials: true,
     headers: VersionHeaders,
@@ -69,7 +70,9 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     nodeCredentials: true,
     headers: VersionHeaders,
     query: OriginalBillQuery,
-    answers: { 200: { description: 'The purchase with its items and effects', mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) } },
+    answers: {
+      200: { description: 'The purchase with its items and effects', mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) },
+    },
     errors: [...VERSION_ERRORS, 404],
   },
   {
@@ -104,7 +107,8 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     query: SnapshotQuery,
     answers: {
       200: {
-        description: 'NDJSON: a SnapshotHeader; per table, in the `columns` format, a SnapshotTable line and a JSON array of values per row, or in the `rows` format `{entity, row}` per row; then `{"end": true}`',
+        description:
+          'NDJSON: a SnapshotHeader; per table, in the `columns` format, a SnapshotTable line and a JSON array of values per row, or in the `rows` format `{entity, row}` per row; then `{"end": true}`',
         mediaType: 'application/x-ndjson',
       },
     },

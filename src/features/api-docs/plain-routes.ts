@@ -59,19 +59,48 @@ function statusRoutes(): PlainRoute[] {
   const view = (description: string) => ({ 200: { description, mediaType: 'application/json', schema: JsonObject } });
   const store = z.object({ name: z.string() });
   return [
-    { method: 'get', path: '/status', summary: "The node's sync status; on a hub every store", tag, answers: page('The page, refreshing itself; 303 to /status/login when not signed in') },
+    {
+      method: 'get',
+      path: '/status',
+      summary: "The node's sync status; on a hub every store",
+      tag,
+      answers: page('The page, refreshing itself; 303 to /status/login when not signed in'),
+    },
     { method: 'get', path: '/status/json', summary: 'What /status shows, as JSON', tag, answers: view('The status view'), errors: [401] },
-    { method: 'get', path: '/status/stores/:name', summary: "On a hub: one store's recent rounds and conflicts", tag, params: store, answers: page('The page'), errors: [404] },
-    { method: 'get', path: '/status/stores/:name/json', summary: 'What a store page shows, as JSON', tag, params: store, answers: view('The store view'), errors: [401, 404] },
+    {
+      method: 'get',
+      path: '/status/stores/:name',
+      summary: "On a hub: one store's recent rounds and conflicts",
+      tag,
+      params: store,
+      answers: page('The page'),
+      errors: [404],
+    },
+    {
+      method: 'get',
+      path: '/status/stores/:name/json',
+      summary: 'What a store page shows, as JSON',
+      tag,
+      params: store,
+      answers: view('The store view'),
+      errors: [401, 404],
+    },
     { method: 'get', path: '/status/login', summary: 'The sign-in form', tag, answers: page('The form') },
     {
       method: 'post',
       path: '/status/login',
-      summary: "Signs an enterprise user in (a form: user_external_application_id, login, password); sets an HttpOnly, SameSite=Strict session cookie",
+      summary:
+        'Signs an enterprise user in (a form: user_external_application_id, login, password); sets an HttpOnly, SameSite=Strict session cookie',
       tag,
       answers: { 303: { description: 'Signed in: to /status', mediaType: 'text/html' } },
       errors: [400, 401, 429],
     },
-    { method: 'post', path: '/status/logout', summary: 'Signs out', tag, answers: { 303: { description: 'To /status/login', mediaType: 'text/html' } } },
+    {
+      method: 'post',
+      path: '/status/logout',
+      summary: 'Signs out',
+      tag,
+      answers: { 303: { description: 'To /status/login', mediaType: 'text/html' } },
+    },
   ];
 }

@@ -7,7 +7,10 @@ import type { CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS, StoreRecordRow } from '
 const COLUMNS = 'id, campaign_product_id, store_id';
 
 /** Sortable first-level fields of CampaignProductStoreRecord and their columns. */
-const SORTABLE: Record<(typeof CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS)[number], string> = { campaign_product_store_record_id: 'id', store_id: 'store_id' };
+const SORTABLE: Record<(typeof CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS)[number], string> = {
+  campaign_product_store_record_id: 'id',
+  store_id: 'store_id',
+};
 
 export class CampaignProductStoreRecordsRepo {
   private readonly lists;

@@ -17,10 +17,31 @@ export interface CampaignProductFilters {
   valid_to?: string;
 }
 
-const COLUMNS = ['id', 'product_id', 'campaign_id', 'currency_id', 'value_minor', 'value_type_id', 'valid_from', 'valid_to', 'display_in', 'type_id', 'presentation_data', 'state', 'last_change'];
+const COLUMNS = [
+  'id',
+  'product_id',
+  'campaign_id',
+  'currency_id',
+  'value_minor',
+  'value_type_id',
+  'valid_from',
+  'valid_to',
+  'display_in',
+  'type_id',
+  'presentation_data',
+  'state',
+  'last_change',
+];
 
 /** Sortable first-level fields of CampaignProduct and their columns. */
-const SORTABLE: Record<(typeof CAMPAIGN_PRODUCT_SORT_FIELDS)[number], string> = { campaign_product_id: 'c.id', product_id: 'c.product_id', value_type_id: 'c.value_type_id', valid_from: 'c.valid_from', valid_to: 'c.valid_to', type_id: 'c.type_id' };
+const SORTABLE: Record<(typeof CAMPAIGN_PRODUCT_SORT_FIELDS)[number], string> = {
+  campaign_product_id: 'c.id',
+  product_id: 'c.product_id',
+  value_type_id: 'c.value_type_id',
+  valid_from: 'c.valid_from',
+  valid_to: 'c.valid_to',
+  type_id: 'c.type_id',
+};
 
 /** The campaign product's own (presentation) name or its product's name. */
 function named(name: string | undefined): Filter {

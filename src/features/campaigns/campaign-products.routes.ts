@@ -1,7 +1,19 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { CampaignProductStoreRecordQuery, CreateStoreRecord, StoreRecordCreated, StoreRecordsAnswer } from './campaign-product-store-records.schemas.js';
+import {
+  CampaignProductStoreRecordQuery,
+  CreateStoreRecord,
+  StoreRecordCreated,
+  StoreRecordsAnswer,
+} from './campaign-product-store-records.schemas.js';
 import type { CampaignProductStoreRecordsService } from './campaign-product-store-records.service.js';
-import { CampaignProductAnswer, CampaignProductCreated, CampaignProductPath, CampaignProductQuery, CampaignProductsAnswer, CreateCampaignProduct } from './campaign-products.schemas.js';
+import {
+  CampaignProductAnswer,
+  CampaignProductCreated,
+  CampaignProductPath,
+  CampaignProductQuery,
+  CampaignProductsAnswer,
+  CreateCampaignProduct,
+} from './campaign-products.schemas.js';
 import type { CampaignProductsService } from './campaign-products.service.js';
 
 /** interface.md: campaign products are created in the enterprise interface and read in both. */

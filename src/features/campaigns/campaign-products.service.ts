@@ -36,7 +36,12 @@ export class CampaignProductsService {
       refused.push({ name: 'campaign_product.value', reason: 'not_allowed_value', value: String(fromMinor(product.value)), message });
     }
     if (validTo < validFrom) {
-      refused.push({ name: 'campaign_product.valid_to', reason: 'not_allowed_value', value: product.valid_to, message: 'valid_to is before valid_from' });
+      refused.push({
+        name: 'campaign_product.valid_to',
+        reason: 'not_allowed_value',
+        value: product.valid_to,
+        message: 'valid_to is before valid_from',
+      });
     }
     if (refused.length) throw badRequest(refused);
     const row = {

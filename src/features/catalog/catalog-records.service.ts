@@ -28,8 +28,10 @@ export class CatalogRecordsService {
   importProduct(record: ProductRecord): void {
     const id = record.product_id ?? this.newId();
     if (this.products.productById(id)) throw invalidParam('product_id', 'already_exists', id);
-    if (record.product_group_id && !this.groups.groupById(record.product_group_id)) throw invalidParam('product_group_id', 'not_found', record.product_group_id);
-    if (record.product_brand_id && !this.brands.brandById(record.product_brand_id)) throw invalidParam('product_brand_id', 'not_found', record.product_brand_id);
+    if (record.product_group_id && !this.groups.groupById(record.product_group_id))
+      throw invalidParam('product_group_id', 'not_found', record.product_group_id);
+    if (record.product_brand_id && !this.brands.brandById(record.product_brand_id))
+      throw invalidParam('product_brand_id', 'not_found', record.product_brand_id);
     const externalIds = Object.entries(record.external_ids ?? {}).flatMap(([listCode, codes]) => codes.map((code) => ({ listCode, code })));
     const seen = new Set<string>();
     for (const { listCode, code } of externalIds) {
@@ -50,7 +52,8 @@ export class CatalogRecordsService {
     };
     this.writes.write(null, (tx) => {
       this.products.insert(tx, row);
-      for (const { listCode, code } of externalIds) this.products.insertExternalId(tx, { id: this.newId(), product_id: id, list_code: listCode, code });
+      for (const { listCode, code } of externalIds)
+        this.products.insertExternalId(tx, { id: this.newId(), product_id: id, list_code: listCode, code });
     });
   }
 
@@ -61,7 +64,15 @@ export class CatalogRecordsService {
     if (parentId !== null && !this.groups.groupById(parentId)) throw invalidParam('parent_product_group_id', 'not_found', parentId);
     const storeId = record.store_id ?? null;
     if (storeId !== null && !this.stores.storeById(storeId)) throw invalidParam('store_id', 'not_found', storeId);
-    const row = { id, name: record.name, parent_id: parentId, code: record.code ?? null, external_id: record.external_id ?? null, store_id: storeId, state: record.state ?? 1 };
+    const row = {
+      id,
+      name: record.name,
+      parent_id: parentId,
+      code: record.code ?? null,
+      external_id: record.external_id ?? null,
+      store_id: storeId,
+      state: record.state ?? 1,
+    };
     this.writes.write(null, (tx) => this.groups.insert(tx, row));
   }
 

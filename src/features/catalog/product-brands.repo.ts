@@ -24,7 +24,14 @@ export class ProductBrandsRepo {
 
   page(name: string | undefined, paging: Paging): Page<ProductBrandRow> {
     return this.lists.page<ProductBrandRow>(
-      { from: 'product_brands', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'product_brand_id', tieBreaker: 'rowid' },
+      {
+        from: 'product_brands',
+        select: COLUMNS,
+        filters: [contains('name', name)],
+        sortable: SORTABLE,
+        defaultSort: 'product_brand_id',
+        tieBreaker: 'rowid',
+      },
       paging,
     );
   }

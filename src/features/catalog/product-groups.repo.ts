@@ -7,7 +7,12 @@ import type { PRODUCT_GROUP_SORT_FIELDS, ProductGroupQuery, ProductGroupRow } fr
 const COLUMNS = 'id, name, parent_id, code, external_id, store_id, state, last_change';
 
 /** Sortable first-level fields of ProductGroup and their columns. */
-const SORTABLE: Record<(typeof PRODUCT_GROUP_SORT_FIELDS)[number], string> = { product_group_id: 'id', name: 'name', code: 'code', store_id: 'store_id' };
+const SORTABLE: Record<(typeof PRODUCT_GROUP_SORT_FIELDS)[number], string> = {
+  product_group_id: 'id',
+  name: 'name',
+  code: 'code',
+  store_id: 'store_id',
+};
 
 export class ProductGroupsRepo {
   private readonly lists;

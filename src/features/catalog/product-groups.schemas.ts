@@ -6,7 +6,11 @@ export const ProductGroupPath = z.object({ product_group_id: z.string() });
 
 /** The fields this list sorts by: those an index keeps in order. */
 export const PRODUCT_GROUP_SORT_FIELDS = ['product_group_id', 'name', 'code', 'store_id'] as const;
-export const ProductGroupQuery = SortedPaging(PRODUCT_GROUP_SORT_FIELDS).extend({ name: Text.optional(), store_id: Text.optional(), code: Text.optional() });
+export const ProductGroupQuery = SortedPaging(PRODUCT_GROUP_SORT_FIELDS).extend({
+  name: Text.optional(),
+  store_id: Text.optional(),
+  code: Text.optional(),
+});
 export type ProductGroupQuery = z.infer<typeof ProductGroupQuery>;
 
 export const ProductGroupRow = z.object({

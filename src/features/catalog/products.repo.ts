@@ -36,7 +36,9 @@ export class ProductsRepo {
     this.externalId = db.prepare<[string, string], { code: string }>(
       'SELECT code FROM product_external_ids WHERE product_id = ? AND list_code = ? ORDER BY id LIMIT 1',
     );
-    this.externalIdHolder = db.prepare<[string, string], { product_id: string }>('SELECT product_id FROM product_external_ids WHERE list_code = ? AND code = ?');
+    this.externalIdHolder = db.prepare<[string, string], { product_id: string }>(
+      'SELECT product_id FROM product_external_ids WHERE list_code = ? AND code = ?',
+    );
   }
 
   productById(id: string): ProductRow | undefined {

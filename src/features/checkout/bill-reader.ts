@@ -32,7 +32,11 @@ export class BillReader {
       // price × quantity, with the quantity in thousandths, rounded to the minor unit.
       const ceiling = Math.round((item.price * Math.abs(item.quantity)) / 1000);
       if (Math.abs(item.paid_amount) > ceiling) {
-        overpaid.push({ name: `bill.bill_items.${index}.paid_amount`, reason: 'item_price_lower_than_paid_amount', value: String(item.paid_amount / 100) });
+        overpaid.push({
+          name: `bill.bill_items.${index}.paid_amount`,
+          reason: 'item_price_lower_than_paid_amount',
+          value: String(item.paid_amount / 100),
+        });
       }
       const product = firstProduct(item, matchProduct);
       return {

@@ -71,11 +71,15 @@ export class CheckoutRepo {
        ORDER BY c.id`,
     );
     const purchaseColumns = 'id, customer_id, store_id, external_purchase_id, bill_number, total_price_minor, canceled, bill';
-    this.purchaseByBill = db.prepare<[string, string], PurchaseRecord>(`SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND external_purchase_id = ?`);
+    this.purchaseByBill = db.prepare<[string, string], PurchaseRecord>(
+      `SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND external_purchase_id = ?`,
+    );
     this.purchaseByNumber = db.prepare<[string, string], PurchaseRecord>(
       `SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND bill_number = ? AND canceled = 0 ORDER BY id LIMIT 1`,
     );
-    this.assignment = db.prepare<[string], { customer_id: string }>('SELECT customer_id FROM purchase_assignments WHERE purchase_id = ? ORDER BY hlc LIMIT 1');
+    this.assignment = db.prepare<[string], { customer_id: string }>(
+      'SELECT customer_id FROM purchase_assignments WHERE purchase_id = ? ORDER BY hlc LIMIT 1',
+    );
     this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
     this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
     this.cancellation = db.prepare<[string, string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1');
@@ -139,7 +143,11 @@ export class CheckoutRepo {
     return this.customerExists.get(id) !== undefined;
   }
 
-  insert<T extends 'purchases' | 'purchase_items' | 'purchase_assignments' | 'voucher_applications' | 'voucher_releases'>(tx: WriteTransaction, table: T, row: WrittenRow<T>): void {
+  insert<T extends 'purchases' | 'purchase_items' | 'purchase_assignments' | 'voucher_applications' | 'voucher_releases'>(
+    tx: WriteTransaction,
+    table: T,
+    row: WrittenRow<T>,
+  ): void {
     tx.insert(table, row);
   }
 }

@@ -141,11 +141,13 @@ export class CheckoutService {
       if ((voucher.valid_from && at < voucher.valid_from) || (voucher.valid_to && at > voucher.valid_to)) {
         return refusals.push({ name, reason: 'voucher_expired', value: code });
       }
-      if (reward.store_ids.length > 0 && !reward.store_ids.includes(bill.store_id)) return refusals.push({ name, reason: 'voucher_not_allowed_in_store', value: code });
+      if (reward.store_ids.length > 0 && !reward.store_ids.includes(bill.store_id))
+        return refusals.push({ name, reason: 'voucher_not_allowed_in_store', value: code });
       if (evaluation.usesByItems(reward) === 0) return refusals.push({ name, reason: 'not_enough_items_for_voucher', value: code });
       const uses = (usesPerReward.get(reward.id) ?? 0) + 1;
       usesPerReward.set(reward.id, uses);
-      if (uses > Math.min(reward.max_uses_per_bill, evaluation.usesByItems(reward))) return refusals.push({ name, reason: 'max_number_of_voucher_exceeded', value: code });
+      if (uses > Math.min(reward.max_uses_per_bill, evaluation.usesByItems(reward)))
+        return refusals.push({ name, reason: 'max_number_of_voucher_exceeded', value: code });
       accepted.push({ code, reward });
       return undefined;
     });
@@ -164,5 +166,6 @@ function refuseWhatNeedsACustomer(request: AcceptPayment): void {
     (request.max_points ?? 0) > 0 && 'points (max_points)',
     (request.max_credit ?? 0) > 0 && 'credit (max_credit)',
   ].filter((what): what is string => typeof what === 'string');
-  if (asked.length > 0) throw invalidParam('card_number', 'required', undefined, `Paying with ${asked.join(', ')} needs the customer: card_number or customer_id`);
+  if (asked.length > 0)
+    throw invalidParam('card_number', 'required', undefined, `Paying with ${asked.join(', ')} needs the customer: card_number or customer_id`);
 }

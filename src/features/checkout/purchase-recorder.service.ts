@@ -84,12 +84,14 @@ export class PurchaseRecorder {
     const used = cancels ? 0 : finalBill.payment_recap.credit_points;
     if (used > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
-      if (!this.ledger.policy.judgedAtTill()) this.ledger.policy.check(customerId, used, balance(customerId).pointsMilli, 'bill.payment_recap.credit_points');
+      if (!this.ledger.policy.judgedAtTill())
+        this.ledger.policy.check(customerId, used, balance(customerId).pointsMilli, 'bill.payment_recap.credit_points');
     }
     const creditUsed = cancels ? 0 : finalBill.payment_recap.amount_for_credit;
     if (creditUsed > 0) {
       if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
-      if (!this.ledger.policy.judgedAtTill()) this.ledger.policy.checkCredit(creditUsed, balance(customerId).creditMinor, 'bill.payment_recap.amount_for_credit');
+      if (!this.ledger.policy.judgedAtTill())
+        this.ledger.policy.checkCredit(creditUsed, balance(customerId).creditMinor, 'bill.payment_recap.amount_for_credit');
     }
     const purchaseId = this.newId();
     const purchase: WrittenRow<'purchases'> = {
@@ -153,12 +155,20 @@ export class PurchaseRecorder {
     const customerId = this.customerOf(request.customer_id, request.card_number)!;
     const current = this.repo.assignedCustomer(purchase);
     if (current === customerId) return;
-    if (current) throw invalidParam('external_purchase_id', 'relation_already_exists', request.external_purchase_id, 'The purchase already belongs to a customer');
+    if (current)
+      throw invalidParam(
+        'external_purchase_id',
+        'relation_already_exists',
+        request.external_purchase_id,
+        'The purchase already belongs to a customer',
+      );
     const stored = JSON.parse(purchase.bill) as StoredBill;
     const earned = purchase.canceled ? [] : this.ledger.records.earnedBy(purchase.id, customerId, stored.lines);
     // A bill without a customer was paid with neither points nor credit: all of it in money.
     const creditBack =
-      purchase.canceled || !earnsCreditBack(stored.payment_type) ? [] : this.ledger.records.creditBackOn(purchase.id, customerId, purchase.total_price_minor, stored.lines);
+      purchase.canceled || !earnsCreditBack(stored.payment_type)
+        ? []
+        : this.ledger.records.creditBackOn(purchase.id, customerId, purchase.total_price_minor, stored.lines);
     this.writes.write({ kind: 'purchases.assign-customer', payload: request }, (tx) => {
       this.repo.insert(tx, 'purchase_assignments', { id: derivedId(purchase.id, 'assignment'), purchase_id: purchase.id, customer_id: customerId });
       this.insertRecords(tx, earned, creditBack);
@@ -188,7 +198,10 @@ export class PurchaseRecorder {
     const original = named ?? this.originals.local(storeId, billNumber);
     if (!original) throw invalidParam('bill.bill_number', 'not_found', billNumber);
     if (original.cancellation) {
-      throw billAlreadySent({ name: 'bill.bill_number', value: billNumber, message: 'The bill this bill_number names is cancelled already' }, original.cancellation);
+      throw billAlreadySent(
+        { name: 'bill.bill_number', value: billNumber, message: 'The bill this bill_number names is cancelled already' },
+        original.cancellation,
+      );
     }
     return original;
   }

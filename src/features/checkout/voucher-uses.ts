@@ -35,13 +35,21 @@ export function voucherApplications(
       if (!repo.hasRewardCode(code)) refusals.push({ name, reason: 'not_found', value: code });
       return;
     }
-    if (!customerId || voucher.customer_id !== customerId) return refusals.push({ name, reason: 'not_found', value: code, message: "Not a voucher of the bill's customer" });
+    if (!customerId || voucher.customer_id !== customerId)
+      return refusals.push({ name, reason: 'not_found', value: code, message: "Not a voucher of the bill's customer" });
     const usedAgain = voucher.applications > 0 && !usedAgainTaken;
     if (usedAgain || applications.some((application) => application.voucher_id === voucher.id)) {
       return refusals.push({ name, reason: 'voucher_already_used', value: code });
     }
-    if ((voucher.valid_from && at < voucher.valid_from) || (voucher.valid_to && at > voucher.valid_to)) return refusals.push({ name, reason: 'voucher_expired', value: code });
-    applications.push({ id: derivedId(purchaseId, `voucher:${voucher.id}`), voucher_id: voucher.id, store_id: storeId, purchase_id: purchaseId, applied_date: at });
+    if ((voucher.valid_from && at < voucher.valid_from) || (voucher.valid_to && at > voucher.valid_to))
+      return refusals.push({ name, reason: 'voucher_expired', value: code });
+    applications.push({
+      id: derivedId(purchaseId, `voucher:${voucher.id}`),
+      voucher_id: voucher.id,
+      store_id: storeId,
+      purchase_id: purchaseId,
+      applied_date: at,
+    });
     return undefined;
   });
   if (refusals.length) throw badRequest(refusals, 'The bill cannot use these vouchers.');

@@ -1,11 +1,28 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { CreditAnswer, CreditCreated, CreditPath, CreditsAnswer, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
+import {
+  CreditAnswer,
+  CreditCreated,
+  CreditPath,
+  CreditsAnswer,
+  CreditsQuery,
+  DepositCredits,
+  ReduceCredits,
+  TransferCredits,
+} from './credits.schemas.js';
 import type { CreditsService } from './credits.service.js';
 
 /** Credits are read in both interfaces and changed only in the enterprise one, as points are. */
 export function creditsRoutes(credits: CreditsService): Endpoint[] {
   return [
-    endpoint({ method: 'get', history: true, path: '/credits', interfaces: BOTH, query: CreditsQuery, answer: CreditsAnswer, handle: ({ query }, context) => credits.list(query, context) }),
+    endpoint({
+      method: 'get',
+      history: true,
+      path: '/credits',
+      interfaces: BOTH,
+      query: CreditsQuery,
+      answer: CreditsAnswer,
+      handle: ({ query }, context) => credits.list(query, context),
+    }),
     endpoint({
       method: 'get',
       history: true,

@@ -20,7 +20,16 @@ import { parseTimestamp } from '../../core/time.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { CreditPages } from './credit-pages.repo.js';
 import { toCredit } from './credits.mappers.js';
-import type { CreditAnswer, CreditCreated, CreditRecordRow, CreditsAnswer, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
+import type {
+  CreditAnswer,
+  CreditCreated,
+  CreditRecordRow,
+  CreditsAnswer,
+  CreditsQuery,
+  DepositCredits,
+  ReduceCredits,
+  TransferCredits,
+} from './credits.schemas.js';
 
 export class CreditsService {
   constructor(
@@ -83,7 +92,12 @@ export class CreditsService {
       throw invalidParam('new_customer_id', 'not_allowed_value', request.new_customer_id, 'Credit is transferred to another customer');
     }
     this.ledger.policy.checkCredit(request.amount, this.balance(request.original_customer_id), 'amount');
-    const records = this.ledger.records.transferCredit(request.original_customer_id, request.new_customer_id, request.amount, this.origin(request, 'transfer'));
+    const records = this.ledger.records.transferCredit(
+      request.original_customer_id,
+      request.new_customer_id,
+      request.amount,
+      this.origin(request, 'transfer'),
+    );
     this.write('credits.transfer', request, records);
   }
 
@@ -94,7 +108,10 @@ export class CreditsService {
     this.conflicts.checkCreditCustomers(new Set(records.map((record) => record.customer_id)));
   }
 
-  private origin(request: { partner_id?: string | undefined; credit_type_id?: string | undefined; currency_id?: string | undefined; note?: string | undefined }, type: string): CreditOrigin {
+  private origin(
+    request: { partner_id?: string | undefined; credit_type_id?: string | undefined; currency_id?: string | undefined; note?: string | undefined },
+    type: string,
+  ): CreditOrigin {
     const currency = this.program.load()?.currency_id;
     if (request.currency_id !== undefined && currency !== undefined && request.currency_id !== currency) {
       throw invalidParam('currency_id', 'not_allowed_value', request.currency_id, `Credit is kept in ${currency}`);

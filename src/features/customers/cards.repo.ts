@@ -7,7 +7,13 @@ import type { CARD_SORT_FIELDS, CardRow } from './cards.schemas.js';
 const COLUMNS = 'id, customer_id, card_number, secondary_card_number, card_type_id, valid_from, valid_to, store_id, state, last_change';
 
 /** Sortable first-level fields of Card and their columns. */
-const SORTABLE: Record<(typeof CARD_SORT_FIELDS)[number], string> = { card_id: 'id', customer_id: 'customer_id', card_type_id: 'card_type_id', card_number: 'card_number', secondary_card_number: 'secondary_card_number' };
+const SORTABLE: Record<(typeof CARD_SORT_FIELDS)[number], string> = {
+  card_id: 'id',
+  customer_id: 'customer_id',
+  card_type_id: 'card_type_id',
+  card_number: 'card_number',
+  secondary_card_number: 'secondary_card_number',
+};
 
 export interface CardFilters {
   customer_id?: string;

@@ -1,5 +1,15 @@
 import { BOTH, endpoint, ENTERPRISE, type Endpoint } from '../../http/endpoint.js';
-import { CardAnswer, CardCreated, CardPath, CardsAnswer, CardsQuery, CreateCard, CustomerCardsPath, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
+import {
+  CardAnswer,
+  CardCreated,
+  CardPath,
+  CardsAnswer,
+  CardsQuery,
+  CreateCard,
+  CustomerCardsPath,
+  CustomerCardsQuery,
+  UpdateCard,
+} from './cards.schemas.js';
 import type { CardsService } from './cards.service.js';
 
 /**
@@ -8,7 +18,14 @@ import type { CardsService } from './cards.service.js';
  */
 export function cardsRoutes(cards: CardsService): Endpoint[] {
   return [
-    endpoint({ method: 'get', path: '/cards', interfaces: BOTH, query: CardsQuery, answer: CardsAnswer, handle: ({ query }, context) => cards.list(query, context) }),
+    endpoint({
+      method: 'get',
+      path: '/cards',
+      interfaces: BOTH,
+      query: CardsQuery,
+      answer: CardsAnswer,
+      handle: ({ query }, context) => cards.list(query, context),
+    }),
     endpoint({
       method: 'post',
       path: '/cards',

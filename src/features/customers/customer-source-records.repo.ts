@@ -34,7 +34,11 @@ export class CustomerSourceRecordsRepo {
       {
         from: 'customer_source_records',
         select: COLUMNS,
-        filters: [equals('customer_id', filters.customer_id), equals('customer_source_id', filters.customer_source_id), oneOf('external_id', filters.external_ids)],
+        filters: [
+          equals('customer_id', filters.customer_id),
+          equals('customer_source_id', filters.customer_source_id),
+          oneOf('external_id', filters.external_ids),
+        ],
         sortable: SORTABLE,
         defaultSort: 'customer_source_record_id',
         tieBreaker: 'rowid',

@@ -37,7 +37,11 @@ export function customerSourceRecordsRoutes(records: CustomerSourceRecordsServic
       body: CreateCustomerSourceRecord,
       answer: CustomerSourceRecordCreated,
       handle: ({ params, body }, context) => records.create(params.customer_id, body, context),
-      offline: { kind: 'customer-source-records.create', makes: 'customer_source_records', run: ({ params, body }, context) => void records.create(params.customer_id, body, context) },
+      offline: {
+        kind: 'customer-source-records.create',
+        makes: 'customer_source_records',
+        run: ({ params, body }, context) => void records.create(params.customer_id, body, context),
+      },
     }),
   ];
 }

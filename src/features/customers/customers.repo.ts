@@ -4,7 +4,8 @@ import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { CUSTOMER_SORT_FIELDS, CustomerRow } from './customers.schemas.js';
 
-const COLUMNS = 'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';
+const COLUMNS =
+  'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';
 
 /** Sortable first-level fields of Customer and their columns. */
 const SORTABLE: Record<(typeof CUSTOMER_SORT_FIELDS)[number], string> = { customer_id: 'c.id' };
@@ -51,7 +52,9 @@ export class CustomersRepo {
     // The cash desk needs only the id: one search of an index that holds it (migration 0005),
     // no table row and no join to customers. SQLite would pick the unique index on
     // card_number and read the row; INDEXED BY keeps the plan, or fails loudly without it.
-    this.idByCardNumber = db.prepare<[string], string>('SELECT customer_id FROM cards INDEXED BY cards_for_checkout WHERE card_number = ? AND state = 1').pluck();
+    this.idByCardNumber = db
+      .prepare<[string], string>('SELECT customer_id FROM cards INDEXED BY cards_for_checkout WHERE card_number = ? AND state = 1')
+      .pluck();
     this.row = db.prepare<[string], CustomerRow>(`SELECT ${COLUMNS} FROM customers c WHERE c.id = ?`);
     this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
     this.emailHolders = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND state <> 0 LIMIT 2');

@@ -1,5 +1,13 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { CreateCustomer, CustomerAnswer, CustomerCreated, CustomerPath, CustomersAnswer, CustomersQuery, UpdateCustomer } from './customers.schemas.js';
+import {
+  CreateCustomer,
+  CustomerAnswer,
+  CustomerCreated,
+  CustomerPath,
+  CustomersAnswer,
+  CustomersQuery,
+  UpdateCustomer,
+} from './customers.schemas.js';
 import type { CustomersService } from './customers.service.js';
 
 /** The OpenAPI file offers customers in both interfaces; the customer one is scoped to the logged-in customer. */
@@ -39,7 +47,11 @@ export function customersRoutes(customers: CustomersService): Endpoint[] {
       body: UpdateCustomer,
       handle: ({ params, body }, context) => customers.update(params.customer_id, body, context),
       // A store's update never carries a password (refused there): the hub takes none from it.
-      offline: { kind: 'customers.update', makes: 'customers', run: ({ params, body }, context) => customers.updateWith(params.customer_id, body, context, undefined) },
+      offline: {
+        kind: 'customers.update',
+        makes: 'customers',
+        run: ({ params, body }, context) => customers.updateWith(params.customer_id, body, context, undefined),
+      },
     }),
   ];
 }

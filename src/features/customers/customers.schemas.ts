@@ -11,7 +11,10 @@ export const Agreement = z.object({
   agreement_gtc: Consent.optional(),
   agreement_profiling: Consent.optional(),
   agreement_marketing_communication: Consent.optional(),
-  custom_agreements: z.array(z.object({ agreement_id: Text, agreement_value: Consent })).max(1000).optional(),
+  custom_agreements: z
+    .array(z.object({ agreement_id: Text, agreement_value: Consent }))
+    .max(1000)
+    .optional(),
 });
 
 function isCalendarDay(day: string): boolean {
@@ -35,12 +38,10 @@ const Phone = z
   .pipe(z.string().regex(/^\d{1,20}$/, 'must be digits with the international prefix'));
 
 /** The OpenAPI password rule: at least 8 characters, a digit and an upper-case letter. */
-const Password = z
-  .string()
-  .refine((password) => password.length >= 8 && /\d/.test(password) && /[A-Z]/.test(password), {
-    message: 'must have at least 8 characters, a digit and an upper-case letter',
-    params: { reason: 'not_allowed_value' },
-  });
+const Password = z.string().refine((password) => password.length >= 8 && /\d/.test(password) && /[A-Z]/.test(password), {
+  message: 'must have at least 8 characters, a digit and an upper-case letter',
+  params: { reason: 'not_allowed_value' },
+});
 
 const SocialNetworkCredentials = z.object({ social_network_id: Text, social_network_token: Text });
 

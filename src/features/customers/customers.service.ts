@@ -11,7 +11,15 @@ import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { personalInformationColumns, toCustomer } from './customers.mappers.js';
 import type { CustomersRepo } from './customers.repo.js';
-import type { CreateCustomer, CustomerCreated, CustomersAnswer, CustomersQuery, ImportedCustomer, PersonalInformation, UpdateCustomer } from './customers.schemas.js';
+import type {
+  CreateCustomer,
+  CustomerCreated,
+  CustomersAnswer,
+  CustomersQuery,
+  ImportedCustomer,
+  PersonalInformation,
+  UpdateCustomer,
+} from './customers.schemas.js';
 
 const PERSONAL_INFORMATION = 'customer.personal_information';
 
@@ -56,7 +64,13 @@ export class CustomersService {
    * the id it has in the source system, loaded as master data, not queued as a command.
    */
   importRecord(record: ImportedCustomer): void {
-    if (record.password !== undefined) throw invalidParam('password', 'not_allowed_value', undefined, 'Imports carry no passwords; customers set theirs with send-password-setup-email');
+    if (record.password !== undefined)
+      throw invalidParam(
+        'password',
+        'not_allowed_value',
+        undefined,
+        'Imports carry no passwords; customers set theirs with send-password-setup-email',
+      );
     const id = record.customer_id ?? this.newId();
     if (this.repo.rowById(id)) throw invalidParam('customer_id', 'already_exists', id);
     this.checkPersonalInformation(record.customer.personal_information, undefined);
@@ -77,7 +91,8 @@ export class CustomersService {
     assertOwnRecord(context, id, 'customer_id', id);
     const info = request.customer.personal_information;
     // OpenAPI: the registration store of a customer can be changed but not removed.
-    if (info.store_id === null) throw invalidParam(`${PERSONAL_INFORMATION}.store_id`, 'not_allowed_value', null, 'The store of registration cannot be removed');
+    if (info.store_id === null)
+      throw invalidParam(`${PERSONAL_INFORMATION}.store_id`, 'not_allowed_value', null, 'The store of registration cannot be removed');
     this.checkPersonalInformation(info, id);
     const columns = personalInformationColumns(info);
     if (passwordHash !== undefined) columns.password_hash = passwordHash;
@@ -95,7 +110,12 @@ export class CustomersService {
     this.writes.write(options.queued ? { kind: 'customers.create', payload: { customer_id: id } } : null, (tx) => {
       this.repo.insertCustomer(tx, customer);
       if (source) {
-        this.repo.insertSourceRecord(tx, { id: this.newId(), customer_id: id, customer_source_id: source.customer_source_id, external_id: source.external_id ?? null });
+        this.repo.insertSourceRecord(tx, {
+          id: this.newId(),
+          customer_id: id,
+          customer_source_id: source.customer_source_id,
+          external_id: source.external_id ?? null,
+        });
       }
       if (session) this.repo.startSession(tx, session, id);
     });

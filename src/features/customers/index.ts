@@ -11,7 +11,9 @@ import { CustomersService } from './customers.service.js';
 export const customersFeature: Feature = ({ node, config, clock, services }) => {
   const { customersRepo } = services;
   return [
-    ...customersRoutes(new CustomersService(customersRepo, node.writes, node.newId, config.time_zone, config.mode === 'store' && Boolean(config.hub.url))),
+    ...customersRoutes(
+      new CustomersService(customersRepo, node.writes, node.newId, config.time_zone, config.mode === 'store' && Boolean(config.hub.url)),
+    ),
     ...cardsRoutes(new CardsService(new CardsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone, clock)),
     ...customerSourceRecordsRoutes(
       new CustomerSourceRecordsService(new CustomerSourceRecordsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone),

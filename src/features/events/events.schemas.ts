@@ -12,7 +12,10 @@ export const NewEvent = z.object({
   external_id: ExternalId,
   secondary_external_id: ExternalId.nullable().optional(),
   /** Serialized JSON; the OpenAPI file also lets an array or an object through, stored as its JSON text. */
-  data: z.union([z.string(), z.array(z.string()), z.record(z.string(), JsonValue)]).nullable().optional(),
+  data: z
+    .union([z.string(), z.array(z.string()), z.record(z.string(), JsonValue)])
+    .nullable()
+    .optional(),
   created_at: z.string().optional(),
 });
 export type NewEvent = z.infer<typeof NewEvent>;

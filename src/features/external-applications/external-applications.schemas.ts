@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { Collection, StoreTimestamp } from '../../core/schemas.js';
 
 /** A customer external application as the API answers it. */
-export const ExternalApplicationAnswer = z.object({ external_application_id: z.string(), name: z.string(), state: z.number().int(), last_change: StoreTimestamp });
+export const ExternalApplicationAnswer = z.object({
+  external_application_id: z.string(),
+  name: z.string(),
+  state: z.number().int(),
+  last_change: StoreTimestamp,
+});
 export type ExternalApplicationAnswer = z.infer<typeof ExternalApplicationAnswer>;
 export const ExternalApplicationsAnswer = Collection('customer_external_applications', ExternalApplicationAnswer);
 

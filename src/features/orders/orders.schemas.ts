@@ -22,7 +22,10 @@ export const PersonalInformation = z.object({
   last_name: z.string().optional(),
   birthdate: z.iso.date().optional(),
   email: z.email().optional(),
-  phone: z.string().regex(/^[1-9][0-9]*$/, 'digits with the international prefix').optional(),
+  phone: z
+    .string()
+    .regex(/^[1-9][0-9]*$/, 'digits with the international prefix')
+    .optional(),
   language_id: z.string().optional(),
   store_id: Id.optional(),
   address: Address.optional(),

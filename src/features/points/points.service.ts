@@ -49,14 +49,20 @@ export class PointsService {
 
   assign(request: AssignPoints): void {
     this.requireCustomer(request.customer_id, 'customer_id');
-    const record = this.ledger.records.collect(request.customer_id, request.amount, { partner_id: request.partner_id ?? null, point_type_id: 'manual' });
+    const record = this.ledger.records.collect(request.customer_id, request.amount, {
+      partner_id: request.partner_id ?? null,
+      point_type_id: 'manual',
+    });
     this.writes.write({ kind: 'points.assign', payload: request }, (tx) => this.ledger.points.insert(tx, record));
   }
 
   reduce(request: ReducePoints): void {
     this.requireCustomer(request.customer_id, 'customer_id');
     this.ledger.policy.check(request.customer_id, request.amount, this.ledger.balances.balancesAt(request.customer_id, this.clock()).pointsMilli);
-    const record = this.ledger.records.redeem(request.customer_id, request.amount, { partner_id: request.partner_id ?? null, point_type_id: 'manual' });
+    const record = this.ledger.records.redeem(request.customer_id, request.amount, {
+      partner_id: request.partner_id ?? null,
+      point_type_id: 'manual',
+    });
     this.writes.write({ kind: 'points.reduce', payload: request }, (tx) => this.ledger.points.insert(tx, record));
   }
 
@@ -66,8 +72,17 @@ export class PointsService {
     if (request.original_customer_id === request.new_customer_id) {
       throw invalidParam('new_customer_id', 'not_allowed_value', request.new_customer_id, 'Points are transferred to another customer');
     }
-    this.ledger.policy.check(request.original_customer_id, request.amount, this.ledger.balances.balancesAt(request.original_customer_id, this.clock()).pointsMilli);
-    const records = this.ledger.records.transfer(request.original_customer_id, request.new_customer_id, request.amount, request.point_type_id ?? 'transfer');
+    this.ledger.policy.check(
+      request.original_customer_id,
+      request.amount,
+      this.ledger.balances.balancesAt(request.original_customer_id, this.clock()).pointsMilli,
+    );
+    const records = this.ledger.records.transfer(
+      request.original_customer_id,
+      request.new_customer_id,
+      request.amount,
+      request.point_type_id ?? 'transfer',
+    );
     this.writes.write({ kind: 'points.transfer', payload: request }, (tx) => {
       for (const record of records) this.ledger.points.insert(tx, record);
     });

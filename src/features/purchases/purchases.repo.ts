@@ -45,7 +45,9 @@ export class PurchasesRepo {
       'SELECT id, purchase_id, product_id, external_id, purchase_item_type_id, price_minor, amount_milli, vat_rate, additional_properties FROM purchase_items WHERE purchase_id = ? ORDER BY hlc',
     );
     this.pointIds = db.prepare<[string], { id: string }>('SELECT id FROM point_records WHERE purchase_id = ? ORDER BY id');
-    this.voucherIds = db.prepare<[string], { voucher_id: string }>('SELECT DISTINCT voucher_id FROM voucher_applications WHERE purchase_id = ? ORDER BY voucher_id');
+    this.voucherIds = db.prepare<[string], { voucher_id: string }>(
+      'SELECT DISTINCT voucher_id FROM voucher_applications WHERE purchase_id = ? ORDER BY voucher_id',
+    );
     this.lists = new ListQueries(db);
   }
 

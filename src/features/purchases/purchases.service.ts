@@ -77,7 +77,8 @@ export class PurchasesService {
   paymentSummary(id: string, context: RequestContext): PaymentSummaryAnswer {
     const purchase = this.existing(id, context);
     const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.ledger.points.byId(recordId)!);
-    const sum = (kind: 'collection' | 'redemption') => records.filter((record) => record.kind === kind).reduce((total, record) => total + record.points_milli, 0);
+    const sum = (kind: 'collection' | 'redemption') =>
+      records.filter((record) => record.kind === kind).reduce((total, record) => total + record.points_milli, 0);
     const used = sum('redemption');
     const voucherIds = this.repo.voucherIdsOf(purchase.id);
     // The points a used voucher cost were redeemed when it was made from its reward.

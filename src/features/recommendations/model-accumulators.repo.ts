@@ -54,7 +54,9 @@ export class ModelAccumulatorsRepo {
   constructor(db: Db) {
     db.function('recommendation_carry', { deterministic: true }, (weight, from, to) => carry(Number(weight), Number(from), Number(to)));
     this.readState = db.prepare<[string], { value: string }>('SELECT value FROM recommendation_state WHERE key = ?');
-    this.writeState = db.prepare('INSERT INTO recommendation_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.writeState = db.prepare(
+      'INSERT INTO recommendation_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
     this.removeState = db.prepare('DELETE FROM recommendation_state WHERE key = ?');
     this.newestSeq = db.prepare<[], { seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM changes');
     this.newestPurchaseRow = db.prepare<[], { row: number }>('SELECT coalesce(max(rowid), 0) AS row FROM purchases');
@@ -210,4 +212,3 @@ export class ModelAccumulatorsRepo {
     return this.anyPending.get() !== undefined;
   }
 }
-

@@ -198,7 +198,8 @@ export class ModelBuilder {
     for (const [product, others] of delta.pairs) {
       for (const [other, bills] of others) if (bills !== 0) pairs.push([keys.get(product)!, keys.get(other)!, bills]);
     }
-    for (const [productKey, otherKey, bills] of pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1])) accumulators.addBills('pairs', [productKey, otherKey], bills);
+    for (const [productKey, otherKey, bills] of pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]))
+      accumulators.addBills('pairs', [productKey, otherKey], bills);
     for (const [store, sold] of [...delta.stores].sort(byKey)) {
       for (const [product, bills] of [...sold].sort(byKey)) if (bills !== 0) accumulators.addBills('stores', [store, product], bills);
       accumulators.pending('store', store);

@@ -68,11 +68,17 @@ export class ModelPublisher {
       .customerAffinities(customerId)
       .map((affinity): [string, number] => [affinity.key, carry(affinity.weight, affinity.as_of_day, profile.as_of_day)])
       .filter(([, weight]) => weight > 0);
-    return { as_of_day: profile.as_of_day, bills_weight: profile.bills_weight, affinities: JSON.stringify(best(weights, CUSTOMER_KEYS).map(([key, weight]) => [publishedKey(key), weight])) };
+    return {
+      as_of_day: profile.as_of_day,
+      bills_weight: profile.bills_weight,
+      affinities: JSON.stringify(best(weights, CUSTOMER_KEYS).map(([key, weight]) => [publishedKey(key), weight])),
+    };
   }
 
   private bestSellers(storeId: string): Row | undefined {
-    const sold: ScoredList = this.rows.bestSellers(storeId === CHAIN ? undefined : storeId, BEST_SELLERS).map((row) => [row.product_id, twoSignificantDigits(row.bills)]);
+    const sold: ScoredList = this.rows
+      .bestSellers(storeId === CHAIN ? undefined : storeId, BEST_SELLERS)
+      .map((row) => [row.product_id, twoSignificantDigits(row.bills)]);
     return sold.length === 0 ? undefined : { products: JSON.stringify(best(sold, BEST_SELLERS)) };
   }
 

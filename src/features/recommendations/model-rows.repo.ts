@@ -47,7 +47,9 @@ export class ModelRowsRepo {
        FROM recommendation_pairs pair JOIN recommendation_products other ON other.key = pair.other_key
        WHERE pair.product_key = (SELECT key FROM recommendation_products WHERE product_id = ?) AND pair.bills >= ?`,
     );
-    this.profile = db.prepare<[string], { as_of_day: number; bills_weight: number }>('SELECT as_of_day, bills_weight FROM recommendation_profiles WHERE customer_id = ?');
+    this.profile = db.prepare<[string], { as_of_day: number; bills_weight: number }>(
+      'SELECT as_of_day, bills_weight FROM recommendation_profiles WHERE customer_id = ?',
+    );
     this.affinities = db.prepare<[string], { key: string; weight: number; as_of_day: number }>(
       'SELECT key, weight, as_of_day FROM recommendation_affinities WHERE customer_id = ?',
     );

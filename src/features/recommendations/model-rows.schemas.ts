@@ -8,7 +8,10 @@ import { z } from 'zod';
 export const ScoredList = z.array(z.tuple([z.string(), z.number().int()]));
 export type ScoredList = z.infer<typeof ScoredList>;
 
-const ScoredListText = z.string().transform((text) => JSON.parse(text) as unknown).pipe(ScoredList);
+const ScoredListText = z
+  .string()
+  .transform((text) => JSON.parse(text) as unknown)
+  .pipe(ScoredList);
 
 export const NeighboursRow = z.object({ id: z.string(), neighbours: ScoredListText });
 export type NeighboursRow = z.infer<typeof NeighboursRow>;

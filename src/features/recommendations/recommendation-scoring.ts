@@ -51,7 +51,12 @@ export function mostShared(shares: Map<string, number>, count = Infinity): strin
  * The products bought with the customer's favourites, each cosine scaled by that
  * favourite's share, plus the products bought with what is in the cart, by their cosine.
  */
-export function relatedScores(shares: CustomerShares | undefined, favourites: string[], cart: string[], neighbours: Map<string, Map<string, number>>): Map<string, number> {
+export function relatedScores(
+  shares: CustomerShares | undefined,
+  favourites: string[],
+  cart: string[],
+  neighbours: Map<string, Map<string, number>>,
+): Map<string, number> {
   const related = new Map<string, number>();
   const add = (product: string, value: number) => related.set(product, (related.get(product) ?? 0) + value);
   for (const favourite of shares ? favourites : []) {

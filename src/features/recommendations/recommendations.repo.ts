@@ -29,8 +29,12 @@ export class RecommendationsRepo {
     this.customer = db.prepare<[string], { id: string; store_id: string | null }>('SELECT id, store_id FROM customers WHERE id = ?');
     this.version = db.prepare<[], { version: number }>('SELECT version FROM recommendation_catalog_version');
     this.customerModel = db.prepare<[string], unknown>('SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?');
-    this.neighbourRows = db.prepare<[string], { id: string; hlc: string }>('SELECT id, hlc, neighbours FROM recommendation_neighbours WHERE id IN (SELECT value FROM json_each(?))');
-    this.bestSellerRows = db.prepare<[string], { id: string; hlc: string }>('SELECT id, hlc, products FROM recommendation_best_sellers WHERE id IN (SELECT value FROM json_each(?))');
+    this.neighbourRows = db.prepare<[string], { id: string; hlc: string }>(
+      'SELECT id, hlc, neighbours FROM recommendation_neighbours WHERE id IN (SELECT value FROM json_each(?))',
+    );
+    this.bestSellerRows = db.prepare<[string], { id: string; hlc: string }>(
+      'SELECT id, hlc, products FROM recommendation_best_sellers WHERE id IN (SELECT value FROM json_each(?))',
+    );
     this.kinds = db.prepare<[string], { id: string; group: string | null; brand: string | null }>(
       'SELECT id, product_group_id AS "group", product_brand_id AS brand FROM products WHERE id IN (SELECT value FROM json_each(?))',
     );

@@ -38,7 +38,12 @@ export class RecommendationsService {
     private readonly builder: ModelBuilder | undefined,
   ) {}
 
-  recommend(action: Action, query: RecommendationQuery, context: RequestContext, mandatory: 'customer_id' | 'cart_product_ids'): RecommendationsAnswer {
+  recommend(
+    action: Action,
+    query: RecommendationQuery,
+    context: RequestContext,
+    mandatory: 'customer_id' | 'cart_product_ids',
+  ): RecommendationsAnswer {
     const customerId = customerFilter(context, query.customer_id);
     if (mandatory === 'customer_id' && customerId === undefined) throw invalidParam('customer_id', 'required');
     if (mandatory === 'cart_product_ids' && !query.cart_product_ids?.length) throw invalidParam('cart_product_ids', 'required');
@@ -53,9 +58,15 @@ export class RecommendationsService {
     const favourites = shares ? mostShared(shares.products, FAVOURITES) : [];
     const neighbours = this.repo.neighbours(unique([...cart, ...favourites]));
     const bestSellers = this.bestSellers((shares && mostShared(shares.stores, 1)[0]) ?? customer?.store_id ?? undefined, unsynced);
-    const candidates = unique(query.product_id_list ?? pool(shares, [...cart, ...favourites], neighbours, bestSellers)).filter((product) => !cart.includes(product));
+    const candidates = unique(query.product_id_list ?? pool(shares, [...cart, ...favourites], neighbours, bestSellers)).filter(
+      (product) => !cart.includes(product),
+    );
     // Groups and brands matter only against a customer's shares of them.
-    const model: ScoringModel = { shares, kinds: shares ? this.kinds.of(candidates) : new Map(), related: relatedScores(shares, favourites, cart, neighbours) };
+    const model: ScoringModel = {
+      shares,
+      kinds: shares ? this.kinds.of(candidates) : new Map(),
+      related: relatedScores(shares, favourites, cart, neighbours),
+    };
     const rank = new Map(bestSellers.map((product, index) => [product, index]));
     const scored = candidates
       .map((product) => ({ product, value: score(model, product) }))
@@ -74,7 +85,11 @@ export class RecommendationsService {
   /** The customer's model row with their bills made here since the model's watermark. */
   private affinityOf(customerId: string, unsynced: UnsyncedHistory | undefined): Affinity | undefined {
     const row = this.repo.customerRow(customerId);
-    let affinity: Affinity | undefined = row && { asOfDay: row.as_of_day, billsWeight: row.bills_weight, weights: new Map(row.affinities.map(([key, weight]) => [builderKey(key), weight])) };
+    let affinity: Affinity | undefined = row && {
+      asOfDay: row.as_of_day,
+      billsWeight: row.bills_weight,
+      weights: new Map(row.affinities.map(([key, weight]) => [builderKey(key), weight])),
+    };
     for (const bill of unsynced?.byCustomer.get(customerId) ?? []) {
       affinity ??= emptyAffinity(bill.day);
       addBill(affinity, bill.day, billKeys(bill.storeId, bill.products), 1);
@@ -86,7 +101,13 @@ export class RecommendationsService {
   private bestSellers(storeId: string | undefined, unsynced: UnsyncedHistory | undefined): string[] {
     const lists = this.repo.bestSellers(storeId === undefined ? [CHAIN] : [storeId, CHAIN]);
     const soldHere = [...(unsynced?.soldByStore ?? [])];
-    const ofStore = storeId === undefined ? [] : ranked(lists.get(storeId) ?? [], soldHere.filter(([store]) => store === storeId));
+    const ofStore =
+      storeId === undefined
+        ? []
+        : ranked(
+            lists.get(storeId) ?? [],
+            soldHere.filter(([store]) => store === storeId),
+          );
     return unique([...ofStore, ...ranked(lists.get(CHAIN) ?? [], soldHere)]);
   }
 

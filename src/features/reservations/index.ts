@@ -7,8 +7,6 @@ import { reservationSourcesRoutes } from './reservation-sources.routes.js';
 import { ReservationSourcesService } from './reservation-sources.service.js';
 
 export const reservationsFeature: Feature = ({ node, config }) => [
-  ...productReservationsRoutes(
-    new ProductReservationsService(new ProductReservationsRepo(node.db), node.writes, node.newId, config.time_zone),
-  ),
+  ...productReservationsRoutes(new ProductReservationsService(new ProductReservationsRepo(node.db), node.writes, node.newId, config.time_zone)),
   ...reservationSourcesRoutes(new ReservationSourcesService(new ReservationSourcesRepo(node.db), node.writes, node.newId, config.time_zone)),
 ];

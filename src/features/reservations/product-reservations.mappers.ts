@@ -1,6 +1,11 @@
 import { fromMinor } from '../../core/money.js';
 import { formatTimestamp } from '../../core/time.js';
-import { ReservationDetails, type NewProductReservation, type ProductReservationAnswer, type ProductReservationRow } from './product-reservations.schemas.js';
+import {
+  ReservationDetails,
+  type NewProductReservation,
+  type ProductReservationAnswer,
+  type ProductReservationRow,
+} from './product-reservations.schemas.js';
 import { foldReservationStates, type StateFact } from './reservation-states.js';
 
 /** The ProductReservation structure of interface.md, keys in the OpenAPI order. */

@@ -15,7 +15,12 @@ const COLUMNS = `id, customer_id, store_id, product_reservation_source_id, picku
   total_price_minor, actual_state, details, state, last_change`;
 
 /** Sortable first-level fields of ProductReservation and their columns. */
-const SORTABLE: Record<(typeof PRODUCT_RESERVATION_SORT_FIELDS)[number], string> = { product_reservation_id: 'id', customer_id: 'customer_id', store_id: 'store_id', actual_state: 'actual_state' };
+const SORTABLE: Record<(typeof PRODUCT_RESERVATION_SORT_FIELDS)[number], string> = {
+  product_reservation_id: 'id',
+  customer_id: 'customer_id',
+  store_id: 'store_id',
+  actual_state: 'actual_state',
+};
 
 export class ProductReservationsRepo {
   private readonly lists;
@@ -29,9 +34,7 @@ export class ProductReservationsRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], ProductReservationRow>(`SELECT ${COLUMNS} FROM product_reservations WHERE id = ?`);
-    this.codes = db.prepare<[string], { code: number }>(
-      'SELECT code FROM reservation_codes WHERE product_reservation_id = ? ORDER BY code',
-    );
+    this.codes = db.prepare<[string], { code: number }>('SELECT code FROM reservation_codes WHERE product_reservation_id = ? ORDER BY code');
     this.stateChanges = db.prepare<[string], ReservationStateChangeRow>(
       `SELECT id, product_reservation_id, reservation_state, hlc FROM reservation_state_changes
        WHERE product_reservation_id = ? ORDER BY hlc`,

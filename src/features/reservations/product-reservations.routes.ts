@@ -20,7 +20,11 @@ export function productReservationsRoutes(reservations: ProductReservationsServi
       body: CreateProductReservation,
       answer: ProductReservationCreated,
       handle: ({ body }, context) => reservations.create(body.product_reservation, context),
-      offline: { kind: 'product_reservations.create', makes: 'product_reservations', run: ({ body }, context) => void reservations.create(body.product_reservation, context) },
+      offline: {
+        kind: 'product_reservations.create',
+        makes: 'product_reservations',
+        run: ({ body }, context) => void reservations.create(body.product_reservation, context),
+      },
     }),
     endpoint({
       method: 'get',

@@ -27,7 +27,13 @@ export const ExternalReservationCode = z.object({ external_code_type_id: z.numbe
 export type ExternalReservationCode = z.infer<typeof ExternalReservationCode>;
 
 /** interface.md types reservation codes as integers; the OpenAPI file as strings of digits. */
-const ReservationCode = z.union([z.number().int().min(0), z.string().regex(/^\d{1,15}$/).transform(Number)]);
+const ReservationCode = z.union([
+  z.number().int().min(0),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
 
 export const ReservationItem = z
   .object({

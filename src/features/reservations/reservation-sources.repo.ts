@@ -13,9 +13,7 @@ export class ReservationSourcesRepo {
 
   constructor(db: Db) {
     this.lists = new ListQueries(db);
-    this.one = db.prepare<[string], ReservationSourceRow>(
-      'SELECT id, name, state, last_change FROM product_reservation_sources WHERE id = ?',
-    );
+    this.one = db.prepare<[string], ReservationSourceRow>('SELECT id, name, state, last_change FROM product_reservation_sources WHERE id = ?');
   }
 
   sourceById(id: string): ReservationSourceRow | undefined {

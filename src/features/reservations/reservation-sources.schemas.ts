@@ -20,7 +20,12 @@ export const ReservationSourceRecord = z.object({
 });
 export type ReservationSourceRecord = z.infer<typeof ReservationSourceRecord>;
 
-export const ReservationSourceAnswer = z.object({ product_reservation_source_id: z.string(), name: z.string(), last_change: StoreTimestamp, state: z.number().int() });
+export const ReservationSourceAnswer = z.object({
+  product_reservation_source_id: z.string(),
+  name: z.string(),
+  last_change: StoreTimestamp,
+  state: z.number().int(),
+});
 export type ReservationSourceAnswer = z.infer<typeof ReservationSourceAnswer>;
 export const ReservationSourcesAnswer = Collection('product_reservation_sources', ReservationSourceAnswer);
 

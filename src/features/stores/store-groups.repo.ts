@@ -9,7 +9,9 @@ export class StoreGroupsRepo {
   constructor(db: Db) {
     this.group = db.prepare<[string], { id: string }>('SELECT id FROM store_groups WHERE id = ?');
     this.record = db.prepare<[string], { id: string }>('SELECT id FROM store_group_records WHERE id = ?');
-    this.membership = db.prepare<[string, string], { id: string }>('SELECT id FROM store_group_records WHERE store_id = ? AND store_group_id = ? LIMIT 1');
+    this.membership = db.prepare<[string, string], { id: string }>(
+      'SELECT id FROM store_group_records WHERE store_id = ? AND store_group_id = ? LIMIT 1',
+    );
   }
 
   groupExists(id: string): boolean {

@@ -37,7 +37,12 @@ export const StoreGroupRecordRow = z.object({
 });
 export type StoreGroupRecordRow = z.infer<typeof StoreGroupRecordRow>;
 
-export const StoreGroupRecordAnswer = z.object({ store_group_record_id: z.string(), store_id: z.string(), store_group_id: z.string(), last_change: StoreTimestamp });
+export const StoreGroupRecordAnswer = z.object({
+  store_group_record_id: z.string(),
+  store_id: z.string(),
+  store_group_id: z.string(),
+  last_change: StoreTimestamp,
+});
 export type StoreGroupRecordAnswer = z.infer<typeof StoreGroupRecordAnswer>;
 export const StoreGroupRecordsAnswer = Collection('store_group_records', StoreGroupRecordAnswer);
 export type StoreGroupRecordsAnswer = z.infer<typeof StoreGroupRecordsAnswer>;

@@ -4,7 +4,13 @@ import type { Paging } from '../../core/paging.js';
 import { toPropertyRecord } from '../property-records.mapper.js';
 import { propertyRecordId, toStoreGroupRecord } from './store-records.mappers.js';
 import type { StoreRecordsRepo } from './store-records.repo.js';
-import type { CreatePropertyRecord, PropertyRecordRow, PropertyRecordsAnswer, StoreGroupRecordsAnswer, UpdatePropertyRecord } from './store-records.schemas.js';
+import type {
+  CreatePropertyRecord,
+  PropertyRecordRow,
+  PropertyRecordsAnswer,
+  StoreGroupRecordsAnswer,
+  UpdatePropertyRecord,
+} from './store-records.schemas.js';
 import type { StoresService } from './stores.service.js';
 
 export class StoreRecordsService {
@@ -26,9 +32,7 @@ export class StoreRecordsService {
       property_name: record.property_name ?? record.property_id,
       property_value: JSON.stringify(record.property_value),
     };
-    this.writes.write({ kind: 'store-property-records.create', payload: { property_record: row } }, (tx) =>
-      this.repo.insertPropertyRecord(tx, row),
-    );
+    this.writes.write({ kind: 'store-property-records.create', payload: { property_record: row } }, (tx) => this.repo.insertPropertyRecord(tx, row));
     return { property_record_id: id };
   }
 
@@ -48,9 +52,7 @@ export class StoreRecordsService {
 
   deletePropertyRecord(storeId: string, id: string): void {
     this.existingPropertyRecord(storeId, id);
-    this.writes.write({ kind: 'store-property-records.delete', payload: { property_record_id: id } }, (tx) =>
-      this.repo.removePropertyRecord(tx, id),
-    );
+    this.writes.write({ kind: 'store-property-records.delete', payload: { property_record_id: id } }, (tx) => this.repo.removePropertyRecord(tx, id));
   }
 
   propertyRecords(storeId: string, paging: Paging): PropertyRecordsAnswer {

@@ -12,7 +12,12 @@ export interface StoreFilters {
 const COLUMNS = 'id, store_code, name, partner_id, system_id, visibility_for_customer, details, state, last_change';
 
 /** Sortable first-level fields of Store and their columns. */
-const SORTABLE: Record<(typeof STORE_SORT_FIELDS)[number], string> = { store_id: 'id', store_code: 'store_code', name: 'name', visibility_for_customer: 'visibility_for_customer' };
+const SORTABLE: Record<(typeof STORE_SORT_FIELDS)[number], string> = {
+  store_id: 'id',
+  store_code: 'store_code',
+  name: 'name',
+  visibility_for_customer: 'visibility_for_customer',
+};
 
 /**
  * Stores with a record of the property whose value is the text given, or, for a property

@@ -8,7 +8,6 @@ const OptionalText = z.string().nullable().optional();
 /** Ids of other systems arrive as strings or, in the OpenAPI examples, as numbers. */
 const Code = z.union([z.string(), z.number().transform(String)]);
 
-
 export const GpsCoordinates = z.object({
   gps_longitude: z.number().min(-180).max(180),
   gps_latitude: z.number().min(-90).max(90),
@@ -22,7 +21,10 @@ const TimeOfDay = z
 
 export const OpeningDay = z.object({
   day_id: z.enum(['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN']),
-  time_intervals: z.array(z.object({ from: TimeOfDay.nullable(), to: TimeOfDay.nullable() })).max(24).nullable(),
+  time_intervals: z
+    .array(z.object({ from: TimeOfDay.nullable(), to: TimeOfDay.nullable() }))
+    .max(24)
+    .nullable(),
 });
 
 /** The Store structure of a request: the fields the OpenAPI file requires, the rest optional. */
@@ -30,7 +32,10 @@ export const StoreInput = z.object({
   store_code: Text,
   name: Text,
   store_address: Address.nullable().optional(),
-  contact_email: z.union([z.literal(''), z.email()]).nullable().optional(),
+  contact_email: z
+    .union([z.literal(''), z.email()])
+    .nullable()
+    .optional(),
   manager_name: OptionalText,
   phone_number: Code.nullable().optional(),
   partner_id: Text,

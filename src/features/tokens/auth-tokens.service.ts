@@ -79,13 +79,10 @@ export class AuthTokensService {
     if (Date.parse(issued.expires_at) <= now) throw invalidParam('token', 'expired', request.token);
     if (this.customers.credentialsById(issued.customer_id)?.state !== 1) throw customerBlocked();
     const usedAt = new Date(now).toISOString();
-    this.writes.write(
-      { kind: 'auth-tokens.login', payload: { id: issued.id, token_id: token.id, used_at: usedAt } },
-      (tx) => {
-        this.repo.markAuthTokenUsed(tx, issued.id, usedAt);
-        this.tokens.logIn(tx, token.id, issued.customer_id);
-      },
-    );
+    this.writes.write({ kind: 'auth-tokens.login', payload: { id: issued.id, token_id: token.id, used_at: usedAt } }, (tx) => {
+      this.repo.markAuthTokenUsed(tx, issued.id, usedAt);
+      this.tokens.logIn(tx, token.id, issued.customer_id);
+    });
     return { customer_id: issued.customer_id };
   }
 }

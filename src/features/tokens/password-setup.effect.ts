@@ -37,7 +37,9 @@ export function registerPasswordSetupEffect(effects: CommandEffects, mail: Passw
     const { id, customer_id: customerId, secret_hash: secretHash, link } = payload.data;
     // Sent already: the command comes again after the hub forgot its result (src/sync/hub/feed-compaction.ts).
     if (mail.requests.passwordSetupSentAt(id)) return undefined;
-    const inserted = command.changes.find((change) => change.entity === 'password_setup_requests' && change.entity_id === id && change.op === 'insert');
+    const inserted = command.changes.find(
+      (change) => change.entity === 'password_setup_requests' && change.entity_id === id && change.op === 'insert',
+    );
     const secret = new URL(link, mail.setupUrl).searchParams.get('token');
     const email = mail.customers.credentialsById(customerId)?.email;
     if (!inserted || inserted.row?.customer_id !== customerId || inserted.row.secret_hash !== secretHash) return undefined;
@@ -57,7 +59,7 @@ export function checkPasswordSetups(customers: Pick<CustomersRepo, 'credentialsB
     for (const change of command.changes) {
       if (change.entity !== 'password_setup_requests' || !change.row) continue;
       const stored = customers.credentialsById(String(change.row.customer_id))?.email;
-      if (!stored || stored.toLowerCase() !== String(change.row.email).toLowerCase()) throw new CommandRejected('the address is not the customer\'s');
+      if (!stored || stored.toLowerCase() !== String(change.row.email).toLowerCase()) throw new CommandRejected("the address is not the customer's");
     }
   };
 }

@@ -68,4 +68,3 @@ function loadKeys(text: string): JWTVerifyGetKey {
   }
   return createLocalJWKSet(JSON.parse(text));
 }
-

@@ -38,7 +38,12 @@ export class TokensService {
     // customer application is meant, and where there are several the caller must choose.
     const applicationId = request.external_application_id ?? request.setup.external_application_id ?? this.applications.soleActiveId();
     if (!applicationId) {
-      throw invalidParam('external_application_id', 'required', undefined, 'The chain has several customer external applications (or none); name one');
+      throw invalidParam(
+        'external_application_id',
+        'required',
+        undefined,
+        'The chain has several customer external applications (or none); name one',
+      );
     }
     if (!this.applications.byId(applicationId)) throw invalidParam('external_application_id', 'not_found', applicationId);
     const tokenId = newSecret(20);
@@ -69,9 +74,7 @@ export class TokensService {
       setup: JSON.stringify({ ...request.setup, external_application_id: applicationId }),
       ...(request.push_token === undefined ? {} : { push_token: request.push_token }),
     };
-    this.writes.write({ kind: 'tokens.update', payload: { id: token.id, ...changes } }, (tx) =>
-      this.repo.updateToken(tx, token.id, changes),
-    );
+    this.writes.write({ kind: 'tokens.update', payload: { id: token.id, ...changes } }, (tx) => this.repo.updateToken(tx, token.id, changes));
   }
 
   async login(tokenId: string, request: CustomerLogin, context: RequestContext): Promise<CustomerSession> {
@@ -94,7 +97,10 @@ export class TokensService {
 
   startSession(token: TokenRow, customer: CustomerCredentials, kind: string): CustomerSession {
     if (this.sessionsAtHeadOffice) this.repo.startStoreSession(token.id, customer.id);
-    else this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) => this.repo.updateToken(tx, token.id, { customer_id: customer.id }));
+    else
+      this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) =>
+        this.repo.updateToken(tx, token.id, { customer_id: customer.id }),
+      );
     return { customer_id: customer.id };
   }
 

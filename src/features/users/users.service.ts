@@ -71,7 +71,12 @@ export class UsersService {
     const now = this.clock();
     this.writes.write(null, (tx) => {
       this.repo.deleteExpiredSessions(tx, new Date(now).toISOString());
-      this.repo.insertSession(tx, { id: this.newId(), token_hash: sha256Hex(token), user_id: user.id, expires_at: new Date(now + this.bearerTtlMs).toISOString() });
+      this.repo.insertSession(tx, {
+        id: this.newId(),
+        token_hash: sha256Hex(token),
+        user_id: user.id,
+        expires_at: new Date(now + this.bearerTtlMs).toISOString(),
+      });
     });
     return { bearer_token: token };
   }

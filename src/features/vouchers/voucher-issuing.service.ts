@@ -38,12 +38,15 @@ export class VoucherIssuer {
     const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
     if (row.state !== 1 || !parsed.success) throw invalidParam('reward_id', 'not_allowed_value', rewardId, 'The reward is not active');
     const reward = parsed.data;
-    if (reward.is_automated) throw invalidParam('reward_id', 'not_allowed_value', rewardId, 'An automated reward applies itself and makes no voucher');
+    if (reward.is_automated)
+      throw invalidParam('reward_id', 'not_allowed_value', rewardId, 'An automated reward applies itself and makes no voucher');
     const now = this.clock();
     const validFrom = this.dayBoundary(reward.valid_from, '00:00:00');
     const validTo = this.dayBoundary(reward.valid_to, '23:59:59');
-    if (validTo !== null && validTo < new Date(now).toISOString()) throw invalidParam('reward_id', 'expired', rewardId, `The reward was valid until ${reward.valid_to}`);
-    if (request.code !== undefined && this.repo.voucherIdByCode(request.code) !== undefined) throw invalidParam('code', 'already_exists', request.code);
+    if (validTo !== null && validTo < new Date(now).toISOString())
+      throw invalidParam('reward_id', 'expired', rewardId, `The reward was valid until ${reward.valid_to}`);
+    if (request.code !== undefined && this.repo.voucherIdByCode(request.code) !== undefined)
+      throw invalidParam('code', 'already_exists', request.code);
     this.ledger.policy.check(customerId, row.points_cost_milli, this.ledger.balances.balancesAt(customerId, now).pointsMilli, 'reward_id');
     const id = this.newId();
     const voucher = {

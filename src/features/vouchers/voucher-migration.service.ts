@@ -45,7 +45,9 @@ export class VoucherMigrationService {
       state: record.state ?? 1,
     };
     const application =
-      appliedDate === null ? undefined : { id: this.newId(), voucher_id: id, store_id: record.store_id ?? null, purchase_id: null, applied_date: appliedDate };
+      appliedDate === null
+        ? undefined
+        : { id: this.newId(), voucher_id: id, store_id: record.store_id ?? null, purchase_id: null, applied_date: appliedDate };
     this.writes.write(null, (tx) => {
       this.repo.insertVoucher(tx, voucher);
       if (application) this.repo.insertApplication(tx, application);
@@ -54,8 +56,10 @@ export class VoucherMigrationService {
 
   private assertReferencesExist(record: ImportedVoucher): void {
     const missing: InvalidParam[] = [];
-    if (record.customer_id && !this.repo.hasCustomer(record.customer_id)) missing.push({ name: 'customer_id', reason: 'not_found', value: record.customer_id });
-    if (record.reward_id && !this.repo.rewardById(record.reward_id)) missing.push({ name: 'reward_id', reason: 'not_found', value: record.reward_id });
+    if (record.customer_id && !this.repo.hasCustomer(record.customer_id))
+      missing.push({ name: 'customer_id', reason: 'not_found', value: record.customer_id });
+    if (record.reward_id && !this.repo.rewardById(record.reward_id))
+      missing.push({ name: 'reward_id', reason: 'not_found', value: record.reward_id });
     if (record.store_id && !this.repo.hasStore(record.store_id)) missing.push({ name: 'store_id', reason: 'not_found', value: record.store_id });
     if (missing.length) throw badRequest(missing);
   }

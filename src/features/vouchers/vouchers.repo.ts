@@ -84,7 +84,10 @@ export class VouchersRepo {
   }
 
   rewards(paging: Paging): Page<RewardRow> {
-    return this.lists.page({ from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'rowid' }, paging);
+    return this.lists.page(
+      { from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'rowid' },
+      paging,
+    );
   }
 
   insertVoucher(tx: WriteTransaction, row: WrittenRow<'vouchers'>): void {

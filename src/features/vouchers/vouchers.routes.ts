@@ -1,5 +1,17 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { ApplyVoucher, CreateVoucher, RewardAnswer, RewardPath, RewardQuery, RewardsAnswer, VoucherAnswer, VoucherCreated, VoucherPath, VouchersAnswer, VouchersQuery } from './vouchers.schemas.js';
+import {
+  ApplyVoucher,
+  CreateVoucher,
+  RewardAnswer,
+  RewardPath,
+  RewardQuery,
+  RewardsAnswer,
+  VoucherAnswer,
+  VoucherCreated,
+  VoucherPath,
+  VouchersAnswer,
+  VouchersQuery,
+} from './vouchers.schemas.js';
 import type { VoucherIssuer } from './voucher-issuing.service.js';
 import type { VouchersService } from './vouchers.service.js';
 
@@ -29,9 +41,20 @@ export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer)
       params: VoucherPath,
       body: ApplyVoucher,
       handle: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context),
-      offline: { kind: 'vouchers.apply', makes: 'voucher_applications', run: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context) },
+      offline: {
+        kind: 'vouchers.apply',
+        makes: 'voucher_applications',
+        run: ({ params, body }, context) => vouchers.apply(params.voucher_id, body, context),
+      },
     }),
-    endpoint({ method: 'get', path: '/rewards', interfaces: BOTH, query: RewardQuery, answer: RewardsAnswer, handle: ({ query }) => vouchers.rewards(query) }),
+    endpoint({
+      method: 'get',
+      path: '/rewards',
+      interfaces: BOTH,
+      query: RewardQuery,
+      answer: RewardsAnswer,
+      handle: ({ query }) => vouchers.rewards(query),
+    }),
     endpoint({
       method: 'get',
       path: '/rewards/:reward_id',
@@ -49,7 +72,11 @@ export function vouchersRoutes(vouchers: VouchersService, issuer: VoucherIssuer)
       body: CreateVoucher,
       answer: VoucherCreated,
       handle: ({ params, body }, context) => issuer.create(params.reward_id, body, context),
-      offline: { kind: 'vouchers.create', makes: 'vouchers', run: ({ params, body }, context) => void issuer.create(params.reward_id, body, context) },
+      offline: {
+        kind: 'vouchers.create',
+        makes: 'vouchers',
+        run: ({ params, body }, context) => void issuer.create(params.reward_id, body, context),
+      },
     }),
   ];
 }

@@ -52,7 +52,13 @@ export class VouchersService {
     if (request.store_id !== undefined && !this.repo.hasStore(request.store_id)) throw invalidParam('store_id', 'not_found', request.store_id);
     const appliedAt = parseTimestamp(request.date_applied, this.timeZone);
     if (appliedAt === undefined) throw invalidParam('date_applied', 'invalid_value_format', request.date_applied);
-    const application = { id: this.newId(), voucher_id: id, store_id: request.store_id ?? null, purchase_id: null, applied_date: new Date(appliedAt).toISOString() };
+    const application = {
+      id: this.newId(),
+      voucher_id: id,
+      store_id: request.store_id ?? null,
+      purchase_id: null,
+      applied_date: new Date(appliedAt).toISOString(),
+    };
     this.writes.write({ kind: 'vouchers.apply', payload: application }, (tx) => this.repo.insertApplication(tx, application));
   }
 

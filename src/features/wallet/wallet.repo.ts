@@ -17,7 +17,9 @@ export class WalletRepo {
   constructor(db: Db) {
     const where = 'WHERE customer_id = ? AND state = 1 AND created_at >= ? AND created_at <= ?';
     this.points = db.prepare<[string, string, string], Turnover>(`SELECT ${SUMS.replaceAll('{amount}', 'points_milli')} FROM point_records ${where}`);
-    this.credits = db.prepare<[string, string, string], Turnover>(`SELECT ${SUMS.replaceAll('{amount}', 'amount_minor')} FROM credit_records ${where}`);
+    this.credits = db.prepare<[string, string, string], Turnover>(
+      `SELECT ${SUMS.replaceAll('{amount}', 'amount_minor')} FROM credit_records ${where}`,
+    );
     this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
   }
 

@@ -1,5 +1,11 @@
 import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
-import { BalanceOverviewQuery, CreditsOverviewAnswer, ExpirationOverviewAnswer, ExpirationOverviewQuery, PointsOverviewAnswer } from './wallet.schemas.js';
+import {
+  BalanceOverviewQuery,
+  CreditsOverviewAnswer,
+  ExpirationOverviewAnswer,
+  ExpirationOverviewQuery,
+  PointsOverviewAnswer,
+} from './wallet.schemas.js';
 import type { WalletService } from './wallet.service.js';
 
 /** A customer's balances, read in both interfaces; the interval sums are facts, asked of the hub first. */

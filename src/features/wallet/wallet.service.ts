@@ -12,7 +12,13 @@ import type { Ledger } from '../../loyalty/ledger.js';
 import { fromMilli, fromMinor } from '../../core/money.js';
 import { formatTimestamp, parseTimestamp } from '../../core/time.js';
 import type { WalletRepo } from './wallet.repo.js';
-import type { BalanceOverviewQuery, CreditsOverviewAnswer, ExpirationOverviewAnswer, ExpirationOverviewQuery, PointsOverviewAnswer } from './wallet.schemas.js';
+import type {
+  BalanceOverviewQuery,
+  CreditsOverviewAnswer,
+  ExpirationOverviewAnswer,
+  ExpirationOverviewQuery,
+  PointsOverviewAnswer,
+} from './wallet.schemas.js';
 
 const FIRST = '0000';
 const LAST = '9999';

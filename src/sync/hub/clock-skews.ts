@@ -26,6 +26,11 @@ export class ClockSkews {
 
   list(nodeId: string, command: Pick<PushedCommand, 'command_id' | 'hlc'>, now: number): void {
     const aheadSeconds = Math.round((msOfStamp(command.hlc) - now) / 1000);
-    this.upsert.run(this.newId(), nodeId, JSON.stringify({ ahead_seconds: aheadSeconds, command_id: command.command_id, stamp: command.hlc }), new Date(now).toISOString());
+    this.upsert.run(
+      this.newId(),
+      nodeId,
+      JSON.stringify({ ahead_seconds: aheadSeconds, command_id: command.command_id, stamp: command.hlc }),
+      new Date(now).toISOString(),
+    );
   }
 }

@@ -99,7 +99,10 @@ export class CommandRejected extends Error {}
  * when it would not. A store with a hub asks before it queues a write (src/root/node.ts), so the
  * API answers at once instead of taking the write back after the next push.
  */
-export function storeRefusal(kind: string, changes: readonly { entity: string; op: Op; row: Readonly<Record<string, unknown>> | null }[]): string | undefined {
+export function storeRefusal(
+  kind: string,
+  changes: readonly { entity: string; op: Op; row: Readonly<Record<string, unknown>> | null }[],
+): string | undefined {
   for (const change of changes) {
     const allowed = STORE_WRITES[change.entity];
     if (!allowed) return `a store does not write ${change.entity}`;

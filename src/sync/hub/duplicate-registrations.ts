@@ -12,7 +12,9 @@ import type { Db } from '../../db/open.js';
 import type { CommandCompletion } from './hub-commands.js';
 
 export function listDuplicateRegistrations(db: Db, newId: IdGenerator, clock: Clock): CommandCompletion {
-  const emailHolders = db.prepare<[string, string], string>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND id <> ? ORDER BY id').pluck();
+  const emailHolders = db
+    .prepare<[string, string], string>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND id <> ? ORDER BY id')
+    .pluck();
   const list = db.prepare<[string, string, string, string]>(
     "INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'duplicate_email', 'customers', ?, ?, ?)",
   );
@@ -21,7 +23,12 @@ export function listDuplicateRegistrations(db: Db, newId: IdGenerator, clock: Cl
       if (entity !== 'customers' || op !== 'insert' || typeof row?.email !== 'string' || row.email === '') continue;
       const others = emailHolders.all(row.email, id);
       if (others.length === 0) continue;
-      list.run(newId(), id, JSON.stringify({ email: row.email, customer_ids: others, command_id: command.command_id }), new Date(clock()).toISOString());
+      list.run(
+        newId(),
+        id,
+        JSON.stringify({ email: row.email, customer_ids: others, command_id: command.command_id }),
+        new Date(clock()).toISOString(),
+      );
     }
   };
 }

@@ -90,7 +90,9 @@ export class FeedCompaction {
     this.setFloor = db.prepare(`INSERT INTO meta (key, value) VALUES ('${FLOOR_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
     this.modelCursor = db.prepare<[], string | undefined>("SELECT value FROM recommendation_state WHERE key = 'cursor'").pluck();
     const kept = JSON.stringify(replicated.filter(reachesStores));
-    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS feed_newest (entity TEXT NOT NULL, entity_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (entity, entity_id)) WITHOUT ROWID');
+    this.db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS feed_newest (entity TEXT NOT NULL, entity_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (entity, entity_id)) WITHOUT ROWID',
+    );
     this.seqs = db.prepare(FEED_SPAN_SQL);
     this.newestIn = db.prepare(
       `INSERT INTO temp.feed_newest (entity, entity_id, seq) SELECT entity, entity_id, max(seq) FROM changes WHERE seq > @from AND seq <= @to GROUP BY entity, entity_id
@@ -136,7 +138,13 @@ export class FeedCompaction {
     let held = 0;
     await this.slices(this.span(), (slice) => (held += this.heldIn.get(slice)!));
     const resultsDeleted = await this.forgetResults(horizon);
-    return { deleted, floor: Math.max(from, to), held, results_deleted: resultsDeleted, limit_days_deleted: this.limits.forgetDaysBefore(now - 86_400_000) };
+    return {
+      deleted,
+      floor: Math.max(from, to),
+      held,
+      results_deleted: resultsDeleted,
+      limit_days_deleted: this.limits.forgetDaysBefore(now - 86_400_000),
+    };
   }
 
   /** Deletes the results of commands applied before `before` (ISO) but rejected ones, a slice a turn. */

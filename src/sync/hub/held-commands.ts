@@ -48,7 +48,9 @@ export class HeldCommands {
        ON CONFLICT (command_id) DO NOTHING`,
     );
     this.byId = db.prepare('SELECT * FROM held_commands WHERE command_id = ?');
-    this.open = db.prepare("SELECT command_id, node_id, kind, reason, held_at, state, resolved_at FROM held_commands WHERE state = 'held' ORDER BY held_at LIMIT ?");
+    this.open = db.prepare(
+      "SELECT command_id, node_id, kind, reason, held_at, state, resolved_at FROM held_commands WHERE state = 'held' ORDER BY held_at LIMIT ?",
+    );
     this.resolve = db.prepare("UPDATE held_commands SET state = ?, resolved_at = ? WHERE command_id = ? AND state = 'held'");
     this.listConflict = conflictListing(db);
   }
@@ -56,8 +58,24 @@ export class HeldCommands {
   /** Records a held command and lists it. Runs in the push's transaction. */
   hold(nodeId: string, command: PushedCommand, reason: string): void {
     const now = new Date(this.clock()).toISOString();
-    this.insert.run(command.command_id, nodeId, command.kind, JSON.stringify(command.operation ?? null), JSON.stringify(command.changes), command.hlc, reason, now);
-    this.listConflict.run(this.newId(), 'held_command', 'commands', command.command_id, JSON.stringify({ kind: command.kind, node_id: nodeId, reason }), now);
+    this.insert.run(
+      command.command_id,
+      nodeId,
+      command.kind,
+      JSON.stringify(command.operation ?? null),
+      JSON.stringify(command.changes),
+      command.hlc,
+      reason,
+      now,
+    );
+    this.listConflict.run(
+      this.newId(),
+      'held_command',
+      'commands',
+      command.command_id,
+      JSON.stringify({ kind: command.kind, node_id: nodeId, reason }),
+      now,
+    );
   }
 
   /** The commands still held, oldest first. */
@@ -82,7 +100,8 @@ export class HeldCommands {
     };
     this.db.transaction(() => {
       const outcome = this.operations.run(stored.node_id, command, false);
-      if (outcome.status !== 'applied') throw invalidParam('command_id', 'not_allowed_value', commandId, `The hub cannot take it: ${outcome.reason ?? outcome.status}`);
+      if (outcome.status !== 'applied')
+        throw invalidParam('command_id', 'not_allowed_value', commandId, `The hub cannot take it: ${outcome.reason ?? outcome.status}`);
       this.operations.checkFolds(outcome.written ?? []);
       this.resolve.run('released', new Date(this.clock()).toISOString(), commandId);
     })();

@@ -17,7 +17,16 @@ import { generationDiverged, sequenceGap } from '../../core/errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from '../fold-conflicts.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL, rowsDiffer, type CommandResult, type PushedCommand, type ReplayedResult, type ReplayResponse, type RowChange } from '../protocol/protocol.js';
+import {
+  PROTOCOL_VERSION,
+  ROW_PROTOCOL,
+  rowsDiffer,
+  type CommandResult,
+  type PushedCommand,
+  type ReplayedResult,
+  type ReplayResponse,
+  type RowChange,
+} from '../protocol/protocol.js';
 import { msOfStamp } from '../../core/hlc.js';
 import type { ClockSkews } from './clock-skews.js';
 import type { HeldCommands } from './held-commands.js';
@@ -61,7 +70,9 @@ export class HubCommands {
        ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at,
          last_hlc = max(coalesce(last_hlc, ''), excluded.last_hlc)`,
     );
-    this.held = db.prepare('SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?');
+    this.held = db.prepare(
+      'SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?',
+    );
     this.previousResult = db.prepare('SELECT command_id, seq, status, reason, rows FROM applied_commands WHERE command_id = ?');
     this.saveResult = db.prepare(
       `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -74,40 +85,48 @@ export class HubCommands {
    * customers whose records the applied commands changed get their state published once, at
    * the end of the batch (src/loyalty/customer-states.ts).
    */
-  apply(nodeId: string, generation: string, commands: PushedCommand[], protocol = PROTOCOL_VERSION): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
+  apply(
+    nodeId: string,
+    generation: string,
+    commands: PushedCommand[],
+    protocol = PROTOCOL_VERSION,
+  ): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
     const effects: Effect[] = [];
     let skewMs = 0;
-    const results = this.db.transaction(() => this.states.publishingOnce(this.writes, () => {
-      const results: CommandResult[] = [];
-      const written: RowChange[] = [];
-      const before = this.progress.get(nodeId, generation)?.last_seq ?? 0;
-      let lastSeq = before;
-      let newest = '';
-      for (const command of commands) {
-        if (command.seq <= lastSeq) {
-          // A seq already applied comes again: the same command (a retry) is answered from its
-          // result; another command means the store's history diverged from what the hub
-          // applied (a database restored from a backup) and it must start a new generation.
-          const previous = this.previousResult.get(command.command_id);
-          if (!previous) throw generationDiverged(command.seq);
-          results.push(resultOf(previous));
-          continue;
+    const results = this.db.transaction(() =>
+      this.states.publishingOnce(this.writes, () => {
+        const results: CommandResult[] = [];
+        const written: RowChange[] = [];
+        const before = this.progress.get(nodeId, generation)?.last_seq ?? 0;
+        let lastSeq = before;
+        let newest = '';
+        for (const command of commands) {
+          if (command.seq <= lastSeq) {
+            // A seq already applied comes again: the same command (a retry) is answered from its
+            // result; another command means the store's history diverged from what the hub
+            // applied (a database restored from a backup) and it must start a new generation.
+            const previous = this.previousResult.get(command.command_id);
+            if (!previous) throw generationDiverged(command.seq);
+            results.push(resultOf(previous));
+            continue;
+          }
+          if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
+          const result =
+            protocol === ROW_PROTOCOL ? this.applyRows(nodeId, generation, command) : this.applyOperation(nodeId, generation, command, written);
+          results.push(result);
+          skewMs = Math.max(skewMs, msOfStamp(command.hlc) - this.clock());
+          const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
+          if (effect) effects.push(effect);
+          if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
+          lastSeq = command.seq;
+          if (command.hlc > newest) newest = command.hlc;
         }
-        if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
-        const result = protocol === ROW_PROTOCOL ? this.applyRows(nodeId, generation, command) : this.applyOperation(nodeId, generation, command, written);
-        results.push(result);
-        skewMs = Math.max(skewMs, msOfStamp(command.hlc) - this.clock());
-        const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
-        if (effect) effects.push(effect);
-        if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
-        lastSeq = command.seq;
-        if (command.hlc > newest) newest = command.hlc;
-      }
-      // The batch is one transaction: the store's progress is kept once, at its last command.
-      if (lastSeq > before) this.saveProgress.run(nodeId, generation, lastSeq, new Date(this.clock()).toISOString(), newest);
-      this.operations.checkFolds(written);
-      return results;
-    }))();
+        // The batch is one transaction: the store's progress is kept once, at its last command.
+        if (lastSeq > before) this.saveProgress.run(nodeId, generation, lastSeq, new Date(this.clock()).toISOString(), newest);
+        this.operations.checkFolds(written);
+        return results;
+      }),
+    )();
     return { results, effects, skewMs: skewMs > this.maxSkewMs ? skewMs : 0 };
   }
 
@@ -172,18 +191,20 @@ export class HubCommands {
    * store sends it `final`. Effects (mail) are not done again: the hub did them before the restore.
    */
   replayCommands(nodeId: string, commands: readonly PushedCommand[], final: boolean): ReplayedResult[] {
-    return this.db.transaction(() => this.states.publishingOnce(this.writes, () => {
-      const written: RowChange[] = [];
-      const results = commands.map((command): ReplayedResult => {
-        const previous = this.previousResult.get(command.command_id);
-        if (previous) return resultOf(previous);
-        const outcome = this.outcomeOf(nodeId, command);
-        if (outcome.missing && !final) return { command_id: command.command_id, seq: command.seq, status: 'waiting', reason: outcome.reason };
-        return this.keep(nodeId, REPLAYED, command, outcome, written);
-      });
-      this.operations.checkFolds(written);
-      return results;
-    }))();
+    return this.db.transaction(() =>
+      this.states.publishingOnce(this.writes, () => {
+        const written: RowChange[] = [];
+        const results = commands.map((command): ReplayedResult => {
+          const previous = this.previousResult.get(command.command_id);
+          if (previous) return resultOf(previous);
+          const outcome = this.outcomeOf(nodeId, command);
+          if (outcome.missing && !final) return { command_id: command.command_id, seq: command.seq, status: 'waiting', reason: outcome.reason };
+          return this.keep(nodeId, REPLAYED, command, outcome, written);
+        });
+        this.operations.checkFolds(written);
+        return results;
+      }),
+    )();
   }
 
   private outcomeOf(nodeId: string, command: PushedCommand): OperationOutcome {
@@ -197,8 +218,23 @@ export class HubCommands {
     if (outcome.status === 'held') this.holds.hold(nodeId, command, outcome.reason!);
     if (outcome.written) written.push(...outcome.written);
     const now = new Date(this.clock()).toISOString();
-    this.saveResult.run(command.command_id, nodeId, generation, command.seq, outcome.status, outcome.reason, now, outcome.rows ? JSON.stringify(outcome.rows) : null);
-    return { command_id: command.command_id, seq: command.seq, status: outcome.status, reason: outcome.reason, ...(outcome.rows ? { rows: outcome.rows } : {}) };
+    this.saveResult.run(
+      command.command_id,
+      nodeId,
+      generation,
+      command.seq,
+      outcome.status,
+      outcome.reason,
+      now,
+      outcome.rows ? JSON.stringify(outcome.rows) : null,
+    );
+    return {
+      command_id: command.command_id,
+      seq: command.seq,
+      status: outcome.status,
+      reason: outcome.reason,
+      ...(outcome.rows ? { rows: outcome.rows } : {}),
+    };
   }
 
   /**
@@ -265,4 +301,3 @@ function rejectionReason(error: unknown): string {
   if (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_ERROR') return 'not_allowed_value';
   throw error;
 }
-

@@ -61,14 +61,16 @@ export class HubFeed {
     const records = this.page.all(after, limit + 1);
     const examined = records.slice(0, limit);
     const sent = scoped ? this.sharedSet : this.replicatedSet;
-    const changes = examined.filter((record) => sent.has(record.entity)).map((record) => ({
-      seq: record.seq,
-      entity: record.entity,
-      entity_id: record.entity_id,
-      op: record.op,
-      row: record.row === null ? null : withoutHubOnlyColumns(record.entity, JSON.parse(record.row) as NonNullable<FeedChange['row']>),
-      hlc: record.hlc,
-    }));
+    const changes = examined
+      .filter((record) => sent.has(record.entity))
+      .map((record) => ({
+        seq: record.seq,
+        entity: record.entity,
+        entity_id: record.entity_id,
+        op: record.op,
+        row: record.row === null ? null : withoutHubOnlyColumns(record.entity, JSON.parse(record.row) as NonNullable<FeedChange['row']>),
+        hlc: record.hlc,
+      }));
     const last = changes[changes.length - 1];
     return {
       changes,
@@ -150,7 +152,7 @@ function* snapshotPages(reader: Database.Database, table: string, line: string, 
     `SELECT group_concat(line, char(10) ORDER BY id) || char(10) AS text, max(id) AS last
      FROM (SELECT ${line} AS line, id FROM ${table} WHERE id > ? ORDER BY id LIMIT ${PAGE_ROWS})`,
   );
-  for (let after = fromId; ; ) {
+  for (let after = fromId; ;) {
     const { text, last } = page.get(after)!;
     if (text === null || last === null) return;
     yield text;

@@ -83,7 +83,8 @@ export class HubOperations {
       if (error instanceof CommandHeld) return { status: 'held', reason: error.message };
       if (error instanceof CommandRejected) return { status: 'rejected', reason: error.message };
       // The hub's feature code refuses the fact as it stands here: held for an operator.
-      if (error instanceof AppError && error.status < 500) return { status: 'held', reason: describe(error), ...(namesMissing(error) ? { missing: true as const } : {}) };
+      if (error instanceof AppError && error.status < 500)
+        return { status: 'held', reason: describe(error), ...(namesMissing(error) ? { missing: true as const } : {}) };
       const code = (error as { code?: string }).code ?? '';
       if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 'rejected', reason: 'already_exists' };
       throw error;
@@ -125,7 +126,10 @@ export class HubOperations {
     const storeId = (input.body as { store_id?: unknown } | undefined)?.store_id;
     if (typeof storeId === 'string') this.policy.checkStore(nodeId, storeId, `the ${command.kind}`);
     const first = operation.ids[0];
-    const claimedFirst = first === undefined ? undefined : (command.changes.find((change) => change.entity === kind.makes && change.entity_id === first)?.hlc ?? command.hlc);
+    const claimedFirst =
+      first === undefined
+        ? undefined
+        : (command.changes.find((change) => change.entity === kind.makes && change.entity_id === first)?.hlc ?? command.hlc);
     if (first !== undefined && this.madeAlready(kind.makes, first, claimedFirst!)) return undefined;
     // Ahead of the hub's clock within the tolerance, the store's time is a clock's; further, the hub's.
     const claimedAsOf = operation.as_of ?? msOfStamp(command.hlc);
@@ -140,7 +144,9 @@ export class HubOperations {
     return this.inSavepoint(() => {
       const { changes } = this.writes.collecting(() =>
         this.writes.joiningTransaction(() =>
-          this.operations.replay({ ids: operation.ids, asOf, stampOf }, () => kind.run(input, replayContext(call.iface, principal, command.command_id))),
+          this.operations.replay({ ids: operation.ids, asOf, stampOf }, () =>
+            kind.run(input, replayContext(call.iface, principal, command.command_id)),
+          ),
         ),
       );
       const past = judged ? this.limits.judge(nodeId, command.kind, asOf, changes) : undefined;
@@ -173,7 +179,10 @@ export class HubOperations {
     }
   }
 
-  private parsed<T>(parse: (input: { params: unknown; query: unknown; body: unknown }) => T, input: { params: unknown; query: unknown; body: unknown }): T {
+  private parsed<T>(
+    parse: (input: { params: unknown; query: unknown; body: unknown }) => T,
+    input: { params: unknown; query: unknown; body: unknown },
+  ): T {
     try {
       return parse(input);
     } catch (error) {

@@ -16,7 +16,22 @@ import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
-import { ChangesQuery, DelegatedPrincipal, OriginalBillQuery, FIRST_SCOPED_SCHEMA, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushRequest, ROW_PROTOCOL, ReplayedCommands, ReplayRequest, REPORT_HEADER, SCHEMA_HEADER, SnapshotQuery } from '../protocol/protocol.js';
+import {
+  ChangesQuery,
+  DelegatedPrincipal,
+  OriginalBillQuery,
+  FIRST_SCOPED_SCHEMA,
+  PRINCIPAL_HEADER,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  PushRequest,
+  ROW_PROTOCOL,
+  ReplayedCommands,
+  ReplayRequest,
+  REPORT_HEADER,
+  SCHEMA_HEADER,
+  SnapshotQuery,
+} from '../protocol/protocol.js';
 import { sendJsonGzipped } from '../protocol/gzip-json.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
 import { decodeReport } from '../store/store-report.js';
@@ -24,7 +39,7 @@ import { decodeReport } from '../store/store-report.js';
 /** Refuses a store whose TLS connection showed no certificate the hub's CA signed. */
 const clientCertificate: RequestHandler = (request, _response, next) => {
   if (!(request.socket instanceof TLSSocket) || !request.socket.authorized) {
-    throw unauthorized('A client certificate signed by the hub\'s CA is required for sync');
+    throw unauthorized("A client certificate signed by the hub's CA is required for sync");
   }
   next();
 };
@@ -59,7 +74,11 @@ export function hubRouter(options: {
 }): Router {
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
-  router.use(authenticateNode(options.nodes), hearStore(options.contacts, options.clock), checkVersions(options.schemaVersion, options.acceptsRowProtocol));
+  router.use(
+    authenticateNode(options.nodes),
+    hearStore(options.contacts, options.clock),
+    checkVersions(options.schemaVersion, options.acceptsRowProtocol),
+  );
   router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
@@ -185,7 +204,11 @@ function hearStore(contacts: StoreContacts, clock: () => number): RequestHandler
     const nodeId = String(response.locals.nodeId);
     const versionOf = (header: string) => (request.get(header) === undefined ? null : Number(request.get(header)) || null);
     const header = request.get(REPORT_HEADER);
-    contacts.heard(nodeId, { protocol: versionOf(PROTOCOL_HEADER), schema: versionOf(SCHEMA_HEADER) }, header === undefined ? undefined : decodeReport(header));
+    contacts.heard(
+      nodeId,
+      { protocol: versionOf(PROTOCOL_HEADER), schema: versionOf(SCHEMA_HEADER) },
+      header === undefined ? undefined : decodeReport(header),
+    );
     const started = clock();
     response.once('finish', () => {
       const kind = request.path === '/commands' ? 'push' : request.path === '/changes' ? 'pull' : request.path === '/snapshot' ? 'snapshot' : 'other';

@@ -84,8 +84,10 @@ export class NodeLimits {
     const points = (milli: number) => `${fromMilli(milli)} points`;
     const limits = this.limits;
     if (added.earned_milli > 0 && after.earned_milli > toMilli(limits.earned_points_per_customer_day)!) return `${points(after.earned_milli)} earned`;
-    if (added.redeemed_milli > 0 && after.redeemed_milli > toMilli(limits.redeemed_points_per_customer_day)!) return `${points(after.redeemed_milli)} redeemed`;
-    if (added.manual_milli > 0 && after.manual_milli > toMilli(limits.manual_points_per_customer_day)!) return `${points(after.manual_milli)} given or taken by hand`;
+    if (added.redeemed_milli > 0 && after.redeemed_milli > toMilli(limits.redeemed_points_per_customer_day)!)
+      return `${points(after.redeemed_milli)} redeemed`;
+    if (added.manual_milli > 0 && after.manual_milli > toMilli(limits.manual_points_per_customer_day)!)
+      return `${points(after.manual_milli)} given or taken by hand`;
     if (added.manual_credit_minor > 0 && after.manual_credit_minor > toMinor(limits.manual_credit_per_customer_day)!) {
       return `${fromMinor(after.manual_credit_minor)} in credit given or taken by hand`;
     }

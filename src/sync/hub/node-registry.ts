@@ -16,7 +16,7 @@ export interface KeptRegistry {
 
 /** Puts the registry of the database at `replaced` into the restored `db`, in one transaction. */
 export function keepNodeRegistry(db: Db, replaced: string): KeptRegistry {
-  db.prepare("ATTACH DATABASE ? AS replaced").run(replaced);
+  db.prepare('ATTACH DATABASE ? AS replaced').run(replaced);
   try {
     return db.transaction((): KeptRegistry => {
       db.prepare('DELETE FROM node_stores').run();
@@ -26,8 +26,16 @@ export function keepNodeRegistry(db: Db, replaced: string): KeptRegistry {
            ON CONFLICT (id) DO UPDATE SET name = excluded.name, secret_hash = excluded.secret_hash, state = excluded.state, hlc = excluded.hlc, last_change = excluded.last_change`,
         )
         .run().changes;
-      const bindings = db.prepare('INSERT INTO node_stores (id, node_id, store_id, hlc, last_change) SELECT id, node_id, store_id, hlc, last_change FROM replaced.node_stores').run().changes;
-      const origins = db.prepare('INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) SELECT origin, node_id, first_seen_at FROM replaced.sync_node_origins').run().changes;
+      const bindings = db
+        .prepare(
+          'INSERT INTO node_stores (id, node_id, store_id, hlc, last_change) SELECT id, node_id, store_id, hlc, last_change FROM replaced.node_stores',
+        )
+        .run().changes;
+      const origins = db
+        .prepare(
+          'INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) SELECT origin, node_id, first_seen_at FROM replaced.sync_node_origins',
+        )
+        .run().changes;
       // A node retired since the backup holds the customer states' horizon back no more.
       db.prepare('DELETE FROM sync_node_clocks WHERE node_id IN (SELECT id FROM nodes WHERE state = 0)').run();
       return { nodes, bindings, origins };

@@ -75,7 +75,16 @@ export class StoreContacts {
   private contactOf(nodeId: string, now: string): StoreContact {
     let contact = this.stores.get(nodeId);
     if (!contact) {
-      contact = { last_contact_at: now, protocol_version: null, schema_version: null, report: null, reported_at: null, applied_commands: 0, rejected_commands: 0, exchanges: [] };
+      contact = {
+        last_contact_at: now,
+        protocol_version: null,
+        schema_version: null,
+        report: null,
+        reported_at: null,
+        applied_commands: 0,
+        rejected_commands: 0,
+        exchanges: [],
+      };
       this.stores.set(nodeId, contact);
     }
     return contact;

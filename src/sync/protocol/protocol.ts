@@ -58,7 +58,11 @@ export const RecordedCall = z.object({
  */
 export const Operation = z.union([
   z.object({ continues: z.literal(true) }),
-  z.object({ call: RecordedCall.optional(), as_of: z.number().int().nonnegative().optional(), ids: z.array(z.string().regex(/^[0-9a-f]{26}$/)).max(10_000) }),
+  z.object({
+    call: RecordedCall.optional(),
+    as_of: z.number().int().nonnegative().optional(),
+    ids: z.array(z.string().regex(/^[0-9a-f]{26}$/)).max(10_000),
+  }),
 ]);
 export type Operation = z.infer<typeof Operation>;
 
@@ -114,7 +118,9 @@ export function rowsDiffer(store: readonly RowChange[], hub: readonly RowChange[
   return store.some((change) => {
     const theirs = hubRows.get(key(change));
     if (!theirs || theirs.op !== change.op || (stamps === 'compared' && theirs.hlc !== change.hlc)) return true;
-    return Object.entries(change.row ?? {}).some(([column, value]) => !(stamps === 'ignored' && STAMP_COLUMNS.has(column)) && (theirs.row?.[column] ?? null) !== value);
+    return Object.entries(change.row ?? {}).some(
+      ([column, value]) => !(stamps === 'ignored' && STAMP_COLUMNS.has(column)) && (theirs.row?.[column] ?? null) !== value,
+    );
   });
 }
 
@@ -189,7 +195,10 @@ export const ChangesPage = z.object({
 export type ChangesPage = z.infer<typeof ChangesPage>;
 
 /** The store has pushed every fact stamped up to this HLC stamp (src/loyalty/customer-states.ts). */
-const PushedThrough = z.string().regex(/^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/).optional();
+const PushedThrough = z
+  .string()
+  .regex(/^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/)
+  .optional();
 
 export const ChangesQuery = z.object({
   after: z.coerce.number().int().min(0),
@@ -235,7 +244,6 @@ export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 /** In the `columns` format, the line that opens a table: the names of the values in its rows' arrays. */
 export const SnapshotTable = z.object({ table: RowChange.shape.entity, columns: z.array(z.string().regex(/^[a-z_0-9]+$/)).min(1) });
 export type SnapshotTable = z.infer<typeof SnapshotTable>;
-
 
 /** `GET /sync/v1/original-bill`: the bill a cancellation names, by store and bill number. */
 export const OriginalBillQuery = z.object({ store_id: z.string().min(1), bill_number: z.string().min(1) });

@@ -103,7 +103,9 @@ export function forgetHubOnlyColumns(db: Db): void {
     const present = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
     const held = columns.filter((column) => present.includes(column));
     if (held.length === 0) continue;
-    db.prepare(`UPDATE ${table} SET ${held.map((column) => `${column} = NULL`).join(', ')} WHERE ${held.map((column) => `${column} IS NOT NULL`).join(' OR ')}`).run();
+    db.prepare(
+      `UPDATE ${table} SET ${held.map((column) => `${column} = NULL`).join(', ')} WHERE ${held.map((column) => `${column} IS NOT NULL`).join(' OR ')}`,
+    ).run();
   }
 }
 

@@ -64,7 +64,16 @@ export async function runRound(parts: SyncParts, clock: Clock, onProgress?: (pro
       parts.state.set('last_error', error);
       parts.state.set('last_error_at', ended);
     }
-    recordRound(parts.state, { started_at: new Date(started).toISOString(), ms: clock() - started, ok, pushed, rejected, pulled, error: error ?? null, hub_status: hubStatus ?? null });
+    recordRound(parts.state, {
+      started_at: new Date(started).toISOString(),
+      ms: clock() - started,
+      ok,
+      pushed,
+      rejected,
+      pulled,
+      error: error ?? null,
+      hub_status: hubStatus ?? null,
+    });
   });
   return outcome;
 }
@@ -126,6 +135,9 @@ export class SyncAgent {
     this.failures += 1;
     const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1) * (0.5 + Math.random()));
     this.nextRoundAt = this.clock() + Math.max(backoff, outcome.retryAfterMs ?? 0);
-    this.log.warn({ sync: 'round', ms, failures: this.failures, retry_in_ms: Math.round(this.nextRoundAt - this.clock()), ...outcome }, 'sync round failed');
+    this.log.warn(
+      { sync: 'round', ms, failures: this.failures, retry_in_ms: Math.round(this.nextRoundAt - this.clock()), ...outcome },
+      'sync round failed',
+    );
   }
 }

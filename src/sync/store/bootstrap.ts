@@ -53,7 +53,10 @@ function loadTransaction<T>(db: SnapshotParts['db'], work: () => T): T {
   }
 }
 
-async function loadSnapshot({ db, replicated, client, state, deferred, nodeId, pusher, replay }: SnapshotParts, onProgress?: (progress: BootstrapProgress) => void): Promise<boolean> {
+async function loadSnapshot(
+  { db, replicated, client, state, deferred, nodeId, pusher, replay }: SnapshotParts,
+  onProgress?: (progress: BootstrapProgress) => void,
+): Promise<boolean> {
   const entity = state.get('snapshot_entity');
   const afterId = state.get('snapshot_after_id');
   // Reported so that the states published from now on count this store in their horizon

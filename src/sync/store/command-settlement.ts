@@ -66,9 +66,21 @@ export class CommandSettlement {
     for (const change of [...changes].reverse()) {
       if (change.op === 'insert' && !this.deleteRow(change.entity, change.entity_id, change.hlc)) kept.add(keyOf(change));
     }
-    this.setAside.run(command.command_id, command.kind, result.status, reason, command.operation, command.payload, command.changes, command.hlc, command.created_at, now);
+    this.setAside.run(
+      command.command_id,
+      command.kind,
+      result.status,
+      reason,
+      command.operation,
+      command.payload,
+      command.changes,
+      command.hlc,
+      command.created_at,
+      now,
+    );
     const kind = `${result.status}_command`;
-    const detail = (change?: RowChange) => JSON.stringify({ command_id: command.command_id, kind: command.kind, reason, ...(change && kept.has(keyOf(change)) ? { kept: true } : {}) });
+    const detail = (change?: RowChange) =>
+      JSON.stringify({ command_id: command.command_id, kind: command.kind, reason, ...(change && kept.has(keyOf(change)) ? { kept: true } : {}) });
     if (changes.length === 0) this.listConflict.run(this.newId(), kind, 'commands', command.command_id, detail(), now);
     for (const change of changes) this.listConflict.run(this.newId(), kind, change.entity, change.entity_id, detail(change), now);
   }
@@ -99,14 +111,21 @@ export class CommandSettlement {
     const columns = Object.keys(row).filter((column) => known.has(column));
     const updates = columns.filter((column) => column !== 'id').map((column) => `${column} = excluded.${column}`);
     this.statements
-      .get(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`)
+      .get(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+      )
       .run(...columns.map((column) => row[column] as string | number | null));
   }
 
   private knownColumns(table: string): Set<string> {
     let columns = this.columnsOf.get(table);
     if (!columns) {
-      columns = new Set(this.db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((column) => column.name));
+      columns = new Set(
+        this.db
+          .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+          .all()
+          .map((column) => column.name),
+      );
       this.columnsOf.set(table, columns);
     }
     return columns;

@@ -6,7 +6,16 @@
 import { Agent, request } from 'undici';
 import type { Principal } from '../../http/principal.js';
 import { readGzipped } from '../protocol/gzip-json.js';
-import { ChangesPage, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, PushResponse, ReplayedResults, REPORT_HEADER, SCHEMA_HEADER } from '../protocol/protocol.js';
+import {
+  ChangesPage,
+  PRINCIPAL_HEADER,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  PushResponse,
+  ReplayedResults,
+  REPORT_HEADER,
+  SCHEMA_HEADER,
+} from '../protocol/protocol.js';
 
 export class HubError extends Error {
   constructor(
@@ -72,7 +81,9 @@ export class HubClient {
   /** A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped up to it. */
   async changes(after: number, limit: number, pushedThrough?: string): Promise<ChangesPage> {
     const reported = pushedThrough ? `&pushed_through=${encodeURIComponent(pushedThrough)}` : '';
-    const response = await this.send('GET', `/sync/v1/changes?after=${after}&limit=${limit}${reported}`, undefined, this.timeoutMs, { 'accept-encoding': 'gzip' });
+    const response = await this.send('GET', `/sync/v1/changes?after=${after}&limit=${limit}${reported}`, undefined, this.timeoutMs, {
+      'accept-encoding': 'gzip',
+    });
     const text = await readGzipped(Buffer.from(await response.body.arrayBuffer()), response.headers['content-encoding']);
     return ChangesPage.parse(JSON.parse(text));
   }

@@ -166,14 +166,19 @@ export class Puller {
    * local row cannot go (something refers to it).
    */
   private replaceLocal(change: RowChange, message: string, sameStamp: 'keeps' | 'yields'): string[] | undefined {
-    const columns = /UNIQUE constraint failed: (.+)$/.exec(message)?.[1]?.split(', ').map((column) => column.split('.')[1]!);
+    const columns = /UNIQUE constraint failed: (.+)$/
+      .exec(message)?.[1]
+      ?.split(', ')
+      .map((column) => column.split('.')[1]!);
     const row = change.row;
     if (!columns || !row || columns.some((column) => !(column in row))) return undefined;
     const where = columns.map((column) => `${column} = ?`).join(' AND ');
     const values = columns.map((column) => row[column] ?? null);
     try {
       return this.db.transaction(() => {
-        const ids = (this.db.prepare(`SELECT id FROM ${change.entity} WHERE ${where} AND id != ?`).all(...values, change.entity_id) as { id: string }[]).map((local) => local.id);
+        const ids = (
+          this.db.prepare(`SELECT id FROM ${change.entity} WHERE ${where} AND id != ?`).all(...values, change.entity_id) as { id: string }[]
+        ).map((local) => local.id);
         this.db.prepare(`DELETE FROM ${change.entity} WHERE ${where} AND id != ?`).run(...values, change.entity_id);
         this.replicated.apply(change, false, sameStamp);
         return ids;

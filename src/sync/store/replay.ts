@@ -54,7 +54,9 @@ export class Replay {
     /** How long a command the hub answers waiting is sent again before it is sent as final. */
     private readonly retryMs: number,
   ) {
-    this.planned = db.prepare(`SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq > ? AND hlc > ? AND hlc <= ? ORDER BY seq LIMIT ${MAX_REPLAYED_ROWS}`);
+    this.planned = db.prepare(
+      `SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq > ? AND hlc > ? AND hlc <= ? ORDER BY seq LIMIT ${MAX_REPLAYED_ROWS}`,
+    );
     this.bySeq = db.prepare(`SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq = ?`);
     this.forget = db.prepare('DELETE FROM acknowledged_commands WHERE seq = ?');
   }

@@ -102,9 +102,13 @@ export class Retention {
       return {
         table: retained.table,
         windowEnd: db
-          .prepare<[number], number | null>(`SELECT max(rowid) FROM (SELECT rowid FROM ${retained.table} WHERE rowid > ? ORDER BY rowid LIMIT ${windowRows})`)
+          .prepare<[number], number | null>(
+            `SELECT max(rowid) FROM (SELECT rowid FROM ${retained.table} WHERE rowid > ? ORDER BY rowid LIMIT ${windowRows})`,
+          )
           .pluck(),
-        select: db.prepare(`SELECT t.id FROM ${retained.table} t WHERE t.rowid > @from AND t.rowid <= @to AND ${where} ORDER BY t.rowid LIMIT ${BATCH}`).pluck(),
+        select: db
+          .prepare(`SELECT t.id FROM ${retained.table} t WHERE t.rowid > @from AND t.rowid <= @to AND ${where} ORDER BY t.rowid LIMIT ${BATCH}`)
+          .pluck(),
         deletes: [
           ...children.map((child) => db.prepare(`DELETE FROM ${child.table} WHERE ${child.column} IN (SELECT value FROM json_each(?))`)),
           db.prepare(`DELETE FROM ${retained.table} WHERE id IN (SELECT value FROM json_each(?))`),

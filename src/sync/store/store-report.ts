@@ -37,7 +37,9 @@ export type StoreReport = z.infer<typeof StoreReport>;
 /** Reads the store's report, with its statements prepared once: it goes with every request to the hub. */
 export function storeReporter(db: Db, clock: Clock): () => StoreReport {
   const statuses = new SyncStatusReader(db);
-  const recentConflicts = db.prepare<[number], ReportedConflict>('SELECT kind, entity, entity_id, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?');
+  const recentConflicts = db.prepare<[number], ReportedConflict>(
+    'SELECT kind, entity, entity_id, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?',
+  );
   return () => {
     const status = statuses.read('store', undefined, clock);
     if (status.mode !== 'store') throw new Error('a store reports its own sync status');
