@@ -148,12 +148,10 @@ export const DiscountItem = z
     bill_item_id: z.string().meta({ description: 'The bill item the discount is given on' }),
     discount_code: z.string().meta({ description: 'The reward, voucher or campaign price (`campaign:<product_id>`)' }),
     discount_value: z.string().meta({ description: 'Money off this line, in the currency of the bill, as decimal text', example: '7.00' }),
-    discount_percent: z
-      .string()
-      .meta({
-        description: "A percentage discount's rate; otherwise the share of the line's paid amount it takes, as decimal text",
-        example: '10.00',
-      }),
+    discount_percent: z.string().meta({
+      description: "A percentage discount's rate; otherwise the share of the line's paid amount it takes, as decimal text",
+      example: '10.00',
+    }),
     description: z.string().meta({ description: 'The name of the reward, or "Campaign price"' }),
     code: z.string().meta({ description: 'As discount_code' }),
     name: z.string().meta({ description: 'As description' }),
