@@ -1,4 +1,5 @@
 /** Password hashes: scrypt from node:crypto (DESIGN §4), stored as `scrypt$N$r$p$salt$hash`. */
+import { channel } from 'node:diagnostics_channel';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const PARAMS = { N: 16384, r: 8, p: 1 };
@@ -18,12 +19,9 @@ export async function hashPassword(password: string): Promise<string> {
   return [SCHEME, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-let checks = 0;
-
-/** Password checks this process has run (one scrypt each), for /metrics: a jump is someone guessing. */
-export function passwordChecks(): number {
-  return checks;
-}
+/** Where each password check (one scrypt) is announced, for /metrics: a jump is someone guessing. */
+export const PASSWORD_CHECKS_CHANNEL = 'loyaltyd:password-check';
+const checks = channel(PASSWORD_CHECKS_CHANNEL);
 
 /**
  * A hash no password matches, checked for a login that does not exist, so that it costs the
@@ -52,7 +50,7 @@ export function isOwnPasswordHash(stored: string): boolean {
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const own = ownHash(stored);
-  checks += 1;
+  if (checks.hasSubscribers) checks.publish(undefined);
   const { salt, key } = own ?? ownHash(UNKNOWN_LOGIN_HASH)!;
   const actual = await derive(password, salt, PARAMS);
   return own !== undefined && timingSafeEqual(actual, key);

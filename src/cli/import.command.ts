@@ -27,8 +27,17 @@ export function registerImportCommand(program: Command): void {
       const config = configFrom(options);
       const size = statSync(file).size;
       await withApp(config, async (app) => {
-        const importer = importers(app, config)[resource];
-        if (!importer) throw new Error(`cannot import ${resource}; resources: ${Object.keys(importers(app, config)).join(', ')}`);
+        const { node, services } = app;
+        const all = importers({
+          db: node.db,
+          writes: node.writes,
+          newId: node.newId,
+          timeZone: config.time_zone,
+          customers: services.customersRepo,
+          program: services.program,
+        });
+        const importer = all[resource];
+        if (!importer) throw new Error(`cannot import ${resource}; resources: ${Object.keys(all).join(', ')}`);
         const bar = progressBar();
         const started = performance.now();
         let shown = 0;

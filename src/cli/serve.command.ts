@@ -7,8 +7,6 @@ import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
 import { loadShowcase } from '../demo/showcase.js';
 import { startServer } from '../root/server.js';
 import { serverTls } from '../root/tls-files.js';
-import { SyncAgent } from '../sync/store/agent.js';
-import { createStoreSync } from '../root/wiring.js';
 import { configFrom, type CommonOptions } from './context.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
 
@@ -48,19 +46,16 @@ export function registerServeCommand(program: Command): void {
       });
       checkDataFolder(config.data_dir, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
       const log = pino({ level: config.log.level });
-      const app = createApp({ config, clock: systemClock, log });
+      // A store missing its node credentials stops here (status 2, like every config error)
+      // rather than serve without syncing.
+      const app = createApp({ config, clock: systemClock, log, syncAgent: true });
       // A folder an earlier release created records its mode at its first start.
       recordMode(app.node.db, config.mode);
       if (options.demo && !isDemoLoaded(app)) await loadDemo(app);
       if (options.demo && options.showcase) loadShowcase(app);
-      // Sync settings are checked before listening: a store missing its node credentials
-      // must exit (status 2, like every config error) rather than serve without syncing.
-      const sync = createStoreSync(app.node, config, systemClock);
       const server = await startServer(app, config.http.host, config.http.port, serverTls(config));
-      const agent = sync ? new SyncAgent(sync, systemClock, config.sync.interval_seconds * 1000, log) : undefined;
-      agent?.start();
       const lines = [`loyaltyd ${config.mode} serving ${server.url} (data in ${config.data_dir})`];
-      if (sync) lines.push(`syncing with hub ${config.hub.url} as node ${config.node.name}`);
+      if (config.mode === 'store' && config.hub.url) lines.push(`syncing with hub ${config.hub.url} as node ${config.node.name}`);
       if (options.demo) {
         lines.push('demo credentials:');
         for (const [key, value] of Object.entries(demoCredentials)) lines.push(`  ${key.padEnd(24)} ${value}`);
@@ -71,7 +66,6 @@ export function registerServeCommand(program: Command): void {
       const stop = async (signal: string) => {
         log.info({ signal }, 'stopping');
         await server.close();
-        await agent?.stop();
         app.close();
         process.exit(0);
       };

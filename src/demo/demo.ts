@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { App } from '../root/app.js';
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+import type { ProgramService } from '../loyalty/program.service.js';
 import { hashPassword } from '../auth/passwords.js';
 import { md5Hex } from '../auth/secrets.js';
 import type { TableName, WriteTransaction, WrittenRow } from '../db/write-path.js';
@@ -36,11 +38,17 @@ export const demoCredentials = {
   customer_password: 'customer-demo-password',
 };
 
-export function isDemoLoaded(app: App): boolean {
+/** The parts of a node the demo is written through. */
+export interface DemoNode {
+  node: { db: Db; writes: WritePath };
+  services: { program: Pick<ProgramService, 'load'> };
+}
+
+export function isDemoLoaded(app: Pick<DemoNode, 'node'>): boolean {
   return app.node.db.prepare('SELECT 1 FROM external_applications WHERE id = ?').get(DEMO_IDS.app) !== undefined;
 }
 
-export async function loadDemo(app: App): Promise<typeof demoCredentials> {
+export async function loadDemo(app: DemoNode): Promise<typeof demoCredentials> {
   if (isDemoLoaded(app)) return demoCredentials;
   app.services.program.load(JSON.parse(readFileSync(DEMO_PROGRAM, 'utf8')));
   const posHash = await hashPassword(demoCredentials.pos_password);

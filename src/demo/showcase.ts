@@ -6,7 +6,7 @@
  * their worked examples stay hand-checkable; the showcase touches none of its records, and
  * its bills hold only its own products.
  */
-import type { App } from '../root/app.js';
+import type { DemoNode } from './demo.js';
 import type { TableName, WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { DEMO_IDS } from './demo.js';
 
@@ -90,14 +90,14 @@ const LAST_NAMES = [
 ];
 
 /** Whether the showcase is loaded: its first product exists. */
-export function isShowcaseLoaded(app: App): boolean {
+export function isShowcaseLoaded(app: Pick<DemoNode, 'node'>): boolean {
   return app.node.db.prepare('SELECT 1 FROM products WHERE id = ?').get(productId(0)) !== undefined;
 }
 
 const productId = (index: number) => showcaseId(0x100 + index);
 
 /** Adds the showcase to a node that holds the demo chain (`serve --demo --showcase`), once. */
-export function loadShowcase(app: App): void {
+export function loadShowcase(app: Pick<DemoNode, 'node'>): void {
   if (isShowcaseLoaded(app)) return;
   app.node.writes.write(null, (tx) => {
     const insert = <T extends TableName>(table: T, row: WrittenRow<T>) => tx.insert(table, row);

@@ -1,29 +1,54 @@
+/**
+ * What a feature folder is given to build its repos, services and endpoints. Each feature's
+ * entry point (its index.ts) names the ports it uses (`Pick<FeaturePorts, …>`), and the
+ * composition root (src/root/features.ts) hands them over: no feature sees the whole node.
+ */
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
 import type { Endpoint } from '../http/endpoint.js';
-import type { Node } from '../root/node.js';
-import type { Services } from '../root/services.js';
+import type { CustomerLedgers } from '../loyalty/customer-ledgers.js';
+import type { Ledger } from '../loyalty/ledger.js';
 import type { HubHistory } from '../sync/store/hub-history.js';
+import type { CustomersRepo } from './customers/customers.repo.js';
+import type { ExternalApplicationsService } from './external-applications/external-applications.service.js';
+import type { TokenServices } from './tokens/tokens.routes.js';
+import type { UsersService } from './users/users.service.js';
 
-/**
- * Work a node does while it serves, started by src/root/server.ts once it listens and stopped
- * when it closes; a CLI command that opens the node never starts it. Returns its stop.
- */
-/** Starts a node's background work; returns its stop, which may finish after it returns (a worker thread's exit). */
+/** Work a node does while it serves, started once it listens; returns its stop, which may finish after it returns (a worker thread's exit). */
 export type BackgroundTask = (log: Logger) => () => void | Promise<void>;
 
-/** What a feature folder needs to build its repos, services and endpoints. */
-export interface FeatureContext {
-  node: Node;
-  config: Config;
+export interface FeaturePorts {
+  db: Db;
+  writes: WritePath;
+  newId: IdGenerator;
+  /** The clock feature code reads: a replayed operation's as-of time while the hub replays it (src/core/operations.ts). */
   clock: Clock;
-  services: Services;
+  /** The as-of time of the operation being served, for reading the program as it stood then. */
+  asOf: () => number | undefined;
+  /** The chain's time zone (`time_zone`), in which days and dates are read. */
+  timeZone: string;
+  nodeId: string;
+  /** A store with a hub: the hub owns what is chain-wide (registrations' checks, the model, mail). */
+  syncsWithHub: boolean;
+  customers: CustomersRepo;
+  ledger: Ledger;
+  /** Every customer's balances. */
+  ledgers: CustomerLedgers;
   /** At a store with a hub: where facts this store does not hold are asked for (src/sync/store/hub-history.ts). */
   hub: HubHistory | undefined;
-  /** A feature adds the background work it needs here. */
-  background: BackgroundTask[];
+  /** Built once for the node (src/root/services.ts): the authenticator and the CLI use them too. */
+  users: UsersService;
+  applications: ExternalApplicationsService;
+  tokens: TokenServices['tokens'];
+  socialLogin: TokenServices['socialLogin'];
+  passwordSetup: TokenServices['passwordSetup'];
+  authTokens: TokenServices['authTokens'];
+  /** Runs a task while the node serves. */
+  runInBackground(task: BackgroundTask): void;
 }
 
-/** A feature folder's entry point (its index.ts): the endpoints it serves. */
-export type Feature = (context: FeatureContext) => Endpoint[];
+/** A feature folder's entry point (its index.ts): the endpoints it serves, from the ports it names. */
+export type Feature<P extends Partial<FeaturePorts> = Partial<FeaturePorts>> = (ports: P) => Endpoint[];

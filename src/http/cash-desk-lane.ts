@@ -21,7 +21,7 @@ import type { Endpoint } from './endpoint.js';
 import { errorAnswer } from './error-handler.js';
 import { basePath } from './interfaces.js';
 import { JsonText } from './json-text.js';
-import type { Observe } from '../ops/observability.js';
+import type { Observe } from './observe.js';
 import { plainJsonBody, type BodyParser } from './plain-json-body.js';
 import { parseQuery } from './query.js';
 import { answerFor, type Answer, type Mounting } from './routes.js';

@@ -3,8 +3,11 @@
  * what the API only reads, the feature's record schema) gives it, and written by the
  * feature's own service so an imported record is the one the API would have made.
  */
-import type { App } from '../root/app.js';
-import type { Config } from '../core/config.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Db } from '../db/open.js';
+import type { WritePath } from '../db/write-path.js';
+import type { CustomersRepo } from '../features/customers/customers.repo.js';
+import type { ProgramService } from '../loyalty/program.service.js';
 import { CampaignsRepo } from '../features/campaigns/campaigns.repo.js';
 import { ImportedCampaign } from '../features/campaigns/campaigns.schemas.js';
 import { CampaignsService } from '../features/campaigns/campaigns.service.js';
@@ -43,26 +46,29 @@ import { ImportedVoucher } from '../features/vouchers/vouchers.schemas.js';
 import { RewardDefinition } from '../loyalty/program.schemas.js';
 import type { Importer } from './import-file.js';
 
-export function importers(app: App, config: Config): Record<string, Importer> {
-  const { node } = app;
-  const customers = new CustomersService(app.services.customersRepo, node.writes, node.newId, config.time_zone, false);
-  const cards = new CardsService(new CardsRepo(node.db), app.services.customersRepo, node.writes, node.newId, config.time_zone);
-  const storesRepo = new StoresRepo(node.db);
-  const stores = new StoresService(storesRepo, node.writes, node.newId, config.time_zone);
-  const catalog = new CatalogRecordsService(
-    new ProductsRepo(node.db),
-    new ProductGroupsRepo(node.db),
-    new ProductBrandsRepo(node.db),
-    storesRepo,
-    node.writes,
-    node.newId,
-  );
-  const campaigns = new CampaignsService(new CampaignsRepo(node.db), node.writes, node.newId, config.time_zone);
-  const itemTypes = new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db), node.writes, node.newId);
-  const events = new EventLookupsService(new EventPropertiesRepo(node.db), new EventGroupsRepo(node.db), node.writes, node.newId);
-  const reservationSources = new ReservationSourcesService(new ReservationSourcesRepo(node.db), node.writes, node.newId, config.time_zone);
-  const storeGroups = new StoreGroupsService(new StoreGroupsRepo(node.db), storesRepo, node.writes, node.newId);
-  const vouchers = new VoucherMigrationService(new VouchersRepo(node.db), node.writes, node.newId, config.time_zone);
+/** What the importers write through. */
+export interface ImportTarget {
+  db: Db;
+  writes: WritePath;
+  newId: IdGenerator;
+  timeZone: string;
+  customers: CustomersRepo;
+  program: Pick<ProgramService, 'importReward'>;
+}
+
+export function importers(target: ImportTarget): Record<string, Importer> {
+  const { db, writes, newId, timeZone } = target;
+  const customers = new CustomersService(target.customers, writes, newId, timeZone, false);
+  const cards = new CardsService(new CardsRepo(db), target.customers, writes, newId, timeZone);
+  const storesRepo = new StoresRepo(db);
+  const stores = new StoresService(storesRepo, writes, newId, timeZone);
+  const catalog = new CatalogRecordsService(new ProductsRepo(db), new ProductGroupsRepo(db), new ProductBrandsRepo(db), storesRepo, writes, newId);
+  const campaigns = new CampaignsService(new CampaignsRepo(db), writes, newId, timeZone);
+  const itemTypes = new PurchaseItemTypesService(new PurchaseItemTypesRepo(db), writes, newId);
+  const events = new EventLookupsService(new EventPropertiesRepo(db), new EventGroupsRepo(db), writes, newId);
+  const reservationSources = new ReservationSourcesService(new ReservationSourcesRepo(db), writes, newId, timeZone);
+  const storeGroups = new StoreGroupsService(new StoreGroupsRepo(db), storesRepo, writes, newId);
+  const vouchers = new VoucherMigrationService(new VouchersRepo(db), writes, newId, timeZone);
   return {
     customers: { schema: ImportedCustomer, write: (record) => customers.importRecord(record as ImportedCustomer) },
     cards: { schema: CreateCard, write: (record) => cards.importRecord(record as CreateCard) },
@@ -71,7 +77,7 @@ export function importers(app: App, config: Config): Record<string, Importer> {
     brands: { schema: ProductBrandRecord, write: (record) => catalog.importBrand(record as ProductBrandRecord) },
     stores: { schema: ImportedStore, write: (record) => stores.importRecord(record as ImportedStore) },
     // A reward's definition is kept as written, as `program load` keeps it.
-    rewards: { schema: RewardDefinition, write: (record, source) => app.services.program.importReward(record as RewardDefinition, source) },
+    rewards: { schema: RewardDefinition, write: (record, source) => target.program.importReward(record as RewardDefinition, source) },
     campaigns: { schema: ImportedCampaign, write: (record) => campaigns.importRecord(record as ImportedCampaign) },
     'purchase-item-types': { schema: PurchaseItemTypeRecord, write: (record) => itemTypes.importRecord(record as PurchaseItemTypeRecord) },
     'event-properties': { schema: EventPropertyRecord, write: (record) => events.importProperty(record as EventPropertyRecord) },

@@ -4,9 +4,11 @@
  * and `/status/logout` (src/ops/status-access.ts says who may read them).
  */
 import { randomBytes } from 'node:crypto';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
 import { AppError, notFound, unauthorized } from '../core/errors.js';
 import { UserLogin } from '../features/users/users.schemas.js';
+import type { PlainEndpoint } from '../http/plain-endpoint.js';
 import { clearSessionCookie, isLoopback, sessionToken, setSessionCookie } from './status-access.js';
 import { loginPageHtml, statusPageHtml } from './status-html.js';
 import type { StatusView } from './status-cells.js';
@@ -19,8 +21,13 @@ export interface StatusUsers {
 
 const LOGIN_FORM_LIMIT = '16kb';
 
-export function statusRouter(views: StatusViews, users: StatusUsers, sessionTtlSeconds: number): Router {
-  const router = Router();
+const TAG = 'Status pages';
+const JsonObject = z.record(z.string(), z.unknown());
+const StoreName = z.object({ name: z.string() });
+const page = (description: string) => ({ 200: { description, mediaType: 'text/html' } });
+const view = (description: string) => ({ 200: { description, mediaType: 'application/json', schema: JsonObject } });
+
+export function statusEndpoints(views: StatusViews, users: StatusUsers, sessionTtlSeconds: number): PlainEndpoint[] {
   const signedIn = (request: Request): boolean => {
     const token = sessionToken(request);
     if (!token) return false;
@@ -32,9 +39,9 @@ export function statusRouter(views: StatusViews, users: StatusUsers, sessionTtlS
       throw error;
     }
   };
-  const page = (request: Request, response: Response, view: StatusView) => {
+  const showPage = (request: Request, response: Response, shown: StatusView) => {
     const nonce = pageHeaders(response);
-    response.type('html').send(statusPageHtml(view, nonce, !isLoopback(request.ip)));
+    response.type('html').send(statusPageHtml(shown, nonce, !isLoopback(request.ip)));
   };
   /** A page for loopback callers and signed-in users; the sign-in form's redirect for others. */
   const html = (request: Request, response: Response, next: NextFunction) => {
@@ -45,19 +52,7 @@ export function statusRouter(views: StatusViews, users: StatusUsers, sessionTtlS
     if (isLoopback(request.ip) || signedIn(request)) return next();
     throw unauthorized('Sign in at /status/login to read the status pages');
   };
-
-  router.get('/status', html, (request, response) => page(request, response, views.overview()));
-  router.get('/status/json', json, (_request, response) => {
-    response.set('Cache-Control', 'no-store').json(views.overview());
-  });
-  router.get('/status/stores/:name', html, (request, response) => page(request, response, storeView(views, String(request.params.name))));
-  router.get('/status/stores/:name/json', json, (request, response) => {
-    response.set('Cache-Control', 'no-store').json(storeView(views, String(request.params.name)));
-  });
-  router.get('/status/login', (_request, response) => {
-    response.type('html').send(loginPageHtml(pageHeaders(response), { application: '', login: '' }));
-  });
-  router.post('/status/login', express.urlencoded({ extended: false, limit: LOGIN_FORM_LIMIT }), async (request, response) => {
+  const logIn = async (request: Request, response: Response) => {
     const form = UserLogin.safeParse(request.body);
     const values = { application: String(request.body?.user_external_application_id ?? ''), login: String(request.body?.login ?? '') };
     if (!form.success) {
@@ -79,12 +74,77 @@ export function statusRouter(views: StatusViews, users: StatusUsers, sessionTtlS
         .type('html')
         .send(loginPageHtml(pageHeaders(response), values, error.body.detail));
     }
-  });
-  router.post('/status/logout', (_request, response) => {
-    clearSessionCookie(response);
-    response.redirect(303, '/status/login');
-  });
-  return router;
+  };
+  return [
+    {
+      method: 'get',
+      path: '/status',
+      summary: "The node's sync status; on a hub every store",
+      tag: TAG,
+      answers: page('The page, refreshing itself; 303 to /status/login when not signed in'),
+      handlers: [html, (request, response) => showPage(request, response, views.overview())],
+    },
+    {
+      method: 'get',
+      path: '/status/json',
+      summary: 'What /status shows, as JSON',
+      tag: TAG,
+      answers: view('The status view'),
+      errors: [401],
+      handlers: [json, (_request, response) => void response.set('Cache-Control', 'no-store').json(views.overview())],
+    },
+    {
+      method: 'get',
+      path: '/status/stores/:name',
+      summary: "On a hub: one store's recent rounds and conflicts",
+      tag: TAG,
+      params: StoreName,
+      answers: page('The page'),
+      errors: [404],
+      handlers: [html, (request, response) => showPage(request, response, storeView(views, String(request.params.name)))],
+    },
+    {
+      method: 'get',
+      path: '/status/stores/:name/json',
+      summary: 'What a store page shows, as JSON',
+      tag: TAG,
+      params: StoreName,
+      answers: view('The store view'),
+      errors: [401, 404],
+      handlers: [json, (request, response) => void response.set('Cache-Control', 'no-store').json(storeView(views, String(request.params.name)))],
+    },
+    {
+      method: 'get',
+      path: '/status/login',
+      summary: 'The sign-in form',
+      tag: TAG,
+      answers: page('The form'),
+      handlers: [(_request, response) => void response.type('html').send(loginPageHtml(pageHeaders(response), { application: '', login: '' }))],
+    },
+    {
+      method: 'post',
+      path: '/status/login',
+      summary:
+        'Signs an enterprise user in (a form: user_external_application_id, login, password); sets an HttpOnly, SameSite=Strict session cookie',
+      tag: TAG,
+      answers: { 303: { description: 'Signed in: to /status', mediaType: 'text/html' } },
+      errors: [400, 401, 429],
+      handlers: [express.urlencoded({ extended: false, limit: LOGIN_FORM_LIMIT }), logIn],
+    },
+    {
+      method: 'post',
+      path: '/status/logout',
+      summary: 'Signs out',
+      tag: TAG,
+      answers: { 303: { description: 'To /status/login', mediaType: 'text/html' } },
+      handlers: [
+        (_request, response) => {
+          clearSessionCookie(response);
+          response.redirect(303, '/status/login');
+        },
+      ],
+    },
+  ];
 }
 
 function storeView(views: StatusViews, name: string): StatusView {

@@ -90,7 +90,7 @@ const STATES_SWEPT = 'customer_states.swept_at';
 
 /**
  * The hub publishes a customer's state in every write that changes their records, and once
- * for customers who have records and no state yet (a hub upgraded from schema 8). That sweep
+ * for customers who have records and no state yet (a hub upgraded from a release before customer states). That sweep
  * reads every record's customer, which a year of a chain makes minutes, at every start of
  * the daemon and every CLI command on the hub: it runs until it finds none left, and not again.
  */

@@ -21,7 +21,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { databaseFile } from '../../src/root/node.js';
 import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { demoBearer } from './cluster.js';
 
 const [dataDir, hubUrl, nodeName, nodeSecret, startMs, localDays] = process.argv.slice(2) as [string, string, string, string, string, string];

@@ -18,7 +18,7 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/root/node.js';
 import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, startHub, storeConfig } from './cluster.js';
 import { line } from './report.js';
 

@@ -175,7 +175,7 @@ export async function run(): Promise<void> {
 
   const config = loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'store', 'log.level': 'silent' } });
   const node = openNode(config, systemClock);
-  const { service, builder } = createRecommendations({ node, config });
+  const { service, builder } = createRecommendations({ db: node.db, writes: node.writes, nodeId: node.identity.nodeId, syncsWithHub: false });
   started = performance.now();
   while (builder!.step());
   const fullMs = performance.now() - started;

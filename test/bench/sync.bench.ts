@@ -41,7 +41,7 @@ import { databaseFile, openNode } from '../../src/root/node.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { NodeClocks } from '../../src/sync/hub/node-clocks.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { buildBaseline, checkoutCommit } from './baseline-build.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from './cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
@@ -136,9 +136,21 @@ interface StoreCode {
 }
 
 async function storeCode(root: string): Promise<StoreCode> {
-  const load = (path: string) => import(pathToFileURL(join(root, 'dist', path)).href);
+  // Each module by its path in this tree, else where an older tree has it.
+  const load = (paths: string[]) => {
+    const path = paths.find((one) => existsSync(join(root, 'dist', one)));
+    if (!path) throw new Error(`${root}: none of ${paths.join(', ')} built`);
+    return import(pathToFileURL(join(root, 'dist', path)).href);
+  };
   const [config, app, server, node, wiring, agent] = await Promise.all(
-    ['config.js', 'app.js', 'server.js', 'node.js', 'wiring.js', 'sync/agent.js'].map(load),
+    [
+      ['core/config.js', 'config.js'],
+      ['root/app.js', 'app.js'],
+      ['root/server.js', 'server.js'],
+      ['root/node.js', 'node.js'],
+      ['root/store.js', 'wiring.js'],
+      ['sync/store/agent.js', 'sync/agent.js'],
+    ].map(load),
   );
   return {
     loadConfig: config.loadConfig,

@@ -16,7 +16,8 @@ import { basePath } from '../../src/http/interfaces.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createFeedCompaction, createStoreSync } from '../../src/root/wiring.js';
+import { createFeedCompaction } from '../../src/root/hub.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const EVA = DEMO_IDS.customerEva;

@@ -17,7 +17,7 @@ import { settleStates } from '../../src/loyalty/state-settling.js';
 import { runRound, type RoundOutcome } from '../../src/sync/store/agent.js';
 import { PROTOCOL_VERSION } from '../../src/sync/protocol/protocol.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { foldedPoints } from '../support/ledger-oracle.js';
 import { basic, call, demoPosLogin, startTestServer, TestClock, type TestServer } from '../support/server.js';
 

@@ -14,7 +14,7 @@ import { PASSWORD_SETUP_COMMAND } from '../../src/features/tokens/password-setup
 import { runRound } from '../../src/sync/store/agent.js';
 import { ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const ATTACKER_ORIGIN = 'a77ac4e1';

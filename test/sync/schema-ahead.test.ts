@@ -14,7 +14,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { checksumTables } from '../../src/sync/protocol/checksum.js';
 import { readSyncStatus, type StoreSyncStatus } from '../../src/sync/status.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { freePort, waitFor } from '../support/cluster.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { basic, call, demoPosLogin, demoToken, startTestServer, tempDir, TestClock, type TestServer } from '../support/server.js';
 
 const HOUR_MS = 3_600_000;

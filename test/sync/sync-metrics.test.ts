@@ -11,7 +11,7 @@ import { runRound } from '../../src/sync/store/agent.js';
 import { FEED_SPAN_SQL } from '../../src/sync/hub/feed-compaction.js';
 import { FEED_HEAD_SQL } from '../../src/sync/status.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
 import { call, demoToken, startTestServer, TestClock, type TestServer } from '../support/server.js';
 

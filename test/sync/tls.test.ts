@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createStoreSync } from '../../src/root/wiring.js';
+import { createStoreSync } from '../../src/root/store.js';
 import { makePki, type TestPki } from '../support/certificates.js';
 import { freePort, NodeProcess, waitFor } from '../support/cluster.js';
 import { startTestServer, tempDir, TestClock, type TestServer } from '../support/server.js';

@@ -13,12 +13,21 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
 /** For each layer, the layers it must not import. */
 const FORBIDDEN: Record<string, string[]> = {
-  core: ['db', 'loyalty', 'http', 'sync', 'features'],
-  db: ['loyalty', 'http', 'sync', 'features'],
-  loyalty: ['http', 'sync', 'features'],
-  http: ['features'],
-  sync: ['features'],
+  core: ['db', 'loyalty', 'http', 'sync', 'features', 'ops', 'root', 'cli'],
+  db: ['loyalty', 'http', 'sync', 'features', 'ops', 'root', 'cli'],
+  loyalty: ['http', 'sync', 'features', 'ops', 'root', 'cli'],
+  http: ['features', 'ops', 'root', 'cli'],
+  sync: ['features', 'ops', 'root', 'cli'],
+  auth: ['features', 'ops', 'root', 'cli'],
+  mail: ['features', 'ops', 'root', 'cli'],
+  features: ['ops', 'root', 'cli'],
+  ops: ['root', 'cli'],
+  demo: ['root', 'cli'],
+  import: ['root', 'cli'],
 };
+
+/** The composition root (src/root/) is imported by the CLI alone: nothing else builds the node's parts. */
+const ROOT_IMPORTERS = ['root', 'cli'];
 
 function sources(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -93,6 +102,17 @@ describe('the import graph of src/', () => {
     expect(upwards).toEqual([]);
   });
 
+  it('has the composition root imported by the CLI alone', () => {
+    const intoRoot = [...graph].flatMap(([module, targets]) =>
+      ROOT_IMPORTERS.includes(layerOf(module)) ? [] : targets.filter((target) => layerOf(target) === 'root').map((target) => `${module} → ${target}`),
+    );
+    expect(intoRoot).toEqual([]);
+  });
+
+  it('has every module in a folder: the primitives in core/, the rest in their layer', () => {
+    expect([...graph.keys()].filter((module) => layerOf(module) === '(top)')).toEqual([]);
+  });
+
   it('has no cycle', () => {
     expect(cycles(graph)).toEqual([]);
   });
@@ -104,5 +124,6 @@ describe('the import graph of src/', () => {
     ]);
     expect(cycles(made)).toEqual(['features/b/b.ts ↔ loyalty/a.ts']);
     expect(FORBIDDEN[layerOf('loyalty/a.ts')]).toContain(layerOf('features/b/b.ts'));
+    expect(ROOT_IMPORTERS).not.toContain(layerOf('features/b/b.ts'));
   });
 });

@@ -8,17 +8,17 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Router } from 'express';
 import { z } from 'zod';
 import { fromZodIssues } from '../../core/validation-errors.js';
-import { INTERFACES } from '../../http/interfaces.js';
+import { INTERFACES, type Interface } from '../../http/interfaces.js';
 import { interfaceDocument, type OpenApiDocument } from '../../http/openapi.js';
+import type { PlainEndpoint } from '../../http/plain-endpoint.js';
 
 const START_FILE = 'start.js';
 /** Every file `/docs` loads, under `/docs/`: the viewer's from swagger-ui-dist by their names there, and what starts it. */
-export const DocsAsset = z.enum(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', START_FILE]);
+const DocsAsset = z.enum(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', START_FILE]);
 
-export const OpenApiQuery = z.object({ interface: z.enum(INTERFACES).optional().meta({ description: 'Only the paths of this interface' }) });
+const OpenApiQuery = z.object({ interface: z.enum(INTERFACES).optional().meta({ description: 'Only the paths of this interface' }) });
 
 const VIEWER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -61,23 +61,60 @@ const PAGE = `<!doctype html>
 // Swagger UI styles its elements inline; scripts, styles and images come from here only.
 const CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
-export function apiDocsRouter(document: OpenApiDocument): Router {
-  const whole = JSON.stringify(document);
-  const byInterface = new Map(INTERFACES.map((iface) => [iface, JSON.stringify(interfaceDocument(document, iface))]));
-  const router = Router();
-  router.get('/openapi.json', (request, response) => {
-    const query = OpenApiQuery.safeParse(request.query);
-    if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
-    response.type('application/json').send(query.data.interface ? byInterface.get(query.data.interface) : whole);
-  });
-  router.get('/docs', (_request, response) => {
-    response.set('Content-Security-Policy', CONTENT_SECURITY_POLICY).type('html').send(PAGE);
-  });
-  router.get('/docs/:asset', (request, response, next) => {
-    const asset = DocsAsset.safeParse(request.params.asset);
-    if (!asset.success) next();
-    else if (asset.data === START_FILE) response.type('js').send(START);
-    else response.sendFile(join(VIEWER, asset.data), { maxAge: '1d' });
-  });
-  return router;
+const TAG = 'Operations';
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** The document's routes; `document` is read once, at the first call, since it lists these routes too. */
+export function apiDocsEndpoints(document: () => OpenApiDocument): PlainEndpoint[] {
+  let texts: { whole: string; byInterface: Map<Interface, string> } | undefined;
+  const text = (iface: Interface | undefined) => {
+    if (!texts) {
+      const built = document();
+      texts = { whole: JSON.stringify(built), byInterface: new Map(INTERFACES.map((one) => [one, JSON.stringify(interfaceDocument(built, one))])) };
+    }
+    return iface ? texts.byInterface.get(iface)! : texts.whole;
+  };
+  return [
+    {
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This document',
+      tag: TAG,
+      query: OpenApiQuery,
+      answers: { 200: { description: 'The OpenAPI 3.1 document of this node', mediaType: 'application/json', schema: JsonObject } },
+      errors: [400],
+      handlers: [
+        (request, response) => {
+          const query = OpenApiQuery.safeParse(request.query);
+          if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
+          response.type('application/json').send(text(query.data.interface));
+        },
+      ],
+    },
+    {
+      method: 'get',
+      path: '/docs',
+      summary: 'This document in the browser (Swagger UI)',
+      tag: TAG,
+      answers: { 200: { description: 'The page', mediaType: 'text/html' } },
+      handlers: [(_request, response) => void response.set('Content-Security-Policy', CONTENT_SECURITY_POLICY).type('html').send(PAGE)],
+    },
+    {
+      method: 'get',
+      path: '/docs/:asset',
+      summary: "The browser page's script, styles and icon",
+      tag: TAG,
+      params: z.object({ asset: DocsAsset }),
+      answers: { 200: { description: 'The file', mediaType: '*/*' } },
+      errors: [404],
+      handlers: [
+        (request, response, next) => {
+          const asset = DocsAsset.safeParse(request.params.asset);
+          if (!asset.success) next();
+          else if (asset.data === START_FILE) response.type('js').send(START);
+          else response.sendFile(join(VIEWER, asset.data), { maxAge: '1d' });
+        },
+      ],
+    },
+  ];
 }

@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { CampaignProductStoreRecordsRepo } from './campaign-product-store-records.repo.js';
 import { CampaignProductStoreRecordsService } from './campaign-product-store-records.service.js';
 import { CampaignProductsRepo } from './campaign-products.repo.js';
@@ -8,11 +8,17 @@ import { CampaignsRepo } from './campaigns.repo.js';
 import { campaignsRoutes } from './campaigns.routes.js';
 import { CampaignsService } from './campaigns.service.js';
 
-export const campaignsFeature: Feature = ({ node, config, clock }) => {
-  const products = new CampaignProductsService(new CampaignProductsRepo(node.db), node.writes, node.newId, clock, config.time_zone);
-  const storeRecords = new CampaignProductStoreRecordsService(new CampaignProductStoreRecordsRepo(node.db), products, node.writes, node.newId);
+export const campaignsFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone'>> = ({
+  db,
+  writes,
+  newId,
+  clock,
+  timeZone,
+}) => {
+  const products = new CampaignProductsService(new CampaignProductsRepo(db), writes, newId, clock, timeZone);
+  const storeRecords = new CampaignProductStoreRecordsService(new CampaignProductStoreRecordsRepo(db), products, writes, newId);
   return [
-    ...campaignsRoutes(new CampaignsService(new CampaignsRepo(node.db), node.writes, node.newId, config.time_zone)),
+    ...campaignsRoutes(new CampaignsService(new CampaignsRepo(db), writes, newId, timeZone)),
     ...campaignProductsRoutes(products, storeRecords),
   ];
 };

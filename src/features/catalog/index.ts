@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { ProductBrandsRepo } from './product-brands.repo.js';
 import { productBrandsRoutes } from './product-brands.routes.js';
 import { ProductBrandsService } from './product-brands.service.js';
@@ -12,9 +12,9 @@ import { PurchaseItemTypesRepo } from './purchase-item-types.repo.js';
 import { purchaseItemTypesRoutes } from './purchase-item-types.routes.js';
 import { PurchaseItemTypesService } from './purchase-item-types.service.js';
 
-export const catalogFeature: Feature = ({ node, config }) => [
-  ...productsRoutes(new ProductsService(new ProductsRepo(node.db), config.time_zone)),
-  ...productGroupsRoutes(new ProductGroupsService(new ProductGroupsRepo(node.db), config.time_zone)),
-  ...productBrandsRoutes(new ProductBrandsService(new ProductBrandsRepo(node.db))),
-  ...purchaseItemTypesRoutes(new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db), node.writes, node.newId)),
+export const catalogFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'timeZone'>> = ({ db, writes, newId, timeZone }) => [
+  ...productsRoutes(new ProductsService(new ProductsRepo(db), timeZone)),
+  ...productGroupsRoutes(new ProductGroupsService(new ProductGroupsRepo(db), timeZone)),
+  ...productBrandsRoutes(new ProductBrandsService(new ProductBrandsRepo(db))),
+  ...purchaseItemTypesRoutes(new PurchaseItemTypesService(new PurchaseItemTypesRepo(db), writes, newId)),
 ];

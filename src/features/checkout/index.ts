@@ -1,7 +1,7 @@
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { RewardsCatalog } from '../../loyalty/rewards-catalog.js';
 import { FoldConflicts } from '../../sync/fold-conflicts.js';
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { BillReader } from './bill-reader.js';
 import { CashDeskCampaigns } from './cash-desk-campaigns.js';
 import { CheckoutRepo } from './checkout.repo.js';
@@ -12,32 +12,27 @@ import { PurchaseRecorder } from './purchase-recorder.service.js';
 import { remoteOriginals } from './cancellations.js';
 import { OriginalBills } from './original-bills.js';
 
-export const checkoutFeature: Feature = ({ node, config, clock, services, hub }) => {
-  const repo = new CheckoutRepo(node.db);
-  const bills = new BillReader(repo, new ProductMatches(repo, node.writes), config.time_zone);
-  const program = new ProgramRepo(node.db, () => node.operations.asOf());
+export const checkoutFeature: Feature<
+  Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'asOf' | 'timeZone' | 'customers' | 'ledger' | 'ledgers' | 'hub'>
+> = ({ db, writes, newId, clock, asOf, timeZone, customers, ledger, ledgers, hub }) => {
+  const repo = new CheckoutRepo(db);
+  const bills = new BillReader(repo, new ProductMatches(repo, writes), timeZone);
+  const program = new ProgramRepo(db, asOf);
   return checkoutRoutes(
-    new CheckoutService(
-      repo,
-      bills,
-      node.ledgers,
-      program,
-      new RewardsCatalog(node.db, node.writes),
-      new CashDeskCampaigns(repo, node.writes),
-      clock,
-      (work) => node.writes.versions.reading(work),
+    new CheckoutService(repo, bills, ledgers, program, new RewardsCatalog(db, writes), new CashDeskCampaigns(repo, writes), clock, (work) =>
+      writes.versions.reading(work),
     ),
     new PurchaseRecorder(
       repo,
       bills,
-      services.customersRepo,
-      services.ledger,
+      customers,
+      ledger,
       program,
-      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
-      node.writes,
-      node.newId,
+      new FoldConflicts(db, ledgers, newId, clock),
+      writes,
+      newId,
       clock,
-      new OriginalBills(repo, services.ledger),
+      new OriginalBills(repo, ledger),
       hub && remoteOriginals(hub),
     ),
   );

@@ -1,20 +1,22 @@
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { FoldConflicts } from '../../sync/fold-conflicts.js';
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { CreditPages } from './credit-pages.repo.js';
 import { creditsRoutes } from './credits.routes.js';
 import { CreditsService } from './credits.service.js';
 
-export const creditsFeature: Feature = ({ node, config, clock, services }) =>
+export const creditsFeature: Feature<
+  Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'asOf' | 'timeZone' | 'customers' | 'ledger' | 'ledgers'>
+> = ({ db, writes, newId, clock, asOf, timeZone, customers, ledger, ledgers }) =>
   creditsRoutes(
     new CreditsService(
-      new CreditPages(node.db),
-      services.ledger,
-      services.customersRepo,
-      new ProgramRepo(node.db, () => node.operations.asOf()),
-      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
-      node.writes,
+      new CreditPages(db),
+      ledger,
+      customers,
+      new ProgramRepo(db, asOf),
+      new FoldConflicts(db, ledgers, newId, clock),
+      writes,
       clock,
-      config.time_zone,
+      timeZone,
     ),
   );

@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { CardsRepo } from './cards.repo.js';
 import { cardsRoutes } from './cards.routes.js';
 import { CardsService } from './cards.service.js';
@@ -8,15 +8,18 @@ import { CustomerSourceRecordsService } from './customer-source-records.service.
 import { customersRoutes } from './customers.routes.js';
 import { CustomersService } from './customers.service.js';
 
-export const customersFeature: Feature = ({ node, config, clock, services }) => {
-  const { customersRepo } = services;
+export const customersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone' | 'syncsWithHub' | 'customers'>> = ({
+  db,
+  writes,
+  newId,
+  clock,
+  timeZone,
+  syncsWithHub,
+  customers,
+}) => {
   return [
-    ...customersRoutes(
-      new CustomersService(customersRepo, node.writes, node.newId, config.time_zone, config.mode === 'store' && Boolean(config.hub.url)),
-    ),
-    ...cardsRoutes(new CardsService(new CardsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone, clock)),
-    ...customerSourceRecordsRoutes(
-      new CustomerSourceRecordsService(new CustomerSourceRecordsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone),
-    ),
+    ...customersRoutes(new CustomersService(customers, writes, newId, timeZone, syncsWithHub)),
+    ...cardsRoutes(new CardsService(new CardsRepo(db), customers, writes, newId, timeZone, clock)),
+    ...customerSourceRecordsRoutes(new CustomerSourceRecordsService(new CustomerSourceRecordsRepo(db), customers, writes, newId, timeZone)),
   ];
 };

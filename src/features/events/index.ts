@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { EventGroupsRepo } from './event-groups.repo.js';
 import { eventGroupsRoutes } from './event-groups.routes.js';
 import { EventGroupsService } from './event-groups.service.js';
@@ -9,8 +9,14 @@ import { EventsRepo } from './events.repo.js';
 import { eventsRoutes } from './events.routes.js';
 import { EventsService } from './events.service.js';
 
-export const eventsFeature: Feature = ({ node, config, clock }) => [
-  ...eventsRoutes(new EventsService(new EventsRepo(node.db), node.writes, node.newId, clock, config.time_zone)),
-  ...eventPropertiesRoutes(new EventPropertiesService(new EventPropertiesRepo(node.db), config.time_zone)),
-  ...eventGroupsRoutes(new EventGroupsService(new EventGroupsRepo(node.db))),
+export const eventsFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone'>> = ({
+  db,
+  writes,
+  newId,
+  clock,
+  timeZone,
+}) => [
+  ...eventsRoutes(new EventsService(new EventsRepo(db), writes, newId, clock, timeZone)),
+  ...eventPropertiesRoutes(new EventPropertiesService(new EventPropertiesRepo(db), timeZone)),
+  ...eventGroupsRoutes(new EventGroupsService(new EventGroupsRepo(db))),
 ];

@@ -1,8 +1,8 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { OrdersRepo } from './orders.repo.js';
 import { ordersRoutes } from './orders.routes.js';
 import { OrdersService } from './orders.service.js';
 
-export const ordersFeature: Feature = ({ node, config }) => [
-  ...ordersRoutes(new OrdersService(new OrdersRepo(node.db), node.writes, node.newId, config.time_zone)),
+export const ordersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'timeZone'>> = ({ db, writes, newId, timeZone }) => [
+  ...ordersRoutes(new OrdersService(new OrdersRepo(db), writes, newId, timeZone)),
 ];

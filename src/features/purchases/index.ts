@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { StoresRepo } from '../stores/stores.repo.js';
 import { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import { VouchersRepo } from '../vouchers/vouchers.repo.js';
@@ -6,8 +6,8 @@ import { PurchasesRepo } from './purchases.repo.js';
 import { purchasesRoutes } from './purchases.routes.js';
 import { PurchasesService } from './purchases.service.js';
 
-export const purchasesFeature: Feature = ({ node, config, clock, services }) => {
-  const vouchers = new VouchersRepo(node.db);
-  const presenter = new VoucherPresenter(vouchers, new StoresRepo(node.db), config.time_zone);
-  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), services.ledger, vouchers, presenter, clock, config.time_zone));
+export const purchasesFeature: Feature<Pick<FeaturePorts, 'db' | 'clock' | 'timeZone' | 'ledger'>> = ({ db, clock, timeZone, ledger }) => {
+  const vouchers = new VouchersRepo(db);
+  const presenter = new VoucherPresenter(vouchers, new StoresRepo(db), timeZone);
+  return purchasesRoutes(new PurchasesService(new PurchasesRepo(db), ledger, vouchers, presenter, clock, timeZone));
 };

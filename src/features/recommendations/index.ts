@@ -1,4 +1,4 @@
-import type { Feature, FeatureContext } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { ModelAccumulatorsRepo } from './model-accumulators.repo.js';
 import { ModelBuilder } from './model-builder.service.js';
 import { ModelPublisher } from './model-publisher.js';
@@ -12,9 +12,11 @@ import { UnsyncedPurchases } from './unsynced-purchases.js';
 /** How often the node that builds the model looks for new purchases. */
 const BUILD_INTERVAL_MS = 1000;
 
-export const recommendationsFeature: Feature = (context) => {
-  const { service, builder } = createRecommendations(context);
-  if (builder) context.background.push((log) => builder.schedule(BUILD_INTERVAL_MS, log));
+type RecommendationsPorts = Pick<FeaturePorts, 'db' | 'writes' | 'nodeId' | 'syncsWithHub'>;
+
+export const recommendationsFeature: Feature<RecommendationsPorts & Pick<FeaturePorts, 'runInBackground'>> = (ports) => {
+  const { service, builder } = createRecommendations(ports);
+  if (builder) ports.runInBackground((log) => builder.schedule(BUILD_INTERVAL_MS, log));
   return recommendationsRoutes(service);
 };
 
@@ -23,11 +25,8 @@ export const recommendationsFeature: Feature = (context) => {
  * a store with no hub configured (the demo store). A store with a hub answers from the rows
  * the hub replicates, and never builds.
  */
-export function createRecommendations({ node, config }: Pick<FeatureContext, 'node' | 'config'>) {
-  const repo = new RecommendationsRepo(node.db);
-  const builder =
-    config.mode === 'hub' || !config.hub.url
-      ? new ModelBuilder(node.db, new ModelAccumulatorsRepo(node.db), new ModelPublisher(new ModelRowsRepo(node.db), node.writes))
-      : undefined;
-  return { service: new RecommendationsService(repo, new ProductKinds(repo), new UnsyncedPurchases(repo, node.identity.nodeId), builder), builder };
+export function createRecommendations({ db, writes, nodeId, syncsWithHub }: RecommendationsPorts) {
+  const repo = new RecommendationsRepo(db);
+  const builder = !syncsWithHub ? new ModelBuilder(db, new ModelAccumulatorsRepo(db), new ModelPublisher(new ModelRowsRepo(db), writes)) : undefined;
+  return { service: new RecommendationsService(repo, new ProductKinds(repo), new UnsyncedPurchases(repo, nodeId), builder), builder };
 }

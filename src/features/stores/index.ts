@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { StoreRecordsRepo } from './store-records.repo.js';
 import { storeRecordsRoutes } from './store-records.routes.js';
 import { StoreRecordsService } from './store-records.service.js';
@@ -6,10 +6,7 @@ import { StoresRepo } from './stores.repo.js';
 import { storesRoutes } from './stores.routes.js';
 import { StoresService } from './stores.service.js';
 
-export const storesFeature: Feature = ({ node, config }) => {
-  const stores = new StoresService(new StoresRepo(node.db), node.writes, node.newId, config.time_zone);
-  return [
-    ...storesRoutes(stores),
-    ...storeRecordsRoutes(new StoreRecordsService(new StoreRecordsRepo(node.db), stores, node.writes, config.time_zone)),
-  ];
+export const storesFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'timeZone'>> = ({ db, writes, newId, timeZone }) => {
+  const stores = new StoresService(new StoresRepo(db), writes, newId, timeZone);
+  return [...storesRoutes(stores), ...storeRecordsRoutes(new StoreRecordsService(new StoreRecordsRepo(db), stores, writes, timeZone))];
 };

@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { StoresRepo } from '../stores/stores.repo.js';
 import { VoucherIssuer } from './voucher-issuing.service.js';
 import { VoucherPresenter } from './voucher-presenter.js';
@@ -6,11 +6,18 @@ import { VouchersRepo } from './vouchers.repo.js';
 import { vouchersRoutes } from './vouchers.routes.js';
 import { VouchersService } from './vouchers.service.js';
 
-export const vouchersFeature: Feature = ({ node, config, clock, services }) => {
-  const repo = new VouchersRepo(node.db);
-  const presenter = new VoucherPresenter(repo, new StoresRepo(node.db), config.time_zone);
+export const vouchersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone' | 'ledger'>> = ({
+  db,
+  writes,
+  newId,
+  clock,
+  timeZone,
+  ledger,
+}) => {
+  const repo = new VouchersRepo(db);
+  const presenter = new VoucherPresenter(repo, new StoresRepo(db), timeZone);
   return vouchersRoutes(
-    new VouchersService(repo, presenter, node.writes, node.newId, clock, config.time_zone, () => services.ledger.policy.judgedAtTill()),
-    new VoucherIssuer(repo, services.ledger, node.writes, node.newId, clock, config.time_zone),
+    new VouchersService(repo, presenter, writes, newId, clock, timeZone, () => ledger.policy.judgedAtTill()),
+    new VoucherIssuer(repo, ledger, writes, newId, clock, timeZone),
   );
 };

@@ -1,7 +1,7 @@
-import type { Feature } from '../feature.js';
+import type { Feature, FeaturePorts } from '../feature.js';
 import { WalletRepo } from './wallet.repo.js';
 import { walletRoutes } from './wallet.routes.js';
 import { WalletService } from './wallet.service.js';
 
-export const walletFeature: Feature = ({ node, config, clock, services }) =>
-  walletRoutes(new WalletService(new WalletRepo(node.db), services.ledger, clock, config.time_zone));
+export const walletFeature: Feature<Pick<FeaturePorts, 'db' | 'clock' | 'timeZone' | 'ledger'>> = ({ db, clock, timeZone, ledger }) =>
+  walletRoutes(new WalletService(new WalletRepo(db), ledger, clock, timeZone));

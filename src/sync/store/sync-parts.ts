@@ -1,4 +1,4 @@
-/** What a store's sync works with, built once for the node (src/root/wiring.ts). */
+/** What a store's sync works with, built once for the node (src/root/store.ts). */
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { DeferredChanges } from './deferred-changes.js';

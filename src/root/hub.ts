@@ -1,40 +1,25 @@
-/** Builds a hub's sync endpoints or a store's sync parts from a node and its config. */
+/** The hub's parts: its authority over what stores push, its sync endpoints under /sync/v1 and its feed compaction. */
 import type { Router } from 'express';
 import type { Clock } from '../core/clock.js';
-import { ConfigError, type Config } from '../core/config.js';
+import type { Config } from '../core/config.js';
 import { repeatUnlessRunning } from '../core/repeat.js';
 import { schemaVersion } from '../db/migrate.js';
 import { databaseFile, type Node } from './node.js';
-import { hubTls } from './tls-files.js';
-import type { SyncParts } from '../sync/store/sync-parts.js';
-import { DeferredChanges } from '../sync/store/deferred-changes.js';
 import { FoldConflicts } from '../sync/fold-conflicts.js';
-import { HubClient } from '../sync/store/hub-client.js';
 import { HubCommands } from '../sync/hub/hub-commands.js';
 import { ClockSkews } from '../sync/hub/clock-skews.js';
 import { HeldCommands } from '../sync/hub/held-commands.js';
 import { HubOperations } from '../sync/hub/hub-operations.js';
 import { NodeLimits } from '../sync/hub/node-limits.js';
-import type { OperationKinds } from '../sync/hub/operation-kinds.js';
+import { OperationKinds } from '../sync/hub/operation-kinds.js';
 import { DelegatedPrincipals } from '../sync/hub/delegated-principals.js';
 import { FeedCompaction } from '../sync/hub/feed-compaction.js';
 import { completeCancellations } from '../features/checkout/cancellations.js';
 import { CheckoutRepo } from '../features/checkout/checkout.repo.js';
 import { OriginalBills } from '../features/checkout/original-bills.js';
 import { HubFeed } from '../sync/hub/hub-feed.js';
-import { HubHistory } from '../sync/store/hub-history.js';
-import { HubSessions } from '../sync/store/hub-sessions.js';
-import { QueuePushed } from '../sync/store/queue-pushed.js';
-import type { Db } from '../db/open.js';
-import type { TokensService } from '../features/tokens/tokens.service.js';
 import { NodeClocks } from '../sync/hub/node-clocks.js';
 import { hubRouter } from '../sync/hub/hub-routes.js';
-import { Puller } from '../sync/store/puller.js';
-import { Pusher } from '../sync/store/pusher.js';
-import { CommandSettlement } from '../sync/store/command-settlement.js';
-import { Statements } from '../db/statements.js';
-import { Replay } from '../sync/store/replay.js';
-import { Retention } from '../sync/store/retention.js';
 import { replicatedTables } from '../sync/replicated-tables.js';
 import { CommandPolicy } from '../sync/hub/command-policy.js';
 import { CommandEffects } from '../sync/hub/command-effects.js';
@@ -42,17 +27,17 @@ import { listDuplicateRegistrations } from '../sync/hub/duplicate-registrations.
 import { checkPasswordSetups, registerPasswordSetupEffect, type PasswordSetupMail } from '../features/tokens/password-setup.effect.js';
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
-import { SyncState } from '../sync/sync-state.js';
-import type { StoreContacts } from '../sync/hub/store-contacts.js';
-import { encodeReport, storeReporter } from '../sync/store/store-report.js';
+import { StoreContacts } from '../sync/hub/store-contacts.js';
+import type { BackgroundTask } from '../features/feature.js';
+import { startStateSettling } from '../loyalty/state-settling.js';
 
 /** The hub's authority over what stores push (DESIGN §5 "Authority"): the commands' apply and the operations it holds. */
-export interface HubAuthority {
+interface HubAuthority {
   commands: HubCommands;
   held: HeldCommands;
 }
 
-export function createHubAuthority(
+function createHubAuthority(
   node: Node,
   config: Config,
   services: Pick<Services, 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo'>,
@@ -111,7 +96,7 @@ export function createHubAuthority(
   return { commands, held };
 }
 
-export function createHubSyncRouter(
+function createHubSyncRouter(
   node: Node,
   config: Config,
   services: Pick<Services, 'nodes' | 'ledger' | 'tokensRepo'>,
@@ -160,7 +145,7 @@ export function createFeedCompaction(node: Node, config: Config, clock: Clock): 
 }
 
 /** The hub compacts its feed once an hour, the first time an hour after it starts; a run still going skips the next. */
-export function startFeedCompaction(compaction: FeedCompaction, log: Logger): () => void {
+function startFeedCompaction(compaction: FeedCompaction, log: Logger): () => void {
   return repeatUnlessRunning(COMPACT_EVERY_MS, () =>
     compaction
       .run()
@@ -169,74 +154,37 @@ export function startFeedCompaction(compaction: FeedCompaction, log: Logger): ()
   );
 }
 
-/** A client of the store's hub, or undefined for a hub or a store with no hub configured (standalone). */
-function hubClientOf(config: Config, report?: () => string): HubClient | undefined {
-  if (config.mode !== 'store' || !config.hub.url) return undefined;
-  if (!config.node.name || !config.node.secret) {
-    throw new ConfigError('config keys node.name and node.secret: required when hub.url is set (from `loyaltyd nodes add` on the hub)');
-  }
-  const tls = hubTls(config);
-  return new HubClient({
-    url: config.hub.url,
-    nodeName: config.node.name,
-    nodeSecret: config.node.secret,
-    schemaVersion: schemaVersion(),
-    report,
-    ...(tls ? { tls } : {}),
-  });
+/** A hub's parts beyond its features: the authority over what stores push, its sync endpoints and the tasks it runs while it serves. */
+export interface Hub {
+  /** The operation kinds stores may push, filled in from the features' endpoints. */
+  kinds: OperationKinds;
+  held: HeldCommands;
+  router: Router;
+  /** What each store last said of itself, for the status pages and metrics. */
+  contacts: StoreContacts;
+  tasks: BackgroundTask[];
 }
 
-/** What a store with a hub asks it while it serves the API. */
-export interface HubAsks {
-  history: HubHistory;
-  sessions: HubSessions;
-}
-
-/**
- * Where a store with a hub asks its history reads and makes its customer-app logins first;
- * undefined elsewhere. Without node credentials there is no asking (`serve` refuses to start
- * so, through createStoreSync).
- */
-export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService, 'adoptChainSession'>): HubAsks | undefined {
-  if (!config.node.name || !config.node.secret) return undefined;
-  const client = hubClientOf(config);
-  if (!client) return undefined;
-  const timeoutMs = config.sync.history_timeout_ms;
-  const pushed = new QueuePushed(db);
+export function createHub(
+  node: Node,
+  config: Config,
+  services: Pick<Services, 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo' | 'nodes'>,
+  clock: Clock,
+  log: Logger,
+): Hub {
+  const kinds = new OperationKinds();
+  const authority = createHubAuthority(node, config, services, kinds, clock);
+  const contacts = new StoreContacts(clock);
+  const compaction = createFeedCompaction(node, config, clock);
+  const states = node.states!;
   return {
-    history: new HubHistory(pushed, client, timeoutMs),
-    sessions: new HubSessions(pushed, client, timeoutMs, (tokenId, customerId) => tokens.adoptChainSession(tokenId, customerId)),
-  };
-}
-
-/** A store's sync parts, or undefined for a store with no hub configured (standalone). */
-export function createStoreSync(node: Node, config: Config, clock: Clock): SyncParts | undefined {
-  const report = storeReporter(node.db, clock);
-  const client = hubClientOf(config, () => encodeReport(report()));
-  if (!client) return undefined;
-  const state = new SyncState(node.db);
-  const deferred = new DeferredChanges(node.db, clock);
-  const settlement = new CommandSettlement(node.db, new Statements(node.db), node.newId);
-  return {
-    db: node.db,
-    nodeId: node.identity.nodeId,
-    writes: node.writes,
-    replicated: node.replicated,
-    client,
-    state,
-    pusher: new Pusher(node.db, client, state, () => node.hlc.now(), clock, settlement),
-    deferred,
-    puller: new Puller(
-      node.db,
-      node.replicated,
-      client,
-      state,
-      node.newId,
-      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
-      deferred,
-      clock,
-    ),
-    replay: new Replay(node.db, state, client, settlement, clock, config.offline.max_age_hours * 3_600_000),
-    retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
+    kinds,
+    held: authority.held,
+    router: createHubSyncRouter(node, config, services, authority, contacts, clock, log),
+    contacts,
+    tasks: [
+      (taskLog) => startFeedCompaction(compaction, taskLog),
+      (taskLog) => startStateSettling(states, node.writes, config.sync.settle_interval_seconds * 1000, taskLog),
+    ],
   };
 }

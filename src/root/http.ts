@@ -1,0 +1,93 @@
+/**
+ * The node's HTTP app: the request log and metrics first, then the operations pages, the hub's
+ * sync endpoints, both interfaces' endpoints and the API document; the error handler last. The
+ * cash-desk lane answers a till's plain calls in front of it (src/http/cash-desk-lane.ts).
+ */
+import type { RequestListener } from 'node:http';
+import express from 'express';
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { pathNotFound } from '../core/errors.js';
+import { schemaVersion } from '../db/migrate.js';
+import { apiDocsEndpoints } from '../features/api-docs/api-docs.routes.js';
+import { HUB_SYNC_ROUTES } from '../features/api-docs/hub-sync-routes.js';
+import { createAuthenticator } from '../http/authenticate.js';
+import { cashDeskLane } from '../http/cash-desk-lane.js';
+import type { Endpoint } from '../http/endpoint.js';
+import { errorHandler } from '../http/error-handler.js';
+import { IdempotencyKeys } from '../http/idempotency.js';
+import { openApiDocument } from '../http/openapi.js';
+import { documented, mountPlainEndpoints } from '../http/plain-endpoint.js';
+import { parseQuery } from '../http/query.js';
+import { mountEndpoints } from '../http/routes.js';
+import { healthEndpoints } from '../ops/health.routes.js';
+import { createHttpMetrics } from '../ops/http-metrics.js';
+import { createNodeStatus } from '../ops/node-status.js';
+import { createObserver, observeRequests } from '../ops/request-log.js';
+import { registerSyncMetrics } from '../ops/sync-metrics.js';
+import type { Hub } from './hub.js';
+import type { Node } from './node.js';
+import type { Services } from './services.js';
+import type { HubAsks } from './store.js';
+
+export interface HttpParts {
+  node: Node;
+  config: Config;
+  services: Services;
+  endpoints: Endpoint[];
+  /** On a hub, its sync endpoints and what stores said of themselves. */
+  hub: Hub | undefined;
+  /** At a store with a hub, where its history reads and customer-app logins go first. */
+  asks: HubAsks | undefined;
+  clock: Clock;
+  log: Logger;
+}
+
+export function createHttp({ node, config, services, endpoints, hub, asks, clock, log }: HttpParts) {
+  const metrics = createHttpMetrics();
+  const observe = createObserver(log, metrics);
+  const status = createNodeStatus({
+    db: node.db,
+    config,
+    nodeId: node.identity.nodeId,
+    schemaVersion: schemaVersion(),
+    users: services.users,
+    contacts: hub?.contacts,
+    clock,
+  });
+  registerSyncMetrics(metrics.registry, config.mode, status.figures);
+  const operations = [...healthEndpoints(status.health, metrics.registry), ...status.pages];
+  const docs = apiDocsEndpoints(() => openApiDocument(endpoints, [...documented(operations), ...documented(docs), ...(hub ? HUB_SYNC_ROUTES : [])]));
+
+  const http = express();
+  http.disable('x-powered-by');
+  // No ETag: API answers are not cached by clients, and hashing every body costs the cash
+  // desk's calls ~1 % (checkout bench profile).
+  http.set('etag', false);
+  http.set('trust proxy', 'loopback');
+  http.set('query parser', parseQuery);
+  http.use(observeRequests(observe));
+  mountPlainEndpoints(http, operations);
+  if (hub) http.use('/sync/v1', hub.router);
+  const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
+  http.use(parseBody);
+  const mounting = {
+    operations: node.operations,
+    authenticate: createAuthenticator(services),
+    idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
+    history: asks?.history,
+    sessions: asks?.sessions,
+  };
+  mountEndpoints(http, endpoints, mounting);
+  mountPlainEndpoints(http, docs);
+  http.use((request) => {
+    throw pathNotFound(request.path);
+  });
+  http.use(errorHandler(log, config.http.body_limit_bytes));
+  const listener: RequestListener = cashDeskLane(
+    { endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes },
+    http,
+  );
+  return { http, listener, close: () => metrics.close() };
+}
