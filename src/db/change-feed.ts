@@ -6,7 +6,7 @@ import type { Statements } from './statements.js';
  * The tables the hub makes and publishes again and again: customer states at each push that
  * brings their facts and again as they settle, the recommendation model at each of its
  * steps. The newest change of such a row carries it whole, so it is all a store needs, and
- * the older ones go as it comes (migration 17), found by the index on the feed for these
+ * the older ones go as it comes, found by the index on the feed for these
  * tables alone; its WHERE must be repeated word for word for SQLite to use it.
  */
 export const NEWEST_ALONE: readonly string[] = [

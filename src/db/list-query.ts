@@ -1,7 +1,7 @@
 /**
  * Collection queries: optional filters joined with AND, an ORDER BY from the paging
  * parameters, LIMIT/OFFSET, and a count of the matches for `total_items` that stops at the
- * last item paging can reach (src/DECISIONS.md). A list sorts only by fields an index keeps
+ * last item paging can reach (src/decisions/0008-list-paging.md). A list sorts only by fields an index keeps
  * in order, ties broken by the table's rowid, which every index holds: so a page reads at
  * most its offset and count in index entries, never the whole table. Statements are
  * prepared once per distinct SQL text and kept by the repository that owns the cache.

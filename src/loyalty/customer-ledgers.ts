@@ -1,12 +1,12 @@
 /**
  * A customer's balances, the one reader every node uses: the hub's compacted state of the
- * customer (customer_states, migration 0009) folded on with this node's own facts stamped
+ * customer (customer_states) folded on with this node's own facts stamped
  * after the state's horizon (customer_ledgers, kept by triggers). The state's lots and debt
  * are where the fold of the facts up to its horizon stands; its tail and this node's later
  * facts, merged in HLC order with a fact in both counted once, are folded from there
  * (src/loyalty/ledger-fold.ts). Credit never expires: its balance is the state's sum, its
  * credit tail and this node's later credit facts, each counted once (src/loyalty/CONTEXT.md).
- * A customer with more of these facts than a row lists (migration 16: a house card while a
+ * A customer with more of these facts than a row lists (a house card while a
  * silent store holds the horizon back) has 'records' in place of the list, and those facts
  * are read from the records.
  */
@@ -65,7 +65,7 @@ interface LedgerRow {
   credit_tail: string | null;
 }
 
-/** A fact as migration 0009 writes it: kind, points, a collection's valid_to or a redemption's created_at, stamp, id. */
+/** A fact as the ledger triggers write it: kind, points, a collection's valid_to or a redemption's created_at, stamp, id. */
 export type StoredFact = ['c' | 'r', number, string | null, string, string];
 /**
  * A lot as customer_states holds it: points left, and its expiry as the milliseconds after
@@ -95,19 +95,19 @@ export function decodeLots(text: string): Lot[] {
     return { remaining, valid_to: previous };
   });
 }
-/** A credit fact as migration 0009 writes it: minor units (negative for a redemption), stamp, id. */
+/** A credit fact as the ledger triggers write it: minor units (negative for a redemption), stamp, id. */
 export type StoredCredit = [number, string, string];
 
 const LEDGER_COLUMNS = 'l.point_facts, l.credit_facts, s.horizon, s.lots, s.debt_milli, s.tail, s.credit_minor, s.credit_tail';
 
-/** What a list holds instead of its facts when there are too many to list (migration 16): read them from the records. */
+/** What a list holds instead of its facts when there are too many to list: read them from the records. */
 const IN_RECORDS = 'records';
 
 export class CustomerLedgers {
   private readonly row;
   private readonly byCard;
   private readonly sameExpiry: Statement<[string, string | null, string], { id: string; points_milli: number }>;
-  /** A customer's facts after a stamp, listed as migration 16's triggers list them. */
+  /** A customer's facts after a stamp, listed as the ledger triggers list them. */
   private readonly pointFacts: Statement<[string, string], string>;
   private readonly creditFacts: Statement<[string, string], string>;
 
@@ -199,7 +199,7 @@ export class CustomerLedgers {
     return this.listed(customerId, this.row.get(customerId, customerId)!);
   }
 
-  /** The row with the facts of a list too long to keep (migration 16) read from the records. */
+  /** The row with the facts of a list too long to keep read from the records. */
   private listed<Row extends LedgerRow>(customerId: string, row: Row): Row {
     if (row.point_facts !== IN_RECORDS && row.credit_facts !== IN_RECORDS) return row;
     const horizon = row.horizon ?? '';

@@ -1,5 +1,5 @@
 /**
- * The hub publishes each customer's compacted state (customer_states, migration 0009) in the
+ * The hub publishes each customer's compacted state (customer_states) in the
  * transaction that changes their point or credit records: the fold of their point records up
  * to a horizon (its lots, one per expiry, and its debt) and the point facts after it (the
  * tail), the credit balance up to the horizon and the credit facts after it. Stores fold on
@@ -182,7 +182,7 @@ export class CustomerStates {
     return this.unsettled.all(this.horizon(), limit);
   }
 
-  /** Customers with records and no state yet (a hub upgraded from schema 8), up to `limit`. */
+  /** Customers with records and no state yet (a hub upgraded from a release before customer states), up to `limit`. */
   unpublishedCustomers(limit: number): string[] {
     return this.unpublished.all(limit);
   }

@@ -231,7 +231,7 @@ export class LedgerRecords {
    * When points collected now expire: at the end of the day (in the chain's time zone) the
    * program's point validity from now ends in, or never. A customer's points of one day share
    * an expiry, so the hub's published state holds a lot per day of points left, not one per
-   * bill (src/loyalty/CONTEXT.md, src/DECISIONS.md).
+   * bill (src/loyalty/CONTEXT.md, src/decisions/0040-points-expire-end-of-day.md).
    */
   private validTo(): string | null {
     const days = this.program.load()?.point_validity_days;

@@ -43,7 +43,7 @@ export class ProgramRepo {
    * Without `at`, the loaded program, or undefined before `loyaltyd program load`. Parsed once
    * per version of the row: every checkout call asks for it.
    *
-   * With `at` (epoch ms), the version in force then (src/db/migrations/0020-program-history.ts):
+   * With `at` (epoch ms), the version in force then (program_history):
    * the newest that came into force at or before it. An instant before the first version this
    * node knows is judged by that first version, since an operation needs a program to be judged
    * by and no earlier one is kept (a node that took the history's migration or bootstrapped

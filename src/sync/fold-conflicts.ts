@@ -28,7 +28,7 @@ export class FoldConflicts {
       `INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
     );
-    // An application a cancellation released (migration 0010) no longer uses the voucher.
+    // An application a cancellation released (voucher_releases) no longer uses the voucher.
     this.applications = db.prepare(
       `SELECT count(*) AS n, group_concat(coalesce(store_id, '-')) AS stores FROM voucher_applications a
        WHERE voucher_id = ? AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id)`,

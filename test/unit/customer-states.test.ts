@@ -236,7 +236,7 @@ describe('a hub opened on records with no state (upgraded from schema 8)', () =>
     const first = openNode({ data_dir: folder, mode: 'hub', offline: OFFLINE }, () => NOW);
     expect(states(first)).toBe(1);
     expect(first.db.prepare("SELECT value FROM meta WHERE key = 'customer_states.swept_at'").pluck().get()).toBe(new Date(NOW).toISOString());
-    // A record written behind the daemon's back (src/sync/CONTEXT.md): in a state from the customer's next write, not from a start.
+    // A record written behind the daemon's back (src/decisions/0042-state-in-every-write.md): in a state from the customer's next write, not from a start.
     first.db.exec('DELETE FROM customer_states; DELETE FROM customer_state_tails');
     first.close();
     const second = openNode({ data_dir: folder, mode: 'hub', offline: OFFLINE }, () => NOW);

@@ -1,5 +1,5 @@
 /**
- * Vouchers a cancellation gives back (issue 18): a voucher's applied state is the fold of its
+ * Vouchers a cancellation gives back: a voucher's applied state is the fold of its
  * application facts, and a cancelled bill's application is released by a fact of its own,
  * so that both stay insert-only and every node folds them alike. An application with a
  * release no longer counts: the voucher is the customer's to use again. The release's id

@@ -1,5 +1,5 @@
 /**
- * Credit given or taken by hand (issue 18: POST /credits/actions/…) says where it comes from
+ * Credit given or taken by hand (POST /credits/actions/…) says where it comes from
  * as a point record does: its credit type, the partner and the operator's note (the Credit
  * structure of today's spec). A purchase's credit records leave them empty.
  */

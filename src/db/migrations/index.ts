@@ -1,3 +1,9 @@
+/**
+ * The database's schema, one migration a file (`NNNN-name.ts`, exporting its SQL), listed here in
+ * order and applied by `src/db/migrate.ts`, each in its own transaction; `0001/` holds the first
+ * migration's statements, one file per area. A released migration never changes: a schema change is
+ * a new migration appended to the list.
+ */
 import * as initial from './0001-initial.js';
 import * as stampIndexes from './0002-stamp-indexes.js';
 import * as recommendationModel from './0003-recommendation-model.js';

@@ -1,3 +1,9 @@
+/**
+ * Campaigns and their products (`/campaigns`, `/campaign-products`), with the stores a campaign
+ * product is limited to (its campaign-product store records; one without is offered everywhere):
+ * the campaign prices a till's bill is priced with. Head office's data, written at the hub and
+ * replicated to every store.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { CampaignProductStoreRecordsRepo } from './campaign-product-store-records.repo.js';
 import { CampaignProductStoreRecordsService } from './campaign-product-store-records.service.js';

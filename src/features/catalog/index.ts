@@ -1,3 +1,8 @@
+/**
+ * The product catalogue: products with their external ids per list (`plu_ids`), product groups,
+ * product brands and purchase item types. Reward conditions and earning rules name these; head
+ * office's data, written at the hub and replicated to every store.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { ProductBrandsRepo } from './product-brands.repo.js';
 import { productBrandsRoutes } from './product-brands.routes.js';

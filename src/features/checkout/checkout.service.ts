@@ -158,7 +158,7 @@ export class CheckoutService {
 
 /**
  * An anonymous bill (neither card_number nor customer_id) is priced, but what only a
- * customer has is refused rather than dropped (issue 18): vouchers, points and credit to pay with.
+ * customer has is refused rather than dropped: vouchers, points and credit to pay with.
  */
 function refuseWhatNeedsACustomer(request: AcceptPayment): void {
   const asked = [

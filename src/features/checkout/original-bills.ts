@@ -27,7 +27,7 @@ export const OriginalBill = z.object({
   owner: z.string().nullable(),
   points: z.array(z.object({ id: z.string(), kind: Kind, points_milli: z.number().int() })),
   credits: z.array(z.object({ id: z.string(), customer_id: z.string(), kind: Kind, amount_minor: z.number().int() })),
-  /** The vouchers it used, which its cancellation gives back (absent from a hub before issue 18). */
+  /** The vouchers it used, which its cancellation gives back (absent from a hub of a release before cancellations gave vouchers back). */
   vouchers: z.array(z.object({ id: z.string(), voucher_id: z.string() })).default([]),
   /** The purchase that already cancels it, if any. */
   cancellation: z.string().nullable(),

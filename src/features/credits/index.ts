@@ -1,3 +1,8 @@
+/**
+ * Credit records (`/credits`): reads with the customer's available credit, and the enterprise
+ * actions that deposit, reduce and transfer credit, each a fact of the credit ledger folded like
+ * every other balance (`src/loyalty/`).
+ */
 import { ProgramRepo } from '../../loyalty/program.repo.js';
 import { FoldConflicts } from '../../sync/fold-conflicts.js';
 import type { Feature, FeaturePorts } from '../feature.js';

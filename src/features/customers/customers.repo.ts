@@ -49,7 +49,7 @@ export class CustomersRepo {
       `SELECT c.id, c.email, c.password_hash, c.state FROM cards k JOIN customers c ON c.id = k.customer_id
        WHERE k.card_number = ? AND k.state = 1`,
     );
-    // The cash desk needs only the id: one search of an index that holds it (migration 0005),
+    // The cash desk needs only the id: one search of an index that holds it (cards_for_checkout),
     // no table row and no join to customers. SQLite would pick the unique index on
     // card_number and read the row; INDEXED BY keeps the plan, or fails loudly without it.
     this.idByCardNumber = db

@@ -1,3 +1,8 @@
+/**
+ * Customers, their cards and their source records (`/customers`, `/cards`,
+ * `/customer-source-records`): chain data every node holds, written at the hub or registered at a
+ * store and replicated; a customer session sees only its own.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { CardsRepo } from './cards.repo.js';
 import { cardsRoutes } from './cards.routes.js';

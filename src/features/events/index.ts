@@ -1,3 +1,8 @@
+/**
+ * Customer events (`/events`), their groups and their properties (`/event-groups`,
+ * `/event-properties`), with the property records an event carries. Events are facts of the store
+ * that records them.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { EventGroupsRepo } from './event-groups.repo.js';
 import { eventGroupsRoutes } from './event-groups.routes.js';

@@ -1,3 +1,7 @@
+/**
+ * Orders (`/orders`): a customer's orders, recorded as facts of the node that takes them and read
+ * from the hub at a store with one.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { OrdersRepo } from './orders.repo.js';
 import { ordersRoutes } from './orders.routes.js';

@@ -1,3 +1,7 @@
+/**
+ * Purchase reads (`/purchases`): the list, one purchase with its items, points and vouchers, and
+ * its payment summary. The cash desk's calls that make purchases are in `src/features/checkout/`.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { StoresRepo } from '../stores/stores.repo.js';
 import { VoucherPresenter } from '../vouchers/voucher-presenter.js';

@@ -12,7 +12,7 @@ const SORTABLE: Record<(typeof PURCHASE_SORT_FIELDS)[number], string> = { purcha
 
 /**
  * A customer's purchases, by index: those the till named them on, and those assigned to them
- * later (migration 18), of which CUSTOMER keeps the ones whose first assignment is theirs.
+ * later (purchase_assignments_by_customer), of which CUSTOMER keeps the ones whose first assignment is theirs.
  * CUSTOMER alone read every purchase the node holds.
  */
 function ofCustomer(customerId: string | undefined): Filter {

@@ -1,3 +1,9 @@
+/**
+ * The recommendation engine (interface.md: eliminate, order, combined) and the model it answers
+ * from: the hub, or a store without one, follows its change feed, folds each purchase into counters
+ * and publishes a product's neighbours, a customer's profile and the best sellers as replicated
+ * rows (`src/decisions/0051-recommendation-model.md`).
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { ModelAccumulatorsRepo } from './model-accumulators.repo.js';
 import { ModelBuilder } from './model-builder.service.js';

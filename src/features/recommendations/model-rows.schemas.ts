@@ -1,5 +1,5 @@
 /**
- * The replicated model rows (migration 0003), as stored. Each list is `[[key, integer], …]`
+ * The replicated model rows (the recommendation model's tables every node holds), as stored. Each list is `[[key, integer], …]`
  * in JSON, best first: a product's neighbours with their cosine in thousandths, a
  * customer's keys with their weights, a store's best sellers with their bills.
  */

@@ -1,6 +1,6 @@
 /**
  * The group and brand of products, kept in memory while the catalogue does not change:
- * migration 0003's triggers bump a version with every change to products, read once per
+ * triggers bump recommendation_catalog_version with every change to products, read once per
  * answer. A product not found is remembered too, until the next change.
  */
 import type { ProductKind } from './purchase-lines.js';

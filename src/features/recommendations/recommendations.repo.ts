@@ -62,7 +62,7 @@ export class RecommendationsRepo {
     return new Map(this.bestSellerRows.all(JSON.stringify(keys)).map((row) => [row.id, this.parsedBestSellers.of(row)]));
   }
 
-  /** Changes with every change to products (migration 0003's triggers). */
+  /** Changes with every change to products (recommendation_catalog_version, bumped by triggers on products). */
   catalogVersion(): number {
     return this.version.get()!.version;
   }

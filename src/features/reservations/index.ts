@@ -1,3 +1,8 @@
+/**
+ * Product reservations (`/product-reservations`) and their sources
+ * (`/product-reservation-sources`): a reservation's state is the fold of its state changes, states
+ * 0–8, a new one starting at 1 and cancel moving any to 0 (DESIGN §6).
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { ProductReservationsRepo } from './product-reservations.repo.js';
 import { productReservationsRoutes } from './product-reservations.routes.js';

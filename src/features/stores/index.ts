@@ -1,3 +1,7 @@
+/**
+ * Stores (`/stores`), their property records and store-group records, and the store groups master
+ * data loads: head office's data, written at the hub and replicated to every store.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { StoreRecordsRepo } from './store-records.repo.js';
 import { storeRecordsRoutes } from './store-records.routes.js';

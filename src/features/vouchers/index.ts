@@ -1,3 +1,8 @@
+/**
+ * Rewards (`/rewards`) and the vouchers made from them (`/vouchers`, `create-voucher`,
+ * `apply-voucher`), with the vouchers `loyaltyd import` brings from a chain's previous system. A
+ * voucher's applied state is the fold of its applications.
+ */
 import type { Feature, FeaturePorts } from '../feature.js';
 import { StoresRepo } from '../stores/stores.repo.js';
 import { VoucherIssuer } from './voucher-issuing.service.js';

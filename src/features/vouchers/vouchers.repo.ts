@@ -5,8 +5,8 @@ import type { Page, Paging } from '../../core/paging.js';
 import type { REWARD_SORT_FIELDS, VOUCHER_SORT_FIELDS, RewardRow, VoucherRow } from './vouchers.schemas.js';
 
 /**
- * A voucher with its first application by HLC that no cancellation released: the fold that
- * decides where it was applied (migration 0010).
+ * A voucher with its first application by HLC that no cancellation released (voucher_releases):
+ * the fold that decides where it was applied.
  */
 const VOUCHER_FROM = `vouchers v LEFT JOIN voucher_applications a ON a.id = (
   SELECT x.id FROM voucher_applications x WHERE x.voucher_id = v.id

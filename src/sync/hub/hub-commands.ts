@@ -132,7 +132,7 @@ export class HubCommands {
 
   /**
    * The newest stamp of the node's commands this hub holds: '' when it holds none, undefined
-   * when it cannot tell (its progress predates migration 14). A bootstrapping store reads it
+   * when it cannot tell (its progress rows were kept before it recorded command stamps). A bootstrapping store reads it
    * from the snapshot (src/sync/store/replay.ts).
    */
   heldThrough(nodeId: string): string | undefined {

@@ -166,7 +166,7 @@ async function runEffects(effects: Effect[], log: Logger): Promise<void> {
 }
 
 /**
- * Whether the store holds scopes (src/sync/protocol/scopes.ts): from schema 9 on it reads balances from
+ * Whether the store holds scopes (src/sync/protocol/scopes.ts): from the schema with customer states on it reads balances from
  * customer states, so it is sent no other node's facts; a store a version behind is sent all.
  */
 function scoped(request: Request): boolean {

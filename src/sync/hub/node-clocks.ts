@@ -1,6 +1,6 @@
 /**
- * The stamp each store reports, on every pull, as having pushed everything up to (migration
- * 0009): the bound of the horizon of the customer states the hub publishes
+ * The stamp each store reports, on every pull, as having pushed everything up to
+ * (sync_node_clocks): the bound of the horizon of the customer states the hub publishes
  * (src/loyalty/customer-states.ts). A report is never ahead of the hub's own clock.
  */
 import type { Statement } from 'better-sqlite3';

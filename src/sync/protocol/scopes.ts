@@ -52,7 +52,7 @@ export const SCOPES: Readonly<Record<string, Scope>> = {
   vouchers: 'customer-state',
   customer_states: 'customer-state',
   // A voucher's applications are its used state until the hub publishes that state itself
-  // (issue 17, the next step): until then they reach every store, few as they are.
+  // (the next step): until then they reach every store, few as they are.
   voucher_applications: 'customer-state',
   // A cancellation's release of a voucher's application travels with the applications it folds with.
   voucher_releases: 'customer-state',

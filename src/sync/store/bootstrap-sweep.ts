@@ -2,7 +2,7 @@
  * A store that bootstraps again (its position fell behind the hub's compacted feed,
  * src/sync/hub/feed-compaction.ts) may hold rows the hub deleted meanwhile: their tombstones are
  * gone from the feed, and the snapshot only upserts. So the load notes every row the snapshot
- * sends (sync_snapshot_seen, migration 0009) and, in the transaction that ends it, deletes the
+ * sends (sync_snapshot_seen) and, in the transaction that ends it, deletes the
  * rows of the tables every node holds that the snapshot did not send — all but this store's
  * own rows the hub has not acknowledged yet, or holds no more (a replay is due,
  * src/sync/store/replay.ts), which are on their way to it. A row it

@@ -1,6 +1,6 @@
 /**
  * Changes from the hub that this store's schema could not take whole (src/sync/store/local-schema.ts),
- * kept in feed order in `sync_deferred` (migration 0007) until an upgrade gives the store
+ * kept in feed order in `sync_deferred` until an upgrade gives the store
  * their tables and columns. Then each is applied again, whole. Its known columns were
  * applied when it came, under its own stamp, so the replay lets a change win over a row of
  * the same stamp; a row changed since carries a newer stamp and keeps its values, which the
