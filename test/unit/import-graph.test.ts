@@ -4,7 +4,7 @@
  * relative path counts, type-only ones too: a type that points up is a dependency that
  * points up.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -125,5 +125,33 @@ describe('the import graph of src/', () => {
     expect(cycles(made)).toEqual(['features/b/b.ts ↔ loyalty/a.ts']);
     expect(FORBIDDEN[layerOf('loyalty/a.ts')]).toContain(layerOf('features/b/b.ts'));
     expect(ROOT_IMPORTERS).not.toContain(layerOf('features/b/b.ts'));
+  });
+});
+
+/** A folder's opening: its CONTEXT.md (or README.md), else the doc comment its index.ts starts with. */
+function opening(folder: string): string | undefined {
+  for (const name of ['CONTEXT.md', 'README.md']) {
+    const path = join(folder, name);
+    if (existsSync(path))
+      return readFileSync(path, 'utf8')
+        .replace(/^#.*\n/, '')
+        .trim()
+        .split('\n\n')[0];
+  }
+  const index = join(folder, 'index.ts');
+  if (!existsSync(index)) return undefined;
+  return /^\/\*\*([\s\S]*?)\*\//.exec(readFileSync(index, 'utf8'))?.[1];
+}
+
+function folders(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => [join(folder, entry.name), ...folders(join(folder, entry.name))]);
+}
+
+describe('the folders of src/', () => {
+  it('each open with a paragraph saying what the folder holds', () => {
+    const silent = folders(SRC).filter((folder) => (opening(folder)?.trim().length ?? 0) < 40);
+    expect(silent.map((folder) => relative(SRC, folder))).toEqual([]);
   });
 });
