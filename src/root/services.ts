@@ -68,7 +68,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     points,
     credits: new CreditsRepo(db),
     records: new LedgerRecords(new ProgramRepo(db, () => node.operations.asOf()), newId, clock, config.time_zone),
-    balances: node.ledgers,
+    balances: node.balances,
     policy: new RedemptionPolicy(
       config,
       points,

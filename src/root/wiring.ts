@@ -64,7 +64,7 @@ export function createHubAuthority(
   const policy = new CommandPolicy(node.db, clock, maxSkewMs);
   const limits = new NodeLimits(node.db, config.authority, config.time_zone);
   const principals = new DelegatedPrincipals(node.db, services.tokensRepo);
-  const conflicts = new FoldConflicts(node.db, node.ledgers, node.newId, clock);
+  const conflicts = new FoldConflicts(node.db, node.balances, node.newId, clock);
   const operations = new HubOperations(
     node.db,
     node.writes,
@@ -232,7 +232,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
       client,
       state,
       node.newId,
-      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
+      new FoldConflicts(node.db, node.balances, node.newId, clock),
       deferred,
       clock,
     ),

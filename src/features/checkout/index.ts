@@ -20,7 +20,7 @@ export const checkoutFeature: Feature = ({ node, config, clock, services, hub })
     new CheckoutService(
       repo,
       bills,
-      node.ledgers,
+      node.balances,
       program,
       new RewardsCatalog(node.db, node.writes),
       new CashDeskCampaigns(repo, node.writes),
@@ -33,7 +33,7 @@ export const checkoutFeature: Feature = ({ node, config, clock, services, hub })
       services.customersRepo,
       services.ledger,
       program,
-      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
+      new FoldConflicts(node.db, node.balances, node.newId, clock),
       node.writes,
       node.newId,
       clock,

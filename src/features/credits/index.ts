@@ -12,7 +12,7 @@ export const creditsFeature: Feature = ({ node, config, clock, services }) =>
       services.ledger,
       services.customersRepo,
       new ProgramRepo(node.db, () => node.operations.asOf()),
-      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
+      new FoldConflicts(node.db, node.balances, node.newId, clock),
       node.writes,
       clock,
       config.time_zone,

@@ -35,7 +35,7 @@ export class PointsService {
       },
       query,
     );
-    const left = this.ledger.balances.pointsLeftOn(page.items, this.clock());
+    const left = this.ledger.balances.pointsLeftMilliOn(page.items, this.clock());
     const points = page.items.map((row, index) => toPoint(row, left[index]!, this.timeZone));
     return { points, total_items: page.total };
   }
@@ -44,7 +44,7 @@ export class PointsService {
     const row = this.ledger.points.byId(id);
     if (!row) throw notFound('points', id);
     assertOwnRecord(context, row.customer_id, 'point_id', id);
-    return toPoint(row, this.ledger.balances.ledger(row.customer_id, this.clock()).pointsLeft(row), this.timeZone);
+    return toPoint(row, this.ledger.balances.standingByRecord(row.customer_id, this.clock()).pointsLeftMilli(row), this.timeZone);
   }
 
   assign(request: AssignPoints): void {

@@ -53,7 +53,7 @@ export class PurchasesService {
   pointRecords(id: string, context: RequestContext) {
     const purchase = this.existing(id, context);
     const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.ledger.points.byId(recordId)!);
-    const left = this.ledger.balances.pointsLeftOn(records, this.clock());
+    const left = this.ledger.balances.pointsLeftMilliOn(records, this.clock());
     const points = records.map((record, index) => toPoint(record, left[index]!, this.timeZone));
     return { points, total_items: points.length };
   }
