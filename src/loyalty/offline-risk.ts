@@ -33,18 +33,18 @@ export class RedemptionPolicy {
     return this.replaying();
   }
 
-  /** Throws unless `milli` points may be redeemed from a known balance of `balance`. */
-  check(customerId: string, milli: number, balance: number, field = 'amount'): void {
+  /** Throws unless `milli` points may be redeemed from a known balance of `balanceMilli`. */
+  check(customerId: string, milli: number, balanceMilli: number, field = 'amount'): void {
     if (this.replaying()) return;
     const guarded = this.guarded();
-    const margin = guarded ? this.config.offline.redemption_margin_points * 1000 : 0;
-    if (milli > balance - margin) {
+    const marginMilli = guarded ? this.config.offline.redemption_margin_points * 1000 : 0;
+    if (milli > balanceMilli - marginMilli) {
       throw badRequest([
         {
           name: field,
           reason: 'not_enough_points_for_payment',
           value: String(milli / 1000),
-          message: `The customer has ${balance / 1000} points${margin ? `, of which ${margin / 1000} are held back while offline` : ''}`,
+          message: `The customer has ${balanceMilli / 1000} points${marginMilli ? `, of which ${marginMilli / 1000} are held back while offline` : ''}`,
         },
       ]);
     }
@@ -55,8 +55,8 @@ export class RedemptionPolicy {
       const now = this.clock();
       const localDay = formatTimestamp(now, this.timeZone).slice(0, 10);
       const startOfDay = new Date(parseTimestamp(`${localDay} 00:00:00`, this.timeZone) ?? now).toISOString();
-      const today = this.points.redeemedHereSince(customerId, startOfDay, this.nodeId);
-      if (today + milli > cap * 1000) {
+      const todayMilli = this.points.redeemedHereSince(customerId, startOfDay, this.nodeId);
+      if (todayMilli + milli > cap * 1000) {
         throw invalidParam(field, 'offline_redemption_limit', milli / 1000, `At most ${cap} points a day per customer are redeemed here`);
       }
     }
