@@ -27,7 +27,7 @@
 import type { Statement } from 'better-sqlite3';
 import { isOwnPasswordHash } from '../../auth/passwords.js';
 import type { Clock } from '../../core/clock.js';
-import { msOfStamp } from '../../core/hlc.js';
+import { msOfStamp, originOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import type { PushedCommand, RowChange } from '../protocol/protocol.js';
 
@@ -193,6 +193,6 @@ export class CommandPolicy {
     if (skew === 'rejects' && ahead > this.maxSkewMs) {
       throw new CommandRejected(`${what} is stamped ${Math.round(ahead / 1000)} s ahead of the hub's clock (at most ${this.maxSkewMs / 1000} s)`);
     }
-    return stamp.slice(18);
+    return originOfStamp(stamp);
   }
 }

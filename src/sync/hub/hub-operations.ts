@@ -18,7 +18,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
-import { msOfStamp, type HybridLogicalClock } from '../../core/hlc.js';
+import { msOfStamp, originOfStamp, stampInOrigin, type HybridLogicalClock } from '../../core/hlc.js';
 import type { Operations } from '../../core/operations.js';
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
@@ -101,7 +101,7 @@ export class HubOperations {
       this.hlc.observe(stamp);
       return stamp;
     }
-    return `${this.hlc.now().slice(0, 18)}${stamp.slice(18)}`;
+    return stampInOrigin(this.hlc.now(), originOfStamp(stamp));
   }
 
   /** A replicated change with the stamp the hub takes for it, in the change and in its row. */
@@ -137,7 +137,7 @@ export class HubOperations {
     const claimed = new Map(command.changes.map((change) => [`${change.entity} ${change.entity_id}`, change.hlc]));
     const stampOf = (table: string, id: string) => {
       const stamp = claimed.get(`${table} ${id}`);
-      return stamp !== undefined && stamp.slice(18) === origin ? this.stampFor(stamp) : `${this.hlc.now().slice(0, 18)}${origin}`;
+      return stamp !== undefined && originOfStamp(stamp) === origin ? this.stampFor(stamp) : stampInOrigin(this.hlc.now(), origin);
     };
     // One savepoint for the operation, its writes joining it: the limits' judgement or any
     // failure takes all of it back.

@@ -13,6 +13,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
+import { hlcOriginSql } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { heldByHubThrough } from './replay.js';
@@ -68,7 +69,7 @@ export interface RetentionOutcome {
 }
 
 /** `row` is old enough and, when this node made it, acknowledged. Parameters: cutoff, own node id, acked stamp. */
-const settled = (row: string) => `(${row}.last_change < @cutoff AND (substr(${row}.hlc, 19) != @node OR ${row}.hlc <= @acked))`;
+const settled = (row: string) => `(${row}.last_change < @cutoff AND (${hlcOriginSql(`${row}.hlc`)} != @node OR ${row}.hlc <= @acked))`;
 
 export class Retention {
   private readonly steps: { table: string; windowEnd: Statement<[number], number | null>; select: Statement; deletes: Statement[] }[];
