@@ -13,7 +13,7 @@ import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { ReplicatedApply } from '../replicated-apply.js';
 import { CustomerStates, type TouchedRecords } from '../../loyalty/customer-states.js';
-import { generationDiverged, sequenceGap } from '../../core/errors.js';
+import { generationDiverged, sequenceGap } from '../../core/sync-errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
 import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from '../fold-conflicts.js';

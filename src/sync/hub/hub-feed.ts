@@ -9,7 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
-import { cursorExpired } from '../../core/errors.js';
+import { cursorExpired } from '../../core/sync-errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
 import type { ChangesPage, FeedChange, SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
