@@ -93,21 +93,21 @@ export function createHubAuthority(
     checkPasswordSetups(services.customersRepo),
     listDuplicateRegistrations(node.db, node.newId, clock),
   ];
-  const commands = new HubCommands(
-    node.db,
-    node.writes,
-    node.replicated,
+  const commands = new HubCommands({
+    db: node.db,
+    writes: node.writes,
+    replicated: node.replicated,
     policy,
     conflicts,
     effects,
-    node.states,
+    states: node.states,
     completions,
     clock,
     operations,
-    held,
-    new ClockSkews(node.db, node.newId),
+    holds: held,
+    skews: new ClockSkews(node.db, node.newId),
     maxSkewMs,
-  );
+  });
   return { commands, held };
 }
 

@@ -94,6 +94,16 @@ const STAMP = /^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/;
 
 export class CommandRejected extends Error {}
 
+/** The reason a command is answered rejected with: its CommandRejected's, or what a constraint it broke means; any other error is thrown on. */
+export function rejectionReason(error: unknown): string {
+  if (error instanceof CommandRejected) return error.message;
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'not_found';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'already_exists';
+  if (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_ERROR') return 'not_allowed_value';
+  throw error;
+}
+
 /**
  * Why the hub would refuse a command writing these changes, whoever stamped them; undefined
  * when it would not. A store with a hub asks before it queues a write (src/root/node.ts), so the
