@@ -45,18 +45,30 @@ import type { Importer } from './import-file.js';
 
 export function importers(app: App, config: Config): Record<string, Importer> {
   const { node } = app;
-  const customers = new CustomersService(app.services.customersRepo, node.writes, node.newId, config.time_zone, false);
-  const cards = new CardsService(new CardsRepo(node.db), app.services.customersRepo, node.writes, node.newId, config.time_zone);
+  const customers = new CustomersService({
+    repo: app.services.customersRepo,
+    writes: node.writes,
+    newId: node.newId,
+    timeZone: config.time_zone,
+    passwordsAtHeadOffice: false,
+  });
+  const cards = new CardsService({
+    repo: new CardsRepo(node.db),
+    customers: app.services.customersRepo,
+    writes: node.writes,
+    newId: node.newId,
+    timeZone: config.time_zone,
+  });
   const storesRepo = new StoresRepo(node.db);
   const stores = new StoresService(storesRepo, node.writes, node.newId, config.time_zone);
-  const catalog = new CatalogRecordsService(
-    new ProductsRepo(node.db),
-    new ProductGroupsRepo(node.db),
-    new ProductBrandsRepo(node.db),
-    storesRepo,
-    node.writes,
-    node.newId,
-  );
+  const catalog = new CatalogRecordsService({
+    products: new ProductsRepo(node.db),
+    groups: new ProductGroupsRepo(node.db),
+    brands: new ProductBrandsRepo(node.db),
+    stores: storesRepo,
+    writes: node.writes,
+    newId: node.newId,
+  });
   const campaigns = new CampaignsService(new CampaignsRepo(node.db), node.writes, node.newId, config.time_zone);
   const itemTypes = new PurchaseItemTypesService(new PurchaseItemTypesRepo(node.db), node.writes, node.newId);
   const events = new EventLookupsService(new EventPropertiesRepo(node.db), new EventGroupsRepo(node.db), node.writes, node.newId);

@@ -15,18 +15,38 @@ import type { PointsRepo } from './points.repo.js';
 import { fromMinor } from '../core/money.js';
 import { formatTimestamp, parseTimestamp } from '../core/time.js';
 
+/** What RedemptionPolicy is built from. */
+export interface RedemptionPolicyOptions {
+  config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  points: PointsRepo;
+  /** When this node last synced with the hub (an ISO timestamp), or undefined for never. */
+  lastSyncAt: () => string | undefined;
+  nodeId: string;
+  clock: Clock;
+  timeZone: string;
+  /** Whether a store's operation is being run again at the hub (src/core/operations.ts). */
+  replaying: () => boolean;
+}
+
 export class RedemptionPolicy {
-  constructor(
-    private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>,
-    private readonly points: PointsRepo,
-    /** When this node last synced with the hub (an ISO timestamp), or undefined for never. */
-    private readonly lastSyncAt: () => string | undefined,
-    private readonly nodeId: string,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-    /** Whether a store's operation is being run again at the hub (src/core/operations.ts). */
-    private readonly replaying: () => boolean,
-  ) {}
+  private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  private readonly points: PointsRepo;
+  private readonly lastSyncAt: () => string | undefined;
+  private readonly nodeId: string;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+  private readonly replaying: () => boolean;
+
+  constructor(options: RedemptionPolicyOptions) {
+    const { config, points, lastSyncAt, nodeId, clock, timeZone, replaying } = options;
+    this.config = config;
+    this.points = points;
+    this.lastSyncAt = lastSyncAt;
+    this.nodeId = nodeId;
+    this.clock = clock;
+    this.timeZone = timeZone;
+    this.replaying = replaying;
+  }
 
   /** Whether the write being made is a store's fact the hub runs again: judged at the till, not here. */
   judgedAtTill(): boolean {

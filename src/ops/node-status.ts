@@ -47,7 +47,7 @@ export function createNodeStatus(node: Pick<Node, 'db'>, config: Config, users: 
   );
   return {
     contacts,
-    router: statusRouter(new StatusViews(node.db, config, clock, fleet, settling), users, config.auth.bearer_ttl_seconds),
+    router: statusRouter(new StatusViews({ db: node.db, config, clock, fleet, settling }), users, config.auth.bearer_ttl_seconds),
     reasons: () => health.reasons(),
     figures: () => syncFigures(sync(), clock, fleet, settling),
     sync,

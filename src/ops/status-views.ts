@@ -20,16 +20,31 @@ interface ConflictRow {
   detected_at: string;
 }
 
+/** What StatusViews is built from. */
+export interface StatusViewsOptions {
+  db: Db;
+  config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  clock: Clock;
+  fleet: FleetStatus | undefined;
+  settling: SettlingStatusReader | undefined;
+}
+
 export class StatusViews {
   private readonly conflicts;
 
-  constructor(
-    private readonly db: Db,
-    private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>,
-    private readonly clock: Clock,
-    private readonly fleet: FleetStatus | undefined,
-    private readonly settling: SettlingStatusReader | undefined,
-  ) {
+  private readonly db: Db;
+  private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  private readonly clock: Clock;
+  private readonly fleet: FleetStatus | undefined;
+  private readonly settling: SettlingStatusReader | undefined;
+
+  constructor(options: StatusViewsOptions) {
+    const { db, config, clock, fleet, settling } = options;
+    this.db = db;
+    this.config = config;
+    this.clock = clock;
+    this.fleet = fleet;
+    this.settling = settling;
     this.conflicts = db.prepare<[number], ConflictRow>(
       'SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?',
     );

@@ -58,7 +58,17 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const newId = operations.ids(createIdGenerator(clock));
     const statements = new Statements(db);
     const versions = new TableVersions(db);
-    const writes = new WritePath(db, statements, versions, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url, operations);
+    const writes = new WritePath({
+      db,
+      statements,
+      versions,
+      hlc,
+      newId,
+      mode: config.mode,
+      clock,
+      keepsFeed: config.mode === 'hub' || !config.hub?.url,
+      operations,
+    });
     const replicated = new ReplicatedApply(statements, versions, hlc);
     if (config.mode === 'store' && config.hub?.url) {
       writes.refuseCommands(storeRefusal);

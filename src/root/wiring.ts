@@ -65,19 +65,19 @@ export function createHubAuthority(
   const limits = new NodeLimits(node.db, config.authority, config.time_zone);
   const principals = new DelegatedPrincipals(node.db, services.tokensRepo);
   const conflicts = new FoldConflicts(node.db, node.balances, node.newId, clock);
-  const operations = new HubOperations(
-    node.db,
-    node.writes,
-    node.operations,
+  const operations = new HubOperations({
+    db: node.db,
+    writes: node.writes,
+    operations: node.operations,
     kinds,
     policy,
     principals,
     limits,
     conflicts,
-    node.hlc,
+    hlc: node.hlc,
     clock,
     maxSkewMs,
-  );
+  });
   const held = new HeldCommands(node.db, operations, node.newId, clock);
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   const effects = hubEffects({
@@ -131,7 +131,13 @@ export function createHubSyncRouter(
     acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
     originals,
     principals: new DelegatedPrincipals(node.db, services.tokensRepo),
-    feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion(), () => node.hlc.now()),
+    feed: new HubFeed({
+      db: node.db,
+      databaseFile: databaseFile(config.data_dir),
+      replicated: tables,
+      schemaVersion: schemaVersion(),
+      stamp: () => node.hlc.now(),
+    }),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
     requireClientCertificate: config.http.tls?.client_certificates === 'sync',
@@ -156,7 +162,13 @@ const COMPACT_EVERY_MS = 3_600_000;
 /** The hub's feed compaction. */
 export function createFeedCompaction(node: Node, config: Config, clock: Clock): FeedCompaction {
   const limits = new NodeLimits(node.db, config.authority, config.time_zone);
-  return new FeedCompaction(node.db, replicatedTables(node.db), config.sync.feed_retention_days * 86_400_000, clock, limits);
+  return new FeedCompaction({
+    db: node.db,
+    replicated: replicatedTables(node.db),
+    retentionMs: config.sync.feed_retention_days * 86_400_000,
+    clock,
+    limits,
+  });
 }
 
 /** The hub compacts its feed once an hour, the first time an hour after it starts; a run still going skips the next. */
@@ -224,19 +236,19 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     replicated: node.replicated,
     client,
     state,
-    pusher: new Pusher(node.db, client, state, () => node.hlc.now(), clock, settlement),
+    pusher: new Pusher({ db: node.db, client, state, stamp: () => node.hlc.now(), clock, settlement }),
     deferred,
-    puller: new Puller(
-      node.db,
-      node.replicated,
+    puller: new Puller({
+      db: node.db,
+      replicated: node.replicated,
       client,
       state,
-      node.newId,
-      new FoldConflicts(node.db, node.balances, node.newId, clock),
+      newId: node.newId,
+      conflicts: new FoldConflicts(node.db, node.balances, node.newId, clock),
       deferred,
       clock,
-    ),
-    replay: new Replay(node.db, state, client, settlement, clock, config.offline.max_age_hours * 3_600_000),
-    retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
+    }),
+    replay: new Replay({ db: node.db, state, client, settlement, clock, retryMs: config.offline.max_age_hours * 3_600_000 }),
+    retention: new Retention({ db: node.db, state, nodeId: node.identity.nodeId, keepMs: config.retention.local_days * 86_400_000, clock }),
   };
 }

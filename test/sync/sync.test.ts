@@ -345,7 +345,7 @@ describe('sync between a hub and stores', () => {
     // Windows of one row and no budget: each run reads one window. A run that began again
     // from the first table would stop at the empty purchases table every time.
     const { db, state, nodeId } = store.sync;
-    const retention = new Retention(db, state, nodeId, 35 * 86_400_000, store.server.clock.now, 1);
+    const retention = new Retention({ db, state, nodeId, keepMs: 35 * 86_400_000, clock: store.server.clock.now, windowRows: 1 });
     const deletedBy: number[] = [];
     while (records() > 0 && deletedBy.length < 50) deletedBy.push((await retention.run(0)).deleted);
     expect(records()).toBe(0);

@@ -9,7 +9,13 @@ import { campaignsRoutes } from './campaigns.routes.js';
 import { CampaignsService } from './campaigns.service.js';
 
 export const campaignsFeature: Feature = ({ node, config, clock }) => {
-  const products = new CampaignProductsService(new CampaignProductsRepo(node.db), node.writes, node.newId, clock, config.time_zone);
+  const products = new CampaignProductsService({
+    repo: new CampaignProductsRepo(node.db),
+    writes: node.writes,
+    newId: node.newId,
+    clock,
+    timeZone: config.time_zone,
+  });
   const storeRecords = new CampaignProductStoreRecordsService(new CampaignProductStoreRecordsRepo(node.db), products, node.writes, node.newId);
   return [
     ...campaignsRoutes(new CampaignsService(new CampaignsRepo(node.db), node.writes, node.newId, config.time_zone)),

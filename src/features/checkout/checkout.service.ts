@@ -22,19 +22,41 @@ import type { AcceptPayment, AcceptPaymentAnswer, RecommendedBestRewards } from 
 /** Until a program is loaded: no earning, no rewards, a point worth one minor unit. */
 const NO_PROGRAM: Program = { currency_id: '', point_value: 1, earning: [], rewards: [] };
 
+/** What CheckoutService is built from. */
+export interface CheckoutServiceOptions {
+  repo: CheckoutRepo;
+  bills: BillReader;
+  balances: BalanceReader;
+  program: ProgramRepo;
+  catalog: RewardsCatalog;
+  campaigns: CashDeskCampaigns;
+  clock: Clock;
+  reading: <T>(work: () => T) => T;
+}
+
 export class CheckoutService {
   private readonly answers = new RecommendedAnswers();
 
-  constructor(
-    private readonly repo: CheckoutRepo,
-    private readonly bills: BillReader,
-    private readonly balances: BalanceReader,
-    private readonly program: ProgramRepo,
-    private readonly catalog: RewardsCatalog,
-    private readonly campaigns: CashDeskCampaigns,
-    private readonly clock: Clock,
-    private readonly reading: <T>(work: () => T) => T,
-  ) {}
+  private readonly repo: CheckoutRepo;
+  private readonly bills: BillReader;
+  private readonly balances: BalanceReader;
+  private readonly program: ProgramRepo;
+  private readonly catalog: RewardsCatalog;
+  private readonly campaigns: CashDeskCampaigns;
+  private readonly clock: Clock;
+  private readonly reading: <T>(work: () => T) => T;
+
+  constructor(options: CheckoutServiceOptions) {
+    const { repo, bills, balances, program, catalog, campaigns, clock, reading } = options;
+    this.repo = repo;
+    this.bills = bills;
+    this.balances = balances;
+    this.program = program;
+    this.catalog = catalog;
+    this.campaigns = campaigns;
+    this.clock = clock;
+    this.reading = reading;
+  }
 
   recommended(request: RecommendedBestRewards) {
     return this.reading(() => this.recommendedIn(request));

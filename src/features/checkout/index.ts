@@ -17,28 +17,28 @@ export const checkoutFeature: Feature = ({ node, config, clock, services, hub })
   const bills = new BillReader(repo, new ProductMatches(repo, node.writes), config.time_zone);
   const program = new ProgramRepo(node.db, () => node.operations.asOf());
   return checkoutRoutes(
-    new CheckoutService(
+    new CheckoutService({
       repo,
       bills,
-      node.balances,
+      balances: node.balances,
       program,
-      new RewardsCatalog(node.db, node.writes),
-      new CashDeskCampaigns(repo, node.writes),
+      catalog: new RewardsCatalog(node.db, node.writes),
+      campaigns: new CashDeskCampaigns(repo, node.writes),
       clock,
-      (work) => node.writes.versions.reading(work),
-    ),
-    new PurchaseRecorder(
+      reading: (work) => node.writes.versions.reading(work),
+    }),
+    new PurchaseRecorder({
       repo,
       bills,
-      services.customersRepo,
-      services.ledger,
+      customers: services.customersRepo,
+      ledger: services.ledger,
       program,
-      new FoldConflicts(node.db, node.balances, node.newId, clock),
-      node.writes,
-      node.newId,
+      conflicts: new FoldConflicts(node.db, node.balances, node.newId, clock),
+      writes: node.writes,
+      newId: node.newId,
       clock,
-      new OriginalBills(repo, services.ledger),
-      hub && remoteOriginals(hub),
-    ),
+      originals: new OriginalBills(repo, services.ledger),
+      remote: hub && remoteOriginals(hub),
+    }),
   );
 };

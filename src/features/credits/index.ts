@@ -7,14 +7,14 @@ import { CreditsService } from './credits.service.js';
 
 export const creditsFeature: Feature = ({ node, config, clock, services }) =>
   creditsRoutes(
-    new CreditsService(
-      new CreditPages(node.db),
-      services.ledger,
-      services.customersRepo,
-      new ProgramRepo(node.db, () => node.operations.asOf()),
-      new FoldConflicts(node.db, node.balances, node.newId, clock),
-      node.writes,
+    new CreditsService({
+      pages: new CreditPages(node.db),
+      ledger: services.ledger,
+      customers: services.customersRepo,
+      program: new ProgramRepo(node.db, () => node.operations.asOf()),
+      conflicts: new FoldConflicts(node.db, node.balances, node.newId, clock),
+      writes: node.writes,
       clock,
-      config.time_zone,
-    ),
+      timeZone: config.time_zone,
+    }),
   );

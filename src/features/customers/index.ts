@@ -12,11 +12,32 @@ export const customersFeature: Feature = ({ node, config, clock, services }) => 
   const { customersRepo } = services;
   return [
     ...customersRoutes(
-      new CustomersService(customersRepo, node.writes, node.newId, config.time_zone, config.mode === 'store' && Boolean(config.hub.url)),
+      new CustomersService({
+        repo: customersRepo,
+        writes: node.writes,
+        newId: node.newId,
+        timeZone: config.time_zone,
+        passwordsAtHeadOffice: config.mode === 'store' && Boolean(config.hub.url),
+      }),
     ),
-    ...cardsRoutes(new CardsService(new CardsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone, clock)),
+    ...cardsRoutes(
+      new CardsService({
+        repo: new CardsRepo(node.db),
+        customers: customersRepo,
+        writes: node.writes,
+        newId: node.newId,
+        timeZone: config.time_zone,
+        clock,
+      }),
+    ),
     ...customerSourceRecordsRoutes(
-      new CustomerSourceRecordsService(new CustomerSourceRecordsRepo(node.db), customersRepo, node.writes, node.newId, config.time_zone),
+      new CustomerSourceRecordsService({
+        repo: new CustomerSourceRecordsRepo(node.db),
+        customers: customersRepo,
+        writes: node.writes,
+        newId: node.newId,
+        timeZone: config.time_zone,
+      }),
     ),
   ];
 };

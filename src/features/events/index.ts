@@ -10,7 +10,7 @@ import { eventsRoutes } from './events.routes.js';
 import { EventsService } from './events.service.js';
 
 export const eventsFeature: Feature = ({ node, config, clock }) => [
-  ...eventsRoutes(new EventsService(new EventsRepo(node.db), node.writes, node.newId, clock, config.time_zone)),
+  ...eventsRoutes(new EventsService({ repo: new EventsRepo(node.db), writes: node.writes, newId: node.newId, clock, timeZone: config.time_zone })),
   ...eventPropertiesRoutes(new EventPropertiesService(new EventPropertiesRepo(node.db), config.time_zone)),
   ...eventGroupsRoutes(new EventGroupsService(new EventGroupsRepo(node.db))),
 ];

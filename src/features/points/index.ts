@@ -4,4 +4,13 @@ import { pointsRoutes } from './points.routes.js';
 import { PointsService } from './points.service.js';
 
 export const pointsFeature: Feature = ({ node, config, clock, services }) =>
-  pointsRoutes(new PointsService(new PointPages(node.db), services.ledger, services.customersRepo, node.writes, clock, config.time_zone));
+  pointsRoutes(
+    new PointsService({
+      pages: new PointPages(node.db),
+      ledger: services.ledger,
+      customers: services.customersRepo,
+      writes: node.writes,
+      clock,
+      timeZone: config.time_zone,
+    }),
+  );

@@ -9,5 +9,7 @@ import { PurchasesService } from './purchases.service.js';
 export const purchasesFeature: Feature = ({ node, config, clock, services }) => {
   const vouchers = new VouchersRepo(node.db);
   const presenter = new VoucherPresenter(vouchers, new StoresRepo(node.db), config.time_zone);
-  return purchasesRoutes(new PurchasesService(new PurchasesRepo(node.db), services.ledger, vouchers, presenter, clock, config.time_zone));
+  return purchasesRoutes(
+    new PurchasesService({ repo: new PurchasesRepo(node.db), ledger: services.ledger, vouchers, presenter, clock, timeZone: config.time_zone }),
+  );
 };

@@ -10,7 +10,15 @@ export const vouchersFeature: Feature = ({ node, config, clock, services }) => {
   const repo = new VouchersRepo(node.db);
   const presenter = new VoucherPresenter(repo, new StoresRepo(node.db), config.time_zone);
   return vouchersRoutes(
-    new VouchersService(repo, presenter, node.writes, node.newId, clock, config.time_zone, () => services.ledger.policy.judgedAtTill()),
-    new VoucherIssuer(repo, services.ledger, node.writes, node.newId, clock, config.time_zone),
+    new VouchersService({
+      repo,
+      presenter,
+      writes: node.writes,
+      newId: node.newId,
+      clock,
+      timeZone: config.time_zone,
+      judgedAtTill: () => services.ledger.policy.judgedAtTill(),
+    }),
+    new VoucherIssuer({ repo, ledger: services.ledger, writes: node.writes, newId: node.newId, clock, timeZone: config.time_zone }),
   );
 };

@@ -77,22 +77,21 @@ export class HubCommands {
   private readonly applied: AppliedCommands;
 
   constructor(options: HubCommandsOptions) {
-    ({
-      db: this.db,
-      writes: this.writes,
-      replicated: this.replicated,
-      policy: this.policy,
-      conflicts: this.conflicts,
-      effects: this.effects,
-      states: this.states,
-      completions: this.completions,
-      clock: this.clock,
-      operations: this.operations,
-      holds: this.holds,
-      skews: this.skews,
-      maxSkewMs: this.maxSkewMs,
-    } = options);
-    this.applied = new AppliedCommands(options.db);
+    const { db, writes, replicated, policy, conflicts, effects, states, completions, clock, operations, holds, skews, maxSkewMs } = options;
+    this.db = db;
+    this.writes = writes;
+    this.replicated = replicated;
+    this.policy = policy;
+    this.conflicts = conflicts;
+    this.effects = effects;
+    this.states = states;
+    this.completions = completions;
+    this.clock = clock;
+    this.operations = operations;
+    this.holds = holds;
+    this.skews = skews;
+    this.maxSkewMs = maxSkewMs;
+    this.applied = new AppliedCommands(db);
   }
 
   /**

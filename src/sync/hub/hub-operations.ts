@@ -45,24 +45,51 @@ export interface OperationOutcome {
   missing?: true;
 }
 
+/** What HubOperations is built from. */
+export interface HubOperationsOptions {
+  db: Db;
+  writes: WritePath;
+  operations: Operations;
+  kinds: OperationKinds;
+  policy: CommandPolicy;
+  principals: DelegatedPrincipals;
+  limits: NodeLimits;
+  conflicts: FoldConflicts;
+  hlc: HybridLogicalClock;
+  clock: Clock;
+  maxSkewMs: number;
+}
+
 export class HubOperations {
   private readonly stamps = new Map<string, Statement<[string], string>>();
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(): one is made and reused. */
   private readonly inSavepoint: (run: () => RowChange[]) => RowChange[];
 
-  constructor(
-    private readonly db: Db,
-    private readonly writes: WritePath,
-    private readonly operations: Operations,
-    private readonly kinds: OperationKinds,
-    private readonly policy: CommandPolicy,
-    private readonly principals: DelegatedPrincipals,
-    private readonly limits: NodeLimits,
-    private readonly conflicts: FoldConflicts,
-    private readonly hlc: HybridLogicalClock,
-    private readonly clock: Clock,
-    private readonly maxSkewMs: number,
-  ) {
+  private readonly db: Db;
+  private readonly writes: WritePath;
+  private readonly operations: Operations;
+  private readonly kinds: OperationKinds;
+  private readonly policy: CommandPolicy;
+  private readonly principals: DelegatedPrincipals;
+  private readonly limits: NodeLimits;
+  private readonly conflicts: FoldConflicts;
+  private readonly hlc: HybridLogicalClock;
+  private readonly clock: Clock;
+  private readonly maxSkewMs: number;
+
+  constructor(options: HubOperationsOptions) {
+    const { db, writes, operations, kinds, policy, principals, limits, conflicts, hlc, clock, maxSkewMs } = options;
+    this.db = db;
+    this.writes = writes;
+    this.operations = operations;
+    this.kinds = kinds;
+    this.policy = policy;
+    this.principals = principals;
+    this.limits = limits;
+    this.conflicts = conflicts;
+    this.hlc = hlc;
+    this.clock = clock;
+    this.maxSkewMs = maxSkewMs;
     this.inSavepoint = db.transaction((run: () => RowChange[]) => run());
   }
 
