@@ -25,6 +25,9 @@ export function msOfStamp(text: string): number {
   return Number.parseInt(text.slice(0, 12), 16);
 }
 
+/** A well-formed stamp as another node sends one: lowercase hex milliseconds and counter, and a node id. */
+export const HLC_STAMP = /^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/;
+
 /** The node that made a stamp: the stamp's last part. */
 export function originOfStamp(stamp: string): string {
   return stamp.slice(ORIGIN_OFFSET);

@@ -27,7 +27,7 @@
 import type { Statement } from 'better-sqlite3';
 import { isOwnPasswordHash } from '../../auth/passwords.js';
 import type { Clock } from '../../core/clock.js';
-import { msOfStamp, originOfStamp } from '../../core/hlc.js';
+import { HLC_STAMP, msOfStamp, originOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import type { PushedCommand, RowChange } from '../protocol/protocol.js';
 
@@ -89,8 +89,6 @@ export const REPLAY_KIND = 'sync.replay';
  * store no write it could not make with `customers.update`.
  */
 const CUSTOMER_COMMANDS = new Set(['customers.create', 'customers.update', REPLAY_KIND]);
-
-const STAMP = /^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/;
 
 export class CommandRejected extends Error {}
 
@@ -198,7 +196,7 @@ export class CommandPolicy {
 
   /** The stamp's origin; throws when it is malformed or, where `skew` rejects, too far ahead of the hub's clock. */
   private checkStamp(stamp: string, what: string, skew: 'rejects' | 'passes'): string {
-    if (!STAMP.test(stamp)) throw new CommandRejected(`${what} has a malformed stamp`);
+    if (!HLC_STAMP.test(stamp)) throw new CommandRejected(`${what} has a malformed stamp`);
     const ahead = msOfStamp(stamp) - this.clock();
     if (skew === 'rejects' && ahead > this.maxSkewMs) {
       throw new CommandRejected(`${what} is stamped ${Math.round(ahead / 1000)} s ahead of the hub's clock (at most ${this.maxSkewMs / 1000} s)`);
