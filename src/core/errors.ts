@@ -1,7 +1,9 @@
 /**
- * The error catalogue: every reason and exception the API answers with, and the one
- * error class that carries them to the error handler (src/http/error-handler.ts).
- * Shapes follow BasicError / BadRequestErrorBody of spec/carecloud-openapi.yaml.
+ * The error catalogue: every reason and exception the API answers with, the one error class
+ * that carries them to the error handler (src/http/error-handler.ts), and the constructors of
+ * the answers; those of the sync protocol between a store and its hub are in
+ * src/core/sync-errors.ts. Shapes follow BasicError / BadRequestErrorBody of
+ * spec/carecloud-openapi.yaml.
  */
 
 /** Reasons of `invalid_params[].reason`: the generic ones first, then the operation ones. */
@@ -78,7 +80,8 @@ export class AppError extends Error {
   }
 }
 
-const ABOUT_BLANK = 'about:blank';
+/** The `type` of an answer whose exception says all there is. */
+export const ABOUT_BLANK = 'about:blank';
 
 export function badRequest(params: InvalidParam[], detail = 'The request has invalid parameters.'): AppError {
   const invalid_params = params.map((param) => ({
@@ -157,17 +160,6 @@ export function methodNotAllowed(method: string, allowed: string[]): AppError {
     },
     { Allow: allowed.join(', ') },
   );
-}
-
-/** A store pulled from before the hub's compacted feed (src/sync/hub/feed-compaction.ts): it must bootstrap again. */
-export function cursorExpired(after: number, floor: number): AppError {
-  return new AppError({
-    type: ABOUT_BLANK,
-    exception: 'sync_cursor_expired_exception',
-    title: 'Feed position expired',
-    detail: `The feed before seq ${floor} is compacted; bootstrap again from a snapshot`,
-    error_data: { after, floor },
-  });
 }
 
 export function payloadTooLarge(limitBytes: number): AppError {
@@ -288,38 +280,6 @@ export function mailNotSent(): AppError {
     title: 'Mail not sent',
     detail: 'The mail server did not accept the message; try again later',
     error_data: {},
-  });
-}
-
-/** A store pushed a seq its generation already used for another command (src/sync/hub/hub-commands.ts). */
-export function generationDiverged(seq: number): AppError {
-  return new AppError({
-    type: ABOUT_BLANK,
-    exception: 'sync_generation_diverged_exception',
-    title: 'Command history diverged',
-    detail: `Seq ${seq} of this generation was applied for another command; start a new generation`,
-    error_data: { seq },
-  });
-}
-
-export function sequenceGap(expected: number, got: number): AppError {
-  return new AppError({
-    type: ABOUT_BLANK,
-    exception: 'sync_sequence_gap_exception',
-    title: 'Command sequence gap',
-    detail: `Expected command seq ${expected}, got ${got}`,
-    error_data: { expected_seq: expected, got_seq: got },
-  });
-}
-
-/** A store speaking a protocol or schema version the hub does not serve. */
-export function versionMismatch(hub: { protocol: number; schema: number }, store: { protocol: number; schema: number }): AppError {
-  return new AppError({
-    type: ABOUT_BLANK,
-    exception: 'sync_version_mismatch_exception',
-    title: 'Sync version mismatch',
-    detail: `This hub speaks protocol ${hub.protocol} and serves schema versions ${hub.schema - 1} and ${hub.schema}`,
-    error_data: { protocol: hub.protocol, schema_version: hub.schema, store_protocol: store.protocol, store_schema_version: store.schema },
   });
 }
 

@@ -50,6 +50,25 @@ export interface WriteTransaction {
   remove(table: TableName, id: string): boolean;
 }
 
+/** What WritePath is built from. */
+export interface WritePathOptions {
+  db: Db;
+  statements: Statements;
+  /** The table versions this path's writes move (src/db/table-versions.ts). */
+  versions: TableVersions;
+  hlc: HybridLogicalClock;
+  newId: IdGenerator;
+  mode: Mode;
+  clock: Clock;
+  /**
+   * Whether local writes go to the change feed: on the hub, which serves it, and on a store
+   * with no hub, whose recommendation model follows it. A store with a hub serves no feed, so
+   * it keeps none (DESIGN §5, "Scopes, compaction, retention").
+   */
+  keepsFeed: boolean;
+  operations: Operations;
+}
+
 export class WritePath {
   private readonly appendCommand: Statement;
   private readonly commitListeners: (() => void)[] = [];
@@ -60,23 +79,27 @@ export class WritePath {
   private collected: RowChange[] | undefined;
   private refusal: ((kind: string, changes: readonly RowChange[]) => string | undefined) | undefined;
 
-  constructor(
-    private readonly db: Db,
-    private readonly statements: Statements,
-    /** The table versions this path's writes move (src/db/table-versions.ts). */
-    readonly versions: TableVersions,
-    private readonly hlc: HybridLogicalClock,
-    private readonly newId: IdGenerator,
-    private readonly mode: Mode,
-    private readonly clock: Clock,
-    /**
-     * Whether local writes go to the change feed: on the hub, which serves it, and on a store
-     * with no hub, whose recommendation model follows it. A store with a hub serves no feed, so
-     * it keeps none (DESIGN §5, "Scopes, compaction, retention").
-     */
-    private readonly keepsFeed: boolean,
-    private readonly operations: Operations,
-  ) {
+  private readonly db: Db;
+  private readonly statements: Statements;
+  readonly versions: TableVersions;
+  private readonly hlc: HybridLogicalClock;
+  private readonly newId: IdGenerator;
+  private readonly mode: Mode;
+  private readonly clock: Clock;
+  private readonly keepsFeed: boolean;
+  private readonly operations: Operations;
+
+  constructor(options: WritePathOptions) {
+    const { db, statements, versions, hlc, newId, mode, clock, keepsFeed, operations } = options;
+    this.db = db;
+    this.statements = statements;
+    this.versions = versions;
+    this.hlc = hlc;
+    this.newId = newId;
+    this.mode = mode;
+    this.clock = clock;
+    this.keepsFeed = keepsFeed;
+    this.operations = operations;
     this.inTransaction = db.transaction((run: () => unknown) => run());
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/store/pusher.ts) while it runs.

@@ -9,7 +9,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import type { Endpoint } from '../http/endpoint.js';
-import type { CustomerLedgers } from '../loyalty/customer-ledgers.js';
+import type { BalanceReader } from '../loyalty/balance-reader.js';
 import type { Ledger } from '../loyalty/ledger.js';
 import type { HubHistory } from '../sync/store/hub-history.js';
 import type { CustomersRepo } from './customers/customers.repo.js';
@@ -36,7 +36,7 @@ export interface FeaturePorts {
   customers: CustomersRepo;
   ledger: Ledger;
   /** Every customer's balances. */
-  ledgers: CustomerLedgers;
+  balances: BalanceReader;
   /** At a store with a hub: where facts this store does not hold are asked for (src/sync/store/hub-history.ts). */
   hub: HubHistory | undefined;
   /** Built once for the node (src/root/services.ts): the authenticator and the CLI use them too. */

@@ -58,11 +58,30 @@ export interface ImportTarget {
 
 export function importers(target: ImportTarget): Record<string, Importer> {
   const { db, writes, newId, timeZone } = target;
-  const customers = new CustomersService(target.customers, writes, newId, timeZone, false);
-  const cards = new CardsService(new CardsRepo(db), target.customers, writes, newId, timeZone);
+  const customers = new CustomersService({
+    repo: target.customers,
+    writes,
+    newId,
+    timeZone,
+    passwordsAtHeadOffice: false,
+  });
+  const cards = new CardsService({
+    repo: new CardsRepo(db),
+    customers: target.customers,
+    writes,
+    newId,
+    timeZone,
+  });
   const storesRepo = new StoresRepo(db);
   const stores = new StoresService(storesRepo, writes, newId, timeZone);
-  const catalog = new CatalogRecordsService(new ProductsRepo(db), new ProductGroupsRepo(db), new ProductBrandsRepo(db), storesRepo, writes, newId);
+  const catalog = new CatalogRecordsService({
+    products: new ProductsRepo(db),
+    groups: new ProductGroupsRepo(db),
+    brands: new ProductBrandsRepo(db),
+    stores: storesRepo,
+    writes,
+    newId,
+  });
   const campaigns = new CampaignsService(new CampaignsRepo(db), writes, newId, timeZone);
   const itemTypes = new PurchaseItemTypesService(new PurchaseItemTypesRepo(db), writes, newId);
   const events = new EventLookupsService(new EventPropertiesRepo(db), new EventGroupsRepo(db), writes, newId);

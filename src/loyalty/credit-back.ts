@@ -11,6 +11,6 @@ import type { CreditBack } from './program.schemas.js';
 export function creditBack(rule: CreditBack | undefined, paidMinor: number, lines: readonly BillLine[]): number {
   if (!rule) return 0;
   const base = paidMinor - lines.filter((line) => line.loyalty_off).reduce((sum, line) => sum + line.paid_minor, 0);
-  const amount = Math.floor((Math.abs(base) * rule.percent_bp) / 10_000);
-  return base < 0 ? -amount : amount;
+  const amountMinor = Math.floor((Math.abs(base) * rule.percent_bp) / 10_000);
+  return base < 0 ? -amountMinor : amountMinor;
 }

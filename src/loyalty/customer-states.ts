@@ -3,7 +3,7 @@
  * transaction that changes their point or credit records: the fold of their point records up
  * to a horizon (its lots, one per expiry, and its debt) and the point facts after it (the
  * tail), the credit balance up to the horizon and the credit facts after it. Stores fold on
- * from it with their own facts the state does not hold (src/loyalty/customer-ledgers.ts).
+ * from it with their own facts the state does not hold (src/loyalty/balance-reader.ts).
  *
  * The horizon is the oldest stamp a store reported having pushed everything up to (its
  * pushed-through stamp, reported at its bootstrap and with every pull), among the stores
@@ -33,27 +33,22 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { msOfStamp } from '../core/hlc.js';
-import { decodeLots, encodeLots, type StoredCredit, type StoredFact } from './customer-ledgers.js';
 import { Horizon } from './horizon.js';
-import { EMPTY_FOLD, foldFrom, mergedByExpiry, toOrderedFact, type PointFact } from './ledger-fold.js';
+import { EMPTY_FOLD, foldFrom, mergedByExpiry } from './ledger-fold.js';
+import {
+  creditOfRecord,
+  creditRecordsAfter,
+  decodeLots,
+  encodeCredits,
+  encodeLots,
+  encodePointFacts,
+  factOfRecord,
+  pointRecordsAfter,
+  type PointFactRecord,
+} from './stored-facts.js';
 
 /** Lots that expired this long before the horizon can no longer be taken by a later fact, and are dropped. */
 const EXPIRED_LOT_KEPT_MS = 7 * 86_400_000;
-
-interface FactRecord {
-  id: string;
-  kind: 'collection' | 'redemption';
-  points_milli: number;
-  valid_to: string | null;
-  created_at: string;
-  hlc: string;
-}
-
-interface CreditRecord {
-  id: string;
-  signed_minor: number;
-  hlc: string;
-}
 
 /** The published state a customer's next one is folded on from. */
 interface Published {
@@ -70,8 +65,8 @@ interface Published {
 export type TouchedRecords = Map<string, string>;
 
 export class CustomerStates {
-  private readonly facts: Statement<[string, string], FactRecord>;
-  private readonly credits: Statement<[string, string], CreditRecord>;
+  private readonly facts: Statement<[string, string], PointFactRecord>;
+  private readonly credits: Statement<[string, string], { id: string; signed_minor: number; hlc: string }>;
   private readonly published: Statement<[string], Published>;
   private readonly unpublished: Statement<[number], string>;
   private readonly keepTail: Statement<[string, string]>;
@@ -86,13 +81,8 @@ export class CustomerStates {
     offlineAgeMs: number,
   ) {
     this.horizons = new Horizon(db, offlineAgeMs);
-    // A customer's facts stamped after a stamp ('' for all), by a range of an index on (customer, stamp).
-    this.facts = db.prepare(
-      'SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1 AND hlc > ? ORDER BY hlc',
-    );
-    this.credits = db.prepare(
-      "SELECT id, CASE kind WHEN 'collection' THEN amount_minor ELSE -amount_minor END AS signed_minor, hlc FROM credit_records WHERE customer_id = ? AND state = 1 AND hlc > ? ORDER BY hlc",
-    );
+    this.facts = pointRecordsAfter(db);
+    this.credits = creditRecordsAfter(db);
     this.published = db.prepare('SELECT horizon, lots, debt_milli, credit_minor FROM customer_states WHERE id = ?');
     this.unpublished = db
       .prepare<[number], string>(
@@ -199,41 +189,24 @@ export class CustomerStates {
     from: Published | undefined,
   ): { row: Omit<WrittenRow<'customer_states'>, 'id'>; firstAfter: string | undefined } {
     const after = from?.horizon ?? '';
-    const facts = this.facts.all(customerId, after).map(toPointFact);
-    const folded = facts.filter((fact) => fact.hlc <= horizon);
-    const tail = facts.filter((fact) => fact.hlc > horizon);
-    const start = from ? { lots: decodeLots(from.lots), debt: from.debt_milli } : EMPTY_FOLD;
-    const { state } = foldFrom(start, folded.map(toOrderedFact));
+    const records = this.facts.all(customerId, after);
+    const folded = records.filter((record) => record.hlc <= horizon);
+    const tail = records.filter((record) => record.hlc > horizon);
+    const start = from ? { lots: decodeLots(from.lots), debtMilli: from.debt_milli } : EMPTY_FOLD;
+    const { state } = foldFrom(start, folded.map(factOfRecord));
     const keptFrom = msOfStamp(horizon) - EXPIRED_LOT_KEPT_MS;
     const lots = mergedByExpiry(state.lots).filter((lot) => lot.valid_to === null || lot.valid_to > keptFrom);
-    const credits = this.credits.all(customerId, after);
+    const credits = this.credits.all(customerId, after).map(creditOfRecord);
     const creditTail = credits.filter((credit) => credit.hlc > horizon);
     const firstAfter = [tail[0]?.hlc, creditTail[0]?.hlc].filter((stamp) => stamp !== undefined).sort()[0];
     const row = {
       horizon,
       lots: encodeLots(lots),
-      debt_milli: state.debt,
-      tail: JSON.stringify(tail.map(toStoredFact)),
-      credit_minor: credits.reduce((sum, credit) => (credit.hlc <= horizon ? sum + credit.signed_minor : sum), from?.credit_minor ?? 0),
-      credit_tail: JSON.stringify(creditTail.map((credit): StoredCredit => [credit.signed_minor, credit.hlc, credit.id])),
+      debt_milli: state.debtMilli,
+      tail: encodePointFacts(tail),
+      credit_minor: credits.reduce((sum, credit) => (credit.hlc <= horizon ? sum + credit.signedMinor : sum), from?.credit_minor ?? 0),
+      credit_tail: encodeCredits(creditTail),
     };
     return { row, firstAfter };
   }
-}
-
-function toPointFact(record: FactRecord): PointFact & { record: FactRecord } {
-  return {
-    id: record.id,
-    kind: record.kind,
-    points_milli: record.points_milli,
-    valid_to: record.valid_to === null ? null : Date.parse(record.valid_to),
-    at: Date.parse(record.created_at),
-    hlc: record.hlc,
-    record,
-  };
-}
-
-function toStoredFact({ record }: { record: FactRecord }): StoredFact {
-  const collection = record.kind === 'collection';
-  return [collection ? 'c' : 'r', record.points_milli, collection ? record.valid_to : record.created_at, record.hlc, record.id];
 }

@@ -8,7 +8,7 @@
 import { wholeUnits, type BillLine } from './bill.js';
 import type { EarningRule } from './program.schemas.js';
 
-export function pointsEarned(rules: EarningRule[], lines: BillLine[]): number {
+export function earnedPointsMilli(rules: EarningRule[], lines: BillLine[]): number {
   const bought = lines.filter((line) => !line.loyalty_off && line.quantity_milli > 0);
   const returned = lines.filter((line) => !line.loyalty_off && line.quantity_milli < 0).map(asBought);
   return earnedBy(rules, bought) - earnedBy(rules, returned);
@@ -24,23 +24,23 @@ function earnedBy(rules: EarningRule[], lines: BillLine[]): number {
   for (const rule of rules) if (rule.kind === 'group_multiplier') multipliers.set(rule.product_group_id, rule.percent);
   // Money weighed by percent, so that multipliers stay in integers.
   const weighted = lines.reduce((sum, line) => sum + line.paid_minor * (multipliers.get(line.product_group_id ?? '') ?? 100), 0);
-  let points = 0;
+  let pointsMilli = 0;
   for (const rule of rules) {
     switch (rule.kind) {
       case 'per_currency_unit':
-        points += Math.floor(weighted / (rule.per_amount * 100)) * rule.points;
+        pointsMilli += Math.floor(weighted / (rule.per_amount * 100)) * rule.points;
         break;
       case 'per_product':
-        points += unitsWhere(lines, (line) => line.product_id === rule.product_id) * rule.points_per_unit;
+        pointsMilli += unitsWhere(lines, (line) => line.product_id === rule.product_id) * rule.points_per_unit;
         break;
       case 'per_product_group':
-        points += unitsWhere(lines, (line) => line.product_group_id === rule.product_group_id) * rule.points_per_unit;
+        pointsMilli += unitsWhere(lines, (line) => line.product_group_id === rule.product_group_id) * rule.points_per_unit;
         break;
       case 'group_multiplier':
         break;
     }
   }
-  return points;
+  return pointsMilli;
 }
 
 function unitsWhere(lines: BillLine[], matches: (line: BillLine) => boolean): number {

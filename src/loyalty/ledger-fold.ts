@@ -1,34 +1,16 @@
 /**
- * The points ledger fold (DESIGN §5). Point records are facts; balances and each
- * collection record's `available_points` are derived by folding a customer's facts in HLC
- * order: a redemption consumes the collection records that precede it and are unexpired
- * at its time, earliest `valid_to` first (records that never expire last). What no record
- * covers becomes a debt — a negative balance — which later collections pay off first.
- * The fold depends only on the facts, never on the order they arrived in, so every node
- * that holds the same facts derives the same balances.
+ * The fold (DESIGN §5). Point records are facts; balances and each collection record's
+ * `available_points` are derived by folding a customer's facts in HLC order: a redemption
+ * consumes the collection records that precede it and are unexpired at its time, earliest
+ * `valid_to` first (records that never expire last). What no record covers becomes a debt — a
+ * negative balance — which later collections pay off first. The fold depends only on the
+ * facts, never on the order they arrived in, so every node that holds the same facts derives
+ * the same balances. Points are in thousandths throughout.
  */
-export interface PointFact {
-  id: string;
-  kind: 'collection' | 'redemption';
-  points_milli: number;
-  /** When a collection expires (ms since the epoch); null for never. */
-  valid_to: number | null;
-  /** When the fact happened (ms since the epoch). */
-  at: number;
-  hlc: string;
-}
-
-export interface LedgerFold {
-  /** Points left on each collection record, by id (redemptions are absent). */
-  available: Map<string, number>;
-  /** Redeemed points no record covered. */
-  debt: number;
-}
 
 /**
  * A fact as the fold sees it, once the facts are in HLC order: a collection's expiry, a
- * redemption's moment. The cash desk reads a customer's facts in this form, already in
- * order (src/loyalty/customer-ledgers.ts). A collection names its record when the caller
+ * redemption's moment (ms since the epoch). A collection names its record when the caller
  * needs what is left on each (a published lot, GET /points).
  */
 export type OrderedFact =
@@ -38,7 +20,7 @@ export type OrderedFact =
 export interface Lot {
   id?: string;
   valid_to: number | null;
-  remaining: number;
+  remainingMilli: number;
 }
 
 /**
@@ -48,92 +30,70 @@ export interface Lot {
  */
 export interface FoldState {
   lots: Lot[];
-  debt: number;
+  debtMilli: number;
 }
 
-export const EMPTY_FOLD: FoldState = { lots: [], debt: 0 };
+export const EMPTY_FOLD: FoldState = { lots: [], debtMilli: 0 };
 
 interface OpenCollection extends Lot {
   /** Position in the HLC order, which breaks ties between equal expiries. */
   index: number;
 }
 
-export function foldLedger(facts: readonly PointFact[]): LedgerFold {
-  const ordered = [...facts].sort((a, b) => (a.hlc < b.hlc ? -1 : a.hlc > b.hlc ? 1 : 0));
-  const { remaining, debt } = foldInOrder(ordered.map(toOrderedFact));
-  const available = new Map<string, number>();
-  ordered.forEach((fact, index) => {
-    if (fact.kind === 'collection') available.set(fact.id, remaining[index]!);
-  });
-  return { available, debt };
-}
-
-export function toOrderedFact(fact: PointFact): OrderedFact {
-  return fact.kind === 'collection'
-    ? { kind: 'collection', points_milli: fact.points_milli, valid_to: fact.valid_to, id: fact.id }
-    : { kind: 'redemption', points_milli: fact.points_milli, at: fact.at };
-}
-
-/** The fold over facts already in HLC order: points left on each fact (0 on redemptions), and the debt. */
-export function foldInOrder(ordered: readonly OrderedFact[]): { remaining: number[]; debt: number } {
-  const { remaining, state } = foldFrom(EMPTY_FOLD, ordered);
-  return { remaining, debt: state.debt };
-}
-
 /** Where a fold from a state ends. */
 export interface FoldOutcome {
   /** Points left on each folded fact (0 on redemptions). */
-  remaining: number[];
+  remainingMilli: number[];
   /** Points left on each of the start's lots. */
-  startRemaining: number[];
+  startRemainingMilli: number[];
   /** The state reached: the start's and the new collections' lots with points left. */
   state: FoldState;
 }
 
 /** The fold continued from `start` over facts in HLC order that all come after the ones `start` folded. */
 export function foldFrom(start: FoldState, ordered: readonly OrderedFact[]): FoldOutcome {
-  const remaining = ordered.map(() => 0);
+  const remainingMilli = ordered.map(() => 0);
   const collections: OpenCollection[] = start.lots.map((lot, index) => ({ ...lot, index: index - start.lots.length }));
-  let debt = start.debt;
+  let debtMilli = start.debtMilli;
   ordered.forEach((fact, index) => {
     if (fact.kind === 'collection') {
-      const payoff = Math.min(debt, fact.points_milli);
-      debt -= payoff;
-      collections.push({ id: fact.id, index, valid_to: fact.valid_to, remaining: fact.points_milli - payoff });
+      const payoff = Math.min(debtMilli, fact.points_milli);
+      debtMilli -= payoff;
+      collections.push({ id: fact.id, index, valid_to: fact.valid_to, remainingMilli: fact.points_milli - payoff });
       return;
     }
-    let needed = fact.points_milli;
+    let neededMilli = fact.points_milli;
     const usable = collections
-      .filter((collection) => collection.remaining > 0 && (collection.valid_to === null || collection.valid_to > fact.at))
+      .filter((collection) => collection.remainingMilli > 0 && (collection.valid_to === null || collection.valid_to > fact.at))
       .sort(byExpiry);
     for (const collection of usable) {
-      if (needed === 0) break;
-      const taken = Math.min(needed, collection.remaining);
-      collection.remaining -= taken;
-      needed -= taken;
+      if (neededMilli === 0) break;
+      const taken = Math.min(neededMilli, collection.remainingMilli);
+      collection.remainingMilli -= taken;
+      neededMilli -= taken;
     }
-    debt += needed;
+    debtMilli += neededMilli;
   });
-  const startRemaining = start.lots.map(() => 0);
+  const startRemainingMilli = start.lots.map(() => 0);
   const lots: Lot[] = [];
   for (const collection of collections) {
-    if (collection.index >= 0) remaining[collection.index] = collection.remaining;
-    else startRemaining[collection.index + start.lots.length] = collection.remaining;
-    if (collection.remaining > 0)
+    if (collection.index >= 0) remainingMilli[collection.index] = collection.remainingMilli;
+    else startRemainingMilli[collection.index + start.lots.length] = collection.remainingMilli;
+    if (collection.remainingMilli > 0)
       lots.push(
         collection.id === undefined
-          ? { valid_to: collection.valid_to, remaining: collection.remaining }
-          : { id: collection.id, valid_to: collection.valid_to, remaining: collection.remaining },
+          ? { valid_to: collection.valid_to, remainingMilli: collection.remainingMilli }
+          : { id: collection.id, valid_to: collection.valid_to, remainingMilli: collection.remainingMilli },
       );
   }
-  return { remaining, startRemaining, state: { lots, debt } };
+  return { remainingMilli, startRemainingMilli, state: { lots, debtMilli } };
 }
 
 /** The balance of a fold's state at a moment: unexpired points left, less the debt. May be negative. */
-export function balanceOfState(state: FoldState, at: number): number {
-  let left = 0;
-  for (const lot of state.lots) if (lot.valid_to === null || lot.valid_to > at) left += lot.remaining;
-  return left - state.debt;
+export function balanceMilliOf(state: FoldState, at: number): number {
+  let leftMilli = 0;
+  for (const lot of state.lots) if (lot.valid_to === null || lot.valid_to > at) leftMilli += lot.remainingMilli;
+  return leftMilli - state.debtMilli;
 }
 
 /**
@@ -144,20 +104,10 @@ export function balanceOfState(state: FoldState, at: number): number {
  */
 export function mergedByExpiry(lots: readonly Lot[]): Lot[] {
   const byExpiry = new Map<number | null, number>();
-  for (const lot of lots) byExpiry.set(lot.valid_to, (byExpiry.get(lot.valid_to) ?? 0) + lot.remaining);
+  for (const lot of lots) byExpiry.set(lot.valid_to, (byExpiry.get(lot.valid_to) ?? 0) + lot.remainingMilli);
   return [...byExpiry]
-    .map(([validTo, remaining]) => ({ valid_to: validTo, remaining }))
+    .map(([validTo, remainingMilli]) => ({ valid_to: validTo, remainingMilli }))
     .sort((a, b) => (a.valid_to === b.valid_to ? 0 : a.valid_to === null ? 1 : b.valid_to === null ? -1 : a.valid_to - b.valid_to));
-}
-
-/** The balance at a moment: unexpired points left, less the debt. May be negative. */
-export function balanceAt(facts: readonly PointFact[], fold: LedgerFold, at: number): number {
-  let left = 0;
-  for (const fact of facts) {
-    if (fact.kind !== 'collection' || (fact.valid_to !== null && fact.valid_to <= at)) continue;
-    left += fold.available.get(fact.id) ?? 0;
-  }
-  return left - fold.debt;
 }
 
 function byExpiry(a: OpenCollection, b: OpenCollection): number {

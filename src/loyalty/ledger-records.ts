@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import { derivedId, type IdGenerator } from '../core/ids.js';
 import type { BillLine } from './bill.js';
 import { creditBack } from './credit-back.js';
-import { pointsEarned } from './earning.js';
+import { earnedPointsMilli } from './earning.js';
 import type { ProgramRepo } from './program.repo.js';
 import { formatTimestamp, parseTimestamp } from '../core/time.js';
 
@@ -143,9 +143,9 @@ export class LedgerRecords {
   earnedBy(purchaseId: string, customerId: string, lines: BillLine[]): PointRecord[] {
     const program = this.program.load();
     if (!program) return [];
-    const earned = pointsEarned(program.earning, lines);
-    if (earned > 0) return [{ ...this.ofPurchase(purchaseId, 'earn', customerId, 'collection', earned), valid_to: this.validTo() }];
-    return earned < 0 ? [this.ofPurchase(purchaseId, 'return', customerId, 'redemption', -earned)] : [];
+    const earnedMilli = earnedPointsMilli(program.earning, lines);
+    if (earnedMilli > 0) return [{ ...this.ofPurchase(purchaseId, 'earn', customerId, 'collection', earnedMilli), valid_to: this.validTo() }];
+    return earnedMilli < 0 ? [this.ofPurchase(purchaseId, 'return', customerId, 'redemption', -earnedMilli)] : [];
   }
 
   /** The credit a purchase paid with. */
@@ -155,9 +155,9 @@ export class LedgerRecords {
 
   /** Credit back on what a bill paid in money; a return's negative share takes credit back. */
   creditBackOn(purchaseId: string, customerId: string, paidMinor: number, lines: BillLine[]): CreditRecord[] {
-    const amount = creditBack(this.program.load()?.credit_back, paidMinor, lines);
-    if (amount > 0) return [this.credit(derivedId(purchaseId, 'credit:back'), customerId, 'collection', amount, purchaseId)];
-    return amount < 0 ? [this.credit(derivedId(purchaseId, 'credit:return'), customerId, 'redemption', -amount, purchaseId)] : [];
+    const amountMinor = creditBack(this.program.load()?.credit_back, paidMinor, lines);
+    if (amountMinor > 0) return [this.credit(derivedId(purchaseId, 'credit:back'), customerId, 'collection', amountMinor, purchaseId)];
+    return amountMinor < 0 ? [this.credit(derivedId(purchaseId, 'credit:return'), customerId, 'redemption', -amountMinor, purchaseId)] : [];
   }
 
   /**

@@ -15,36 +15,56 @@ import type { PointsRepo } from './points.repo.js';
 import { fromMinor } from '../core/money.js';
 import { formatTimestamp, parseTimestamp } from '../core/time.js';
 
+/** What RedemptionPolicy is built from. */
+export interface RedemptionPolicyOptions {
+  config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  points: PointsRepo;
+  /** When this node last synced with the hub (an ISO timestamp), or undefined for never. */
+  lastSyncAt: () => string | undefined;
+  nodeId: string;
+  clock: Clock;
+  timeZone: string;
+  /** Whether a store's operation is being run again at the hub (src/core/operations.ts). */
+  replaying: () => boolean;
+}
+
 export class RedemptionPolicy {
-  constructor(
-    private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>,
-    private readonly points: PointsRepo,
-    /** When this node last synced with the hub (an ISO timestamp), or undefined for never. */
-    private readonly lastSyncAt: () => string | undefined,
-    private readonly nodeId: string,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-    /** Whether a store's operation is being run again at the hub (src/core/operations.ts). */
-    private readonly replaying: () => boolean,
-  ) {}
+  private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  private readonly points: PointsRepo;
+  private readonly lastSyncAt: () => string | undefined;
+  private readonly nodeId: string;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+  private readonly replaying: () => boolean;
+
+  constructor(options: RedemptionPolicyOptions) {
+    const { config, points, lastSyncAt, nodeId, clock, timeZone, replaying } = options;
+    this.config = config;
+    this.points = points;
+    this.lastSyncAt = lastSyncAt;
+    this.nodeId = nodeId;
+    this.clock = clock;
+    this.timeZone = timeZone;
+    this.replaying = replaying;
+  }
 
   /** Whether the write being made is a store's fact the hub runs again: judged at the till, not here. */
   judgedAtTill(): boolean {
     return this.replaying();
   }
 
-  /** Throws unless `milli` points may be redeemed from a known balance of `balance`. */
-  check(customerId: string, milli: number, balance: number, field = 'amount'): void {
+  /** Throws unless `milli` points may be redeemed from a known balance of `balanceMilli`. */
+  check(customerId: string, milli: number, balanceMilli: number, field = 'amount'): void {
     if (this.replaying()) return;
     const guarded = this.guarded();
-    const margin = guarded ? this.config.offline.redemption_margin_points * 1000 : 0;
-    if (milli > balance - margin) {
+    const marginMilli = guarded ? this.config.offline.redemption_margin_points * 1000 : 0;
+    if (milli > balanceMilli - marginMilli) {
       throw badRequest([
         {
           name: field,
           reason: 'not_enough_points_for_payment',
           value: String(milli / 1000),
-          message: `The customer has ${balance / 1000} points${margin ? `, of which ${margin / 1000} are held back while offline` : ''}`,
+          message: `The customer has ${balanceMilli / 1000} points${marginMilli ? `, of which ${marginMilli / 1000} are held back while offline` : ''}`,
         },
       ]);
     }
@@ -55,8 +75,8 @@ export class RedemptionPolicy {
       const now = this.clock();
       const localDay = formatTimestamp(now, this.timeZone).slice(0, 10);
       const startOfDay = new Date(parseTimestamp(`${localDay} 00:00:00`, this.timeZone) ?? now).toISOString();
-      const today = this.points.redeemedHereSince(customerId, startOfDay, this.nodeId);
-      if (today + milli > cap * 1000) {
+      const todayMilli = this.points.redeemedHereSince(customerId, startOfDay, this.nodeId);
+      if (todayMilli + milli > cap * 1000) {
         throw invalidParam(field, 'offline_redemption_limit', milli / 1000, `At most ${cap} points a day per customer are redeemed here`);
       }
     }

@@ -10,7 +10,7 @@
 import { wholeUnits, type Bill, type BillLine } from './bill.js';
 import { creditBack } from './credit-back.js';
 import { discountLines, type LineDiscount } from './discount-lines.js';
-import { pointsEarned } from './earning.js';
+import { earnedPointsMilli } from './earning.js';
 import type { Program, RewardDefinition } from './program.schemas.js';
 import type { BillRewards } from './reward-matcher.js';
 import { countOf, eligibleLines, isAvailable } from './rewards.js';
@@ -109,7 +109,7 @@ export function pricePayment(input: PaymentInput): PaymentResult {
   const creditUsedMinor = Math.max(0, Math.min(input.maxCreditMinor, input.creditBalanceMinor, discounted - pointsPriceMinor));
   const paidMinor = discounted - pointsPriceMinor - creditUsedMinor;
   const collects = paymentType === 'S';
-  const pointsEarnedMilli = collects ? Math.max(0, pointsEarned(input.program.earning, earningLines(bill.lines, discounts))) : 0;
+  const pointsEarnedMilli = collects ? Math.max(0, earnedPointsMilli(input.program.earning, earningLines(bill.lines, discounts))) : 0;
   const creditEarnedMinor = collects ? Math.max(0, creditBack(input.program.credit_back, paidMinor, bill.lines)) : 0;
   return { discounts, pointsUsedMilli, pointsPriceMinor, pointsEarnedMilli, creditUsedMinor, creditEarnedMinor };
 }

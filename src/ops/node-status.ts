@@ -58,7 +58,7 @@ export function createNodeStatus({ db, config, nodeId, schemaVersion, users, con
     fleet,
   );
   return {
-    pages: statusEndpoints(new StatusViews(db, config, clock, fleet, settling), users, config.auth.bearer_ttl_seconds),
+    pages: statusEndpoints(new StatusViews({ db, config, clock, fleet, settling }), users, config.auth.bearer_ttl_seconds),
     health: () => {
       const degraded = reasons.reasons();
       return {

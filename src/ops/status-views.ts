@@ -8,16 +8,31 @@ import { readSyncStatus, type HubSyncStatus } from '../sync/status.js';
 import { duration, durationCell, numberCell, timeAgo, timeCell, type Facts, type Row, type StatusView, type Table } from './status-cells.js';
 import { StoreStatusView } from './store-status-view.js';
 
+/** What StatusViews is built from. */
+export interface StatusViewsOptions {
+  db: Db;
+  config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  clock: Clock;
+  fleet: FleetStatus | undefined;
+  settling: SettlingStatusReader | undefined;
+}
+
 export class StatusViews {
   private readonly store: StoreStatusView;
 
-  constructor(
-    private readonly db: Db,
-    private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>,
-    private readonly clock: Clock,
-    private readonly fleet: FleetStatus | undefined,
-    private readonly settling: SettlingStatusReader | undefined,
-  ) {
+  private readonly db: Db;
+  private readonly config: Pick<Config, 'mode' | 'hub' | 'offline'>;
+  private readonly clock: Clock;
+  private readonly fleet: FleetStatus | undefined;
+  private readonly settling: SettlingStatusReader | undefined;
+
+  constructor(options: StatusViewsOptions) {
+    const { db, config, clock, fleet, settling } = options;
+    this.db = db;
+    this.config = config;
+    this.clock = clock;
+    this.fleet = fleet;
+    this.settling = settling;
     this.store = new StoreStatusView(db, config, clock);
   }
 

@@ -65,7 +65,7 @@ export function createApp({ config, clock, log, syncAgent = false }: AppOptions)
     syncsWithHub: config.mode === 'store' && Boolean(config.hub.url),
     customers: services.customersRepo,
     ledger: services.ledger,
-    ledgers: node.ledgers,
+    balances: node.balances,
     hub: asks?.history,
     users: services.users,
     applications: services.applications,

@@ -49,20 +49,20 @@ function createHubAuthority(
   const policy = new CommandPolicy(node.db, clock, maxSkewMs);
   const limits = new NodeLimits(node.db, config.authority, config.time_zone);
   const principals = new DelegatedPrincipals(node.db, services.tokensRepo);
-  const conflicts = new FoldConflicts(node.db, node.ledgers, node.newId, clock);
-  const operations = new HubOperations(
-    node.db,
-    node.writes,
-    node.operations,
+  const conflicts = new FoldConflicts(node.db, node.balances, node.newId, clock);
+  const operations = new HubOperations({
+    db: node.db,
+    writes: node.writes,
+    operations: node.operations,
     kinds,
     policy,
     principals,
     limits,
     conflicts,
-    node.hlc,
+    hlc: node.hlc,
     clock,
     maxSkewMs,
-  );
+  });
   const held = new HeldCommands(node.db, operations, node.newId, clock);
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   const effects = hubEffects({
@@ -78,21 +78,21 @@ function createHubAuthority(
     checkPasswordSetups(services.customersRepo),
     listDuplicateRegistrations(node.db, node.newId, clock),
   ];
-  const commands = new HubCommands(
-    node.db,
-    node.writes,
-    node.replicated,
+  const commands = new HubCommands({
+    db: node.db,
+    writes: node.writes,
+    replicated: node.replicated,
     policy,
     conflicts,
     effects,
-    node.states,
+    states: node.states,
     completions,
     clock,
     operations,
-    held,
-    new ClockSkews(node.db, node.newId),
+    holds: held,
+    skews: new ClockSkews(node.db, node.newId),
     maxSkewMs,
-  );
+  });
   return { commands, held };
 }
 
@@ -116,7 +116,13 @@ function createHubSyncRouter(
     acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
     originals,
     principals: new DelegatedPrincipals(node.db, services.tokensRepo),
-    feed: new HubFeed(node.db, databaseFile(config.data_dir), tables, schemaVersion(), () => node.hlc.now()),
+    feed: new HubFeed({
+      db: node.db,
+      databaseFile: databaseFile(config.data_dir),
+      replicated: tables,
+      schemaVersion: schemaVersion(),
+      stamp: () => node.hlc.now(),
+    }),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
     requireClientCertificate: config.http.tls?.client_certificates === 'sync',
@@ -141,7 +147,13 @@ const COMPACT_EVERY_MS = 3_600_000;
 /** The hub's feed compaction. */
 export function createFeedCompaction(node: Node, config: Config, clock: Clock): FeedCompaction {
   const limits = new NodeLimits(node.db, config.authority, config.time_zone);
-  return new FeedCompaction(node.db, replicatedTables(node.db), config.sync.feed_retention_days * 86_400_000, clock, limits);
+  return new FeedCompaction({
+    db: node.db,
+    replicated: replicatedTables(node.db),
+    retentionMs: config.sync.feed_retention_days * 86_400_000,
+    clock,
+    limits,
+  });
 }
 
 /** The hub compacts its feed once an hour, the first time an hour after it starts; a run still going skips the next. */

@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../db/open.js';
 import { Statements } from '../db/statements.js';
 import { TableVersions } from '../db/table-versions.js';
 import { WritePath } from '../db/write-path.js';
-import { CustomerLedgers } from '../loyalty/customer-ledgers.js';
+import { BalanceReader } from '../loyalty/balance-reader.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
 import { storeRefusal } from '../sync/hub/command-policy.js';
 import { forgetHubOnlyColumns } from '../sync/protocol/scopes.js';
@@ -30,8 +30,8 @@ export interface Node {
   writes: WritePath;
   /** Changes made on other nodes, applied with their stamps (src/sync/replicated-apply.ts). */
   replicated: ReplicatedApply;
-  /** Every customer's balances (src/loyalty/customer-ledgers.ts). */
-  ledgers: CustomerLedgers;
+  /** Every customer's balances (src/loyalty/balance-reader.ts). */
+  balances: BalanceReader;
   /** On the hub, the publisher of customer states; undefined on a store. */
   states: CustomerStates | undefined;
   close(): void;
@@ -58,7 +58,17 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const newId = operations.ids(createIdGenerator(clock));
     const statements = new Statements(db);
     const versions = new TableVersions(db);
-    const writes = new WritePath(db, statements, versions, hlc, newId, config.mode, clock, config.mode === 'hub' || !config.hub?.url, operations);
+    const writes = new WritePath({
+      db,
+      statements,
+      versions,
+      hlc,
+      newId,
+      mode: config.mode,
+      clock,
+      keepsFeed: config.mode === 'hub' || !config.hub?.url,
+      operations,
+    });
     const replicated = new ReplicatedApply(statements, versions, hlc);
     if (config.mode === 'store' && config.hub?.url) {
       writes.refuseCommands(storeRefusal);
@@ -75,7 +85,7 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
       operations,
       writes,
       replicated,
-      ledgers: new CustomerLedgers(db),
+      balances: new BalanceReader(db),
       states,
       close: () => db.close(),
     };

@@ -51,33 +51,41 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     newName: newId,
   });
   const applications = new ExternalApplicationsService(applicationsRepo, writes, newId, config.time_zone);
-  const users = new UsersService(new UsersRepo(db), applicationsRepo, writes, newId, clock, throttle, config.auth.bearer_ttl_seconds * 1000);
+  const users = new UsersService({
+    repo: new UsersRepo(db),
+    applications: applicationsRepo,
+    writes,
+    newId,
+    clock,
+    throttle,
+    bearerTtlMs: config.auth.bearer_ttl_seconds * 1000,
+  });
   const apiUsers = new ApiUsersService(new ApiUsersRepo(db), writes, newId);
-  const tokens = new TokensService(
-    tokensRepo,
-    customersRepo,
-    applicationsRepo,
+  const tokens = new TokensService({
+    repo: tokensRepo,
+    customers: customersRepo,
+    applications: applicationsRepo,
     writes,
     throttle,
-    tokenCreations,
-    config.mode === 'store' && Boolean(config.hub.url),
-  );
+    creations: tokenCreations,
+    sessionsAtHeadOffice: config.mode === 'store' && Boolean(config.hub.url),
+  });
   const points = new PointsRepo(db);
   const syncState = new SyncState(db);
   const ledger: Ledger = {
     points,
     credits: new CreditsRepo(db),
     records: new LedgerRecords(new ProgramRepo(db, () => node.operations.asOf()), newId, clock, config.time_zone),
-    balances: node.ledgers,
-    policy: new RedemptionPolicy(
+    balances: node.balances,
+    policy: new RedemptionPolicy({
       config,
       points,
-      () => syncState.get('last_success_at'),
-      node.identity.nodeId,
+      lastSyncAt: () => syncState.get('last_success_at'),
+      nodeId: node.identity.nodeId,
       clock,
-      config.time_zone,
-      () => node.operations.replaying(),
-    ),
+      timeZone: config.time_zone,
+      replaying: () => node.operations.replaying(),
+    }),
   };
   return {
     ledger,
@@ -91,20 +99,28 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     nodes: new NodesService(db, writes, newId),
     program: new ProgramService(db, new ProgramRepo(db), writes),
     socialLogin: new SocialLoginService(config.social_networks, customersRepo, tokens),
-    authTokens: new AuthTokensService(
-      tokensRepo,
+    authTokens: new AuthTokensService({
+      repo: tokensRepo,
       tokens,
-      applicationsRepo,
-      customersRepo,
+      applications: applicationsRepo,
+      customers: customersRepo,
       throttle,
       writes,
       newId,
       clock,
-      config.auth.auth_token_ttl_seconds * 1000,
-      config.time_zone,
-      loadNodeKey(config.data_dir),
-    ),
-    passwordSetup: new PasswordSetupService(tokensRepo, tokens, customersRepo, writes, mailer, setupMails, newId, clock, {
+      ttlMs: config.auth.auth_token_ttl_seconds * 1000,
+      timeZone: config.time_zone,
+      codeKey: loadNodeKey(config.data_dir),
+    }),
+    passwordSetup: new PasswordSetupService({
+      repo: tokensRepo,
+      tokens,
+      customers: customersRepo,
+      writes,
+      mailer,
+      limit: setupMails,
+      newId,
+      clock,
       setupUrl: config.mail.password_setup_url,
       sendsLocally: config.mode === 'hub' || !config.hub.url,
     }),

@@ -79,20 +79,20 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
     replicated: node.replicated,
     client,
     state,
-    pusher: new Pusher(node.db, client, state, () => node.hlc.now(), clock, settlement),
+    pusher: new Pusher({ db: node.db, client, state, stamp: () => node.hlc.now(), clock, settlement }),
     deferred,
-    puller: new Puller(
-      node.db,
-      node.replicated,
+    puller: new Puller({
+      db: node.db,
+      replicated: node.replicated,
       client,
       state,
-      node.newId,
-      new FoldConflicts(node.db, node.ledgers, node.newId, clock),
+      newId: node.newId,
+      conflicts: new FoldConflicts(node.db, node.balances, node.newId, clock),
       deferred,
       clock,
-    ),
-    replay: new Replay(node.db, state, client, settlement, clock, config.offline.max_age_hours * 3_600_000),
-    retention: new Retention(node.db, state, node.identity.nodeId, config.retention.local_days * 86_400_000, clock),
+    }),
+    replay: new Replay({ db: node.db, state, client, settlement, clock, retryMs: config.offline.max_age_hours * 3_600_000 }),
+    retention: new Retention({ db: node.db, state, nodeId: node.identity.nodeId, keepMs: config.retention.local_days * 86_400_000, clock }),
   };
 }
 

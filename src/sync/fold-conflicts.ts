@@ -8,7 +8,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
-import type { CustomerLedgers, Standing } from '../loyalty/customer-ledgers.js';
+import type { BalanceReader, Standing } from '../loyalty/balance-reader.js';
 import { fromMinor } from '../core/money.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { RowChange } from './protocol/protocol.js';
@@ -20,7 +20,7 @@ export class FoldConflicts {
 
   constructor(
     db: Db,
-    private readonly ledgers: CustomerLedgers,
+    private readonly balances: BalanceReader,
     private readonly newId: IdGenerator,
     private readonly clock: Clock,
   ) {
@@ -92,7 +92,7 @@ export class FoldConflicts {
     return (customerId) => {
       let standing = known.get(customerId);
       if (!standing) {
-        standing = this.ledgers.standingAt(customerId, at);
+        standing = this.balances.standingAt(customerId, at);
         known.set(customerId, standing);
       }
       return standing;

@@ -103,7 +103,7 @@ function stats(customers: string[], at: number) {
   const pragma = (name: string) => db.prepare<[], number>(`PRAGMA ${name}`).pluck().get()!;
   const digest = createHash('sha256');
   for (const customer of customers) {
-    const { pointsMilli, creditMinor } = app.node.ledgers.balancesAt(customer, at);
+    const { pointsMilli, creditMinor } = app.node.balances.balancesAt(customer, at);
     digest.update(`${customer}:${pointsMilli}:${creditMinor}\n`);
   }
   return {

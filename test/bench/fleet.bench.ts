@@ -37,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
+import { BalanceReader } from '../../src/loyalty/balance-reader.js';
 import { databaseFile } from '../../src/root/node.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from './cluster.js';
@@ -482,10 +482,10 @@ function customerIds(): string[] {
 function balancesAt(hubDir: string, customers: string[], at: number): string {
   const db = new Database(databaseFile(hubDir), { readonly: true });
   try {
-    const ledgers = new CustomerLedgers(db);
+    const reader = new BalanceReader(db);
     const digest = createHash('sha256');
     for (const customer of customers) {
-      const { pointsMilli, creditMinor } = ledgers.balancesAt(customer, at);
+      const { pointsMilli, creditMinor } = reader.balancesAt(customer, at);
       digest.update(`${customer}:${pointsMilli}:${creditMinor}\n`);
     }
     return digest.digest('hex');

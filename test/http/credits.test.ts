@@ -240,7 +240,7 @@ describe('send-purchase', () => {
     // 100 points and 200 CZK of credit; 300 CZK of beans paying 40 points and 50 of credit.
     // The till sends the bill again as it was, recap included, with canceled: true.
     const { id, card } = customer(200, 100);
-    const pointsOf = () => server.app.node.ledgers.balancesAt(id, Date.now()).pointsMilli / 1000;
+    const pointsOf = () => server.app.node.balances.balancesAt(id, Date.now()).pointsMilli / 1000;
     const original = { ...bill('S-9', [item(PRODUCT.espresso, 3, 100)]), payment_recap: { credit_points: 40, amount_for_credit: 50 } };
     expect((await send(card, original)).status).toBe(201);
     expect(creditOf(id)).toBeLessThan(200);

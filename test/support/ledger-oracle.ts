@@ -1,10 +1,57 @@
 /**
- * A customer's balances folded from scratch from every point and credit record a node's file
- * holds — the tests' oracle for the node's one reader (src/loyalty/customer-ledgers.ts), on a
- * node that holds all the records (a hub, or a store with no hub).
+ * The tests' oracle for balances: the fold from scratch over a customer's facts in any order,
+ * and over every point and credit record a node's file holds — what the node's one reader
+ * (src/loyalty/balance-reader.ts) must answer on a node that holds all the records (a hub, or a
+ * store with no hub).
  */
 import type { Db } from '../../src/db/open.js';
-import { balanceAt, foldLedger, type PointFact } from '../../src/loyalty/ledger-fold.js';
+import { EMPTY_FOLD, foldFrom, type OrderedFact } from '../../src/loyalty/ledger-fold.js';
+
+/** A point record as a fact, in whatever order it arrived. */
+export interface PointFact {
+  id: string;
+  kind: 'collection' | 'redemption';
+  points_milli: number;
+  /** When a collection expires (ms since the epoch); null for never. */
+  valid_to: number | null;
+  /** When the fact happened (ms since the epoch). */
+  at: number;
+  hlc: string;
+}
+
+export interface LedgerFold {
+  /** Points left on each collection record, in thousandths, by id (redemptions are absent). */
+  available: Map<string, number>;
+  /** Redeemed points no record covered, in thousandths. */
+  debt: number;
+}
+
+/** The fold of facts in any order: sorted by stamp, then folded from nothing. */
+export function foldLedger(facts: readonly PointFact[]): LedgerFold {
+  const ordered = [...facts].sort((a, b) => (a.hlc < b.hlc ? -1 : a.hlc > b.hlc ? 1 : 0));
+  const { remainingMilli, state } = foldFrom(EMPTY_FOLD, ordered.map(toOrderedFact));
+  const available = new Map<string, number>();
+  ordered.forEach((fact, index) => {
+    if (fact.kind === 'collection') available.set(fact.id, remainingMilli[index]!);
+  });
+  return { available, debt: state.debtMilli };
+}
+
+/** The balance at a moment, in thousandths: unexpired points left, less the debt. May be negative. */
+export function balanceAt(facts: readonly PointFact[], fold: LedgerFold, at: number): number {
+  let left = 0;
+  for (const fact of facts) {
+    if (fact.kind !== 'collection' || (fact.valid_to !== null && fact.valid_to <= at)) continue;
+    left += fold.available.get(fact.id) ?? 0;
+  }
+  return left - fold.debt;
+}
+
+function toOrderedFact(fact: PointFact): OrderedFact {
+  return fact.kind === 'collection'
+    ? { kind: 'collection', points_milli: fact.points_milli, valid_to: fact.valid_to, id: fact.id }
+    : { kind: 'redemption', points_milli: fact.points_milli, at: fact.at };
+}
 
 interface PointRecord {
   id: string;

@@ -38,7 +38,7 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const newId = () => `${hex(hub.clock.now(), 12)}${hex((ids += 1), 14)}`;
 const stampAt = (ms: number) => `${hex(ms, 12)}-${hex(ids % 0xffff, 4)}-${ORIGIN}`;
 const count = (server: TestServer, sql: string, ...params: unknown[]) => (server.app.node.db.prepare(sql).get(...params) as { n: number }).n;
-const points = (server: TestServer, customerId: string) => server.app.node.ledgers.balancesAt(customerId, server.clock.now()).pointsMilli;
+const points = (server: TestServer, customerId: string) => server.app.node.balances.balancesAt(customerId, server.clock.now()).pointsMilli;
 
 interface Options {
   at?: number;

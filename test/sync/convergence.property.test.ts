@@ -254,7 +254,7 @@ async function perform(cluster: Cluster, step: Step, honest: Map<string, number>
     case 'reduce': {
       const store = cluster.stores[step.store]!;
       // What the store knows may be spent at another store too before either pushes: a debt.
-      const known = store.server.app.node.ledgers.balancesAt(step.customer, store.server.clock.now()).pointsMilli / 1000;
+      const known = store.server.app.node.balances.balancesAt(step.customer, store.server.clock.now()).pointsMilli / 1000;
       const points = Math.min(MAX_REDUCE, Math.max(1, Math.floor((known * step.share) / 100)));
       const answer = await call('POST', `${store.server.api('enterprise')}/points/actions/reduce-points`, {
         headers: store.pos,
@@ -329,10 +329,10 @@ function expectConverged({ hub, stores }: Cluster, opening: ReadonlyMap<string, 
   for (const customerId of CUSTOMERS) {
     const expected = opening.get(customerId)! + (honest.get(customerId) ?? 0);
     expect(foldedPoints(hub.app.node.db, customerId, hub.clock.now()), `${customerId} folded from the hub's records`).toBe(expected);
-    const atHub = hub.app.node.ledgers.balancesAt(customerId, hub.clock.now());
+    const atHub = hub.app.node.balances.balancesAt(customerId, hub.clock.now());
     expect(atHub.pointsMilli, `${customerId} at the hub`).toBe(expected);
     for (const store of stores) {
-      expect(store.server.app.node.ledgers.balancesAt(customerId, store.server.clock.now()), `${customerId} at ${store.name}`).toEqual(atHub);
+      expect(store.server.app.node.balances.balancesAt(customerId, store.server.clock.now()), `${customerId} at ${store.name}`).toEqual(atHub);
     }
   }
 }

@@ -222,6 +222,6 @@ describe('a hostile store speaking protocol 1', () => {
     expect(evaHash(hub)).toBe(hashBefore);
     expect(count(hub, 'SELECT count(*) AS n FROM password_setup_requests WHERE id = ?', setupId)).toBe(0);
     // The honest points reach the honest store as Eva's balance.
-    expect(honest.app.node.ledgers.balancesAt(EVA, Date.now()).pointsMilli).toBe(hub.app.node.ledgers.balancesAt(EVA, Date.now()).pointsMilli);
+    expect(honest.app.node.balances.balancesAt(EVA, Date.now()).pointsMilli).toBe(hub.app.node.balances.balancesAt(EVA, Date.now()).pointsMilli);
   });
 });

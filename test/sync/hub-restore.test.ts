@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
+import { BalanceReader } from '../../src/loyalty/balance-reader.js';
 import { runCliJson } from '../support/cli.js';
 import { Cluster, hubAndStore, posLogin, waitFor, type NodeProcess, type StoreProcess } from '../support/cluster.js';
 import { call } from '../support/server.js';
@@ -40,7 +40,7 @@ const restoreHub = async (cluster: Cluster, backupFile: string) => {
   await cluster.hub.start();
 };
 
-const pointsOf = (node: NodeProcess, customerId: string) => node.read((db) => new CustomerLedgers(db).balancesAt(customerId, Date.now()).pointsMilli);
+const pointsOf = (node: NodeProcess, customerId: string) => node.read((db) => new BalanceReader(db).balancesAt(customerId, Date.now()).pointsMilli);
 
 describe('a hub restored from a backup', () => {
   let cluster: Cluster;

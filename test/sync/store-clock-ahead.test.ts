@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
+import { BalanceReader } from '../../src/loyalty/balance-reader.js';
 import { Cluster, posLogin, waitFor, type NodeProcess } from '../support/cluster.js';
 import { call } from '../support/server.js';
 import { createCustomer, inParallel } from '../support/sync-writes.js';
@@ -104,7 +104,7 @@ const fastBills = (node: NodeProcess) =>
       .all(DEMO_IDS.storeCentral),
   );
 
-const balancesOf = (node: NodeProcess, at: number) => node.read((db) => new CustomerLedgers(db).balancesAt(DEMO_IDS.customerJana, at));
+const balancesOf = (node: NodeProcess, at: number) => node.read((db) => new BalanceReader(db).balancesAt(DEMO_IDS.customerJana, at));
 
 describe('a store whose clock runs ten minutes ahead of the hub', () => {
   it("sells 100 bills (points, a voucher) and registers a customer: every bill is at the hub once and at the store, stamped at the hub's time; balances agree on every node; sync status shows the skew and the hub lists it", async () => {

@@ -123,7 +123,7 @@ const send = (store: Store, billId: string, bill: Record<string, unknown>) =>
       },
     },
   });
-const balance = (server: TestServer, customerId: string) => server.app.node.ledgers.balancesAt(customerId, Date.now()).pointsMilli / 1000;
+const balance = (server: TestServer, customerId: string) => server.app.node.balances.balancesAt(customerId, Date.now()).pointsMilli / 1000;
 
 describe('sync between a hub and stores', () => {
   it('a new store bootstraps the hub data, so a POS logs in there with the hub users', async () => {
@@ -346,7 +346,7 @@ describe('sync between a hub and stores', () => {
     // Windows of one row and no budget: each run reads one window. A run that began again
     // from the first table would stop at the empty purchases table every time.
     const { db, state, nodeId } = store.sync;
-    const retention = new Retention(db, state, nodeId, 35 * 86_400_000, store.server.clock.now, 1);
+    const retention = new Retention({ db, state, nodeId, keepMs: 35 * 86_400_000, clock: store.server.clock.now, windowRows: 1 });
     const deletedBy: number[] = [];
     while (records() > 0 && deletedBy.length < 50) deletedBy.push((await retention.run(0)).deleted);
     expect(records()).toBe(0);
@@ -452,7 +452,7 @@ describe('sync between a hub and stores', () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
     const everywhere = () =>
-      [cluster!.hub, a.server, b.server].map((server) => server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()));
+      [cluster!.hub, a.server, b.server].map((server) => server.app.node.balances.balancesAt(DEMO_IDS.customerJana, Date.now()));
     const before = everywhere()[0]!;
     for (const number of ['N-7', 'N-8']) expect((await send(a, `A-${number}`, { bill_number: number })).status).toBe(201);
     for (const store of [a, b]) expect((await cluster.round(store)).ok).toBe(true);
@@ -555,7 +555,7 @@ describe('sync between a hub and stores', () => {
     await compaction.run();
     hub.clock.advance(8 * 86_400_000);
     expect((await compaction.run()).results_deleted).toBeGreaterThanOrEqual(2);
-    const janaAtHub = () => hub.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, hub.clock.now());
+    const janaAtHub = () => hub.app.node.balances.balancesAt(DEMO_IDS.customerJana, hub.clock.now());
     const completed = janaAtHub();
 
     // As if the hub's answer to the cancellation never reached store B.
@@ -642,7 +642,7 @@ describe('sync between a hub and stores', () => {
     for (const store of [a, b, a]) expect((await cluster.round(store)).ok).toBe(true);
     const hubSums = checksumTables(cluster.hub.app.node.db);
     for (const server of [cluster.hub, a.server, b.server]) {
-      expect(server.app.node.ledgers.balancesAt(DEMO_IDS.customerJana, Date.now()).creditMinor).toBe(-9400);
+      expect(server.app.node.balances.balancesAt(DEMO_IDS.customerJana, Date.now()).creditMinor).toBe(-9400);
       const conflict = server.app.node.db.prepare("SELECT entity_id, detail FROM sync_conflicts WHERE kind = 'credit_overspent'").get() as {
         entity_id: string;
         detail: string;

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/core/config.js';
-import { balanceAt, foldLedger, type PointFact } from '../../src/loyalty/ledger-fold.js';
+import { balanceAt, foldLedger, type PointFact } from '../support/ledger-oracle.js';
 import { migrate } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
@@ -268,8 +268,8 @@ describe('points left on a record', () => {
         .run(STORES[0]!, encodeHlc({ ms: NOW - 1, counter: 0, node: STORES[0]! }), new Date(NOW).toISOString());
     })();
     hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));
-    const ledger = hub.ledgers.ledger(CUSTOMER, NOW);
-    expect(facts.slice(0, 3).map((fact) => ledger.pointsLeft({ ...fact, valid_to: null, state: 1 }))).toEqual([0, 5000, 10_000]);
+    const standing = hub.balances.standingByRecord(CUSTOMER, NOW);
+    expect(facts.slice(0, 3).map((fact) => standing.pointsLeftMilli({ ...fact, valid_to: null, state: 1 }))).toEqual([0, 5000, 10_000]);
   });
 });
 
@@ -277,13 +277,13 @@ describe('points left on a record', () => {
 function expectLedger(node: Node, known: Fact[], records: Fact[], at: number): void {
   const points = known.filter((fact) => fact.credit === undefined);
   const fold = foldLedger(points);
-  const balances = node.ledgers.balancesAt(CUSTOMER, at);
+  const balances = node.balances.balancesAt(CUSTOMER, at);
   expect(balances.pointsMilli).toBe(balanceAt(points, fold, at));
   expect(balances.creditMinor).toBe(known.reduce((sum, fact) => sum + (fact.credit ?? 0), 0));
-  const ledger = node.ledgers.ledger(CUSTOMER, at);
+  const standing = node.balances.standingByRecord(CUSTOMER, at);
   for (const fact of records.filter((record) => record.credit === undefined && record.kind === 'collection')) {
     const record = { ...fact, valid_to: fact.valid_to === null ? null : new Date(fact.valid_to).toISOString(), state: 1 };
-    expect(ledger.pointsLeft(record), `points left on ${fact.id}`).toBe(fold.available.get(fact.id));
+    expect(standing.pointsLeftMilli(record), `points left on ${fact.id}`).toBe(fold.available.get(fact.id));
   }
 }
 

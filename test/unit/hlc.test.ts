@@ -1,5 +1,10 @@
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeHlc, encodeHlc, HybridLogicalClock, type HlcStamp } from '../../src/core/hlc.js';
+import { decodeHlc, encodeHlc, hlcOriginSql, HybridLogicalClock, originOfStamp, stampInOrigin, type HlcStamp } from '../../src/core/hlc.js';
+import { migrate } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/db/open.js';
+import { databaseFile } from '../../src/root/node.js';
+import { tempDir } from '../support/server.js';
 
 const START = Date.UTC(2026, 4, 17, 9, 30, 0);
 const HOUR = 3_600_000;
@@ -142,5 +147,39 @@ describe('the hybrid logical clock', () => {
     expect(() => decodeHlc('not a stamp')).toThrow(/not an HLC stamp/);
     expect(() => decodeHlc('0000000000-0000-node')).toThrow(/not an HLC stamp/);
     expect(() => decodeHlc('00000000000A-0000-node')).toThrow(/not an HLC stamp/);
+  });
+});
+
+describe('a stamp’s origin', () => {
+  const stamp = encodeHlc({ ms: START, counter: 7, node: 'store0042' });
+
+  it('is the node that made the stamp, and a stamp of another time may be made in it', () => {
+    expect(originOfStamp(stamp)).toBe('store0042');
+    const later = encodeHlc({ ms: START + HOUR, counter: 1, node: 'hub00001' });
+    expect(decodeHlc(stampInOrigin(later, originOfStamp(stamp)))).toEqual({ ms: START + HOUR, counter: 1, node: 'store0042' });
+  });
+
+  it('reads the same in SQL, and a query on it uses the index built on that expression', () => {
+    const folder = tempDir('loyaltyd-hlc-origin-');
+    const db = openDatabase(databaseFile(folder));
+    try {
+      migrate(db);
+      expect(
+        db
+          .prepare<[string], string>(`SELECT ${hlcOriginSql('?')}`)
+          .pluck()
+          .get(stamp),
+      ).toBe('store0042');
+      const plan = db
+        .prepare<[string], { detail: string }>(
+          `EXPLAIN QUERY PLAN SELECT hlc FROM purchases WHERE ${hlcOriginSql('hlc')} = ? ORDER BY hlc DESC LIMIT 1`,
+        )
+        .all('store0042')
+        .map((step) => step.detail);
+      expect(plan.join('\n')).toContain('purchases_by_origin');
+    } finally {
+      db.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

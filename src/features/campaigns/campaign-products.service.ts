@@ -12,14 +12,30 @@ import type { CampaignProductQuery, CampaignProductRow, CreateCampaignProduct } 
 const WHOLE_PERCENT_MINOR = 100_00;
 const PERCENTAGE = 1;
 
+/** What CampaignProductsService is built from. */
+export interface CampaignProductsServiceOptions {
+  repo: CampaignProductsRepo;
+  writes: WritePath;
+  newId: IdGenerator;
+  clock: Clock;
+  timeZone: string;
+}
+
 export class CampaignProductsService {
-  constructor(
-    private readonly repo: CampaignProductsRepo,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-  ) {}
+  private readonly repo: CampaignProductsRepo;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+
+  constructor(options: CampaignProductsServiceOptions) {
+    const { repo, writes, newId, clock, timeZone } = options;
+    this.repo = repo;
+    this.writes = writes;
+    this.newId = newId;
+    this.clock = clock;
+    this.timeZone = timeZone;
+  }
 
   create({ campaign_product: product }: CreateCampaignProduct): { campaign_product_id: string } {
     const validFrom = this.instant('campaign_product.valid_from', product.valid_from);

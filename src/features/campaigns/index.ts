@@ -21,7 +21,13 @@ export const campaignsFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'new
   clock,
   timeZone,
 }) => {
-  const products = new CampaignProductsService(new CampaignProductsRepo(db), writes, newId, clock, timeZone);
+  const products = new CampaignProductsService({
+    repo: new CampaignProductsRepo(db),
+    writes,
+    newId,
+    clock,
+    timeZone,
+  });
   const storeRecords = new CampaignProductStoreRecordsService(new CampaignProductStoreRecordsRepo(db), products, writes, newId);
   return [
     ...campaignsRoutes(new CampaignsService(new CampaignsRepo(db), writes, newId, timeZone)),

@@ -15,15 +15,33 @@ import type { ProductGroupRecord } from './product-groups.schemas.js';
 import type { ProductsRepo } from './products.repo.js';
 import type { ProductRecord } from './products.schemas.js';
 
+/** What CatalogRecordsService is built from. */
+export interface CatalogRecordsServiceOptions {
+  products: ProductsRepo;
+  groups: ProductGroupsRepo;
+  brands: ProductBrandsRepo;
+  stores: StoresRepo;
+  writes: WritePath;
+  newId: IdGenerator;
+}
+
 export class CatalogRecordsService {
-  constructor(
-    private readonly products: ProductsRepo,
-    private readonly groups: ProductGroupsRepo,
-    private readonly brands: ProductBrandsRepo,
-    private readonly stores: StoresRepo,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-  ) {}
+  private readonly products: ProductsRepo;
+  private readonly groups: ProductGroupsRepo;
+  private readonly brands: ProductBrandsRepo;
+  private readonly stores: StoresRepo;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+
+  constructor(options: CatalogRecordsServiceOptions) {
+    const { products, groups, brands, stores, writes, newId } = options;
+    this.products = products;
+    this.groups = groups;
+    this.brands = brands;
+    this.stores = stores;
+    this.writes = writes;
+    this.newId = newId;
+  }
 
   importProduct(record: ProductRecord): void {
     const id = record.product_id ?? this.newId();

@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import { badRequest, invalidParam, type InvalidParam } from '../../core/errors.js';
-import type { CardHolder, CustomerLedgers } from '../../loyalty/customer-ledgers.js';
+import type { CardHolder, BalanceReader } from '../../loyalty/balance-reader.js';
 import { pricePayment, type CampaignPrice } from '../../loyalty/pricing.js';
 import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { Program, RewardDefinition } from '../../loyalty/program.schemas.js';
@@ -22,19 +22,41 @@ import type { AcceptPayment, AcceptPaymentAnswer, RecommendedBestRewards } from 
 /** Until a program is loaded: no earning, no rewards, a point worth one minor unit. */
 const NO_PROGRAM: Program = { currency_id: '', point_value: 1, earning: [], rewards: [] };
 
+/** What CheckoutService is built from. */
+export interface CheckoutServiceOptions {
+  repo: CheckoutRepo;
+  bills: BillReader;
+  balances: BalanceReader;
+  program: ProgramRepo;
+  catalog: RewardsCatalog;
+  campaigns: CashDeskCampaigns;
+  clock: Clock;
+  reading: <T>(work: () => T) => T;
+}
+
 export class CheckoutService {
   private readonly answers = new RecommendedAnswers();
 
-  constructor(
-    private readonly repo: CheckoutRepo,
-    private readonly bills: BillReader,
-    private readonly ledgers: CustomerLedgers,
-    private readonly program: ProgramRepo,
-    private readonly catalog: RewardsCatalog,
-    private readonly campaigns: CashDeskCampaigns,
-    private readonly clock: Clock,
-    private readonly reading: <T>(work: () => T) => T,
-  ) {}
+  private readonly repo: CheckoutRepo;
+  private readonly bills: BillReader;
+  private readonly balances: BalanceReader;
+  private readonly program: ProgramRepo;
+  private readonly catalog: RewardsCatalog;
+  private readonly campaigns: CashDeskCampaigns;
+  private readonly clock: Clock;
+  private readonly reading: <T>(work: () => T) => T;
+
+  constructor(options: CheckoutServiceOptions) {
+    const { repo, bills, balances, program, catalog, campaigns, clock, reading } = options;
+    this.repo = repo;
+    this.bills = bills;
+    this.balances = balances;
+    this.program = program;
+    this.catalog = catalog;
+    this.campaigns = campaigns;
+    this.clock = clock;
+    this.reading = reading;
+  }
 
   recommended(request: RecommendedBestRewards) {
     return this.reading(() => this.recommendedIn(request));
@@ -104,11 +126,11 @@ export class CheckoutService {
       throw invalidParam('customer_id', 'not_allowed_value', request.customer_id, 'Name the customer by card_number or by customer_id, not both');
     }
     if (!this.repo.hasCustomer(request.customer_id)) throw invalidParam('customer_id', 'not_found', request.customer_id);
-    return { customerId: request.customer_id, balances: this.ledgers.balancesAt(request.customer_id, this.clock()) };
+    return { customerId: request.customer_id, balances: this.balances.balancesAt(request.customer_id, this.clock()) };
   }
 
   private cardHolder(cardNumber: string): CardHolder {
-    const holder = this.ledgers.cardHolder(cardNumber, this.clock());
+    const holder = this.balances.cardHolder(cardNumber, this.clock());
     if (holder === undefined) throw invalidParam('card_number', 'not_found', cardNumber);
     return holder;
   }

@@ -13,27 +13,34 @@ import { remoteOriginals } from './cancellations.js';
 import { OriginalBills } from './original-bills.js';
 
 export const checkoutFeature: Feature<
-  Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'asOf' | 'timeZone' | 'customers' | 'ledger' | 'ledgers' | 'hub'>
-> = ({ db, writes, newId, clock, asOf, timeZone, customers, ledger, ledgers, hub }) => {
+  Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'asOf' | 'timeZone' | 'customers' | 'ledger' | 'balances' | 'hub'>
+> = ({ db, writes, newId, clock, asOf, timeZone, customers, ledger, balances, hub }) => {
   const repo = new CheckoutRepo(db);
   const bills = new BillReader(repo, new ProductMatches(repo, writes), timeZone);
   const program = new ProgramRepo(db, asOf);
   return checkoutRoutes(
-    new CheckoutService(repo, bills, ledgers, program, new RewardsCatalog(db, writes), new CashDeskCampaigns(repo, writes), clock, (work) =>
-      writes.versions.reading(work),
-    ),
-    new PurchaseRecorder(
+    new CheckoutService({
+      repo,
+      bills,
+      balances,
+      program,
+      catalog: new RewardsCatalog(db, writes),
+      campaigns: new CashDeskCampaigns(repo, writes),
+      clock,
+      reading: (work) => writes.versions.reading(work),
+    }),
+    new PurchaseRecorder({
       repo,
       bills,
       customers,
       ledger,
       program,
-      new FoldConflicts(db, ledgers, newId, clock),
+      conflicts: new FoldConflicts(db, balances, newId, clock),
       writes,
       newId,
       clock,
-      new OriginalBills(repo, ledger),
-      hub && remoteOriginals(hub),
-    ),
+      originals: new OriginalBills(repo, ledger),
+      remote: hub && remoteOriginals(hub),
+    }),
   );
 };

@@ -30,26 +30,62 @@ interface StoredBill {
   payment_type?: string;
 }
 
+type FinalBill = SendPurchase['bill'];
+
+/** What a bill pays with besides money: points in thousandths, credit in minor units. */
+interface PaidWith {
+  pointsMilli: number;
+  creditMinor: number;
+}
+
 /** Credit back is earned on final bills of payment type S, the one in use, or none given. */
 function earnsCreditBack(paymentType: string | undefined): boolean {
   return paymentType === undefined || paymentType === 'S';
 }
 
+/** What PurchaseRecorder is built from. */
+export interface PurchaseRecorderOptions {
+  repo: CheckoutRepo;
+  bills: BillReader;
+  customers: CustomersRepo;
+  ledger: Ledger;
+  program: ProgramRepo;
+  conflicts: FoldConflicts;
+  writes: WritePath;
+  newId: IdGenerator;
+  clock: Clock;
+  originals: OriginalBills;
+  /** At a store with a hub: where a bill sold at another store is asked for. */
+  remote: RemoteOriginals | undefined;
+}
+
 export class PurchaseRecorder {
-  constructor(
-    private readonly repo: CheckoutRepo,
-    private readonly bills: BillReader,
-    private readonly customers: CustomersRepo,
-    private readonly ledger: Ledger,
-    private readonly program: ProgramRepo,
-    private readonly conflicts: FoldConflicts,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly originals: OriginalBills,
-    /** At a store with a hub: where a bill sold at another store is asked for. */
-    private readonly remote: RemoteOriginals | undefined,
-  ) {}
+  private readonly repo: CheckoutRepo;
+  private readonly bills: BillReader;
+  private readonly customers: CustomersRepo;
+  private readonly ledger: Ledger;
+  private readonly program: ProgramRepo;
+  private readonly conflicts: FoldConflicts;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly originals: OriginalBills;
+  private readonly remote: RemoteOriginals | undefined;
+
+  constructor(options: PurchaseRecorderOptions) {
+    const { repo, bills, customers, ledger, program, conflicts, writes, newId, clock, originals, remote } = options;
+    this.repo = repo;
+    this.bills = bills;
+    this.customers = customers;
+    this.ledger = ledger;
+    this.program = program;
+    this.conflicts = conflicts;
+    this.writes = writes;
+    this.newId = newId;
+    this.clock = clock;
+    this.originals = originals;
+    this.remote = remote;
+  }
 
   /**
    * send(), after asking the hub for the original a cancellation names: the hub knows whether
@@ -75,78 +111,88 @@ export class PurchaseRecorder {
     const customerId = this.customerOf(request.customer_id, request.card_number);
     const { bill, paidAt } = this.bills.read(request.store_id, finalBill);
     const original = finalBill.canceled && named !== 'left-to-the-hub' ? this.originalOf(request.store_id, finalBill.bill_number, named) : undefined;
-    // Read once, and only when the bill pays with points or credit: most bills do not.
-    let balances: { pointsMilli: number; creditMinor: number } | undefined;
-    const balance = (id: string) => (balances ??= this.ledger.balances.balancesAt(id, this.clock()));
-    const cancels = finalBill.canceled === true;
-    // A cancellation is the bill sent again as it was (DESIGN §6): the points and credit its
-    // recap names were paid by the original, which the reversals give back; nothing is paid again.
-    const used = cancels ? 0 : finalBill.payment_recap.credit_points;
-    if (used > 0) {
-      if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
-      if (!this.ledger.policy.judgedAtTill())
-        this.ledger.policy.check(customerId, used, balance(customerId).pointsMilli, 'bill.payment_recap.credit_points');
-    }
-    const creditUsed = cancels ? 0 : finalBill.payment_recap.amount_for_credit;
-    if (creditUsed > 0) {
-      if (!customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
-      if (!this.ledger.policy.judgedAtTill())
-        this.ledger.policy.checkCredit(creditUsed, balance(customerId).creditMinor, 'bill.payment_recap.amount_for_credit');
-    }
+    const paid = this.paidWith(finalBill, customerId);
     const purchaseId = this.newId();
-    const purchase: WrittenRow<'purchases'> = {
-      id: purchaseId,
-      customer_id: customerId ?? null,
-      store_id: request.store_id,
-      external_purchase_id: finalBill.bill_id,
-      bill_number: finalBill.bill_number ?? null,
-      payment_time: new Date(paidAt).toISOString(),
-      type_id: finalBill.purchase_type_id ?? null,
-      total_price_minor: finalBill.total_price,
-      currency_id: finalBill.currency_id ?? null,
-      card_number: request.card_number ?? null,
-      cashdesk_number: request.cashdesk_number,
-      canceled: finalBill.canceled ? 1 : 0,
-      cancels_purchase_id: original?.purchase.id ?? null,
-      bill: JSON.stringify({ lines: bill.lines, payment_type: finalBill.payment_type } satisfies StoredBill),
-    };
+    const purchase = purchaseRow(request, { id: purchaseId, customerId, paidAt, lines: bill.lines, cancelsPurchaseId: original?.purchase.id });
     // A cancellation gives back the original's vouchers; the codes it repeats use none.
-    const codes = cancels ? [] : finalBill.payment_recap.vouchers.map((voucher) => voucher.code);
+    const codes = finalBill.canceled ? [] : finalBill.payment_recap.vouchers.map((voucher) => voucher.code);
     const applications = voucherApplications(this.repo, purchaseId, customerId, request.store_id, paidAt, codes, this.ledger.policy.judgedAtTill());
     const releases = original ? voucherReleases(purchaseId, original.vouchers) : [];
-    const { records } = this.ledger;
-    const pointRecords: PointRecord[] = [];
-    if (customerId) pointRecords.push(...records.paidWith(purchaseId, customerId, used));
-    if (customerId && !cancels) pointRecords.push(...records.earnedBy(purchaseId, customerId, bill.lines));
-    const reversals = original ? records.reversals(purchaseId, original, new Date(this.clock()).toISOString()) : { points: [], credits: [] };
-    pointRecords.push(...reversals.points);
-    const creditRecords: CreditRecord[] = customerId ? records.creditPaidWith(purchaseId, customerId, creditUsed) : [];
-    if (customerId && !cancels && earnsCreditBack(finalBill.payment_type)) {
-      // Paid in money: the final bill's total, which carries the discounts the till gave,
-      // less the points and the credit it was paid with.
-      const paid = finalBill.total_price - priceOfPoints(Math.max(0, used), this.program.load()?.point_value ?? 0) - creditUsed;
-      creditRecords.push(...records.creditBackOn(purchaseId, customerId, paid, bill.lines));
-    }
-    creditRecords.push(...reversals.credits);
+    const { points, credits } = this.recordsOf(purchaseId, customerId, finalBill, bill.lines, paid, original);
     this.writes.write({ kind: 'purchases.send', payload: request }, (tx) => {
-      this.repo.insert(tx, 'purchases', purchase);
-      finalBill.bill_items.forEach((item, index) => {
-        this.repo.insert(tx, 'purchase_items', {
-          id: derivedId(purchaseId, `item:${index}`),
-          purchase_id: purchaseId,
-          product_id: bill.lines[index]!.product_id,
-          external_id: item.plu_ids[0]?.code ?? null,
-          purchase_item_type_id: item.purchase_item_type_id ?? null,
-          price_minor: item.paid_amount,
-          amount_milli: item.quantity,
-          vat_rate: item.vat_rate ?? null,
-        });
-      });
+      this.insertPurchase(tx, purchase, finalBill.bill_items, bill.lines);
       for (const application of applications) this.repo.insert(tx, 'voucher_applications', application);
       for (const release of releases) this.repo.insert(tx, 'voucher_releases', release);
-      this.insertRecords(tx, pointRecords, creditRecords);
+      this.insertRecords(tx, points, credits);
     });
     return { purchase_id: purchaseId };
+  }
+
+  /**
+   * The points and credit a bill pays with, each allowed by the customer's balance unless the
+   * till judged it (a store's bill the hub runs again). A cancellation is the bill sent again
+   * as it was (DESIGN §6): the points and credit its recap names were paid by the original,
+   * which the reversals give back; nothing is paid again.
+   */
+  private paidWith(finalBill: FinalBill, customerId: string | undefined): PaidWith {
+    if (finalBill.canceled) return { pointsMilli: 0, creditMinor: 0 };
+    const { credit_points: pointsMilli, amount_for_credit: creditMinor } = finalBill.payment_recap;
+    if (pointsMilli > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with points needs the customer');
+    if (creditMinor > 0 && !customerId) throw invalidParam('card_number', 'required', undefined, 'Paying with credit needs the customer');
+    if (customerId && (pointsMilli > 0 || creditMinor > 0) && !this.ledger.policy.judgedAtTill()) {
+      // Read only when the bill pays with points or credit: most bills do not.
+      const balances = this.ledger.balances.balancesAt(customerId, this.clock());
+      if (pointsMilli > 0) this.ledger.policy.check(customerId, pointsMilli, balances.pointsMilli, 'bill.payment_recap.credit_points');
+      if (creditMinor > 0) this.ledger.policy.checkCredit(creditMinor, balances.creditMinor, 'bill.payment_recap.amount_for_credit');
+    }
+    return { pointsMilli, creditMinor };
+  }
+
+  /** The purchase's point and credit records: what it paid with and earned, then the original's reversed when it cancels one. */
+  private recordsOf(
+    purchaseId: string,
+    customerId: string | undefined,
+    finalBill: FinalBill,
+    lines: BillLine[],
+    paid: PaidWith,
+    original: OriginalBill | undefined,
+  ): { points: PointRecord[]; credits: CreditRecord[] } {
+    const { records } = this.ledger;
+    const points: PointRecord[] = [];
+    const credits: CreditRecord[] = [];
+    if (customerId) {
+      points.push(...records.paidWith(purchaseId, customerId, paid.pointsMilli));
+      if (!finalBill.canceled) points.push(...records.earnedBy(purchaseId, customerId, lines));
+      credits.push(...records.creditPaidWith(purchaseId, customerId, paid.creditMinor));
+      if (!finalBill.canceled && earnsCreditBack(finalBill.payment_type)) {
+        // Paid in money: the final bill's total, which carries the discounts the till gave,
+        // less the points and the credit it was paid with.
+        const pointsMinor = priceOfPoints(Math.max(0, paid.pointsMilli), this.program.load()?.point_value ?? 0);
+        credits.push(...records.creditBackOn(purchaseId, customerId, finalBill.total_price - pointsMinor - paid.creditMinor, lines));
+      }
+    }
+    if (original) {
+      const reversals = records.reversals(purchaseId, original, new Date(this.clock()).toISOString());
+      points.push(...reversals.points);
+      credits.push(...reversals.credits);
+    }
+    return { points, credits };
+  }
+
+  private insertPurchase(tx: WriteTransaction, purchase: WrittenRow<'purchases'>, items: FinalBill['bill_items'], lines: BillLine[]): void {
+    this.repo.insert(tx, 'purchases', purchase);
+    items.forEach((item, index) => {
+      this.repo.insert(tx, 'purchase_items', {
+        id: derivedId(purchase.id, `item:${index}`),
+        purchase_id: purchase.id,
+        product_id: lines[index]!.product_id,
+        external_id: item.plu_ids[0]?.code ?? null,
+        purchase_item_type_id: item.purchase_item_type_id ?? null,
+        price_minor: item.paid_amount,
+        amount_milli: item.quantity,
+        vat_rate: item.vat_rate ?? null,
+      });
+    });
   }
 
   assign(request: AssignCustomer): void {
@@ -211,4 +257,28 @@ export class PurchaseRecorder {
 function sentAgain(canceled: boolean): string {
   if (!canceled) return 'This bill was already sent';
   return "This bill_id was already sent; a cancellation is a new bill, with its own bill_id and the original's bill_number";
+}
+
+/** The purchase row of a final bill. */
+function purchaseRow(
+  request: SendPurchase,
+  sale: { id: string; customerId: string | undefined; paidAt: number; lines: BillLine[]; cancelsPurchaseId: string | undefined },
+): WrittenRow<'purchases'> {
+  const { bill: finalBill } = request;
+  return {
+    id: sale.id,
+    customer_id: sale.customerId ?? null,
+    store_id: request.store_id,
+    external_purchase_id: finalBill.bill_id,
+    bill_number: finalBill.bill_number ?? null,
+    payment_time: new Date(sale.paidAt).toISOString(),
+    type_id: finalBill.purchase_type_id ?? null,
+    total_price_minor: finalBill.total_price,
+    currency_id: finalBill.currency_id ?? null,
+    card_number: request.card_number ?? null,
+    cashdesk_number: request.cashdesk_number,
+    canceled: finalBill.canceled ? 1 : 0,
+    cancels_purchase_id: sale.cancelsPurchaseId ?? null,
+    bill: JSON.stringify({ lines: sale.lines, payment_type: finalBill.payment_type } satisfies StoredBill),
+  };
 }

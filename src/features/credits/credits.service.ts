@@ -31,17 +31,39 @@ import type {
   TransferCredits,
 } from './credits.schemas.js';
 
+/** What CreditsService is built from. */
+export interface CreditsServiceOptions {
+  pages: CreditPages;
+  ledger: Ledger;
+  customers: CustomersRepo;
+  program: ProgramRepo;
+  conflicts: FoldConflicts;
+  writes: WritePath;
+  clock: Clock;
+  timeZone: string;
+}
+
 export class CreditsService {
-  constructor(
-    private readonly pages: CreditPages,
-    private readonly ledger: Ledger,
-    private readonly customers: CustomersRepo,
-    private readonly program: ProgramRepo,
-    private readonly conflicts: FoldConflicts,
-    private readonly writes: WritePath,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-  ) {}
+  private readonly pages: CreditPages;
+  private readonly ledger: Ledger;
+  private readonly customers: CustomersRepo;
+  private readonly program: ProgramRepo;
+  private readonly conflicts: FoldConflicts;
+  private readonly writes: WritePath;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+
+  constructor(options: CreditsServiceOptions) {
+    const { pages, ledger, customers, program, conflicts, writes, clock, timeZone } = options;
+    this.pages = pages;
+    this.ledger = ledger;
+    this.customers = customers;
+    this.program = program;
+    this.conflicts = conflicts;
+    this.writes = writes;
+    this.clock = clock;
+    this.timeZone = timeZone;
+  }
 
   list(query: CreditsQuery, context: RequestContext): CreditsAnswer {
     const page = this.pages.page(

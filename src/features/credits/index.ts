@@ -11,17 +11,17 @@ import { creditsRoutes } from './credits.routes.js';
 import { CreditsService } from './credits.service.js';
 
 export const creditsFeature: Feature<
-  Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'asOf' | 'timeZone' | 'customers' | 'ledger' | 'ledgers'>
-> = ({ db, writes, newId, clock, asOf, timeZone, customers, ledger, ledgers }) =>
+  Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'asOf' | 'timeZone' | 'customers' | 'ledger' | 'balances'>
+> = ({ db, writes, newId, clock, asOf, timeZone, customers, ledger, balances }) =>
   creditsRoutes(
-    new CreditsService(
-      new CreditPages(db),
+    new CreditsService({
+      pages: new CreditPages(db),
       ledger,
       customers,
-      new ProgramRepo(db, asOf),
-      new FoldConflicts(db, ledgers, newId, clock),
+      program: new ProgramRepo(db, asOf),
+      conflicts: new FoldConflicts(db, balances, newId, clock),
       writes,
       clock,
       timeZone,
-    ),
+    }),
   );

@@ -11,15 +11,33 @@ import type { CardFilters, CardsRepo } from './cards.repo.js';
 import type { CardCreated, CardInput, CardsAnswer, CardsQuery, CreateCard, CustomerCardsQuery, UpdateCard } from './cards.schemas.js';
 import type { CustomersRepo } from './customers.repo.js';
 
+/** What CardsService is built from. */
+export interface CardsServiceOptions {
+  repo: CardsRepo;
+  customers: CustomersRepo;
+  writes: WritePath;
+  newId: IdGenerator;
+  timeZone: string;
+  clock?: Clock;
+}
+
 export class CardsService {
-  constructor(
-    private readonly repo: CardsRepo,
-    private readonly customers: CustomersRepo,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly timeZone: string,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  private readonly repo: CardsRepo;
+  private readonly customers: CustomersRepo;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly timeZone: string;
+  private readonly clock: Clock;
+
+  constructor(options: CardsServiceOptions) {
+    const { repo, customers, writes, newId, timeZone, clock = systemClock } = options;
+    this.repo = repo;
+    this.customers = customers;
+    this.writes = writes;
+    this.newId = newId;
+    this.timeZone = timeZone;
+    this.clock = clock;
+  }
 
   list(query: CardsQuery, context: RequestContext) {
     return this.page({ ...query, customer_id: customerFilter(context, query.customer_id) });

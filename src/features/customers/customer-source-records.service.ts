@@ -13,14 +13,30 @@ import type {
 } from './customer-source-records.schemas.js';
 import type { CustomersRepo } from './customers.repo.js';
 
+/** What CustomerSourceRecordsService is built from. */
+export interface CustomerSourceRecordsServiceOptions {
+  repo: CustomerSourceRecordsRepo;
+  customers: CustomersRepo;
+  writes: WritePath;
+  newId: IdGenerator;
+  timeZone: string;
+}
+
 export class CustomerSourceRecordsService {
-  constructor(
-    private readonly repo: CustomerSourceRecordsRepo,
-    private readonly customers: CustomersRepo,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly timeZone: string,
-  ) {}
+  private readonly repo: CustomerSourceRecordsRepo;
+  private readonly customers: CustomersRepo;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly timeZone: string;
+
+  constructor(options: CustomerSourceRecordsServiceOptions) {
+    const { repo, customers, writes, newId, timeZone } = options;
+    this.repo = repo;
+    this.customers = customers;
+    this.writes = writes;
+    this.newId = newId;
+    this.timeZone = timeZone;
+  }
 
   list(query: CustomerSourceRecordsQuery, context: RequestContext) {
     return this.page({ ...query, customer_id: customerFilter(context, query.customer_id) });

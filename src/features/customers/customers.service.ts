@@ -23,15 +23,31 @@ import type {
 
 const PERSONAL_INFORMATION = 'customer.personal_information';
 
+/** What CustomersService is built from. */
+export interface CustomersServiceOptions {
+  repo: CustomersRepo;
+  writes: WritePath;
+  newId: IdGenerator;
+  timeZone: string;
+  /** At a store with a hub: a password is changed at head office, so none ever sits in the outbox. */
+  passwordsAtHeadOffice: boolean;
+}
+
 export class CustomersService {
-  constructor(
-    private readonly repo: CustomersRepo,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly timeZone: string,
-    /** At a store with a hub: a password is changed at head office, so none ever sits in the outbox. */
-    private readonly passwordsAtHeadOffice: boolean,
-  ) {}
+  private readonly repo: CustomersRepo;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly timeZone: string;
+  private readonly passwordsAtHeadOffice: boolean;
+
+  constructor(options: CustomersServiceOptions) {
+    const { repo, writes, newId, timeZone, passwordsAtHeadOffice } = options;
+    this.repo = repo;
+    this.writes = writes;
+    this.newId = newId;
+    this.timeZone = timeZone;
+    this.passwordsAtHeadOffice = passwordsAtHeadOffice;
+  }
 
   list(query: CustomersQuery, context: RequestContext): CustomersAnswer {
     const { email_list: emails, customer_ids: ids, ...filters } = query;

@@ -23,8 +23,33 @@ export const customersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'new
   customers,
 }) => {
   return [
-    ...customersRoutes(new CustomersService(customers, writes, newId, timeZone, syncsWithHub)),
-    ...cardsRoutes(new CardsService(new CardsRepo(db), customers, writes, newId, timeZone, clock)),
-    ...customerSourceRecordsRoutes(new CustomerSourceRecordsService(new CustomerSourceRecordsRepo(db), customers, writes, newId, timeZone)),
+    ...customersRoutes(
+      new CustomersService({
+        repo: customers,
+        writes,
+        newId,
+        timeZone,
+        passwordsAtHeadOffice: syncsWithHub,
+      }),
+    ),
+    ...cardsRoutes(
+      new CardsService({
+        repo: new CardsRepo(db),
+        customers,
+        writes,
+        newId,
+        timeZone,
+        clock,
+      }),
+    ),
+    ...customerSourceRecordsRoutes(
+      new CustomerSourceRecordsService({
+        repo: new CustomerSourceRecordsRepo(db),
+        customers,
+        writes,
+        newId,
+        timeZone,
+      }),
+    ),
   ];
 };

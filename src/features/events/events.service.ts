@@ -13,14 +13,30 @@ import type { CreateEvent, EventQuery, EventRow } from './events.schemas.js';
 /** The parameter name the OpenAPI file gives a repeated event relation. */
 const RELATION = 'event_id_event_type_id_customer_id_external_id_secondary_external_id';
 
+/** What EventsService is built from. */
+export interface EventsServiceOptions {
+  repo: EventsRepo;
+  writes: WritePath;
+  newId: IdGenerator;
+  clock: Clock;
+  timeZone: string;
+}
+
 export class EventsService {
-  constructor(
-    private readonly repo: EventsRepo,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-  ) {}
+  private readonly repo: EventsRepo;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+
+  constructor(options: EventsServiceOptions) {
+    const { repo, writes, newId, clock, timeZone } = options;
+    this.repo = repo;
+    this.writes = writes;
+    this.newId = newId;
+    this.clock = clock;
+    this.timeZone = timeZone;
+  }
 
   create(request: CreateEvent, context: RequestContext): { event_id: string } {
     const { event } = request;

@@ -21,7 +21,7 @@ export const eventsFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId'
   clock,
   timeZone,
 }) => [
-  ...eventsRoutes(new EventsService(new EventsRepo(db), writes, newId, clock, timeZone)),
+  ...eventsRoutes(new EventsService({ repo: new EventsRepo(db), writes, newId, clock, timeZone: timeZone })),
   ...eventPropertiesRoutes(new EventPropertiesService(new EventPropertiesRepo(db), timeZone)),
   ...eventGroupsRoutes(new EventGroupsService(new EventGroupsRepo(db))),
 ];

@@ -15,4 +15,14 @@ export const pointsFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'clock'
   timeZone,
   customers,
   ledger,
-}) => pointsRoutes(new PointsService(new PointPages(db), ledger, customers, writes, clock, timeZone));
+}) =>
+  pointsRoutes(
+    new PointsService({
+      pages: new PointPages(db),
+      ledger,
+      customers,
+      writes,
+      clock,
+      timeZone,
+    }),
+  );

@@ -15,15 +15,33 @@ import type { PointPages } from './point-pages.repo.js';
 import { toPoint } from './points.mappers.js';
 import type { AssignPoints, PointsQuery, ReducePoints, TransferPoints } from './points.schemas.js';
 
+/** What PointsService is built from. */
+export interface PointsServiceOptions {
+  pages: PointPages;
+  ledger: Ledger;
+  customers: CustomersRepo;
+  writes: WritePath;
+  clock: Clock;
+  timeZone: string;
+}
+
 export class PointsService {
-  constructor(
-    private readonly pages: PointPages,
-    private readonly ledger: Ledger,
-    private readonly customers: CustomersRepo,
-    private readonly writes: WritePath,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-  ) {}
+  private readonly pages: PointPages;
+  private readonly ledger: Ledger;
+  private readonly customers: CustomersRepo;
+  private readonly writes: WritePath;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+
+  constructor(options: PointsServiceOptions) {
+    const { pages, ledger, customers, writes, clock, timeZone } = options;
+    this.pages = pages;
+    this.ledger = ledger;
+    this.customers = customers;
+    this.writes = writes;
+    this.clock = clock;
+    this.timeZone = timeZone;
+  }
 
   list(query: PointsQuery, context: RequestContext) {
     const page = this.pages.page(
@@ -35,7 +53,7 @@ export class PointsService {
       },
       query,
     );
-    const left = this.ledger.balances.pointsLeftOn(page.items, this.clock());
+    const left = this.ledger.balances.pointsLeftMilliOn(page.items, this.clock());
     const points = page.items.map((row, index) => toPoint(row, left[index]!, this.timeZone));
     return { points, total_items: page.total };
   }
@@ -44,7 +62,7 @@ export class PointsService {
     const row = this.ledger.points.byId(id);
     if (!row) throw notFound('points', id);
     assertOwnRecord(context, row.customer_id, 'point_id', id);
-    return toPoint(row, this.ledger.balances.ledger(row.customer_id, this.clock()).pointsLeft(row), this.timeZone);
+    return toPoint(row, this.ledger.balances.standingByRecord(row.customer_id, this.clock()).pointsLeftMilli(row), this.timeZone);
   }
 
   assign(request: AssignPoints): void {

@@ -13,5 +13,5 @@ import { PurchasesService } from './purchases.service.js';
 export const purchasesFeature: Feature<Pick<FeaturePorts, 'db' | 'clock' | 'timeZone' | 'ledger'>> = ({ db, clock, timeZone, ledger }) => {
   const vouchers = new VouchersRepo(db);
   const presenter = new VoucherPresenter(vouchers, new StoresRepo(db), timeZone);
-  return purchasesRoutes(new PurchasesService(new PurchasesRepo(db), ledger, vouchers, presenter, clock, timeZone));
+  return purchasesRoutes(new PurchasesService({ repo: new PurchasesRepo(db), ledger, vouchers, presenter, clock, timeZone: timeZone }));
 };

@@ -14,15 +14,33 @@ import { toPurchase, toPurchaseItem } from './purchases.mappers.js';
 import type { PurchasesRepo } from './purchases.repo.js';
 import type { PaymentSummaryAnswer, PurchaseRow, PurchasesQuery } from './purchases.schemas.js';
 
+/** What PurchasesService is built from. */
+export interface PurchasesServiceOptions {
+  repo: PurchasesRepo;
+  ledger: Ledger;
+  vouchers: VouchersRepo;
+  presenter: VoucherPresenter;
+  clock: Clock;
+  timeZone: string;
+}
+
 export class PurchasesService {
-  constructor(
-    private readonly repo: PurchasesRepo,
-    private readonly ledger: Ledger,
-    private readonly vouchers: VouchersRepo,
-    private readonly presenter: VoucherPresenter,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-  ) {}
+  private readonly repo: PurchasesRepo;
+  private readonly ledger: Ledger;
+  private readonly vouchers: VouchersRepo;
+  private readonly presenter: VoucherPresenter;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+
+  constructor(options: PurchasesServiceOptions) {
+    const { repo, ledger, vouchers, presenter, clock, timeZone } = options;
+    this.repo = repo;
+    this.ledger = ledger;
+    this.vouchers = vouchers;
+    this.presenter = presenter;
+    this.clock = clock;
+    this.timeZone = timeZone;
+  }
 
   list(query: PurchasesQuery, context: RequestContext) {
     const page = this.repo.page(
@@ -53,7 +71,7 @@ export class PurchasesService {
   pointRecords(id: string, context: RequestContext) {
     const purchase = this.existing(id, context);
     const records = this.repo.pointRecordIdsOf(purchase.id).map((recordId) => this.ledger.points.byId(recordId)!);
-    const left = this.ledger.balances.pointsLeftOn(records, this.clock());
+    const left = this.ledger.balances.pointsLeftMilliOn(records, this.clock());
     const points = records.map((record, index) => toPoint(record, left[index]!, this.timeZone));
     return { points, total_items: points.length };
   }

@@ -2,6 +2,7 @@
  * What a batch of purchases changes in the model's accumulators, summed in memory so that
  * each counter is written once per batch rather than once per bill.
  */
+import { originOfStamp } from '../../core/hlc.js';
 import type { CountedBill } from './purchase-lines.js';
 import { addBill, billKeys, emptyAffinity, type Affinity } from './recency-weights.js';
 
@@ -44,7 +45,7 @@ export class ModelDelta {
 
   /** Notes a purchase fact's stamp, `<ms>-<counter>-<node>`, as seen. */
   saw(hlc: string): void {
-    const node = hlc.slice(18);
+    const node = originOfStamp(hlc);
     const newest = this.origins.get(node);
     if (newest === undefined || hlc > newest) this.origins.set(node, hlc);
   }

@@ -2,6 +2,7 @@
  * What an answer reads: the replicated model rows, the catalogue, and this node's own
  * purchases newer than the model's watermark for this node.
  */
+import { hlcOriginSql } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import { BestSellersRow, CustomerModelRow, NeighboursRow, type ScoredList } from './model-rows.schemas.js';
 import { ParsedRows } from './parsed-rows.js';
@@ -40,8 +41,10 @@ export class RecommendationsRepo {
     );
     this.catalog = db.prepare<[number], { id: string }>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
     this.coverage = db.prepare<[string], { covered_hlc: string }>('SELECT covered_hlc FROM recommendation_coverage WHERE id = ?');
-    this.newestOwnPurchase = db.prepare<[string], { hlc: string }>('SELECT hlc FROM purchases WHERE substr(hlc, 19) = ? ORDER BY hlc DESC LIMIT 1');
-    this.ownPurchaseLines = db.prepare<[string, string], PurchaseLine>(`${purchaseLines()} WHERE substr(p.hlc, 19) = ? AND p.hlc > ?`);
+    this.newestOwnPurchase = db.prepare<[string], { hlc: string }>(
+      `SELECT hlc FROM purchases WHERE ${hlcOriginSql('hlc')} = ? ORDER BY hlc DESC LIMIT 1`,
+    );
+    this.ownPurchaseLines = db.prepare<[string, string], PurchaseLine>(`${purchaseLines()} WHERE ${hlcOriginSql('p.hlc')} = ? AND p.hlc > ?`);
   }
 
   customerById(id: string): { id: string; store_id: string | null } | undefined {

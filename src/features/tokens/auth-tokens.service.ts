@@ -20,21 +20,49 @@ import type { TokensRepo } from './tokens.repo.js';
 import type { AuthTokenIssued, AuthTokenLogin, AuthTokenQuery, CustomerSession } from './tokens.schemas.js';
 import type { TokensService } from './tokens.service.js';
 
+/** What AuthTokensService is built from. */
+export interface AuthTokensServiceOptions {
+  repo: TokensRepo;
+  tokens: TokensService;
+  applications: ExternalApplicationsRepo;
+  customers: Pick<CustomersRepo, 'credentialsById'>;
+  throttle: Throttle;
+  writes: WritePath;
+  newId: IdGenerator;
+  clock: Clock;
+  ttlMs: number;
+  timeZone: string;
+  /** This node's key for its codes' hashes (src/auth/node-key.ts). */
+  codeKey: Buffer;
+}
+
 export class AuthTokensService {
-  constructor(
-    private readonly repo: TokensRepo,
-    private readonly tokens: TokensService,
-    private readonly applications: ExternalApplicationsRepo,
-    private readonly customers: Pick<CustomersRepo, 'credentialsById'>,
-    private readonly throttle: Throttle,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly ttlMs: number,
-    private readonly timeZone: string,
-    /** This node's key for its codes' hashes (src/auth/node-key.ts). */
-    private readonly codeKey: Buffer,
-  ) {}
+  private readonly repo: TokensRepo;
+  private readonly tokens: TokensService;
+  private readonly applications: ExternalApplicationsRepo;
+  private readonly customers: Pick<CustomersRepo, 'credentialsById'>;
+  private readonly throttle: Throttle;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly ttlMs: number;
+  private readonly timeZone: string;
+  private readonly codeKey: Buffer;
+
+  constructor(options: AuthTokensServiceOptions) {
+    const { repo, tokens, applications, customers, throttle, writes, newId, clock, ttlMs, timeZone, codeKey } = options;
+    this.repo = repo;
+    this.tokens = tokens;
+    this.applications = applications;
+    this.customers = customers;
+    this.throttle = throttle;
+    this.writes = writes;
+    this.newId = newId;
+    this.clock = clock;
+    this.ttlMs = ttlMs;
+    this.timeZone = timeZone;
+    this.codeKey = codeKey;
+  }
 
   issue(tokenId: string, query: AuthTokenQuery, context: RequestContext): AuthTokenIssued {
     const token = this.tokens.ownToken(tokenId, context);

@@ -28,18 +28,47 @@ export function passwordSetupMessage(email: string, link: string): MailMessage {
   return { to: email, subject: 'Set your password', text: `Use this link within 24 hours to set the password of your account:\n\n${link}\n` };
 }
 
+/** What PasswordSetupService is built from. */
+export interface PasswordSetupServiceOptions {
+  repo: TokensRepo;
+  tokens: TokensService;
+  customers: CustomersRepo;
+  writes: WritePath;
+  mailer: Mailer;
+  limit: RateLimit;
+  newId: IdGenerator;
+  clock: Clock;
+  /** The page a setup link opens, with the link's token appended. */
+  setupUrl: string;
+  /** Whether this node sends the mail itself (a hub, or a store with no hub) or queues it for its hub. */
+  sendsLocally: boolean;
+}
+
 export class PasswordSetupService {
-  constructor(
-    private readonly repo: TokensRepo,
-    private readonly tokens: TokensService,
-    private readonly customers: CustomersRepo,
-    private readonly writes: WritePath,
-    private readonly mailer: Mailer,
-    private readonly limit: RateLimit,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly options: { setupUrl: string; sendsLocally: boolean },
-  ) {}
+  private readonly repo: TokensRepo;
+  private readonly tokens: TokensService;
+  private readonly customers: CustomersRepo;
+  private readonly writes: WritePath;
+  private readonly mailer: Mailer;
+  private readonly limit: RateLimit;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly setupUrl: string;
+  private readonly sendsLocally: boolean;
+
+  constructor(options: PasswordSetupServiceOptions) {
+    const { repo, tokens, customers, writes, mailer, limit, newId, clock, setupUrl, sendsLocally } = options;
+    this.repo = repo;
+    this.tokens = tokens;
+    this.customers = customers;
+    this.writes = writes;
+    this.mailer = mailer;
+    this.limit = limit;
+    this.newId = newId;
+    this.clock = clock;
+    this.setupUrl = setupUrl;
+    this.sendsLocally = sendsLocally;
+  }
 
   async send(tokenId: string, request: PasswordSetupEmail, context: RequestContext): Promise<void> {
     this.tokens.ownToken(tokenId, context);
@@ -47,7 +76,7 @@ export class PasswordSetupService {
     const customer = this.customers.credentialsByEmail(request.email);
     if (customer?.state !== 1) return;
     const secret = newSecret();
-    const link = `${this.options.setupUrl}?token=${secret}`;
+    const link = `${this.setupUrl}?token=${secret}`;
     const row = {
       id: this.newId(),
       customer_id: customer.id,
@@ -56,9 +85,9 @@ export class PasswordSetupService {
       expires_at: new Date(this.clock() + LINK_VALIDITY_MS).toISOString(),
       sent_at: null,
     };
-    const command = this.options.sendsLocally ? null : { kind: PASSWORD_SETUP_COMMAND, payload: { ...row, link } };
+    const command = this.sendsLocally ? null : { kind: PASSWORD_SETUP_COMMAND, payload: { ...row, link } };
     this.writes.write(command, (tx) => this.repo.insertPasswordSetupRequest(tx, row));
-    if (!this.options.sendsLocally) return;
+    if (!this.sendsLocally) return;
     try {
       await this.mailer.send(passwordSetupMessage(request.email, link));
     } catch {

@@ -18,17 +18,37 @@ import type { CustomerCredentials, CustomersRepo } from '../customers/customers.
 import type { TokensRepo } from './tokens.repo.js';
 import type { CreateToken, CustomerLogin, CustomerSession, TokenCreated, TokenRow, UpdateToken } from './tokens.schemas.js';
 
+/** What TokensService is built from. */
+export interface TokensServiceOptions {
+  repo: TokensRepo;
+  customers: CustomersRepo;
+  applications: ExternalApplicationsRepo;
+  writes: WritePath;
+  throttle: Throttle;
+  creations: RateLimit;
+  /** A store with a hub: the sessions it makes are its own, never replicated. */
+  sessionsAtHeadOffice: boolean;
+}
+
 export class TokensService {
-  constructor(
-    private readonly repo: TokensRepo,
-    private readonly customers: CustomersRepo,
-    private readonly applications: ExternalApplicationsRepo,
-    private readonly writes: WritePath,
-    private readonly throttle: Throttle,
-    private readonly creations: RateLimit,
-    /** A store with a hub: the sessions it makes are its own, never replicated. */
-    private readonly sessionsAtHeadOffice: boolean,
-  ) {}
+  private readonly repo: TokensRepo;
+  private readonly customers: CustomersRepo;
+  private readonly applications: ExternalApplicationsRepo;
+  private readonly writes: WritePath;
+  private readonly throttle: Throttle;
+  private readonly creations: RateLimit;
+  private readonly sessionsAtHeadOffice: boolean;
+
+  constructor(options: TokensServiceOptions) {
+    const { repo, customers, applications, writes, throttle, creations, sessionsAtHeadOffice } = options;
+    this.repo = repo;
+    this.customers = customers;
+    this.applications = applications;
+    this.writes = writes;
+    this.throttle = throttle;
+    this.creations = creations;
+    this.sessionsAtHeadOffice = sessionsAtHeadOffice;
+  }
 
   create(request: CreateToken, apiUserId: string, ip: string): TokenCreated {
     // Every token replicates to every node: creating them is rate-limited per api user and per address.

@@ -25,19 +25,39 @@ type Session = NonNullable<ReturnType<UsersRepo['sessionByTokenHash']>>;
 /** Tills logged in at once, with room to spare; past it the kept sessions start over. */
 const KEPT_SESSIONS = 10_000;
 
+/** What UsersService is built from. */
+export interface UsersServiceOptions {
+  repo: UsersRepo;
+  applications: ExternalApplicationsRepo;
+  writes: WritePath;
+  newId: IdGenerator;
+  clock: Clock;
+  throttle: Throttle;
+  bearerTtlMs: number;
+}
+
 export class UsersService {
   private readonly sessions = new Map<string, Session>();
   private sessionsVersion = '';
 
-  constructor(
-    private readonly repo: UsersRepo,
-    private readonly applications: ExternalApplicationsRepo,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly throttle: Throttle,
-    private readonly bearerTtlMs: number,
-  ) {}
+  private readonly repo: UsersRepo;
+  private readonly applications: ExternalApplicationsRepo;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly throttle: Throttle;
+  private readonly bearerTtlMs: number;
+
+  constructor(options: UsersServiceOptions) {
+    const { repo, applications, writes, newId, clock, throttle, bearerTtlMs } = options;
+    this.repo = repo;
+    this.applications = applications;
+    this.writes = writes;
+    this.newId = newId;
+    this.clock = clock;
+    this.throttle = throttle;
+    this.bearerTtlMs = bearerTtlMs;
+  }
 
   async create(user: NewUser): Promise<{ user_id: string }> {
     if (!this.applications.byId(user.externalApplicationId)) throw invalidParam('app', 'not_found', user.externalApplicationId);

@@ -22,7 +22,15 @@ export const vouchersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newI
   const repo = new VouchersRepo(db);
   const presenter = new VoucherPresenter(repo, new StoresRepo(db), timeZone);
   return vouchersRoutes(
-    new VouchersService(repo, presenter, writes, newId, clock, timeZone, () => ledger.policy.judgedAtTill()),
-    new VoucherIssuer(repo, ledger, writes, newId, clock, timeZone),
+    new VouchersService({
+      repo,
+      presenter,
+      writes,
+      newId,
+      clock,
+      timeZone,
+      judgedAtTill: () => ledger.policy.judgedAtTill(),
+    }),
+    new VoucherIssuer({ repo, ledger, writes, newId, clock, timeZone: timeZone }),
   );
 };

@@ -20,15 +20,33 @@ import type { CreateVoucher, VoucherCreated } from './vouchers.schemas.js';
 /** A voucher's code when the caller gives none: the random part of its id, which no other voucher shares. */
 const codeOf = (voucherId: string) => voucherId.slice(12).toUpperCase();
 
+/** What VoucherIssuer is built from. */
+export interface VoucherIssuerOptions {
+  repo: VouchersRepo;
+  ledger: Ledger;
+  writes: WritePath;
+  newId: IdGenerator;
+  clock: Clock;
+  timeZone: string;
+}
+
 export class VoucherIssuer {
-  constructor(
-    private readonly repo: VouchersRepo,
-    private readonly ledger: Ledger,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-  ) {}
+  private readonly repo: VouchersRepo;
+  private readonly ledger: Ledger;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+
+  constructor(options: VoucherIssuerOptions) {
+    const { repo, ledger, writes, newId, clock, timeZone } = options;
+    this.repo = repo;
+    this.ledger = ledger;
+    this.writes = writes;
+    this.newId = newId;
+    this.clock = clock;
+    this.timeZone = timeZone;
+  }
 
   create(rewardId: string, request: CreateVoucher, context: RequestContext): VoucherCreated {
     const row = this.repo.rewardById(rewardId);

@@ -15,17 +15,37 @@ import type { VoucherPresenter } from './voucher-presenter.js';
 import type { VouchersRepo } from './vouchers.repo.js';
 import type { ApplyVoucher, VoucherRow, VouchersQuery } from './vouchers.schemas.js';
 
+/** What VouchersService is built from. */
+export interface VouchersServiceOptions {
+  repo: VouchersRepo;
+  presenter: VoucherPresenter;
+  writes: WritePath;
+  newId: IdGenerator;
+  clock: Clock;
+  timeZone: string;
+  /** Whether the call is a store's the hub runs again: a voucher used again offline is a fact it takes, and the fold lists. */
+  judgedAtTill: () => boolean;
+}
+
 export class VouchersService {
-  constructor(
-    private readonly repo: VouchersRepo,
-    private readonly presenter: VoucherPresenter,
-    private readonly writes: WritePath,
-    private readonly newId: IdGenerator,
-    private readonly clock: Clock,
-    private readonly timeZone: string,
-    /** Whether the call is a store's the hub runs again: a voucher used again offline is a fact it takes, and the fold lists. */
-    private readonly judgedAtTill: () => boolean,
-  ) {}
+  private readonly repo: VouchersRepo;
+  private readonly presenter: VoucherPresenter;
+  private readonly writes: WritePath;
+  private readonly newId: IdGenerator;
+  private readonly clock: Clock;
+  private readonly timeZone: string;
+  private readonly judgedAtTill: () => boolean;
+
+  constructor(options: VouchersServiceOptions) {
+    const { repo, presenter, writes, newId, clock, timeZone, judgedAtTill } = options;
+    this.repo = repo;
+    this.presenter = presenter;
+    this.writes = writes;
+    this.newId = newId;
+    this.clock = clock;
+    this.timeZone = timeZone;
+    this.judgedAtTill = judgedAtTill;
+  }
 
   list(query: VouchersQuery, context: RequestContext) {
     const page = this.repo.vouchers(

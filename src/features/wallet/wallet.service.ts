@@ -1,7 +1,7 @@
 /**
  * The wallet's overviews (2021 spec): what a customer earned and redeemed in an interval,
  * their balance now, and when points expire — points and credit on the same fold as every
- * other balance (src/loyalty/customer-ledgers.ts). The balance is the one accept-payment
+ * other balance (src/loyalty/balance-reader.ts). The balance is the one accept-payment
  * reads. Credit never expires, so its expiration overview is always empty.
  */
 import type { Clock } from '../../core/clock.js';
@@ -61,7 +61,7 @@ export class WalletService {
     const expiring = this.ledger.points
       .recordsOfCustomer(customerId)
       .filter((record) => record.kind === 'collection' && record.valid_to !== null && record.valid_to > nowText);
-    const left = this.ledger.balances.pointsLeftOn(expiring, now);
+    const left = this.ledger.balances.pointsLeftMilliOn(expiring, now);
     const byDay = new Map<string, number>();
     expiring.forEach((record, index) => {
       if (left[index]! <= 0) return;

@@ -27,7 +27,7 @@
 import type { Statement } from 'better-sqlite3';
 import { isOwnPasswordHash } from '../../auth/passwords.js';
 import type { Clock } from '../../core/clock.js';
-import { msOfStamp } from '../../core/hlc.js';
+import { HLC_STAMP, msOfStamp, originOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import type { PushedCommand, RowChange } from '../protocol/protocol.js';
 
@@ -90,9 +90,17 @@ export const REPLAY_KIND = 'sync.replay';
  */
 const CUSTOMER_COMMANDS = new Set(['customers.create', 'customers.update', REPLAY_KIND]);
 
-const STAMP = /^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/;
-
 export class CommandRejected extends Error {}
+
+/** The reason a command is answered rejected with: its CommandRejected's, or what a constraint it broke means; any other error is thrown on. */
+export function rejectionReason(error: unknown): string {
+  if (error instanceof CommandRejected) return error.message;
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'not_found';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'already_exists';
+  if (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_ERROR') return 'not_allowed_value';
+  throw error;
+}
 
 /**
  * Why the hub would refuse a command writing these changes, whoever stamped them; undefined
@@ -188,11 +196,11 @@ export class CommandPolicy {
 
   /** The stamp's origin; throws when it is malformed or, where `skew` rejects, too far ahead of the hub's clock. */
   private checkStamp(stamp: string, what: string, skew: 'rejects' | 'passes'): string {
-    if (!STAMP.test(stamp)) throw new CommandRejected(`${what} has a malformed stamp`);
+    if (!HLC_STAMP.test(stamp)) throw new CommandRejected(`${what} has a malformed stamp`);
     const ahead = msOfStamp(stamp) - this.clock();
     if (skew === 'rejects' && ahead > this.maxSkewMs) {
       throw new CommandRejected(`${what} is stamped ${Math.round(ahead / 1000)} s ahead of the hub's clock (at most ${this.maxSkewMs / 1000} s)`);
     }
-    return stamp.slice(18);
+    return originOfStamp(stamp);
   }
 }

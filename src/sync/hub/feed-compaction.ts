@@ -61,6 +61,16 @@ interface Seqs {
 /** The feed's first and last seq, each by its own subquery: in one SELECT they walked the whole feed. */
 export const FEED_SPAN_SQL = 'SELECT (SELECT min(seq) FROM changes) AS first, (SELECT max(seq) FROM changes) AS last';
 
+/** What FeedCompaction is built from. */
+export interface FeedCompactionOptions {
+  db: Db;
+  replicated: string[];
+  retentionMs: number;
+  clock: Clock;
+  /** What the per-node limits judge by: the totals of days before yesterday are forgotten at each run. */
+  limits: NodeLimits;
+}
+
 export class FeedCompaction {
   private readonly mark: Statement;
   private readonly compactTo: Statement<[string], number | null>;
@@ -75,14 +85,17 @@ export class FeedCompaction {
   private readonly results: Statement<[number], { at: number; applied_at: string; status: string }>;
   private readonly forget: Statement<[string]>;
 
-  constructor(
-    private readonly db: Db,
-    replicated: string[],
-    private readonly retentionMs: number,
-    private readonly clock: Clock,
-    /** What the per-node limits judge by: the totals of days before yesterday are forgotten at each run. */
-    private readonly limits: NodeLimits,
-  ) {
+  private readonly db: Db;
+  private readonly retentionMs: number;
+  private readonly clock: Clock;
+  private readonly limits: NodeLimits;
+
+  constructor(options: FeedCompactionOptions) {
+    const { db, replicated, retentionMs, clock, limits } = options;
+    this.db = db;
+    this.retentionMs = retentionMs;
+    this.clock = clock;
+    this.limits = limits;
     this.mark = db.prepare('INSERT OR REPLACE INTO sync_feed_marks (marked_at, seq) SELECT ?, coalesce(max(seq), 0) FROM changes');
     this.compactTo = db.prepare<[string], number | null>('SELECT max(seq) FROM sync_feed_marks WHERE marked_at <= ?').pluck();
     this.forgetMarks = db.prepare('DELETE FROM sync_feed_marks WHERE marked_at < ?');

@@ -7,15 +7,14 @@
  * cannot be applied (a reference the hub does not know, a unique value taken by another
  * record) is still processed, as rejected, so it never blocks the commands behind it.
  */
-import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { ReplicatedApply } from '../replicated-apply.js';
 import { CustomerStates, type TouchedRecords } from '../../loyalty/customer-states.js';
-import { generationDiverged, sequenceGap } from '../../core/errors.js';
+import { generationDiverged, sequenceGap } from '../../core/sync-errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
-import { CommandRejected, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
+import { rejectionReason, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
 import type { FoldConflicts } from '../fold-conflicts.js';
 import {
   PROTOCOL_VERSION,
@@ -28,6 +27,7 @@ import {
   type RowChange,
 } from '../protocol/protocol.js';
 import { msOfStamp } from '../../core/hlc.js';
+import { AppliedCommands } from './applied-commands.js';
 import type { ClockSkews } from './clock-skews.js';
 import type { HeldCommands } from './held-commands.js';
 import type { HubOperations, OperationOutcome } from './hub-operations.js';
@@ -42,41 +42,56 @@ const REPLAYED = 'replayed';
  */
 export type CommandCompletion = (command: PushedCommand) => void;
 
-export class HubCommands {
-  private readonly progress: Statement<[string, string], { last_seq: number }>;
-  private readonly saveProgress: Statement;
-  private readonly previousResult: Statement<[string], Omit<CommandResult, 'rows'> & { rows: string | null }>;
-  private readonly saveResult: Statement;
-  private readonly held: Statement<[string], { generations: number; stamped: number; through: string | null }>;
+/** What the hub's apply of commands uses. */
+export interface HubCommandsOptions {
+  db: Db;
+  writes: WritePath;
+  replicated: ReplicatedApply;
+  policy: CommandPolicy;
+  conflicts: FoldConflicts;
+  effects: CommandEffects;
+  states: CustomerStates;
+  completions: CommandCompletion[];
+  clock: Clock;
+  operations: HubOperations;
+  holds: HeldCommands;
+  skews: ClockSkews;
+  /** How far ahead of the hub's clock a store's stamp may run before it is listed as a skew. */
+  maxSkewMs: number;
+}
 
-  constructor(
-    private readonly db: Db,
-    private readonly writes: WritePath,
-    private readonly replicated: ReplicatedApply,
-    private readonly policy: CommandPolicy,
-    private readonly conflicts: FoldConflicts,
-    private readonly effects: CommandEffects,
-    private readonly states: CustomerStates,
-    private readonly completions: CommandCompletion[],
-    private readonly clock: Clock,
-    private readonly operations: HubOperations,
-    private readonly holds: HeldCommands,
-    private readonly skews: ClockSkews,
-    private readonly maxSkewMs: number,
-  ) {
-    this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
-    this.saveProgress = db.prepare(
-      `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at, last_hlc) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at,
-         last_hlc = max(coalesce(last_hlc, ''), excluded.last_hlc)`,
-    );
-    this.held = db.prepare(
-      'SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?',
-    );
-    this.previousResult = db.prepare('SELECT command_id, seq, status, reason, rows FROM applied_commands WHERE command_id = ?');
-    this.saveResult = db.prepare(
-      `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+export class HubCommands {
+  private readonly db: Db;
+  private readonly writes: WritePath;
+  private readonly replicated: ReplicatedApply;
+  private readonly policy: CommandPolicy;
+  private readonly conflicts: FoldConflicts;
+  private readonly effects: CommandEffects;
+  private readonly states: CustomerStates;
+  private readonly completions: CommandCompletion[];
+  private readonly clock: Clock;
+  private readonly operations: HubOperations;
+  private readonly holds: HeldCommands;
+  private readonly skews: ClockSkews;
+  private readonly maxSkewMs: number;
+  private readonly applied: AppliedCommands;
+
+  constructor(options: HubCommandsOptions) {
+    const { db, writes, replicated, policy, conflicts, effects, states, completions, clock, operations, holds, skews, maxSkewMs } = options;
+    this.db = db;
+    this.writes = writes;
+    this.replicated = replicated;
+    this.policy = policy;
+    this.conflicts = conflicts;
+    this.effects = effects;
+    this.states = states;
+    this.completions = completions;
+    this.clock = clock;
+    this.operations = operations;
+    this.holds = holds;
+    this.skews = skews;
+    this.maxSkewMs = maxSkewMs;
+    this.applied = new AppliedCommands(db);
   }
 
   /**
@@ -97,7 +112,7 @@ export class HubCommands {
       this.states.publishingOnce(this.writes, () => {
         const results: CommandResult[] = [];
         const written: RowChange[] = [];
-        const before = this.progress.get(nodeId, generation)?.last_seq ?? 0;
+        const before = this.applied.lastSeq(nodeId, generation);
         let lastSeq = before;
         let newest = '';
         for (const command of commands) {
@@ -105,9 +120,9 @@ export class HubCommands {
             // A seq already applied comes again: the same command (a retry) is answered from its
             // result; another command means the store's history diverged from what the hub
             // applied (a database restored from a backup) and it must start a new generation.
-            const previous = this.previousResult.get(command.command_id);
+            const previous = this.applied.resultOf(command.command_id);
             if (!previous) throw generationDiverged(command.seq);
-            results.push(resultOf(previous));
+            results.push(previous);
             continue;
           }
           if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
@@ -122,7 +137,7 @@ export class HubCommands {
           if (command.hlc > newest) newest = command.hlc;
         }
         // The batch is one transaction: the store's progress is kept once, at its last command.
-        if (lastSeq > before) this.saveProgress.run(nodeId, generation, lastSeq, new Date(this.clock()).toISOString(), newest);
+        if (lastSeq > before) this.applied.keepProgress(nodeId, generation, lastSeq, new Date(this.clock()).toISOString(), newest);
         this.operations.checkFolds(written);
         return results;
       }),
@@ -136,9 +151,7 @@ export class HubCommands {
    * from the snapshot (src/sync/store/replay.ts).
    */
   heldThrough(nodeId: string): string | undefined {
-    const { generations, stamped, through } = this.held.get(nodeId)!;
-    if (generations === 0) return '';
-    return stamped === 0 ? undefined : through!;
+    return this.applied.heldThrough(nodeId);
   }
 
   /**
@@ -195,8 +208,8 @@ export class HubCommands {
       this.states.publishingOnce(this.writes, () => {
         const written: RowChange[] = [];
         const results = commands.map((command): ReplayedResult => {
-          const previous = this.previousResult.get(command.command_id);
-          if (previous) return resultOf(previous);
+          const previous = this.applied.resultOf(command.command_id);
+          if (previous) return previous;
           const outcome = this.outcomeOf(nodeId, command);
           if (outcome.missing && !final) return { command_id: command.command_id, seq: command.seq, status: 'waiting', reason: outcome.reason };
           return this.keep(nodeId, REPLAYED, command, outcome, written);
@@ -217,24 +230,15 @@ export class HubCommands {
   private keep(nodeId: string, generation: string, command: PushedCommand, outcome: OperationOutcome, written: RowChange[]): CommandResult {
     if (outcome.status === 'held') this.holds.hold(nodeId, command, outcome.reason!);
     if (outcome.written) written.push(...outcome.written);
-    const now = new Date(this.clock()).toISOString();
-    this.saveResult.run(
-      command.command_id,
-      nodeId,
-      generation,
-      command.seq,
-      outcome.status,
-      outcome.reason,
-      now,
-      outcome.rows ? JSON.stringify(outcome.rows) : null,
-    );
-    return {
+    const result: CommandResult = {
       command_id: command.command_id,
       seq: command.seq,
       status: outcome.status,
       reason: outcome.reason,
       ...(outcome.rows ? { rows: outcome.rows } : {}),
     };
+    this.applied.keepResult(nodeId, generation, result, new Date(this.clock()).toISOString());
+    return result;
   }
 
   /**
@@ -280,24 +284,8 @@ export class HubCommands {
     } catch (error) {
       reason = rejectionReason(error);
     }
-    const status: CommandResult['status'] = reason === null ? 'applied' : 'rejected';
-    const now = new Date(this.clock()).toISOString();
-    this.saveResult.run(command.command_id, nodeId, generation, command.seq, status, reason, now, null);
-    return { command_id: command.command_id, seq: command.seq, status, reason };
+    const result: CommandResult = { command_id: command.command_id, seq: command.seq, status: reason === null ? 'applied' : 'rejected', reason };
+    this.applied.keepResult(nodeId, generation, result, new Date(this.clock()).toISOString());
+    return result;
   }
-}
-
-/** A command's result as the hub kept it, answered again. */
-function resultOf(previous: Omit<CommandResult, 'rows'> & { rows: string | null }): CommandResult {
-  const { rows, ...result } = previous;
-  return rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] };
-}
-
-function rejectionReason(error: unknown): string {
-  if (error instanceof CommandRejected) return error.message;
-  const code = (error as { code?: string }).code ?? '';
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'not_found';
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'already_exists';
-  if (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_ERROR') return 'not_allowed_value';
-  throw error;
 }

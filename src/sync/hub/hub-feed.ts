@@ -9,7 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
-import { cursorExpired } from '../../core/errors.js';
+import { cursorExpired } from '../../core/sync-errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
 import type { ChangesPage, FeedChange, SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
@@ -24,6 +24,16 @@ interface ChangeRecord {
   hlc: string;
 }
 
+/** What HubFeed is built from. */
+export interface HubFeedOptions {
+  db: Db;
+  databaseFile: string;
+  replicated: string[];
+  schemaVersion: number;
+  /** A stamp of the hub's clock, past every stamp the hub holds. */
+  stamp: () => string;
+}
+
 export class HubFeed {
   private readonly page: Statement<[number, number], ChangeRecord>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
@@ -33,14 +43,17 @@ export class HubFeed {
   /** The tables whose rows a scoped store holds (src/sync/protocol/scopes.ts). */
   private readonly sharedSet: Set<string>;
 
-  constructor(
-    db: Db,
-    private readonly databaseFile: string,
-    private readonly replicated: string[],
-    private readonly schemaVersion: number,
-    /** A stamp of the hub's clock, past every stamp the hub holds. */
-    private readonly stamp: () => string,
-  ) {
+  private readonly databaseFile: string;
+  private readonly replicated: string[];
+  private readonly schemaVersion: number;
+  private readonly stamp: () => string;
+
+  constructor(options: HubFeedOptions) {
+    const { db, databaseFile, replicated, schemaVersion, stamp } = options;
+    this.databaseFile = databaseFile;
+    this.replicated = replicated;
+    this.schemaVersion = schemaVersion;
+    this.stamp = stamp;
     this.page = db.prepare('SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? ORDER BY seq LIMIT ?');
     this.replicatedSet = new Set(replicated);
     this.sharedSet = new Set(replicated.filter(reachesStores));

@@ -18,7 +18,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
-import { msOfStamp, type HybridLogicalClock } from '../../core/hlc.js';
+import { msOfStamp, originOfStamp, stampInOrigin, type HybridLogicalClock } from '../../core/hlc.js';
 import type { Operations } from '../../core/operations.js';
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
@@ -45,24 +45,51 @@ export interface OperationOutcome {
   missing?: true;
 }
 
+/** What HubOperations is built from. */
+export interface HubOperationsOptions {
+  db: Db;
+  writes: WritePath;
+  operations: Operations;
+  kinds: OperationKinds;
+  policy: CommandPolicy;
+  principals: DelegatedPrincipals;
+  limits: NodeLimits;
+  conflicts: FoldConflicts;
+  hlc: HybridLogicalClock;
+  clock: Clock;
+  maxSkewMs: number;
+}
+
 export class HubOperations {
   private readonly stamps = new Map<string, Statement<[string], string>>();
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(): one is made and reused. */
   private readonly inSavepoint: (run: () => RowChange[]) => RowChange[];
 
-  constructor(
-    private readonly db: Db,
-    private readonly writes: WritePath,
-    private readonly operations: Operations,
-    private readonly kinds: OperationKinds,
-    private readonly policy: CommandPolicy,
-    private readonly principals: DelegatedPrincipals,
-    private readonly limits: NodeLimits,
-    private readonly conflicts: FoldConflicts,
-    private readonly hlc: HybridLogicalClock,
-    private readonly clock: Clock,
-    private readonly maxSkewMs: number,
-  ) {
+  private readonly db: Db;
+  private readonly writes: WritePath;
+  private readonly operations: Operations;
+  private readonly kinds: OperationKinds;
+  private readonly policy: CommandPolicy;
+  private readonly principals: DelegatedPrincipals;
+  private readonly limits: NodeLimits;
+  private readonly conflicts: FoldConflicts;
+  private readonly hlc: HybridLogicalClock;
+  private readonly clock: Clock;
+  private readonly maxSkewMs: number;
+
+  constructor(options: HubOperationsOptions) {
+    const { db, writes, operations, kinds, policy, principals, limits, conflicts, hlc, clock, maxSkewMs } = options;
+    this.db = db;
+    this.writes = writes;
+    this.operations = operations;
+    this.kinds = kinds;
+    this.policy = policy;
+    this.principals = principals;
+    this.limits = limits;
+    this.conflicts = conflicts;
+    this.hlc = hlc;
+    this.clock = clock;
+    this.maxSkewMs = maxSkewMs;
     this.inSavepoint = db.transaction((run: () => RowChange[]) => run());
   }
 
@@ -101,7 +128,7 @@ export class HubOperations {
       this.hlc.observe(stamp);
       return stamp;
     }
-    return `${this.hlc.now().slice(0, 18)}${stamp.slice(18)}`;
+    return stampInOrigin(this.hlc.now(), originOfStamp(stamp));
   }
 
   /** A replicated change with the stamp the hub takes for it, in the change and in its row. */
@@ -137,7 +164,7 @@ export class HubOperations {
     const claimed = new Map(command.changes.map((change) => [`${change.entity} ${change.entity_id}`, change.hlc]));
     const stampOf = (table: string, id: string) => {
       const stamp = claimed.get(`${table} ${id}`);
-      return stamp !== undefined && stamp.slice(18) === origin ? this.stampFor(stamp) : `${this.hlc.now().slice(0, 18)}${origin}`;
+      return stamp !== undefined && originOfStamp(stamp) === origin ? this.stampFor(stamp) : stampInOrigin(this.hlc.now(), origin);
     };
     // One savepoint for the operation, its writes joining it: the limits' judgement or any
     // failure takes all of it back.

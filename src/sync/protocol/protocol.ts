@@ -1,5 +1,6 @@
 /** The store↔hub wire format (src/sync/CONTEXT.md), one zod schema per structure. */
 import { z } from 'zod';
+import { HLC_STAMP } from '../../core/hlc.js';
 
 /**
  * 2: a command is the operation a store served, which the hub runs again (DESIGN §5
@@ -195,10 +196,7 @@ export const ChangesPage = z.object({
 export type ChangesPage = z.infer<typeof ChangesPage>;
 
 /** The store has pushed every fact stamped up to this HLC stamp (src/loyalty/customer-states.ts). */
-const PushedThrough = z
-  .string()
-  .regex(/^[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-z]+$/)
-  .optional();
+const PushedThrough = z.string().regex(HLC_STAMP).optional();
 
 export const ChangesQuery = z.object({
   after: z.coerce.number().int().min(0),

@@ -12,7 +12,7 @@ import type { Db } from '../../db/open.js';
 import { holdsRows } from './bootstrap-sweep.js';
 import type { SyncState } from '../sync-state.js';
 
-/** Indexes the cash desk's statements name with INDEXED BY (src/loyalty/customer-ledgers.ts). */
+/** Indexes the cash desk's statements name with INDEXED BY (src/loyalty/balance-reader.ts). */
 const NAMED_BY_QUERIES = new Set(['cards_for_checkout']);
 
 interface IndexDefinition {

@@ -11,6 +11,7 @@
  * completes.
  */
 import type { Statement } from 'better-sqlite3';
+import { hlcOriginSql } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import type { Row } from '../../db/write-path.js';
 import { heldByHubThrough } from './replay.js';
@@ -61,7 +62,7 @@ export class BootstrapSweep {
       deleted += this.db
         .prepare(
           `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM sync_snapshot_seen s WHERE s.entity = '${table}' AND s.id = ${table}.id)
-           AND NOT (substr(hlc, 19) = ? AND hlc > ?)`,
+           AND NOT (${hlcOriginSql('hlc')} = ? AND hlc > ?)`,
         )
         .run(this.nodeId, acked).changes;
     }

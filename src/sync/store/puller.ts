@@ -30,23 +30,46 @@ export interface PullOutcome {
   pages: number;
 }
 
+/** What Puller is built from. */
+export interface PullerOptions {
+  db: Db;
+  replicated: ReplicatedApply;
+  client: HubClient;
+  state: SyncState;
+  newId: IdGenerator;
+  conflicts: FoldConflicts;
+  deferred: DeferredChanges;
+  clock: Clock;
+  /** Changes a page asks for: reading and checking a page of 1,000 (zod) held the event loop 2–4 ms. */
+  pageSize?: number;
+}
+
 export class Puller {
   private readonly recordConflict: ConflictListing;
   /** One change in a savepoint of its own, so that a constraint it breaks undoes only it; made once, as a page applies hundreds. */
   private readonly applyInSavepoint: (change: RowChange, sameStamp: 'keeps' | 'yields') => boolean;
 
-  constructor(
-    private readonly db: Db,
-    private readonly replicated: ReplicatedApply,
-    private readonly client: HubClient,
-    private readonly state: SyncState,
-    private readonly newId: IdGenerator,
-    private readonly conflicts: FoldConflicts,
-    private readonly deferred: DeferredChanges,
-    private readonly clock: Clock,
-    /** Changes a page asks for: reading and checking a page of 1,000 (zod) held the event loop 2–4 ms. */
-    private readonly pageSize = 250,
-  ) {
+  private readonly db: Db;
+  private readonly replicated: ReplicatedApply;
+  private readonly client: HubClient;
+  private readonly state: SyncState;
+  private readonly newId: IdGenerator;
+  private readonly conflicts: FoldConflicts;
+  private readonly deferred: DeferredChanges;
+  private readonly clock: Clock;
+  private readonly pageSize: number;
+
+  constructor(options: PullerOptions) {
+    const { db, replicated, client, state, newId, conflicts, deferred, clock, pageSize = 250 } = options;
+    this.db = db;
+    this.replicated = replicated;
+    this.client = client;
+    this.state = state;
+    this.newId = newId;
+    this.conflicts = conflicts;
+    this.deferred = deferred;
+    this.clock = clock;
+    this.pageSize = pageSize;
     this.recordConflict = conflictListing(db);
     this.applyInSavepoint = db.transaction((change: RowChange, sameStamp: 'keeps' | 'yields') => this.replicated.apply(change, false, sameStamp));
   }

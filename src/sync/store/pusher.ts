@@ -39,6 +39,16 @@ export interface PushOutcome {
   held: number;
 }
 
+/** What Pusher is built from. */
+export interface PusherOptions {
+  db: Db;
+  client: HubClient;
+  state: SyncState;
+  stamp: () => string;
+  clock: Clock;
+  settlement: CommandSettlement;
+}
+
 export class Pusher {
   private readonly pending: Statement<[number], SettledCommand>;
   private readonly keepApplied: Statement<[string, string]>;
@@ -48,14 +58,21 @@ export class Pusher {
   private readonly movePending: Statement;
   private readonly firstPending: Statement<[], { seq: number | null; last: number | null }>;
 
-  constructor(
-    private readonly db: Db,
-    private readonly client: HubClient,
-    private readonly state: SyncState,
-    private readonly stamp: () => string,
-    private readonly clock: Clock,
-    private readonly settlement: CommandSettlement,
-  ) {
+  private readonly db: Db;
+  private readonly client: HubClient;
+  private readonly state: SyncState;
+  private readonly stamp: () => string;
+  private readonly clock: Clock;
+  private readonly settlement: CommandSettlement;
+
+  constructor(options: PusherOptions) {
+    const { db, client, state, stamp, clock, settlement } = options;
+    this.db = db;
+    this.client = client;
+    this.state = state;
+    this.stamp = stamp;
+    this.clock = clock;
+    this.settlement = settlement;
     this.pending = db.prepare(
       "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
     );

@@ -40,20 +40,37 @@ export function heldByHubThrough(state: SyncState): string {
   return after !== undefined && after < acked ? after : acked;
 }
 
+/** What Replay is built from. */
+export interface ReplayOptions {
+  db: Db;
+  state: SyncState;
+  client: HubClient;
+  settlement: CommandSettlement;
+  clock: Clock;
+  /** How long a command the hub answers waiting is sent again before it is sent as final. */
+  retryMs: number;
+}
+
 export class Replay {
   private readonly planned: Statement<[number, string, string], SettledCommand>;
   private readonly bySeq: Statement<[number], SettledCommand>;
   private readonly forget: Statement<[number]>;
 
-  constructor(
-    private readonly db: Db,
-    private readonly state: SyncState,
-    private readonly client: HubClient,
-    private readonly settlement: CommandSettlement,
-    private readonly clock: Clock,
-    /** How long a command the hub answers waiting is sent again before it is sent as final. */
-    private readonly retryMs: number,
-  ) {
+  private readonly db: Db;
+  private readonly state: SyncState;
+  private readonly client: HubClient;
+  private readonly settlement: CommandSettlement;
+  private readonly clock: Clock;
+  private readonly retryMs: number;
+
+  constructor(options: ReplayOptions) {
+    const { db, state, client, settlement, clock, retryMs } = options;
+    this.db = db;
+    this.state = state;
+    this.client = client;
+    this.settlement = settlement;
+    this.clock = clock;
+    this.retryMs = retryMs;
     this.planned = db.prepare(
       `SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq > ? AND hlc > ? AND hlc <= ? ORDER BY seq LIMIT ${MAX_REPLAYED_ROWS}`,
     );

@@ -13,6 +13,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
+import { hlcOriginSql } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { heldByHubThrough } from './replay.js';
@@ -68,7 +69,17 @@ export interface RetentionOutcome {
 }
 
 /** `row` is old enough and, when this node made it, acknowledged. Parameters: cutoff, own node id, acked stamp. */
-const settled = (row: string) => `(${row}.last_change < @cutoff AND (substr(${row}.hlc, 19) != @node OR ${row}.hlc <= @acked))`;
+const settled = (row: string) => `(${row}.last_change < @cutoff AND (${hlcOriginSql(`${row}.hlc`)} != @node OR ${row}.hlc <= @acked))`;
+
+/** What Retention is built from. */
+export interface RetentionOptions {
+  db: Db;
+  state: SyncState;
+  nodeId: string;
+  keepMs: number;
+  clock: Clock;
+  windowRows?: number;
+}
 
 export class Retention {
   private readonly steps: { table: string; windowEnd: Statement<[number], number | null>; select: Statement; deletes: Statement[] }[];
@@ -79,14 +90,19 @@ export class Retention {
   /** Where a run stopped by its budget left off: the next one goes on from there. */
   private resume = { step: 0, from: 0 };
 
-  constructor(
-    private readonly db: Db,
-    private readonly state: SyncState,
-    private readonly nodeId: string,
-    private readonly keepMs: number,
-    private readonly clock: Clock,
-    windowRows = WINDOW,
-  ) {
+  private readonly db: Db;
+  private readonly state: SyncState;
+  private readonly nodeId: string;
+  private readonly keepMs: number;
+  private readonly clock: Clock;
+
+  constructor(options: RetentionOptions) {
+    const { db, state, nodeId, keepMs, clock, windowRows = WINDOW } = options;
+    this.db = db;
+    this.state = state;
+    this.nodeId = nodeId;
+    this.keepMs = keepMs;
+    this.clock = clock;
     this.steps = RETAINED.map((retained) => {
       const children = retained.children ?? [];
       const unsettledChild = children.map(

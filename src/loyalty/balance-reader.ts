@@ -1,0 +1,218 @@
+/**
+ * A customer's balances, the one reader every node uses: the hub's compacted state of the
+ * customer (customer_states) folded on with this node's own facts stamped after the state's
+ * horizon (customer_ledgers, kept by triggers). The state's lots and debt are where the fold of
+ * the facts up to its horizon stands; its tail and this node's later facts, merged in HLC order
+ * with a fact in both counted once, are folded from there (src/loyalty/ledger-fold.ts). Credit
+ * never expires: its balance is the state's sum, its credit tail and this node's later credit
+ * facts, each counted once (src/loyalty/CONTEXT.md). A customer with more own facts than a row
+ * lists has them read from the records (src/loyalty/stored-facts.ts).
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/open.js';
+import { balanceMilliOf, EMPTY_FOLD, foldFrom, type FoldState } from './ledger-fold.js';
+import {
+  creditOfRecord,
+  creditRecordsAfter,
+  decodeCredits,
+  decodeLots,
+  decodeOwnCredits,
+  decodeOwnPointFacts,
+  decodePointFacts,
+  factOfRecord,
+  IN_RECORDS,
+  pointRecordsAfter,
+  type OwnFacts,
+  type PointFactRecord,
+  type StampedCredit,
+  type StampedFact,
+} from './stored-facts.js';
+
+export interface Balances {
+  /** Points now, in thousandths; negative when the same points were spent twice. */
+  pointsMilli: number;
+  /** Credit, in minor units; negative when the same credit was spent twice. */
+  creditMinor: number;
+}
+
+/** Balances with the points redeemed that no record covered: what the fold conflicts check (src/sync/fold-conflicts.ts). */
+export interface Standing extends Balances {
+  debtMilli: number;
+}
+
+/** The customer an active card belongs to, with their balances. */
+export interface CardHolder {
+  customerId: string;
+  balances: Balances;
+}
+
+/** A point record as far as what it has left goes. */
+export interface PointRecordRef {
+  id: string;
+  kind: 'collection' | 'redemption';
+  points_milli: number;
+  valid_to: string | null;
+  state: number;
+  hlc: string;
+}
+
+/** A customer's standing with what each of their collection records has left. */
+export interface StandingByRecord extends Standing {
+  /** Points left on one of the customer's records, in thousandths (0 on redemptions and cancelled records). */
+  pointsLeftMilli(record: PointRecordRef): number;
+}
+
+/** The columns a LEFT JOIN of customer_ledgers and customer_states gives; null where no row. */
+interface LedgerRow {
+  point_facts: string | null;
+  credit_facts: string | null;
+  horizon: string | null;
+  lots: string | null;
+  debt_milli: number | null;
+  tail: string | null;
+  credit_minor: number | null;
+  credit_tail: string | null;
+}
+
+/** A customer's state and own facts, decoded, with own facts a row does not list read from the records. */
+interface CustomerFacts {
+  horizon: string;
+  start: FoldState;
+  /** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */
+  facts: StampedFact[];
+  creditMinor: number;
+}
+
+const LEDGER_COLUMNS = 'l.point_facts, l.credit_facts, s.horizon, s.lots, s.debt_milli, s.tail, s.credit_minor, s.credit_tail';
+
+export class BalanceReader {
+  private readonly row;
+  private readonly byCard;
+  private readonly sameExpiry: Statement<[string, string | null, string], { id: string; points_milli: number }>;
+  private readonly pointRecords: Statement<[string, string], PointFactRecord>;
+  private readonly creditRecords: Statement<[string, string], { id: string; signed_minor: number; hlc: string }>;
+
+  constructor(db: Db) {
+    this.row = db.prepare<[string, string], LedgerRow>(
+      `SELECT ${LEDGER_COLUMNS} FROM (SELECT ? AS customer_id) c
+       LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = ?`,
+    );
+    // The cash desk's lookups in one statement: on the checkout bench a second statement
+    // cost more than the extra B-tree searches.
+    this.byCard = db.prepare<[string], { customer_id: string } & LedgerRow>(
+      `SELECT c.customer_id, ${LEDGER_COLUMNS} FROM cards c INDEXED BY cards_for_checkout
+       LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = c.customer_id
+       WHERE c.card_number = ? AND c.state = 1`,
+    );
+    this.sameExpiry = db.prepare(
+      `SELECT id, points_milli FROM point_records
+       WHERE customer_id = ? AND kind = 'collection' AND state = 1 AND valid_to IS ? AND hlc <= ? ORDER BY hlc DESC`,
+    );
+    this.pointRecords = pointRecordsAfter(db);
+    this.creditRecords = creditRecordsAfter(db);
+  }
+
+  balancesAt(customerId: string, at: number): Balances {
+    return balancesOf(this.decoded(customerId, this.row.get(customerId, customerId)!), at);
+  }
+
+  /** Balances and debt from one read and one fold. */
+  standingAt(customerId: string, at: number): Standing {
+    const { start, facts, creditMinor } = this.read(customerId);
+    const { state } = foldFrom(start, facts);
+    return { debtMilli: state.debtMilli, pointsMilli: balanceMilliOf(state, at), creditMinor };
+  }
+
+  /** The holder of an active card and their balances; undefined when no active card has that number. */
+  cardHolder(cardNumber: string, at: number): CardHolder | undefined {
+    const row = this.byCard.get(cardNumber);
+    return row && { customerId: row.customer_id, balances: balancesOf(this.decoded(row.customer_id, row), at) };
+  }
+
+  /**
+   * The whole fold (GET /points, a purchase's points, the fold conflicts). A record folded
+   * after the horizon has what the fold left on it. One folded into the state's lots is known
+   * by its expiry only: the lot of that expiry is shared out among the records of that expiry
+   * this node holds, newest first, as the fold spends the oldest first — exact at the hub,
+   * which holds every record; at a store, which holds only its own, the newest of its records
+   * may be shown with points a record of another store has.
+   */
+  standingByRecord(customerId: string, at: number): StandingByRecord {
+    const { horizon, start, facts, creditMinor } = this.read(customerId);
+    const { remainingMilli, startRemainingMilli, state } = foldFrom(start, facts);
+    const leftMilli = new Map<string, number>();
+    facts.forEach((fact, index) => {
+      if (fact.kind === 'collection') leftMilli.set(fact.id, remainingMilli[index]!);
+    });
+    const lotLeftMilli = new Map(start.lots.map((lot, index) => [lot.valid_to, startRemainingMilli[index]!]));
+    const shareOut = (record: PointRecordRef) => {
+      let restMilli = lotLeftMilli.get(record.valid_to === null ? null : Date.parse(record.valid_to)) ?? 0;
+      for (const sharer of this.sameExpiry.all(customerId, record.valid_to, horizon)) {
+        const shareMilli = Math.min(sharer.points_milli, restMilli);
+        leftMilli.set(sharer.id, shareMilli);
+        restMilli -= shareMilli;
+      }
+    };
+    const pointsLeftMilli = (record: PointRecordRef) => {
+      if (record.kind !== 'collection' || record.state !== 1) return 0;
+      if (!leftMilli.has(record.id) && record.hlc <= horizon) shareOut(record);
+      return leftMilli.get(record.id) ?? 0;
+    };
+    return { debtMilli: state.debtMilli, pointsMilli: balanceMilliOf(state, at), creditMinor, pointsLeftMilli };
+  }
+
+  /** Points left on each of these records, in thousandths, in their order (a page of GET /points, a purchase's points). */
+  pointsLeftMilliOn(records: readonly (PointRecordRef & { customer_id: string })[], at: number): number[] {
+    const standings = new Map<string, StandingByRecord>();
+    return records.map((record) => {
+      let standing = standings.get(record.customer_id);
+      if (!standing) {
+        standing = this.standingByRecord(record.customer_id, at);
+        standings.set(record.customer_id, standing);
+      }
+      return standing.pointsLeftMilli(record);
+    });
+  }
+
+  private read(customerId: string): CustomerFacts {
+    return this.decoded(customerId, this.row.get(customerId, customerId)!);
+  }
+
+  private decoded(customerId: string, row: LedgerRow): CustomerFacts {
+    const horizon = row.horizon ?? '';
+    const ownFacts = listed(decodeOwnPointFacts(row.point_facts), () => this.pointRecords.all(customerId, horizon).map(factOfRecord));
+    const ownCredits = listed(decodeOwnCredits(row.credit_facts), () => this.creditRecords.all(customerId, horizon).map(creditOfRecord));
+    return {
+      horizon,
+      start: row.lots === null ? EMPTY_FOLD : { lots: decodeLots(row.lots), debtMilli: row.debt_milli ?? 0 },
+      facts: mergedOnce(decodePointFacts(row.tail), ownFacts),
+      creditMinor: creditOf(row.credit_minor ?? 0, decodeCredits(row.credit_tail), ownCredits),
+    };
+  }
+}
+
+/** Own facts as their row lists them, or read from the records when it lists `IN_RECORDS`. */
+function listed<Fact>(own: OwnFacts<Fact>, fromRecords: () => Fact[]): Fact[] {
+  return own === IN_RECORDS ? fromRecords() : own;
+}
+
+function balancesOf({ start, facts, creditMinor }: CustomerFacts, at: number): Balances {
+  return { pointsMilli: balanceMilliOf(foldFrom(start, facts).state, at), creditMinor };
+}
+
+/** The state's credit up to its horizon, then its credit tail and this node's later credit facts, each once. */
+function creditOf(upToHorizon: number, tail: readonly StampedCredit[], own: readonly StampedCredit[]): number {
+  const inTail = new Set(tail.map((credit) => credit.id));
+  let sum = upToHorizon;
+  for (const credit of tail) sum += credit.signedMinor;
+  for (const credit of own) if (!inTail.has(credit.id)) sum += credit.signedMinor;
+  return sum;
+}
+
+/** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */
+function mergedOnce(tail: StampedFact[], own: StampedFact[]): StampedFact[] {
+  if (tail.length === 0) return own;
+  const seen = new Set(tail.map((fact) => fact.id));
+  const merged = [...tail, ...own.filter((fact) => !seen.has(fact.id))];
+  return merged.sort((a, b) => (a.hlc < b.hlc ? -1 : a.hlc > b.hlc ? 1 : 0));
+}

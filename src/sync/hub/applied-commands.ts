@@ -1,0 +1,64 @@
+/**
+ * What the hub keeps of the commands it applied: per node and generation the last applied seq
+ * and the newest stamp (sync_node_progress), and each command's result (applied_commands), by
+ * which a command pushed again is answered without being applied again.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../../db/open.js';
+import type { CommandResult, RowChange } from '../protocol/protocol.js';
+
+type KeptResult = Omit<CommandResult, 'rows'> & { rows: string | null };
+
+export class AppliedCommands {
+  private readonly progress: Statement<[string, string], { last_seq: number }>;
+  private readonly saveProgress: Statement;
+  private readonly previousResult: Statement<[string], KeptResult>;
+  private readonly saveResult: Statement;
+  private readonly held: Statement<[string], { generations: number; stamped: number; through: string | null }>;
+
+  constructor(db: Db) {
+    this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
+    this.saveProgress = db.prepare(
+      `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at, last_hlc) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at,
+         last_hlc = max(coalesce(last_hlc, ''), excluded.last_hlc)`,
+    );
+    this.held = db.prepare(
+      'SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?',
+    );
+    this.previousResult = db.prepare('SELECT command_id, seq, status, reason, rows FROM applied_commands WHERE command_id = ?');
+    this.saveResult = db.prepare(
+      `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** The last seq of the generation the hub applied; 0 for none. */
+  lastSeq(nodeId: string, generation: string): number {
+    return this.progress.get(nodeId, generation)?.last_seq ?? 0;
+  }
+
+  /** Keeps a generation's progress: its last applied seq and its newest stamp, which never goes back. */
+  keepProgress(nodeId: string, generation: string, lastSeq: number, seenAt: string, newest: string): void {
+    this.saveProgress.run(nodeId, generation, lastSeq, seenAt, newest);
+  }
+
+  /** The newest stamp of the node's commands held: '' for none, undefined when a generation's progress has no stamp. */
+  heldThrough(nodeId: string): string | undefined {
+    const { generations, stamped, through } = this.held.get(nodeId)!;
+    if (generations === 0) return '';
+    return stamped === 0 ? undefined : through!;
+  }
+
+  /** A command's result as the hub kept it, to answer again; undefined when it applied no such command. */
+  resultOf(commandId: string): CommandResult | undefined {
+    const kept = this.previousResult.get(commandId);
+    if (!kept) return undefined;
+    const { rows, ...result } = kept;
+    return rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] };
+  }
+
+  keepResult(nodeId: string, generation: string, result: CommandResult, appliedAt: string): void {
+    const rows = result.rows ? JSON.stringify(result.rows) : null;
+    this.saveResult.run(result.command_id, nodeId, generation, result.seq, result.status, result.reason, appliedAt, rows);
+  }
+}
