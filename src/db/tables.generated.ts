@@ -706,7 +706,7 @@ export interface AppliedCommandsRow {
   node_id: string;
   generation: string;
   seq: number;
-  status: string;
+  status: 'applied' | 'rejected' | 'held';
   reason: string | null;
   applied_at: string;
   rows: string | null;
@@ -739,7 +739,7 @@ export interface CampaignProductsRow {
   campaign_id: string | null;
   currency_id: string | null;
   value_minor: number;
-  value_type_id: number;
+  value_type_id: 1 | 2;
   valid_from: string | null;
   valid_to: string | null;
   display_in: string;
@@ -779,7 +779,7 @@ export interface ChangesRow {
   seq: number;
   entity: string;
   entity_id: string;
-  op: string;
+  op: 'insert' | 'update' | 'delete';
   row: string | null;
   hlc: string;
 }
@@ -787,7 +787,7 @@ export interface ChangesRow {
 export interface CreditRecordsRow {
   id: string;
   customer_id: string;
-  kind: string;
+  kind: 'collection' | 'redemption';
   amount_minor: number;
   purchase_id: string | null;
   linked_credit_id: string | null;
@@ -911,7 +911,7 @@ export interface HeldCommandsRow {
   hlc: string;
   reason: string;
   held_at: string;
-  state: string;
+  state: 'held' | 'released' | 'voided';
   resolved_at: string | null;
 }
 
@@ -977,7 +977,7 @@ export interface OutboxRow {
   changes: string;
   hlc: string;
   created_at: string;
-  status: string;
+  status: 'pending' | 'applied' | 'rejected';
   reason: string | null;
   acked_at: string | null;
   operation: string | null;
@@ -997,7 +997,7 @@ export interface PasswordSetupRequestsRow {
 export interface PointRecordsRow {
   id: string;
   customer_id: string;
-  kind: string;
+  kind: 'collection' | 'redemption';
   points_milli: number;
   point_type_id: string | null;
   partner_id: string | null;
@@ -1369,7 +1369,7 @@ export interface TokensRow {
 export interface UnappliedCommandsRow {
   command_id: string;
   kind: string;
-  status: string;
+  status: 'rejected' | 'held';
   reason: string;
   operation: string | null;
   payload: string;

@@ -6,7 +6,8 @@
  * A written row (`Tables`): a column that is NOT NULL without a default is required; `hlc` and
  * `last_change` are the write path's to fill. A read row (`CustomersRow`, ...): every column,
  * as `SELECT *` returns it from a STRICT table; a column is `| null` unless it is NOT NULL or
- * the table's INTEGER PRIMARY KEY, which is the rowid and never null.
+ * the table's INTEGER PRIMARY KEY, which is the rowid and never null; a column whose CHECK
+ * lists its values (`kind IN ('collection', 'redemption')`) is their union.
  */
 import Database from 'better-sqlite3';
 import { migrate } from '../../src/db/migrate.js';
@@ -37,12 +38,24 @@ function writtenFields(columns: Column[]): string[] {
   });
 }
 
-function readFields(columns: Column[]): string[] {
+/** The values a column's `CHECK (column IN (...))` allows, as a TypeScript union; undefined without one. */
+function checkedValues(createSql: string, column: string): string | undefined {
+  const values = new RegExp(`\\b${column} \\w+ [^,]*CHECK \\(${column} IN \\(([^)]*)\\)\\)`).exec(createSql)?.[1];
+  return values
+    ?.split(',')
+    .map((value) => value.trim())
+    .join(' | ');
+}
+
+function readFields(createSql: string, columns: Column[]): string[] {
   const rowid =
     columns.filter((column) => column.pk > 0).length === 1
       ? columns.find((column) => column.pk > 0 && column.type.toUpperCase() === 'INTEGER')
       : undefined;
-  return columns.map((column) => `${column.name}: ${tsType(column)}${column.notnull === 1 || column === rowid ? '' : ' | null'};`);
+  return columns.map((column) => {
+    const type = checkedValues(createSql, column.name) ?? tsType(column);
+    return `${column.name}: ${type}${column.notnull === 1 || column === rowid ? '' : ' | null'};`;
+  });
 }
 
 export function tableTypes(): string {
@@ -50,10 +63,11 @@ export function tableTypes(): string {
   try {
     migrate(db);
     const tables = db
-      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      .pluck()
+      .prepare<[], { name: string; sql: string }>(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
       .all()
-      .map((table) => ({ table, columns: db.prepare<[], Column>(`PRAGMA table_info(${table})`).all() }));
+      .map(({ name, sql }) => ({ table: name, sql, columns: db.prepare<[], Column>(`PRAGMA table_info(${name})`).all() }));
     const written = tables.map(
       ({ table, columns }) =>
         `  ${table}: {\n${writtenFields(columns)
@@ -61,8 +75,8 @@ export function tableTypes(): string {
           .join('\n')}\n  };`,
     );
     const read = tables.map(
-      ({ table, columns }) =>
-        `export interface ${rowTypeName(table)} {\n${readFields(columns)
+      ({ table, sql, columns }) =>
+        `export interface ${rowTypeName(table)} {\n${readFields(sql, columns)
           .map((field) => `  ${field}`)
           .join('\n')}\n}`,
     );

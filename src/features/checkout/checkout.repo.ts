@@ -1,46 +1,24 @@
 import type { Db } from '../../db/open.js';
+import type { CampaignProductsRow, ProductsRow, PurchasesRow, VouchersRow } from '../../db/tables.generated.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 
-export interface ProductMatch {
-  id: string;
-  product_group_id: string | null;
-  product_brand_id: string | null;
-}
+export type ProductMatch = Pick<ProductsRow, 'id' | 'product_group_id' | 'product_brand_id'>;
 
 /** An active campaign product the cash desk may show, with the stores it is limited to. */
-export interface CashDeskCampaignRow {
-  id: string;
-  product_id: string;
-  value_minor: number;
-  value_type_id: 1 | 2;
-  valid_from: string | null;
-  valid_to: string | null;
+export type CashDeskCampaignRow = Pick<CampaignProductsRow, 'id' | 'product_id' | 'value_minor' | 'value_type_id' | 'valid_from' | 'valid_to'> & {
   /** 0 when display_in is no JSON SQLite reads: it cannot tell whether the cash desk shows it. */
   well_formed: 0 | 1;
   /** A JSON array of store ids; empty for every store. */
   store_ids: string;
-}
+};
 
-export interface PurchaseRecord {
-  id: string;
-  customer_id: string | null;
-  store_id: string;
-  external_purchase_id: string;
-  bill_number: string | null;
-  total_price_minor: number;
-  canceled: number;
-  bill: string;
-}
+export type PurchaseRecord = Pick<
+  PurchasesRow,
+  'id' | 'customer_id' | 'store_id' | 'external_purchase_id' | 'bill_number' | 'total_price_minor' | 'canceled' | 'bill'
+>;
 
-export interface VoucherRecord {
-  id: string;
-  code: string;
-  customer_id: string | null;
-  reward_id: string | null;
-  valid_from: string | null;
-  valid_to: string | null;
-  applications: number;
-}
+/** A voucher with how many of its applications no cancellation released. */
+export type VoucherRecord = Pick<VouchersRow, 'id' | 'code' | 'customer_id' | 'reward_id' | 'valid_from' | 'valid_to'> & { applications: number };
 
 export class CheckoutRepo {
   private readonly productByPlu;

@@ -1,7 +1,8 @@
 import type { Row } from '../../db/write-path.js';
 import { formatTimestamp } from '../../core/time.js';
 import { ADDRESS_KEYS, type AddressAnswer } from '../address.schema.js';
-import type { CustomerAnswer, CustomerRow, PersonalInformation } from './customers.schemas.js';
+import type { CustomerRow } from './customers.repo.js';
+import type { CustomerAnswer, PersonalInformation } from './customers.schemas.js';
 
 type Agreement = CustomerAnswer['personal_information']['agreement'];
 

@@ -2,10 +2,16 @@ import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js'
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CUSTOMER_SORT_FIELDS, CustomerRow } from './customers.schemas.js';
+import type { CustomersRow } from '../../db/tables.generated.js';
+import type { CUSTOMER_SORT_FIELDS } from './customers.schemas.js';
 
 const COLUMNS =
   'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';
+
+export type CustomerRow = Pick<
+  CustomersRow,
+  'id' | 'gender' | 'first_name' | 'last_name' | 'birthdate' | 'email' | 'phone' | 'language_id' | 'store_id' | 'address' | 'agreement' | 'state' | 'last_change'
+>;
 
 /** Sortable first-level fields of Customer and their columns. */
 const SORTABLE: Record<(typeof CUSTOMER_SORT_FIELDS)[number], string> = { customer_id: 'c.id' };

@@ -1,6 +1,7 @@
 import { fromMilli, fromMinor } from '../../core/money.js';
 import { formatTimestamp } from '../../core/time.js';
-import type { PurchaseAnswer, PurchaseItemAnswer, PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
+import type { PurchaseItemRow, PurchaseRow } from './purchases.repo.js';
+import type { PurchaseAnswer, PurchaseItemAnswer } from './purchases.schemas.js';
 
 export function toPurchaseItem(row: PurchaseItemRow): PurchaseItemAnswer {
   return {

@@ -1,6 +1,7 @@
 import { formatTimestamp } from '../../core/time.js';
 import type { Address, AddressAnswer } from '../address.schema.js';
-import { StoreDetails, type StoreAnswer, type StoreInput, type StoreRow } from './stores.schemas.js';
+import type { StoreRow } from './stores.repo.js';
+import { StoreDetails, type StoreAnswer, type StoreInput } from './stores.schemas.js';
 
 /** The Store structure of the OpenAPI file, keys in its order; empty fields are null. */
 export function toStore(row: StoreRow, timeZone: string): StoreAnswer {

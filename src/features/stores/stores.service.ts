@@ -2,8 +2,8 @@ import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toStore, toStoreDetails } from './stores.mappers.js';
-import type { StoresRepo } from './stores.repo.js';
-import { StoreDetails, type ImportedStore, type StoreBody, type StoreQuery, type StoreRow, type StoresAnswer } from './stores.schemas.js';
+import type { StoreRow, StoresRepo } from './stores.repo.js';
+import { StoreDetails, type ImportedStore, type StoreBody, type StoreQuery, type StoresAnswer } from './stores.schemas.js';
 
 export class StoresService {
   constructor(

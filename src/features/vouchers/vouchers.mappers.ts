@@ -2,7 +2,8 @@ import { RewardDefinition } from '../../loyalty/program.schemas.js';
 import { fromMilli, fromMinor } from '../../core/money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
 import type { StoreAnswer } from '../stores/stores.schemas.js';
-import type { RewardAnswer, RewardRow, VoucherAnswer, VoucherRow } from './vouchers.schemas.js';
+import type { RewardRow, VoucherRow } from './vouchers.repo.js';
+import type { RewardAnswer, VoucherAnswer } from './vouchers.schemas.js';
 
 /**
  * Reward as interface.md shows it inside a Voucher (and GET /rewards answers it). Its

@@ -2,7 +2,8 @@ import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { REWARD_SORT_FIELDS, VOUCHER_SORT_FIELDS, RewardRow, VoucherRow } from './vouchers.schemas.js';
+import type { RewardsRow, VoucherApplicationsRow, VouchersRow } from '../../db/tables.generated.js';
+import type { REWARD_SORT_FIELDS, VOUCHER_SORT_FIELDS } from './vouchers.schemas.js';
 
 /**
  * A voucher with its first application by HLC that no cancellation released: the fold that
@@ -17,6 +18,13 @@ const VOUCHER_COLUMNS =
 const VOUCHER_SORTABLE: Record<(typeof VOUCHER_SORT_FIELDS)[number], string> = { voucher_id: 'v.id', customer_id: 'v.customer_id', code: 'v.code' };
 const REWARD_COLUMNS = 'id, code, name, priority, points_cost_milli, is_automated, details, state, last_change';
 const REWARD_SORTABLE: Record<(typeof REWARD_SORT_FIELDS)[number], string> = { reward_id: 'id', code: 'code', priority: 'priority' };
+
+/** A voucher with where and when it was first applied, by HLC (null for one not applied). */
+export type VoucherRow = Pick<VouchersRow, 'id' | 'customer_id' | 'reward_id' | 'code' | 'value_minor' | 'valid_from' | 'valid_to' | 'reward_group' | 'state' | 'last_change'> & {
+  applied_store_id: VoucherApplicationsRow['store_id'] | null;
+  applied_date: VoucherApplicationsRow['applied_date'] | null;
+};
+export type RewardRow = Omit<RewardsRow, 'hlc'>;
 
 export interface VoucherFilters {
   customer_id?: string;
