@@ -1431,3 +1431,6 @@ export interface VouchersRow {
   hlc: string;
   last_change: string;
 }
+
+/** A table's columns as a LEFT JOIN reads them: null where the table had no row. */
+export type LeftJoined<Row> = { [Column in keyof Row]: Row[Column] | null };

@@ -12,6 +12,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import type { CustomerLedgersRow, CustomerStatesRow, LeftJoined } from '../db/tables.generated.js';
 import { balanceOfState, EMPTY_FOLD, foldFrom, type FoldState, type Lot, type OrderedFact } from './ledger-fold.js';
 
 export interface Balances {
@@ -54,16 +55,10 @@ export interface CustomerLedger {
 }
 
 /** The columns a LEFT JOIN of customer_ledgers and customer_states gives; null where no row. */
-interface LedgerRow {
-  point_facts: string | null;
-  credit_facts: string | null;
-  horizon: string | null;
-  lots: string | null;
-  debt_milli: number | null;
-  tail: string | null;
-  credit_minor: number | null;
-  credit_tail: string | null;
-}
+type LedgerRow = LeftJoined<
+  Pick<CustomerLedgersRow, 'point_facts' | 'credit_facts'> &
+    Pick<CustomerStatesRow, 'horizon' | 'lots' | 'debt_milli' | 'tail' | 'credit_minor' | 'credit_tail'>
+>;
 
 /** A fact as migration 0009 writes it: kind, points, a collection's valid_to or a redemption's created_at, stamp, id. */
 export type StoredFact = ['c' | 'r', number, string | null, string, string];

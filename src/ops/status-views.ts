@@ -2,6 +2,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../db/open.js';
+import type { SyncConflictsRow } from '../db/tables.generated.js';
 import type { FleetStatus, FleetStore } from '../sync/hub/fleet-status.js';
 import type { SettlingStatusReader } from '../sync/hub/settling-status.js';
 import { recentRounds } from '../sync/store/round-log.js';
@@ -12,13 +13,7 @@ import { duration, durationCell, numberCell, timeAgo, timeCell, type Facts, type
 /** Conflicts a store's page lists, newest first. */
 const LISTED_CONFLICTS = 20;
 
-interface ConflictRow {
-  kind: string;
-  entity: string;
-  entity_id: string;
-  detail: string;
-  detected_at: string;
-}
+type ConflictRow = Omit<SyncConflictsRow, 'id'>;
 
 export class StatusViews {
   private readonly conflicts;

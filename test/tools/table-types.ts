@@ -91,6 +91,9 @@ ${written.join('\n')}
 }
 
 ${read.join('\n\n')}
+
+/** A table's columns as a LEFT JOIN reads them: null where the table had no row. */
+export type LeftJoined<Row> = { [Column in keyof Row]: Row[Column] | null };
 `;
   } finally {
     db.close();

@@ -20,15 +20,7 @@ import { parseTimestamp } from '../../core/time.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
 import type { CreditPages, CreditRecordRow } from './credit-pages.repo.js';
 import { toCredit } from './credits.mappers.js';
-import type {
-  CreditAnswer,
-  CreditCreated,
-  CreditsAnswer,
-  CreditsQuery,
-  DepositCredits,
-  ReduceCredits,
-  TransferCredits,
-} from './credits.schemas.js';
+import type { CreditAnswer, CreditCreated, CreditsAnswer, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
 
 export class CreditsService {
   constructor(

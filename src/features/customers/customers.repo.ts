@@ -10,7 +10,19 @@ const COLUMNS =
 
 export type CustomerRow = Pick<
   CustomersRow,
-  'id' | 'gender' | 'first_name' | 'last_name' | 'birthdate' | 'email' | 'phone' | 'language_id' | 'store_id' | 'address' | 'agreement' | 'state' | 'last_change'
+  | 'id'
+  | 'gender'
+  | 'first_name'
+  | 'last_name'
+  | 'birthdate'
+  | 'email'
+  | 'phone'
+  | 'language_id'
+  | 'store_id'
+  | 'address'
+  | 'agreement'
+  | 'state'
+  | 'last_change'
 >;
 
 /** Sortable first-level fields of Customer and their columns. */

@@ -27,7 +27,17 @@ function ofCustomer(customerId: string | undefined): Filter {
 /** A purchase as COLUMNS reads it: its customer by assignment, and how many items it has. */
 export type PurchaseRow = Pick<
   PurchasesRow,
-  'id' | 'customer_id' | 'store_id' | 'external_purchase_id' | 'payment_time' | 'type_id' | 'total_price_minor' | 'currency_id' | 'card_number' | 'cashdesk_number' | 'last_change'
+  | 'id'
+  | 'customer_id'
+  | 'store_id'
+  | 'external_purchase_id'
+  | 'payment_time'
+  | 'type_id'
+  | 'total_price_minor'
+  | 'currency_id'
+  | 'card_number'
+  | 'cashdesk_number'
+  | 'last_change'
 > & { items_count: number };
 export type PurchaseItemRow = Omit<PurchaseItemsRow, 'hlc' | 'last_change'>;
 

@@ -85,7 +85,6 @@ export const StoreDetails = z.object({
 });
 export type StoreDetails = z.infer<typeof StoreDetails>;
 
-
 /** The Store structure of the OpenAPI file as the API answers it, keys in its order; empty fields are null. */
 export const StoreAnswer = z.object({
   store_id: z.string(),

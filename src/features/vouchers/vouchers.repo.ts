@@ -20,7 +20,10 @@ const REWARD_COLUMNS = 'id, code, name, priority, points_cost_milli, is_automate
 const REWARD_SORTABLE: Record<(typeof REWARD_SORT_FIELDS)[number], string> = { reward_id: 'id', code: 'code', priority: 'priority' };
 
 /** A voucher with where and when it was first applied, by HLC (null for one not applied). */
-export type VoucherRow = Pick<VouchersRow, 'id' | 'customer_id' | 'reward_id' | 'code' | 'value_minor' | 'valid_from' | 'valid_to' | 'reward_group' | 'state' | 'last_change'> & {
+export type VoucherRow = Pick<
+  VouchersRow,
+  'id' | 'customer_id' | 'reward_id' | 'code' | 'value_minor' | 'valid_from' | 'valid_to' | 'reward_group' | 'state' | 'last_change'
+> & {
   applied_store_id: VoucherApplicationsRow['store_id'] | null;
   applied_date: VoucherApplicationsRow['applied_date'] | null;
 };
