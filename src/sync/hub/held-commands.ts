@@ -12,7 +12,8 @@ import type { Db } from '../../db/open.js';
 import { invalidParam, notFound } from '../../core/errors.js';
 import { conflictListing, type ConflictListing } from '../conflict-listing.js';
 import type { HubOperations } from './hub-operations.js';
-import { Operation, type PushedCommand, type RowChange } from '../protocol/protocol.js';
+import type { PushedCommand } from '../protocol/protocol.js';
+import { syncColumns } from '../column-codecs.js';
 
 export interface HeldCommand {
   command_id: string;
@@ -94,9 +95,9 @@ export class HeldCommands {
       command_id: stored.command_id,
       kind: stored.kind,
       payload: null,
-      changes: JSON.parse(stored.changes) as RowChange[],
+      changes: syncColumns['held_commands.changes'](stored.changes),
       hlc: stored.hlc,
-      operation: Operation.parse(JSON.parse(stored.operation)),
+      operation: syncColumns['held_commands.operation'](stored.operation),
     };
     this.db.transaction(() => {
       const outcome = this.operations.run(stored.node_id, command, false);

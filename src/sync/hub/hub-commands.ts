@@ -31,6 +31,7 @@ import { msOfStamp } from '../../core/hlc.js';
 import type { ClockSkews } from './clock-skews.js';
 import type { HeldCommands } from './held-commands.js';
 import type { HubOperations, OperationOutcome } from './hub-operations.js';
+import { syncColumns } from '../column-codecs.js';
 
 /** The generation the results of replayed commands are kept under: they are outside every store's sequence. */
 const REPLAYED = 'replayed';
@@ -290,7 +291,7 @@ export class HubCommands {
 /** A command's result as the hub kept it, answered again. */
 function resultOf(previous: Omit<CommandResult, 'rows'> & { rows: string | null }): CommandResult {
   const { rows, ...result } = previous;
-  return rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] };
+  return rows === null ? result : { ...result, rows: syncColumns['applied_commands.rows'](rows) };
 }
 
 function rejectionReason(error: unknown): string {

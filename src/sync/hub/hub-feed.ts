@@ -14,6 +14,7 @@ import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
 import type { ChangesPage, FeedChange, SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
 import { hubOnlyColumns, reachesStores, withoutHubOnlyColumns } from '../protocol/scopes.js';
+import { syncColumns } from '../column-codecs.js';
 
 interface ChangeRecord {
   seq: number;
@@ -68,7 +69,7 @@ export class HubFeed {
         entity: record.entity,
         entity_id: record.entity_id,
         op: record.op,
-        row: record.row === null ? null : withoutHubOnlyColumns(record.entity, JSON.parse(record.row) as NonNullable<FeedChange['row']>),
+        row: record.row === null ? null : withoutHubOnlyColumns(record.entity, syncColumns['changes.row'](record.row)),
         hlc: record.hlc,
       }));
     const last = changes[changes.length - 1];

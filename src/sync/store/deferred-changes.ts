@@ -10,6 +10,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../protocol/protocol.js';
 import type { LocalSchema } from './local-schema.js';
+import { syncColumns } from '../column-codecs.js';
 
 export class DeferredChanges {
   private readonly insert;
@@ -34,7 +35,7 @@ export class DeferredChanges {
   replay(schema: LocalSchema, apply: (change: RowChange) => void): number {
     let replayed = 0;
     for (const { position, change } of this.kept.all()) {
-      const parsed = JSON.parse(change) as RowChange;
+      const parsed = syncColumns['sync_deferred.change'](change);
       if (!schema.fit(parsed).complete) continue;
       apply(parsed);
       this.remove.run(position);
