@@ -9,7 +9,8 @@
  * Two kinds: a column only this code writes, from a value of the type it is read as, is
  * typed by its codec (`typedJson`), and a read costs JSON.parse alone — the cash desk reads
  * several on every payment. A column holding JSON as a client sent it, or whose reader must
- * refuse what it cannot read, is validated by its zod schema (`parsedJson`).
+ * refuse what it cannot read, is validated by its zod schema (`parsedJson`, or
+ * `readableJson` where the reader skips what it cannot read).
  */
 import type { z } from 'zod';
 import type { Tables } from './tables.generated.js';
@@ -30,6 +31,14 @@ export function typedJson<T>(): ColumnCodec<T> {
 /** The decoder of a column whose value is what `schema` accepts; throws on anything else. */
 export function parsedJson<T>(schema: z.ZodType<T>): ColumnCodec<T> {
   return (text) => schema.parse(JSON.parse(text));
+}
+
+/** The decoder of a column some of whose values this version cannot read (another version wrote them): undefined for those. */
+export function readableJson<T>(schema: z.ZodType<T>): ColumnCodec<T | undefined> {
+  return (text) => {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  };
 }
 
 export const dbColumns = {

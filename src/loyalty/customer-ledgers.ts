@@ -11,6 +11,7 @@
  * are read from the records.
  */
 import type { Statement } from 'better-sqlite3';
+import { typedJson, type ColumnCodecs } from '../db/column-codecs.js';
 import type { Db } from '../db/open.js';
 import type { CustomerLedgersRow, CustomerStatesRow, LeftJoined } from '../db/tables.generated.js';
 import { balanceOfState, EMPTY_FOLD, foldFrom, type FoldState, type Lot, type OrderedFact } from './ledger-fold.js';
@@ -84,7 +85,7 @@ export function encodeLots(lots: readonly Lot[]): string {
 
 export function decodeLots(text: string): Lot[] {
   let previous = 0;
-  return (JSON.parse(text) as StoredLot[]).map(([remaining, gap]) => {
+  return ledgerColumns['customer_states.lots'](text).map(([remaining, gap]) => {
     if (gap === null) return { remaining, valid_to: null };
     previous += gap;
     return { remaining, valid_to: previous };
@@ -92,6 +93,15 @@ export function decodeLots(text: string): Lot[] {
 }
 /** A credit fact as migration 0009 writes it: minor units (negative for a redemption), stamp, id. */
 export type StoredCredit = [number, string, string];
+
+/** The JSON columns of a customer's ledger and state: only the triggers and customer-states.ts write them, in the formats above. */
+const ledgerColumns = {
+  'customer_ledgers.point_facts': typedJson<StoredFact[]>(),
+  'customer_ledgers.credit_facts': typedJson<StoredCredit[]>(),
+  'customer_states.lots': typedJson<StoredLot[]>(),
+  'customer_states.tail': typedJson<StoredFact[]>(),
+  'customer_states.credit_tail': typedJson<StoredCredit[]>(),
+} satisfies ColumnCodecs;
 
 const LEDGER_COLUMNS = 'l.point_facts, l.credit_facts, s.horizon, s.lots, s.debt_milli, s.tail, s.credit_minor, s.credit_tail';
 
@@ -226,8 +236,8 @@ function balancesOf(row: LedgerRow | undefined, at: number): Balances {
 
 /** The state's credit up to its horizon, then its credit tail and this node's later credit facts, each once. */
 function creditOf(row: LedgerRow): number {
-  const tail = row.credit_tail === null ? [] : (JSON.parse(row.credit_tail) as StoredCredit[]);
-  const own = row.credit_facts === null ? [] : (JSON.parse(row.credit_facts) as StoredCredit[]);
+  const tail = row.credit_tail === null ? [] : ledgerColumns['customer_states.credit_tail'](row.credit_tail);
+  const own = row.credit_facts === null ? [] : ledgerColumns['customer_ledgers.credit_facts'](row.credit_facts);
   const inTail = new Set(tail.map((credit) => credit[2]));
   let sum = row.credit_minor ?? 0;
   for (const [minor] of tail) sum += minor;
@@ -242,8 +252,8 @@ function startOf(row: LedgerRow): FoldState {
 
 /** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */
 function factsOf(row: LedgerRow): OrderedFact[] {
-  const tail = row.tail === null ? [] : (JSON.parse(row.tail) as StoredFact[]);
-  const own = row.point_facts === null ? [] : (JSON.parse(row.point_facts) as StoredFact[]);
+  const tail = row.tail === null ? [] : ledgerColumns['customer_states.tail'](row.tail);
+  const own = row.point_facts === null ? [] : ledgerColumns['customer_ledgers.point_facts'](row.point_facts);
   if (tail.length === 0) return own.map(toOrderedFact);
   const seen = new Set(tail.map((fact) => fact[4]));
   const merged = [...tail, ...own.filter((fact) => !seen.has(fact[4]))];

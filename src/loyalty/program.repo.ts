@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.js';
 import type { WriteTransaction } from '../db/write-path.js';
-import { Program } from './program.schemas.js';
+import { loyaltyColumns } from './column-codecs.js';
+import type { Program } from './program.schemas.js';
 
 /** The program is one replicated row of program_rules; its id is fixed so loads replace it. */
 export const PROGRAM_ROW_ID = '00000000000000000000000001';
@@ -57,7 +58,7 @@ export class ProgramRepo {
     if (program) {
       this.versions.delete(id);
     } else {
-      program = Program.parse(JSON.parse(this.versionBody.get(id)!));
+      program = loyaltyColumns['program_history.body'](this.versionBody.get(id)!);
       if (this.versions.size >= VERSIONS_CACHED) this.versions.delete(this.versions.keys().next().value!);
     }
     this.versions.set(id, program);
@@ -77,7 +78,7 @@ export class ProgramRepo {
   private loadCurrent(): Program | undefined {
     const row = this.current.get(PROGRAM_ROW_ID);
     if (!row) return undefined;
-    if (this.cached?.hlc !== row.hlc) this.cached = { hlc: row.hlc, program: Program.parse(JSON.parse(row.body)) };
+    if (this.cached?.hlc !== row.hlc) this.cached = { hlc: row.hlc, program: loyaltyColumns['program_rules.body'](row.body) };
     return this.cached.program;
   }
 }

@@ -9,7 +9,8 @@
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import type { Bill, BillLine } from './bill.js';
-import { RewardDefinition } from './program.schemas.js';
+import { loyaltyColumns } from './column-codecs.js';
+import type { RewardDefinition } from './program.schemas.js';
 import { rankRewards, recommendRewards, type RankedRewards, type RecommendedReward, type RewardListType } from './recommended-rewards.js';
 import { RewardMatcher, type BillRewards } from './reward-matcher.js';
 
@@ -61,10 +62,7 @@ export class RewardsCatalog {
   private catalog(): Catalog {
     const version = this.writes.versions.tableVersion('rewards');
     if (this.cached?.version !== version) {
-      const rewards = this.rows.all().flatMap((row) => {
-        const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
-        return parsed.success ? [parsed.data] : [];
-      });
+      const rewards = this.rows.all().flatMap((row) => loyaltyColumns['rewards.details'](row.details) ?? []);
       this.cached = {
         version,
         rewards,
