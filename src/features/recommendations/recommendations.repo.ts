@@ -3,7 +3,9 @@
  * purchases newer than the model's watermark for this node.
  */
 import type { Db } from '../../db/open.js';
-import { BestSellersRow, CustomerModelRow, NeighboursRow, type ScoredList } from './model-rows.schemas.js';
+import type { RecommendationBestSellersRow, RecommendationCustomersRow, RecommendationNeighboursRow } from '../../db/tables.generated.js';
+import { featureColumns } from '../column-codecs.js';
+import type { ScoredList } from './model-rows.schemas.js';
 import { ParsedRows } from './parsed-rows.js';
 import { purchaseLines, type ProductKind, type PurchaseLine } from './purchase-lines.js';
 
@@ -11,9 +13,19 @@ import { purchaseLines, type ProductKind, type PurchaseLine } from './purchase-l
 const PARSED_NEIGHBOURS = 20_000;
 const PARSED_BEST_SELLERS = 1_000;
 
+/** A customer's model row, their affinities parsed. */
+export type CustomerModel = Pick<RecommendationCustomersRow, 'id' | 'as_of_day' | 'bills_weight'> & { affinities: ScoredList };
+
 export class RecommendationsRepo {
-  private readonly parsedNeighbours = new ParsedRows((row) => new Map(NeighboursRow.parse(row).neighbours), PARSED_NEIGHBOURS);
-  private readonly parsedBestSellers = new ParsedRows((row) => BestSellersRow.parse(row).products, PARSED_BEST_SELLERS);
+  private readonly parsedNeighbours = new ParsedRows(
+    (row: Pick<RecommendationNeighboursRow, 'id' | 'hlc' | 'neighbours'>) =>
+      new Map(featureColumns['recommendation_neighbours.neighbours'](row.neighbours)),
+    PARSED_NEIGHBOURS,
+  );
+  private readonly parsedBestSellers = new ParsedRows(
+    (row: Pick<RecommendationBestSellersRow, 'id' | 'hlc' | 'products'>) => featureColumns['recommendation_best_sellers.products'](row.products),
+    PARSED_BEST_SELLERS,
+  );
   private readonly customer;
   private readonly version;
   private readonly customerModel;
@@ -28,11 +40,13 @@ export class RecommendationsRepo {
   constructor(db: Db) {
     this.customer = db.prepare<[string], { id: string; store_id: string | null }>('SELECT id, store_id FROM customers WHERE id = ?');
     this.version = db.prepare<[], { version: number }>('SELECT version FROM recommendation_catalog_version');
-    this.customerModel = db.prepare<[string], unknown>('SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?');
-    this.neighbourRows = db.prepare<[string], { id: string; hlc: string }>(
+    this.customerModel = db.prepare<[string], Pick<RecommendationCustomersRow, 'id' | 'as_of_day' | 'bills_weight' | 'affinities'>>(
+      'SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?',
+    );
+    this.neighbourRows = db.prepare<[string], Pick<RecommendationNeighboursRow, 'id' | 'hlc' | 'neighbours'>>(
       'SELECT id, hlc, neighbours FROM recommendation_neighbours WHERE id IN (SELECT value FROM json_each(?))',
     );
-    this.bestSellerRows = db.prepare<[string], { id: string; hlc: string }>(
+    this.bestSellerRows = db.prepare<[string], Pick<RecommendationBestSellersRow, 'id' | 'hlc' | 'products'>>(
       'SELECT id, hlc, products FROM recommendation_best_sellers WHERE id IN (SELECT value FROM json_each(?))',
     );
     this.kinds = db.prepare<[string], { id: string; group: string | null; brand: string | null }>(
@@ -48,9 +62,9 @@ export class RecommendationsRepo {
     return this.customer.get(id);
   }
 
-  customerRow(id: string): CustomerModelRow | undefined {
+  customerRow(id: string): CustomerModel | undefined {
     const row = this.customerModel.get(id);
-    return row === undefined ? undefined : CustomerModelRow.parse(row);
+    return row === undefined ? undefined : { ...row, affinities: featureColumns['recommendation_customers.affinities'](row.affinities) };
   }
 
   neighbours(productIds: string[]): Map<string, Map<string, number>> {
