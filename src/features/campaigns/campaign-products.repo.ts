@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { atLeast, atMost, contains, equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CAMPAIGN_PRODUCT_SORT_FIELDS, CampaignProductRow } from './campaign-products.schemas.js';
+import type { CAMPAIGN_PRODUCT_SORT_FIELDS } from './campaign-products.schemas.js';
+import type { CampaignProductsRow } from '../../db/tables.generated.js';
+
+export type CampaignProductRow = Omit<CampaignProductsRow, 'name' | 'hlc'>;
 
 export interface CampaignProductFilters {
   name?: string;

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PRODUCT_SORT_FIELDS, ProductRow } from './products.schemas.js';
+import type { PRODUCT_SORT_FIELDS } from './products.schemas.js';
+import type { ProductsRow } from '../../db/tables.generated.js';
+
+export type ProductRow = Omit<ProductsRow, 'hlc'>;
 
 export interface ProductFilters {
   name?: string;

@@ -10,7 +10,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { WriteTransaction, WritePath, WrittenRow } from '../../db/write-path.js';
 import { billAlreadySent, invalidParam } from '../../core/errors.js';
-import type { BillLine } from '../../loyalty/bill.js';
 import type { Ledger } from '../../loyalty/ledger.js';
 import type { CreditRecord, PointRecord } from '../../loyalty/ledger-records.js';
 import { priceOfPoints } from '../../loyalty/pricing.js';
@@ -23,12 +22,7 @@ import type { CheckoutRepo } from './checkout.repo.js';
 import type { AssignCustomer, SendPurchase, SendPurchaseAnswer } from './checkout.schemas.js';
 import type { OriginalBill, OriginalBills, RemoteOriginals } from './original-bills.js';
 import { voucherApplications, voucherReleases } from './voucher-uses.js';
-
-interface StoredBill {
-  lines: BillLine[];
-  /** The final bill's payment type; absent on bills stored before credits. */
-  payment_type?: string;
-}
+import { featureColumns, type StoredBill } from '../column-codecs.js';
 
 /** Credit back is earned on final bills of payment type S, the one in use, or none given. */
 function earnsCreditBack(paymentType: string | undefined): boolean {
@@ -162,7 +156,7 @@ export class PurchaseRecorder {
         request.external_purchase_id,
         'The purchase already belongs to a customer',
       );
-    const stored = JSON.parse(purchase.bill) as StoredBill;
+    const stored = featureColumns['purchases.bill'](purchase.bill);
     const earned = purchase.canceled ? [] : this.ledger.records.earnedBy(purchase.id, customerId, stored.lines);
     // A bill without a customer was paid with neither points nor credit: all of it in money.
     const creditBack =

@@ -2,7 +2,12 @@ import type { Db } from '../../db/open.js';
 import { atLeast, atMost, equals, ListQueries, oneOf } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { EVENT_SORT_FIELDS, EventRow, PropertyRecordRow } from './events.schemas.js';
+import type { EVENT_SORT_FIELDS } from './events.schemas.js';
+import type { EventPropertiesRow, EventPropertyRecordsRow, EventsRow } from '../../db/tables.generated.js';
+
+export type PropertyRecordRow = Omit<EventPropertyRecordsRow, 'hlc'> & { property_name: EventPropertiesRow['name'] | null };
+
+export type EventRow = Omit<EventsRow, 'hlc' | 'last_change'>;
 
 export interface EventFilters {
   event_type_id?: string;

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { ORDER_SORT_FIELDS, OrderRow } from './orders.schemas.js';
+import type { ORDER_SORT_FIELDS } from './orders.schemas.js';
+import type { OrdersRow } from '../../db/tables.generated.js';
+
+export type OrderRow = Omit<OrdersRow, 'hlc'>;
 
 const COLUMNS = 'id, order_number, customer_id, currency_id, total_price_minor, details, state, last_change';
 

@@ -2,7 +2,12 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PRODUCT_RESERVATION_SORT_FIELDS, ProductReservationRow, ReservationStateChangeRow } from './product-reservations.schemas.js';
+import type { PRODUCT_RESERVATION_SORT_FIELDS } from './product-reservations.schemas.js';
+import type { ProductReservationsRow, ReservationStateChangesRow } from '../../db/tables.generated.js';
+
+export type ReservationStateChangeRow = Pick<ReservationStateChangesRow, 'id' | 'product_reservation_id' | 'reservation_state' | 'hlc'>;
+
+export type ProductReservationRow = Omit<ProductReservationsRow, 'hlc'>;
 
 export interface ReservationFilters {
   reservation_code?: number;
