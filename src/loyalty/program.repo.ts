@@ -2,6 +2,7 @@ import type { Db } from '../db/open.js';
 import type { WriteTransaction } from '../db/write-path.js';
 import { loyaltyColumns } from './column-codecs.js';
 import type { Program } from './program.schemas.js';
+import type { ProgramRulesRow } from '../db/tables.generated.js';
 
 /** The program is one replicated row of program_rules; its id is fixed so loads replace it. */
 export const PROGRAM_ROW_ID = '00000000000000000000000001';
@@ -35,7 +36,9 @@ export class ProgramRepo {
      */
     private readonly judgedAt: () => number | undefined = () => undefined,
   ) {
-    this.current = db.prepare<[string], { body: string; hlc: string }>("SELECT body, hlc FROM program_rules WHERE id = ? AND kind = 'program'");
+    this.current = db.prepare<[string], Pick<ProgramRulesRow, 'body' | 'hlc'>>(
+      "SELECT body, hlc FROM program_rules WHERE id = ? AND kind = 'program'",
+    );
     this.versionInForce = db.prepare<[string], number | null>(VERSION_IN_FORCE_SQL).pluck();
     this.versionBody = db.prepare<[number], string>('SELECT body FROM program_history WHERE id = ?').pluck();
   }

@@ -13,6 +13,7 @@ import { loyaltyColumns } from './column-codecs.js';
 import type { RewardDefinition } from './program.schemas.js';
 import { rankRewards, recommendRewards, type RankedRewards, type RecommendedReward, type RewardListType } from './recommended-rewards.js';
 import { RewardMatcher, type BillRewards } from './reward-matcher.js';
+import type { RewardsRow } from '../db/tables.generated.js';
 
 interface Catalog {
   version: string;
@@ -30,7 +31,7 @@ export class RewardsCatalog {
     db: Db,
     private readonly writes: WritePath,
   ) {
-    this.rows = db.prepare<[], { details: string }>(
+    this.rows = db.prepare<[], Pick<RewardsRow, 'details'>>(
       'SELECT details FROM rewards WHERE state = 1 AND details LIKE \'{%"discount"%\' ORDER BY priority, id',
     );
   }

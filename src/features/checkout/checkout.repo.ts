@@ -1,5 +1,14 @@
 import type { Db } from '../../db/open.js';
-import type { CampaignProductsRow, ProductsRow, PurchasesRow, VouchersRow } from '../../db/tables.generated.js';
+import type {
+  CampaignProductsRow,
+  CustomersRow,
+  ProductsRow,
+  PurchaseAssignmentsRow,
+  PurchasesRow,
+  RewardsRow,
+  StoresRow,
+  VouchersRow,
+} from '../../db/tables.generated.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 
 export type ProductMatch = Pick<ProductsRow, 'id' | 'product_group_id' | 'product_brand_id'>;
@@ -55,13 +64,15 @@ export class CheckoutRepo {
     this.purchaseByNumber = db.prepare<[string, string], PurchaseRecord>(
       `SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND bill_number = ? AND canceled = 0 ORDER BY id LIMIT 1`,
     );
-    this.assignment = db.prepare<[string], { customer_id: string }>(
+    this.assignment = db.prepare<[string], Pick<PurchaseAssignmentsRow, 'customer_id'>>(
       'SELECT customer_id FROM purchase_assignments WHERE purchase_id = ? ORDER BY hlc LIMIT 1',
     );
-    this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
-    this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.cancellation = db.prepare<[string, string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1');
-    this.rewardCode = db.prepare<[string], { id: string }>('SELECT id FROM rewards WHERE code = ? LIMIT 1');
+    this.storeExists = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
+    this.customerExists = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.cancellation = db.prepare<[string, string], Pick<PurchasesRow, 'id'>>(
+      'SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1',
+    );
+    this.rewardCode = db.prepare<[string], Pick<RewardsRow, 'id'>>('SELECT id FROM rewards WHERE code = ? LIMIT 1');
     this.applicationsOf = db.prepare<[string], { id: string; voucher_id: string }>(
       `SELECT a.id, a.voucher_id FROM voucher_applications a
        WHERE a.purchase_id = ? AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id) ORDER BY a.id`,

@@ -33,7 +33,7 @@ export class CreditPages {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], CreditRecordRow>(`SELECT ${COLUMNS} FROM credit_records WHERE id = ?`);
-    this.collections = db.prepare<[string], { id: string; amount_minor: number }>(
+    this.collections = db.prepare<[string], Pick<CreditRecordsRow, 'id' | 'amount_minor'>>(
       "SELECT id, amount_minor FROM credit_records WHERE customer_id = ? AND kind = 'collection' AND state = 1 ORDER BY hlc DESC",
     );
   }

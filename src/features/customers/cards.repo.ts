@@ -38,7 +38,7 @@ export class CardsRepo {
 
   constructor(db: Db) {
     this.one = db.prepare<[string], CardRow>(`SELECT ${COLUMNS} FROM cards WHERE id = ?`);
-    this.byNumber = db.prepare<[string], { id: string }>('SELECT id FROM cards WHERE card_number = ?');
+    this.byNumber = db.prepare<[string], Pick<CardsRow, 'id'>>('SELECT id FROM cards WHERE card_number = ?');
     this.lists = new ListQueries(db);
   }
 

@@ -22,7 +22,7 @@ export class CustomerSourceRecordsRepo {
   private readonly lists;
 
   constructor(db: Db) {
-    this.ofCustomerAndSource = db.prepare<[string, string], { id: string }>(
+    this.ofCustomerAndSource = db.prepare<[string, string], Pick<CustomerSourceRecordsRow, 'id'>>(
       'SELECT id FROM customer_source_records WHERE customer_id = ? AND customer_source_id = ?',
     );
     this.lists = new ListQueries(db);

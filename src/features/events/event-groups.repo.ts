@@ -18,7 +18,7 @@ export class EventGroupsRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], EventGroupRow>('SELECT id, name, text_id, state FROM event_groups WHERE id = ?');
-    this.byTextId = db.prepare<[string], { id: string }>('SELECT id FROM event_groups WHERE text_id = ? LIMIT 1');
+    this.byTextId = db.prepare<[string], Pick<EventGroupsRow, 'id'>>('SELECT id FROM event_groups WHERE text_id = ? LIMIT 1');
   }
 
   groupById(id: string): EventGroupRow | undefined {

@@ -17,7 +17,9 @@ export class ExternalApplicationsRepo {
 
   constructor(db: Db) {
     this.one = db.prepare<[string], ExternalApplicationRow>('SELECT id, name, state, last_change FROM external_applications WHERE id = ?');
-    this.firstActive = db.prepare<[], { id: string }>('SELECT id FROM external_applications WHERE state = 1 ORDER BY id LIMIT 2');
+    this.firstActive = db.prepare<[], Pick<ExternalApplicationsRow, 'id'>>(
+      'SELECT id FROM external_applications WHERE state = 1 ORDER BY id LIMIT 2',
+    );
     this.lists = new ListQueries(db);
   }
 

@@ -3,7 +3,7 @@ import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
 import type { ORDER_SORT_FIELDS } from './orders.schemas.js';
-import type { OrdersRow } from '../../db/tables.generated.js';
+import type { CustomersRow, OrdersRow, StoresRow } from '../../db/tables.generated.js';
 
 export type OrderRow = Omit<OrdersRow, 'hlc'>;
 
@@ -21,8 +21,8 @@ export class OrdersRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`);
-    this.customer = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.customer = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.store = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
   }
 
   orderById(id: string): OrderRow | undefined {

@@ -1,7 +1,7 @@
 import { atLeast, atMost, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PurchaseItemsRow, PurchasesRow } from '../../db/tables.generated.js';
+import type { PointRecordsRow, PurchaseItemsRow, PurchasesRow, VoucherApplicationsRow } from '../../db/tables.generated.js';
 import type { PURCHASE_SORT_FIELDS } from './purchases.schemas.js';
 
 /** A purchase's customer: set at the till, or the first assignment by HLC (DESIGN §5). */
@@ -62,8 +62,8 @@ export class PurchasesRepo {
     this.items = db.prepare<[string], PurchaseItemRow>(
       'SELECT id, purchase_id, product_id, external_id, purchase_item_type_id, price_minor, amount_milli, vat_rate, additional_properties FROM purchase_items WHERE purchase_id = ? ORDER BY hlc',
     );
-    this.pointIds = db.prepare<[string], { id: string }>('SELECT id FROM point_records WHERE purchase_id = ? ORDER BY id');
-    this.voucherIds = db.prepare<[string], { voucher_id: string }>(
+    this.pointIds = db.prepare<[string], Pick<PointRecordsRow, 'id'>>('SELECT id FROM point_records WHERE purchase_id = ? ORDER BY id');
+    this.voucherIds = db.prepare<[string], Pick<VoucherApplicationsRow, 'voucher_id'>>(
       'SELECT DISTINCT voucher_id FROM voucher_applications WHERE purchase_id = ? ORDER BY voucher_id',
     );
     this.lists = new ListQueries(db);

@@ -3,7 +3,16 @@
  * purchases newer than the model's watermark for this node.
  */
 import type { Db } from '../../db/open.js';
-import type { RecommendationBestSellersRow, RecommendationCustomersRow, RecommendationNeighboursRow } from '../../db/tables.generated.js';
+import type {
+  CustomersRow,
+  ProductsRow,
+  PurchasesRow,
+  RecommendationBestSellersRow,
+  RecommendationCatalogVersionRow,
+  RecommendationCoverageRow,
+  RecommendationCustomersRow,
+  RecommendationNeighboursRow,
+} from '../../db/tables.generated.js';
 import { featureColumns } from '../column-codecs.js';
 import type { ScoredList } from './model-rows.schemas.js';
 import { ParsedRows } from './parsed-rows.js';
@@ -38,8 +47,8 @@ export class RecommendationsRepo {
   private readonly ownPurchaseLines;
 
   constructor(db: Db) {
-    this.customer = db.prepare<[string], { id: string; store_id: string | null }>('SELECT id, store_id FROM customers WHERE id = ?');
-    this.version = db.prepare<[], { version: number }>('SELECT version FROM recommendation_catalog_version');
+    this.customer = db.prepare<[string], Pick<CustomersRow, 'id' | 'store_id'>>('SELECT id, store_id FROM customers WHERE id = ?');
+    this.version = db.prepare<[], Pick<RecommendationCatalogVersionRow, 'version'>>('SELECT version FROM recommendation_catalog_version');
     this.customerModel = db.prepare<[string], Pick<RecommendationCustomersRow, 'id' | 'as_of_day' | 'bills_weight' | 'affinities'>>(
       'SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?',
     );
@@ -52,9 +61,13 @@ export class RecommendationsRepo {
     this.kinds = db.prepare<[string], { id: string; group: string | null; brand: string | null }>(
       'SELECT id, product_group_id AS "group", product_brand_id AS brand FROM products WHERE id IN (SELECT value FROM json_each(?))',
     );
-    this.catalog = db.prepare<[number], { id: string }>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
-    this.coverage = db.prepare<[string], { covered_hlc: string }>('SELECT covered_hlc FROM recommendation_coverage WHERE id = ?');
-    this.newestOwnPurchase = db.prepare<[string], { hlc: string }>('SELECT hlc FROM purchases WHERE substr(hlc, 19) = ? ORDER BY hlc DESC LIMIT 1');
+    this.catalog = db.prepare<[number], Pick<ProductsRow, 'id'>>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
+    this.coverage = db.prepare<[string], Pick<RecommendationCoverageRow, 'covered_hlc'>>(
+      'SELECT covered_hlc FROM recommendation_coverage WHERE id = ?',
+    );
+    this.newestOwnPurchase = db.prepare<[string], Pick<PurchasesRow, 'hlc'>>(
+      'SELECT hlc FROM purchases WHERE substr(hlc, 19) = ? ORDER BY hlc DESC LIMIT 1',
+    );
     this.ownPurchaseLines = db.prepare<[string, string], PurchaseLine>(`${purchaseLines()} WHERE substr(p.hlc, 19) = ? AND p.hlc > ?`);
   }
 

@@ -2,7 +2,7 @@ import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { RewardsRow, VoucherApplicationsRow, VouchersRow } from '../../db/tables.generated.js';
+import type { CustomersRow, RewardsRow, StoresRow, VoucherApplicationsRow, VouchersRow } from '../../db/tables.generated.js';
 import type { REWARD_SORT_FIELDS, VOUCHER_SORT_FIELDS } from './vouchers.schemas.js';
 
 /**
@@ -48,9 +48,9 @@ export class VouchersRepo {
   constructor(db: Db) {
     this.voucher = db.prepare<[string], VoucherRow>(`SELECT ${VOUCHER_COLUMNS} FROM ${VOUCHER_FROM} WHERE v.id = ?`);
     this.reward = db.prepare<[string], RewardRow>(`SELECT ${REWARD_COLUMNS} FROM rewards WHERE id = ?`);
-    this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
-    this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.byCode = db.prepare<[string], { id: string }>('SELECT id FROM vouchers WHERE code = ? LIMIT 1');
+    this.storeExists = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
+    this.customerExists = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.byCode = db.prepare<[string], Pick<VouchersRow, 'id'>>('SELECT id FROM vouchers WHERE code = ? LIMIT 1');
     this.lists = new ListQueries(db);
   }
 

@@ -11,6 +11,7 @@ import type { Db } from '../../db/open.js';
 import type { RowChange } from '../protocol/protocol.js';
 import type { LocalSchema } from './local-schema.js';
 import { syncColumns } from '../column-codecs.js';
+import type { SyncDeferredRow } from '../../db/tables.generated.js';
 
 export class DeferredChanges {
   private readonly insert;
@@ -22,7 +23,7 @@ export class DeferredChanges {
     private readonly clock: Clock,
   ) {
     this.insert = db.prepare('INSERT INTO sync_deferred (entity, change, deferred_at) VALUES (?, ?, ?)');
-    this.kept = db.prepare<[], { position: number; change: string }>('SELECT position, change FROM sync_deferred ORDER BY position');
+    this.kept = db.prepare<[], Pick<SyncDeferredRow, 'position' | 'change'>>('SELECT position, change FROM sync_deferred ORDER BY position');
     this.remove = db.prepare('DELETE FROM sync_deferred WHERE position = ?');
   }
 
