@@ -1,10 +1,10 @@
 /**
- * The JSON a TEXT column holds, decoded by one codec per `table.column` (the generated row
- * types, tables.generated.ts, type the column as the text it is). Each layer lists the
- * codecs of the columns whose types it owns — this file those typed by no layer's type,
- * src/loyalty/column-codecs.ts, src/sync/column-codecs.ts and
- * src/features/column-codecs.ts the rest — keyed by a ColumnName, so a codec naming a
- * column the schema lacks fails `tsc`.
+ * The JSON a TEXT column holds, decoded by one codec per `table.column`; the generated row
+ * types (tables.generated.ts) type the column as the text it is. Layers import downwards, so
+ * each lists the codecs of the columns whose types it owns: src/loyalty/column-codecs.ts,
+ * src/sync/column-codecs.ts, src/features/column-codecs.ts, and this file those whose value
+ * has no type of its own. Each list is keyed by a ColumnName: a codec naming a column the
+ * schema lacks fails `tsc`.
  *
  * Two kinds: a column only this code writes, from a value of the type it is read as, is
  * typed by its codec (`typedJson`), and a read costs JSON.parse alone — the cash desk reads

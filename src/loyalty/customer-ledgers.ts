@@ -13,7 +13,7 @@
 import type { Statement } from 'better-sqlite3';
 import { typedJson, type ColumnCodecs } from '../db/column-codecs.js';
 import type { Db } from '../db/open.js';
-import type { CustomerLedgersRow, CustomerStatesRow, LeftJoined } from '../db/tables.generated.js';
+import type { CardsRow, CustomerLedgersRow, CustomerStatesRow, LeftJoined, PointRecordsRow } from '../db/tables.generated.js';
 import { balanceOfState, EMPTY_FOLD, foldFrom, type FoldState, type Lot, type OrderedFact } from './ledger-fold.js';
 
 export interface Balances {
@@ -111,7 +111,7 @@ const IN_RECORDS = 'records';
 export class CustomerLedgers {
   private readonly row;
   private readonly byCard;
-  private readonly sameExpiry: Statement<[string, string | null, string], { id: string; points_milli: number }>;
+  private readonly sameExpiry: Statement<[string, string | null, string], Pick<PointRecordsRow, 'id' | 'points_milli'>>;
   /** A customer's facts after a stamp, listed as migration 16's triggers list them. */
   private readonly pointFacts: Statement<[string, string], string>;
   private readonly creditFacts: Statement<[string, string], string>;
@@ -123,7 +123,7 @@ export class CustomerLedgers {
     );
     // The cash desk's lookups in one statement: on the checkout bench a second statement
     // cost more than the extra B-tree searches.
-    this.byCard = db.prepare<[string], { customer_id: string } & LedgerRow>(
+    this.byCard = db.prepare<[string], Pick<CardsRow, 'customer_id'> & LedgerRow>(
       `SELECT c.customer_id, ${LEDGER_COLUMNS} FROM cards c INDEXED BY cards_for_checkout
        LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = c.customer_id
        WHERE c.card_number = ? AND c.state = 1`,

@@ -7,6 +7,7 @@ import type {
   PurchasesRow,
   RewardsRow,
   StoresRow,
+  VoucherApplicationsRow,
   VouchersRow,
 } from '../../db/tables.generated.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
@@ -73,7 +74,7 @@ export class CheckoutRepo {
       'SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1',
     );
     this.rewardCode = db.prepare<[string], Pick<RewardsRow, 'id'>>('SELECT id FROM rewards WHERE code = ? LIMIT 1');
-    this.applicationsOf = db.prepare<[string], { id: string; voucher_id: string }>(
+    this.applicationsOf = db.prepare<[string], Pick<VoucherApplicationsRow, 'id' | 'voucher_id'>>(
       `SELECT a.id, a.voucher_id FROM voucher_applications a
        WHERE a.purchase_id = ? AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id) ORDER BY a.id`,
     );

@@ -8,22 +8,8 @@ import type { CUSTOMER_SORT_FIELDS } from './customers.schemas.js';
 const COLUMNS =
   'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';
 
-export type CustomerRow = Pick<
-  CustomersRow,
-  | 'id'
-  | 'gender'
-  | 'first_name'
-  | 'last_name'
-  | 'birthdate'
-  | 'email'
-  | 'phone'
-  | 'language_id'
-  | 'store_id'
-  | 'address'
-  | 'agreement'
-  | 'state'
-  | 'last_change'
->;
+/** A customer as the API reads them: every column but the password hash and the stamp. */
+export type CustomerRow = Omit<CustomersRow, 'password_hash' | 'hlc'>;
 
 /** Sortable first-level fields of Customer and their columns. */
 const SORTABLE: Record<(typeof CUSTOMER_SORT_FIELDS)[number], string> = { customer_id: 'c.id' };

@@ -10,6 +10,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
+import type { SyncNodeProgressRow } from '../../db/tables.generated.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { ReplicatedApply } from '../replicated-apply.js';
 import { CustomerStates, type TouchedRecords } from '../../loyalty/customer-states.js';
@@ -44,7 +45,7 @@ const REPLAYED = 'replayed';
 export type CommandCompletion = (command: PushedCommand) => void;
 
 export class HubCommands {
-  private readonly progress: Statement<[string, string], { last_seq: number }>;
+  private readonly progress: Statement<[string, string], Pick<SyncNodeProgressRow, 'last_seq'>>;
   private readonly saveProgress: Statement;
   private readonly previousResult: Statement<[string], Omit<CommandResult, 'rows'> & { rows: string | null }>;
   private readonly saveResult: Statement;
