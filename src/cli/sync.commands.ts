@@ -9,6 +9,7 @@ import { createStoreSync } from '../root/store.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
 import { configFrom, print, printTable, withApp, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
+import { dbColumns } from '../db/column-codecs.js';
 
 function common(command: Command): Command {
   return command
@@ -111,7 +112,7 @@ export function registerSyncCommands(program: Command): void {
           'SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at, id',
         )
         .all()
-        .map((conflict) => ({ ...conflict, detail: JSON.parse(conflict.detail) as unknown }));
+        .map((conflict) => ({ ...conflict, detail: dbColumns['sync_conflicts.detail'](conflict.detail) }));
       if (options.json) {
         print({ conflicts }, true);
         return;

@@ -1,5 +1,6 @@
 import type { Db } from './open.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
+import type { SchemaMigrationsRow } from './tables.generated.js';
 
 export interface MigrationResult {
   applied: string[];
@@ -18,7 +19,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   ) STRICT`);
   const done = new Set(
     db
-      .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+      .prepare<[], Pick<SchemaMigrationsRow, 'version'>>('SELECT version FROM schema_migrations')
       .all()
       .map((row) => row.version),
   );

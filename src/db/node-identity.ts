@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './open.js';
+import type { MetaRow } from './tables.generated.js';
 
 export interface NodeIdentity {
   /** Short random id of this database, the node part of its HLC stamps. */
@@ -15,7 +16,7 @@ export interface NodeIdentity {
 }
 
 export function loadNodeIdentity(db: Db): NodeIdentity {
-  const read = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const read = db.prepare<[string], Pick<MetaRow, 'value'>>('SELECT value FROM meta WHERE key = ?');
   const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
   insert.run('node_id', randomBytes(4).toString('hex'));
   insert.run('generation', randomBytes(8).toString('hex'));

@@ -17,7 +17,7 @@ import { recordChange } from './change-feed.js';
 import type { Db } from './open.js';
 import type { Statements } from './statements.js';
 import type { TableVersions } from './table-versions.js';
-import type { Tables } from './tables.js';
+import type { Tables } from './tables.generated.js';
 
 export type Mode = 'store' | 'hub';
 export type StoredValue = string | number | bigint | null;
@@ -39,7 +39,7 @@ export interface RowChange {
 
 export type TableName = keyof Tables;
 
-/** A row as a write gives it: the table's columns (src/db/tables.ts) but the stamps the write path fills in. */
+/** A row as a write gives it: the table's columns (src/db/tables.generated.ts) but the stamps the write path fills in. */
 export type WrittenRow<T extends TableName> = Omit<Tables[T], 'hlc' | 'last_change'>;
 
 export interface WriteTransaction {

@@ -1,14 +1,15 @@
 import { formatTimestamp } from '../core/time.js';
+import type { EventPropertyRecordsRow, StorePropertyRecordsRow } from '../db/tables.generated.js';
 import type { PropertyRecordAnswer } from './property-record.schema.js';
+import { propertyValue } from './column-codecs.js';
 
 /** A stored property record of any owner (event, store): its value kept as JSON text. */
-export interface StoredPropertyRecord {
-  id: string;
-  property_id: string;
+export type StoredPropertyRecord = Pick<
+  StorePropertyRecordsRow | EventPropertyRecordsRow,
+  'id' | 'property_id' | 'property_value' | 'last_change'
+> & {
   property_name: string | null;
-  property_value: string;
-  last_change: string;
-}
+};
 
 /** The AdditionalProperty / PropertyRecord structure of interface.md. */
 export function toPropertyRecord(row: StoredPropertyRecord, timeZone: string): PropertyRecordAnswer {
@@ -16,7 +17,7 @@ export function toPropertyRecord(row: StoredPropertyRecord, timeZone: string): P
     property_record_id: row.id,
     property_id: row.property_id,
     property_name: row.property_name,
-    property_value: JSON.parse(row.property_value) as PropertyRecordAnswer['property_value'],
+    property_value: propertyValue(row.property_value),
     last_change: formatTimestamp(row.last_change, timeZone, true),
   };
 }

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
+import { dbColumns } from '../db/column-codecs.js';
 import type { Db } from '../db/open.js';
 import { AppError, idempotencyMismatch, invalidParam } from '../core/errors.js';
 
@@ -65,7 +66,7 @@ export class IdempotencyKeys {
     const stored = this.find.get(scope, key);
     if (stored) {
       if (stored.fingerprint !== fingerprint) throw idempotencyMismatch();
-      return { status: stored.status, body: stored.response === null ? undefined : (JSON.parse(stored.response) as unknown) };
+      return { status: stored.status, body: stored.response === null ? undefined : dbColumns['idempotency_keys.response'](stored.response) };
     }
     const answer = this.answer(execute);
     this.inFlight.set(slot, answer);

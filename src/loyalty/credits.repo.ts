@@ -7,18 +7,11 @@
  * (src/sync/fold-conflicts.ts).
  */
 import type { Db } from '../db/open.js';
+import type { CreditRecordsRow } from '../db/tables.generated.js';
 import type { WriteTransaction } from '../db/write-path.js';
 import type { CreditRecord } from './ledger-records.js';
 
-export interface CreditRow {
-  id: string;
-  customer_id: string;
-  kind: 'collection' | 'redemption';
-  amount_minor: number;
-  purchase_id: string | null;
-  linked_credit_id: string | null;
-  hlc: string;
-}
+export type CreditRow = Pick<CreditRecordsRow, 'id' | 'customer_id' | 'kind' | 'amount_minor' | 'purchase_id' | 'linked_credit_id' | 'hlc'>;
 
 const COLUMNS = 'id, customer_id, kind, amount_minor, purchase_id, linked_credit_id, hlc';
 

@@ -9,6 +9,7 @@
 import type { Statement } from 'better-sqlite3';
 import { encodeHlc } from '../core/hlc.js';
 import type { Db } from '../db/open.js';
+import type { SyncNodeClocksRow } from '../db/tables.generated.js';
 
 export interface HorizonAt {
   stamp: string;
@@ -17,7 +18,7 @@ export interface HorizonAt {
 }
 
 export class Horizon {
-  private readonly oldestPushed: Statement<[string], { node_id: string; pushed_through: string }>;
+  private readonly oldestPushed: Statement<[string], Pick<SyncNodeClocksRow, 'node_id' | 'pushed_through'>>;
 
   constructor(
     db: Db,

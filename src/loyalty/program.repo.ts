@@ -1,6 +1,8 @@
 import type { Db } from '../db/open.js';
 import type { WriteTransaction } from '../db/write-path.js';
-import { Program } from './program.schemas.js';
+import { loyaltyColumns } from './column-codecs.js';
+import type { Program } from './program.schemas.js';
+import type { ProgramRulesRow } from '../db/tables.generated.js';
 
 /** The program is one replicated row of program_rules; its id is fixed so loads replace it. */
 export const PROGRAM_ROW_ID = '00000000000000000000000001';
@@ -34,7 +36,9 @@ export class ProgramRepo {
      */
     private readonly judgedAt: () => number | undefined = () => undefined,
   ) {
-    this.current = db.prepare<[string], { body: string; hlc: string }>("SELECT body, hlc FROM program_rules WHERE id = ? AND kind = 'program'");
+    this.current = db.prepare<[string], Pick<ProgramRulesRow, 'body' | 'hlc'>>(
+      "SELECT body, hlc FROM program_rules WHERE id = ? AND kind = 'program'",
+    );
     this.versionInForce = db.prepare<[string], number | null>(VERSION_IN_FORCE_SQL).pluck();
     this.versionBody = db.prepare<[number], string>('SELECT body FROM program_history WHERE id = ?').pluck();
   }
@@ -57,7 +61,7 @@ export class ProgramRepo {
     if (program) {
       this.versions.delete(id);
     } else {
-      program = Program.parse(JSON.parse(this.versionBody.get(id)!));
+      program = loyaltyColumns['program_history.body'](this.versionBody.get(id)!);
       if (this.versions.size >= VERSIONS_CACHED) this.versions.delete(this.versions.keys().next().value!);
     }
     this.versions.set(id, program);
@@ -77,7 +81,7 @@ export class ProgramRepo {
   private loadCurrent(): Program | undefined {
     const row = this.current.get(PROGRAM_ROW_ID);
     if (!row) return undefined;
-    if (this.cached?.hlc !== row.hlc) this.cached = { hlc: row.hlc, program: Program.parse(JSON.parse(row.body)) };
+    if (this.cached?.hlc !== row.hlc) this.cached = { hlc: row.hlc, program: loyaltyColumns['program_rules.body'](row.body) };
     return this.cached.program;
   }
 }

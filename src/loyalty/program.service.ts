@@ -9,6 +9,7 @@ import type { WritePath, WriteTransaction } from '../db/write-path.js';
 import { fromZodIssues } from '../core/validation-errors.js';
 import { PROGRAM_ROW_ID, type ProgramRepo } from './program.repo.js';
 import { Program, type RewardDefinition } from './program.schemas.js';
+import type { ProgramRulesRow, RewardsRow } from '../db/tables.generated.js';
 
 export class ProgramService {
   private readonly rewardExists;
@@ -19,8 +20,8 @@ export class ProgramService {
     private readonly repo: ProgramRepo,
     private readonly writes: WritePath,
   ) {
-    this.rewardExists = db.prepare<[string], { id: string }>('SELECT id FROM rewards WHERE id = ?');
-    this.programExists = db.prepare<[string], { id: string }>('SELECT id FROM program_rules WHERE id = ?');
+    this.rewardExists = db.prepare<[string], Pick<RewardsRow, 'id'>>('SELECT id FROM rewards WHERE id = ?');
+    this.programExists = db.prepare<[string], Pick<ProgramRulesRow, 'id'>>('SELECT id FROM program_rules WHERE id = ?');
   }
 
   load(raw: unknown): { rewards: number; earning_rules: number } {

@@ -9,9 +9,11 @@
 import type { Db } from '../db/open.js';
 import type { WritePath } from '../db/write-path.js';
 import type { Bill, BillLine } from './bill.js';
-import { RewardDefinition } from './program.schemas.js';
+import { loyaltyColumns } from './column-codecs.js';
+import type { RewardDefinition } from './program.schemas.js';
 import { rankRewards, recommendRewards, type RankedRewards, type RecommendedReward, type RewardListType } from './recommended-rewards.js';
 import { RewardMatcher, type BillRewards } from './reward-matcher.js';
+import type { RewardsRow } from '../db/tables.generated.js';
 
 interface Catalog {
   version: string;
@@ -29,7 +31,7 @@ export class RewardsCatalog {
     db: Db,
     private readonly writes: WritePath,
   ) {
-    this.rows = db.prepare<[], { details: string }>(
+    this.rows = db.prepare<[], Pick<RewardsRow, 'details'>>(
       'SELECT details FROM rewards WHERE state = 1 AND details LIKE \'{%"discount"%\' ORDER BY priority, id',
     );
   }
@@ -61,10 +63,7 @@ export class RewardsCatalog {
   private catalog(): Catalog {
     const version = this.writes.versions.tableVersion('rewards');
     if (this.cached?.version !== version) {
-      const rewards = this.rows.all().flatMap((row) => {
-        const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
-        return parsed.success ? [parsed.data] : [];
-      });
+      const rewards = this.rows.all().flatMap((row) => loyaltyColumns['rewards.details'](row.details) ?? []);
       this.cached = {
         version,
         rewards,

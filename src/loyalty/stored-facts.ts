@@ -6,6 +6,7 @@
  * whose facts are then read from the records. Nothing outside this file reads or writes these
  * JSON lists; everything else sees decoded objects.
  */
+import { typedJson } from '../db/column-codecs.js';
 import type { Db } from '../db/open.js';
 import type { Lot, OrderedFact } from './ledger-fold.js';
 
@@ -49,6 +50,11 @@ type StoredCredit = [number, string, string];
  */
 type StoredLot = [number, number | null];
 
+/** The stored lists are written by the triggers and this file alone, so their reads are typed, not validated. */
+const readFacts = typedJson<StoredFact[]>();
+const readCredits = typedJson<StoredCredit[]>();
+const readLots = typedJson<StoredLot[]>();
+
 /** What the triggers write in place of a list longer than a row keeps. */
 const LISTED_IN_RECORDS = 'records';
 
@@ -88,7 +94,7 @@ export function encodePointFacts(records: readonly PointFactRecord[]): string {
 
 export function decodePointFacts(text: string | null): StampedFact[] {
   if (text === null) return [];
-  return (JSON.parse(text) as StoredFact[]).map(([kind, pointsMilli, moment, hlc, id]): StampedFact => {
+  return readFacts(text).map(([kind, pointsMilli, moment, hlc, id]): StampedFact => {
     if (kind === 'c') return { kind: 'collection', points_milli: pointsMilli, valid_to: moment === null ? null : Date.parse(moment), id, hlc };
     return { kind: 'redemption', points_milli: pointsMilli, at: Date.parse(moment!), id, hlc };
   });
@@ -100,7 +106,7 @@ export function encodeCredits(credits: readonly StampedCredit[]): string {
 
 export function decodeCredits(text: string | null): StampedCredit[] {
   if (text === null) return [];
-  return (JSON.parse(text) as StoredCredit[]).map(([signedMinor, hlc, id]) => ({ signedMinor, hlc, id }));
+  return readCredits(text).map(([signedMinor, hlc, id]) => ({ signedMinor, hlc, id }));
 }
 
 /** A customer_ledgers list of point facts; null when the customer has no row. */
@@ -127,7 +133,7 @@ export function encodeLots(lots: readonly Lot[]): string {
 
 export function decodeLots(text: string): Lot[] {
   let previous = 0;
-  return (JSON.parse(text) as StoredLot[]).map(([remainingMilli, gap]) => {
+  return readLots(text).map(([remainingMilli, gap]) => {
     if (gap === null) return { remainingMilli, valid_to: null };
     previous += gap;
     return { remainingMilli, valid_to: previous };

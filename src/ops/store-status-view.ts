@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../db/open.js';
+import type { SyncConflictsRow } from '../db/tables.generated.js';
 import { recentRounds } from '../sync/store/round-log.js';
 import { readSyncStatus, type StoreSyncStatus } from '../sync/status.js';
 import { SyncState } from '../sync/sync-state.js';
@@ -11,13 +12,7 @@ import { duration, numberCell, timeAgo, timeCell, type Facts, type StatusView, t
 /** Conflicts a store's page lists, newest first. */
 const LISTED_CONFLICTS = 20;
 
-interface ConflictRow {
-  kind: string;
-  entity: string;
-  entity_id: string;
-  detail: string;
-  detected_at: string;
-}
+type ConflictRow = Omit<SyncConflictsRow, 'id'>;
 
 export class StoreStatusView {
   private readonly conflicts: Statement<[number], ConflictRow>;

@@ -5,6 +5,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
+import type { LeftJoined, NodesRow, SyncNodeClocksRow, SyncNodeProgressRow } from '../db/tables.generated.js';
 import { decodeHlc } from '../core/hlc.js';
 import { SyncState } from './sync-state.js';
 import { recentRounds } from './store/round-log.js';
@@ -85,14 +86,9 @@ export function publicSyncStatus(status: SyncStatus): PublicSyncStatus {
  */
 export const FEED_HEAD_SQL = 'SELECT (SELECT max(seq) FROM changes) AS seq, (SELECT max(hlc) FROM changes) AS hlc';
 
-interface NodeRow {
-  name: string;
-  generation: string | null;
-  last_seq: number | null;
-  last_seen_at: string | null;
-  /** When the store last pulled (or bootstrapped), reporting what it pushed through. */
-  reported_at: string | null;
-}
+/** A node with each of its progress rows; reported_at is when the store last pulled (or bootstrapped), reporting what it pushed through. */
+type NodeRow = Pick<NodesRow, 'name'> &
+  LeftJoined<Pick<SyncNodeProgressRow, 'generation' | 'last_seq' | 'last_seen_at'> & Pick<SyncNodeClocksRow, 'reported_at'>>;
 
 /**
  * Reads the sync status with its statements prepared once: a store's report reads it on every

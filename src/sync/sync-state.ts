@@ -1,5 +1,6 @@
 /** A store's sync bookkeeping, kept in `meta` so the CLI can read it while the daemon runs. */
 import type { Db } from '../db/open.js';
+import type { MetaRow } from '../db/tables.generated.js';
 
 export const SYNC_KEYS = [
   'cursor',
@@ -42,7 +43,7 @@ export class SyncState {
   private readonly remove;
 
   constructor(db: Db) {
-    this.read = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+    this.read = db.prepare<[string], Pick<MetaRow, 'value'>>('SELECT value FROM meta WHERE key = ?');
     this.upsert = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.remove = db.prepare('DELETE FROM meta WHERE key = ?');
   }

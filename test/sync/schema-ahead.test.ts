@@ -38,7 +38,7 @@ const deferred = (server: TestServer) => (readSyncStatus(server.app.node.db, 'st
 
 /**
  * The write transaction as a hub of the next schema version has it: its table and column are
- * not in src/db/tables.ts, which types this version's writes.
+ * not in src/db/tables.generated.ts, which types this version's writes.
  */
 function nextVersion(tx: WriteTransaction): {
   insert(table: string, row: Record<string, unknown>): void;

@@ -1,5 +1,5 @@
 /**
- * Writes are typed by the tables' columns (src/db/tables.ts): the file is what the migrations
+ * Writes are typed by the tables' columns (src/db/tables.generated.ts): the file is what the migrations
  * make, and the compiler refuses a write naming a column its table lacks.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { tableTypes } from '../support/table-types.js';
+import { tableTypes } from '../tools/table-types.js';
 
 const WRITE_PATH = fileURLToPath(new URL('../../src/db/write-path.ts', import.meta.url));
 
@@ -34,8 +34,8 @@ function errorsOfWrite(row: string): string[] {
 }
 
 describe('typed writes', () => {
-  it('src/db/tables.ts is what the migrations make (npm run tables writes it)', () => {
-    expect(readFileSync(new URL('../../src/db/tables.ts', import.meta.url), 'utf8')).toBe(tableTypes());
+  it('src/db/tables.generated.ts is what the migrations make (npm run tables writes it)', () => {
+    expect(readFileSync(new URL('../../src/db/tables.generated.ts', import.meta.url), 'utf8')).toBe(tableTypes());
   });
 
   it('the compiler refuses a misspelt column in a write and takes the right one', () => {

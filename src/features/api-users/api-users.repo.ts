@@ -1,12 +1,8 @@
 import type { Db } from '../../db/open.js';
+import type { ApiUsersRow } from '../../db/tables.generated.js';
 import type { WriteTransaction } from '../../db/write-path.js';
 
-export interface ApiUserRow {
-  id: string;
-  user_name: string;
-  name: string;
-  state: number;
-}
+export type ApiUserRow = Pick<ApiUsersRow, 'id' | 'user_name' | 'name' | 'state'>;
 
 export class ApiUsersRepo {
   private readonly byUserName;

@@ -1,4 +1,5 @@
-import type { StoreRecordAnswer, StoreRecordRow } from './campaign-product-store-records.schemas.js';
+import type { StoreRecordRow } from './campaign-product-store-records.repo.js';
+import type { StoreRecordAnswer } from './campaign-product-store-records.schemas.js';
 
 /** The CampaignProductStoreRecord structure of the OpenAPI file. */
 export function toStoreRecord(row: StoreRecordRow): StoreRecordAnswer {

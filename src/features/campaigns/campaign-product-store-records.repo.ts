@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS, StoreRecordRow } from './campaign-product-store-records.schemas.js';
+import type { CAMPAIGN_PRODUCT_STORE_RECORD_SORT_FIELDS } from './campaign-product-store-records.schemas.js';
+import type { CampaignProductStoreRecordsRow, StoresRow } from '../../db/tables.generated.js';
+
+export type StoreRecordRow = Pick<CampaignProductStoreRecordsRow, 'id' | 'campaign_product_id' | 'store_id'>;
 
 const COLUMNS = 'id, campaign_product_id, store_id';
 
@@ -19,8 +22,8 @@ export class CampaignProductStoreRecordsRepo {
 
   constructor(db: Db) {
     this.lists = new ListQueries(db);
-    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
-    this.pair = db.prepare<[string, string], { id: string }>(
+    this.store = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
+    this.pair = db.prepare<[string, string], Pick<CampaignProductStoreRecordsRow, 'id'>>(
       'SELECT id FROM campaign_product_store_records WHERE campaign_product_id = ? AND store_id = ?',
     );
   }

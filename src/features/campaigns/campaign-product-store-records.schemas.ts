@@ -8,9 +8,6 @@ export const CreateStoreRecord = z.object({
 });
 export type CreateStoreRecord = z.infer<typeof CreateStoreRecord>;
 
-export const StoreRecordRow = z.object({ id: z.string(), campaign_product_id: z.string(), store_id: z.string() });
-export type StoreRecordRow = z.infer<typeof StoreRecordRow>;
-
 /** The CampaignProductStoreRecord structure of the OpenAPI file, as the API answers it. */
 export const StoreRecordAnswer = z.object({ campaign_product_store_record_id: z.string(), store_id: z.string(), campaign_product_id: z.string() });
 export type StoreRecordAnswer = z.infer<typeof StoreRecordAnswer>;

@@ -1,14 +1,15 @@
-import { z } from 'zod';
 import { fromMinor } from '../../core/money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
-import { PresentationData, type CampaignProductAnswer, type CampaignProductRow } from './campaign-products.schemas.js';
+import type { CampaignProductRow } from './campaign-products.repo.js';
+import type { CampaignProductAnswer } from './campaign-products.schemas.js';
+import { featureColumns } from '../column-codecs.js';
 
 /**
  * The CampaignProduct structure of the OpenAPI file, keys in its order. interface.md lets
  * only subtitle and note of the presentation data be null; the other texts are strings.
  */
 export function toCampaignProduct(row: CampaignProductRow, timeZone: string): CampaignProductAnswer {
-  const presentation = PresentationData.partial().parse(JSON.parse(row.presentation_data));
+  const presentation = featureColumns['campaign_products.presentation_data'](row.presentation_data);
   return {
     campaign_product_id: row.id,
     product_id: row.product_id,
@@ -18,7 +19,7 @@ export function toCampaignProduct(row: CampaignProductRow, timeZone: string): Ca
     value_type_id: row.value_type_id,
     valid_from: formatOptionalTimestamp(row.valid_from, timeZone),
     valid_to: formatOptionalTimestamp(row.valid_to, timeZone),
-    display_in: z.array(z.string()).parse(JSON.parse(row.display_in)),
+    display_in: featureColumns['campaign_products.display_in'](row.display_in),
     type_id: row.type_id,
     presentation_data: {
       name: presentation.name ?? null,

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { atLeast, atMost, contains, equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CAMPAIGN_PRODUCT_SORT_FIELDS, CampaignProductRow } from './campaign-products.schemas.js';
+import type { CAMPAIGN_PRODUCT_SORT_FIELDS } from './campaign-products.schemas.js';
+import type { CampaignProductsRow, CampaignsRow, ProductsRow } from '../../db/tables.generated.js';
+
+export type CampaignProductRow = Omit<CampaignProductsRow, 'name' | 'hlc'>;
 
 export interface CampaignProductFilters {
   name?: string;
@@ -80,8 +83,8 @@ export class CampaignProductsRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], CampaignProductRow>(`SELECT ${COLUMNS.join(', ')} FROM campaign_products WHERE id = ?`);
-    this.product = db.prepare<[string], { id: string }>('SELECT id FROM products WHERE id = ?');
-    this.campaign = db.prepare<[string], { id: string }>('SELECT id FROM campaigns WHERE id = ?');
+    this.product = db.prepare<[string], Pick<ProductsRow, 'id'>>('SELECT id FROM products WHERE id = ?');
+    this.campaign = db.prepare<[string], Pick<CampaignsRow, 'id'>>('SELECT id FROM campaigns WHERE id = ?');
   }
 
   campaignProductById(id: string): CampaignProductRow | undefined {

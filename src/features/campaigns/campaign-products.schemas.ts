@@ -53,23 +53,6 @@ export const CampaignProductQuery = SortedPaging(CAMPAIGN_PRODUCT_SORT_FIELDS).e
 });
 export type CampaignProductQuery = z.infer<typeof CampaignProductQuery>;
 
-export const CampaignProductRow = z.object({
-  id: z.string(),
-  product_id: z.string(),
-  campaign_id: z.string().nullable(),
-  currency_id: z.string().nullable(),
-  value_minor: z.number(),
-  value_type_id: z.number(),
-  valid_from: z.string().nullable(),
-  valid_to: z.string().nullable(),
-  display_in: z.string(),
-  type_id: z.string().nullable(),
-  presentation_data: z.string(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type CampaignProductRow = z.infer<typeof CampaignProductRow>;
-
 /**
  * The CampaignProduct structure of the OpenAPI file as the API answers it, keys in its order.
  * interface.md lets only subtitle and note of the presentation data be null.

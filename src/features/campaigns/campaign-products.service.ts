@@ -5,8 +5,8 @@ import { fromMinor } from '../../core/money.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../core/time.js';
 import { toCampaignProduct } from './campaign-products.mappers.js';
-import type { CampaignProductsRepo } from './campaign-products.repo.js';
-import type { CampaignProductQuery, CampaignProductRow, CreateCampaignProduct } from './campaign-products.schemas.js';
+import type { CampaignProductsRepo, CampaignProductRow } from './campaign-products.repo.js';
+import type { CampaignProductQuery, CreateCampaignProduct } from './campaign-products.schemas.js';
 
 /** A percentage discount is at most 100 %, in minor units as every value is held. */
 const WHOLE_PERCENT_MINOR = 100_00;

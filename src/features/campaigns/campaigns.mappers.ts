@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../../core/time.js';
-import type { CampaignAnswer, CampaignRow } from './campaigns.schemas.js';
+import type { CampaignRow } from './campaigns.repo.js';
+import type { CampaignAnswer } from './campaigns.schemas.js';
 
 /** The Campaign structure as interface.md gives it for reads: the id is `idcampaign`. */
 export function toCampaign(row: CampaignRow, timeZone: string): CampaignAnswer {

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CAMPAIGN_SORT_FIELDS, CampaignRow } from './campaigns.schemas.js';
+import type { CAMPAIGN_SORT_FIELDS } from './campaigns.schemas.js';
+import type { CampaignsRow } from '../../db/tables.generated.js';
+
+export type CampaignRow = Omit<CampaignsRow, 'hlc'>;
 
 const COLUMNS = 'id, name, parent_id, external_id, state, last_change';
 

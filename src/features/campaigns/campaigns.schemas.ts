@@ -21,16 +21,6 @@ export const CAMPAIGN_SORT_FIELDS = ['idcampaign', 'name'] as const;
 export const CampaignQuery = SortedPaging(CAMPAIGN_SORT_FIELDS).extend({ name: Text.optional() });
 export type CampaignQuery = z.infer<typeof CampaignQuery>;
 
-export const CampaignRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  parent_id: z.string().nullable(),
-  external_id: z.string().nullable(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type CampaignRow = z.infer<typeof CampaignRow>;
-
 /** The Campaign structure as interface.md gives it for reads: the id is `idcampaign`. */
 export const CampaignAnswer = z.object({
   idcampaign: z.string(),

@@ -1,4 +1,5 @@
-import type { ProductBrandAnswer, ProductBrandRow } from './product-brands.schemas.js';
+import type { ProductBrandRow } from './product-brands.repo.js';
+import type { ProductBrandAnswer } from './product-brands.schemas.js';
 
 /** The ProductBrand structure of the 2021 OpenAPI file: it carries no state or last_change. */
 export function toProductBrand(row: ProductBrandRow): ProductBrandAnswer {

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PRODUCT_BRAND_SORT_FIELDS, ProductBrandRow } from './product-brands.schemas.js';
+import type { PRODUCT_BRAND_SORT_FIELDS } from './product-brands.schemas.js';
+import type { ProductBrandsRow } from '../../db/tables.generated.js';
+
+export type ProductBrandRow = Pick<ProductBrandsRow, 'id' | 'name' | 'external_id'>;
 
 const COLUMNS = 'id, name, external_id';
 

@@ -9,9 +9,6 @@ export const PRODUCT_BRAND_SORT_FIELDS = ['product_brand_id', 'name'] as const;
 export const ProductBrandQuery = SortedPaging(PRODUCT_BRAND_SORT_FIELDS).extend({ name: Text.optional() });
 export type ProductBrandQuery = z.infer<typeof ProductBrandQuery>;
 
-export const ProductBrandRow = z.object({ id: z.string(), name: z.string(), external_id: z.string().nullable() });
-export type ProductBrandRow = z.infer<typeof ProductBrandRow>;
-
 /** A brand as master data loads it (`loyaltyd import brands`); the API only reads them. */
 export const ProductBrandRecord = z.object({ product_brand_id: Id.optional(), name: Text, external_id: Text.nullable().optional() });
 export type ProductBrandRecord = z.infer<typeof ProductBrandRecord>;

@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../../core/time.js';
-import type { ProductGroupAnswer, ProductGroupRow } from './product-groups.schemas.js';
+import type { ProductGroupRow } from './product-groups.repo.js';
+import type { ProductGroupAnswer } from './product-groups.schemas.js';
 
 export function toProductGroup(row: ProductGroupRow, timeZone: string): ProductGroupAnswer {
   return {

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PRODUCT_GROUP_SORT_FIELDS, ProductGroupQuery, ProductGroupRow } from './product-groups.schemas.js';
+import type { PRODUCT_GROUP_SORT_FIELDS, ProductGroupQuery } from './product-groups.schemas.js';
+import type { ProductGroupsRow } from '../../db/tables.generated.js';
+
+export type ProductGroupRow = Omit<ProductGroupsRow, 'hlc'>;
 
 const COLUMNS = 'id, name, parent_id, code, external_id, store_id, state, last_change';
 

@@ -13,18 +13,6 @@ export const ProductGroupQuery = SortedPaging(PRODUCT_GROUP_SORT_FIELDS).extend(
 });
 export type ProductGroupQuery = z.infer<typeof ProductGroupQuery>;
 
-export const ProductGroupRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  parent_id: z.string().nullable(),
-  code: z.string().nullable(),
-  external_id: z.string().nullable(),
-  store_id: z.string().nullable(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type ProductGroupRow = z.infer<typeof ProductGroupRow>;
-
 /** A product group as master data loads it (`loyaltyd import product-groups`); the API only reads them. */
 export const ProductGroupRecord = z.object({
   product_group_id: Id.optional(),

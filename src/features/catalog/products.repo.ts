@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PRODUCT_SORT_FIELDS, ProductRow } from './products.schemas.js';
+import type { PRODUCT_SORT_FIELDS } from './products.schemas.js';
+import type { ProductExternalIdsRow, ProductsRow } from '../../db/tables.generated.js';
+
+export type ProductRow = Omit<ProductsRow, 'hlc'>;
 
 export interface ProductFilters {
   name?: string;
@@ -33,10 +36,10 @@ export class ProductsRepo {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], ProductRow>(`SELECT ${COLUMNS} FROM products WHERE id = ?`);
     // A product may carry several codes in one list; the first recorded one is shown.
-    this.externalId = db.prepare<[string, string], { code: string }>(
+    this.externalId = db.prepare<[string, string], Pick<ProductExternalIdsRow, 'code'>>(
       'SELECT code FROM product_external_ids WHERE product_id = ? AND list_code = ? ORDER BY id LIMIT 1',
     );
-    this.externalIdHolder = db.prepare<[string, string], { product_id: string }>(
+    this.externalIdHolder = db.prepare<[string, string], Pick<ProductExternalIdsRow, 'product_id'>>(
       'SELECT product_id FROM product_external_ids WHERE list_code = ? AND code = ?',
     );
   }

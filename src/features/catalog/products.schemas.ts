@@ -27,18 +27,6 @@ export const StoredProperty = z.object({
   last_change: z.string().nullable().optional(),
 });
 
-export const ProductRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  code: z.string().nullable(),
-  product_group_id: z.string().nullable(),
-  product_brand_id: z.string().nullable(),
-  additional_properties: z.string(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type ProductRow = z.infer<typeof ProductRow>;
-
 /**
  * A product as master data loads it (`loyaltyd import products`); the API only reads
  * products. Its external ids are given per list code, one code or several:

@@ -1,7 +1,7 @@
 import { notFound } from '../../core/errors.js';
 import { toProduct } from './products.mappers.js';
-import type { ProductsRepo } from './products.repo.js';
-import type { ProductQuery, ProductRow } from './products.schemas.js';
+import type { ProductsRepo, ProductRow } from './products.repo.js';
+import type { ProductQuery } from './products.schemas.js';
 
 export class ProductsService {
   constructor(

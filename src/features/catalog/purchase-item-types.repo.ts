@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PURCHASE_ITEM_TYPE_SORT_FIELDS, PurchaseItemTypeRow } from './purchase-item-types.schemas.js';
+import type { PURCHASE_ITEM_TYPE_SORT_FIELDS } from './purchase-item-types.schemas.js';
+import type { PurchaseItemTypesRow } from '../../db/tables.generated.js';
+
+export type PurchaseItemTypeRow = Pick<PurchaseItemTypesRow, 'id' | 'name'>;
 
 /** Sortable first-level fields of PurchaseItemType and their columns. */
 const SORTABLE: Record<(typeof PURCHASE_ITEM_TYPE_SORT_FIELDS)[number], string> = { type_id: 'id', name: 'name' };

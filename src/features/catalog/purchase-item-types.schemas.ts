@@ -2,9 +2,6 @@ import { SortedPaging } from '../../core/paging.js';
 import { z } from 'zod';
 import { Collection, Text } from '../../core/schemas.js';
 
-export const PurchaseItemTypeRow = z.object({ id: z.string(), name: z.string() });
-export type PurchaseItemTypeRow = z.infer<typeof PurchaseItemTypeRow>;
-
 /**
  * A purchase-item type as master data loads it (`loyaltyd import purchase-item-types`); the API
  * only reads them. Its id is the text a till sends as `purchase_item_type_id`, so any text.

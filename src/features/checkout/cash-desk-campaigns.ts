@@ -7,6 +7,7 @@
  * its campaign with the lowest id valid then (bounds included) and either for every store
  * or for this one.
  */
+import { z } from 'zod';
 import type { WritePath } from '../../db/write-path.js';
 import type { CampaignPrice } from '../../loyalty/pricing.js';
 import type { CashDeskCampaignRow, CheckoutRepo } from './checkout.repo.js';
@@ -19,6 +20,9 @@ interface CashDeskCampaign extends CampaignPrice {
   /** Undefined: every store. */
   stores: Set<string> | undefined;
 }
+
+/** The stores a campaign product is limited to, as SQLite's json_group_array lists them. */
+const StoreIds = z.array(z.string());
 
 export type PriceOfProduct = (productId: string, atIso: string, storeId: string) => CampaignPrice | undefined;
 
@@ -46,7 +50,7 @@ export class CashDeskCampaigns {
 function byProduct(rows: CashDeskCampaignRow[]): Map<string, CashDeskCampaign[]> {
   const campaigns = new Map<string, CashDeskCampaign[]>();
   for (const row of rows) {
-    const storeIds = JSON.parse(row.store_ids) as string[];
+    const storeIds = StoreIds.parse(JSON.parse(row.store_ids));
     const campaign: CashDeskCampaign = {
       id: row.id,
       value_minor: row.value_minor,

@@ -1,46 +1,34 @@
 import type { Db } from '../../db/open.js';
+import type {
+  CampaignProductsRow,
+  CustomersRow,
+  ProductsRow,
+  PurchaseAssignmentsRow,
+  PurchasesRow,
+  RewardsRow,
+  StoresRow,
+  VoucherApplicationsRow,
+  VouchersRow,
+} from '../../db/tables.generated.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 
-export interface ProductMatch {
-  id: string;
-  product_group_id: string | null;
-  product_brand_id: string | null;
-}
+export type ProductMatch = Pick<ProductsRow, 'id' | 'product_group_id' | 'product_brand_id'>;
 
 /** An active campaign product the cash desk may show, with the stores it is limited to. */
-export interface CashDeskCampaignRow {
-  id: string;
-  product_id: string;
-  value_minor: number;
-  value_type_id: 1 | 2;
-  valid_from: string | null;
-  valid_to: string | null;
+export type CashDeskCampaignRow = Pick<CampaignProductsRow, 'id' | 'product_id' | 'value_minor' | 'value_type_id' | 'valid_from' | 'valid_to'> & {
   /** 0 when display_in is no JSON SQLite reads: it cannot tell whether the cash desk shows it. */
   well_formed: 0 | 1;
   /** A JSON array of store ids; empty for every store. */
   store_ids: string;
-}
+};
 
-export interface PurchaseRecord {
-  id: string;
-  customer_id: string | null;
-  store_id: string;
-  external_purchase_id: string;
-  bill_number: string | null;
-  total_price_minor: number;
-  canceled: number;
-  bill: string;
-}
+export type PurchaseRecord = Pick<
+  PurchasesRow,
+  'id' | 'customer_id' | 'store_id' | 'external_purchase_id' | 'bill_number' | 'total_price_minor' | 'canceled' | 'bill'
+>;
 
-export interface VoucherRecord {
-  id: string;
-  code: string;
-  customer_id: string | null;
-  reward_id: string | null;
-  valid_from: string | null;
-  valid_to: string | null;
-  applications: number;
-}
+/** A voucher with how many of its applications no cancellation released. */
+export type VoucherRecord = Pick<VouchersRow, 'id' | 'code' | 'customer_id' | 'reward_id' | 'valid_from' | 'valid_to'> & { applications: number };
 
 export class CheckoutRepo {
   private readonly productByPlu;
@@ -77,14 +65,16 @@ export class CheckoutRepo {
     this.purchaseByNumber = db.prepare<[string, string], PurchaseRecord>(
       `SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND bill_number = ? AND canceled = 0 ORDER BY id LIMIT 1`,
     );
-    this.assignment = db.prepare<[string], { customer_id: string }>(
+    this.assignment = db.prepare<[string], Pick<PurchaseAssignmentsRow, 'customer_id'>>(
       'SELECT customer_id FROM purchase_assignments WHERE purchase_id = ? ORDER BY hlc LIMIT 1',
     );
-    this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
-    this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.cancellation = db.prepare<[string, string], { id: string }>('SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1');
-    this.rewardCode = db.prepare<[string], { id: string }>('SELECT id FROM rewards WHERE code = ? LIMIT 1');
-    this.applicationsOf = db.prepare<[string], { id: string; voucher_id: string }>(
+    this.storeExists = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
+    this.customerExists = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.cancellation = db.prepare<[string, string], Pick<PurchasesRow, 'id'>>(
+      'SELECT id FROM purchases WHERE cancels_purchase_id = ? AND id != ? LIMIT 1',
+    );
+    this.rewardCode = db.prepare<[string], Pick<RewardsRow, 'id'>>('SELECT id FROM rewards WHERE code = ? LIMIT 1');
+    this.applicationsOf = db.prepare<[string], Pick<VoucherApplicationsRow, 'id' | 'voucher_id'>>(
       `SELECT a.id, a.voucher_id FROM voucher_applications a
        WHERE a.purchase_id = ? AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id) ORDER BY a.id`,
     );

@@ -23,12 +23,7 @@ import type { CheckoutRepo } from './checkout.repo.js';
 import type { AssignCustomer, SendPurchase, SendPurchaseAnswer } from './checkout.schemas.js';
 import type { OriginalBill, OriginalBills, RemoteOriginals } from './original-bills.js';
 import { voucherApplications, voucherReleases } from './voucher-uses.js';
-
-interface StoredBill {
-  lines: BillLine[];
-  /** The final bill's payment type; absent on bills stored before credits. */
-  payment_type?: string;
-}
+import { featureColumns, type StoredBill } from '../column-codecs.js';
 
 type FinalBill = SendPurchase['bill'];
 
@@ -208,7 +203,7 @@ export class PurchaseRecorder {
         request.external_purchase_id,
         'The purchase already belongs to a customer',
       );
-    const stored = JSON.parse(purchase.bill) as StoredBill;
+    const stored = featureColumns['purchases.bill'](purchase.bill);
     const earned = purchase.canceled ? [] : this.ledger.records.earnedBy(purchase.id, customerId, stored.lines);
     // A bill without a customer was paid with neither points nor credit: all of it in money.
     const creditBack =

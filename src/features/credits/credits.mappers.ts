@@ -1,5 +1,6 @@
 import { fromMinor } from '../../core/money.js';
-import type { CreditAnswer, CreditRecordRow } from './credits.schemas.js';
+import type { CreditRecordRow } from './credit-pages.repo.js';
+import type { CreditAnswer } from './credits.schemas.js';
 
 /**
  * Credit as today's spec shows it; a redemption's assigned credits are negative. Credit never

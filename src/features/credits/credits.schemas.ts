@@ -43,20 +43,6 @@ export type CreditsQuery = z.infer<typeof CreditsQuery>;
 
 export const CreditPath = z.object({ credit_id: Text });
 
-/** A credit record as GET /credits reads it. */
-export interface CreditRecordRow {
-  id: string;
-  customer_id: string;
-  kind: 'collection' | 'redemption';
-  amount_minor: number;
-  purchase_id: string | null;
-  credit_type_id: string | null;
-  partner_id: string | null;
-  note: string | null;
-  state: number;
-  hlc: string;
-}
-
 /** A credit record as today's spec shows it (src/features/credits/credits.mappers.ts). */
 export const CreditAnswer = z.object({
   credit_id: z.string(),

@@ -18,18 +18,9 @@ import type { ProgramRepo } from '../../loyalty/program.repo.js';
 import type { FoldConflicts } from '../../sync/fold-conflicts.js';
 import { parseTimestamp } from '../../core/time.js';
 import type { CustomersRepo } from '../customers/customers.repo.js';
-import type { CreditPages } from './credit-pages.repo.js';
+import type { CreditPages, CreditRecordRow } from './credit-pages.repo.js';
 import { toCredit } from './credits.mappers.js';
-import type {
-  CreditAnswer,
-  CreditCreated,
-  CreditRecordRow,
-  CreditsAnswer,
-  CreditsQuery,
-  DepositCredits,
-  ReduceCredits,
-  TransferCredits,
-} from './credits.schemas.js';
+import type { CreditAnswer, CreditCreated, CreditsAnswer, CreditsQuery, DepositCredits, ReduceCredits, TransferCredits } from './credits.schemas.js';
 
 /** What CreditsService is built from. */
 export interface CreditsServiceOptions {

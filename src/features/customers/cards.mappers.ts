@@ -1,5 +1,6 @@
 import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
-import type { CardAnswer, CardRow } from './cards.schemas.js';
+import type { CardRow } from './cards.repo.js';
+import type { CardAnswer } from './cards.schemas.js';
 
 /** Card as GET /cards answers it, keys in the order of the OpenAPI Card schema. */
 export function toCard(row: CardRow, timeZone: string): CardAnswer {

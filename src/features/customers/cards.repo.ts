@@ -2,9 +2,12 @@ import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js'
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CARD_SORT_FIELDS, CardRow } from './cards.schemas.js';
+import type { CardsRow } from '../../db/tables.generated.js';
+import type { CARD_SORT_FIELDS } from './cards.schemas.js';
 
 const COLUMNS = 'id, customer_id, card_number, secondary_card_number, card_type_id, valid_from, valid_to, store_id, state, last_change';
+
+export type CardRow = Omit<CardsRow, 'hlc'>;
 
 /** Sortable first-level fields of Card and their columns. */
 const SORTABLE: Record<(typeof CARD_SORT_FIELDS)[number], string> = {
@@ -35,7 +38,7 @@ export class CardsRepo {
 
   constructor(db: Db) {
     this.one = db.prepare<[string], CardRow>(`SELECT ${COLUMNS} FROM cards WHERE id = ?`);
-    this.byNumber = db.prepare<[string], { id: string }>('SELECT id FROM cards WHERE card_number = ?');
+    this.byNumber = db.prepare<[string], Pick<CardsRow, 'id'>>('SELECT id FROM cards WHERE card_number = ?');
     this.lists = new ListQueries(db);
   }
 

@@ -52,19 +52,6 @@ export type CustomerCardsQuery = z.infer<typeof CustomerCardsQuery>;
 export const CardPath = z.object({ card_id: Text });
 export const CustomerCardsPath = z.object({ customer_id: Text });
 
-export interface CardRow {
-  id: string;
-  customer_id: string;
-  card_number: string;
-  secondary_card_number: string | null;
-  card_type_id: string | null;
-  valid_from: string | null;
-  valid_to: string | null;
-  store_id: string | null;
-  state: number;
-  last_change: string;
-}
-
 /** Card as the API answers it, keys in the order of the OpenAPI Card schema. */
 export const CardAnswer = z.object({
   card_id: Id,

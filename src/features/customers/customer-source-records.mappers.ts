@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../../core/time.js';
-import type { CustomerSourceRecordAnswer, CustomerSourceRecordRow } from './customer-source-records.schemas.js';
+import type { CustomerSourceRecordRow } from './customer-source-records.repo.js';
+import type { CustomerSourceRecordAnswer } from './customer-source-records.schemas.js';
 
 export function toCustomerSourceRecord(row: CustomerSourceRecordRow, timeZone: string): CustomerSourceRecordAnswer {
   return {

@@ -23,14 +23,6 @@ export type CreateCustomerSourceRecord = z.infer<typeof CreateCustomerSourceReco
 
 export const CustomerSourceRecordPath = z.object({ customer_id: Text });
 
-export interface CustomerSourceRecordRow {
-  id: string;
-  customer_id: string;
-  customer_source_id: string;
-  external_id: string | null;
-  last_change: string;
-}
-
 export const CustomerSourceRecordAnswer = z.object({
   customer_source_record_id: z.string(),
   customer_source_id: z.string(),

@@ -1,14 +1,14 @@
 import type { Row } from '../../db/write-path.js';
 import { formatTimestamp } from '../../core/time.js';
 import { ADDRESS_KEYS, type AddressAnswer } from '../address.schema.js';
-import type { CustomerAnswer, CustomerRow, PersonalInformation } from './customers.schemas.js';
-
-type Agreement = CustomerAnswer['personal_information']['agreement'];
+import type { CustomerRow } from './customers.repo.js';
+import type { CustomerAnswer, PersonalInformation } from './customers.schemas.js';
+import { featureColumns } from '../column-codecs.js';
 
 /** Customer as GET /customers answers it; empty fields are null (interface.md). */
 export function toCustomer(row: CustomerRow, timeZone: string): CustomerAnswer {
-  const address = JSON.parse(row.address) as Record<string, string | null | undefined>;
-  const agreement = JSON.parse(row.agreement) as Partial<Agreement>;
+  const address = featureColumns['customers.address'](row.address);
+  const agreement = featureColumns['customers.agreement'](row.agreement);
   return {
     customer_id: row.id,
     personal_information: {

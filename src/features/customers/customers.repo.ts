@@ -2,10 +2,14 @@ import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js'
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { CUSTOMER_SORT_FIELDS, CustomerRow } from './customers.schemas.js';
+import type { CustomersRow, StoresRow } from '../../db/tables.generated.js';
+import type { CUSTOMER_SORT_FIELDS } from './customers.schemas.js';
 
 const COLUMNS =
   'c.id, c.gender, c.first_name, c.last_name, c.birthdate, c.email, c.phone, c.language_id, c.store_id, c.address, c.agreement, c.state, c.last_change';
+
+/** A customer as the API reads them: every column but the password hash and the stamp. */
+export type CustomerRow = Omit<CustomersRow, 'password_hash' | 'hlc'>;
 
 /** Sortable first-level fields of Customer and their columns. */
 const SORTABLE: Record<(typeof CUSTOMER_SORT_FIELDS)[number], string> = { customer_id: 'c.id' };
@@ -56,8 +60,10 @@ export class CustomersRepo {
       .prepare<[string], string>('SELECT customer_id FROM cards INDEXED BY cards_for_checkout WHERE card_number = ? AND state = 1')
       .pluck();
     this.row = db.prepare<[string], CustomerRow>(`SELECT ${COLUMNS} FROM customers c WHERE c.id = ?`);
-    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
-    this.emailHolders = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND state <> 0 LIMIT 2');
+    this.store = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
+    this.emailHolders = db.prepare<[string], Pick<CustomersRow, 'id'>>(
+      'SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND state <> 0 LIMIT 2',
+    );
     this.lists = new ListQueries(db);
   }
 

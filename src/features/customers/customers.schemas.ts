@@ -109,22 +109,6 @@ export type CustomersQuery = z.infer<typeof CustomersQuery>;
 
 export const CustomerPath = z.object({ customer_id: Text });
 
-export interface CustomerRow {
-  id: string;
-  gender: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  birthdate: string | null;
-  email: string | null;
-  phone: string | null;
-  language_id: string | null;
-  store_id: string | null;
-  address: string;
-  agreement: string;
-  state: number;
-  last_change: string;
-}
-
 /** Customer as the API answers it; empty fields are null (interface.md). */
 export const CustomerAnswer = z.object({
   customer_id: Id,

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { EVENT_GROUP_SORT_FIELDS, EventGroupQuery, EventGroupRow } from './event-groups.schemas.js';
+import type { EVENT_GROUP_SORT_FIELDS, EventGroupQuery } from './event-groups.schemas.js';
+import type { EventGroupsRow } from '../../db/tables.generated.js';
+
+export type EventGroupRow = Pick<EventGroupsRow, 'id' | 'name' | 'text_id' | 'state'>;
 
 /** Sortable first-level fields of EventGroup and their columns. */
 const SORTABLE: Record<(typeof EVENT_GROUP_SORT_FIELDS)[number], string> = { event_group_id: 'id', name: 'name', text_id: 'text_id' };
@@ -15,7 +18,7 @@ export class EventGroupsRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], EventGroupRow>('SELECT id, name, text_id, state FROM event_groups WHERE id = ?');
-    this.byTextId = db.prepare<[string], { id: string }>('SELECT id FROM event_groups WHERE text_id = ? LIMIT 1');
+    this.byTextId = db.prepare<[string], Pick<EventGroupsRow, 'id'>>('SELECT id FROM event_groups WHERE text_id = ? LIMIT 1');
   }
 
   groupById(id: string): EventGroupRow | undefined {

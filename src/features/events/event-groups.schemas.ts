@@ -9,9 +9,6 @@ export const EVENT_GROUP_SORT_FIELDS = ['event_group_id', 'name', 'text_id'] as 
 export const EventGroupQuery = SortedPaging(EVENT_GROUP_SORT_FIELDS).extend({ name: Text.optional(), text_id: Text.optional() });
 export type EventGroupQuery = z.infer<typeof EventGroupQuery>;
 
-export const EventGroupRow = z.object({ id: z.string(), name: z.string(), text_id: z.string(), state: z.number() });
-export type EventGroupRow = z.infer<typeof EventGroupRow>;
-
 /** An event group as master data loads it (`loyaltyd import event-groups`); the API only reads them. */
 export const EventGroupRecord = z.object({
   event_group_id: Id.optional(),

@@ -1,6 +1,7 @@
-import { z } from 'zod';
 import { formatTimestamp } from '../../core/time.js';
-import { PropertyItem, type EventPropertyAnswer, type EventPropertyRow } from './event-properties.schemas.js';
+import type { EventPropertyRow } from './event-properties.repo.js';
+import type { EventPropertyAnswer } from './event-properties.schemas.js';
+import { featureColumns } from '../column-codecs.js';
 
 /** The Property structure; is_required and is_unique are 0 or 1 as interface.md gives them. */
 export function toEventProperty(row: EventPropertyRow, timeZone: string): EventPropertyAnswer {
@@ -9,7 +10,7 @@ export function toEventProperty(row: EventPropertyRow, timeZone: string): EventP
     name: row.name,
     description: row.description,
     data_type: row.data_type,
-    items: z.array(PropertyItem).parse(JSON.parse(row.items)),
+    items: featureColumns['event_properties.items'](row.items),
     is_required: row.is_required,
     is_unique: row.is_unique,
     last_change: formatTimestamp(row.last_change, timeZone, true),

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { contains, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { EVENT_PROPERTY_SORT_FIELDS, EventPropertyRow } from './event-properties.schemas.js';
+import type { EVENT_PROPERTY_SORT_FIELDS } from './event-properties.schemas.js';
+import type { EventPropertiesRow } from '../../db/tables.generated.js';
+
+export type EventPropertyRow = Omit<EventPropertiesRow, 'hlc'>;
 
 const COLUMNS = 'id, name, description, data_type, items, is_required, is_unique, state, last_change';
 

@@ -12,19 +12,6 @@ export type EventPropertyQuery = z.infer<typeof EventPropertyQuery>;
 /** An entry of the `items` column: a value of a multi-valued property. */
 export const PropertyItem = z.object({ id: z.string(), name: z.string(), state: z.number() });
 
-export const EventPropertyRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  data_type: z.string(),
-  items: z.string(),
-  is_required: z.number(),
-  is_unique: z.number(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type EventPropertyRow = z.infer<typeof EventPropertyRow>;
-
 /** An event property as master data loads it (`loyaltyd import event-properties`); the API only reads them. */
 export const EventPropertyRecord = z.object({
   property_id: Text,

@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../../core/time.js';
-import type { EventAnswer, EventRow, NewEvent } from './events.schemas.js';
+import type { EventRow } from './events.repo.js';
+import type { EventAnswer, NewEvent } from './events.schemas.js';
 
 /** The Event structure of the OpenAPI file, keys in its order. */
 export function toEvent(row: EventRow, timeZone: string): EventAnswer {

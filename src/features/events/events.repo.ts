@@ -2,7 +2,12 @@ import type { Db } from '../../db/open.js';
 import { atLeast, atMost, equals, ListQueries, oneOf } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { EVENT_SORT_FIELDS, EventRow, PropertyRecordRow } from './events.schemas.js';
+import type { EVENT_SORT_FIELDS } from './events.schemas.js';
+import type { CustomersRow, EventPropertiesRow, EventPropertyRecordsRow, EventsRow } from '../../db/tables.generated.js';
+
+export type PropertyRecordRow = Omit<EventPropertyRecordsRow, 'hlc'> & { property_name: EventPropertiesRow['name'] | null };
+
+export type EventRow = Omit<EventsRow, 'hlc' | 'last_change'>;
 
 export interface EventFilters {
   event_type_id?: string;
@@ -37,7 +42,7 @@ export class EventsRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ?`);
-    this.byRelation = db.prepare<[string, string, string, string | null], { id: string }>(
+    this.byRelation = db.prepare<[string, string, string, string | null], Pick<EventsRow, 'id'>>(
       `SELECT id FROM events
        WHERE customer_id = ? AND event_type_id = ? AND external_id = ? AND secondary_external_id IS ?
        ORDER BY id LIMIT 1`,
@@ -47,8 +52,8 @@ export class EventsRepo {
        FROM event_property_records r LEFT JOIN event_properties p ON p.id = r.property_id
        WHERE r.event_id = ? ORDER BY r.id`,
     );
-    this.customer = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.property = db.prepare<[string], { id: string }>('SELECT id FROM event_properties WHERE id = ?');
+    this.customer = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.property = db.prepare<[string], Pick<EventPropertiesRow, 'id'>>('SELECT id FROM event_properties WHERE id = ?');
   }
 
   eventById(id: string): EventRow | undefined {

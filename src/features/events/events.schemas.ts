@@ -47,28 +47,6 @@ export const EventQuery = SortedPaging(EVENT_SORT_FIELDS).extend({
 });
 export type EventQuery = z.infer<typeof EventQuery>;
 
-export const EventRow = z.object({
-  id: z.string(),
-  event_type_id: z.string(),
-  customer_id: z.string(),
-  external_id: z.string(),
-  secondary_external_id: z.string().nullable(),
-  data: z.string().nullable(),
-  created_at: z.string(),
-  state: z.number(),
-});
-export type EventRow = z.infer<typeof EventRow>;
-
-export const PropertyRecordRow = z.object({
-  id: z.string(),
-  event_id: z.string(),
-  property_id: z.string(),
-  property_name: z.string().nullable(),
-  property_value: z.string(),
-  last_change: z.string(),
-});
-export type PropertyRecordRow = z.infer<typeof PropertyRecordRow>;
-
 /** The Event structure of the OpenAPI file as the API answers it, keys in its order; `data` is JSON text. */
 export const EventAnswer = z.object({
   event_id: z.string(),

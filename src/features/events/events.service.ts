@@ -7,8 +7,8 @@ import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../core/time.js';
 import { toPropertyRecord } from '../property-records.mapper.js';
 import { toEvent, toEventData } from './events.mappers.js';
-import type { EventsRepo } from './events.repo.js';
-import type { CreateEvent, EventQuery, EventRow } from './events.schemas.js';
+import type { EventsRepo, EventRow } from './events.repo.js';
+import type { CreateEvent, EventQuery } from './events.schemas.js';
 
 /** The parameter name the OpenAPI file gives a repeated event relation. */
 const RELATION = 'event_id_event_type_id_customer_id_external_id_secondary_external_id';

@@ -2,14 +2,10 @@ import type { Db } from '../../db/open.js';
 import type { WriteTransaction } from '../../db/write-path.js';
 import { ListQueries } from '../../db/list-query.js';
 import type { Page, Paging } from '../../core/paging.js';
+import type { ExternalApplicationsRow } from '../../db/tables.generated.js';
 import type { EXTERNAL_APPLICATION_SORT_FIELDS } from './external-applications.schemas.js';
 
-export interface ExternalApplicationRow {
-  id: string;
-  name: string;
-  state: number;
-  last_change: string;
-}
+export type ExternalApplicationRow = Omit<ExternalApplicationsRow, 'hlc'>;
 
 /** Sortable first-level fields of ExternalApplication and their columns. */
 const SORTABLE: Record<(typeof EXTERNAL_APPLICATION_SORT_FIELDS)[number], string> = { external_application_id: 'id', name: 'name' };
@@ -21,7 +17,9 @@ export class ExternalApplicationsRepo {
 
   constructor(db: Db) {
     this.one = db.prepare<[string], ExternalApplicationRow>('SELECT id, name, state, last_change FROM external_applications WHERE id = ?');
-    this.firstActive = db.prepare<[], { id: string }>('SELECT id FROM external_applications WHERE state = 1 ORDER BY id LIMIT 2');
+    this.firstActive = db.prepare<[], Pick<ExternalApplicationsRow, 'id'>>(
+      'SELECT id FROM external_applications WHERE state = 1 ORDER BY id LIMIT 2',
+    );
     this.lists = new ListQueries(db);
   }
 

@@ -3,6 +3,7 @@ import type { WritePath } from '../../db/write-path.js';
 import { equalSecrets, newSecret, sha256Hex } from '../../auth/secrets.js';
 import { invalidParam, unauthorized } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
+import type { NodesRow } from '../../db/tables.generated.js';
 
 /** Store nodes known to a hub, each with the secret it syncs with (DESIGN §4). */
 export class NodesService {
@@ -14,8 +15,8 @@ export class NodesService {
     private readonly writes: WritePath,
     private readonly newId: IdGenerator,
   ) {
-    this.byName = db.prepare<[string], { id: string }>('SELECT id FROM nodes WHERE name = ?');
-    this.credentials = db.prepare<[string], { id: string; secret_hash: string; state: number }>(
+    this.byName = db.prepare<[string], Pick<NodesRow, 'id'>>('SELECT id FROM nodes WHERE name = ?');
+    this.credentials = db.prepare<[string], Pick<NodesRow, 'id' | 'secret_hash' | 'state'>>(
       'SELECT id, secret_hash, state FROM nodes WHERE name = ?',
     );
     this.storeExists = db.prepare<[string], number>('SELECT 1 FROM stores WHERE id = ?').pluck();

@@ -1,10 +1,12 @@
 import { fromMinor } from '../../core/money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
-import { OrderDetails, type OrderAnswer, type OrderRow } from './orders.schemas.js';
+import type { OrderRow } from './orders.repo.js';
+import type { OrderAnswer } from './orders.schemas.js';
+import { featureColumns } from '../column-codecs.js';
 
 /** The Order structure of the OpenAPI file, keys in its order. */
 export function toOrder(row: OrderRow, timeZone: string): OrderAnswer {
-  const details = OrderDetails.parse(JSON.parse(row.details));
+  const details = featureColumns['orders.details'](row.details);
   return {
     order_id: row.id,
     order_number: row.order_number,

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { ORDER_SORT_FIELDS, OrderRow } from './orders.schemas.js';
+import type { ORDER_SORT_FIELDS } from './orders.schemas.js';
+import type { CustomersRow, OrdersRow, StoresRow } from '../../db/tables.generated.js';
+
+export type OrderRow = Omit<OrdersRow, 'hlc'>;
 
 const COLUMNS = 'id, order_number, customer_id, currency_id, total_price_minor, details, state, last_change';
 
@@ -18,8 +21,8 @@ export class OrdersRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`);
-    this.customer = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
+    this.customer = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.store = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
   }
 
   orderById(id: string): OrderRow | undefined {

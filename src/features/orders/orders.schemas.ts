@@ -101,18 +101,6 @@ export const OrderDetails = z.object({
 });
 export type OrderDetails = z.infer<typeof OrderDetails>;
 
-export const OrderRow = z.object({
-  id: z.string(),
-  order_number: z.string(),
-  customer_id: z.string(),
-  currency_id: z.string(),
-  total_price_minor: z.number(),
-  details: z.string(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type OrderRow = z.infer<typeof OrderRow>;
-
 /** The Order structure of the OpenAPI file as the API answers it, keys in its order. */
 export const OrderAnswer = z.object({
   order_id: z.string(),

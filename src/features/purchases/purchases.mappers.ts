@@ -1,6 +1,8 @@
 import { fromMilli, fromMinor } from '../../core/money.js';
 import { formatTimestamp } from '../../core/time.js';
-import type { PurchaseAnswer, PurchaseItemAnswer, PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
+import type { PurchaseItemRow, PurchaseRow } from './purchases.repo.js';
+import type { PurchaseAnswer, PurchaseItemAnswer } from './purchases.schemas.js';
+import { featureColumns } from '../column-codecs.js';
 
 export function toPurchaseItem(row: PurchaseItemRow): PurchaseItemAnswer {
   return {
@@ -11,7 +13,7 @@ export function toPurchaseItem(row: PurchaseItemRow): PurchaseItemAnswer {
     price: fromMinor(row.price_minor),
     amount: row.amount_milli === null ? null : fromMilli(row.amount_milli),
     vat_rate: row.vat_rate,
-    additional_properties: JSON.parse(row.additional_properties) as unknown[],
+    additional_properties: featureColumns['purchase_items.additional_properties'](row.additional_properties),
   };
 }
 

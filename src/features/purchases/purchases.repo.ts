@@ -1,7 +1,8 @@
 import { atLeast, atMost, equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PURCHASE_SORT_FIELDS, PurchaseItemRow, PurchaseRow } from './purchases.schemas.js';
+import type { PointRecordsRow, PurchaseItemsRow, PurchasesRow, VoucherApplicationsRow } from '../../db/tables.generated.js';
+import type { PURCHASE_SORT_FIELDS } from './purchases.schemas.js';
 
 /** A purchase's customer: set at the till, or the first assignment by HLC (DESIGN §5). */
 const CUSTOMER = '(SELECT coalesce(p.customer_id, (SELECT customer_id FROM purchase_assignments WHERE purchase_id = p.id ORDER BY hlc LIMIT 1)))';
@@ -22,6 +23,23 @@ function ofCustomer(customerId: string | undefined): Filter {
     params: [customerId, customerId, customerId],
   };
 }
+
+/** A purchase as COLUMNS reads it: its customer by assignment, and how many items it has. */
+export type PurchaseRow = Pick<
+  PurchasesRow,
+  | 'id'
+  | 'customer_id'
+  | 'store_id'
+  | 'external_purchase_id'
+  | 'payment_time'
+  | 'type_id'
+  | 'total_price_minor'
+  | 'currency_id'
+  | 'card_number'
+  | 'cashdesk_number'
+  | 'last_change'
+> & { items_count: number };
+export type PurchaseItemRow = Omit<PurchaseItemsRow, 'hlc' | 'last_change'>;
 
 export interface PurchaseFilters {
   store_id?: string;
@@ -44,8 +62,8 @@ export class PurchasesRepo {
     this.items = db.prepare<[string], PurchaseItemRow>(
       'SELECT id, purchase_id, product_id, external_id, purchase_item_type_id, price_minor, amount_milli, vat_rate, additional_properties FROM purchase_items WHERE purchase_id = ? ORDER BY hlc',
     );
-    this.pointIds = db.prepare<[string], { id: string }>('SELECT id FROM point_records WHERE purchase_id = ? ORDER BY id');
-    this.voucherIds = db.prepare<[string], { voucher_id: string }>(
+    this.pointIds = db.prepare<[string], Pick<PointRecordsRow, 'id'>>('SELECT id FROM point_records WHERE purchase_id = ? ORDER BY id');
+    this.voucherIds = db.prepare<[string], Pick<VoucherApplicationsRow, 'voucher_id'>>(
       'SELECT DISTINCT voucher_id FROM voucher_applications WHERE purchase_id = ? ORDER BY voucher_id',
     );
     this.lists = new ListQueries(db);

@@ -20,33 +20,6 @@ export type PurchasesQuery = z.infer<typeof PurchasesQuery>;
 
 export const PurchasePath = z.object({ purchase_id: Text });
 
-export interface PurchaseRow {
-  id: string;
-  customer_id: string | null;
-  store_id: string;
-  external_purchase_id: string;
-  payment_time: string;
-  type_id: string | null;
-  total_price_minor: number;
-  currency_id: string | null;
-  card_number: string | null;
-  cashdesk_number: number | null;
-  items_count: number;
-  last_change: string;
-}
-
-export interface PurchaseItemRow {
-  id: string;
-  purchase_id: string;
-  product_id: string | null;
-  external_id: string | null;
-  purchase_item_type_id: string | null;
-  price_minor: number;
-  amount_milli: number | null;
-  vat_rate: number | null;
-  additional_properties: string;
-}
-
 export const PurchaseItemAnswer = z.object({
   purchase_item_id: z.string(),
   product_id: z.string().nullable(),

@@ -11,8 +11,8 @@ import { toPoint } from '../points/points.mappers.js';
 import type { VoucherPresenter } from '../vouchers/voucher-presenter.js';
 import type { VouchersRepo } from '../vouchers/vouchers.repo.js';
 import { toPurchase, toPurchaseItem } from './purchases.mappers.js';
-import type { PurchasesRepo } from './purchases.repo.js';
-import type { PaymentSummaryAnswer, PurchaseRow, PurchasesQuery } from './purchases.schemas.js';
+import type { PurchaseRow, PurchasesRepo } from './purchases.repo.js';
+import type { PaymentSummaryAnswer, PurchasesQuery } from './purchases.schemas.js';
 
 /** What PurchasesService is built from. */
 export interface PurchasesServiceOptions {

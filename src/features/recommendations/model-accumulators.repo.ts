@@ -6,6 +6,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/open.js';
 import { purchaseLines, type PurchaseLine } from './purchase-lines.js';
 import { carry } from './recency-weights.js';
+import type { RecommendationProductsRow, RecommendationStateRow } from '../../db/tables.generated.js';
 
 export interface TouchingChange {
   entity: string;
@@ -53,7 +54,7 @@ export class ModelAccumulatorsRepo {
 
   constructor(db: Db) {
     db.function('recommendation_carry', { deterministic: true }, (weight, from, to) => carry(Number(weight), Number(from), Number(to)));
-    this.readState = db.prepare<[string], { value: string }>('SELECT value FROM recommendation_state WHERE key = ?');
+    this.readState = db.prepare<[string], Pick<RecommendationStateRow, 'value'>>('SELECT value FROM recommendation_state WHERE key = ?');
     this.writeState = db.prepare(
       'INSERT INTO recommendation_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     );
@@ -91,7 +92,7 @@ export class ModelAccumulatorsRepo {
       `INSERT INTO recommendation_products (product_id, bills) VALUES (?, ?) ON CONFLICT (product_id) DO UPDATE SET bills = bills + excluded.bills
        RETURNING bills, published_bills`,
     );
-    this.productKeys = db.prepare<[string], { product_id: string; key: number }>(
+    this.productKeys = db.prepare<[string], Pick<RecommendationProductsRow, 'product_id' | 'key'>>(
       'SELECT product_id, key FROM recommendation_products WHERE product_id IN (SELECT value FROM json_each(?))',
     );
     // Weights kept as of different days are summed as of the later one.

@@ -5,6 +5,13 @@
 import type { Db } from '../../db/open.js';
 import type { Row } from '../../db/write-path.js';
 import type { PendingKind } from './model-accumulators.repo.js';
+import type {
+  RecommendationAffinitiesRow,
+  RecommendationOriginsRow,
+  RecommendationProductsRow,
+  RecommendationProfilesRow,
+  RecommendationStoreBillsRow,
+} from '../../db/tables.generated.js';
 
 export interface PairCount {
   other_id: string;
@@ -40,26 +47,30 @@ export class ModelRowsRepo {
       "SELECT kind, key FROM recommendation_pending WHERE kind = 'origin' ORDER BY key LIMIT ?",
     );
     this.donePending = db.prepare('DELETE FROM recommendation_pending WHERE kind = ? AND key = ?');
-    this.productBills = db.prepare<[string], { bills: number }>('SELECT bills FROM recommendation_products WHERE product_id = ?');
+    this.productBills = db.prepare<[string], Pick<RecommendationProductsRow, 'bills'>>(
+      'SELECT bills FROM recommendation_products WHERE product_id = ?',
+    );
     this.markPublished = db.prepare('UPDATE recommendation_products SET published_bills = bills WHERE product_id = ?');
     this.pairs = db.prepare<[string, number], PairCount>(
       `SELECT other.product_id AS other_id, pair.bills AS both, other.bills AS other_bills
        FROM recommendation_pairs pair JOIN recommendation_products other ON other.key = pair.other_key
        WHERE pair.product_key = (SELECT key FROM recommendation_products WHERE product_id = ?) AND pair.bills >= ?`,
     );
-    this.profile = db.prepare<[string], { as_of_day: number; bills_weight: number }>(
+    this.profile = db.prepare<[string], Pick<RecommendationProfilesRow, 'as_of_day' | 'bills_weight'>>(
       'SELECT as_of_day, bills_weight FROM recommendation_profiles WHERE customer_id = ?',
     );
-    this.affinities = db.prepare<[string], { key: string; weight: number; as_of_day: number }>(
+    this.affinities = db.prepare<[string], Pick<RecommendationAffinitiesRow, 'key' | 'weight' | 'as_of_day'>>(
       'SELECT key, weight, as_of_day FROM recommendation_affinities WHERE customer_id = ?',
     );
-    this.chainBills = db.prepare<[number], { product_id: string; bills: number }>(
+    this.chainBills = db.prepare<[number], Pick<RecommendationProductsRow, 'product_id' | 'bills'>>(
       'SELECT product_id, bills FROM recommendation_products WHERE bills > 0 ORDER BY bills DESC, product_id LIMIT ?',
     );
-    this.storeBills = db.prepare<[string, number], { product_id: string; bills: number }>(
+    this.storeBills = db.prepare<[string, number], Pick<RecommendationStoreBillsRow, 'product_id' | 'bills'>>(
       'SELECT product_id, bills FROM recommendation_store_bills WHERE store_id = ? ORDER BY bills DESC, product_id LIMIT ?',
     );
-    this.origin = db.prepare<[string], { covered_hlc: string }>('SELECT covered_hlc FROM recommendation_origins WHERE node_id = ?');
+    this.origin = db.prepare<[string], Pick<RecommendationOriginsRow, 'covered_hlc'>>(
+      'SELECT covered_hlc FROM recommendation_origins WHERE node_id = ?',
+    );
     const tables: ModelTable[] = ['recommendation_neighbours', 'recommendation_customers', 'recommendation_best_sellers', 'recommendation_coverage'];
     this.published = new Map(tables.map((table) => [table, db.prepare<[string], Row>(`SELECT * FROM ${table} WHERE id = ?`)]));
   }

@@ -3,15 +3,15 @@
  * again: best sellers and the neighbours of popular products are read by most answers and
  * change far less often.
  */
-export class ParsedRows<T> {
+export class ParsedRows<Row extends { id: string; hlc: string }, T> {
   private readonly rows = new Map<string, { hlc: string; value: T }>();
 
   constructor(
-    private readonly parse: (row: unknown) => T,
+    private readonly parse: (row: Row) => T,
     private readonly capacity: number,
   ) {}
 
-  of(row: { id: string; hlc: string }): T {
+  of(row: Row): T {
     const cached = this.rows.get(row.id);
     if (cached?.hlc === row.hlc) return cached.value;
     const value = this.parse(row);

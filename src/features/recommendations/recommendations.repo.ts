@@ -4,7 +4,18 @@
  */
 import { hlcOriginSql } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
-import { BestSellersRow, CustomerModelRow, NeighboursRow, type ScoredList } from './model-rows.schemas.js';
+import type {
+  CustomersRow,
+  ProductsRow,
+  PurchasesRow,
+  RecommendationBestSellersRow,
+  RecommendationCatalogVersionRow,
+  RecommendationCoverageRow,
+  RecommendationCustomersRow,
+  RecommendationNeighboursRow,
+} from '../../db/tables.generated.js';
+import { featureColumns } from '../column-codecs.js';
+import type { ScoredList } from './model-rows.schemas.js';
 import { ParsedRows } from './parsed-rows.js';
 import { purchaseLines, type ProductKind, type PurchaseLine } from './purchase-lines.js';
 
@@ -12,9 +23,19 @@ import { purchaseLines, type ProductKind, type PurchaseLine } from './purchase-l
 const PARSED_NEIGHBOURS = 20_000;
 const PARSED_BEST_SELLERS = 1_000;
 
+/** A customer's model row, their affinities parsed. */
+export type CustomerModel = Pick<RecommendationCustomersRow, 'id' | 'as_of_day' | 'bills_weight'> & { affinities: ScoredList };
+
 export class RecommendationsRepo {
-  private readonly parsedNeighbours = new ParsedRows((row) => new Map(NeighboursRow.parse(row).neighbours), PARSED_NEIGHBOURS);
-  private readonly parsedBestSellers = new ParsedRows((row) => BestSellersRow.parse(row).products, PARSED_BEST_SELLERS);
+  private readonly parsedNeighbours = new ParsedRows(
+    (row: Pick<RecommendationNeighboursRow, 'id' | 'hlc' | 'neighbours'>) =>
+      new Map(featureColumns['recommendation_neighbours.neighbours'](row.neighbours)),
+    PARSED_NEIGHBOURS,
+  );
+  private readonly parsedBestSellers = new ParsedRows(
+    (row: Pick<RecommendationBestSellersRow, 'id' | 'hlc' | 'products'>) => featureColumns['recommendation_best_sellers.products'](row.products),
+    PARSED_BEST_SELLERS,
+  );
   private readonly customer;
   private readonly version;
   private readonly customerModel;
@@ -27,21 +48,25 @@ export class RecommendationsRepo {
   private readonly ownPurchaseLines;
 
   constructor(db: Db) {
-    this.customer = db.prepare<[string], { id: string; store_id: string | null }>('SELECT id, store_id FROM customers WHERE id = ?');
-    this.version = db.prepare<[], { version: number }>('SELECT version FROM recommendation_catalog_version');
-    this.customerModel = db.prepare<[string], unknown>('SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?');
-    this.neighbourRows = db.prepare<[string], { id: string; hlc: string }>(
+    this.customer = db.prepare<[string], Pick<CustomersRow, 'id' | 'store_id'>>('SELECT id, store_id FROM customers WHERE id = ?');
+    this.version = db.prepare<[], Pick<RecommendationCatalogVersionRow, 'version'>>('SELECT version FROM recommendation_catalog_version');
+    this.customerModel = db.prepare<[string], Pick<RecommendationCustomersRow, 'id' | 'as_of_day' | 'bills_weight' | 'affinities'>>(
+      'SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?',
+    );
+    this.neighbourRows = db.prepare<[string], Pick<RecommendationNeighboursRow, 'id' | 'hlc' | 'neighbours'>>(
       'SELECT id, hlc, neighbours FROM recommendation_neighbours WHERE id IN (SELECT value FROM json_each(?))',
     );
-    this.bestSellerRows = db.prepare<[string], { id: string; hlc: string }>(
+    this.bestSellerRows = db.prepare<[string], Pick<RecommendationBestSellersRow, 'id' | 'hlc' | 'products'>>(
       'SELECT id, hlc, products FROM recommendation_best_sellers WHERE id IN (SELECT value FROM json_each(?))',
     );
     this.kinds = db.prepare<[string], { id: string; group: string | null; brand: string | null }>(
       'SELECT id, product_group_id AS "group", product_brand_id AS brand FROM products WHERE id IN (SELECT value FROM json_each(?))',
     );
-    this.catalog = db.prepare<[number], { id: string }>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
-    this.coverage = db.prepare<[string], { covered_hlc: string }>('SELECT covered_hlc FROM recommendation_coverage WHERE id = ?');
-    this.newestOwnPurchase = db.prepare<[string], { hlc: string }>(
+    this.catalog = db.prepare<[number], Pick<ProductsRow, 'id'>>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
+    this.coverage = db.prepare<[string], Pick<RecommendationCoverageRow, 'covered_hlc'>>(
+      'SELECT covered_hlc FROM recommendation_coverage WHERE id = ?',
+    );
+    this.newestOwnPurchase = db.prepare<[string], Pick<PurchasesRow, 'hlc'>>(
       `SELECT hlc FROM purchases WHERE ${hlcOriginSql('hlc')} = ? ORDER BY hlc DESC LIMIT 1`,
     );
     this.ownPurchaseLines = db.prepare<[string, string], PurchaseLine>(`${purchaseLines()} WHERE ${hlcOriginSql('p.hlc')} = ? AND p.hlc > ?`);
@@ -51,9 +76,9 @@ export class RecommendationsRepo {
     return this.customer.get(id);
   }
 
-  customerRow(id: string): CustomerModelRow | undefined {
+  customerRow(id: string): CustomerModel | undefined {
     const row = this.customerModel.get(id);
-    return row === undefined ? undefined : CustomerModelRow.parse(row);
+    return row === undefined ? undefined : { ...row, affinities: featureColumns['recommendation_customers.affinities'](row.affinities) };
   }
 
   neighbours(productIds: string[]): Map<string, Map<string, number>> {

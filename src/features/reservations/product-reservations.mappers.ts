@@ -1,16 +1,13 @@
 import { fromMinor } from '../../core/money.js';
 import { formatTimestamp } from '../../core/time.js';
-import {
-  ReservationDetails,
-  type NewProductReservation,
-  type ProductReservationAnswer,
-  type ProductReservationRow,
-} from './product-reservations.schemas.js';
+import type { ProductReservationRow } from './product-reservations.repo.js';
+import { ReservationDetails, type NewProductReservation, type ProductReservationAnswer } from './product-reservations.schemas.js';
 import { foldReservationStates, type StateFact } from './reservation-states.js';
+import { featureColumns } from '../column-codecs.js';
 
 /** The ProductReservation structure of interface.md, keys in the OpenAPI order. */
 export function toProductReservation(row: ProductReservationRow, codes: number[], facts: StateFact[], timeZone: string): ProductReservationAnswer {
-  const details = ReservationDetails.parse(JSON.parse(row.details));
+  const details = featureColumns['product_reservations.details'](row.details);
   const { actual_state, states } = foldReservationStates(facts);
   return {
     product_reservation_id: row.id,

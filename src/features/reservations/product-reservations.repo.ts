@@ -2,7 +2,19 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { PRODUCT_RESERVATION_SORT_FIELDS, ProductReservationRow, ReservationStateChangeRow } from './product-reservations.schemas.js';
+import type { PRODUCT_RESERVATION_SORT_FIELDS } from './product-reservations.schemas.js';
+import type {
+  CustomersRow,
+  ProductReservationSourcesRow,
+  ProductReservationsRow,
+  ReservationCodesRow,
+  ReservationStateChangesRow,
+  StoresRow,
+} from '../../db/tables.generated.js';
+
+export type ReservationStateChangeRow = Pick<ReservationStateChangesRow, 'id' | 'product_reservation_id' | 'reservation_state' | 'hlc'>;
+
+export type ProductReservationRow = Omit<ProductReservationsRow, 'hlc'>;
 
 export interface ReservationFilters {
   reservation_code?: number;
@@ -34,14 +46,16 @@ export class ProductReservationsRepo {
   constructor(db: Db) {
     this.lists = new ListQueries(db);
     this.one = db.prepare<[string], ProductReservationRow>(`SELECT ${COLUMNS} FROM product_reservations WHERE id = ?`);
-    this.codes = db.prepare<[string], { code: number }>('SELECT code FROM reservation_codes WHERE product_reservation_id = ? ORDER BY code');
+    this.codes = db.prepare<[string], Pick<ReservationCodesRow, 'code'>>(
+      'SELECT code FROM reservation_codes WHERE product_reservation_id = ? ORDER BY code',
+    );
     this.stateChanges = db.prepare<[string], ReservationStateChangeRow>(
       `SELECT id, product_reservation_id, reservation_state, hlc FROM reservation_state_changes
        WHERE product_reservation_id = ? ORDER BY hlc`,
     );
-    this.customer = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.store = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
-    this.source = db.prepare<[string], { id: string }>('SELECT id FROM product_reservation_sources WHERE id = ?');
+    this.customer = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.store = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
+    this.source = db.prepare<[string], Pick<ProductReservationSourcesRow, 'id'>>('SELECT id FROM product_reservation_sources WHERE id = ?');
   }
 
   reservationById(id: string): ProductReservationRow | undefined {

@@ -116,29 +116,6 @@ export const ReservationDetails = z.object({
 });
 export type ReservationDetails = z.infer<typeof ReservationDetails>;
 
-export const ProductReservationRow = z.object({
-  id: z.string(),
-  customer_id: z.string(),
-  store_id: z.string(),
-  product_reservation_source_id: z.string(),
-  pickup_date: z.string().nullable(),
-  currency_id: z.string().nullable(),
-  total_price_minor: z.number().nullable(),
-  actual_state: z.number(),
-  details: z.string(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type ProductReservationRow = z.infer<typeof ProductReservationRow>;
-
-export const ReservationStateChangeRow = z.object({
-  id: z.string(),
-  product_reservation_id: z.string(),
-  reservation_state: z.number(),
-  hlc: z.string(),
-});
-export type ReservationStateChangeRow = z.infer<typeof ReservationStateChangeRow>;
-
 /** The ProductReservation structure of interface.md as the API answers it, keys in the OpenAPI order. */
 export const ProductReservationAnswer = z.object({
   product_reservation_id: z.string(),

@@ -4,14 +4,13 @@ import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toProductReservation, toReservationDetails } from './product-reservations.mappers.js';
-import type { ProductReservationsRepo } from './product-reservations.repo.js';
+import type { ProductReservationsRepo, ProductReservationRow } from './product-reservations.repo.js';
 import {
   CANCELED,
   ENTERED,
   type CancelReservation,
   type NewProductReservation,
   type ProductReservationQuery,
-  type ProductReservationRow,
 } from './product-reservations.schemas.js';
 import { foldReservationStates } from './reservation-states.js';
 

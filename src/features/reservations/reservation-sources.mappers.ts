@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../../core/time.js';
-import type { ReservationSourceAnswer, ReservationSourceRow } from './reservation-sources.schemas.js';
+import type { ReservationSourceRow } from './reservation-sources.repo.js';
+import type { ReservationSourceAnswer } from './reservation-sources.schemas.js';
 
 export function toReservationSource(row: ReservationSourceRow, timeZone: string): ReservationSourceAnswer {
   return {

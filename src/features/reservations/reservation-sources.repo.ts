@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { RESERVATION_SOURCE_SORT_FIELDS, ReservationSourceRow } from './reservation-sources.schemas.js';
+import type { RESERVATION_SOURCE_SORT_FIELDS } from './reservation-sources.schemas.js';
+import type { ProductReservationSourcesRow } from '../../db/tables.generated.js';
+
+export type ReservationSourceRow = Pick<ProductReservationSourcesRow, 'id' | 'name' | 'state' | 'last_change'>;
 
 /** Sortable first-level fields of ProductReservationSource and their columns. */
 const SORTABLE: Record<(typeof RESERVATION_SOURCE_SORT_FIELDS)[number], string> = { product_reservation_source_id: 'id', name: 'name' };

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
+import type { StoreGroupRecordsRow, StoreGroupsRow } from '../../db/tables.generated.js';
 
 export class StoreGroupsRepo {
   private readonly group;
@@ -7,9 +8,9 @@ export class StoreGroupsRepo {
   private readonly membership;
 
   constructor(db: Db) {
-    this.group = db.prepare<[string], { id: string }>('SELECT id FROM store_groups WHERE id = ?');
-    this.record = db.prepare<[string], { id: string }>('SELECT id FROM store_group_records WHERE id = ?');
-    this.membership = db.prepare<[string, string], { id: string }>(
+    this.group = db.prepare<[string], Pick<StoreGroupsRow, 'id'>>('SELECT id FROM store_groups WHERE id = ?');
+    this.record = db.prepare<[string], Pick<StoreGroupRecordsRow, 'id'>>('SELECT id FROM store_group_records WHERE id = ?');
+    this.membership = db.prepare<[string, string], Pick<StoreGroupRecordsRow, 'id'>>(
       'SELECT id FROM store_group_records WHERE store_id = ? AND store_group_id = ? LIMIT 1',
     );
   }

@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../../core/time.js';
-import type { StoreGroupRecordAnswer, StoreGroupRecordRow } from './store-records.schemas.js';
+import type { StoreGroupRecordRow } from './store-records.repo.js';
+import type { StoreGroupRecordAnswer } from './store-records.schemas.js';
 
 export function toStoreGroupRecord(row: StoreGroupRecordRow, timeZone: string): StoreGroupRecordAnswer {
   return {

@@ -2,7 +2,12 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { STORE_GROUP_RECORD_SORT_FIELDS, PROPERTY_RECORD_SORT_FIELDS, PropertyRecordRow, StoreGroupRecordRow } from './store-records.schemas.js';
+import type { STORE_GROUP_RECORD_SORT_FIELDS, PROPERTY_RECORD_SORT_FIELDS } from './store-records.schemas.js';
+import type { StoreGroupRecordsRow, StorePropertyRecordsRow } from '../../db/tables.generated.js';
+
+export type StoreGroupRecordRow = Omit<StoreGroupRecordsRow, 'hlc'>;
+
+export type PropertyRecordRow = Omit<StorePropertyRecordsRow, 'hlc'>;
 
 const PROPERTY_COLUMNS = 'id, store_id, property_id, property_name, property_value, last_change';
 const GROUP_COLUMNS = 'id, store_id, store_group_id, last_change';

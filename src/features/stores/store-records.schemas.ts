@@ -19,24 +19,6 @@ export type UpdatePropertyRecord = z.infer<typeof UpdatePropertyRecord>;
 
 export const PropertyRecordPath = z.object({ store_id: z.string(), property_record_id: z.string() });
 
-export const PropertyRecordRow = z.object({
-  id: z.string(),
-  store_id: z.string(),
-  property_id: z.string(),
-  property_name: z.string(),
-  property_value: z.string(),
-  last_change: z.string(),
-});
-export type PropertyRecordRow = z.infer<typeof PropertyRecordRow>;
-
-export const StoreGroupRecordRow = z.object({
-  id: z.string(),
-  store_id: z.string(),
-  store_group_id: z.string(),
-  last_change: z.string(),
-});
-export type StoreGroupRecordRow = z.infer<typeof StoreGroupRecordRow>;
-
 export const StoreGroupRecordAnswer = z.object({
   store_group_record_id: z.string(),
   store_id: z.string(),

@@ -3,14 +3,8 @@ import { invalidParam, notFound } from '../../core/errors.js';
 import type { Paging } from '../../core/paging.js';
 import { toPropertyRecord } from '../property-records.mapper.js';
 import { propertyRecordId, toStoreGroupRecord } from './store-records.mappers.js';
-import type { StoreRecordsRepo } from './store-records.repo.js';
-import type {
-  CreatePropertyRecord,
-  PropertyRecordRow,
-  PropertyRecordsAnswer,
-  StoreGroupRecordsAnswer,
-  UpdatePropertyRecord,
-} from './store-records.schemas.js';
+import type { StoreRecordsRepo, PropertyRecordRow } from './store-records.repo.js';
+import type { CreatePropertyRecord, PropertyRecordsAnswer, StoreGroupRecordsAnswer, UpdatePropertyRecord } from './store-records.schemas.js';
 import type { StoresService } from './stores.service.js';
 
 export class StoreRecordsService {

@@ -1,10 +1,12 @@
 import { formatTimestamp } from '../../core/time.js';
 import type { Address, AddressAnswer } from '../address.schema.js';
-import { StoreDetails, type StoreAnswer, type StoreInput, type StoreRow } from './stores.schemas.js';
+import type { StoreRow } from './stores.repo.js';
+import { StoreDetails, type StoreAnswer, type StoreInput } from './stores.schemas.js';
+import { featureColumns } from '../column-codecs.js';
 
 /** The Store structure of the OpenAPI file, keys in its order; empty fields are null. */
 export function toStore(row: StoreRow, timeZone: string): StoreAnswer {
-  const details = StoreDetails.parse(JSON.parse(row.details));
+  const details = featureColumns['stores.details'](row.details);
   return {
     store_id: row.id,
     store_code: row.store_code,

@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { STORE_SORT_FIELDS, StoreRow } from './stores.schemas.js';
+import type { StoresRow } from '../../db/tables.generated.js';
+import type { STORE_SORT_FIELDS } from './stores.schemas.js';
+
+export type StoreRow = Omit<StoresRow, 'hlc'>;
 
 export interface StoreFilters {
   visibility_for_customer?: number;

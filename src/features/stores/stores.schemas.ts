@@ -85,19 +85,6 @@ export const StoreDetails = z.object({
 });
 export type StoreDetails = z.infer<typeof StoreDetails>;
 
-export const StoreRow = z.object({
-  id: z.string(),
-  store_code: z.string(),
-  name: z.string(),
-  partner_id: z.string().nullable(),
-  system_id: z.string().nullable(),
-  visibility_for_customer: z.number(),
-  details: z.string(),
-  state: z.number(),
-  last_change: z.string(),
-});
-export type StoreRow = z.infer<typeof StoreRow>;
-
 /** The Store structure of the OpenAPI file as the API answers it, keys in its order; empty fields are null. */
 export const StoreAnswer = z.object({
   store_id: z.string(),

@@ -2,8 +2,9 @@ import type { WritePath } from '../../db/write-path.js';
 import { invalidParam, notFound } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { toStore, toStoreDetails } from './stores.mappers.js';
-import type { StoresRepo } from './stores.repo.js';
-import { StoreDetails, type ImportedStore, type StoreBody, type StoreQuery, type StoreRow, type StoresAnswer } from './stores.schemas.js';
+import type { StoreRow, StoresRepo } from './stores.repo.js';
+import type { ImportedStore, StoreBody, StoreQuery, StoresAnswer } from './stores.schemas.js';
+import { featureColumns } from '../column-codecs.js';
 
 export class StoresService {
   constructor(
@@ -48,7 +49,7 @@ export class StoresService {
       partner_id: store.partner_id,
       system_id: store.system_id,
       visibility_for_customer: store.visibility_for_customer ?? existing.visibility_for_customer,
-      details: JSON.stringify(toStoreDetails(store, StoreDetails.parse(JSON.parse(existing.details)))),
+      details: JSON.stringify(toStoreDetails(store, featureColumns['stores.details'](existing.details))),
     };
     this.writes.write({ kind: 'stores.update', payload: { store_id: id, store: changes } }, (tx) => this.repo.update(tx, id, changes));
   }

@@ -1,15 +1,10 @@
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
-import type { TokenRow } from './tokens.schemas.js';
+import type { AuthTokensRow, TokensRow } from '../../db/tables.generated.js';
 
-export interface AuthTokenRow {
-  id: string;
-  customer_id: string;
-  external_application_id: string;
-  value_hash: string;
-  expires_at: string;
-  used_at: string | null;
-}
+/** A token; its customer_id is the one it is logged in as at this node. */
+export type TokenRow = Pick<TokensRow, 'id' | 'api_user_id' | 'external_application_id' | 'customer_id' | 'state'>;
+export type AuthTokenRow = Pick<AuthTokensRow, 'id' | 'customer_id' | 'external_application_id' | 'value_hash' | 'expires_at' | 'used_at'>;
 
 export class TokensRepo {
   private readonly byId;

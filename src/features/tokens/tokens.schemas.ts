@@ -58,14 +58,6 @@ export const AuthTokenLogin = z.object({
 });
 export type AuthTokenLogin = z.infer<typeof AuthTokenLogin>;
 
-export interface TokenRow {
-  id: string;
-  api_user_id: string;
-  external_application_id: string;
-  customer_id: string | null;
-  state: number;
-}
-
 /* Answers, for the API document (src/http/openapi.ts); the services answer as these types. */
 
 export const TokenCreated = z.object({ token_id: z.string() });

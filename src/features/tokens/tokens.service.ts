@@ -15,8 +15,8 @@ import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../co
 import type { RequestContext } from '../../http/endpoint.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { CustomerCredentials, CustomersRepo } from '../customers/customers.repo.js';
-import type { TokensRepo } from './tokens.repo.js';
-import type { CreateToken, CustomerLogin, CustomerSession, TokenCreated, TokenRow, UpdateToken } from './tokens.schemas.js';
+import type { TokenRow, TokensRepo } from './tokens.repo.js';
+import type { CreateToken, CustomerLogin, CustomerSession, TokenCreated, UpdateToken } from './tokens.schemas.js';
 
 /** What TokensService is built from. */
 export interface TokensServiceOptions {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { SyncState } from '../../sync/sync-state.js';
-import type { WriteTransaction } from '../../db/write-path.js';
-import type { UserRow } from './users.schemas.js';
+import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
+import type { UserSessionsRow, UsersRow } from '../../db/tables.generated.js';
 
 /** Expired sessions a login deletes at most: a node's tills log in a few times a day each. */
 const EXPIRED_PER_LOGIN = 100;
@@ -14,8 +14,8 @@ export class UsersRepo {
 
   constructor(db: Db) {
     this.sync = new SyncState(db);
-    this.byLogin = db.prepare<[string], UserRow>('SELECT * FROM users WHERE login = ?');
-    this.sessionByHash = db.prepare<[string], { user_id: string; expires_at: string; state: number }>(
+    this.byLogin = db.prepare<[string], UsersRow>('SELECT * FROM users WHERE login = ?');
+    this.sessionByHash = db.prepare<[string], Pick<UserSessionsRow, 'user_id' | 'expires_at'> & Pick<UsersRow, 'state'>>(
       `SELECT s.user_id, s.expires_at, u.state FROM user_sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = ?`,
     );
@@ -27,7 +27,7 @@ export class UsersRepo {
     return this.sync.get('last_attempt_at') !== undefined && this.sync.get('cursor') === undefined;
   }
 
-  userByLogin(login: string): UserRow | undefined {
+  userByLogin(login: string): UsersRow | undefined {
     return this.byLogin.get(login);
   }
 
@@ -35,7 +35,7 @@ export class UsersRepo {
     return this.sessionByHash.get(hash);
   }
 
-  insertUser(tx: WriteTransaction, user: UserRow): void {
+  insertUser(tx: WriteTransaction, user: WrittenRow<'users'>): void {
     tx.insert('users', user);
   }
 

@@ -12,10 +12,10 @@ import { invalidParam, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { customerFilter } from '../../http/customer-scope.js';
 import type { Ledger } from '../../loyalty/ledger.js';
-import { RewardDefinition } from '../../loyalty/program.schemas.js';
 import { parseTimestamp } from '../../core/time.js';
 import type { VouchersRepo } from './vouchers.repo.js';
 import type { CreateVoucher, VoucherCreated } from './vouchers.schemas.js';
+import { loyaltyColumns } from '../../loyalty/column-codecs.js';
 
 /** A voucher's code when the caller gives none: the random part of its id, which no other voucher shares. */
 const codeOf = (voucherId: string) => voucherId.slice(12).toUpperCase();
@@ -53,9 +53,8 @@ export class VoucherIssuer {
     if (!row) throw notFound('rewards', rewardId);
     const customerId = customerFilter(context, request.customer_id) ?? request.customer_id;
     if (!this.repo.hasCustomer(customerId)) throw invalidParam('customer_id', 'not_found', customerId);
-    const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
-    if (row.state !== 1 || !parsed.success) throw invalidParam('reward_id', 'not_allowed_value', rewardId, 'The reward is not active');
-    const reward = parsed.data;
+    const reward = loyaltyColumns['rewards.details'](row.details);
+    if (row.state !== 1 || !reward) throw invalidParam('reward_id', 'not_allowed_value', rewardId, 'The reward is not active');
     if (reward.is_automated)
       throw invalidParam('reward_id', 'not_allowed_value', rewardId, 'An automated reward applies itself and makes no voucher');
     const now = this.clock();

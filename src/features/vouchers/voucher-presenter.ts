@@ -1,8 +1,7 @@
 import { toStore } from '../stores/stores.mappers.js';
 import type { StoresRepo } from '../stores/stores.repo.js';
 import { toReward, toVoucher } from './vouchers.mappers.js';
-import type { VouchersRepo } from './vouchers.repo.js';
-import type { RewardRow, VoucherRow } from './vouchers.schemas.js';
+import type { RewardRow, VoucherRow, VouchersRepo } from './vouchers.repo.js';
 
 /** Renders rewards and vouchers for every feature that answers them, with a reward's stores as Store records. */
 export class VoucherPresenter {

@@ -1,8 +1,9 @@
-import { RewardDefinition } from '../../loyalty/program.schemas.js';
 import { fromMilli, fromMinor } from '../../core/money.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../core/time.js';
 import type { StoreAnswer } from '../stores/stores.schemas.js';
-import type { RewardAnswer, RewardRow, VoucherAnswer, VoucherRow } from './vouchers.schemas.js';
+import type { RewardRow, VoucherRow } from './vouchers.repo.js';
+import type { RewardAnswer, VoucherAnswer } from './vouchers.schemas.js';
+import { loyaltyColumns } from '../../loyalty/column-codecs.js';
 
 /**
  * Reward as interface.md shows it inside a Voucher (and GET /rewards answers it). Its
@@ -10,8 +11,7 @@ import type { RewardAnswer, RewardRow, VoucherAnswer, VoucherRow } from './vouch
  * hold (yet) is left out rather than shown as a bare id.
  */
 export function toReward(row: RewardRow, storeOf: (id: string) => StoreAnswer | undefined, timeZone: string): RewardAnswer {
-  const parsed = RewardDefinition.safeParse(JSON.parse(row.details));
-  const definition = parsed.success ? parsed.data : undefined;
+  const definition = loyaltyColumns['rewards.details'](row.details);
   const conditions = definition?.conditions ?? [];
   return {
     reward_id: row.id,

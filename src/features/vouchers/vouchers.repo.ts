@@ -2,7 +2,8 @@ import { equals, ListQueries, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { Page, Paging } from '../../core/paging.js';
-import type { REWARD_SORT_FIELDS, VOUCHER_SORT_FIELDS, RewardRow, VoucherRow } from './vouchers.schemas.js';
+import type { CustomersRow, RewardsRow, StoresRow, VoucherApplicationsRow, VouchersRow } from '../../db/tables.generated.js';
+import type { REWARD_SORT_FIELDS, VOUCHER_SORT_FIELDS } from './vouchers.schemas.js';
 
 /**
  * A voucher with its first application by HLC that no cancellation released (voucher_releases):
@@ -17,6 +18,16 @@ const VOUCHER_COLUMNS =
 const VOUCHER_SORTABLE: Record<(typeof VOUCHER_SORT_FIELDS)[number], string> = { voucher_id: 'v.id', customer_id: 'v.customer_id', code: 'v.code' };
 const REWARD_COLUMNS = 'id, code, name, priority, points_cost_milli, is_automated, details, state, last_change';
 const REWARD_SORTABLE: Record<(typeof REWARD_SORT_FIELDS)[number], string> = { reward_id: 'id', code: 'code', priority: 'priority' };
+
+/** A voucher with where and when it was first applied, by HLC (null for one not applied). */
+export type VoucherRow = Pick<
+  VouchersRow,
+  'id' | 'customer_id' | 'reward_id' | 'code' | 'value_minor' | 'valid_from' | 'valid_to' | 'reward_group' | 'state' | 'last_change'
+> & {
+  applied_store_id: VoucherApplicationsRow['store_id'] | null;
+  applied_date: VoucherApplicationsRow['applied_date'] | null;
+};
+export type RewardRow = Omit<RewardsRow, 'hlc'>;
 
 export interface VoucherFilters {
   customer_id?: string;
@@ -37,9 +48,9 @@ export class VouchersRepo {
   constructor(db: Db) {
     this.voucher = db.prepare<[string], VoucherRow>(`SELECT ${VOUCHER_COLUMNS} FROM ${VOUCHER_FROM} WHERE v.id = ?`);
     this.reward = db.prepare<[string], RewardRow>(`SELECT ${REWARD_COLUMNS} FROM rewards WHERE id = ?`);
-    this.storeExists = db.prepare<[string], { id: string }>('SELECT id FROM stores WHERE id = ?');
-    this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
-    this.byCode = db.prepare<[string], { id: string }>('SELECT id FROM vouchers WHERE code = ? LIMIT 1');
+    this.storeExists = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
+    this.customerExists = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
+    this.byCode = db.prepare<[string], Pick<VouchersRow, 'id'>>('SELECT id FROM vouchers WHERE code = ? LIMIT 1');
     this.lists = new ListQueries(db);
   }
 

@@ -51,34 +51,6 @@ export type CreateVoucher = z.infer<typeof CreateVoucher>;
 export const VoucherCreated = z.object({ voucher_id: z.string() });
 export type VoucherCreated = z.infer<typeof VoucherCreated>;
 
-export interface VoucherRow {
-  id: string;
-  customer_id: string | null;
-  reward_id: string | null;
-  code: string;
-  value_minor: number;
-  valid_from: string | null;
-  valid_to: string | null;
-  reward_group: string | null;
-  state: number;
-  last_change: string;
-  /** The first application by HLC, if any (the fold of voucher_applications). */
-  applied_store_id: string | null;
-  applied_date: string | null;
-}
-
-export interface RewardRow {
-  id: string;
-  code: string | null;
-  name: string;
-  priority: number | null;
-  points_cost_milli: number;
-  is_automated: number;
-  details: string;
-  state: number;
-  last_change: string;
-}
-
 /**
  * Reward as interface.md shows it inside a Voucher (and GET /rewards answers it). Its
  * `store_list` holds Store records, as the 2021 OpenAPI file types it.

@@ -12,8 +12,8 @@ import type { Paging } from '../../core/paging.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { parseTimestamp } from '../../core/time.js';
 import type { VoucherPresenter } from './voucher-presenter.js';
-import type { VouchersRepo } from './vouchers.repo.js';
-import type { ApplyVoucher, VoucherRow, VouchersQuery } from './vouchers.schemas.js';
+import type { VoucherRow, VouchersRepo } from './vouchers.repo.js';
+import type { ApplyVoucher, VouchersQuery } from './vouchers.schemas.js';
 
 /** What VouchersService is built from. */
 export interface VouchersServiceOptions {

@@ -1,5 +1,6 @@
 /** What a customer earned and redeemed in a time interval, summed from the facts this node holds. */
 import type { Db } from '../../db/open.js';
+import type { CustomersRow } from '../../db/tables.generated.js';
 
 export interface Turnover {
   earned: number;
@@ -20,7 +21,7 @@ export class WalletRepo {
     this.credits = db.prepare<[string, string, string], Turnover>(
       `SELECT ${SUMS.replaceAll('{amount}', 'amount_minor')} FROM credit_records ${where}`,
     );
-    this.customerExists = db.prepare<[string], { id: string }>('SELECT id FROM customers WHERE id = ?');
+    this.customerExists = db.prepare<[string], Pick<CustomersRow, 'id'>>('SELECT id FROM customers WHERE id = ?');
   }
 
   hasCustomer(id: string): boolean {

@@ -3,14 +3,16 @@
  * and the newest stamp (sync_node_progress), and each command's result (applied_commands), by
  * which a command pushed again is answered without being applied again.
  */
+import type { SyncNodeProgressRow } from '../../db/tables.generated.js';
+import { syncColumns } from '../column-codecs.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/open.js';
-import type { CommandResult, RowChange } from '../protocol/protocol.js';
+import type { CommandResult } from '../protocol/protocol.js';
 
 type KeptResult = Omit<CommandResult, 'rows'> & { rows: string | null };
 
 export class AppliedCommands {
-  private readonly progress: Statement<[string, string], { last_seq: number }>;
+  private readonly progress: Statement<[string, string], Pick<SyncNodeProgressRow, 'last_seq'>>;
   private readonly saveProgress: Statement;
   private readonly previousResult: Statement<[string], KeptResult>;
   private readonly saveResult: Statement;
@@ -54,7 +56,7 @@ export class AppliedCommands {
     const kept = this.previousResult.get(commandId);
     if (!kept) return undefined;
     const { rows, ...result } = kept;
-    return rows === null ? result : { ...result, rows: JSON.parse(rows) as RowChange[] };
+    return rows === null ? result : { ...result, rows: syncColumns['applied_commands.rows'](rows) };
   }
 
   keepResult(nodeId: string, generation: string, result: CommandResult, appliedAt: string): void {

@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
+import type { LeftJoined, NodesRow, SyncNodeClocksRow, SyncNodeProgressRow } from '../../db/tables.generated.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
 import type { ReportedConflict } from '../store/store-report.js';
 
@@ -39,14 +40,13 @@ export interface FleetStoreDetail extends FleetStore {
   recent_conflicts: ReportedConflict[];
 }
 
-interface StoreRow {
-  node_id: string;
-  name: string;
-  generation: string | null;
-  last_seq: number | null;
-  pushed_at: string | null;
-  pulled_at: string | null;
-}
+/** A store's node with its newest progress and clock; null where the hub has neither. */
+type StoreRow = Pick<NodesRow, 'name'> &
+  LeftJoined<Pick<SyncNodeProgressRow, 'generation' | 'last_seq'>> & {
+    node_id: NodesRow['id'];
+    pushed_at: SyncNodeProgressRow['last_seen_at'] | null;
+    pulled_at: SyncNodeClocksRow['reported_at'] | null;
+  };
 
 export class FleetStatus {
   private readonly rows;

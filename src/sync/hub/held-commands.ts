@@ -9,30 +9,18 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Db } from '../../db/open.js';
+import type { HeldCommandsRow } from '../../db/tables.generated.js';
 import { invalidParam, notFound } from '../../core/errors.js';
 import { conflictListing, type ConflictListing } from '../conflict-listing.js';
 import type { HubOperations } from './hub-operations.js';
-import { Operation, type PushedCommand, type RowChange } from '../protocol/protocol.js';
+import type { PushedCommand } from '../protocol/protocol.js';
+import { syncColumns } from '../column-codecs.js';
 
-export interface HeldCommand {
-  command_id: string;
-  node_id: string;
-  kind: string;
-  reason: string;
-  held_at: string;
-  state: 'held' | 'released' | 'voided';
-  resolved_at: string | null;
-}
-
-interface StoredCommand extends HeldCommand {
-  operation: string;
-  changes: string;
-  hlc: string;
-}
+export type HeldCommand = Pick<HeldCommandsRow, 'command_id' | 'node_id' | 'kind' | 'reason' | 'held_at' | 'state' | 'resolved_at'>;
 
 export class HeldCommands {
   private readonly insert: Statement;
-  private readonly byId: Statement<[string], StoredCommand>;
+  private readonly byId: Statement<[string], HeldCommandsRow>;
   private readonly open: Statement<[number], HeldCommand>;
   private readonly resolve: Statement<[string, string, string]>;
   private readonly listConflict: ConflictListing;
@@ -94,9 +82,9 @@ export class HeldCommands {
       command_id: stored.command_id,
       kind: stored.kind,
       payload: null,
-      changes: JSON.parse(stored.changes) as RowChange[],
+      changes: syncColumns['held_commands.changes'](stored.changes),
       hlc: stored.hlc,
-      operation: Operation.parse(JSON.parse(stored.operation)),
+      operation: syncColumns['held_commands.operation'](stored.operation),
     };
     this.db.transaction(() => {
       const outcome = this.operations.run(stored.node_id, command, false);
@@ -113,7 +101,7 @@ export class HeldCommands {
     this.resolve.run('voided', new Date(this.clock()).toISOString(), commandId);
   }
 
-  private held(commandId: string): StoredCommand {
+  private held(commandId: string): HeldCommandsRow {
     const stored = this.byId.get(commandId);
     if (!stored) throw notFound('held_commands', commandId);
     if (stored.state !== 'held') throw invalidParam('command_id', 'not_allowed_value', commandId, `The command was ${stored.state} already`);

@@ -9,20 +9,15 @@ import type { Statement } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
+import type { ChangesRow } from '../../db/tables.generated.js';
 import { cursorExpired } from '../../core/sync-errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
-import type { ChangesPage, FeedChange, SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
+import type { ChangesPage, SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
 import { hubOnlyColumns, reachesStores, withoutHubOnlyColumns } from '../protocol/scopes.js';
+import { syncColumns } from '../column-codecs.js';
 
-interface ChangeRecord {
-  seq: number;
-  entity: string;
-  entity_id: string;
-  op: FeedChange['op'];
-  row: string | null;
-  hlc: string;
-}
+type ChangeRecord = Pick<ChangesRow, 'seq' | 'entity' | 'entity_id' | 'op' | 'row' | 'hlc'>;
 
 /** What HubFeed is built from. */
 export interface HubFeedOptions {
@@ -81,7 +76,7 @@ export class HubFeed {
         entity: record.entity,
         entity_id: record.entity_id,
         op: record.op,
-        row: record.row === null ? null : withoutHubOnlyColumns(record.entity, JSON.parse(record.row) as NonNullable<FeedChange['row']>),
+        row: record.row === null ? null : withoutHubOnlyColumns(record.entity, syncColumns['changes.row'](record.row)),
         hlc: record.hlc,
       }));
     const last = changes[changes.length - 1];

@@ -243,5 +243,11 @@ export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 export const SnapshotTable = z.object({ table: RowChange.shape.entity, columns: z.array(z.string().regex(/^[a-z_0-9]+$/)).min(1) });
 export type SnapshotTable = z.infer<typeof SnapshotTable>;
 
+/** In the `columns` format, a row: its values in the order of its table's columns. */
+export const SnapshotValues = z.array(StoredValue);
+
+/** The snapshot's last line: without it the stream was cut. */
+export const SnapshotEnd = z.object({ end: z.literal(true) });
+
 /** `GET /sync/v1/original-bill`: the bill a cancellation names, by store and bill number. */
 export const OriginalBillQuery = z.object({ store_id: z.string().min(1), bill_number: z.string().min(1) });

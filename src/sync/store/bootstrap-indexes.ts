@@ -8,6 +8,7 @@
  * The dropped definitions are kept in sync state, so a bootstrap killed midway builds them when
  * its resumed load completes.
  */
+import { z } from 'zod';
 import type { Db } from '../../db/open.js';
 import { holdsRows } from './bootstrap-sweep.js';
 import type { SyncState } from '../sync-state.js';
@@ -15,10 +16,8 @@ import type { SyncState } from '../sync-state.js';
 /** Indexes the cash desk's statements name with INDEXED BY (src/loyalty/balance-reader.ts). */
 const NAMED_BY_QUERIES = new Set(['cards_for_checkout']);
 
-interface IndexDefinition {
-  name: string;
-  sql: string;
-}
+const IndexDefinition = z.object({ name: z.string(), sql: z.string() });
+type IndexDefinition = z.infer<typeof IndexDefinition>;
 
 /** Drops the secondary indexes of `tables` when the store holds none of their rows and no load has begun. */
 export function dropIndexesIfFresh(db: Db, state: SyncState, tables: string[]): void {
@@ -41,6 +40,6 @@ export function dropIndexesIfFresh(db: Db, state: SyncState, tables: string[]): 
 export function rebuildIndexes(db: Db, state: SyncState): void {
   const saved = state.get('bootstrap_indexes');
   if (saved === undefined) return;
-  for (const index of JSON.parse(saved) as IndexDefinition[]) db.exec(index.sql);
+  for (const index of z.array(IndexDefinition).parse(JSON.parse(saved))) db.exec(index.sql);
   state.clear('bootstrap_indexes');
 }

@@ -17,7 +17,7 @@ import { BootstrapSweep } from './bootstrap-sweep.js';
 import { LocalSchema } from './local-schema.js';
 import { replicatedTables } from '../replicated-tables.js';
 import type { ReplicatedApply } from '../replicated-apply.js';
-import { SnapshotHeader, SnapshotTable, type RowChange } from '../protocol/protocol.js';
+import { SnapshotEnd, SnapshotHeader, SnapshotTable, SnapshotValues, type RowChange } from '../protocol/protocol.js';
 
 export interface BootstrapProgress {
   loaded: number;
@@ -107,8 +107,8 @@ async function loadSnapshot(
         if (batch.length >= BATCH_ROWS) flush();
         continue;
       }
-      const record = JSON.parse(line) as { end?: boolean };
-      if (record.end === true) {
+      const record: unknown = JSON.parse(line);
+      if (SnapshotEnd.safeParse(record).success) {
         complete = true;
         break;
       }
@@ -171,14 +171,14 @@ class TableLoad {
       sweep.noteLoadedArrays(this.entity, this.idIndex, arrays);
     } else {
       const rows = lines.map((line) => {
-        const values = JSON.parse(line) as Row[string][];
+        const values = SnapshotValues.parse(JSON.parse(line));
         return Object.fromEntries(this.opening.columns.map((column, index) => [column, values[index] ?? null])) as Row;
       });
       const fit = fitted({ entity: this.entity, rows }, schema, deferred);
       replicated.loadSnapshotRows(this.entity, fit);
       sweep.noteLoaded(this.entity, fit);
     }
-    return String((JSON.parse(lines[lines.length - 1]!) as Row[string][])[this.idIndex]);
+    return String(SnapshotValues.parse(JSON.parse(lines[lines.length - 1]!))[this.idIndex]);
   }
 }
 

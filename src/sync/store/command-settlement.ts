@@ -16,6 +16,7 @@ import type { IdGenerator } from '../../core/ids.js';
 import type { Db } from '../../db/open.js';
 import type { Statements } from '../../db/statements.js';
 import { conflictListing, type ConflictListing } from '../conflict-listing.js';
+import { syncColumns } from '../column-codecs.js';
 import { rowsDiffer, type CommandResult, type OutboxCommand, type RowChange } from '../protocol/protocol.js';
 
 /** Outbox columns an unapplied command keeps, beside its status and reason. */
@@ -40,7 +41,7 @@ export class CommandSettlement {
 
   /** Swaps the command's rows for the hub's; lists the command, when `listed`, if the hub's values differ from the store's. */
   swap(command: SettledCommand, rows: readonly RowChange[], now: string, listed: boolean): void {
-    const own = JSON.parse(command.changes) as RowChange[];
+    const own = syncColumns['outbox.changes'](command.changes);
     const ownStamps = new Map(own.map((change) => [keyOf(change), change.hlc]));
     const kept = new Set(rows.map(keyOf));
     for (const change of [...own].reverse()) {
@@ -61,7 +62,7 @@ export class CommandSettlement {
   /** Takes back a rejected or held command's effects and keeps it readable, listed with its reason. */
   setAsideCommand(command: SettledCommand, result: Pick<CommandResult, 'status' | 'reason'>, now: string): void {
     const reason = result.reason ?? result.status;
-    const changes = JSON.parse(command.changes) as RowChange[];
+    const changes = syncColumns['outbox.changes'](command.changes);
     const kept = new Set<string>();
     for (const change of [...changes].reverse()) {
       if (change.op === 'insert' && !this.deleteRow(change.entity, change.entity_id, change.hlc)) kept.add(keyOf(change));

@@ -10,6 +10,8 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../protocol/protocol.js';
 import type { LocalSchema } from './local-schema.js';
+import { syncColumns } from '../column-codecs.js';
+import type { SyncDeferredRow } from '../../db/tables.generated.js';
 
 export class DeferredChanges {
   private readonly insert;
@@ -21,7 +23,7 @@ export class DeferredChanges {
     private readonly clock: Clock,
   ) {
     this.insert = db.prepare('INSERT INTO sync_deferred (entity, change, deferred_at) VALUES (?, ?, ?)');
-    this.kept = db.prepare<[], { position: number; change: string }>('SELECT position, change FROM sync_deferred ORDER BY position');
+    this.kept = db.prepare<[], Pick<SyncDeferredRow, 'position' | 'change'>>('SELECT position, change FROM sync_deferred ORDER BY position');
     this.remove = db.prepare('DELETE FROM sync_deferred WHERE position = ?');
   }
 
@@ -34,7 +36,7 @@ export class DeferredChanges {
   replay(schema: LocalSchema, apply: (change: RowChange) => void): number {
     let replayed = 0;
     for (const { position, change } of this.kept.all()) {
-      const parsed = JSON.parse(change) as RowChange;
+      const parsed = syncColumns['sync_deferred.change'](change);
       if (!schema.fit(parsed).complete) continue;
       apply(parsed);
       this.remove.run(position);

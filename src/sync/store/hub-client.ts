@@ -4,6 +4,7 @@
  * hub's CA and this store's client certificate when the config names them.
  */
 import { Agent, request } from 'undici';
+import { z } from 'zod';
 import type { Principal } from '../../http/principal.js';
 import { readGzipped } from '../protocol/gzip-json.js';
 import {
@@ -144,7 +145,8 @@ export class HubClient {
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await response.body.text();
-    return { status: response.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined };
+    const answer: unknown = text ? JSON.parse(text) : undefined;
+    return { status: response.statusCode, body: answer };
   }
 
   async close(): Promise<void> {
@@ -187,10 +189,13 @@ export class HubClient {
   }
 }
 
+/** The `error.exception` of the hub's error envelope (src/http), the one part of it a store reads. */
+const ErrorException = z.object({ error: z.object({ exception: z.string() }) });
+
 function exceptionOf(body: string): string | undefined {
   try {
-    const parsed = JSON.parse(body) as { error?: { exception?: unknown } };
-    return typeof parsed.error?.exception === 'string' ? parsed.error.exception : undefined;
+    const parsed = ErrorException.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data.error.exception : undefined;
   } catch {
     return undefined;
   }

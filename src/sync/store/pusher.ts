@@ -21,6 +21,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
+import type { MetaRow } from '../../db/tables.generated.js';
 import { randomBytes } from 'node:crypto';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { HubError, type HubClient } from './hub-client.js';
@@ -53,7 +54,7 @@ export class Pusher {
   private readonly pending: Statement<[number], SettledCommand>;
   private readonly keepApplied: Statement<[string, string]>;
   private readonly forget: Statement<[string]>;
-  private readonly currentGeneration: Statement<[], { value: string }>;
+  private readonly currentGeneration: Statement<[], Pick<MetaRow, 'value'>>;
   private readonly setGeneration: Statement;
   private readonly movePending: Statement;
   private readonly firstPending: Statement<[], { seq: number | null; last: number | null }>;

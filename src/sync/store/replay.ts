@@ -20,6 +20,7 @@
  * it still cannot take it.
  */
 import type { Statement } from 'better-sqlite3';
+import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
@@ -29,6 +30,9 @@ import { MAX_REPLAYED_ROWS, replayRequestText, type ReplayedResult } from '../pr
 import type { SyncState } from '../sync-state.js';
 
 const COLUMNS = 'seq, command_id, kind, payload, changes, hlc, operation, created_at';
+
+/** The seqs of the commands the hub answered waiting, as sync state keeps them. */
+const WaitingSeqs = z.array(z.number().int());
 
 /**
  * The stamp through which this store's own rows are known to be at the hub: the newest one it
@@ -161,7 +165,7 @@ export class Replay {
 
   private waitingList(): number[] {
     const saved = this.state.get('replay_waiting');
-    return saved === undefined ? [] : (JSON.parse(saved) as number[]);
+    return saved === undefined ? [] : WaitingSeqs.parse(JSON.parse(saved));
   }
 
   /** Keeps the commands to send again, with the deadline set when the first of them waited. Runs in a transaction. */
