@@ -210,7 +210,7 @@ function load(url: string, headers: Record<string, string>, body: () => string, 
  */
 async function generate(dataDir: string): Promise<void> {
   const app = createApp({
-    config: loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'hub' } }),
+    config: loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'store' } }),
     clock: systemClock,
     log: pino({ level: 'silent' }),
   });
