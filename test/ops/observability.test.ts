@@ -7,6 +7,7 @@ import { createHttpMetrics, createObserver } from '../../src/ops/observability.j
 import { redactPath } from '../../src/http/redact-path.js';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
+import { waitFor } from '../support/wait.js';
 
 let server: TestServer;
 
@@ -67,8 +68,11 @@ describe('request logs', () => {
       const lines: Record<string, unknown>[] = [];
       const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString())), done()) });
       const observe = createObserver(pino({ level }, sink), createHttpMetrics());
+      // Listening after the observer, this hears the finish once the observer has logged it.
+      let finished: Promise<void> | undefined;
       const http = createServer((request, response) => {
         observe(request, response, '127.0.0.1', () => '/tokens/:token_id');
+        finished = new Promise((resolve) => response.once('finish', () => resolve()));
         response.writeHead(201).end();
       }).listen(0, '127.0.0.1');
       await new Promise((resolve) => http.once('listening', resolve));
@@ -78,7 +82,7 @@ describe('request logs', () => {
           { method: 'POST' },
         );
         expect(response.status).toBe(201);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await finished;
         const requestId = response.headers.get('x-request-id');
         expect(lines).toEqual(
           level === 'info'
@@ -122,7 +126,10 @@ describe('the logs of a real node', () => {
     } finally {
       logged.app.node.db.pragma('query_only = 0');
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(
+      'the three PUT requests to be logged',
+      () => lines.filter((line) => line.method === 'PUT' && line.status !== undefined).length >= 3,
+    );
     const failed = lines.find((line) => line.msg === 'request failed');
     expect(failed).toMatchObject({ method: 'PUT', path: '/rest-api/customer-interface/v1.0/tokens/:redacted' });
     expect(lines.filter((line) => line.method === 'PUT' && line.status !== undefined).map((line) => [line.path, line.status])).toEqual([

@@ -21,6 +21,7 @@ import { basePath, type Interface } from '../../src/http/interfaces.js';
 import { checksumTables } from '../../src/sync/protocol/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { BIN, cliEnv, runCli } from './cli.js';
+import { sleep, waitFor } from './wait.js';
 import { basic, bearer, call } from './server.js';
 
 export interface TableChecksum {
@@ -63,32 +64,6 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Polls `probe` until it returns a value other than undefined/false, or throws naming what
- * it waited for and the last thing it saw.
- */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  { timeoutMs = 30_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-      last = value;
-    } catch (error) {
-      last = error instanceof Error ? error.message : error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-    await sleep(intervalMs);
-  }
 }
 
 export interface NodeOptions {

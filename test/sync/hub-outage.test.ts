@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
-import { Cluster, customerSession, newToken, posLogin, waitFor, type StoreProcess } from '../support/cluster.js';
+import { Cluster, customerSession, newToken, posLogin, type StoreProcess } from '../support/cluster.js';
+import { waitFor } from '../support/wait.js';
 import { call } from '../support/server.js';
 import {
   applyVoucher,

@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { builderKey } from '../../src/features/recommendations/profile-keys.js';
-import { Cluster, posLogin, waitFor, type NodeProcess } from '../support/cluster.js';
+import { Cluster, posLogin, type NodeProcess } from '../support/cluster.js';
+import { waitFor } from '../support/wait.js';
 import { call } from '../support/server.js';
 
 const id = (n: number) => `de${n.toString(16).padStart(24, '0')}`;

@@ -11,7 +11,8 @@ import { schemaVersion } from '../../../src/db/migrate.js';
 import { demoCredentials } from '../../../src/demo/demo.js';
 import { MIGRATIONS } from '../../../src/db/migrations/index.js';
 import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/protocol.js';
-import { Cluster, waitFor, type StoreProcess } from '../../support/cluster.js';
+import { Cluster, type StoreProcess } from '../../support/cluster.js';
+import { waitFor } from '../../support/wait.js';
 import { basic, call } from '../../support/server.js';
 
 let cluster: Cluster;

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { CustomerLedgers } from '../../../src/loyalty/customer-ledgers.js';
 import { runCliJson } from '../../support/cli.js';
-import { Cluster, hubAndStore, posLogin, waitFor, type NodeProcess, type StoreProcess } from '../../support/cluster.js';
+import { Cluster, hubAndStore, posLogin, type NodeProcess, type StoreProcess } from '../../support/cluster.js';
+import { waitFor } from '../../support/wait.js';
 import { call } from '../../support/server.js';
 import { createCard, createCustomer, inParallel, sendPurchase } from '../../support/sync-writes.js';
 

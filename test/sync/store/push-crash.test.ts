@@ -9,7 +9,8 @@ import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import { Cluster, newToken, posLogin, waitFor } from '../../support/cluster.js';
+import { Cluster, newToken, posLogin } from '../../support/cluster.js';
+import { waitFor } from '../../support/wait.js';
 import { FaultyProxy } from '../../support/faulty-proxy.js';
 import { assignPoints, createEvent, inParallel, postEvent } from '../../support/sync-writes.js';
 

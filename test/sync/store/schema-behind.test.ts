@@ -15,7 +15,8 @@ import { runRound } from '../../../src/sync/store/agent.js';
 import { checksumTables } from '../../../src/sync/protocol/checksum.js';
 import { readSyncStatus, type StoreSyncStatus } from '../../../src/sync/status.js';
 import { createStoreSync } from '../../../src/root/wiring.js';
-import { freePort, waitFor } from '../../support/cluster.js';
+import { freePort } from '../../support/cluster.js';
+import { waitFor } from '../../support/wait.js';
 import { startTestServer, tempDir, type TestServer } from '../../support/server.js';
 
 const NEXT_VERSION = `
