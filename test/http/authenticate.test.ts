@@ -21,6 +21,7 @@ import {
   type TestServerOptions,
 } from '../support/server.js';
 import { expectError } from '../support/expect-error.js';
+import { hourlyBasic } from '../support/credentials.js';
 
 const HOUR_MS = 3_600_000;
 const BEARER_TTL_MS = 25_200 * 1000;
@@ -59,17 +60,6 @@ function enterpriseList(target: TestServer, headers: Record<string, string>): Pr
 /** Any customer call that needs a token: updating the token's setup. */
 function updateToken(target: TestServer, tokenId: string, headers: Record<string, string>): Promise<JsonResponse> {
   return call('PUT', `${target.api('customer')}/tokens/${tokenId}`, { headers, body: { setup: { language_id: 'cs' } } });
-}
-
-/** The deprecated scheme's header, computed here from its definition, not by our code. */
-function hourlyBasic(loginName: string, password: string, utcHour: string): Record<string, string> {
-  const md5 = createHash('md5').update(password).digest('hex');
-  return basic(
-    loginName,
-    createHash('sha256')
-      .update(md5 + utcHour)
-      .digest('hex'),
-  );
 }
 
 describe('enterprise Bearer login', () => {

@@ -21,10 +21,10 @@ import { databaseFile } from '../../src/root/node.js';
 import { tempDir } from '../support/server.js';
 import { tempNode } from '../support/temp-node.js';
 import { foldedPoints, summedCredit } from '../support/ledger-oracle.js';
+import { id } from '../support/ids.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
-const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const CUSTOMERS = [id(0xf1, 1), id(0xf1, 2)];
 
 const { node, dataDir } = tempNode('loyaltyd-ledger-balance-', 'store');

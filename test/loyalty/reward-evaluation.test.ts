@@ -18,8 +18,9 @@ import { RewardMatcher } from '../../src/loyalty/reward-matcher.js';
 import { isAvailable, lineMatches, matchingLines, paidTotal } from '../../src/loyalty/rewards.js';
 import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
 import { tempNode } from '../support/temp-node.js';
+import { id } from '../support/ids.js';
+import { subset } from '../support/arbitraries.js';
 
-const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const PRODUCTS = [1, 2, 3, 4].map((n) => id(0xe1, n));
 const GROUPS = [1, 2, 3].map((n) => id(0xe2, n));
 const BRANDS = [1, 2].map((n) => id(0xe3, n));
@@ -69,7 +70,6 @@ function referenceRecommend(rewards: RewardDefinition[], bill: Bill, balanceMill
     .sort((a, b) => a.reward.priority - b.reward.priority || b.value - a.value || a.reward.code.localeCompare(b.reward.code));
 }
 
-const subset = (pool: string[]) => fc.subarray(pool, { maxLength: 2 });
 const condition = fc
   .record({ product_ids: subset(PRODUCTS), product_group_ids: subset(GROUPS), brand_ids: subset(BRANDS), min_count: fc.integer({ min: 1, max: 3 }) })
   .filter((c) => c.product_ids.length + c.product_group_ids.length + c.brand_ids.length > 0);

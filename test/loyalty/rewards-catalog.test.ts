@@ -13,8 +13,9 @@ import type { RewardDefinition } from '../../src/loyalty/program.schemas.js';
 import { ProgramService } from '../../src/loyalty/program.service.js';
 import { RewardsCatalog } from '../../src/loyalty/rewards-catalog.js';
 import { tempNode } from '../support/temp-node.js';
+import { id } from '../support/ids.js';
+import { subset } from '../support/arbitraries.js';
 
-const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const PRODUCTS = [1, 2, 3, 4].map((n) => id(0xa1, n));
 const GROUPS = [1, 2, 3].map((n) => id(0xa2, n));
 const BRANDS = [1, 2, 3].map((n) => id(0xa3, n));
@@ -24,7 +25,6 @@ const { node } = tempNode('loyaltyd-catalog-');
 const program = new ProgramService(node.db, new ProgramRepo(node.db), node.writes);
 const catalog = new RewardsCatalog(node.db, node.writes);
 
-const subset = (pool: string[]) => fc.subarray(pool, { maxLength: 2 });
 const condition = fc
   .record({ product_ids: subset(PRODUCTS), product_group_ids: subset(GROUPS), brand_ids: subset(BRANDS) })
   .filter((c) => c.product_ids.length + c.product_group_ids.length + c.brand_ids.length > 0);

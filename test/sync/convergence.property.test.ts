@@ -20,6 +20,7 @@ import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/wiring.js';
 import { foldedPoints } from '../support/ledger-oracle.js';
 import { basic, call, demoPosLogin, startTestServer, TestClock, type TestServer } from '../support/server.js';
+import { hex } from '../support/ids.js';
 
 const STORES = 3;
 /** The store whose clock runs ten minutes ahead of the hub's and the other stores'. */
@@ -152,8 +153,6 @@ async function closeCluster(cluster: Cluster): Promise<void> {
   );
   await cluster.hub.close();
 }
-
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
 /**
  * A round at a store: an honest store's commands are all applied, none rejected or held, and

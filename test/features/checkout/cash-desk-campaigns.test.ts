@@ -13,8 +13,8 @@ import { CheckoutRepo } from '../../../src/features/checkout/checkout.repo.js';
 import type { CampaignPrice } from '../../../src/loyalty/pricing.js';
 import { databaseFile } from '../../../src/root/node.js';
 import { tempNode } from '../../support/temp-node.js';
+import { id } from '../../support/ids.js';
 
-const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const PRODUCTS = [1, 2, 3].map((n) => id(0xd1, n));
 const STORES = [1, 2].map((n) => id(0xd2, n));
 const INSTANTS = ['2026-01-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z', '2026-06-01T00:00:00.001Z', '2027-01-01T00:00:00.000Z'];

@@ -10,8 +10,8 @@ import { CheckoutRepo } from '../../../src/features/checkout/checkout.repo.js';
 import { ProductMatches } from '../../../src/features/checkout/product-matches.js';
 import { databaseFile } from '../../../src/root/node.js';
 import { tempNode } from '../../support/temp-node.js';
+import { id } from '../../support/ids.js';
 
-const id = (prefix: number, n: number) => `${prefix.toString(16).padStart(2, '0')}${n.toString(16).padStart(24, '0')}`;
 const GROUP = id(0xc1, 1);
 
 const { node, dataDir } = tempNode('loyaltyd-product-matches-');

@@ -11,15 +11,18 @@ import {
   type Session,
 } from '../../support/customers-fixtures.js';
 import { expectError } from '../../support/expect-error.js';
-import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer } from '../../support/server.js';
+import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer, enterpriseGetter } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
+const get = enterpriseGetter(
+  () => server,
+  () => pos,
+);
 let jana: Session;
 let holder: string;
 const card: Record<string, string> = {};
-const get = (path: string) => call('GET', `${server.api('enterprise')}${path}`, { headers: pos });
 const post = (body: unknown) => call('POST', `${server.api('enterprise')}/cards`, { headers: pos, body });
 const asJana = (path: string) => call('GET', `${server.api('customer')}${path}`, { headers: jana.headers });
 const numbers = (response: JsonResponse) => response.body.data.cards.map((c: { card_number: string }) => c.card_number);

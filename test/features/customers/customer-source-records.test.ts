@@ -2,15 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { changeCount, createCustomer, invalidParam, janaSession, person, UNKNOWN_ID, type Session } from '../../support/customers-fixtures.js';
 import { expectError } from '../../support/expect-error.js';
-import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer } from '../../support/server.js';
+import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer, enterpriseGetter } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
+const get = enterpriseGetter(
+  () => server,
+  () => pos,
+);
 let jana: Session;
 /** Customers Test1..Test5: 1-3 come from the e-shop (external ids E1-E3), 4-5 from the POS. */
 const made: string[] = [];
-const get = (path: string) => call('GET', `${server.api('enterprise')}${path}`, { headers: pos });
 const asJana = (method: string, path: string, body?: unknown) => call(method, `${server.api('customer')}${path}`, { headers: jana.headers, body });
 const records = (response: JsonResponse) =>
   response.body.data.customer_source_records as {

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
-import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
+import { call, demoPosLogin, demoToken, startTestServer, type TestServer, enterpriseGetter } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
 
 const NOVEMBER = 'payment_time_from=2026-11-01 00:00:00';
 let server: TestServer;
 let auth: Record<string, string>;
+const get = enterpriseGetter(
+  () => server,
+  () => auth,
+);
 const ids: Record<string, string> = {};
-const get = (path: string, headers = auth) => call('GET', `${server.api('enterprise')}${path}`, { headers });
 
 function bill(billId: string, time: string, items: [string, number, number][]) {
   const lines = items.map(([code, quantity, price], index) => ({

@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoPosLogin, startTestServer, type TestServer } from '../../support/server.js';
+import { demoId, demoProductCode } from '../../support/ids.js';
 
-const id = (n: number) => `de${n.toString(16).padStart(24, '0')}`;
-const [E, F, C, R, S, N] = [0x301, 0x302, 0x303, 0x304, 0x305, 0x306].map(id) as [string, string, string, string, string, string];
-const code = (productId: string) => `859000${parseInt(productId.slice(2), 16)}`;
+const [E, F, C, R, S, N] = [0x301, 0x302, 0x303, 0x304, 0x305, 0x306].map(demoId) as [string, string, string, string, string, string];
 
 let server: TestServer;
 let auth: Record<string, string>;
@@ -21,7 +20,7 @@ let billNumber = 0;
 async function buy(products: string[], card?: string) {
   billNumber += 1;
   const items = products.map((product, index) => ({
-    plu_ids: [{ list_code: 'GLOBAL', code: code(product) }],
+    plu_ids: [{ list_code: 'GLOBAL', code: demoProductCode(product) }],
     quantity: 1,
     price: 50,
     paid_amount: 50,
@@ -153,7 +152,7 @@ describe('what counts as bought (a server of its own)', () => {
       body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: card, bill },
     });
   const line = (product: string, quantity = 1) => ({
-    plu_ids: [{ list_code: 'GLOBAL', code: code(product) }],
+    plu_ids: [{ list_code: 'GLOBAL', code: demoProductCode(product) }],
     quantity,
     price: 50,
     paid_amount: 50 * quantity,

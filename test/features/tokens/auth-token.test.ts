@@ -4,13 +4,14 @@
  * token signs the same customer in with that code and its token_request_id, once, before
  * `auth.auth_token_ttl_seconds` runs out. Time is a TestClock, moved by the tests.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, TestClock, type JsonResponse, type TestServer } from '../../support/server.js';
+import { sha256 } from '../../support/credentials.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';
@@ -29,7 +30,6 @@ interface Issued {
   valid_to: string;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** The code's hash under the key the node keeps beside its database (src/auth/node-key.ts). */
 const keyedHash = (server: TestServer, code: string) =>
   createHmac('sha256', Buffer.from(readFileSync(join(server.dataDir, 'auth-code.key'), 'utf8').trim(), 'hex'))

@@ -3,7 +3,6 @@
  * sent through SMTP when `mail.smtp_url` is set (a real receiver here), else written as an
  * .eml file to the spool folder; a store with a hub queues the request for the hub instead.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoToken, startTestServer, TestClock, type JsonResponse, type TestServer, type TestServerOptions } from '../../support/server.js';
 import { mailHeader, mailText, startSmtpReceiver, unreachableSmtpUrl, type SmtpReceiver } from '../../support/smtp.js';
+import { sha256 } from '../../support/credentials.js';
 
 const SETUP_URL = 'https://shop.example.test/account/set-password';
 const JANA = demoCredentials.customer_email;
@@ -19,7 +19,6 @@ const PETR = 'petr.svoboda@example.com';
 const NOW = Date.UTC(2026, 3, 1, 8, 0, 0);
 const DAY_MS = 24 * 3_600_000;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const LINK = new RegExp(`${SETUP_URL.replace(/[./]/g, '\\$&')}\\?token=([0-9a-f]{64})`);
 
 interface SetupRequestRow {

@@ -3,7 +3,6 @@
  * the keys configured for the network — a JWKS file or a PEM public key file — and names
  * the customer by e-mail. The keys are made here, per run, and written to a temp folder.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoToken, startTestServer, type JsonResponse, type TestServer } from '../../support/server.js';
+import { sha256 } from '../../support/credentials.js';
 
 const ISSUER = 'https://accounts.example.test';
 const AUDIENCE = 'loyalty-app-client-id';
 const JANA = demoCredentials.customer_email;
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 interface Signer {
   key: CryptoKey;

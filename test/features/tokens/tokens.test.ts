@@ -3,10 +3,9 @@
  * creating and updating a token, customer login and logout on it, failed-login throttling,
  * and what each token write leaves in the change feed and the outbox (DESIGN §5).
  */
-import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
-import { expectError } from '../../support/expect-error.js';
+import { expectError, invalidParams } from '../../support/expect-error.js';
 import {
   basic,
   call,
@@ -18,6 +17,7 @@ import {
   type TestServer,
   type TestServerOptions,
 } from '../../support/server.js';
+import { sha256 } from '../../support/credentials.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';
@@ -28,8 +28,6 @@ interface Token {
   tokenId: string;
   headers: Record<string, string>;
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function tokenRow(server: TestServer, tokenId: string): Record<string, any> | undefined {
   return server.app.node.db.prepare('SELECT * FROM tokens WHERE id = ?').get(sha256(tokenId)) as Record<string, any> | undefined;
@@ -64,10 +62,6 @@ function logout(server: TestServer, path: string, token: Token): Promise<JsonRes
 
 function readJana(server: TestServer, token: Token): Promise<JsonResponse> {
   return call('GET', `${server.api('customer')}/customers/${DEMO_IDS.customerJana}`, { headers: token.headers });
-}
-
-function invalidParams(response: JsonResponse): any[] {
-  return expectError(response, 400, 'invalid_params_exception').error_data.invalid_params;
 }
 
 function addApplication(server: TestServer, id: string): void {

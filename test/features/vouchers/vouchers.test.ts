@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { janaSession } from '../../support/customers-fixtures.js';
 import { expectError } from '../../support/expect-error.js';
-import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
+import { call, demoPosLogin, demoToken, startTestServer, type TestServer, enterpriseGetter } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
 
 const CAPPUCCINO_REWARD = `de${(0x601).toString(16).padStart(24, '0')}`;
@@ -10,9 +10,12 @@ const DEMO_VOUCHER = `de${(0x701).toString(16).padStart(24, '0')}`;
 
 let server: TestServer;
 let auth: Record<string, string>;
+const get = enterpriseGetter(
+  () => server,
+  () => auth,
+);
 /** A customer-interface token with no customer logged in. */
 let anonymous: Record<string, string>;
-const get = (path: string, headers = auth) => call('GET', `${server.api('enterprise')}${path}`, { headers });
 const reason = (response: Awaited<ReturnType<typeof call>>) => expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0];
 
 beforeAll(async () => {

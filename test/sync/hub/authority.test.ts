@@ -18,6 +18,8 @@ import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/proto
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
 import { createFeedCompaction, createStoreSync } from '../../../src/root/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../../support/server.js';
+import { hex } from '../../support/ids.js';
+import { count } from '../../support/node-reads.js';
 
 const EVA = DEMO_IDS.customerEva;
 const PETR = DEMO_IDS.customerPetr;
@@ -33,10 +35,8 @@ let storeSync: SyncParts;
 let pushing: { node_name: string; node_secret: string };
 let ids = 0;
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const newId = () => `${hex(hub.clock.now(), 12)}${hex((ids += 1), 14)}`;
 const stampAt = (ms: number) => `${hex(ms, 12)}-${hex(ids % 0xffff, 4)}-${ORIGIN}`;
-const count = (server: TestServer, sql: string, ...params: unknown[]) => (server.app.node.db.prepare(sql).get(...params) as { n: number }).n;
 const points = (server: TestServer, customerId: string) => server.app.node.ledgers.balancesAt(customerId, server.clock.now()).pointsMilli;
 
 interface Options {

@@ -16,6 +16,8 @@ import { ROW_PROTOCOL } from '../../../src/sync/protocol/protocol.js';
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../../src/root/wiring.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../../support/server.js';
+import { hex } from '../../support/ids.js';
+import { count } from '../../support/node-reads.js';
 
 const ATTACKER_ORIGIN = 'a77ac4e1';
 const EVA = DEMO_IDS.customerEva;
@@ -27,9 +29,7 @@ let honest: TestServer;
 let honestSync: SyncParts;
 let attacker: { node_name: string; node_secret: string };
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const stamp = (aheadMs = 0, origin = ATTACKER_ORIGIN) => `${hex(Date.now() + aheadMs, 12)}-0000-${origin}`;
-const count = (server: TestServer, sql: string, ...params: unknown[]) => (server.app.node.db.prepare(sql).get(...params) as { n: number }).n;
 
 interface Change {
   entity: string;

@@ -5,7 +5,6 @@
  * trying every code (each is kept as its hash under a key beside the database,
  * src/auth/node-key.ts). Read from the files, as a thief would.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,17 +13,11 @@ import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { runRound } from '../../../src/sync/store/agent.js';
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../../src/root/wiring.js';
-import { basic, call, demoPosLogin, demoToken, startTestServer, tempDir, TestClock, type TestServer } from '../../support/server.js';
+import { call, demoPosLogin, demoToken, startTestServer, tempDir, TestClock, type TestServer } from '../../support/server.js';
+import { hourlyBasic, md5, sha256, utcHour } from '../../support/credentials.js';
 
 const HOUR_MS = 3_600_000;
 const BACK_OFFICE_PASSWORD = 'back-office-secret-1';
-const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-function hourlyBasic(login: string, password: string, at: number): Record<string, string> {
-  const hour = new Date(at).toISOString().slice(0, 13).replace(/[-T]/g, '');
-  return basic(login, sha256(md5(password) + hour));
-}
 
 let clock: TestClock;
 let hub: TestServer;
@@ -130,7 +123,7 @@ describe("a store's database file", () => {
       clock.advance(HOUR_MS);
     }
     // The hub still answers the hourly scheme; the store, which never holds the hash, does not.
-    const backOffice = hourlyBasic('back-office', BACK_OFFICE_PASSWORD, clock.now());
+    const backOffice = hourlyBasic('back-office', BACK_OFFICE_PASSWORD, utcHour(clock.now()));
     expect((await call('GET', `${hub.api('enterprise')}/customer-external-applications`, { headers: backOffice })).status).toBe(200);
     expect((await call('GET', `${store.api('enterprise')}/customer-external-applications`, { headers: backOffice })).status).toBe(401);
 
