@@ -40,7 +40,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { CustomerLedgers } from '../../src/loyalty/customer-ledgers.js';
 import { databaseFile } from '../../src/root/node.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
-import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from '../support/cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, seconds } from './report.js';
 import { hex } from '../support/ids.js';

@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { databaseFile } from '../../src/root/node.js';
-import { benchDir, demoBearer, demoHubFolder, startHub } from './cluster.js';
+import { benchDir, demoBearer, demoHubFolder, startHub } from '../support/cluster.js';
 import { line, seconds } from './report.js';
 import { hex } from '../support/ids.js';
 

@@ -34,7 +34,8 @@ import { loadDemo } from '../../src/demo/demo.js';
 import { createRecommendations } from '../../src/features/recommendations/index.js';
 import type { RequestContext } from '../../src/http/endpoint.js';
 import { databaseFile, openNode } from '../../src/root/node.js';
-import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
+import { BIN } from '../support/cli.js';
+import { benchDir, demoBearer, spawnServer } from '../support/cluster.js';
 import { line, rate, seconds, verdict } from './report.js';
 import { generatedCustomerId as customerId, generatedProductId as productId, hex } from '../support/ids.js';
 

@@ -43,7 +43,7 @@ import { runRound } from '../../src/sync/store/agent.js';
 import { NodeClocks } from '../../src/sync/hub/node-clocks.js';
 import { createStoreSync } from '../../src/root/wiring.js';
 import { buildBaseline, checkoutCommit } from './baseline-build.js';
-import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from '../support/cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 import { hex } from '../support/ids.js';
 
