@@ -12,6 +12,7 @@ import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, TestClock, type JsonResponse, type TestServer } from '../../support/server.js';
 import { sha256 } from '../../support/credentials.js';
+import { janaSession } from '../../support/customers-fixtures.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';
@@ -418,5 +419,78 @@ describe('auth-token on a hub', () => {
       200,
     );
     expect(hub.app.node.db.prepare('SELECT count(*) AS n FROM outbox').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('auth-token', () => {
+  let server: TestServer;
+  const clock = new TestClock();
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+  });
+  afterAll(() => server.close());
+
+  const issue = (token: { tokenId: string; headers: Record<string, string> }, type: string) =>
+    call('GET', `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}&token_type=${type}`, {
+      headers: token.headers,
+    });
+  const redeem = (token: { tokenId: string; headers: Record<string, string> }, body: Record<string, unknown>) =>
+    call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/authentication-token-login`, { headers: token.headers, body });
+
+  it('type 1 is six alphanumeric characters, type 2 six digits, each with a request id and validity', async () => {
+    const token = await janaSession(server);
+    const alphanumeric = await issue(token, '1');
+    expect(alphanumeric.body.data.authentication_token).toMatch(/^[A-Z0-9]{6}$/);
+    const numeric = await issue(token, '2');
+    expect(numeric.body.data).toMatchObject({
+      authentication_token: expect.stringMatching(/^\d{6}$/),
+      token_request_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+      valid_to: expect.any(String),
+    });
+  });
+
+  it('an unknown application answers 400 not_found', async () => {
+    const token = await janaSession(server);
+    const response = await call(
+      'GET',
+      `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=ffffffffffffffffffffffffff`,
+      { headers: token.headers },
+    );
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'external_application_id',
+      reason: 'not_found',
+    });
+  });
+
+  it('signs another token in once; a second use answers already_used, a wrong code not_found', async () => {
+    const issued = (await issue(await janaSession(server), '2')).body.data;
+    const other = await demoToken(server);
+    const wrongCode = issued.authentication_token === '000000' ? '111111' : '000000';
+    const wrong = await redeem(other, { token: wrongCode, token_request_id: issued.token_request_id });
+    expect(expectError(wrong, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('not_found');
+    const first = await redeem(other, { token: issued.authentication_token, token_request_id: issued.token_request_id });
+    expect(first.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+    const again = await redeem(await demoToken(server), { token: issued.authentication_token, token_request_id: issued.token_request_id });
+    expect(expectError(again, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('already_used');
+  });
+
+  it('a code past auth.auth_token_ttl_seconds answers expired', async () => {
+    const issued = (await issue(await janaSession(server), '1')).body.data;
+    clock.advance(301_000);
+    const late = await redeem(await demoToken(server), { token: issued.authentication_token, token_request_id: issued.token_request_id });
+    expect(expectError(late, 400, 'invalid_params_exception').error_data.invalid_params[0].reason).toBe('expired');
+  });
+
+  it('is also served on the enterprise interface, for a POS holding a Bearer token', async () => {
+    const token = await janaSession(server);
+    const response = await call(
+      'GET',
+      `${server.api('enterprise')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}&token_type=2`,
+      {
+        headers: await demoPosLogin(server),
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.data.authentication_token).toMatch(/^\d{6}$/);
   });
 });

@@ -304,3 +304,76 @@ describe('send-password-setup-email is rate-limited', () => {
     expect((await fromAddress(target, 'nobody@example.com', '203.0.113.2')).status).toBe(204);
   });
 });
+
+describe('send-password-setup-email', () => {
+  let smtp: SmtpReceiver;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+  });
+  afterAll(() => smtp.close());
+
+  const request = async (server: TestServer, email: string) => {
+    const token = await demoToken(server);
+    return call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/send-password-setup-email`, {
+      headers: token.headers,
+      body: { email },
+    });
+  };
+
+  it('sends the setup link through the configured SMTP server', async () => {
+    const server = await startTestServer({
+      config: { 'mail.smtp_url': `${smtp.url}?ignoreTLS=true`, 'mail.password_setup_url': 'https://shop.example/set-password' },
+    });
+    try {
+      expect((await request(server, demoCredentials.customer_email)).status).toBe(204);
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.to).toEqual([demoCredentials.customer_email]);
+      const body = smtp.received[0]!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      expect(body).toMatch(/https:\/\/shop\.example\/set-password\?token=[0-9a-f]{64}/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without SMTP writes the message to the spool folder', async () => {
+    const server = await startTestServer();
+    try {
+      expect((await request(server, demoCredentials.customer_email)).status).toBe(204);
+      const spool = join(server.dataDir, 'mail-spool');
+      const files = readdirSync(spool);
+      expect(files).toHaveLength(1);
+      expect(readFileSync(join(spool, files[0]!), 'utf8')).toContain(`To: ${demoCredentials.customer_email}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a store with a hub queues the mail as a command and sends nothing itself', async () => {
+    const server = await startTestServer({ config: { 'hub.url': 'http://127.0.0.1:9', 'mail.smtp_url': `${smtp.url}?ignoreTLS=true` } });
+    const sentBefore = smtp.received.length;
+    try {
+      expect((await request(server, demoCredentials.customer_email)).status).toBe(204);
+      expect(smtp.received.length).toBe(sentBefore);
+      const queued = server.app.node.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'tokens.send-password-setup-email'").get() as {
+        n: number;
+      };
+      expect(queued.n).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an unknown e-mail answers 204 and sends nothing, a malformed one invalid_value_format, an unreachable SMTP server 503', async () => {
+    const server = await startTestServer({ config: { 'mail.smtp_url': 'smtp://127.0.0.1:9?ignoreTLS=true' } });
+    try {
+      expect((await request(server, 'nobody@example.com')).status).toBe(204);
+      expect(expectError(await request(server, 'not-an-email'), 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+        name: 'email',
+        reason: 'invalid_value_format',
+      });
+      expectError(await request(server, demoCredentials.customer_email), 503, 'service_unavailable_exception');
+    } finally {
+      await server.close();
+    }
+  });
+});

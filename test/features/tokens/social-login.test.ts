@@ -309,3 +309,80 @@ describe('social-network-login on a node without social networks', () => {
     });
   });
 });
+
+describe('social-network-login', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'loyaltyd-keys-'));
+  let server: TestServer;
+  let privateKey: CryptoKey;
+  let pemPrivateKey: CryptoKey;
+
+  beforeAll(async () => {
+    const jwks = await generateKeyPair('RS256');
+    privateKey = jwks.privateKey;
+    writeFileSync(join(folder, 'google.jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(jwks.publicKey)), kid: 'k1', alg: 'RS256' }] }));
+    const pem = await generateKeyPair('ES256');
+    pemPrivateKey = pem.privateKey;
+    writeFileSync(join(folder, 'apple.pem'), await exportSPKI(pem.publicKey));
+    server = await startTestServer({
+      config: {
+        social_networks: {
+          google: { keys_file: join(folder, 'google.jwks.json'), issuer: 'https://accounts.example', audience: 'loyalty-app' },
+          apple: { keys_file: join(folder, 'apple.pem'), issuer: 'https://accounts.example', audience: 'loyalty-app' },
+        },
+      },
+    });
+  });
+  afterAll(() => server.close());
+
+  const sign = (
+    claims: Record<string, unknown>,
+    options: { key?: CryptoKey; alg?: string; issuer?: string; audience?: string; expires?: string } = {},
+  ) =>
+    new SignJWT({ email_verified: true, ...claims })
+      .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: 'k1' })
+      .setIssuer(options.issuer ?? 'https://accounts.example')
+      .setAudience(options.audience ?? 'loyalty-app')
+      .setIssuedAt()
+      .setExpirationTime(options.expires ?? '5m')
+      .sign(options.key ?? privateKey);
+
+  const socialLogin = async (networkId: string, jwt: string) => {
+    const token = await demoToken(server);
+    return call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/social-network-login`, {
+      headers: token.headers,
+      body: { social_network_credentials: { social_network_id: networkId, social_network_token: jwt } },
+    });
+  };
+
+  it('a token signed by a key of the network JWKS logs the customer with that e-mail in', async () => {
+    const response = await socialLogin('google', await sign({ email: demoCredentials.customer_email }));
+    expect(response.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+  });
+
+  it('a token verified against a PEM public key logs the customer in too', async () => {
+    const response = await socialLogin('apple', await sign({ email: demoCredentials.customer_email }, { key: pemPrivateKey, alg: 'ES256' }));
+    expect(response.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+  });
+
+  it('a bad signature, an expired token, a wrong audience or issuer answers 401', async () => {
+    const other = (await generateKeyPair('RS256')).privateKey;
+    for (const jwt of [
+      await sign({ email: demoCredentials.customer_email }, { key: other }),
+      await sign({ email: demoCredentials.customer_email }, { expires: '-1m' }),
+      await sign({ email: demoCredentials.customer_email }, { audience: 'someone-else' }),
+      await sign({ email: demoCredentials.customer_email }, { issuer: 'https://evil.example' }),
+    ]) {
+      expectError(await socialLogin('google', jwt), 401, 'unauthorized_exception');
+    }
+  });
+
+  it('an unknown network answers 400 not_found; a verified e-mail of no customer too', async () => {
+    const unknownNetwork = await socialLogin('myspace', await sign({ email: demoCredentials.customer_email }));
+    expect(expectError(unknownNetwork, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ reason: 'not_found' });
+    const nobody = await socialLogin('google', await sign({ email: 'nobody@example.com' }));
+    expect(expectError(nobody, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      reason: 'not_found',
+      value: 'nobody@example.com',
+    });
+  });
+});

@@ -18,6 +18,7 @@ import {
   type TestServerOptions,
 } from '../../support/server.js';
 import { sha256 } from '../../support/credentials.js';
+import { janaSession } from '../../support/customers-fixtures.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';
@@ -675,5 +676,135 @@ describe('POST /tokens is rate-limited', () => {
     const refused = await fromAddress(target, '203.0.113.99');
     expectError(refused, 429, 'too_many_requests_exception');
     expect(refused.headers.get('retry-after')).toBe('3600');
+  });
+});
+
+describe('tokens', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('POST /tokens answers 201 with a token id, the application named at the top level or inside setup', async () => {
+    for (const body of [
+      { device: { device_id: 'a' }, setup: {}, external_application_id: APP },
+      { device: { device_id: 'b' }, setup: { external_application_id: APP } },
+    ]) {
+      const response = await call('POST', `${server.api('customer')}/tokens`, { headers: basic(demoCredentials.api_user, ''), body });
+      expect(response.status).toBe(201);
+      expect(response.body.data.token_id).toMatch(/^[0-9a-f]{40}$/);
+    }
+  });
+
+  it('POST /tokens without an application, where the chain has two, answers required; with an unknown one not_found', async () => {
+    server.app.node.writes.write(null, (tx) =>
+      tx.insert('external_applications', { id: 'ab00000000000000000000a003', name: 'Second app', state: 1 }),
+    );
+    const missing = await call('POST', `${server.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { device: {}, setup: {} },
+    });
+    expect(expectError(missing, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'external_application_id',
+      reason: 'required',
+    });
+    const unknown = await call('POST', `${server.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { device: {}, setup: {}, external_application_id: 'ffffffffffffffffffffffffff' },
+    });
+    expect(expectError(unknown, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'external_application_id',
+      reason: 'not_found',
+    });
+  });
+
+  it('POST /tokens without a device answers required', async () => {
+    const response = await call('POST', `${server.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { setup: { external_application_id: APP } },
+    });
+    expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'device', reason: 'required' });
+  });
+
+  it('PUT /tokens/{id} stores the new setup and push token; another token in the path answers 403', async () => {
+    const mine = await demoToken(server);
+    const other = await demoToken(server);
+    const update = await call('PUT', `${server.api('customer')}/tokens/${mine.tokenId}`, {
+      headers: mine.headers,
+      body: { setup: { language_id: 'cs', allowed_gps: true }, push_token: 'push-1' },
+    });
+    expect(update.status).toBe(204);
+    const row = tokenRow(server, mine.tokenId)!;
+    expect(JSON.parse(row.setup as string)).toMatchObject({ language_id: 'cs', allowed_gps: true, external_application_id: APP });
+    expect(row.push_token).toBe('push-1');
+    const foreign = await call('PUT', `${server.api('customer')}/tokens/${other.tokenId}`, { headers: mine.headers, body: { setup: {} } });
+    expectError(foreign, 403, 'forbidden_exception');
+  });
+
+  it('login by card and by email answer the customer id; a wrong password or unknown card 401', async () => {
+    const token = await demoToken(server);
+    const url = `${server.api('customer')}/tokens/${token.tokenId}/actions/login`;
+    const byCard = await call('POST', url, {
+      headers: token.headers,
+      body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password },
+    });
+    expect(byCard.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+    const byEmail = await call('POST', url, {
+      headers: token.headers,
+      body: { login_type: 'email', login_value: demoCredentials.customer_email.toUpperCase(), password: demoCredentials.customer_password },
+    });
+    expect(byEmail.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+    expectError(
+      await call('POST', url, {
+        headers: token.headers,
+        body: { login_type: 'card', login_value: demoCredentials.customer_card, password: 'wrong' },
+      }),
+      401,
+      'unauthorized_exception',
+    );
+    expectError(
+      await call('POST', url, { headers: token.headers, body: { login_type: 'card', login_value: '999', password: 'x' } }),
+      401,
+      'unauthorized_exception',
+    );
+    const badType = await call('POST', url, { headers: token.headers, body: { login_type: 'phone', login_value: '1', password: 'x' } });
+    expect(expectError(badType, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
+      name: 'login_type',
+      reason: 'not_allowed_value',
+    });
+  });
+
+  it('logout answers 204 and the token is no customer session any more', async () => {
+    const token = await janaSession(server);
+    expect(tokenRow(server, token.tokenId)!.customer_id).toBe(DEMO_IDS.customerJana);
+    expect((await call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers })).status).toBe(204);
+    expect(tokenRow(server, token.tokenId)!.customer_id).toBeNull();
+    const authToken = await call('GET', `${server.api('customer')}/tokens/${token.tokenId}/actions/auth-token?external_application_id=${APP}`, {
+      headers: token.headers,
+    });
+    expectError(authToken, 403, 'forbidden_exception');
+  });
+
+  it('each token write adds one change-feed row per changed record and one outbox command in store mode', async () => {
+    const count = (table: string) => (server.app.node.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const before = { changes: count('changes'), outbox: count('outbox') };
+    const token = await janaSession(server);
+    await call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers });
+    expect({ changes: count('changes') - before.changes, outbox: count('outbox') - before.outbox }).toEqual({ changes: 3, outbox: 3 });
+    const kinds = server.app.node.db.prepare('SELECT kind FROM outbox ORDER BY seq DESC LIMIT 3').all() as { kind: string }[];
+    expect(kinds.map((row) => row.kind).reverse()).toEqual(['tokens.create', 'tokens.login', 'tokens.logout']);
+  });
+});
+
+describe('tokens in hub mode', () => {
+  it('writes queue no outbox command on the hub', async () => {
+    const hub = await startTestServer({ config: { mode: 'hub' } });
+    try {
+      await janaSession(hub);
+      expect((hub.app.node.db.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n).toBe(0);
+    } finally {
+      await hub.close();
+    }
   });
 });
