@@ -528,16 +528,18 @@ export async function customerSession(node: NodeProcess): Promise<{ tokenId: str
   return token;
 }
 
-/* The benchmarks' processes: hubs, stores and baselines known by the URL they print, and in-process stores' config, on temp folders. */
+/* The benchmarks' processes: hubs, stores and baselines known by the URL they print, in-process stores' config, temp folders. */
 
 const made: string[] = [];
-// A full run writes several GB of databases; they go when the bench process ends.
-process.once('exit', () => {
-  for (const folder of made) rmSync(folder, { recursive: true, force: true });
-});
 
 /** A temp folder for a bench's data, in `parent` (the system's temp folder by default), removed when the bench process exits. */
 export function benchDir(name: string, parent = tmpdir()): string {
+  // A full run writes several GB of databases; they go when the bench process ends.
+  if (made.length === 0) {
+    process.once('exit', () => {
+      for (const folder of made) rmSync(folder, { recursive: true, force: true });
+    });
+  }
   const folder = mkdtempSync(join(parent, `loyaltyd-bench-${name}-`));
   made.push(folder);
   return folder;
