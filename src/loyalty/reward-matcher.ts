@@ -6,7 +6,7 @@
  * whole units each condition matches and what the matching lines cost. It is the one
  * evaluator of rewards: recommendations weigh every reward with it, accept-payment prices
  * the automated rewards and the vouchers named with it (evaluate), and
- * test/unit/reward-evaluation.test.ts holds it to a brute-force statement of the rules.
+ * test/loyalty/reward-evaluation.test.ts holds it to a brute-force statement of the rules.
  *
  * The sums live in typed arrays kept from call to call and stamped with the call (and the
  * line) that last wrote them, so a call clears nothing and allocates one list. Stamps are

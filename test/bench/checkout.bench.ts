@@ -27,9 +27,11 @@ import { createApp } from '../../src/root/app.js';
 import { DEMO_IDS, loadDemo } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/root/node.js';
 import pino from 'pino';
-import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
+import { BIN } from '../support/cli.js';
+import { benchDir, demoBearer, spawnServer } from '../support/cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, peakRss } from './report.js';
+import { generatedCustomerId as customerId, generatedProductId as productId, hex } from '../support/ids.js';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
@@ -40,9 +42,6 @@ const WARM_UP_SECONDS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-const customerId = (i: number) => `b0${hex(i, 24)}`;
-const productId = (i: number) => `b1${hex(i, 24)}`;
 const cardNumber = (i: number) => String(4_000_000_000_000 + i);
 
 export async function run(): Promise<void> {

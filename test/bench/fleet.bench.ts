@@ -40,9 +40,10 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { BalanceReader } from '../../src/loyalty/balance-reader.js';
 import { databaseFile } from '../../src/root/node.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
-import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from '../support/cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, seconds } from './report.js';
+import { hex } from '../support/ids.js';
 
 const STORES = Number(process.env.BENCH_FLEET_STORES ?? 10);
 const BILLS_PER_DAY = Number(process.env.BENCH_FLEET_BILLS ?? 150);
@@ -56,7 +57,6 @@ const STORE_SCRIPT = fileURLToPath(new URL('./fleet-store.ts', import.meta.url))
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 const PARTS = new Set((process.env.BENCH_FLEET_PARTS ?? 'week,soak').split(','));
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const customerId = (i: number) => `f0${hex(i, 24)}`;
 const cardNumber = (i: number) => String(5_000_000_000_000 + i);
 

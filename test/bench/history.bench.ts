@@ -8,13 +8,13 @@
  */
 import Database from 'better-sqlite3';
 import { databaseFile } from '../../src/root/node.js';
-import { benchDir, demoBearer, demoHubFolder, startHub } from './cluster.js';
+import { benchDir, demoBearer, demoHubFolder, startHub } from '../support/cluster.js';
 import { line, seconds } from './report.js';
+import { hex } from '../support/ids.js';
 
 const PURCHASES = Number(process.env.BENCH_HISTORY_PURCHASES ?? 1_000_000);
 const CUSTOMERS = 100_000;
 const READS = 200;
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const customerId = (i: number) => `c0${hex(i, 24)}`;
 
 export async function run(): Promise<void> {

@@ -19,7 +19,7 @@ import { databaseFile } from '../../src/root/node.js';
 import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/root/store.js';
-import { addNode, benchDir, demoBearer, demoHubFolder, startHub, storeConfig } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, startHub, storeConfig } from '../support/cluster.js';
 import { line } from './report.js';
 
 const BILLS = Number(process.env.BENCH_HOUSE_BILLS ?? 1000);

@@ -13,7 +13,8 @@ import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { openDatabase } from '../../src/db/open.js';
 import { databaseFile } from '../../src/root/node.js';
-import { benchDir, BIN } from './cluster.js';
+import { BIN } from '../support/cli.js';
+import { benchDir } from '../support/cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 
 const COUNT = Number(process.env.BENCH_IMPORT_CUSTOMERS ?? 1_000_000);

@@ -34,8 +34,10 @@ import { loadDemo } from '../../src/demo/demo.js';
 import { createRecommendations } from '../../src/features/recommendations/index.js';
 import type { RequestContext } from '../../src/http/endpoint.js';
 import { databaseFile, openNode } from '../../src/root/node.js';
-import { benchDir, BIN, demoBearer, spawnServer } from './cluster.js';
+import { BIN } from '../support/cli.js';
+import { benchDir, demoBearer, spawnServer } from '../support/cluster.js';
 import { line, rate, seconds, verdict } from './report.js';
+import { generatedCustomerId as customerId, generatedProductId as productId, hex } from '../support/ids.js';
 
 const BILLS = Number(process.env.BENCH_BILLS ?? 1_000_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50_000);
@@ -50,9 +52,6 @@ const BUNDLES = 150;
 const DAYS = 365;
 const FIRST_DAY = Date.UTC(2025, 10, 1);
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-const customerId = (i: number) => `b0${hex(i, 24)}`;
-const productId = (i: number) => `b1${hex(i, 24)}`;
 const groupId = (i: number) => `b2${hex(i, 24)}`;
 const brandId = (i: number) => `b9${hex(i, 24)}`;
 const storeId = (i: number) => `ba${hex(i, 24)}`;

@@ -43,8 +43,9 @@ import { runRound } from '../../src/sync/store/agent.js';
 import { NodeClocks } from '../../src/sync/hub/node-clocks.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { buildBaseline, checkoutCommit } from './baseline-build.js';
-import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from './cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from '../support/cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
+import { hex } from '../support/ids.js';
 
 const COMMANDS = Number(process.env.BENCH_SYNC_COMMANDS ?? 100_000);
 const CUSTOMERS = Number(process.env.BENCH_SYNC_CUSTOMERS ?? 1_000_000);
@@ -331,7 +332,6 @@ function operation(i: number, paymentTime: string): { path: string; body: unknow
   };
 }
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const poolCustomerId = (i: number) => `b0${hex(i, 24)}`;
 const poolCardNumber = (i: number) => String(6_000_000_000_000 + i);
 

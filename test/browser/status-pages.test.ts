@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { Cluster, newToken, posLogin, waitFor, type StoreProcess } from '../support/cluster.js';
+import { Cluster, newToken, posLogin, type StoreProcess } from '../support/cluster.js';
+import { waitFor } from '../support/wait.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
 import { call } from '../support/server.js';
 

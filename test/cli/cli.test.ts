@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,21 +11,16 @@ import { openDatabase } from '../../src/db/open.js';
 import { DEMO_IDS, DEMO_PROGRAM as PROGRAM_FILE, demoCredentials } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/root/node.js';
 import { BIN, cliEnv, runCli, runCliJson } from '../support/cli.js';
-import { basic, bearer, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { basic, bearer, call, demoPosLogin, startTestServer, type TestServer } from '../support/server.js';
+import { tempFolders } from '../support/temp-folders.js';
 
-const folders: string[] = [];
+const { newFolder, removeFolders } = tempFolders('loyaltyd-cli-');
 const servers: TestServer[] = [];
 
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  removeFolders();
 });
-
-function newFolder(): string {
-  const folder = tempDir('loyaltyd-cli-');
-  folders.push(folder);
-  return folder;
-}
 
 const HUB = { LOYALTYD_MODE: 'hub' };
 

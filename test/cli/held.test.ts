@@ -13,13 +13,13 @@ import { databaseFile } from '../../src/root/node.js';
 import { PROTOCOL_VERSION } from '../../src/sync/protocol/protocol.js';
 import { runCli, runCliJson } from '../support/cli.js';
 import { basic, call, startTestServer, tempDir } from '../support/server.js';
+import { hex } from '../support/ids.js';
 
 const HUB = { LOYALTYD_MODE: 'hub' };
 const EVA = DEMO_IDS.customerEva;
 const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
 const ORIGIN = 'abcd1234';
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 /** The id the first operation makes: its 5000-point record at the hub once released. */
 const POINTS_ID = `${hex(Date.now(), 12)}00000000000041`;
 const UNKNOWN_CUSTOMER = `${hex(Date.now(), 12)}00000000000077`;

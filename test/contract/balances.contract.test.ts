@@ -2,18 +2,18 @@
  * Contract of the operations issue 18 adds, as test/support/contract-rows.ts checks them:
  * create-voucher and the wallet's overviews against the 2021 file, the credit resource
  * against today's spec (the 2021 file has none). Each answer in each interface that serves
- * it, and its refusals. Behaviour: test/cli/imported-loyalty-loop, test/http/credits-resource.
+ * it, and its refusals. Behaviour: test/cli/imported-loyalty-loop, test/features/credits/credits.
  *
  * | operation                                          | served | behaviour (test/…)               |
  * |----------------------------------------------------|--------|----------------------------------|
  * | POST /rewards/{id}/actions/create-voucher          | E C    | cli/imported-loyalty-loop, sync  |
  * | GET /wallet/actions/points-overview                | E C    | cli/imported-loyalty-loop        |
- * | GET /wallet/actions/credits-overview               | E C    | http/credits-resource, sync      |
+ * | GET /wallet/actions/credits-overview               | E C    | features/credits, sync           |
  * | GET /wallet/actions/points-expiration-overview     | E C    | here                             |
  * | GET /wallet/actions/credits-expiration-overview    | E C    | here                             |
- * | GET /credits, /credits/{id} (today's spec)         | E C    | http/credits-resource            |
- * | POST /credits/actions/{deposit,reduce}-credits     | E only | http/credits-resource, sync      |
- * | POST /credits/actions/transfer-credits             | E only | http/credits-resource            |
+ * | GET /credits, /credits/{id} (today's spec)         | E C    | features/credits                 |
+ * | POST /credits/actions/{deposit,reduce}-credits     | E only | features/credits, sync           |
+ * | POST /credits/actions/transfer-credits             | E only | features/credits                 |
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';

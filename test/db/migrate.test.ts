@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OLDER_CHANGES_SQL } from '../../src/db/change-feed.js';
@@ -7,21 +7,16 @@ import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
 import { databaseFile, openNode } from '../../src/root/node.js';
 import { runCli, runCliJson } from '../support/cli.js';
-import { TestClock, tempDir } from '../support/server.js';
+import { TestClock } from '../support/server.js';
+import { tempFolders } from '../support/temp-folders.js';
 
-const folders: string[] = [];
+const { newFolder, removeFolders } = tempFolders('loyaltyd-migrate-');
 const databases: Db[] = [];
 
 afterEach(() => {
   for (const db of databases.splice(0)) if (db.open) db.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  removeFolders();
 });
-
-function newFolder(): string {
-  const folder = tempDir('loyaltyd-migrate-');
-  folders.push(folder);
-  return folder;
-}
 
 function open(file: string): Db {
   const db = openDatabase(file);

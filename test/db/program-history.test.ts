@@ -3,7 +3,6 @@
  * every node keeps each version of the program with the instant it came into force
  * (src/db/migrations/0020-program-history.ts), whichever way the program row changed there.
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
@@ -13,25 +12,20 @@ import type { RowChange } from '../../src/db/write-path.js';
 import { PROGRAM_ROW_ID, ProgramRepo, VERSION_IN_FORCE_SQL } from '../../src/loyalty/program.repo.js';
 import { ProgramService } from '../../src/loyalty/program.service.js';
 import { openNode, type Node } from '../../src/root/node.js';
-import { TestClock, tempDir } from '../support/server.js';
+import { TestClock } from '../support/server.js';
+import { tempFolders } from '../support/temp-folders.js';
 
 const MONDAY = Date.UTC(2026, 10, 2, 9, 0, 0);
 const WEDNESDAY = Date.UTC(2026, 10, 4, 9, 0, 0);
 const HOUR = 3_600_000;
 
 const opened: { close(): void }[] = [];
-const folders: string[] = [];
+const { newFolder, removeFolders } = tempFolders('loyaltyd-program-history-');
 
 afterEach(() => {
   for (const node of opened.splice(0)) node.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  removeFolders();
 });
-
-function newFolder(): string {
-  const folder = tempDir('loyaltyd-program-history-');
-  folders.push(folder);
-  return folder;
-}
 
 function open(mode: 'hub' | 'store', clock: TestClock): Node {
   const node = openNode({ data_dir: newFolder(), mode }, clock.now);

@@ -1,9 +1,9 @@
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
 import { databaseFile, openNode, type Node } from '../../src/root/node.js';
 import { decodeHlc } from '../../src/core/hlc.js';
-import { TestClock, tempDir } from '../support/server.js';
+import { TestClock } from '../support/server.js';
+import { tempFolders } from '../support/temp-folders.js';
 
 interface ChangeRow {
   seq: number;
@@ -27,18 +27,12 @@ interface OutboxRow {
 const START = Date.UTC(2026, 4, 17, 9, 30, 0);
 
 const opened: Node[] = [];
-const folders: string[] = [];
+const { newFolder, removeFolders } = tempFolders('loyaltyd-write-path-');
 
 afterEach(() => {
   for (const node of opened.splice(0)) if (node.db.open) node.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  removeFolders();
 });
-
-function newFolder(): string {
-  const folder = tempDir('loyaltyd-write-path-');
-  folders.push(folder);
-  return folder;
-}
 
 function open(mode: 'store' | 'hub', clock = new TestClock(START), dataDir = newFolder()): Node {
   const node = openNode({ data_dir: dataDir, mode }, clock.now);

@@ -5,13 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../src/demo/demo.js';
 import { basic, call, demoPosLogin, demoToken, startTestServer, type JsonResponse, type TestServer } from '../support/server.js';
-import { expectError } from '../support/expect-error.js';
+import { expectError, invalidParams } from '../support/expect-error.js';
 
 /** The `invalid_params` of a 400 answer. */
-function invalidParams(response: JsonResponse): any[] {
-  return expectError(response, 400, 'invalid_params_exception').error_data.invalid_params;
-}
-
 const UNKNOWN_ID = '0123456789abcdef0123456789';
 
 describe('the HTTP frame', () => {

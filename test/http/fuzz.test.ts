@@ -11,7 +11,6 @@
  * The requests are drawn from a seed (printed with any finding); `LOYALTYD_FUZZ_SEED=<n>`
  * replays or varies a run. The walk is sequential, so a seed replays the same sequence.
  */
-import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
@@ -21,6 +20,7 @@ import { CORPUS } from '../support/fuzz-corpus.js';
 import { bodyText, Known, mutated, pathValue, queryString, Random, rawBody, seedOf, tweaked, valueOf } from '../support/fuzz-inputs.js';
 import { basic, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { specOperations, type Operation } from '../support/spec-operations.js';
+import { hourlyBasic, utcHour } from '../support/credentials.js';
 
 const SEED = Number(process.env.LOYALTYD_FUZZ_SEED ?? 20);
 const REQUESTS_PER_OPERATION = 25;
@@ -57,18 +57,6 @@ const known = new Known(
   [demoCredentials.pos_login, demoCredentials.customer_password, demoCredentials.customer_email, 'GLOBAL', 'cs', 'en'],
 );
 
-/** The deprecated hourly Basic header of the demo user switched to it (DESIGN §4). */
-function hourlyBasic(now: number): Record<string, string> {
-  const hour = new Date(now).toISOString().slice(0, 13).replace(/[-T]/g, '');
-  const md5 = createHash('md5').update(demoCredentials.pos_password).digest('hex');
-  return basic(
-    demoCredentials.legacy_basic_login,
-    createHash('sha256')
-      .update(md5 + hour)
-      .digest('hex'),
-  );
-}
-
 beforeAll(async () => {
   server = await startTestServer();
   const token = await demoToken(server);
@@ -81,7 +69,8 @@ beforeAll(async () => {
   if (login.status !== 200) throw new Error(`customer login failed: ${await login.text()}`);
   credentials = {
     enterprise: await demoPosLogin(server),
-    'legacy-basic': hourlyBasic(server.clock.now()),
+    // The demo user switched to the deprecated hourly Basic scheme.
+    'legacy-basic': hourlyBasic(demoCredentials.legacy_basic_login, demoCredentials.pos_password, utcHour(server.clock.now())),
     customer: token.headers,
     'anonymous-token': (await demoToken(server)).headers,
     'api-user': basic(demoCredentials.api_user, ''),

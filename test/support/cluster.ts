@@ -7,20 +7,24 @@
  * at the URL they were given). `close()` kills every process the cluster started, and
  * the exit hook does so too should the test process end first.
  *
+ * The benchmarks start their hubs, stores and baselines here too (`spawnServer`, `startHub`).
+ *
  * Like test/support/cli.ts this runs dist/: `npm test` builds first; alone, run
  * `npx tsc -p tsconfig.json` before.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { demoCredentials } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
 import { checksumTables } from '../../src/sync/protocol/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
 import { BIN, cliEnv, runCli } from './cli.js';
+import { sleep, waitFor } from './wait.js';
 import { basic, bearer, call } from './server.js';
 
 export interface TableChecksum {
@@ -63,32 +67,6 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Polls `probe` until it returns a value other than undefined/false, or throws naming what
- * it waited for and the last thing it saw.
- */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  { timeoutMs = 30_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-      last = value;
-    } catch (error) {
-      last = error instanceof Error ? error.message : error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-    await sleep(intervalMs);
-  }
 }
 
 export interface NodeOptions {
@@ -548,4 +526,95 @@ export async function customerSession(node: NodeProcess): Promise<{ tokenId: str
   });
   if (response.status !== 200) throw new Error(`customer login at ${node.name} answered ${response.status}: ${JSON.stringify(response.body)}`);
   return token;
+}
+
+/* The benchmarks' processes: hubs, stores and baselines known by the URL they print, in-process stores' config, temp folders. */
+
+const made: string[] = [];
+
+/** A temp folder for a bench's data, in `parent` (the system's temp folder by default), removed when the bench process exits. */
+export function benchDir(name: string, parent = tmpdir()): string {
+  // A full run writes several GB of databases; they go when the bench process ends.
+  if (made.length === 0) {
+    process.once('exit', () => {
+      for (const folder of made) rmSync(folder, { recursive: true, force: true });
+    });
+  }
+  const folder = mkdtempSync(join(parent, `loyaltyd-bench-${name}-`));
+  made.push(folder);
+  return folder;
+}
+
+function cliOutput(args: string[], env: Record<string, string> = {}): string {
+  return execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+/** A hub's folder with the demo chain loaded (a folder records the kind of node it was made for). */
+export function demoHubFolder(hubDir: string): void {
+  cliOutput(['demo', '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
+}
+
+/** A `loyaltyd serve` (or baseline server) process, known by the URL it prints. */
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node ARGS` and resolves once it prints `serving http://…`. BENCH_SERVER_NODE_FLAGS
+ * adds flags to its node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile a daemon under a bench's load).
+ */
+export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /serving (http:\/\/\S+)/.exec(seen);
+      if (match) {
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        resolve({ url: match[1]!, pid: child.pid!, stop: () => new Promise((done) => child.once('exit', () => done()).kill('SIGTERM')) });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+export function startHub(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return spawnServer([BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn', ...env });
+}
+
+/** The demo POS user's Bearer token from a node serving the demo data. */
+export async function demoBearer(url: string): Promise<string> {
+  const response = await fetch(`${url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      user_external_application_id: demoCredentials.external_application_id,
+      login: demoCredentials.pos_login,
+      password: demoCredentials.pos_password,
+    }),
+  });
+  return ((await response.json()) as { data: { bearer_token: string } }).data.bearer_token;
+}
+
+export function storeConfig(dataDir: string, hubUrl: string, node: { node_name: string; node_secret: string }): Config {
+  return loadConfig({
+    env: {},
+    overrides: {
+      mode: 'store',
+      data_dir: dataDir,
+      'hub.url': hubUrl,
+      'node.name': node.node_name,
+      'node.secret': node.node_secret,
+      'log.level': 'silent',
+    },
+  });
+}
+
+export function addNode(hubDir: string, name: string): { node_name: string; node_secret: string } {
+  return JSON.parse(cliOutput(['nodes', 'add', '--name', name, '--data-dir', hubDir, '--json'])) as { node_name: string; node_secret: string };
 }

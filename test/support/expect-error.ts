@@ -15,3 +15,8 @@ export function expectError(response: JsonResponse, status: number, exception: s
   });
   return response.body.error;
 }
+
+/** The invalid_params of a 400 invalid_params_exception answer. */
+export function invalidParams(response: JsonResponse): any[] {
+  return expectError(response, 400, 'invalid_params_exception').error_data.invalid_params;
+}

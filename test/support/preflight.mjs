@@ -3,7 +3,7 @@
  * `npm test` starts here: the Debian packages the tests need beside node_modules. The browser
  * tests drive Debian's chromium (test/browser/), the TLS tests make their certificates with
  * openssl (test/support/certificates.ts), and a store whose clock runs ahead runs under
- * libfaketime (test/sync/store-clock-ahead.test.ts). Run as root, the missing ones are
+ * libfaketime (test/sync/store/clock-ahead.test.ts). Run as root, the missing ones are
  * installed with apt-get; otherwise it stops at once with the line that installs them.
  */
 import { execFileSync } from 'node:child_process';

@@ -99,6 +99,14 @@ export async function call(
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
+/**
+ * GET on a node's enterprise interface with a file's own server and headers, read when called
+ * (they are made in its beforeAll); a call may pass other headers.
+ */
+export function enterpriseGetter(server: () => TestServer, headers: () => Record<string, string>) {
+  return (path: string, as: Record<string, string> = headers()) => call('GET', `${server().api('enterprise')}${path}`, { headers: as });
+}
+
 export function basic(user: string, secret: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` };
 }

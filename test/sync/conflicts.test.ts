@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
-import { Cluster, posLogin, waitFor, type StoreProcess } from '../support/cluster.js';
+import { Cluster, posLogin, type StoreProcess } from '../support/cluster.js';
+import { waitFor } from '../support/wait.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
 import { call } from '../support/server.js';
 import { createCard } from '../support/sync-writes.js';

@@ -16,10 +16,10 @@ import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
 import { runRound, type RoundOutcome } from '../../src/sync/store/agent.js';
 import { PROTOCOL_VERSION } from '../../src/sync/protocol/protocol.js';
-import type { SyncParts } from '../../src/sync/store/sync-parts.js';
-import { createStoreSync } from '../../src/root/store.js';
 import { foldedPoints } from '../support/ledger-oracle.js';
-import { basic, call, demoPosLogin, startTestServer, TestClock, type TestServer } from '../support/server.js';
+import { basic, call, TestClock } from '../support/server.js';
+import { hex } from '../support/ids.js';
+import { startInProcessCluster, type InProcessCluster, type InProcessStore } from '../support/in-process-cluster.js';
 
 const STORES = 3;
 /** The store whose clock runs ten minutes ahead of the hub's and the other stores'. */
@@ -66,18 +66,7 @@ interface Scenario {
   hostile: { shape: HostileShape; store: number; customer: CustomerId; at: number };
 }
 
-interface Store {
-  name: string;
-  server: TestServer;
-  sync: SyncParts;
-  credentials: { node_name: string; node_secret: string };
-  pos: Record<string, string>;
-}
-
-interface Cluster {
-  hub: TestServer;
-  stores: Store[];
-}
+type Store = InProcessStore;
 
 const storeIndex = fc.integer({ min: 0, max: STORES - 1 });
 const customer = fc.constantFrom(...CUSTOMERS);
@@ -112,55 +101,20 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   }),
 });
 
-async function startCluster(): Promise<Cluster> {
-  // The hub settles customer states when a step says so, not on its timer between steps.
-  const hub = await startTestServer({ config: { mode: 'hub', 'sync.settle_interval_seconds': 3600 }, clock: new TestClock(T0) });
-  const cluster: Cluster = { hub, stores: [] };
-  try {
-    for (let index = 0; index < STORES; index += 1) {
-      const credentials = hub.app.services.nodes.add(`store-${index}`);
-      const server = await startTestServer({
-        demo: false,
-        clock: new TestClock(T0 + (index === AHEAD_STORE ? AHEAD_MS : 0)),
-        config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
-      });
-      cluster.stores.push({
-        name: credentials.node_name,
-        server,
-        sync: createStoreSync(server.app.node, server.config, server.clock.now)!,
-        credentials,
-        pos: {},
-      });
-    }
-    for (const store of cluster.stores) {
-      expect(await runRound(store.sync, store.server.clock.now)).toMatchObject({ ok: true, bootstrapped: true });
-      store.pos = await demoPosLogin(store.server);
-    }
-    return cluster;
-  } catch (error) {
-    await closeCluster(cluster);
-    throw error;
-  }
-}
-
-async function closeCluster(cluster: Cluster): Promise<void> {
-  await Promise.all(
-    cluster.stores.map(async (store) => {
-      await store.sync.client.close();
-      await store.server.close();
-    }),
-  );
-  await cluster.hub.close();
-}
-
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+/** Three stores, one with its clock ahead of the others. */
+const startCluster = () =>
+  startInProcessCluster({
+    stores: STORES,
+    hubClock: new TestClock(T0),
+    storeClock: (index) => new TestClock(T0 + (index === AHEAD_STORE ? AHEAD_MS : 0)),
+  });
 
 /**
  * A round at a store: an honest store's commands are all applied, none rejected or held, and
  * the hub brings the stamps of the store ahead back to its own time, so that none of its point
  * records is stamped past its tolerance.
  */
-async function round({ hub }: Cluster, store: Store): Promise<RoundOutcome> {
+async function round({ hub }: InProcessCluster, store: Store): Promise<RoundOutcome> {
   const outcome = await runRound(store.sync, store.server.clock.now);
   expect(outcome, `a round at ${store.name}`).toMatchObject({ ok: true, rejected: 0, held: 0 });
   const future = hex(hub.clock.now() + hub.config.sync.max_clock_skew_seconds * 1000 + 1, 12);
@@ -172,7 +126,7 @@ async function round({ hub }: Cluster, store: Store): Promise<RoundOutcome> {
 }
 
 /** The hostile command of a shape, stamped at the hub's time in the store's own origin, and the id of the record it would make. */
-function hostileCommand(cluster: Cluster, hostile: Scenario['hostile']) {
+function hostileCommand(cluster: InProcessCluster, hostile: Scenario['hostile']) {
   const now = cluster.hub.clock.now();
   const stamp = `${hex(now, 12)}-0000-${cluster.stores[hostile.store]!.server.app.node.identity.nodeId}`;
   const recordId = `${hex(now, 12)}${hex(0xbad, 14)}`;
@@ -221,7 +175,7 @@ const HOSTILE_RESULT: Record<HostileShape, { status: string; reason: unknown }> 
 };
 
 /** Pushes the hostile command with the store's node credentials, in a generation of its own; returns the id of the record it would make. */
-async function pushHostile(cluster: Cluster, hostile: Scenario['hostile']): Promise<string> {
+async function pushHostile(cluster: InProcessCluster, hostile: Scenario['hostile']): Promise<string> {
   const { credentials } = cluster.stores[hostile.store]!;
   const { recordId, command } = hostileCommand(cluster, hostile);
   const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
@@ -238,13 +192,13 @@ async function pushHostile(cluster: Cluster, hostile: Scenario['hostile']): Prom
 }
 
 /** Runs one step; adds to `honest` (points in thousandths, by customer) what the API accepted. */
-async function perform(cluster: Cluster, step: Step, honest: Map<string, number>, bills: { count: number }): Promise<void> {
+async function perform(cluster: InProcessCluster, step: Step, honest: Map<string, number>, bills: { count: number }): Promise<void> {
   const add = (customerId: string, milli: number) => honest.set(customerId, (honest.get(customerId) ?? 0) + milli);
   switch (step.kind) {
     case 'assign': {
       const store = cluster.stores[step.store]!;
       const answer = await call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, {
-        headers: store.pos,
+        headers: store.auth,
         body: { customer_id: step.customer, amount: step.points },
       });
       expect(answer.status, JSON.stringify(answer.body)).toBe(204);
@@ -257,7 +211,7 @@ async function perform(cluster: Cluster, step: Step, honest: Map<string, number>
       const known = store.server.app.node.balances.balancesAt(step.customer, store.server.clock.now()).pointsMilli / 1000;
       const points = Math.min(MAX_REDUCE, Math.max(1, Math.floor((known * step.share) / 100)));
       const answer = await call('POST', `${store.server.api('enterprise')}/points/actions/reduce-points`, {
-        headers: store.pos,
+        headers: store.auth,
         body: { customer_id: step.customer, amount: points },
       });
       if (answer.status === 400) {
@@ -282,7 +236,7 @@ async function perform(cluster: Cluster, step: Step, honest: Map<string, number>
       };
       const paidAt = new Date(store.server.clock.now()).toISOString().slice(0, 19).replace('T', ' ');
       const answer = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
-        headers: store.pos,
+        headers: store.auth,
         body: {
           store_id: DEMO_IDS.storeCentral,
           cashdesk_number: 1 + step.store,
@@ -310,7 +264,7 @@ const pendingCommands = (store: Store) =>
   store.server.app.node.db.prepare("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get() as number;
 
 /** Rounds at every store until each has pushed its outbox and a pass pulls nothing new. */
-async function syncToRest(cluster: Cluster): Promise<void> {
+async function syncToRest(cluster: InProcessCluster): Promise<void> {
   for (let pass = 0; pass < PASSES_TO_REST; pass += 1) {
     let pulled = 0;
     for (const store of cluster.stores) pulled += (await round(cluster, store)).pulled;
@@ -325,7 +279,7 @@ async function syncToRest(cluster: Cluster): Promise<void> {
  * their sum. The hub's records fold to the same (test/support/ledger-oracle.ts), and every
  * store reads the hub's balances, credit included.
  */
-function expectConverged({ hub, stores }: Cluster, opening: ReadonlyMap<string, number>, honest: ReadonlyMap<string, number>): void {
+function expectConverged({ hub, stores }: InProcessCluster, opening: ReadonlyMap<string, number>, honest: ReadonlyMap<string, number>): void {
   for (const customerId of CUSTOMERS) {
     const expected = opening.get(customerId)! + (honest.get(customerId) ?? 0);
     expect(foldedPoints(hub.app.node.db, customerId, hub.clock.now()), `${customerId} folded from the hub's records`).toBe(expected);
@@ -363,7 +317,7 @@ async function runScenario({ steps, late, hostile }: Scenario): Promise<void> {
     }
     expect(hub.app.held!.list().map((command) => command.command_id)).toEqual(hostile.shape === 'billion' ? ['hostile-billion'] : []);
   } finally {
-    await closeCluster(cluster);
+    await cluster.close();
   }
 }
 

@@ -12,12 +12,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { builderKey } from '../../src/features/recommendations/profile-keys.js';
-import { Cluster, posLogin, waitFor, type NodeProcess } from '../support/cluster.js';
+import { Cluster, posLogin, type NodeProcess } from '../support/cluster.js';
+import { waitFor } from '../support/wait.js';
 import { call } from '../support/server.js';
+import { demoId, demoProductCode } from '../support/ids.js';
 
-const id = (n: number) => `de${n.toString(16).padStart(24, '0')}`;
-const [E, F, C, , S, N] = [0x301, 0x302, 0x303, 0x304, 0x305, 0x306].map(id) as [string, string, string, string, string, string];
-const code = (productId: string) => `859000${parseInt(productId.slice(2), 16)}`;
+const [E, F, C, , S, N] = [0x301, 0x302, 0x303, 0x304, 0x305, 0x306].map(demoId) as [string, string, string, string, string, string];
 const EVA_CARD = '2000000000031';
 
 let cluster: Cluster;
@@ -34,7 +34,7 @@ afterAll(() => cluster?.close());
 async function buy(node: NodeProcess, products: string[], card?: string): Promise<void> {
   bills += 1;
   const items = products.map((product, index) => ({
-    plu_ids: [{ list_code: 'GLOBAL', code: code(product) }],
+    plu_ids: [{ list_code: 'GLOBAL', code: demoProductCode(product) }],
     quantity: 1,
     price: 40,
     paid_amount: 40,

@@ -14,7 +14,8 @@ import { runRound } from '../../src/sync/store/agent.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { makePki, type TestPki } from '../support/certificates.js';
-import { freePort, NodeProcess, waitFor } from '../support/cluster.js';
+import { freePort, NodeProcess } from '../support/cluster.js';
+import { waitFor } from '../support/wait.js';
 import { startTestServer, tempDir, TestClock, type TestServer } from '../support/server.js';
 
 let dir: string;

@@ -2,21 +2,14 @@
  * Every error answer is built in the catalogue (src/core/errors.ts, and src/core/sync-errors.ts
  * for the sync protocol's), so the README's tables can be checked against it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../support/source-files.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const CATALOGUE = ['core/errors.ts', 'core/sync-errors.ts'];
-
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 describe('the error catalogue', () => {
   it('is the one place an AppError is built', () => {

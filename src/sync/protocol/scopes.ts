@@ -11,7 +11,7 @@
  *   until they are acknowledged and older than `retention.local_days`. The feed and the
  *   snapshot send a store none.
  *
- * A table missing here fails the test of this list (test/unit/scopes.test.ts), so a new
+ * A table missing here fails the test of this list (test/sync/protocol/scopes.test.ts), so a new
  * table is placed on purpose.
  */
 import type { Db } from '../../db/open.js';

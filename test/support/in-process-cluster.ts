@@ -1,0 +1,100 @@
+/**
+ * A hub with the demo chain and stores in this process, each a real server over its own
+ * SQLite file, syncing over real HTTP in rounds the test drives rather than on a timer: the
+ * cluster of the sync tests that decide what each node holds at each step. (The cluster of
+ * `loyaltyd serve` processes, which sync on their own, is test/support/cluster.ts.)
+ */
+import { rmSync } from 'node:fs';
+import { expect } from 'vitest';
+import { runRound, type RoundOutcome } from '../../src/sync/store/agent.js';
+import type { SyncParts } from '../../src/sync/store/sync-parts.js';
+import { createStoreSync } from '../../src/root/store.js';
+import { freePort } from './cluster.js';
+import { demoPosLogin, startTestServer, tempDir, type TestClock, type TestServer } from './server.js';
+
+export interface InProcessStore {
+  name: string;
+  server: TestServer;
+  sync: SyncParts;
+  credentials: { node_name: string; node_secret: string };
+  /** The demo POS user's Bearer header at this store. */
+  auth: Record<string, string>;
+}
+
+export interface InProcessCluster {
+  /** Throws while the hub is stopped. */
+  readonly hub: TestServer;
+  stores: InProcessStore[];
+  /** Closes the hub; its folder and port stay for `restartHub`. */
+  stopHub(): Promise<void>;
+  restartHub(): Promise<void>;
+  /** One sync round of `store`: push, then pull. */
+  round(store: InProcessStore): Promise<RoundOutcome>;
+  close(): Promise<void>;
+}
+
+export interface InProcessClusterOptions {
+  /** How many stores (default 2), each bootstrapped by a first round. */
+  stores?: number;
+  hubClock?: TestClock;
+  /** The clock of the store with this index; each its own real-time clock unless given. */
+  storeClock?: (index: number) => TestClock | undefined;
+}
+
+export async function startInProcessCluster(options: InProcessClusterOptions = {}): Promise<InProcessCluster> {
+  const hubDir = tempDir();
+  const port = await freePort();
+  // The hub settles customer states when a test says so (settleStates), not on its timer
+  // between a test's rounds, so that the rounds decide what each node holds.
+  const hubConfig = { mode: 'hub', 'sync.settle_interval_seconds': 3600 };
+  let hub: TestServer | undefined = await startTestServer({ config: hubConfig, dataDir: hubDir, port, clock: options.hubClock });
+  const stores: InProcessStore[] = [];
+  const cluster: InProcessCluster = {
+    get hub() {
+      if (!hub) throw new Error('the hub is down');
+      return hub;
+    },
+    stores,
+    stopHub: async () => {
+      await hub?.close();
+      hub = undefined;
+    },
+    restartHub: async () => {
+      hub = await startTestServer({ config: hubConfig, dataDir: hubDir, port, demo: false, clock: options.hubClock });
+    },
+    round: (store) => runRound(store.sync, store.server.clock.now),
+    close: async () => {
+      for (const store of stores) {
+        await store.sync.client.close();
+        await store.server.close();
+      }
+      await hub?.close();
+      rmSync(hubDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    },
+  };
+  try {
+    for (let index = 0; index < (options.stores ?? 2); index += 1) {
+      const credentials = cluster.hub.app.services.nodes.add(`store-${index}`);
+      const server = await startTestServer({
+        demo: false,
+        clock: options.storeClock?.(index),
+        config: { 'hub.url': cluster.hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
+      });
+      stores.push({
+        name: credentials.node_name,
+        server,
+        sync: createStoreSync(server.app.node, server.config, server.clock.now)!,
+        credentials,
+        auth: {},
+      });
+    }
+    for (const store of stores) {
+      expect(await cluster.round(store)).toMatchObject({ ok: true, bootstrapped: true });
+      store.auth = await demoPosLogin(store.server);
+    }
+    return cluster;
+  } catch (error) {
+    await cluster.close();
+    throw error;
+  }
+}

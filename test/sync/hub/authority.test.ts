@@ -1,0 +1,585 @@
+/**
+ * The hub owns the truth (DESIGN §5 "Authority"): a store with a valid node secret pushes
+ * protocol-2 commands, the hub runs each operation again through the same feature code and
+ * writes its own rows. Rows a store sends are never written as sent; an operation its node had
+ * no right to make is rejected and listed; one past the node's limits is held, counted
+ * nowhere, until an operator releases it; a stamp from the future is brought back to the
+ * hub's clock and the skew listed. A real hub, a real store, HTTP between them.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDS, DEMO_PROGRAM, demoCredentials } from '../../../src/demo/demo.js';
+import { hashPassword } from '../../../src/auth/passwords.js';
+import { sha256Hex } from '../../../src/auth/secrets.js';
+import { schemaVersion } from '../../../src/db/migrate.js';
+import { basePath } from '../../../src/http/interfaces.js';
+import { runRound } from '../../../src/sync/store/agent.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/protocol.js';
+import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
+import { createFeedCompaction } from '../../../src/root/hub.js';
+import { createStoreSync } from '../../../src/root/store.js';
+import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../../support/server.js';
+import { hex } from '../../support/ids.js';
+import { count } from '../../support/node-reads.js';
+
+const EVA = DEMO_IDS.customerEva;
+const PETR = DEMO_IDS.customerPetr;
+const JANA = DEMO_IDS.customerJana;
+const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
+const ORIGIN = 'a0717e01';
+const YEAR_MS = 365 * 86_400_000;
+
+let hub: TestServer;
+let hubDir: string;
+let store: TestServer;
+let storeSync: SyncParts;
+let pushing: { node_name: string; node_secret: string };
+let ids = 0;
+
+const newId = () => `${hex(hub.clock.now(), 12)}${hex((ids += 1), 14)}`;
+const stampAt = (ms: number) => `${hex(ms, 12)}-${hex(ids % 0xffff, 4)}-${ORIGIN}`;
+const points = (server: TestServer, customerId: string) => server.app.node.balances.balancesAt(customerId, server.clock.now()).pointsMilli;
+
+interface Options {
+  at?: number;
+  principal?: Record<string, unknown>;
+  ids?: string[];
+  params?: Record<string, string>;
+  changes?: unknown[];
+}
+
+/** A protocol-2 command: the API call a store served, as its write path queues it (src/core/operations.ts). */
+function operation(seq: number, kind: string, body: unknown, options: Options = {}) {
+  const at = options.at ?? hub.clock.now();
+  const principal = options.principal ?? { kind: 'user', userId: POS_USER, scheme: 'bearer' };
+  return {
+    seq,
+    command_id: `${kind}-${seq}-${ids}`,
+    kind,
+    payload: {},
+    changes: options.changes ?? [],
+    hlc: stampAt(at),
+    operation: {
+      call: { iface: 'enterprise', input: { params: options.params ?? {}, query: {}, body }, principal },
+      as_of: at,
+      ids: options.ids ?? [newId()],
+    },
+  };
+}
+
+/** A command as protocol 1 carried it: only the rows it wrote. */
+function rows(seq: number, kind: string, changes: { entity: string; entity_id: string; op: string; row: Record<string, unknown> | null }[]) {
+  const hlc = stampAt(hub.clock.now());
+  return {
+    seq,
+    command_id: `${kind}-${seq}-${ids}`,
+    kind,
+    payload: {},
+    hlc,
+    changes: changes.map((change) => ({
+      ...change,
+      hlc,
+      row: change.row && { ...change.row, hlc, last_change: new Date(hub.clock.now()).toISOString() },
+    })),
+  };
+}
+
+async function push(generation: string, commands: unknown[], protocol = PROTOCOL_VERSION) {
+  const pushed = await call('POST', `${hub.url}/sync/v1/commands`, {
+    headers: {
+      ...basic(pushing.node_name, pushing.node_secret),
+      'x-loyaltyd-protocol': String(protocol),
+      'x-loyaltyd-schema': String(schemaVersion()),
+    },
+    body: { generation, commands },
+  });
+  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+  return pushed.body as {
+    results: { seq: number; status: string; reason: string | null; rows?: { entity: string; row: Record<string, unknown> }[] }[];
+    clock_skew_ms?: number;
+  };
+}
+
+beforeAll(async () => {
+  hubDir = tempDir();
+  hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir });
+  // The node pushing by hand serves the airport store only.
+  pushing = hub.app.services.nodes.add('store-pushing', [DEMO_IDS.storeAirport]);
+  const credentials = hub.app.services.nodes.add('store-honest', [DEMO_IDS.storeAirport]);
+  store = await startTestServer({
+    demo: false,
+    config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
+  });
+  storeSync = createStoreSync(store.app.node, store.config, store.clock.now)!;
+  expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, bootstrapped: true });
+});
+
+afterAll(async () => {
+  await storeSync?.client.close();
+  await store?.close();
+  await hub?.close();
+  rmSync(hubDir, { recursive: true, force: true });
+});
+
+describe('a store pushing rows in protocol 2', () => {
+  it('has every row-shaped attack refused and listed, nothing of it anywhere, and the honest operation behind them applied', async () => {
+    // A point record the honest store made: its rows travel as an operation the hub ran again.
+    const assigned = await call('POST', `${store.api('enterprise')}/points/actions/assign-points`, {
+      headers: await demoPosLogin(store),
+      body: { customer_id: EVA, amount: 50 },
+    });
+    expect(assigned.status).toBe(204);
+    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, pushed: 1, rejected: 0, held: 0 });
+    const made = store.app.node.db.prepare('SELECT id, points_milli FROM point_records WHERE customer_id = ? ORDER BY hlc DESC LIMIT 1').get(EVA) as {
+      id: string;
+      points_milli: number;
+    };
+    expect(count(hub, 'SELECT count(*) AS n FROM point_records WHERE id = ? AND points_milli = 50000', made.id)).toBe(1);
+    const eva = () => hub.app.node.db.prepare('SELECT email, password_hash FROM customers WHERE id = ?').get(EVA);
+    const evaBefore = eva();
+    const balanceBefore = points(hub, EVA);
+
+    const record = (id: string, milli: number) => ({
+      id,
+      customer_id: EVA,
+      kind: 'collection',
+      points_milli: milli,
+      point_type_id: 'manual',
+      partner_id: null,
+      valid_to: null,
+      purchase_id: null,
+      linked_point_id: null,
+      created_at: new Date().toISOString(),
+      state: 1,
+    });
+    const voucher = newId();
+    const user = newId();
+    const results = (
+      await push('row-shaped', [
+        rows(1, 'points.assign', [{ entity: 'point_records', entity_id: made.id, op: 'insert', row: record(made.id, 0) }]),
+        rows(2, 'customers.update', [
+          { entity: 'customers', entity_id: EVA, op: 'update', row: { id: EVA, email: 'attacker@evil.test', password_hash: 'scrypt$evil' } },
+        ]),
+        rows(3, 'points.assign', [{ entity: 'point_records', entity_id: newId(), op: 'insert', row: record(newId(), 1e12) }]),
+        rows(4, 'vouchers.create', [
+          {
+            entity: 'vouchers',
+            entity_id: voucher,
+            op: 'insert',
+            row: { id: voucher, customer_id: EVA, reward_id: null, code: 'MILLION', value_minor: 100_000_000, state: 1 },
+          },
+        ]),
+        rows(5, 'users.create', [{ entity: 'users', entity_id: user, op: 'insert', row: { id: user, login: 'evil', password_hash: 'x', state: 1 } }]),
+        rows(6, 'rewards.delete', [{ entity: 'rewards', entity_id: 'de000000000000000000000601', op: 'delete', row: null }]),
+        // The same record as an operation: its id is another node's row.
+        operation(
+          7,
+          'points.assign',
+          { customer_id: EVA, amount: 1 },
+          {
+            ids: [made.id],
+            changes: [
+              { entity: 'point_records', entity_id: made.id, op: 'insert', row: record(made.id, 1000), hlc: stampAt(hub.clock.now() + 1000) },
+            ],
+          },
+        ),
+        operation(8, 'points.assign', { customer_id: EVA, amount: 3 }),
+      ])
+    ).results;
+    expect(results.map((result) => [result.seq, result.status])).toEqual([
+      [1, 'rejected'],
+      [2, 'rejected'],
+      [3, 'rejected'],
+      [4, 'rejected'],
+      [5, 'rejected'],
+      [6, 'rejected'],
+      [7, 'rejected'],
+      [8, 'applied'],
+    ]);
+    expect(results.map((result) => result.reason)).toEqual([
+      'a points.assign command carries its operation',
+      'a customers.update command carries its operation',
+      'a points.assign command carries its operation',
+      'a vouchers.create command carries its operation',
+      'a store does not perform users.create',
+      'a store does not perform rewards.delete',
+      expect.stringMatching(/^already_exists: point_records .* is an older row/),
+      null,
+    ]);
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE generation = 'row-shaped' AND status = 'rejected'")).toBe(7);
+
+    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true });
+    for (const server of [hub, store]) {
+      expect(
+        count(server, 'SELECT count(*) AS n FROM point_records WHERE id = ? AND points_milli = 50000', made.id),
+        'the record another store made',
+      ).toBe(1);
+      expect(count(server, 'SELECT count(*) AS n FROM point_records WHERE points_milli >= 1000000000')).toBe(0);
+      expect(count(server, 'SELECT count(*) AS n FROM vouchers WHERE id = ?', voucher)).toBe(0);
+      expect(count(server, "SELECT count(*) AS n FROM users WHERE login = 'evil'")).toBe(0);
+      expect(count(server, "SELECT count(*) AS n FROM rewards WHERE id = 'de000000000000000000000601'")).toBe(1);
+    }
+    expect(eva()).toEqual(evaBefore);
+    expect(points(hub, EVA)).toBe(balanceBefore + 3000);
+    expect(points(store, EVA)).toBe(points(hub, EVA));
+  });
+});
+
+describe('a store registering a customer', () => {
+  it('may set her password hashed as every node hashes, and no hash of other parameters', async () => {
+    const registered = (seq: number, hash: string) => {
+      const id = newId();
+      return rows(seq, 'customers.create', [
+        { entity: 'customers', entity_id: id, op: 'insert', row: { id, email: `new${seq}@example.com`, password_hash: hash, state: 1 } },
+      ]);
+    };
+    const unbounded = `scrypt$16384$1$200000$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+    const { results } = await push('registrations', [registered(1, unbounded), registered(2, await hashPassword('a password'))]);
+    expect(results[0]).toMatchObject({ status: 'rejected', reason: 'a password hash of other parameters than the hub writes' });
+    expect(results[1]!.reason ?? '').not.toContain('password hash');
+  });
+});
+
+describe('a store logging customer-app tokens in', () => {
+  const API_USER = `de${(0x103).toString(16).padStart(24, '0')}`;
+  const anonymous = (id: string) => ({
+    id,
+    api_user_id: API_USER,
+    external_application_id: DEMO_IDS.app,
+    device: '{}',
+    setup: '{}',
+    push_token: null,
+    customer_id: null,
+    state: 1,
+  });
+
+  it('is refused and listed, and the hub answers the token as logged in as no one', async () => {
+    const secret = 'a-token-id-the-store-chose';
+    const id = sha256Hex(secret);
+    const other = sha256Hex('another-token-id');
+    const logins = [
+      rows(1, 'tokens.create', [{ entity: 'tokens', entity_id: id, op: 'insert', row: anonymous(id) }]),
+      rows(2, 'tokens.update', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), customer_id: EVA } }]),
+      rows(3, 'tokens.login', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), customer_id: EVA } }]),
+      rows(4, 'tokens.create', [{ entity: 'tokens', entity_id: other, op: 'insert', row: { ...anonymous(other), customer_id: EVA } }]),
+    ];
+    newId(); // The honest update behind them is stamped after the token's creation.
+    const honest = rows(5, 'tokens.update', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), push_token: 'honest' } }]);
+    const { results } = await push('token-logins', [...logins, honest]);
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      ['applied', null],
+      ['rejected', `tokens ${id} is logged in by the hub, not by a store`],
+      ['rejected', 'a store does not perform tokens.login'],
+      ['rejected', 'a token starts anonymous: the hub logs it in'],
+      ['applied', null],
+    ]);
+    expect(hub.app.node.db.prepare('SELECT customer_id, push_token FROM tokens WHERE id = ?').get(id)).toEqual({
+      customer_id: null,
+      push_token: 'honest',
+    });
+    expect(count(hub, 'SELECT count(*) AS n FROM tokens WHERE id = ?', other)).toBe(0);
+    const read = await call('GET', `${hub.api('customer')}/points`, { headers: basic(demoCredentials.api_user, secret) });
+    expect(read.status).toBe(403);
+  });
+
+  it('asked of the hub, is made there for a token the hub holds, and only for one', async () => {
+    const token = await call('POST', `${hub.api('customer')}/tokens`, {
+      headers: basic(demoCredentials.api_user, ''),
+      body: { device: { device_id: 'app' }, setup: { language_id: 'en' }, external_application_id: DEMO_IDS.app },
+    });
+    expect(token.status, JSON.stringify(token.body)).toBe(201);
+    const tokenId = sha256Hex(token.body.data.token_id as string);
+    const ask = (principal: Record<string, unknown>, password = demoCredentials.customer_password) =>
+      call('POST', `${hub.url}/sync/v1/sessions${basePath('customer')}/tokens/${token.body.data.token_id}/actions/login`, {
+        headers: {
+          ...basic(pushing.node_name, pushing.node_secret),
+          'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+          'x-loyaltyd-schema': String(schemaVersion()),
+          'x-loyaltyd-principal': Buffer.from(JSON.stringify(principal)).toString('base64url'),
+        },
+        body: { login_type: 'email', login_value: demoCredentials.customer_email, password },
+      });
+    const asToken = { kind: 'token', apiUserId: API_USER, tokenId, customerId: null };
+    expect((await ask({ ...asToken, tokenId: sha256Hex('made-up') })).status).toBe(404);
+    expect((await ask({ kind: 'user', userId: POS_USER, scheme: 'bearer' })).status).toBe(403);
+    expect((await ask({ ...asToken, apiUserId: newId() })).status).toBe(401);
+    expect((await ask(asToken, 'wrong password')).status).toBe(401);
+    expect(hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(tokenId)).toBeNull();
+    const made = await ask(asToken);
+    expect(made.body).toEqual({ data: { customer_id: JANA } });
+    expect(hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(tokenId)).toBe(JANA);
+  });
+});
+
+describe('a store pushing operations in protocol 2', () => {
+  it('has an assign of a billion points and a bill of a million held, counted nowhere and listed, until the operator releases one', async () => {
+    const petrBefore = points(hub, PETR);
+    const janaBefore = points(hub, JANA);
+    const beans = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 10_000, price: 100, paid_amount: 1_000_000, bill_item_id: 1 };
+    const bill = {
+      store_id: DEMO_IDS.storeAirport,
+      cashdesk_number: 1,
+      card_number: demoCredentials.customer_card,
+      bill: { bill_id: 'MILLION-1', payment_time: '2026-11-20 10:00:00', total_price: 1_000_000, bill_items: [beans], payment_recap: {} },
+    };
+    const { results } = await push('limits', [
+      operation(1, 'points.assign', { customer_id: PETR, amount: 1e9 }),
+      operation(2, 'purchases.send', bill),
+    ]);
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      ['held', expect.stringContaining('1000000000 points given or taken by hand')],
+      ['held', expect.stringMatching(/^\d{6} points earned for customer/)],
+    ]);
+    expect(points(hub, PETR)).toBe(petrBefore);
+    expect(points(hub, JANA)).toBe(janaBefore);
+    expect(count(hub, "SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'MILLION-1'")).toBe(0);
+    expect(hub.app.held!.list().map((held) => held.kind)).toEqual(['points.assign', 'purchases.send']);
+    expect(count(hub, "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'held_command'")).toBeGreaterThanOrEqual(2);
+
+    const [assign] = hub.app.held!.list();
+    hub.app.held!.release(assign!.command_id);
+    expect(points(hub, PETR)).toBe(petrBefore + 1e12);
+    expect(hub.app.held!.list().map((held) => held.kind)).toEqual(['purchases.send']);
+  });
+
+  it('changes nothing for a customer update carrying a password hash or the e-mail of another customer', async () => {
+    const eva = () => hub.app.node.db.prepare('SELECT email, password_hash, first_name FROM customers WHERE id = ?').get(EVA);
+    const before = eva();
+    const { results } = await push('customers', [
+      operation(
+        1,
+        'customers.update',
+        { customer: { personal_information: { email: demoCredentials.customer_email } } },
+        { params: { customer_id: EVA } },
+      ),
+      operation(
+        2,
+        'customers.update',
+        { customer: { personal_information: {} }, password_hash: 'scrypt$16384$8$1$evil' },
+        { params: { customer_id: EVA } },
+      ),
+    ]);
+    expect(results[0]).toMatchObject({ status: 'held', reason: expect.stringContaining('email: already_exists') });
+    expect(results[1]!.status).toBe('applied');
+    expect(eva()).toEqual(before);
+  });
+
+  it("applies a command stamped a year ahead at the hub's time with the skew listed, and one stamped a year back as a late fact", async () => {
+    const now = hub.clock.now();
+    const ahead = operation(1, 'points.assign', { customer_id: EVA, amount: 2 }, { at: now + YEAR_MS });
+    const behind = operation(2, 'points.assign', { customer_id: EVA, amount: 4 }, { at: now - YEAR_MS });
+    const answer = await push('clocks', [ahead, behind]);
+    expect(answer.results.map((result) => result.status)).toEqual(['applied', 'applied']);
+    expect(answer.clock_skew_ms).toBeGreaterThan(YEAR_MS - 60_000);
+    const created = (id: string) => hub.app.node.db.prepare('SELECT created_at FROM point_records WHERE id = ?').pluck().get(id) as string;
+    expect(Date.parse(created(ahead.operation.ids[0]!))).toBe(now);
+    expect(Date.parse(created(behind.operation.ids[0]!))).toBe(now - YEAR_MS);
+    const skew = hub.app.node.db
+      .prepare("SELECT detail FROM sync_conflicts WHERE kind = 'clock_skew' AND entity_id = (SELECT id FROM nodes WHERE name = 'store-pushing')")
+      .pluck()
+      .get() as string;
+    expect(JSON.parse(skew)).toMatchObject({ ahead_seconds: expect.any(Number) });
+    expect(JSON.parse(skew).ahead_seconds).toBeGreaterThan(YEAR_MS / 1000 - 60);
+    // Nothing the hub stamped is from the future.
+    expect(count(hub, 'SELECT count(*) AS n FROM point_records WHERE hlc > ?', stampAt(now + 600_000))).toBe(0);
+  });
+
+  it('rejects an operation of a caller the hub does not know or of a store the node does not serve, and applies the one behind', async () => {
+    const item = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 1, price: 100, paid_amount: 100, bill_item_id: 1 };
+    const bill = {
+      store_id: DEMO_IDS.storeCentral,
+      cashdesk_number: 1,
+      bill: { bill_id: 'NOT-SERVED-1', payment_time: '2026-11-20 10:00:00', total_price: 100, bill_items: [item], payment_recap: {} },
+    };
+    const { results } = await push('rights', [
+      operation(
+        1,
+        'points.assign',
+        { customer_id: EVA, amount: 1 },
+        { principal: { kind: 'user', userId: 'de00000000000000000000ffff', scheme: 'bearer' } },
+      ),
+      operation(2, 'purchases.send', bill),
+      operation(3, 'users.create', { login: 'evil' }),
+      operation(4, 'points.assign', { customer_id: EVA, amount: 1 }),
+    ]);
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      ['rejected', expect.stringContaining('its caller')],
+      ['rejected', `the purchases.send names store ${DEMO_IDS.storeCentral}, which this node does not serve`],
+      ['rejected', 'a store does not perform users.create'],
+      ['applied', null],
+    ]);
+  });
+});
+
+describe('a store whose sale the hub rejects', () => {
+  it('keeps the sale readable as rejected, lists it on both sides, counts its points nowhere, and the command behind it applies', async () => {
+    const auth = await demoPosLogin(store);
+    const janaBefore = points(hub, JANA);
+    // This store's node serves the airport store only; the till names the central one.
+    const sold = await call('POST', `${store.api('enterprise')}/purchases/actions/send-purchase`, {
+      headers: auth,
+      body: {
+        store_id: DEMO_IDS.storeCentral,
+        cashdesk_number: 1,
+        card_number: demoCredentials.customer_card,
+        bill: {
+          bill_id: 'WRONG-STORE-1',
+          payment_time: '2026-11-20 10:00:00',
+          total_price: 500,
+          bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 5, price: 100, paid_amount: 500, bill_item_id: 1 }],
+          payment_recap: {},
+        },
+      },
+    });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    expect(
+      (await call('POST', `${store.api('enterprise')}/points/actions/assign-points`, { headers: auth, body: { customer_id: JANA, amount: 1 } }))
+        .status,
+    ).toBe(204);
+    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, pushed: 2, rejected: 1, held: 0 });
+
+    const purchaseId = sold.body.data.purchase_id as string;
+    expect(count(store, 'SELECT count(*) AS n FROM purchases WHERE id = ?', purchaseId)).toBe(0);
+    expect(count(store, 'SELECT count(*) AS n FROM point_records WHERE purchase_id = ?', purchaseId)).toBe(0);
+    const unapplied = store.app.node.db
+      .prepare('SELECT kind, status, reason, operation FROM unapplied_commands WHERE kind = ?')
+      .get('purchases.send') as Record<string, string>;
+    expect(unapplied).toMatchObject({ status: 'rejected', reason: expect.stringContaining('which this node does not serve') });
+    expect(JSON.parse(unapplied.operation!).call.input.body.bill.bill_id).toBe('WRONG-STORE-1');
+    expect(
+      count(store, "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'rejected_command' AND entity = 'purchases' AND entity_id = ?", purchaseId),
+    ).toBe(1);
+    expect(
+      count(hub, "SELECT count(*) AS n FROM applied_commands WHERE status = 'rejected' AND reason LIKE '%which this node does not serve'"),
+    ).toBeGreaterThanOrEqual(1);
+    expect(count(hub, 'SELECT count(*) AS n FROM purchases WHERE id = ?', purchaseId)).toBe(0);
+    expect(points(hub, JANA)).toBe(janaBefore + 1000);
+    expect(points(store, JANA)).toBe(points(hub, JANA));
+  });
+});
+
+describe('a chain upgrading store by store', () => {
+  it("serves a protocol-1 store for sync.protocol_1_days after the hub's upgrade, and refuses it after", async () => {
+    const legacy = await push('legacy', [rows(1, 'points.assign', [])], ROW_PROTOCOL);
+    expect(legacy.results[0]!.status).toBe('applied');
+    const closed = await startTestServer({ config: { mode: 'hub', 'sync.protocol_1_days': 0 } });
+    try {
+      const node = closed.app.services.nodes.add('store-late');
+      const headers = (protocol: number) => ({
+        ...basic(node.node_name, node.node_secret),
+        'x-loyaltyd-protocol': String(protocol),
+        'x-loyaltyd-schema': String(schemaVersion()),
+      });
+      expect((await call('GET', `${closed.url}/sync/v1/changes?after=0`, { headers: headers(ROW_PROTOCOL) })).status).toBe(409);
+      expect((await call('GET', `${closed.url}/sync/v1/changes?after=0`, { headers: headers(PROTOCOL_VERSION) })).status).toBe(200);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('has a store push the commands it queued before its upgrade in protocol 1, then its own in protocol 2', async () => {
+    const auth = await demoPosLogin(store);
+    const before = points(hub, EVA);
+    for (const amount of [1, 2])
+      expect(
+        (await call('POST', `${store.api('enterprise')}/points/actions/assign-points`, { headers: auth, body: { customer_id: EVA, amount } })).status,
+      ).toBe(204);
+    // The first was queued by the previous version, which wrote no operation.
+    store.app.node.db.prepare('UPDATE outbox SET operation = NULL WHERE seq = (SELECT min(seq) FROM outbox)').run();
+    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, pushed: 2, rejected: 0 });
+    expect(points(hub, EVA)).toBe(before + 3000);
+  });
+});
+
+describe("the limits' totals", () => {
+  it("are forgotten by the hub's compaction once their day is over by more than a day", async () => {
+    const totals = () => count(hub, 'SELECT count(*) AS n FROM node_customer_days');
+    expect(totals()).toBeGreaterThan(0);
+    const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
+    // The day of the operation stamped a year back goes; today's stay.
+    expect((await compaction.run()).limit_days_deleted).toBe(1);
+    expect(totals()).toBeGreaterThan(0);
+    hub.clock.advance(2 * 86_400_000);
+    expect((await compaction.run()).limit_days_deleted).toBeGreaterThan(0);
+    expect(totals()).toBe(0);
+  });
+});
+
+describe('an operation the hub runs again', () => {
+  it('is judged by the program in force at its as-of time', async () => {
+    const judging = await startTestServer({ config: { mode: 'hub' } });
+    try {
+      const node = judging.app.services.nodes.add('store-late');
+      const loadedAt = judging.clock.now();
+      judging.clock.advance(3_600_000);
+      // An hour after the demo program, one whose points are valid 30 days instead of 365.
+      const program = JSON.parse(readFileSync(DEMO_PROGRAM, 'utf8')) as Record<string, unknown>;
+      judging.app.services.program.load({ ...program, point_validity_days: 30 });
+      judging.clock.advance(3_600_000);
+      const before = operation(1, 'points.assign', { customer_id: EVA, amount: 5 }, { at: loadedAt + 1_800_000 });
+      const after = operation(2, 'points.assign', { customer_id: EVA, amount: 5 }, { at: loadedAt + 5_400_000 });
+      const pushed = await call('POST', `${judging.url}/sync/v1/commands`, {
+        headers: {
+          ...basic(node.node_name, node.node_secret),
+          'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+          'x-loyaltyd-schema': String(schemaVersion()),
+        },
+        body: { generation: 'late', commands: [before, after] },
+      });
+      expect(pushed.body.results.map((result: { status: string }) => result.status)).toEqual(['applied', 'applied']);
+      const validDays = (command: typeof before) => {
+        const validTo = judging.app.node.db
+          .prepare('SELECT valid_to FROM point_records WHERE id = ?')
+          .pluck()
+          .get(command.operation.ids[0]) as string;
+        return Math.floor((Date.parse(validTo) - command.operation.as_of) / 86_400_000);
+      };
+      expect(validDays(before)).toBe(365);
+      expect(validDays(after)).toBe(30);
+    } finally {
+      await judging.close();
+    }
+  });
+});
+
+describe('a store sending commands again to a restored hub', () => {
+  const replay = (body: unknown) =>
+    call('POST', `${hub.url}/sync/v1/replay`, {
+      headers: {
+        ...basic(pushing.node_name, pushing.node_secret),
+        'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+        'x-loyaltyd-schema': String(schemaVersion()),
+      },
+      body,
+    });
+
+  it('sends operations, never rows, and has them judged as a push: past the limits held, a record it names and the hub lacks waiting', async () => {
+    const record = {
+      id: newId(),
+      customer_id: PETR,
+      kind: 'collection',
+      points_milli: 1e12,
+      point_type_id: 'manual',
+      partner_id: null,
+      valid_to: null,
+      purchase_id: null,
+      linked_point_id: null,
+      created_at: new Date().toISOString(),
+      state: 1,
+    };
+    const rowsOnly = await replay({
+      changes: [{ entity: 'point_records', entity_id: record.id, op: 'insert', row: record, hlc: stampAt(hub.clock.now()) }],
+    });
+    expect(rowsOnly.status).toBe(400);
+    const before = points(hub, PETR);
+    const billion = operation(1, 'points.assign', { customer_id: PETR, amount: 1e9 });
+    const unknown = operation(2, 'points.assign', { customer_id: newId(), amount: 5 });
+    const answered = await replay({ commands: [billion, unknown] });
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    expect(answered.body.results.map((result: { status: string }) => result.status)).toEqual(['held', 'waiting']);
+    expect(points(hub, PETR)).toBe(before);
+    expect((await replay({ commands: [billion] })).body.results[0]).toMatchObject({ status: 'held' });
+    expect((await replay({ commands: [unknown], final: true })).body.results[0]).toMatchObject({ status: 'held' });
+    expect(count(hub, 'SELECT count(*) AS n FROM held_commands WHERE command_id IN (?, ?)', billion.command_id, unknown.command_id)).toBe(2);
+  });
+});

@@ -1,0 +1,284 @@
+/**
+ * Sync acceptance, real processes: the hub's sync endpoints speak only to registered nodes
+ * with their secret, and only in its protocol version and its schema version or the one
+ * before (DESIGN §5 "Versions"); a push that skips a seq is a protocol error; a node whose
+ * clock runs ahead never fails a round, and the drift shows in `sync status`.
+ */
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaVersion } from '../../../src/db/migrate.js';
+import { demoCredentials } from '../../../src/demo/demo.js';
+import { MIGRATIONS } from '../../../src/db/migrations/index.js';
+import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/protocol.js';
+import { Cluster, type StoreProcess } from '../../support/cluster.js';
+import { waitFor } from '../../support/wait.js';
+import { basic, call } from '../../support/server.js';
+
+let cluster: Cluster;
+let store: StoreProcess;
+
+beforeAll(async () => {
+  cluster = await Cluster.start({ stores: ['kiosk', 'clock'], started: [] });
+  store = cluster.store('kiosk');
+});
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+function headers(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const all: Record<string, string | undefined> = {
+    ...basic(store.credentials.node_name, store.credentials.node_secret),
+    'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+    'x-loyaltyd-schema': String(schemaVersion()),
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+const changes = (requestHeaders: Record<string, string>) =>
+  call('GET', `${cluster.hub.url}/sync/v1/changes?after=0&limit=5`, { headers: requestHeaders });
+
+describe('the sync handshake', () => {
+  it('a registered node with its secret, in the hub protocol and schema version, reads the change feed', async () => {
+    const response = await changes(headers());
+    expect(response.status).toBe(200);
+    expect(response.body.changes).toHaveLength(5);
+  });
+
+  it('a pulled page comes gzipped to a store that accepts gzip, and as it is to one that does not (an earlier release)', async () => {
+    const url = `${cluster.hub.url}/sync/v1/changes?after=0&limit=50`;
+    const plain = await request(url, { headers: headers() });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const text = await plain.body.text();
+    const zipped = await request(url, { headers: headers({ 'accept-encoding': 'gzip' }) });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const bytes = Buffer.from(await zipped.body.arrayBuffer());
+    expect(bytes.length).toBeLessThan(text.length / 2);
+    expect(JSON.parse(gunzipSync(bytes).toString('utf8'))).toEqual(JSON.parse(text));
+  });
+
+  it('a request in another protocol version answers 409 sync_version_mismatch_exception, on every sync endpoint', async () => {
+    // Protocol 1 is served for sync.protocol_1_days after the hub's upgrade (test/sync/hub/authority.test.ts).
+    for (const protocol of [String(PROTOCOL_VERSION + 1), String(ROW_PROTOCOL - 1), 'one', undefined]) {
+      const response = await changes(headers({ 'x-loyaltyd-protocol': protocol }));
+      expect(response.status, `protocol ${protocol}`).toBe(409);
+      expect(response.body.error.exception).toBe('sync_version_mismatch_exception');
+      expect(response.body.error.error_data).toMatchObject({ protocol: PROTOCOL_VERSION });
+    }
+    const wrong = headers({ 'x-loyaltyd-protocol': String(PROTOCOL_VERSION + 1) });
+    expect((await call('GET', `${cluster.hub.url}/sync/v1/snapshot`, { headers: wrong })).status).toBe(409);
+    expect((await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: wrong, body: { generation: 'g', commands: [] } })).status).toBe(409);
+  });
+
+  it('the hub serves its own schema version and those missing at most one change of the replicated tables, and refuses others with 409', async () => {
+    const replicatedChanges = MIGRATIONS.filter((migration) => !migration.local).map((migration) => migration.version);
+    const [beforeLast, last] = replicatedChanges.slice(-2) as [number, number];
+    // The one before the hub's; and one missing the last change of the replicated tables and every local migration since.
+    for (const schema of [schemaVersion() - 1, last - 1]) {
+      expect((await changes(headers({ 'x-loyaltyd-schema': String(schema) }))).status, `schema ${schema}`).toBe(200);
+    }
+    // A store ahead of the hub, and one missing the last two changes of the replicated tables.
+    for (const schema of [schemaVersion() + 1, beforeLast - 1]) {
+      const response = await changes(headers({ 'x-loyaltyd-schema': String(schema) }));
+      expect(response.status, `schema ${schema}`).toBe(409);
+      expect(response.body.error.exception).toBe('sync_version_mismatch_exception');
+    }
+  });
+
+  it('a wrong node secret, an unknown node and no credentials answer 401', async () => {
+    for (const authorization of [basic('kiosk', 'not-the-secret'), basic('nobody', store.credentials.node_secret), { authorization: undefined }]) {
+      const response = await changes(headers(authorization));
+      expect(response.status, JSON.stringify(authorization)).toBe(401);
+    }
+  });
+
+  it('a push that skips a seq answers 409 sync_sequence_gap_exception and applies nothing', async () => {
+    const command = { seq: 2, command_id: 'gap-command', kind: 'events.create', payload: {}, changes: [], hlc: '000000000001-0000-test' };
+    const response = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
+      headers: headers(),
+      body: { generation: 'gap-test', commands: [command] },
+    });
+    expect(response.status).toBe(409);
+    expect(response.body.error).toMatchObject({ exception: 'sync_sequence_gap_exception', error_data: { expected_seq: 1, got_seq: 2 } });
+    expect(cluster.hub.count('SELECT count(*) AS n FROM applied_commands')).toBe(0);
+  });
+
+  it("a protocol-1 replay is checked row by row as that protocol's commands are, a protocol-2 store's rows are refused, and a snapshot tells a store that never pushed that the hub holds none of it", async () => {
+    const stamp = `${Date.now().toString(16).padStart(12, '0')}-0000-kioskreplay`;
+    const storeRow = { id: 'de0000000000000000000000f1', hlc: stamp, last_change: new Date().toISOString() };
+    const rows = { changes: [{ entity: 'stores', entity_id: storeRow.id, op: 'insert', row: storeRow, hlc: stamp }] };
+    expect((await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers(), body: rows })).status).toBe(400);
+    const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
+      headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }),
+      body: rows,
+    });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toEqual({ applied: 0, rejected: [{ entity: 'stores', entity_id: storeRow.id, reason: 'a store does not write stores' }] });
+    expect(cluster.hub.count('SELECT count(*) AS n FROM stores WHERE id = ?', storeRow.id)).toBe(0);
+    const empty = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
+      headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }),
+      body: { changes: [] },
+    });
+    expect(empty.status).toBe(400);
+    const snapshot = await fetch(`${cluster.hub.url}/sync/v1/snapshot?format=columns`, { headers: headers() });
+    const header = JSON.parse((await snapshot.text()).split('\n')[0]!) as Record<string, unknown>;
+    expect(header.node_through).toBe('');
+  });
+
+  it('a store given a wrong node secret keeps serving, answers /health 503 with the reason, says in sync status the hub answered 401, and tells a POS it has no data yet', async () => {
+    const impostor = store;
+    impostor.serveArgs = ['--hub-url', cluster.hub.url, '--node-name', 'kiosk', '--node-secret', 'not-the-secret'];
+    await impostor.start();
+    await waitFor('a failed round', () => impostor.peekStatus().last_error !== null);
+    const health = await call('GET', `${impostor.url}/health`);
+    expect(health.status).toBe(503);
+    expect(health.body.status).toBe('degraded');
+    expect(health.body.reasons).toEqual([
+      expect.stringMatching(
+        /^never bootstrapped from its hub, so it holds no data yet: the hub refuses this node's name or secret \(it answered 401/,
+      ),
+    ]);
+    const status = await impostor.syncStatus();
+    expect(status).toMatchObject({ reachable: true, last_error_status: 401, last_error: expect.stringMatching(/^hub answered 401/) });
+    expect(status.feed.cursor).toBeNull();
+    const login = await call('POST', `${impostor.url}/rest-api/enterprise-interface/v1.0/users/actions/login`, {
+      body: {
+        user_external_application_id: demoCredentials.external_application_id,
+        login: demoCredentials.pos_login,
+        password: demoCredentials.pos_password,
+      },
+    });
+    expect(login.status).toBe(503);
+    expect(login.body.error).toMatchObject({
+      exception: 'service_unavailable_exception',
+      detail: expect.stringMatching(/^This store holds no data yet: it has not bootstrapped from its hub/),
+    });
+  });
+});
+
+/** Every number in a JSON value whose key mentions drift. */
+function driftValues(value: unknown, key = ''): number[] {
+  if (typeof value === 'number') return /drift/i.test(key) ? [value] : [];
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([inner, child]) => driftValues(child, `${key}.${inner}`));
+  return [];
+}
+
+describe('clocks', () => {
+  // Up to sync.max_clock_skew_seconds (300) ahead a fast clock is a clock, further a stamp from
+  // the future that would win every last-writer-wins comparison: the hub brings it back to its
+  // own time and lists the skew (src/sync/hub/hub-operations.ts).
+  it('a change stamped four minutes ahead (a node whose clock runs fast) is applied everywhere, rounds keep succeeding, and sync status reports the drift; one an hour ahead is applied at the hub\'s time and the skew listed (DESIGN §5 "Clocks")', async () => {
+    const observer = cluster.store('clock');
+    await observer.start();
+    await cluster.waitBootstrapped(observer);
+    const ahead = (Date.now() + 240_000).toString(16).padStart(12, '0');
+    const hlc = `${ahead}-0000-fa57c10c`;
+    // A customer: master data, which reaches every store (src/sync/protocol/scopes.ts).
+    const row = {
+      id: `${ahead}00000000000001`,
+      first_name: 'Fast',
+      last_name: 'Clock',
+      hlc,
+      last_change: new Date(parseInt(ahead, 16)).toISOString(),
+    };
+    const command = {
+      seq: 1,
+      command_id: 'fast-clock-1',
+      kind: 'customers.create',
+      payload: {},
+      changes: [{ entity: 'customers', entity_id: row.id, op: 'insert', row, hlc }],
+      hlc,
+    };
+    const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
+      headers: headers(),
+      body: { generation: 'fast-clock', commands: [command] },
+    });
+    expect(pushed.status).toBe(200);
+    expect(pushed.body.results).toEqual([{ command_id: 'fast-clock-1', seq: 1, status: 'applied', reason: null }]);
+    const hourAhead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
+    const late = { ...row, id: `${hourAhead}00000000000001`, hlc: `${hourAhead}-0000-fa57c10c` };
+    const tooFast = {
+      seq: 2,
+      command_id: 'fast-clock-2',
+      kind: 'customers.create',
+      payload: {},
+      changes: [{ entity: 'customers', entity_id: late.id, op: 'insert', row: late, hlc: late.hlc }],
+      hlc: late.hlc,
+    };
+    const broughtBack = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
+      headers: headers(),
+      body: { generation: 'fast-clock', commands: [tooFast] },
+    });
+    expect(broughtBack.body.results).toEqual([
+      {
+        command_id: 'fast-clock-2',
+        seq: 2,
+        status: 'applied',
+        reason: null,
+        rows: [expect.objectContaining({ entity: 'customers', entity_id: late.id })],
+      },
+    ]);
+    expect(broughtBack.body.clock_skew_ms).toBeGreaterThan(3_500_000);
+    const [taken] = broughtBack.body.results[0].rows as { hlc: string; row: { hlc: string; last_change: string } }[];
+    // The hub's clock, which took the first command's stamp four minutes ahead as a clock's.
+    expect(parseInt(taken!.hlc.slice(0, 12), 16)).toBeLessThanOrEqual(Date.now() + 300_000);
+    expect(taken!.hlc.slice(18)).toBe('fa57c10c');
+    expect(taken!.row.hlc).toBe(taken!.hlc);
+    expect(cluster.hub.count('SELECT count(*) AS n FROM customers WHERE id = ? AND hlc = ?', late.id, taken!.hlc)).toBe(1);
+    expect(
+      cluster.hub.count(
+        "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'clock_skew' AND entity_id = (SELECT id FROM nodes WHERE name = 'kiosk')",
+      ),
+    ).toBe(1);
+
+    await waitFor(
+      'the stamp from the future to reach the store',
+      () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', row.id) === 1,
+    );
+    const pulledAt = Date.now();
+    await waitFor('another round', () => Date.parse(observer.peekStatus().last_success_at ?? '') > pulledAt);
+    const status = await observer.syncStatus();
+    expect(status).toMatchObject({ reachable: true, last_error: null });
+    const drift = driftValues(status);
+    expect(drift.length, `no drift in sync status: ${JSON.stringify(status)}`).toBeGreaterThan(0);
+    expect(Math.max(...drift)).toBeGreaterThan(0);
+  }, 30_000);
+});
+
+describe('the snapshot formats', () => {
+  const read = async (query: string) => {
+    const response = await fetch(`${cluster.hub.url}/sync/v1/snapshot${query}`, { headers: headers() });
+    expect(response.status).toBe(200);
+    return (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown> | unknown[]);
+  };
+
+  it("sends this version's stores the columns format, the previous version's the rows format, with the same rows", async () => {
+    const [rowsHeader, ...rowLines] = (await read('')) as [Record<string, unknown>, ...Record<string, unknown>[]];
+    const [columnsHeader, ...columnLines] = (await read('?format=columns')) as [Record<string, unknown>, ...(Record<string, unknown> | unknown[])[]];
+    expect(rowsHeader.format).toBeUndefined();
+    expect(columnsHeader).toMatchObject({
+      format: 'columns',
+      position: rowsHeader.position,
+      total_rows: rowsHeader.total_rows,
+      feed_id: rowsHeader.feed_id,
+    });
+    expect(rowLines.pop()).toEqual({ end: true });
+    expect(columnLines.pop()).toEqual({ end: true });
+    let table: { table: string; columns: string[] } | undefined;
+    const rebuilt: { entity: string; row: Record<string, unknown> }[] = [];
+    for (const line of columnLines) {
+      if (!Array.isArray(line)) table = line as typeof table;
+      else rebuilt.push({ entity: table!.table, row: Object.fromEntries(table!.columns.map((column, index) => [column, line[index]])) });
+    }
+    expect(rebuilt.length).toBe(rowsHeader.total_rows);
+    expect(rebuilt).toEqual(rowLines);
+    // The header's clock is past every row's stamp: the store observes it once for them all.
+    const clock = String(columnsHeader.clock);
+    expect(rebuilt.filter(({ row }) => !(String(row.hlc) <= clock))).toEqual([]);
+  });
+});
