@@ -18,7 +18,7 @@ import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/proto
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
 import { createFeedCompaction } from '../../../src/root/hub.js';
 import { createStoreSync } from '../../../src/root/store.js';
-import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../../support/server.js';
+import { basic, call, demoPosLogin, startTestServer, tempDir, TestClock, type TestServer } from '../../support/server.js';
 import { hex } from '../../support/ids.js';
 import { count } from '../../support/node-reads.js';
 
@@ -106,8 +106,11 @@ beforeAll(async () => {
   // The node pushing by hand serves the airport store only.
   pushing = hub.app.services.nodes.add('store-pushing', [DEMO_IDS.storeAirport]);
   const credentials = hub.app.services.nodes.add('store-honest', [DEMO_IDS.storeAirport]);
+  // The store's clock stands where the hub's does, however long the hub took to start: the
+  // stamps the tests make from the hub's clock are then ahead of every stamp the store made.
   store = await startTestServer({
     demo: false,
+    clock: new TestClock(hub.clock.now()),
     config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
   });
   storeSync = createStoreSync(store.app.node, store.config, store.clock.now)!;
