@@ -4,22 +4,15 @@
  * interface of what it uses. Constructors are found by the TypeScript compiler's parser,
  * classes and class expressions alike.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../support/source-files.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const MAX_PARAMETERS = 4;
-
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Each constructor of `text` with more than MAX_PARAMETERS parameters, as `Class(n)`. */
 function longConstructors(fileName: string, text: string): string[] {

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../support/source-files.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -28,14 +29,6 @@ const FORBIDDEN: Record<string, string[]> = {
 
 /** The composition root (src/root/) is imported by the CLI alone: nothing else builds the node's parts. */
 const ROOT_IMPORTERS = ['root', 'cli'];
-
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Each module of src/ (its path from src/) with the modules of src/ it imports. */
 function importGraph(): Map<string, string[]> {
