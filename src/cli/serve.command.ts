@@ -1,3 +1,4 @@
+import { syncsWithHub } from '../core/config.js';
 import type { Command } from 'commander';
 import pino from 'pino';
 import { createApp } from '../root/app.js';
@@ -55,7 +56,7 @@ export function registerServeCommand(program: Command): void {
       if (options.demo && options.showcase) loadShowcase(app);
       const server = await startServer(app, config.http.host, config.http.port, serverTls(config));
       const lines = [`loyaltyd ${config.mode} serving ${server.url} (data in ${config.data_dir})`];
-      if (config.mode === 'store' && config.hub.url) lines.push(`syncing with hub ${config.hub.url} as node ${config.node.name}`);
+      if (syncsWithHub(config)) lines.push(`syncing with hub ${config.hub.url} as node ${config.node.name}`);
       if (options.demo) {
         lines.push('demo credentials:');
         for (const [key, value] of Object.entries(demoCredentials)) lines.push(`  ${key.padEnd(24)} ${value}`);

@@ -126,6 +126,11 @@ export const Config = z.strictObject({
 });
 export type Config = z.infer<typeof Config>;
 
+/** A store with a hub configured: the hub owns what is chain-wide. A hub, or a standalone store, owns it itself. */
+export function syncsWithHub(config: Pick<Config, 'mode'> & { hub?: Pick<Config['hub'], 'url'> }): boolean {
+  return config.mode === 'store' && Boolean(config.hub?.url);
+}
+
 /** Environment variables with a documented short name; any key also has a long form. */
 const ENV_ALIASES: Record<string, string> = {
   LOYALTYD_MODE: 'mode',

@@ -1,7 +1,7 @@
 /**
  * The JSON columns of the loyalty program's tables (src/db/column-codecs.ts). A customer's
  * ledger and state columns have theirs beside the tuple format they hold
- * (src/loyalty/customer-ledgers.ts).
+ * (src/loyalty/stored-facts.ts).
  */
 import { parsedJson, readableJson, type ColumnCodecs } from '../db/column-codecs.js';
 import { Program, RewardDefinition } from './program.schemas.js';

@@ -7,7 +7,7 @@ import type { RequestListener } from 'node:http';
 import type express from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
+import { type Config, syncsWithHub } from '../core/config.js';
 import { startCheckpointer } from '../db/checkpointer.js';
 import type { BackgroundTask } from '../features/feature.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
@@ -62,7 +62,7 @@ export function createApp({ config, clock, log, syncAgent = false }: AppOptions)
     asOf: () => node.operations.asOf(),
     timeZone: config.time_zone,
     nodeId: node.identity.nodeId,
-    syncsWithHub: config.mode === 'store' && Boolean(config.hub.url),
+    syncsWithHub: syncsWithHub(config),
     customers: services.customersRepo,
     ledger: services.ledger,
     balances: node.balances,

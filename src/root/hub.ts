@@ -35,6 +35,9 @@ import { startStateSettling } from '../loyalty/state-settling.js';
 interface HubAuthority {
   commands: HubCommands;
   held: HeldCommands;
+  /** Shared with the sync endpoints: a store's original bills and the customers it acts for. */
+  originals: OriginalBills;
+  principals: DelegatedPrincipals;
 }
 
 function createHubAuthority(
@@ -93,20 +96,19 @@ function createHubAuthority(
     skews: new ClockSkews(node.db, node.newId),
     maxSkewMs,
   });
-  return { commands, held };
+  return { commands, held, originals, principals };
 }
 
 function createHubSyncRouter(
   node: Node,
   config: Config,
-  services: Pick<Services, 'nodes' | 'ledger' | 'tokensRepo'>,
+  services: Pick<Services, 'nodes'>,
   authority: HubAuthority,
   contacts: StoreContacts,
   clock: Clock,
   log: Logger,
 ): Router {
   const tables = replicatedTables(node.db);
-  const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
   return hubRouter({
     nodes: services.nodes,
     log,
@@ -114,8 +116,8 @@ function createHubSyncRouter(
     clock,
     commands: authority.commands,
     acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
-    originals,
-    principals: new DelegatedPrincipals(node.db, services.tokensRepo),
+    originals: authority.originals,
+    principals: authority.principals,
     feed: new HubFeed({
       db: node.db,
       databaseFile: databaseFile(config.data_dir),

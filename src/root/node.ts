@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
+import { type Config, syncsWithHub } from '../core/config.js';
 import { migrate, type MigrationResult } from '../db/migrate.js';
 import { loadNodeIdentity, type NodeIdentity } from '../db/node-identity.js';
 import { recordMode } from '../db/node-mode.js';
@@ -66,11 +66,11 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
       newId,
       mode: config.mode,
       clock,
-      keepsFeed: config.mode === 'hub' || !config.hub?.url,
+      keepsFeed: !syncsWithHub(config),
       operations,
     });
     const replicated = new ReplicatedApply(statements, versions, hlc);
-    if (config.mode === 'store' && config.hub?.url) {
+    if (syncsWithHub(config)) {
       writes.refuseCommands(storeRefusal);
       forgetHubOnlyColumns(db);
     }

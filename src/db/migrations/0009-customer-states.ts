@@ -6,7 +6,7 @@
  * - customer_states (replicated, customer-state scope): per customer, the hub's fold of
  *   their point records up to a `horizon` stamp — the lots, one per expiry with the points
  *   left (`[[points left, ms after the previous lot's expiry or null], …]`, earliest expiry
- *   first; src/loyalty/customer-ledgers.ts), and the
+ *   first; src/loyalty/stored-facts.ts), and the
  *   `debt_milli` — then the point facts stamped after the horizon (`tail`, `[[kind, points,
  *   moment, stamp, id], …]` in HLC order, as customer_ledgers writes a fact), the credit
  *   balance of the credit records up to the horizon and those after it (`credit_tail`,
