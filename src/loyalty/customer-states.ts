@@ -5,6 +5,10 @@
  * tail), the credit balance up to the horizon and the credit facts after it. Stores fold on
  * from it with their own facts the state does not hold (src/loyalty/balance-reader.ts).
  *
+ * A store without a hub publishes its own customers' states the same way, folded up to its
+ * newest stamp: it is the one node that makes its facts, so none can arrive before that stamp
+ * later, and a card's balance is read from a lot per expiry instead of a fact per bill.
+ *
  * The horizon is the oldest stamp a store reported having pushed everything up to (its
  * pushed-through stamp, reported at its bootstrap and with every pull), among the stores
  * heard from within the offline age: any fact a store has not pushed yet is stamped after
@@ -29,11 +33,9 @@
  * store silent past the offline age), or the horizon moved back (such a store reported again).
  */
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { msOfStamp } from '../core/hlc.js';
-import { Horizon } from './horizon.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry } from './ledger-fold.js';
 import {
   creditOfRecord,
@@ -72,15 +74,13 @@ export class CustomerStates {
   private readonly keepTail: Statement<[string, string]>;
   private readonly dropTail: Statement<[string]>;
   private readonly unsettled: Statement<[string, number], string>;
-  private readonly horizons: Horizon;
   private gathered: TouchedRecords | undefined;
 
+  /** `horizon` gives the stamp a state is folded up to: the hub's Horizon (src/loyalty/horizon.ts), or a store's own newest. */
   constructor(
     db: Db,
-    private readonly clock: Clock,
-    offlineAgeMs: number,
+    private readonly horizonNow: () => string,
   ) {
-    this.horizons = new Horizon(db, offlineAgeMs);
     this.facts = pointRecordsAfter(db);
     this.credits = creditRecordsAfter(db);
     this.published = db.prepare('SELECT horizon, lots, debt_milli, credit_minor FROM customer_states WHERE id = ?');
@@ -177,9 +177,9 @@ export class CustomerStates {
     return this.unpublished.all(limit);
   }
 
-  /** The oldest pushed-through stamp of the stores heard from within the offline age, never older than that age. */
+  /** The stamp states are folded up to now. */
   horizon(): string {
-    return this.horizons.at(this.clock()).stamp;
+    return this.horizonNow();
   }
 
   /** The state at `horizon`, folded on from `from` with the facts stamped after it, or from every fact. */

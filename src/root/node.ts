@@ -12,6 +12,7 @@ import { TableVersions } from '../db/table-versions.js';
 import { WritePath } from '../db/write-path.js';
 import { BalanceReader } from '../loyalty/balance-reader.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
+import { Horizon } from '../loyalty/horizon.js';
 import { storeRefusal } from '../sync/hub/command-policy.js';
 import { forgetHubOnlyColumns } from '../sync/protocol/scopes.js';
 import { ReplicatedApply } from '../sync/replicated-apply.js';
@@ -32,7 +33,7 @@ export interface Node {
   replicated: ReplicatedApply;
   /** Every customer's balances (src/loyalty/balance-reader.ts). */
   balances: BalanceReader;
-  /** On the hub, the publisher of customer states; undefined on a store. */
+  /** The publisher of customer states: on the hub, and on a store without a hub; undefined on a store with one. */
   states: CustomerStates | undefined;
   close(): void;
 }
@@ -74,8 +75,14 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
       writes.refuseCommands(storeRefusal);
       forgetHubOnlyColumns(db);
     }
+    const offlineAgeMs = (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000;
+    const horizon = new Horizon(db, offlineAgeMs);
     const states =
-      config.mode === 'hub' ? publishStates(db, writes, clock, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000) : undefined;
+      config.mode === 'hub'
+        ? publishStates(db, writes, clock, () => horizon.at(clock()).stamp)
+        : syncsWithHub(config)
+          ? undefined
+          : publishStates(db, writes, clock, () => hlc.now());
     return {
       db,
       identity,
@@ -95,17 +102,18 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
   }
 }
 
-/** Meta key: when the hub last found every customer with records published. */
+/** Meta key: when the node last found every customer with records published. */
 const STATES_SWEPT = 'customer_states.swept_at';
 
 /**
- * The hub publishes a customer's state in every write that changes their records, and once
- * for customers who have records and no state yet (a hub upgraded from a release before customer states). That sweep
- * reads every record's customer, which a year of a chain makes minutes, at every start of
- * the daemon and every CLI command on the hub: it runs until it finds none left, and not again.
+ * A node that publishes states (the hub, a store without a hub) publishes a customer's state in
+ * every write that changes their records, and once for customers who have records and no state
+ * yet (a node upgraded from a release that did not publish them). That sweep reads every
+ * record's customer, which a year of a chain makes minutes, at every start of the daemon and
+ * every CLI command: it runs until it finds none left, and not again.
  */
-function publishStates(db: Db, writes: WritePath, clock: Clock, offlineAgeMs: number): CustomerStates {
-  const states = new CustomerStates(db, clock, offlineAgeMs);
+function publishStates(db: Db, writes: WritePath, clock: Clock, horizon: () => string): CustomerStates {
+  const states = new CustomerStates(db, horizon);
   writes.onWrite((changes, tx) => states.publishTouched(tx, CustomerStates.touched(changes)));
   if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(STATES_SWEPT) === undefined) {
     for (let batch = states.unpublishedCustomers(PUBLISH_BATCH); batch.length > 0; batch = states.unpublishedCustomers(PUBLISH_BATCH)) {

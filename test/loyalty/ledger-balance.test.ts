@@ -1,13 +1,17 @@
 /**
  * The cash desk reads a customer's balances from customer_ledgers (migrations 0006, 0009), a
  * row that triggers derive from their point and credit records the customer's published
- * state does not cover — on a store with no hub, all of them. For any records, however
- * written — through this node's write path, or by another process on the same file, which
- * cancels, deletes or moves records to another customer — and at any moment, they must be
- * the balances of the records themselves, folded from scratch (test/support/ledger-oracle.ts).
- * So must the rows migrations 0006 and 0009 derive from a database an older release left, and
- * so must a customer's row past the facts it lists, which sends the reader to the records
- * (migration 16).
+ * state does not cover — on a store with a hub that has published no state of them, all of
+ * them. For any records, however written — through this node's write path, or by another
+ * process on the same file, which cancels, deletes or moves records to another customer — and
+ * at any moment, they must be the balances of the records themselves, folded from scratch
+ * (test/support/ledger-oracle.ts). So must the rows migrations 0006 and 0009 derive from a
+ * database an older release left, and so must a customer's row past the facts it lists, which
+ * sends the reader to the records (migration 16).
+ *
+ * A store without a hub publishes its own customers' states in its writes, as the hub does
+ * (src/loyalty/customer-states.ts): there, the balances of records written and changed
+ * through its write path, one write after another, must be the records' balances too.
  */
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -22,12 +26,13 @@ import { tempDir } from '../support/server.js';
 import { tempNode } from '../support/temp-node.js';
 import { foldedPoints, summedCredit } from '../support/ledger-oracle.js';
 import { id } from '../support/ids.js';
+import type { Node } from '../../src/root/node.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
 const CUSTOMERS = [id(0xf1, 1), id(0xf1, 2)];
 
-const { node, dataDir } = tempNode('loyaltyd-ledger-balance-', 'store');
+const { node, dataDir } = tempNode('loyaltyd-ledger-balance-', 'store with a hub');
 /** Another process's connection to the same file (`loyaltyd import`, an operator's sqlite3). */
 const other = new Database(databaseFile(dataDir));
 afterAll(() => other.close());
@@ -37,13 +42,16 @@ const WITHOUT_RECORDS = id(0xf1, 3);
 /** Each customer's active card, by customer. */
 const CARDS = new Map([...CUSTOMERS, WITHOUT_RECORDS].map((customer, n) => [customer, `L${n + 1}`]));
 
-node.writes.write(null, (tx) => {
-  for (const customer of [...CUSTOMERS, WITHOUT_RECORDS]) tx.insert('customers', { id: customer, first_name: 'Ledger' });
-  [...CARDS].forEach(([customer, cardNumber], n) =>
-    tx.insert('cards', { id: id(0xf4, n), customer_id: customer, card_number: cardNumber, state: 1 }),
-  );
-  tx.insert('cards', { id: id(0xf4, 99), customer_id: CUSTOMERS[0]!, card_number: 'L-blocked', state: 0 });
-});
+function addCustomers(target: Node): void {
+  target.writes.write(null, (tx) => {
+    for (const customer of [...CUSTOMERS, WITHOUT_RECORDS]) tx.insert('customers', { id: customer, first_name: 'Ledger' });
+    [...CARDS].forEach(([customer, cardNumber], n) =>
+      tx.insert('cards', { id: id(0xf4, n), customer_id: customer, card_number: cardNumber, state: 1 }),
+    );
+    tx.insert('cards', { id: id(0xf4, 99), customer_id: CUSTOMERS[0]!, card_number: 'L-blocked', state: 0 });
+  });
+}
+addCustomers(node);
 
 const pointRecord = fc.record({
   kind: fc.constantFrom('collection', 'redemption'),
@@ -78,31 +86,30 @@ const creditIds = everyId('credit_records');
 type Drawn<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
 let next = 0;
+const pointRow = (r: Drawn<typeof pointRecord>, day0 = T0) => ({
+  id: id(0xf2, (next += 1)),
+  customer_id: r.customer,
+  kind: r.kind,
+  points_milli: r.points_milli,
+  valid_to: r.kind === 'collection' && r.validDays !== null ? new Date(day0 + r.validDays * DAY).toISOString() : null,
+  created_at: new Date(day0 + r.createdDay * DAY).toISOString(),
+  state: r.state,
+});
+const creditRow = (r: Drawn<typeof creditRecord>) => ({
+  id: id(0xf3, (next += 1)),
+  customer_id: r.customer,
+  kind: r.kind,
+  amount_minor: r.amount_minor,
+  created_at: new Date(T0).toISOString(),
+  state: r.state,
+});
+
 function writeRecords(points: Drawn<typeof pointRecord>[], credits: Drawn<typeof creditRecord>[]): void {
   node.writes.write(null, (tx) => {
     for (const old of pointIds.all()) tx.remove('point_records', old);
     for (const old of creditIds.all()) tx.remove('credit_records', old);
-    for (const r of points) {
-      tx.insert('point_records', {
-        id: id(0xf2, (next += 1)),
-        customer_id: r.customer,
-        kind: r.kind,
-        points_milli: r.points_milli,
-        valid_to: r.kind === 'collection' && r.validDays !== null ? new Date(T0 + r.validDays * DAY).toISOString() : null,
-        created_at: new Date(T0 + r.createdDay * DAY).toISOString(),
-        state: r.state,
-      });
-    }
-    for (const r of credits) {
-      tx.insert('credit_records', {
-        id: id(0xf3, (next += 1)),
-        customer_id: r.customer,
-        kind: r.kind,
-        amount_minor: r.amount_minor,
-        created_at: new Date(T0).toISOString(),
-        state: r.state,
-      });
-    }
+    for (const r of points) tx.insert('point_records', pointRow(r));
+    for (const r of credits) tx.insert('credit_records', creditRow(r));
   });
 }
 
@@ -185,6 +192,72 @@ describe('the balances the cash desk reads', () => {
   it('have no holder for a card number no active card has', () => {
     expect(reader.cardHolder('L-blocked', T0)).toBeUndefined();
     expect(reader.cardHolder('L-unknown', T0)).toBeUndefined();
+  });
+});
+
+describe('the balances at a store without a hub', () => {
+  const { node: alone } = tempNode('loyaltyd-ledger-alone-', 'store');
+  addCustomers(alone);
+  const reader = new BalanceReader(alone.db);
+  const aloneIds = (table: string) => alone.db.prepare<[], string>(`SELECT id FROM ${table} ORDER BY id`).pluck();
+  /** What its own write path then does to the n-th record of a table (modulo their count). Records are otherwise insert-only. */
+  const ownChange = fc.record({
+    table: fc.constantFrom('point_records' as const, 'credit_records' as const),
+    n: fc.nat(),
+    change: fc.constantFrom('cancel', 'restore'),
+  });
+
+  // Its states are folded up to its newest stamp, now: days count from today. A state drops
+  // lots that expired a week before its horizon (src/loyalty/customer-states.ts), so a record's
+  // moment is at most six days before the write that makes it, as a bill's is.
+  const today = Math.floor(Date.now() / DAY) * DAY;
+  const written = (r: Drawn<typeof pointRecord>) => pointRow({ ...r, createdDay: Math.max(r.createdDay, -6) }, today);
+
+  it('are the records’ balances for records written and changed through its write path, one write after another', () => {
+    let foldedFromStates = 0;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            pointRecord.map((r) => ({ point: r })),
+            creditRecord.map((r) => ({ credit: r })),
+          ),
+          { maxLength: 12 },
+        ),
+        fc.array(ownChange, { maxLength: 3 }),
+        fc.integer({ min: -10, max: 90 }),
+        (records, changes, atDay) => {
+          // A run starts from no records and no states: records are never deleted in service, so their states are deleted with them.
+          alone.writes.write(null, (tx) => {
+            for (const old of aloneIds('point_records').all()) tx.remove('point_records', old);
+            for (const old of aloneIds('credit_records').all()) tx.remove('credit_records', old);
+            for (const customer of CUSTOMERS) tx.remove('customer_states', customer);
+          });
+          for (const record of records) {
+            alone.writes.write(null, (tx) => {
+              if ('point' in record) tx.insert('point_records', written(record.point));
+              else tx.insert('credit_records', creditRow(record.credit));
+            });
+          }
+          for (const { table, n, change } of changes) {
+            const ids = aloneIds(table).all();
+            if (ids.length === 0) continue;
+            const target = ids[n % ids.length]!;
+            alone.writes.write(null, (tx) => tx.update(table, target, { state: change === 'cancel' ? 0 : 1 }));
+          }
+          const at = today + atDay * DAY;
+          if (alone.db.prepare<[], number>("SELECT count(*) FROM customer_states WHERE lots <> '[]'").pluck().get()! > 0) foldedFromStates += 1;
+          for (const customer of CUSTOMERS) {
+            const balances = { pointsMilli: foldedPoints(alone.db, customer, at), creditMinor: summedCredit(alone.db, customer) };
+            expect(reader.balancesAt(customer, at)).toEqual(balances);
+            expect(reader.cardHolder(CARDS.get(customer)!, at)).toEqual({ customerId: customer, balances });
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // The balances were read from states it published, not from its records alone.
+    expect(foldedFromStates).toBeGreaterThan(0);
   });
 });
 
