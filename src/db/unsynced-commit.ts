@@ -9,15 +9,21 @@
  * and the next fsynced commit makes it durable with it. An fsync here costs ~0.3 ms and up to
  * 4 ms at p99, and a round made five of them on the event loop that answers the cash desks
  * (test/bench/README.md). The setting is per connection, so it is set back before anything
- * else can run: `work` is synchronous.
+ * else can run: `work` is synchronous. While the WAL flusher runs (src/db/durability.ts) every
+ * commit of the connection is unsynced already, and nothing waits for these.
  */
 import type { Db } from './open.js';
 
+/** `PRAGMA synchronous` as SQLite reads it back: 1 is NORMAL. */
+const NORMAL = 1;
+
 export function commitUnsynced<T>(db: Db, work: () => T): T {
+  const setting = db.pragma('synchronous', { simple: true }) as number;
+  if (setting === NORMAL) return db.transaction(work)();
   db.pragma('synchronous = NORMAL');
   try {
     return db.transaction(work)();
   } finally {
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${setting}`);
   }
 }

@@ -18,6 +18,8 @@ export interface StoredResponse {
   body: unknown;
   /** For a history read, who answered it (src/http/history-reads.ts); never stored. */
   source?: 'hub' | 'local';
+  /** Answered again from the answer an Idempotency-Key kept; never stored. */
+  replayed?: true;
 }
 
 const PURGE_EVERY = 1000;
@@ -66,7 +68,11 @@ export class IdempotencyKeys {
     const stored = this.find.get(scope, key);
     if (stored) {
       if (stored.fingerprint !== fingerprint) throw idempotencyMismatch();
-      return { status: stored.status, body: stored.response === null ? undefined : dbColumns['idempotency_keys.response'](stored.response) };
+      return {
+        status: stored.status,
+        body: stored.response === null ? undefined : dbColumns['idempotency_keys.response'](stored.response),
+        replayed: true,
+      };
     }
     const answer = this.answer(execute);
     this.inFlight.set(slot, answer);

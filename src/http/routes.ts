@@ -16,6 +16,7 @@ import type { IdempotencyKeys, StoredResponse } from './idempotency.js';
 import type { Principal } from './principal.js';
 import { fromZodIssues } from '../core/validation-errors.js';
 import type { Operations } from '../core/operations.js';
+import type { Durability } from '../db/durability.js';
 
 /** What authentication reads of a request: its Authorization header and the caller's address. */
 export type Authenticate = (iface: Interface, endpoint: Endpoint, request: { authorization: string | undefined; ip: string }) => Promise<Principal>;
@@ -29,6 +30,8 @@ export interface Mounting {
   sessions?: ChainSessions;
   /** Where a call's writes find the call their commands carry (src/core/operations.ts). */
   operations: Operations;
+  /** When what a call committed is on disk (src/db/durability.ts). */
+  durability: Pick<Durability, 'changes' | 'durable'>;
 }
 
 export function mountEndpoints(app: express.Express, endpoints: Endpoint[], mounting: Mounting): void {
@@ -86,8 +89,31 @@ export interface Call {
 
 export type Answer = (call: Call) => Promise<StoredResponse>;
 
-/** Authenticates, parses the input by the endpoint's schemas, runs it (under an Idempotency-Key when one is sent). */
-export function answerFor(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history, sessions, operations }: Mounting): Answer {
+/**
+ * Authenticates, parses the input by the endpoint's schemas, runs it (under an Idempotency-Key
+ * when one is sent), and answers once what it stands on is on disk: a call that changed rows,
+ * an answer kept under an Idempotency-Key, a write's refusal (which may name a row just
+ * committed). A call that only read is answered at once.
+ */
+export function answerFor(endpoint: Endpoint, iface: Interface, mounting: Mounting): Answer {
+  const answer = answerUnsynced(endpoint, iface, mounting);
+  const { durability } = mounting;
+  const writes = endpoint.method !== 'get';
+  return async (call) => {
+    const before = durability.changes();
+    let answered: StoredResponse;
+    try {
+      answered = await answer(call);
+    } catch (error) {
+      if (writes) await durability.durable();
+      throw error;
+    }
+    if (durability.changes() !== before || answered.replayed || (writes && answered.status >= 400)) await durability.durable();
+    return answered;
+  };
+}
+
+function answerUnsynced(endpoint: Endpoint, iface: Interface, { authenticate, idempotency, history, sessions, operations }: Mounting): Answer {
   const status = endpoint.status ?? 200;
   const keeps = takesIdempotencyKey(endpoint);
   return async (call) => {

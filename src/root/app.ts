@@ -48,7 +48,7 @@ export function createApp({ config, clock, log, syncAgent = false }: AppOptions)
   // Feature code reads a replayed operation's as-of time (src/core/operations.ts).
   const featureClock = node.operations.clock();
   const services = createServices(node, config, featureClock);
-  const background: BackgroundTask[] = [(taskLog) => startCheckpointer(node.db, taskLog)];
+  const background: BackgroundTask[] = [(taskLog) => startCheckpointer(node.db, taskLog), (taskLog) => node.durability.startFlusher(taskLog)];
   const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log) : undefined;
   if (hub) background.push(...hub.tasks);
   const sync = syncAgent ? createStoreSync(node, config, clock) : undefined;

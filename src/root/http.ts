@@ -78,6 +78,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     idempotency: new IdempotencyKeys(node.db, clock, config.idempotency.retention_days * 86_400_000),
     history: asks?.history,
     sessions: asks?.sessions,
+    durability: node.durability,
   };
   mountEndpoints(http, endpoints, mounting);
   mountPlainEndpoints(http, docs);

@@ -115,6 +115,7 @@ function createHubSyncRouter(
     contacts,
     clock,
     commands: authority.commands,
+    durable: () => node.durability.durable(),
     acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
     originals: authority.originals,
     principals: authority.principals,

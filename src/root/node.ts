@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { type Config, syncsWithHub } from '../core/config.js';
 import { migrate, type MigrationResult } from '../db/migrate.js';
+import { Durability } from '../db/durability.js';
 import { loadNodeIdentity, type NodeIdentity } from '../db/node-identity.js';
 import { recordMode } from '../db/node-mode.js';
 import { openDatabase, type Db } from '../db/open.js';
@@ -29,6 +30,8 @@ export interface Node {
   /** The API operation being served or replayed (src/core/operations.ts). */
   operations: Operations;
   writes: WritePath;
+  /** When a commit is on disk: the WAL flusher of a serving node (src/db/durability.ts). */
+  durability: Durability;
   /** Changes made on other nodes, applied with their stamps (src/sync/replicated-apply.ts). */
   replicated: ReplicatedApply;
   /** Every customer's balances (src/loyalty/balance-reader.ts). */
@@ -91,6 +94,7 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
       newId,
       operations,
       writes,
+      durability: new Durability(db),
       replicated,
       balances: new BalanceReader(db),
       states,

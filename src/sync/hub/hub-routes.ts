@@ -58,6 +58,8 @@ export interface OriginalBillSource {
 export function hubRouter(options: {
   nodes: NodeDirectory;
   commands: HubCommands;
+  /** Done once what the hub committed is on disk (src/db/durability.ts): a store drops what the hub answers as applied. */
+  durable: () => Promise<void>;
   /** Whether protocol-1 stores are still served (`sync.protocol_1_days`). */
   acceptsRowProtocol: () => boolean;
   feed: HubFeed;
@@ -80,29 +82,34 @@ export function hubRouter(options: {
     hearStore(options.contacts, options.clock),
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
   );
-  router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
+  router.post('/commands', express.json({ limit: '8mb' }), async (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const protocol = Number(request.get(PROTOCOL_HEADER));
     const { results, effects, skewMs } = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands, protocol);
     const rejected = results.filter((result) => result.status === 'rejected').length;
     response.locals.exchange = { commands: results.length, applied: results.length - rejected, rejected } satisfies Partial<Exchange>;
+    await options.durable();
     response.json(skewMs > 0 ? { results, clock_skew_ms: skewMs } : { results });
     void runEffects(effects, options.log);
   });
   // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
   // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
-  router.post('/replay', express.json({ limit: '8mb' }), (request, response) => {
+  router.post('/replay', express.json({ limit: '8mb' }), async (request, response) => {
     const nodeId = String(response.locals.nodeId);
     if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
       const replay = ReplayRequest.safeParse(request.body);
       if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
-      response.json(options.commands.replay(nodeId, replay.data.changes));
+      const replayed = options.commands.replay(nodeId, replay.data.changes);
+      await options.durable();
+      response.json(replayed);
       return;
     }
     const replay = ReplayedCommands.safeParse(request.body);
     if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
-    response.json({ results: options.commands.replayCommands(nodeId, replay.data.commands, replay.data.final) });
+    const results = options.commands.replayCommands(nodeId, replay.data.commands, replay.data.final);
+    await options.durable();
+    response.json({ results });
   });
   router.get('/changes', async (request, response) => {
     const query = ChangesQuery.safeParse(request.query);

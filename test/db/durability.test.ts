@@ -1,0 +1,107 @@
+/**
+ * When a write is on disk (src/db/durability.ts): with the WAL flusher running, commits do not
+ * sync themselves; a waiter is answered after a flush that began after it asked, and the
+ * waiters that asked while a flush ran share the next one. A serving node answers a write
+ * after a flush and a read at once.
+ */
+import { rmSync } from 'node:fs';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_IDS } from '../../src/demo/demo.js';
+import { Durability } from '../../src/db/durability.js';
+import { openDatabase, type Db } from '../../src/db/open.js';
+import { call, demoPosLogin, startTestServer, tempDir } from '../support/server.js';
+
+const silent = pino({ level: 'silent' });
+const cleanups: (() => unknown)[] = [];
+const FULL = 2;
+const NORMAL = 1;
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function scratchDatabase(): Db {
+  const folder = tempDir('loyaltyd-durability-');
+  const db = openDatabase(`${folder}/scratch.sqlite`);
+  db.exec('CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  cleanups.push(
+    () => rmSync(folder, { recursive: true, force: true }),
+    () => db.close(),
+  );
+  return db;
+}
+
+const synchronous = (db: Db) => db.pragma('synchronous', { simple: true });
+
+describe('the WAL flusher', () => {
+  it('answers a waiter after a flush that began after it asked; those that asked while it ran share the next', async () => {
+    const db = scratchDatabase();
+    const durability = new Durability(db);
+    const stop = durability.startFlusher(silent);
+    expect(synchronous(db)).toBe(NORMAL);
+
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('first');
+    let firstDone = false;
+    const first = durability.durable().then(() => (firstDone = true));
+    await Promise.resolve();
+    expect(firstDone).toBe(false);
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('second');
+    const rest = Array.from({ length: 10 }, () => durability.durable());
+    await first;
+    expect(durability.flushes).toBe(1);
+    await Promise.all(rest);
+    expect(durability.flushes).toBe(2);
+
+    await stop();
+    expect(synchronous(db)).toBe(FULL);
+    await durability.durable();
+    expect(durability.flushes).toBe(3);
+  });
+
+  it('without it every commit syncs itself and nothing waits', async () => {
+    const db = scratchDatabase();
+    const durability = new Durability(db);
+    expect(synchronous(db)).toBe(FULL);
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('synced');
+    await durability.durable();
+    expect(durability.flushes).toBe(0);
+  });
+});
+
+describe('a serving node', () => {
+  it('answers a write once the log is flushed, and a read without a flush', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const durability = server.app.node.durability;
+    expect(synchronous(server.app.node.db)).toBe(NORMAL);
+    const auth = await demoPosLogin(server);
+    const post = (action: string, body: unknown) => call('POST', `${server.api('enterprise')}/purchases/actions/${action}`, { headers: auth, body });
+    const bill = (billId: string) => ({
+      bill_id: billId,
+      payment_time: '2026-11-21 09:30:00',
+      currency_id: 'CZK',
+      total_price: '65',
+      bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }], quantity: 1, price: 65, paid_amount: 65, bill_item_id: 1 }],
+    });
+    const sale = { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: '2000000000024' };
+
+    const beforeReads = durability.flushes;
+    for (let i = 0; i < 5; i += 1) expect((await post('accept-payment', { ...sale, payment_type: 'S', bill: bill('quote') })).status).toBe(200);
+    expect(durability.flushes).toBe(beforeReads);
+
+    const beforeWrite = durability.flushes;
+    expect((await post('send-purchase', { ...sale, bill: bill('durable-1') })).status).toBe(201);
+    expect(durability.flushes).toBeGreaterThan(beforeWrite);
+
+    const beforeRefusal = durability.flushes;
+    const again = await post('send-purchase', { ...sale, bill: bill('durable-1') });
+    expect(again.status).toBe(400);
+    expect(durability.flushes).toBeGreaterThan(beforeRefusal);
+
+    const beforeBatch = durability.flushes;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post('send-purchase', { ...sale, bill: bill(`batch-${i}`) })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    expect(durability.flushes - beforeBatch).toBeLessThan(20);
+  });
+});
