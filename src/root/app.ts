@@ -11,6 +11,7 @@ import { type Config, syncsWithHub } from '../core/config.js';
 import { startCheckpointer } from '../db/checkpointer.js';
 import type { BackgroundTask } from '../features/feature.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
+import type { HubCommands } from '../sync/hub/hub-commands.js';
 import { createHttp } from './http.js';
 import { createHub } from './hub.js';
 import { featureEndpoints } from './features.js';
@@ -23,6 +24,8 @@ export interface App {
   services: Services;
   /** At the hub: the stores' operations it holds for an operator (src/sync/hub/held-commands.ts). */
   held: HeldCommands | undefined;
+  /** At the hub: its apply of the stores' pushes (src/sync/hub/hub-commands.ts). */
+  hubCommands: HubCommands | undefined;
   http: express.Express;
   /** What the HTTP server runs: the cash-desk lane, in front of the express app. */
   listener: RequestListener;
@@ -88,5 +91,5 @@ export function createApp({ config, clock, log, syncAgent = false }: AppOptions)
     void asks?.history.close();
     node.close();
   };
-  return { node, services, held: hub?.held, http, listener, startBackground, close };
+  return { node, services, held: hub?.held, hubCommands: hub?.commands, http, listener, startBackground, close };
 }

@@ -173,6 +173,8 @@ function startFeedCompaction(compaction: FeedCompaction, log: Logger): () => voi
 export interface Hub {
   /** The operation kinds stores may push, filled in from the features' endpoints. */
   kinds: OperationKinds;
+  /** The apply of stores' pushes, which the sync endpoints call (a benchmark applies through it in bulk). */
+  commands: HubCommands;
   held: HeldCommands;
   router: Router;
   /** What each store last said of itself, for the status pages and metrics. */
@@ -194,6 +196,7 @@ export function createHub(
   const states = node.states!;
   return {
     kinds,
+    commands: authority.commands,
     held: authority.held,
     router: createHubSyncRouter(node, config, services, authority, contacts, clock, log),
     contacts,

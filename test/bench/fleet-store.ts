@@ -11,7 +11,9 @@
  * - `sell { bills }`: send-purchase of each bill over HTTP, four at a time; → answered, failed;
  * - `stats { customers, at }`: the database's used and file bytes, the bytes of each table
  *   with its indexes (SQLite's dbstat: its pages, and the rows' content in them), the outbox
- *   depth, and a digest of the customers' balances at `at`.
+ *   depth, and a digest of the customers' balances at `at`;
+ * - `pending`: the outbox's pending commands as the pusher would push them now: each push's
+ *   request text (src/sync/store/pusher.ts `takeBatch`) and its protocol.
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -22,6 +24,10 @@ import { databaseFile } from '../../src/root/node.js';
 import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/root/store.js';
+import type { SettledCommand } from '../../src/sync/store/command-settlement.js';
+import { takeBatch } from '../../src/sync/store/pusher.js';
+import { MAX_COMMANDS_PER_PUSH, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
+import { SyncState } from '../../src/sync/sync-state.js';
 import { demoBearer } from '../support/cluster.js';
 
 const [dataDir, hubUrl, nodeName, nodeSecret, startMs, localDays] = process.argv.slice(2) as [string, string, string, string, string, string];
@@ -51,7 +57,8 @@ type Message =
   | { id: number; op: 'run' }
   | { id: number; op: 'round' }
   | { id: number; op: 'sell'; bills: unknown[] }
-  | { id: number; op: 'stats'; customers: string[]; at: number };
+  | { id: number; op: 'stats'; customers: string[]; at: number }
+  | { id: number; op: 'pending' };
 
 async function handle(message: Message): Promise<unknown> {
   switch (message.op) {
@@ -68,6 +75,8 @@ async function handle(message: Message): Promise<unknown> {
       return sell(message.bills);
     case 'stats':
       return stats(message.customers, message.at);
+    case 'pending':
+      return pending();
   }
 }
 
@@ -120,6 +129,28 @@ function stats(customers: string[], at: number) {
     outbox: db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get()!,
     balances: digest.digest('hex'),
   };
+}
+
+function pending(): { protocol: number; text: string; commands: number }[] {
+  const db = app.node.db;
+  const records = db
+    .prepare<[], SettledCommand>(
+      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq",
+    )
+    .all();
+  const generation = db.prepare<[], string>("SELECT value FROM meta WHERE key = 'generation'").pluck().get()!;
+  const base = new SyncState(db).number('generation_base') ?? 0;
+  const pushes: { protocol: number; text: string; commands: number }[] = [];
+  for (let from = 0; from < records.length;) {
+    const batch = takeBatch(records.slice(from, from + MAX_COMMANDS_PER_PUSH), base);
+    pushes.push({
+      protocol: batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION,
+      text: pushRequestText(generation, batch),
+      commands: batch.length,
+    });
+    from += batch.length;
+  }
+  return pushes;
 }
 
 process.on('message', (message: Message) => {

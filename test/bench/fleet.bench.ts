@@ -4,9 +4,15 @@
  * that counts the bytes each store pulls and can cut the hub off.
  *
  * 1. A simulated week: every day each store sells BENCH_FLEET_BILLS (150) bills to random
- *    customers of a shared pool, then syncs; on days 2 and 3 the hub is unreachable. At the
- *    heal, fleet rounds (every store one round, together) run until every node's balances
- *    are identical: the rounds, the seconds and the hub's commands/s are printed.
+ *    customers of a shared pool, then syncs; on days 2 and 3 the hub is unreachable, and each
+ *    store sells BENCH_FLEET_OUTAGE_BILLS (BENCH_FLEET_BILLS) bills a day (5,000 queue 100,000
+ *    commands across ten stores). At the heal, fleet rounds (every store one round, together)
+ *    run until every node's balances are identical: the rounds, the seconds and the hub's
+ *    commands/s are printed. Baseline: the same hub's bulk apply of the same commands. Before
+ *    the heal the hub's database is copied (SQLite's backup) and each store's pending pushes
+ *    read (fleet-store.ts `pending`); after it, those pushes are applied to the copy in this
+ *    process, store after store, each parsed and applied as the push endpoint does
+ *    (src/sync/hub/hub-routes.ts), without HTTP, the stores or their settling; timed.
  * 2. Growth: the stores' clocks run; store 0 alone sells 1,000 bills and the fleet syncs
  *    until the hub has settled the customers' states (src/loyalty/state-settling.ts). Each
  *    other store's growth per bill sold elsewhere, against store 0's per own bill (target
@@ -39,14 +45,20 @@ import { createHash } from 'node:crypto';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { BalanceReader } from '../../src/loyalty/balance-reader.js';
 import { databaseFile } from '../../src/root/node.js';
+import pino from 'pino';
+import { systemClock } from '../../src/core/clock.js';
+import { loadConfig } from '../../src/core/config.js';
+import { createApp } from '../../src/root/app.js';
+import { PushRequest } from '../../src/sync/protocol/protocol.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from '../support/cluster.js';
 import { fixedRate } from './fixed-rate.js';
-import { line, megabytes, seconds } from './report.js';
+import { line, megabytes, rate, seconds, verdict } from './report.js';
 import { hex } from '../support/ids.js';
 
 const STORES = Number(process.env.BENCH_FLEET_STORES ?? 10);
 const BILLS_PER_DAY = Number(process.env.BENCH_FLEET_BILLS ?? 150);
+const OUTAGE_BILLS = Number(process.env.BENCH_FLEET_OUTAGE_BILLS ?? BILLS_PER_DAY);
 const CUSTOMERS = Number(process.env.BENCH_FLEET_CUSTOMERS ?? 2000);
 const SOAK_BILLS = Number(process.env.BENCH_FLEET_SOAK ?? 50_000);
 const GROWTH_BILLS = 1000;
@@ -187,7 +199,7 @@ async function weekAndGrowth(): Promise<void> {
     await fleetRound(stores);
     line(
       `fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`,
-      `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3`,
+      `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3 (${OUTAGE_BILLS} bills a store a day)`,
     );
     await week(stores, proxy, hubDir, start);
     await growth(stores, proxy, hubDir, start + DAYS * DAY);
@@ -205,12 +217,11 @@ async function week(stores: FleetStore[], proxy: HubProxy, hubDir: string, start
     proxy.down = OUTAGE.has(day);
     await Promise.all(stores.map((store) => store.ask({ op: 'advance', to: start + day * DAY + 9 * 3_600_000 })));
     if (healing) await heal(stores, hubDir, start + day * DAY);
+    const count = OUTAGE.has(day) ? OUTAGE_BILLS : BILLS_PER_DAY;
+    billNo += count;
     const sold = await Promise.all(
       stores.map((store) =>
-        store.ask<{ answered: number; failed: number; firstError?: string }>({
-          op: 'sell',
-          bills: bills(store.name, (billNo += BILLS_PER_DAY), BILLS_PER_DAY),
-        }),
+        store.ask<{ answered: number; failed: number; firstError?: string }>({ op: 'sell', bills: bills(store.name, billNo, count) }),
       ),
     );
     const failed = sold.find((outcome) => outcome.failed > 0);
@@ -223,12 +234,75 @@ async function week(stores: FleetStore[], proxy: HubProxy, hubDir: string, start
   }
 }
 
-/** After the outage: fleet rounds until every store's balances are the hub's and no outbox holds anything. */
+/**
+ * After the outage: fleet rounds until every store's balances are the hub's and no outbox holds
+ * anything; then the baseline, the same pushes applied in bulk to a copy of the hub as it stood
+ * before the heal.
+ */
 async function heal(stores: FleetStore[], hubDir: string, at: number): Promise<void> {
   const queued = (await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })))).reduce(
     (sum, stats) => sum + stats.outbox,
     0,
   );
+  const copyDir = benchDir('fleet-hub-copy');
+  const source = new Database(databaseFile(hubDir), { readonly: true });
+  await source.backup(databaseFile(copyDir));
+  source.close();
+  const pushes = await Promise.all(stores.map(async (store) => ({ node: store.name, pushes: await store.ask<StorePush[]>({ op: 'pending' }) })));
+  const healRate = await healRounds(stores, hubDir, at, queued);
+  const bulk = bulkApply(copyDir, pushes);
+  line(
+    'heal: baseline, the same pushes applied in bulk to a copy of the hub',
+    `${bulk.commands.toLocaleString('en')} commands  ${seconds(bulk.ms)}  ${rate(bulk.commands, bulk.ms)}  (${bulk.pushes} pushes; ${bulk.statuses})`,
+  );
+  const ratio = healRate / ((bulk.commands * 1000) / bulk.ms);
+  line('heal: ratio heal / bulk, commands/s', `${ratio.toFixed(2)}×  (${verdict(ratio, 0.5, false)} ≥ 0.5×)`);
+}
+
+/** One push a store would make: its request text and protocol (fleet-store.ts `pending`). */
+interface StorePush {
+  protocol: number;
+  text: string;
+  commands: number;
+}
+
+/**
+ * The stores' pushes applied to the hub copy in `copyDir`, in this process: each request text
+ * parsed and its commands applied as the push endpoint does, in one transaction a push
+ * (src/sync/hub/hub-commands.ts `apply`); timed from the first parse to the last commit.
+ */
+function bulkApply(
+  copyDir: string,
+  stores: { node: string; pushes: StorePush[] }[],
+): { commands: number; pushes: number; ms: number; statuses: string } {
+  const config = loadConfig({ env: {}, overrides: { mode: 'hub', data_dir: copyDir, 'sync.max_clock_skew_seconds': 86_400, 'log.level': 'silent' } });
+  const app = createApp({ config, clock: systemClock, log: pino({ level: 'silent' }) });
+  try {
+    const commands = app.hubCommands!;
+    const nodeIds = app.node.db.prepare<[string], string>('SELECT id FROM nodes WHERE name = ?').pluck();
+    const statuses = new Map<string, number>();
+    let applied = 0;
+    let count = 0;
+    const started = performance.now();
+    for (const store of stores) {
+      const nodeId = nodeIds.get(store.node)!;
+      for (const push of store.pushes) {
+        const request = PushRequest.parse(JSON.parse(push.text));
+        const { results } = commands.apply(nodeId, request.generation, request.commands, push.protocol);
+        for (const result of results) statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+        applied += results.length;
+        count += 1;
+      }
+    }
+    const ms = performance.now() - started;
+    return { commands: applied, pushes: count, ms, statuses: [...statuses].map(([status, n]) => `${status} ${n.toLocaleString('en')}`).join(', ') };
+  } finally {
+    app.close();
+  }
+}
+
+/** The heal's fleet rounds; its commands/s in the first round. */
+async function healRounds(stores: FleetStore[], hubDir: string, at: number, queued: number): Promise<number> {
   const started = performance.now();
   let pushed = 0;
   let pushMs = 0;
@@ -245,7 +319,7 @@ async function heal(stores: FleetStore[], hubDir: string, at: number): Promise<v
       line('heal: commands queued during the outage', queued.toLocaleString('en'));
       line('heal: fleet rounds until all balances agree', `${rounds}  ${seconds(ms)}`);
       line('heal: hub commands/s in the first round', `${Math.round((pushed * 1000) / pushMs).toLocaleString('en')} /s`);
-      return;
+      return (pushed * 1000) / pushMs;
     }
   }
   throw new Error('the fleet did not converge in 20 rounds');

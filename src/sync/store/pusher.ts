@@ -165,16 +165,7 @@ export class Pusher {
 
   /** The next pending commands, numbered within their generation, their JSON texts as stored. */
   private nextBatch(): SettledCommand[] {
-    const base = this.state.number('generation_base') ?? 0;
-    const batch: SettledCommand[] = [];
-    let bytes = 0;
-    for (const record of this.pending.all(MAX_COMMANDS_PER_PUSH)) {
-      bytes += record.payload.length + record.changes.length + (record.operation?.length ?? 0) + 200;
-      if (batch.length > 0 && bytes > MAX_PUSH_BYTES) break;
-      if (batch.length > 0 && (record.operation === null) !== (batch[0]!.operation === null)) break;
-      batch.push({ ...record, seq: record.seq - base });
-    }
-    return batch;
+    return takeBatch(this.pending.all(MAX_COMMANDS_PER_PUSH), this.state.number('generation_base') ?? 0);
   }
 
   private settle(batch: SettledCommand[], results: CommandResult[], skewMs: number): void {
@@ -203,4 +194,20 @@ export class Pusher {
       this.state.set('clock_skew_ms', skewMs);
     });
   }
+}
+
+/**
+ * One push's commands: the first of `pending` (in seq order) up to the caps of count and bytes,
+ * all of one protocol, numbered within their generation (`base` is its first seq less one).
+ */
+export function takeBatch(pending: readonly SettledCommand[], base: number): SettledCommand[] {
+  const batch: SettledCommand[] = [];
+  let bytes = 0;
+  for (const record of pending) {
+    bytes += record.payload.length + record.changes.length + (record.operation?.length ?? 0) + 200;
+    if (batch.length >= MAX_COMMANDS_PER_PUSH || (batch.length > 0 && bytes > MAX_PUSH_BYTES)) break;
+    if (batch.length > 0 && (record.operation === null) !== (batch[0]!.operation === null)) break;
+    batch.push({ ...record, seq: record.seq - base });
+  }
+  return batch;
 }
