@@ -218,10 +218,11 @@ async function week(stores: FleetStore[], proxy: HubProxy, hubDir: string, start
     await Promise.all(stores.map((store) => store.ask({ op: 'advance', to: start + day * DAY + 9 * 3_600_000 })));
     if (healing) await heal(stores, hubDir, start + day * DAY);
     const count = OUTAGE.has(day) ? OUTAGE_BILLS : BILLS_PER_DAY;
+    const from = billNo;
     billNo += count;
     const sold = await Promise.all(
       stores.map((store) =>
-        store.ask<{ answered: number; failed: number; firstError?: string }>({ op: 'sell', bills: bills(store.name, billNo, count) }),
+        store.ask<{ answered: number; failed: number; firstError?: string }>({ op: 'sell', bills: bills(store.name, from, count) }),
       ),
     );
     const failed = sold.find((outcome) => outcome.failed > 0);
