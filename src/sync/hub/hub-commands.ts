@@ -92,11 +92,6 @@ export class HubCommands {
     this.skews = skews;
     this.maxSkewMs = maxSkewMs;
     this.applied = new AppliedCommands(db);
-    // Each command of a push runs in a savepoint, and SQLite copies every page a savepoint first
-    // touches into its sub-journal: a temp file by default, one write and read back per page and
-    // command. Kept in memory, a savepoint costs a page copy; the sub-journal of one push's command
-    // is a few dozen pages.
-    db.pragma('temp_store = MEMORY');
   }
 
   /**
