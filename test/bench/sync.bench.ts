@@ -392,7 +392,8 @@ async function rowsBench(): Promise<void> {
       `${seconds(pushMs)}  ${rate(COMMANDS, pushMs)}  (${verdict(pushMs, 30_000)} 30 s)`,
     );
     line('rows: baseline: bare inserts, 500-row transactions', `${seconds(baselineMs)}  ${rate(COMMANDS, baselineMs)}`);
-    line('rows: ratio push / baseline', `${(pushMs / baselineMs).toFixed(1)}×`);
+    const ratio = baselineMs / pushMs;
+    line('rows: ratio push / baseline, rows/s', `${ratio.toFixed(3)}×  (${verdict(ratio, 0.1, false)} ≥ 0.1×)`);
     line('rows: hub peak RSS', megabytes(peakRss(hub.pid)));
   } finally {
     await hub.stop();
