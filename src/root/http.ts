@@ -45,7 +45,7 @@ export interface HttpParts {
 }
 
 export function createHttp({ node, config, services, endpoints, hub, asks, clock, log }: HttpParts) {
-  const metrics = createHttpMetrics();
+  const metrics = createHttpMetrics(() => node.durability.flushes);
   const observe = createObserver(log, metrics);
   const status = createNodeStatus({
     db: node.db,
