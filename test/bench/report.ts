@@ -1,7 +1,8 @@
 /**
  * Printing helpers shared by the benchmarks. Every figure printed with `line` is also kept,
  * under its benchmark, for the JSON object `npm run bench NAME -- --json` prints last
- * (run.ts): the line's text, and the numbers in it in order, so that a script can compare runs.
+ * (run.ts): the line's text, and the numbers in it in order (not those in a name such as
+ * `p99`), so that a script can compare runs.
  */
 import { readFileSync } from 'node:fs';
 
@@ -29,7 +30,7 @@ export function line(label: string, value: string): void {
   const kept = (figures[bench] ??= {});
   let key = label || '(unlabelled)';
   for (let n = 2; key in kept; n += 1) key = `${label || '(unlabelled)'} #${n}`;
-  kept[key] = { text: value, numbers: [...value.matchAll(/-?\d[\d,]*(?:\.\d+)?/g)].map((match) => Number(match[0].replaceAll(',', ''))) };
+  kept[key] = { text: value, numbers: [...value.matchAll(/(?<![\w.])-?\d[\d,]*(?:\.\d+)?/g)].map((match) => Number(match[0].replaceAll(',', ''))) };
 }
 
 export function rate(count: number, ms: number): string {
