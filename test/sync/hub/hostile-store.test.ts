@@ -288,4 +288,25 @@ describe('a hostile store replaying rows in protocol 1', () => {
     expect(replayed.body).toEqual({ applied: 0, rejected: [{ entity: 'purchases', entity_id: cancellation, reason: 'not_found' }] });
     expect(count(hub, 'SELECT count(*) AS n FROM purchases WHERE id = ?', cancellation)).toBe(0);
   });
+
+  it("has a customer row carrying a password hash of other parameters than the hub writes refused, and the customer's hash unchanged", async () => {
+    const hlc = stamp(0, 'a77ac4e4');
+    const readHash = () =>
+      (hub.app.node.db.prepare('SELECT password_hash FROM customers WHERE id = ?').get(EVA) as { password_hash: string | null }).password_hash;
+    const before = readHash();
+    const unbounded = `scrypt$16384$1$200000$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+    const replayed = await call('POST', `${hub.url}/sync/v1/replay`, {
+      headers: {
+        ...basic(attacker.node_name, attacker.node_secret),
+        'x-loyaltyd-protocol': String(ROW_PROTOCOL),
+        'x-loyaltyd-schema': String(schemaVersion()),
+      },
+      body: { changes: [{ entity: 'customers', entity_id: EVA, op: 'update', row: row({ id: EVA, password_hash: unbounded }, hlc), hlc }] },
+    });
+    expect(replayed.body).toEqual({
+      applied: 0,
+      rejected: [{ entity: 'customers', entity_id: EVA, reason: 'a password hash of other parameters than the hub writes' }],
+    });
+    expect(readHash()).toBe(before);
+  });
 });
