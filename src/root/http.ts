@@ -24,6 +24,7 @@ import { mountEndpoints } from '../http/routes.js';
 import { healthEndpoints } from '../ops/health.routes.js';
 import { createHttpMetrics } from '../ops/http-metrics.js';
 import { createNodeStatus } from '../ops/node-status.js';
+import { logRefusedHashes } from '../ops/refused-hashes.js';
 import { createObserver, observeRequests } from '../ops/request-log.js';
 import { registerSyncMetrics } from '../ops/sync-metrics.js';
 import type { Hub } from './hub.js';
@@ -46,6 +47,7 @@ export interface HttpParts {
 
 export function createHttp({ node, config, services, endpoints, hub, asks, clock, log }: HttpParts) {
   const metrics = createHttpMetrics(() => node.durability.flushes);
+  const stopLoggingRefusedHashes = logRefusedHashes(log);
   const observe = createObserver(log, metrics);
   const status = createNodeStatus({
     db: node.db,
@@ -90,5 +92,12 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     { endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes },
     http,
   );
-  return { http, listener, close: () => metrics.close() };
+  return {
+    http,
+    listener,
+    close: () => {
+      metrics.close();
+      stopLoggingRefusedHashes();
+    },
+  };
 }
