@@ -17,6 +17,7 @@ import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
+import type { SyncLimits } from './sync-limits.js';
 import {
   ChangesQuery,
   DelegatedPrincipal,
@@ -72,7 +73,11 @@ export function hubRouter(options: {
   clock: () => number;
   /** Whether a store must show a client certificate the hub's CA signed (`http.tls.client_certificates` 'sync'). */
   requireClientCertificate: boolean;
+  /** What the hub takes from its stores at once: pushes and snapshots in flight, a push's bytes and row changes. */
+  limits: SyncLimits;
 }): Router {
+  const { limits } = options;
+  const pushBody = express.json({ limit: limits.pushMaxBytes });
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
   router.use(
@@ -80,7 +85,8 @@ export function hubRouter(options: {
     hearStore(options.contacts, options.clock),
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
   );
-  router.post('/commands', express.json({ limit: '8mb' }), (request, response) => {
+  router.post('/commands', limits.slot('push'), pushBody, (request, response) => {
+    limits.checkChanges(request.body);
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const protocol = Number(request.get(PROTOCOL_HEADER));
@@ -92,7 +98,8 @@ export function hubRouter(options: {
   });
   // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
   // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
-  router.post('/replay', express.json({ limit: '8mb' }), (request, response) => {
+  router.post('/replay', limits.slot('push'), pushBody, (request, response) => {
+    limits.checkChanges(request.body);
     const nodeId = String(response.locals.nodeId);
     if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
       const replay = ReplayRequest.safeParse(request.body);
@@ -138,7 +145,7 @@ export function hubRouter(options: {
     response.locals.delegatedPrincipal = options.principals.verify(principal);
     (request.app as unknown as RequestHandler)(request, response, next);
   });
-  router.get('/snapshot', async (request, response) => {
+  router.get('/snapshot', limits.slot('snapshot'), async (request, response) => {
     const query = SnapshotQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     const { entity, after_id: afterId, pushed_through: pushedThrough, format } = query.data;
