@@ -80,12 +80,12 @@ export function hubBusy(work: SyncWork, limit: number, retryAfterSeconds: number
 }
 
 /** A push whose commands carry more row changes than the hub takes in one request. */
-export function pushTooLarge(changes: number, limit: number): AppError {
+export function pushTooLarge(limit: number): AppError {
   return new AppError({
     type: ABOUT_BLANK,
     exception: 'payload_too_large_exception',
     title: 'Payload too large',
-    detail: `The push carries ${changes} row changes; the hub takes ${limit} in one request`,
-    error_data: { changes, limit_changes: limit },
+    detail: `The push carries more than ${limit} row changes, which the hub takes in one request at most`,
+    error_data: { limit_changes: limit },
   });
 }

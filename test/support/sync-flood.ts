@@ -28,7 +28,8 @@ export interface HeldRequest {
 /** Bytes of a push's body sent before it is held. */
 const HELD_AFTER_BYTES = 64 * 1024;
 
-function syncHeaders(node: StoreCredentials): Record<string, string> {
+/** The headers a node's sync request carries: its credentials and this checkout's versions. */
+export function syncHeaders(node: StoreCredentials): Record<string, string> {
   return {
     authorization: `Basic ${Buffer.from(`${node.node_name}:${node.node_secret}`).toString('base64')}`,
     [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),

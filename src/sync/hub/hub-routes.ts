@@ -1,7 +1,8 @@
 /**
  * The hub's sync endpoints under /sync/v1, authenticated by a store's node name and
  * secret (never a user's credentials) and gated by protocol and schema version: the hub
- * serves stores of its own schema version and of the one before it (DESIGN §5).
+ * serves stores of its own schema version and of the one before it (DESIGN §5). Pushes and
+ * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts).
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { TLSSocket } from 'node:tls';
@@ -77,7 +78,7 @@ export function hubRouter(options: {
   limits: SyncLimits;
 }): Router {
   const { limits } = options;
-  const pushBody = express.json({ limit: limits.pushMaxBytes });
+  const pushBody = limits.pushBody();
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
   router.use(
@@ -85,8 +86,7 @@ export function hubRouter(options: {
     hearStore(options.contacts, options.clock),
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
   );
-  router.post('/commands', limits.slot('push'), pushBody, (request, response) => {
-    limits.checkChanges(request.body);
+  router.post('/commands', limits.slot('push'), ...pushBody, (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const protocol = Number(request.get(PROTOCOL_HEADER));
@@ -98,8 +98,7 @@ export function hubRouter(options: {
   });
   // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
   // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
-  router.post('/replay', limits.slot('push'), pushBody, (request, response) => {
-    limits.checkChanges(request.body);
+  router.post('/replay', limits.slot('push'), ...pushBody, (request, response) => {
     const nodeId = String(response.locals.nodeId);
     if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
       const replay = ReplayRequest.safeParse(request.body);

@@ -3,16 +3,14 @@
  * processes on loopback: 20 pushes of 8 MB from five flooding nodes and 10 snapshots from three
  * reading nodes, held in flight together. The hub takes two of each a node and 8 pushes and
  * 4 snapshots in all, answers the rest 429 (a node's share) or 503 (the hub's) with
- * Retry-After before reading their bodies, and refuses an admitted push whose changes are past
- * `push_max_changes`. An honest store that pushes meanwhile is answered 503, waits at least the
+ * Retry-After before reading their bodies, refuses an admitted push whose changes are past
+ * `push_max_changes`, and makes its node wait its Retry-After. An honest store that pushes meanwhile is answered 503, waits at least the
  * Retry-After it was given, and its round completes once the flood is over.
  */
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { Cluster, posLogin, type StoreCredentials, type StoreProcess } from '../../support/cluster.js';
-import { hex, id } from '../../support/ids.js';
+import { addCustomerPool } from '../../support/customer-pool.js';
 import { floodPushBody, heldPush, heldSnapshot, type FloodAnswer, type HeldRequest } from '../../support/sync-flood.js';
 import { createEvent } from '../../support/sync-writes.js';
 import { waitFor } from '../../support/wait.js';
@@ -35,7 +33,7 @@ beforeAll(async () => {
     hubEnv: { LOYALTYD_SYNC_LIMITS__RETRY_AFTER_SECONDS: String(RETRY_AFTER_SECONDS) },
   });
   await cluster.hub.stop();
-  addCustomers(join(cluster.hub.dataDir, 'loyaltyd.sqlite'), CUSTOMERS);
+  addCustomerPool(cluster.hub.dataDir, CUSTOMERS);
   await cluster.hub.start();
   honest = cluster.store('honest');
   await honest.start();
@@ -49,22 +47,6 @@ afterAll(async () => {
   for (const request of held) request.release();
   await cluster?.close();
 });
-
-/** Customers with a card each, written into the hub's file while it is stopped, as a chain it was given. */
-function addCustomers(file: string, count: number): void {
-  const db = new Database(file);
-  const stamp = `${hex(Date.now() - 86_400_000, 12)}-0000-5eed0000`;
-  const now = new Date().toISOString();
-  const customer = db.prepare('INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
-  const card = db.prepare('INSERT INTO cards (id, customer_id, card_number, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
-  db.transaction(() => {
-    for (let i = 0; i < count; i += 1) {
-      customer.run(id(0xb0, i), `First${i}`, `Last${i}`, stamp, now);
-      card.run(id(0xb1, i), id(0xb0, i), String(6_000_000_000_000 + i), stamp, now);
-    }
-  })();
-  db.close();
-}
 
 function expectRefusal(answer: FloodAnswer): void {
   expect([429, 503]).toContain(answer.status);
@@ -126,6 +108,14 @@ describe("the sync API's limits under a flood", () => {
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.body).error).toMatchObject({ exception: 'payload_too_large_exception', error_data: { limit_changes: 50_000 } });
     }
+    // A node whose push was refused for what it held waits its Retry-After before the hub reads another.
+    const again = heldPush(
+      cluster.hub.url,
+      flooders.find((flooder) => flooder.node_name === admittedPushes[0]!.node)!,
+      Buffer.from('{}'),
+    );
+    again.release();
+    expectRefusal(await again.answered);
 
     await waitFor('the honest store’s event at the hub', () => cluster.hub.count('SELECT count(*) AS n FROM events WHERE id = ?', event.id) === 1, {
       timeoutMs: 30_000,
