@@ -4,10 +4,10 @@
  * flight, per node and from all stores together, and the bytes and row changes one push
  * carries. A request past its node's share is answered 429, one past the hub's 503, both before
  * its body is read; its slot is given back when its answer ends or its connection closes. A
- * node that was refused a work, whose push was refused for what it holds (400, 413), or that
- * was served a snapshot, is refused that work again until its Retry-After has passed: a node
- * that asks again at once gains nothing over one that waits, and one that sends what the hub
- * will not take, or asks for snapshot after snapshot, costs the hub one of them a Retry-After.
+ * node that was refused a work, or whose push was past the limits on what one push holds
+ * (413), is refused that work again until its Retry-After has passed: a node that asks again
+ * at once gains nothing over one that waits, and one that sends more than the hub takes costs
+ * it one read a Retry-After.
  * Why: src/decisions/0080-sync-limits.md.
  */
 import express, { type RequestHandler } from 'express';
@@ -16,8 +16,8 @@ import type { Config } from '../../core/config.js';
 import { malformedJson } from '../../core/errors.js';
 import { hubBusy, nodeBusy, pushTooLarge, type SyncWork } from '../../core/sync-errors.js';
 
-/** The answers to a push refused for what it holds, after which its node waits its Retry-After. */
-const REFUSED_CONTENT = new Set([400, 413]);
+/** The answer to a push past the limits on what one push holds, after which its node waits its Retry-After. */
+const PAST_LIMITS = 413;
 /** The key every row change of a push has (src/sync/protocol/protocol.ts, RowChange). */
 const CHANGE_KEY = Buffer.from('"entity_id"');
 
@@ -36,21 +36,17 @@ export class SyncLimits {
 
   /**
    * Takes a slot of `work` for the request's node (`response.locals.nodeId`, set by
-   * authentication) until the answer ends, or refuses; a push refused for what it holds, and a
-   * snapshot once served, set its node's Retry-After for that work.
+   * authentication) until the answer ends, or refuses; a push past the limits on what one push
+   * holds sets its node's Retry-After for pushes.
    */
   slot(work: SyncWork): RequestHandler {
     return (_request, response, next) => {
       const nodeId = String(response.locals.nodeId);
       this.take(work, nodeId);
-      response.once('close', () => {
-        this.give(work, nodeId);
-        // A store bootstraps once, and resumes a cut snapshot after a back-off of its own.
-        if (work === 'snapshot') this.refuseFor(work, nodeId);
-      });
+      response.once('close', () => this.give(work, nodeId));
       if (work === 'push') {
         response.once('finish', () => {
-          if (REFUSED_CONTENT.has(response.statusCode)) this.refuseFor(work, nodeId);
+          if (response.statusCode === PAST_LIMITS) this.refuseFor(work, nodeId);
         });
       }
       next();
