@@ -1,7 +1,8 @@
 /**
  * The hub's sync endpoints under /sync/v1, authenticated by a store's node name and
  * secret (never a user's credentials) and gated by protocol and schema version: the hub
- * serves stores of its own schema version and of the one before it (DESIGN §5).
+ * serves stores of its own schema version and of the one before it (DESIGN §5). Pushes and
+ * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts).
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { TLSSocket } from 'node:tls';
@@ -17,6 +18,7 @@ import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
+import type { SyncLimits } from './sync-limits.js';
 import {
   ChangesQuery,
   DelegatedPrincipal,
@@ -74,7 +76,11 @@ export function hubRouter(options: {
   clock: () => number;
   /** Whether a store must show a client certificate the hub's CA signed (`http.tls.client_certificates` 'sync'). */
   requireClientCertificate: boolean;
+  /** What the hub takes from its stores at once: pushes and snapshots in flight, a push's bytes and row changes. */
+  limits: SyncLimits;
 }): Router {
+  const { limits } = options;
+  const pushBody = limits.pushBody();
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
   router.use(
@@ -82,7 +88,7 @@ export function hubRouter(options: {
     hearStore(options.contacts, options.clock),
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
   );
-  router.post('/commands', express.json({ limit: '8mb' }), async (request, response) => {
+  router.post('/commands', limits.slot('push'), ...pushBody, async (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const protocol = Number(request.get(PROTOCOL_HEADER));
@@ -95,7 +101,7 @@ export function hubRouter(options: {
   });
   // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
   // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
-  router.post('/replay', express.json({ limit: '8mb' }), async (request, response) => {
+  router.post('/replay', limits.slot('push'), ...pushBody, async (request, response) => {
     const nodeId = String(response.locals.nodeId);
     if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
       const replay = ReplayRequest.safeParse(request.body);
@@ -145,7 +151,7 @@ export function hubRouter(options: {
     response.locals.delegatedPrincipal = options.principals.verify(principal);
     (request.app as unknown as RequestHandler)(request, response, next);
   });
-  router.get('/snapshot', async (request, response) => {
+  router.get('/snapshot', limits.slot('snapshot'), async (request, response) => {
     const query = SnapshotQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     const { entity, after_id: afterId, pushed_through: pushedThrough, format } = query.data;
