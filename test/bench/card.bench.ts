@@ -4,8 +4,9 @@
  * (8) in flight; card B (another demo customer's, with points and no bill sent) takes none.
  * Then accept-payment and send-purchase are timed on A and B, CALLS sequential calls each,
  * the cards alternating (A, B then B, A) so that the machine's weather hits both; the p50s
- * and their ratio A / B are printed (target ≤ 1.2×). This runs on two stores, each a
- * `loyaltyd serve` process of its own:
+ * and their ratio A / B are printed (target ≤ 1.2×), before A's bills (what the two demo
+ * customers differ by: A's credit, voucher and demo purchases) and after. This runs on two
+ * stores, each a `loyaltyd serve` process of its own:
  *
  * 1. A store without a hub (`serve --demo`), which publishes its customers' states itself
  *    (src/root/node.ts). On it, after the p50s: accept-payment on card A at 300 req/s
@@ -16,8 +17,8 @@
  *    pulled for card A's customer holds every fact the store made (the hub settled it,
  *    src/loyalty/state-settling.ts), or after SETTLE_TIMEOUT_MS with what was left printed.
  *
- * Card B's own send-purchases (CALLS on each store) are its only bills. BENCH_SECONDS (15)
- * sets each fixed-rate load's length.
+ * The timed send-purchases (440 a card at each store) are card B's only bills. BENCH_SECONDS
+ * (15) sets each fixed-rate load's length.
  */
 import Database from 'better-sqlite3';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
@@ -49,6 +50,7 @@ export async function run(): Promise<void> {
   const alone = await spawnServer([BIN, 'serve', '--demo', '--data-dir', aloneDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
   try {
     const desk = await Desk.at(alone.url, 'alone');
+    await compare(desk, 'no hub, no bills');
     await fill(desk);
     await compare(desk, 'no hub');
     await loads(desk);
@@ -83,6 +85,7 @@ export async function run(): Promise<void> {
       { LOYALTYD_LOG_LEVEL: 'warn', LOYALTYD_SYNC_INTERVAL_SECONDS: '1' },
     );
     const desk = await Desk.at(store.url, 'hub', 30_000);
+    await compare(desk, 'hub, no bills');
     await fill(desk);
     await settled(storeDir);
     await compare(desk, 'hub');
@@ -237,7 +240,7 @@ async function settled(storeDir: string): Promise<void> {
     seen = look();
   }
   line(
-    '  synced and settled',
+    'hub: synced and settled',
     `after ${((performance.now() - started) / 1000).toFixed(1)} s: outbox ${seen.pending}, card A's state ${seen.lots} lots, tail ${seen.tail} facts, ${seen.own} own facts after its horizon`,
   );
 }
