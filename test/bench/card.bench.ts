@@ -50,7 +50,7 @@ export async function run(): Promise<void> {
   const alone = await spawnServer([BIN, 'serve', '--demo', '--data-dir', aloneDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
   try {
     const desk = await Desk.at(alone.url, 'alone');
-    await compare(desk, 'no hub, no bills');
+    await compare(desk, 'no hub, 0 bills');
     await fill(desk);
     await compare(desk, 'no hub');
     await loads(desk);
@@ -85,7 +85,7 @@ export async function run(): Promise<void> {
       { LOYALTYD_LOG_LEVEL: 'warn', LOYALTYD_SYNC_INTERVAL_SECONDS: '1' },
     );
     const desk = await Desk.at(store.url, 'hub', 30_000);
-    await compare(desk, 'hub, no bills');
+    await compare(desk, 'hub, 0 bills');
     await fill(desk);
     await settled(storeDir);
     await compare(desk, 'hub');
@@ -206,7 +206,11 @@ async function loads(desk: Desk): Promise<void> {
   line('  with 100 send-purchase/s on A', `p50 ${busy.p50} ms  p99 ${busy.p99} ms  ${busy.answered} answered, errors ${busy.errors}`);
   line('  the send-purchases meanwhile', `p50 ${sends.p50} ms  p99 ${sends.p99} ms  ${sends.answered} answered, errors ${sends.errors}`);
   const ratio = Number(busy.p99) / Number(alone.p99);
-  line('no hub: accept-payment p99, sends / alone', `${ratio.toFixed(2)}×  (target ≤ ${P99_TARGET}×: ${ratio <= P99_TARGET ? 'within' : 'MISSES'})`);
+  // A load the store did not keep up with alone has a p99 of its queue, which sends cannot lengthen much.
+  const offered = 30 * 10 * SECONDS;
+  const served = alone.answered >= 0.95 * offered && alone.errors === 0;
+  const verdict = served ? (ratio <= P99_TARGET ? 'within' : 'MISSES') : `not measured: alone, the store answered ${alone.answered} of ${offered}`;
+  line('no hub: accept-payment p99, sends / alone', `${ratio.toFixed(2)}×  (target ≤ ${P99_TARGET}×: ${verdict})`);
 }
 
 /**
