@@ -51,7 +51,7 @@ export async function run(): Promise<void> {
   try {
     const desk = await Desk.at(alone.url, 'alone');
     await compare(desk, 'no hub, 0 bills');
-    await fill(desk);
+    await fill(desk, 'no hub');
     await compare(desk, 'no hub');
     await loads(desk);
   } finally {
@@ -86,7 +86,7 @@ export async function run(): Promise<void> {
     );
     const desk = await Desk.at(store.url, 'hub', 30_000);
     await compare(desk, 'hub, 0 bills');
-    await fill(desk);
+    await fill(desk, 'hub');
     await settled(storeDir);
     await compare(desk, 'hub');
   } finally {
@@ -159,7 +159,7 @@ function bill() {
   };
 }
 
-async function fill(desk: Desk): Promise<void> {
+async function fill(desk: Desk, where: string): Promise<void> {
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -171,7 +171,7 @@ async function fill(desk: Desk): Promise<void> {
     }),
   );
   const ms = performance.now() - started;
-  line('card A filled', `${(ms / 1000).toFixed(1)} s, ${Math.round((BILLS * 1000) / ms)} bills/s`);
+  line(`${where}: card A filled`, `${(ms / 1000).toFixed(1)} s, ${Math.round((BILLS * 1000) / ms)} bills/s`);
 }
 
 /** accept-payment and send-purchase on A and B, alternating; the p50s and their ratio. */
