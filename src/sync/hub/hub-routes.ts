@@ -13,6 +13,7 @@ import { versionMismatch } from '../../core/sync-errors.js';
 import type { Principal } from '../../http/principal.js';
 import { fromZodIssues } from '../../core/validation-errors.js';
 import type { Logger } from 'pino';
+import { unlessAbandoned } from './abandoned-reads.js';
 import type { Effect } from './command-effects.js';
 import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
@@ -134,11 +135,11 @@ export function hubRouter(options: {
     response.json(original);
   });
   // A store's history read (src/http/history-reads.ts): the API call, run for the caller the
-  // store authenticated, as if it had been made here.
+  // store authenticated, as if it had been made here, unless the store has given up on it.
   router.use('/history', (request, response, next) => {
     if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
     response.locals.delegatedPrincipal = options.principals.verify(principalOf(request.get(PRINCIPAL_HEADER)));
-    (request.app as unknown as RequestHandler)(request, response, next);
+    unlessAbandoned(request, () => (request.app as unknown as RequestHandler)(request, response, next));
   });
   // A customer-app login a store asks for its caller (src/sync/store/hub-sessions.ts): made here, as
   // a session of the chain. A token the hub does not hold yet is a 404, and the store makes
