@@ -16,6 +16,7 @@ import { createAuthenticator } from '../http/authenticate.js';
 import { cashDeskLane } from '../http/cash-desk-lane.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { errorHandler } from '../http/error-handler.js';
+import { jsonBody } from '../http/json-body.js';
 import { IdempotencyKeys } from '../http/idempotency.js';
 import { openApiDocument } from '../http/openapi.js';
 import { documented, mountPlainEndpoints } from '../http/plain-endpoint.js';
@@ -70,7 +71,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
   http.use(observeRequests(observe));
   mountPlainEndpoints(http, operations);
   if (hub) http.use('/sync/v1', hub.router);
-  const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
+  const parseBody = jsonBody(config.http.body_limit_bytes);
   http.use(parseBody);
   const mounting = {
     operations: node.operations,
