@@ -4,10 +4,11 @@ import { Text } from '../../core/schemas.js';
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
 
-export const BalanceOverviewQuery = z.object({ customer_id: Text, date_from: Day.optional(), date_to: Day.optional() });
+/** `customer_id` is required in the enterprise interface; in the customer interface it defaults to the logged-in customer. */
+export const BalanceOverviewQuery = z.object({ customer_id: Text.optional(), date_from: Day.optional(), date_to: Day.optional() });
 export type BalanceOverviewQuery = z.infer<typeof BalanceOverviewQuery>;
 
-export const ExpirationOverviewQuery = z.object({ customer_id: Text });
+export const ExpirationOverviewQuery = z.object({ customer_id: Text.optional() });
 export type ExpirationOverviewQuery = z.infer<typeof ExpirationOverviewQuery>;
 
 export const PointsOverviewAnswer = z.object({ earned_points: z.number(), redeemed_points: z.number(), available_points: z.number() });
