@@ -22,6 +22,7 @@ import { openApiDocument } from '../http/openapi.js';
 import { documented, mountPlainEndpoints } from '../http/plain-endpoint.js';
 import { parseQuery } from '../http/query.js';
 import { mountEndpoints } from '../http/routes.js';
+import { frontPageEndpoint } from '../ops/front-page.routes.js';
 import { healthEndpoints } from '../ops/health.routes.js';
 import { createHttpMetrics } from '../ops/http-metrics.js';
 import { createNodeStatus } from '../ops/node-status.js';
@@ -58,7 +59,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     clock,
   });
   registerSyncMetrics(metrics.registry, config.mode, status.figures);
-  const operations = [...healthEndpoints(status.health, metrics.registry), ...status.pages];
+  const operations = [frontPageEndpoint(config.mode), ...healthEndpoints(status.health, metrics.registry), ...status.pages];
   const docs = apiDocsEndpoints(() => openApiDocument(endpoints, [...documented(operations), ...documented(docs), ...(hub ? HUB_SYNC_ROUTES : [])]));
 
   const http = express();
