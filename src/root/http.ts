@@ -16,11 +16,13 @@ import { createAuthenticator } from '../http/authenticate.js';
 import { cashDeskLane } from '../http/cash-desk-lane.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { errorHandler } from '../http/error-handler.js';
+import { jsonBody } from '../http/json-body.js';
 import { IdempotencyKeys } from '../http/idempotency.js';
 import { openApiDocument } from '../http/openapi.js';
 import { documented, mountPlainEndpoints } from '../http/plain-endpoint.js';
 import { parseQuery } from '../http/query.js';
 import { mountEndpoints } from '../http/routes.js';
+import { frontPageEndpoint } from '../ops/front-page.routes.js';
 import { healthEndpoints } from '../ops/health.routes.js';
 import { createHttpMetrics } from '../ops/http-metrics.js';
 import { createNodeStatus } from '../ops/node-status.js';
@@ -59,7 +61,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     clock,
   });
   registerSyncMetrics(metrics.registry, config.mode, status.figures);
-  const operations = [...healthEndpoints(status.health, metrics.registry), ...status.pages];
+  const operations = [frontPageEndpoint(config.mode), ...healthEndpoints(status.health, metrics.registry), ...status.pages];
   const docs = apiDocsEndpoints(() => openApiDocument(endpoints, [...documented(operations), ...documented(docs), ...(hub ? HUB_SYNC_ROUTES : [])]));
 
   const http = express();
@@ -72,7 +74,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
   http.use(observeRequests(observe));
   mountPlainEndpoints(http, operations);
   if (hub) http.use('/sync/v1', hub.router);
-  const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
+  const parseBody = jsonBody(config.http.body_limit_bytes);
   http.use(parseBody);
   const mounting = {
     operations: node.operations,
