@@ -23,6 +23,16 @@ export async function hashPassword(password: string): Promise<string> {
 export const PASSWORD_CHECKS_CHANNEL = 'loyaltyd:password-check';
 const checks = channel(PASSWORD_CHECKS_CHANNEL);
 
+/** Where a stored hash refused for its scheme, parameters or lengths is announced, for the log (src/ops/refused-hashes.ts). */
+export const REFUSED_HASHES_CHANNEL = 'loyaltyd:password-hash-refused';
+const refusals = channel(REFUSED_HASHES_CHANNEL);
+
+/** What the log says of a refused hash: whose it is, and its scheme and parameters, never its salt or key. */
+export interface RefusedHash {
+  account: string;
+  scheme: string;
+}
+
 /**
  * A hash no password matches, checked for a login that does not exist, so that it costs the
  * scrypt a known login costs. Its key is all zero bytes, which scrypt does not derive in practice.
@@ -46,11 +56,15 @@ export function isOwnPasswordHash(stored: string): boolean {
 /**
  * Checks a password against a stored hash with this node's own scrypt parameters only: a
  * hash with others (replicated from anywhere) matches no password, and costs the one scrypt
- * of an unknown login rather than whatever work its parameters ask for.
+ * of an unknown login rather than whatever work its parameters ask for. Such a refusal is
+ * announced with `account`, the login the hash belongs to.
  */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, account: string): Promise<boolean> {
   const own = ownHash(stored);
   if (checks.hasSubscribers) checks.publish(undefined);
+  if (own === undefined && refusals.hasSubscribers) {
+    refusals.publish({ account, scheme: stored.split('$', 4).join('$').slice(0, 80) } satisfies RefusedHash);
+  }
   const { salt, key } = own ?? ownHash(UNKNOWN_LOGIN_HASH)!;
   const actual = await derive(password, salt, PARAMS);
   return own !== undefined && timingSafeEqual(actual, key);

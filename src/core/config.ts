@@ -101,6 +101,21 @@ export const Config = z.strictObject({
     protocol_1_days: z.coerce.number().min(0),
   }),
   /**
+   * On the hub: what it takes from its stores at once (src/sync/hub/sync-limits.ts). A push or
+   * snapshot past a node's share is answered 429, past the hub's 503, both with Retry-After; a
+   * push's body past its bytes or row changes 413. A push's bytes are at least the 1 MB a
+   * store's batch holds (src/sync/protocol/protocol.ts).
+   */
+  sync_limits: z.strictObject({
+    push_max_bytes: z.coerce.number().int().min(1_048_576),
+    push_max_changes: z.coerce.number().int().positive(),
+    pushes_per_node: z.coerce.number().int().positive(),
+    pushes_in_all: z.coerce.number().int().positive(),
+    snapshots_per_node: z.coerce.number().int().positive(),
+    snapshots_in_all: z.coerce.number().int().positive(),
+    retry_after_seconds: PositiveSeconds,
+  }),
+  /**
    * On the hub: what one store's node may give or take of one customer per day, past which
    * its operations are held for an operator (src/sync/hub/node-limits.ts). Points are whole
    * points, credit money in the chain's currency.

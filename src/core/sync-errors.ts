@@ -47,3 +47,45 @@ export function versionMismatch(hub: { protocol: number; schema: number }, store
     error_data: { protocol: hub.protocol, schema_version: hub.schema, store_protocol: store.protocol, store_schema_version: store.schema },
   });
 }
+
+/** What a store asks of its hub at once: pushes (and replays), or snapshots (src/sync/hub/sync-limits.ts). */
+export type SyncWork = 'push' | 'snapshot';
+
+/** A store asked for more at once than the hub serves one node, or asked again before the Retry-After it was given. */
+export function nodeBusy(work: SyncWork, limit: number, retryAfterSeconds: number): AppError {
+  return new AppError(
+    {
+      type: ABOUT_BLANK,
+      exception: 'too_many_requests_exception',
+      title: 'Too many requests',
+      detail: `This node has ${limit} ${work === 'push' ? 'pushes' : 'snapshots'} in flight at most, and waits for the Retry-After it was given; retry after ${retryAfterSeconds} s`,
+      error_data: { work, limit, retry_after: retryAfterSeconds },
+    },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+/** The hub serves as many of a work at once as it is configured to, from every store together. */
+export function hubBusy(work: SyncWork, limit: number, retryAfterSeconds: number): AppError {
+  return new AppError(
+    {
+      type: ABOUT_BLANK,
+      exception: 'service_unavailable_exception',
+      title: 'Hub busy',
+      detail: `The hub serves ${limit} ${work === 'push' ? 'pushes' : 'snapshots'} at once from all stores; retry after ${retryAfterSeconds} s`,
+      error_data: { work, limit, retry_after: retryAfterSeconds },
+    },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+/** A push whose commands carry more row changes than the hub takes in one request. */
+export function pushTooLarge(limit: number): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'payload_too_large_exception',
+    title: 'Payload too large',
+    detail: `The push carries more than ${limit} row changes, which the hub takes in one request at most`,
+    error_data: { limit_changes: limit },
+  });
+}

@@ -4,12 +4,12 @@
  * last item paging can reach (src/decisions/0008-list-paging.md). A list sorts only by fields an index keeps
  * in order, ties broken by the table's rowid, which every index holds: so a page reads at
  * most its offset and count in index entries, never the whole table. Statements are
- * prepared once per distinct SQL text and kept by the repository that owns the cache.
+ * prepared once per distinct SQL text and kept, up to `LIST_STATEMENTS_KEPT` a list.
  */
-import type { Statement } from 'better-sqlite3';
 import { invalidParam } from '../core/errors.js';
 import { MAX_COUNT, MAX_OFFSET, type Page, type Paging } from '../core/paging.js';
 import type { Db } from './open.js';
+import { Statements } from './statements.js';
 import type { StoredValue } from './write-path.js';
 
 /** One SQL condition with its parameters; `undefined` when the filter was not given. */
@@ -17,6 +17,9 @@ export type Filter = { sql: string; params: StoredValue[] } | undefined;
 
 /** The most matches `total_items` counts: every item a page can reach, and no further. */
 export const MAX_TOTAL_ITEMS = MAX_OFFSET + MAX_COUNT;
+
+/** A list's texts: one a combination of the filters given, sort field and direction, and one count a combination of filters. */
+export const LIST_STATEMENTS_KEPT = 256;
 
 export interface ListSpec<Field extends string = string> {
   /** FROM clause, joins included. */
@@ -31,9 +34,11 @@ export interface ListSpec<Field extends string = string> {
 }
 
 export class ListQueries {
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements: Statements;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.statements = new Statements(db, LIST_STATEMENTS_KEPT);
+  }
 
   page<T, Field extends string = string>(spec: ListSpec<Field>, paging: Paging): Page<T> {
     const given = spec.filters.filter((filter) => filter !== undefined);
@@ -46,22 +51,13 @@ export class ListQueries {
       throw invalidParam('sort_field', 'not_allowed_value', field, `Sortable fields: ${Object.keys(spec.sortable).join(', ')}`);
     }
     const direction = paging.sort_direction;
-    const rows = this.prepare(
-      `SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${spec.tieBreaker} ${direction} LIMIT ? OFFSET ?`,
-    ).all(...params, paging.count, paging.offset) as T[];
+    const rows = this.statements
+      .get(`SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${spec.tieBreaker} ${direction} LIMIT ? OFFSET ?`)
+      .all(...params, paging.count, paging.offset) as T[];
     const total = (
-      this.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?)`).get(...params, MAX_TOTAL_ITEMS) as { n: number }
+      this.statements.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?)`).get(...params, MAX_TOTAL_ITEMS) as { n: number }
     ).n;
     return { items: rows, total };
-  }
-
-  private prepare(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

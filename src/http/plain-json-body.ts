@@ -5,10 +5,11 @@
  * machinery (content type and charset parsing, raw-body, an iconv decoder, on-finished),
  * which on the checkout bench cost recommended-best-rewards about a tenth of its work.
  *
- * Every other request goes to body-parser untouched, and so does every body the plain
- * reading does not take (not an object, a byte order mark, JSON.parse refuses it): those
- * bytes are handed to body-parser as the request's body, so it answers them as it answers
- * express's calls, message for message (test/http/cash-desk-lane.test.ts).
+ * Every other request goes to the API's body reader (src/http/json-body.ts) untouched, and
+ * so does every body the plain reading does not take (not an object, a byte order mark,
+ * JSON.parse refuses it): those bytes are handed to that reader as the request's body, so it
+ * answers them as it answers express's calls, message for message
+ * (test/http/cash-desk-lane.test.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
@@ -17,7 +18,7 @@ import { malformedJson } from '../core/errors.js';
 const PLAIN_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 const OPEN_BRACE = 0x7b;
 
-/** A JSON body parser as express.json() makes it: sets `request.body` or passes an error on. */
+/** A JSON body reader as express.json() is one: sets `request.body` or passes an error on. */
 export type BodyParser = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
 export function plainJsonBody(parser: BodyParser, limitBytes: number): BodyParser {
@@ -39,7 +40,7 @@ export function plainJsonBody(parser: BodyParser, limitBytes: number): BodyParse
           request.body = JSON.parse(bytes.toString('utf8'));
           return next();
         } catch {
-          // body-parser words the refusal.
+          // The body reader words the refusal.
         }
       }
       parseAgain(parser, request, response, bytes, next);

@@ -1,4 +1,8 @@
-/** The HTTP metrics behind /metrics: requests by route and status, their duration, the process's defaults and its password checks. */
+/**
+ * The HTTP metrics behind /metrics: requests by route and status, their duration, the
+ * process's defaults, its password checks and the flushes of its write-ahead log (one per
+ * group of writes answered together, src/db/durability.ts).
+ */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { PASSWORD_CHECKS_CHANNEL } from '../auth/passwords.js';
@@ -11,9 +15,20 @@ export interface HttpMetrics {
   close(): void;
 }
 
-export function createHttpMetrics(): HttpMetrics {
+export function createHttpMetrics(flushes: () => number): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'loyaltyd_' });
+  let flushesSeen = 0;
+  new Counter({
+    name: 'loyaltyd_wal_flushes_total',
+    help: 'Flushes of the write-ahead log by the flusher thread; the writes answered per flush are the requests over this',
+    registers: [registry],
+    collect() {
+      const now = flushes();
+      this.inc(now - flushesSeen);
+      flushesSeen = now;
+    },
+  });
   const passwordChecks = new Counter({
     name: 'loyaltyd_password_checks_total',
     help: 'Password checks run (one scrypt each); a jump is someone guessing',

@@ -16,14 +16,17 @@ import { createAuthenticator } from '../http/authenticate.js';
 import { cashDeskLane } from '../http/cash-desk-lane.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { errorHandler } from '../http/error-handler.js';
+import { jsonBody } from '../http/json-body.js';
 import { IdempotencyKeys } from '../http/idempotency.js';
 import { openApiDocument } from '../http/openapi.js';
 import { documented, mountPlainEndpoints } from '../http/plain-endpoint.js';
 import { parseQuery } from '../http/query.js';
 import { mountEndpoints } from '../http/routes.js';
+import { frontPageEndpoint } from '../ops/front-page.routes.js';
 import { healthEndpoints } from '../ops/health.routes.js';
 import { createHttpMetrics } from '../ops/http-metrics.js';
 import { createNodeStatus } from '../ops/node-status.js';
+import { logRefusedHashes } from '../ops/refused-hashes.js';
 import { createObserver, observeRequests } from '../ops/request-log.js';
 import { registerSyncMetrics } from '../ops/sync-metrics.js';
 import type { Hub } from './hub.js';
@@ -45,7 +48,8 @@ export interface HttpParts {
 }
 
 export function createHttp({ node, config, services, endpoints, hub, asks, clock, log }: HttpParts) {
-  const metrics = createHttpMetrics();
+  const metrics = createHttpMetrics(() => node.durability.flushes);
+  const stopLoggingRefusedHashes = logRefusedHashes(log);
   const observe = createObserver(log, metrics);
   const status = createNodeStatus({
     db: node.db,
@@ -57,7 +61,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     clock,
   });
   registerSyncMetrics(metrics.registry, config.mode, status.figures);
-  const operations = [...healthEndpoints(status.health, metrics.registry), ...status.pages];
+  const operations = [frontPageEndpoint(config.mode), ...healthEndpoints(status.health, metrics.registry), ...status.pages];
   const docs = apiDocsEndpoints(() => openApiDocument(endpoints, [...documented(operations), ...documented(docs), ...(hub ? HUB_SYNC_ROUTES : [])]));
 
   const http = express();
@@ -70,7 +74,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
   http.use(observeRequests(observe));
   mountPlainEndpoints(http, operations);
   if (hub) http.use('/sync/v1', hub.router);
-  const parseBody = express.json({ limit: config.http.body_limit_bytes, type: ['application/json', 'application/*+json'] });
+  const parseBody = jsonBody(config.http.body_limit_bytes);
   http.use(parseBody);
   const mounting = {
     operations: node.operations,
@@ -90,5 +94,12 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     { endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes },
     http,
   );
-  return { http, listener, close: () => metrics.close() };
+  return {
+    http,
+    listener,
+    close: () => {
+      metrics.close();
+      stopLoggingRefusedHashes();
+    },
+  };
 }

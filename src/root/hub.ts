@@ -20,6 +20,7 @@ import { OriginalBills } from '../features/checkout/original-bills.js';
 import { HubFeed } from '../sync/hub/hub-feed.js';
 import { NodeClocks } from '../sync/hub/node-clocks.js';
 import { hubRouter } from '../sync/hub/hub-routes.js';
+import { SyncLimits } from '../sync/hub/sync-limits.js';
 import { replicatedTables } from '../sync/replicated-tables.js';
 import { CommandPolicy } from '../sync/hub/command-policy.js';
 import { CommandEffects } from '../sync/hub/command-effects.js';
@@ -129,6 +130,7 @@ function createHubSyncRouter(
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
     requireClientCertificate: config.http.tls?.client_certificates === 'sync',
+    limits: new SyncLimits(config.sync_limits, clock),
   });
 }
 

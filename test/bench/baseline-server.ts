@@ -3,19 +3,20 @@
  * - `node`, `express` (the checkout bench): parse a JSON body, one indexed card lookup in the
  *   same SQLite file, a 1 KB JSON answer, served by bare node:http or by a bare express 5
  *   endpoint.
- * - `write` (the fleet bench's soak): bare node:http parses a JSON body and commits it at
- *   `synchronous=FULL` into a WAL file of its own, one row in each of 24 tables, so that the
- *   commit writes the 24 pages a send-purchase writes (test/bench/README.md, "pages a
- *   send-purchase writes"), and answers 201 with a small JSON. No validation, no ledger, no sync.
- * Usage: node --import tsx test/bench/baseline-server.ts node|express|write DATABASE
+ * - `write` (the fleet and checkout benches): bare node:http parses a JSON body and commits it
+ *   at `synchronous=FULL` into a WAL file of its own, one row in each of PAGES tables (24
+ *   unless given), so that the commit writes the pages a send-purchase writes
+ *   (test/bench/README.md, "pages a send-purchase writes"), and answers 201 with a small JSON.
+ *   No validation, no ledger, no sync.
+ * Usage: node --import tsx test/bench/baseline-server.ts node|express|write DATABASE [PAGES]
  */
 import Database from 'better-sqlite3';
 import express from 'express';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const WRITTEN_PAGES = 24;
-const [kind, file] = process.argv.slice(2) as [string, string];
+const [kind, file, pages] = process.argv.slice(2) as [string, string, string | undefined];
+const WRITTEN_PAGES = Number(pages ?? 24);
 
 /** The card lookup's answer. */
 function lookup(): (body: unknown) => string {

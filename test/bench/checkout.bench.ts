@@ -5,7 +5,10 @@
  * and credit) and recommended-best-rewards with random cards
  * and 5-item bills (a) at a fixed 500 requests/s, printing p50/p99, and (b) at saturation
  * with 10 and 50 connections, printing req/s and the server's RSS; send-purchase at a fixed
- * 100 requests/s. Baselines in the same run: one indexed card lookup and a 1 KB JSON answer
+ * 100 requests/s, against a bare commit at FULL of as many pages as one send-purchase writes
+ * at the same rate (baseline-server.ts `write`); accept-payment at 500 requests/s with
+ * send-purchase at 100 beside it, against its p99 alone. Baselines in the same run: one
+ * indexed card lookup and a 1 KB JSON answer
  * from bare node:http and from a bare express 5 endpoint, with the ratios. Saturation runs in
  * BENCH_ROUNDS rounds (3), each loading the baselines and then the daemon back to back; a
  * ratio is the median of the rounds' ratios, printed with each round's. Every measured load
@@ -20,6 +23,7 @@
  */
 import autocannon from 'autocannon';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/core/config.js';
@@ -30,6 +34,7 @@ import pino from 'pino';
 import { BIN } from '../support/cli.js';
 import { benchDir, demoBearer, spawnServer } from '../support/cluster.js';
 import { fixedRate } from './fixed-rate.js';
+import { logProgress } from '../support/wal-index.js';
 import { line, megabytes, peakRss } from './report.js';
 import { generatedCustomerId as customerId, generatedProductId as productId, hex } from '../support/ids.js';
 
@@ -43,6 +48,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 
 const cardNumber = (i: number) => String(4_000_000_000_000 + i);
+/** Fifty desks of ten calls a second; ten desks of ten bills a second. */
+const READS = { desks: 50, perDesk: 10, seconds: SECONDS };
+const WRITES = { desks: 10, perDesk: 10, seconds: SECONDS };
 
 export async function run(): Promise<void> {
   const kept = process.env.BENCH_CHECKOUT_DIR;
@@ -92,23 +100,44 @@ export async function run(): Promise<void> {
   await load(`${base}/accept-payment`, headers, accept, { connections: 10, seconds: WARM_UP_SECONDS });
   line('warm-up', `${WARM_UP_SECONDS} s of accept-payment at saturation, not counted`);
 
+  const alone = new Map<string, string>();
   for (const [name, url, body] of [
     ['accept-payment', `${base}/accept-payment`, accept],
     ['recommended-best-rewards', `${base}/recommended-best-rewards`, recommend],
   ] as const) {
     warmFileCache(dataDir);
-    const fixed = await fixedRate(url, headers, body, { desks: 50, perDesk: 10, seconds: SECONDS });
+    const fixed = await fixedRate(url, headers, body, READS);
+    alone.set(name, fixed.p99);
     line(
       `${name} at 500 req/s (50 desks)`,
       `p50 ${fixed.p50} ms  p99 ${fixed.p99} ms  (target p99 ≤ 5 ms)  ${fixed.answered} answered, errors ${fixed.errors}`,
     );
   }
-  warmFileCache(dataDir);
-  const purchase = await fixedRate(`${base}/send-purchase`, headers, send, { desks: 10, perDesk: 10, seconds: SECONDS });
+
+  // A send-purchase against the least any write costs here: a bare commit at FULL of as many
+  // pages, at the same rate, on the same disk; then the reads with the writes beside them.
+  const pages = await pagesPerSendPurchase(dataDir, `${base}/send-purchase`, headers, send);
+  const bare = await writeBaseline(pages);
   line(
-    'send-purchase at 100 req/s (synchronous=FULL)',
-    `p50 ${purchase.p50} ms  p99 ${purchase.p99} ms  (target p99 ≤ 10 ms)  ${purchase.answered} answered, errors ${purchase.errors}`,
+    `baseline: a bare FULL commit of ${pages} pages at 100 req/s`,
+    `p50 ${bare.p50} ms  p99 ${bare.p99} ms  (baseline-server.ts write)  ${bare.answered} answered, errors ${bare.errors}`,
   );
+  warmFileCache(dataDir);
+  const purchase = await fixedRate(`${base}/send-purchase`, headers, send, WRITES);
+  line(
+    'send-purchase at 100 req/s',
+    `p50 ${purchase.p50} ms  p99 ${purchase.p99} ms  (${times(purchase.p99, bare.p99)} the baseline's p99; target ≤ 1.3×)  ${purchase.answered} answered, errors ${purchase.errors}`,
+  );
+  warmFileCache(dataDir);
+  const [mixed, beside] = await Promise.all([
+    fixedRate(`${base}/accept-payment`, headers, accept, READS),
+    fixedRate(`${base}/send-purchase`, headers, send, WRITES),
+  ]);
+  line(
+    'accept-payment at 500 req/s, send-purchase at 100 beside',
+    `p50 ${mixed.p50} ms  p99 ${mixed.p99} ms  (${times(mixed.p99, alone.get('accept-payment')!)} its p99 alone; target ≤ 1.3×)  ${mixed.answered} answered, errors ${mixed.errors}`,
+  );
+  line('  the send-purchases beside it', `p50 ${beside.p50} ms  p99 ${beside.p99} ms  ${beside.answered} answered, errors ${beside.errors}`);
 
   // Saturation, in rounds: each round loads the two baselines and then the daemon's two
   // calls back to back, so that each ratio compares loads run under the same machine
@@ -148,6 +177,39 @@ export async function run(): Promise<void> {
       line(`ratio ${name} / bare express, ${connections} conn.`, `${ratioLine(of(name), of('bare express'))}  (target ≥ 80 %)`);
       line(`ratio ${name} / bare node:http, ${connections} conn.`, ratioLine(of(name), of('bare node')));
     }
+  }
+}
+
+/** `ours` as a multiple of `theirs`, as the benches print a ratio of latencies. */
+function times(ours: string, theirs: string): string {
+  return `${(Number(ours) / Number(theirs)).toFixed(2)}×`;
+}
+
+/**
+ * The pages one send-purchase commits: the frames it adds to the log, read from the WAL
+ * index before and after each of a few bills sent one at a time (a checkpoint that restarts
+ * the log in between is passed over), the median.
+ */
+async function pagesPerSendPurchase(dataDir: string, url: string, headers: Record<string, string>, body: () => string): Promise<number> {
+  const index = `${databaseFile(dataDir)}-shm`;
+  const added: number[] = [];
+  for (let bill = 0; bill < 21; bill += 1) {
+    const before = logProgress(index).frames;
+    const response = await fetch(url, { method: 'POST', headers, body: body() });
+    if (response.status !== 201) throw new Error(`send-purchase answered ${response.status}: ${await response.text()}`);
+    const after = logProgress(index).frames;
+    if (after > before) added.push(after - before);
+  }
+  return added.sort((a, b) => a - b)[Math.floor(added.length / 2)]!;
+}
+
+/** The write baseline (baseline-server.ts `write`) at the send-purchase's rate, committing `pages` pages a call. */
+async function writeBaseline(pages: number) {
+  const server = await spawnServer(['--import', 'tsx', BASELINE, 'write', join(benchDir('write-baseline'), 'baseline.db'), String(pages)]);
+  try {
+    return await fixedRate(`${server.url}/`, { 'content-type': 'application/json' }, () => JSON.stringify({ bill: randomBill() }), WRITES);
+  } finally {
+    await server.stop();
   }
 }
 

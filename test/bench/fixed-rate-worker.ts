@@ -11,6 +11,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 /** What fixed-rate.ts starts the worker with. */
 export interface FixedRateWork {
   url: string;
+  /** POST, each request with the next of its desk's bodies; GET, with none. */
+  method: 'GET' | 'POST';
   headers: Record<string, string>;
   /** The bodies of each desk's requests, in the order it sends them. */
   bodies: string[][];
@@ -33,12 +35,16 @@ await Promise.all(
     let next = 0;
     const result = await autocannon({
       url: work.url,
-      method: 'POST',
+      method: work.method,
       headers: work.headers,
       connections: 1,
       connectionRate: work.perDesk,
       duration: work.seconds,
-      requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }) }],
+      requests: [
+        work.method === 'GET'
+          ? { method: 'GET' }
+          : { method: 'POST', setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }) },
+      ],
       setupClient: (client) =>
         client.on('response', (status: number, _bytes: number, ms: number) => {
           latencies.push(ms);

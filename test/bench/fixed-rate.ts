@@ -1,4 +1,4 @@
-/** A fixed offered rate of POSTs, as cash desks make it, for the benchmarks' latency figures. */
+/** A fixed offered rate of POSTs, as cash desks make it, or of GETs, for the benchmarks' latency figures. */
 import { moduleWorker } from '../../src/core/module-worker.js';
 import type { FixedRateResult, FixedRateWork } from './fixed-rate-worker.js';
 
@@ -22,11 +22,13 @@ export async function fixedRate(
   url: string,
   headers: Record<string, string>,
   body: () => string,
-  options: { desks: number; perDesk: number; seconds: number },
+  options: { desks: number; perDesk: number; seconds: number; method?: 'GET' | 'POST' },
 ) {
-  const perDeskBodies = Math.ceil(options.perDesk * options.seconds * 1.1) + 10;
+  const method = options.method ?? 'POST';
+  const perDeskBodies = method === 'GET' ? 0 : Math.ceil(options.perDesk * options.seconds * 1.1) + 10;
   const work: FixedRateWork = {
     url,
+    method,
     headers,
     bodies: Array.from({ length: options.desks }, () => Array.from({ length: perDeskBodies }, body)),
     perDesk: options.perDesk,

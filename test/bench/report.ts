@@ -1,8 +1,36 @@
-/** Printing helpers shared by the benchmarks. */
+/**
+ * Printing helpers shared by the benchmarks. Every figure printed with `line` is also kept,
+ * under its benchmark, for the JSON object `npm run bench NAME -- --json` prints last
+ * (run.ts): the line's text, and the numbers in it in order (not those in a name such as
+ * `p99`), so that a script can compare runs.
+ */
 import { readFileSync } from 'node:fs';
+
+export interface Figure {
+  text: string;
+  numbers: number[];
+}
+
+const figures: Record<string, Record<string, Figure>> = {};
+let bench = '';
+
+/** The benchmark whose figures `line` keeps from now on. */
+export function startBench(name: string): void {
+  bench = name;
+  figures[name] = {};
+}
+
+/** Every figure printed so far, by benchmark and label. */
+export function keptFigures(): Record<string, Record<string, Figure>> {
+  return figures;
+}
 
 export function line(label: string, value: string): void {
   process.stdout.write(`${label.padEnd(44)} ${value}\n`);
+  const kept = (figures[bench] ??= {});
+  let key = label || '(unlabelled)';
+  for (let n = 2; key in kept; n += 1) key = `${label || '(unlabelled)'} #${n}`;
+  kept[key] = { text: value, numbers: [...value.matchAll(/(?<![\w.])-?\d[\d,]*(?:\.\d+)?/g)].map((match) => Number(match[0].replaceAll(',', ''))) };
 }
 
 export function rate(count: number, ms: number): string {

@@ -18,8 +18,11 @@
  *     state for each, settled as a chain at rest holds it (target ≤ 20 s, scopes issue; the
  *     store receives the states, not the records). Baseline: the same tables copied file to file with ATTACH + INSERT … SELECT —
  *     what the snapshot stream costs beyond a local copy.
+ *  D. Flood: a back-office read of a customer at a hub process, idle and while 20 pushers of
+ *     8 MB and 10 snapshot readers ask of the hub all its limits let them (sync-flood-part.ts);
+ *     target: the read's p99 during the flood at most 3× idle, and an honest store's rounds complete.
  * Prints rows/s, the ratios and the hub's peak RSS. BENCH_SYNC_PARTS picks the parts
- * (`push`, `rows`, `bootstrap`; all by default). BENCH_SYNC_HUB_DIR names a folder to keep C's
+ * (`push`, `rows`, `bootstrap`, `flood`; all by default). BENCH_SYNC_HUB_DIR names a folder to keep C's
  * generated and settled hub in: a later run on the same folder reuses it (the size it was
  * made with is the caller's to keep), for re-runs and profiles of the bootstrap alone.
  * BENCH_SERVER_NODE_FLAGS reaches every hub process (cluster.ts), e.g. to profile A's hubs.
@@ -43,13 +46,14 @@ import { runRound } from '../../src/sync/store/agent.js';
 import { NodeClocks } from '../../src/sync/hub/node-clocks.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { buildBaseline, checkoutCommit } from './baseline-build.js';
+import { floodBench } from './sync-flood-part.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from '../support/cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
-import { hex } from '../support/ids.js';
+import { addCustomerPool, poolCardNumber, poolCustomerId } from '../support/customer-pool.js';
 
 const COMMANDS = Number(process.env.BENCH_SYNC_COMMANDS ?? 100_000);
 const CUSTOMERS = Number(process.env.BENCH_SYNC_CUSTOMERS ?? 1_000_000);
-const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'push,rows,bootstrap').split(',');
+const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'push,rows,bootstrap,flood').split(',');
 const BASE = process.env.BENCH_SYNC_BASE ?? 'ce0c981';
 const OPERATIONS = Number(process.env.BENCH_SYNC_OPERATIONS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_SYNC_PUSH_ROUNDS ?? 3);
@@ -69,6 +73,7 @@ export async function run(): Promise<void> {
   if (PARTS.includes('push')) await pushBench();
   if (PARTS.includes('rows')) await rowsBench();
   if (PARTS.includes('bootstrap')) await bootstrapBench();
+  if (PARTS.includes('flood')) await floodBench();
 }
 
 /**
@@ -178,7 +183,7 @@ async function queueBuild(name: string, root: string): Promise<QueuedBuild> {
     node_name: string;
     node_secret: string;
   };
-  addPool(hubDir);
+  addCustomerPool(hubDir, POOL);
   const code = await storeCode(root);
   const storeDir = benchDir('push-store', STORE_PARENT);
   const closing: (() => unknown)[] = [];
@@ -330,25 +335,6 @@ function operation(i: number, paymentTime: string): { path: string; body: unknow
     },
     status: 201,
   };
-}
-
-const poolCustomerId = (i: number) => `b0${hex(i, 24)}`;
-const poolCardNumber = (i: number) => String(6_000_000_000_000 + i);
-
-/** The pool's customers and cards, written into the hub's file before it first starts; the store receives them in its bootstrap. */
-function addPool(hubDir: string): void {
-  const db = new Database(databaseFile(hubDir));
-  const stamp = `${hex(Date.now() - 86_400_000, 12)}-0000-bench`;
-  const now = new Date().toISOString();
-  const customer = db.prepare('INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
-  const card = db.prepare('INSERT INTO cards (id, customer_id, card_number, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
-  db.transaction(() => {
-    for (let i = 0; i < POOL; i += 1) {
-      customer.run(poolCustomerId(i), `First${i}`, `Last${i}`, stamp, now);
-      card.run(`b1${hex(i, 24)}`, poolCustomerId(i), poolCardNumber(i), stamp, now);
-    }
-  })();
-  db.close();
 }
 
 /** BENCH_SYNC_COMMANDS (100,000) events.create commands, each the rows the store wrote, against bare inserts of the same rows. */

@@ -1,11 +1,11 @@
 import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
-import { endianness } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
 import { waitFor } from '../support/wait.js';
+import { logProgress } from '../support/wal-index.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const silent = pino({ level: 'silent' });
@@ -39,23 +39,6 @@ function restartsOf(walFile: string): number {
     closeSync(fd);
   }
   return header.readUInt32BE(12);
-}
-
-/**
- * The log's length in frames and how many of them are copied into the database, as SQLite's
- * WAL index (the -shm file) records them: mxFrame in its header, nBackfill after the
- * header's two copies, each in the machine's byte order.
- */
-function logProgress(walIndexFile: string): { frames: number; copied: number } {
-  const index = Buffer.alloc(100);
-  const fd = openSync(walIndexFile, 'r');
-  try {
-    readSync(fd, index, 0, 100, 0);
-  } finally {
-    closeSync(fd);
-  }
-  const word = (offset: number) => (endianness() === 'LE' ? index.readUInt32LE(offset) : index.readUInt32BE(offset));
-  return { frames: word(16), copied: word(96) };
 }
 
 /**

@@ -103,5 +103,8 @@ describe('a serving node', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post('send-purchase', { ...sale, bill: bill(`batch-${i}`) })));
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
     expect(durability.flushes - beforeBatch).toBeLessThan(20);
+
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain(`loyaltyd_wal_flushes_total ${durability.flushes}`);
   });
 });

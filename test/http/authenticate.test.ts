@@ -5,7 +5,11 @@
  */
 import Database from 'better-sqlite3';
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PASSWORD_CHECKS_CHANNEL } from '../../src/auth/passwords.js';
 import { demoCredentials } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/root/node.js';
 import {
@@ -305,6 +309,29 @@ describe('stored password hashes', () => {
       expectUnauthorized(await posLogin(target));
     }
   }, 5_000);
+
+  it('a refused hash costs one ordinary password check, and the log names the login and the parameters, never the salt or key', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString())), done()) });
+    const target = await start({ log: pino({ level: 'warn' }, sink) });
+    const salt = randomBytes(16).toString('base64');
+    const key = randomBytes(32).toString('base64');
+    let checks = 0;
+    const count = () => (checks += 1);
+    subscribe(PASSWORD_CHECKS_CHANNEL, count);
+    try {
+      expectUnauthorized(await posLogin(target, 'a wrong password'));
+      storePosHash(target, `scrypt$16384$1$200000$${salt}$${key}`);
+      expectUnauthorized(await posLogin(target));
+    } finally {
+      unsubscribe(PASSWORD_CHECKS_CHANNEL, count);
+    }
+    expect(checks).toBe(2);
+    const refused = lines.filter((line) => String(line.msg).startsWith('login refused'));
+    expect(refused).toEqual([expect.objectContaining({ level: 40, account: `user:${demoCredentials.pos_login}`, scheme: 'scrypt$16384$1$200000' })]);
+    expect(JSON.stringify(lines)).not.toContain(salt);
+    expect(JSON.stringify(lines)).not.toContain(key);
+  });
 });
 
 describe('failed-login throttling', () => {

@@ -108,7 +108,14 @@ const CASES: { name: string; action: string; sent: Sent; status: number }[] = [
   },
   { name: 'JSON that is not an object', action: 'recommended-best-rewards', sent: { body: '"text"' }, status: 400 },
   { name: 'an empty body', action: 'accept-payment', sent: { body: '' }, status: 400 },
-  { name: 'a text/plain body', action: 'accept-payment', sent: { headers: { 'content-type': 'text/plain' }, body: json(acceptBody) }, status: 400 },
+  { name: 'a text/plain body', action: 'accept-payment', sent: { headers: { 'content-type': 'text/plain' }, body: json(acceptBody) }, status: 415 },
+  {
+    name: 'a form-encoded body',
+    action: 'accept-payment',
+    sent: { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'store_id=x' },
+    status: 415,
+  },
+  { name: 'a JSON null', action: 'accept-payment', sent: { body: 'null' }, status: 400 },
   {
     name: 'a latin1 charset',
     action: 'accept-payment',
@@ -156,6 +163,15 @@ describe('the cash-desk lane answers as express does', () => {
     const { lane, viaExpress } = await bothWays(action, sent);
     expect(lane.status).toBe(status);
     expect(lane).toEqual(viaExpress);
+  });
+
+  it('names what it refuses: a text/plain body by its type (415), a JSON null as null (400)', async () => {
+    const plain = await bothWays('accept-payment', { headers: { 'content-type': 'text/plain' }, body: json(acceptBody) });
+    expect(plain.lane.body.error.detail).toBe('Request bodies must be application/json, not text/plain');
+    const empty = await bothWays('send-purchase', { body: 'null' });
+    expect(empty.lane.body.error.error_data.invalid_params).toEqual([
+      { name: 'body', reason: 'invalid_value_format', value: 'null', message: 'The body must be a JSON object, not null' },
+    ]);
   });
 
   it.each(RECOMMENDATIONS)('GET recommendations: $name', async ({ path, status }) => {

@@ -136,3 +136,21 @@ describe('lists under another customer’s record in the customer interface', ()
     expect((await asJana(path.replace('{id}', await first(JANA)))).status).toBe(200);
   });
 });
+
+describe('the wallet overviews in the customer interface default to the logged-in customer', () => {
+  const OVERVIEWS = ['points-overview', 'credits-overview', 'points-expiration-overview', 'credits-expiration-overview'];
+
+  it.each(OVERVIEWS)('%s without customer_id answers Jana’s overview; the enterprise interface still requires customer_id', async (action) => {
+    const path = `/wallet/actions/${action}`;
+    const mine = await asJana(path);
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    expect(mine.body).toEqual((await enterprise(`${path}?customer_id=${JANA}`)).body);
+    expect(invalidParam(await asJana(`${path}?customer_id=${PETR}`))).toMatchObject({ reason: 'not_belong_to_logged_in_customer', value: PETR });
+    expect(invalidParam(await enterprise(path))).toMatchObject({ name: 'customer_id', reason: 'required' });
+  });
+
+  it('the points overview Jana reads shows the points she holds', async () => {
+    const overview = await asJana('/wallet/actions/points-overview');
+    expect(overview.body.data.available_points).toBeGreaterThan(0);
+  });
+});

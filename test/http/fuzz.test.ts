@@ -6,7 +6,10 @@
  * and point bodies (../support/fuzz-corpus.ts) with single values pushed to extremes, bodies
  * that are not JSON — on the interface that serves it (both, alternately, when both do). Each answer
  * must be below 500, and a 4xx must be the API's error envelope. An operation loyaltyd does
- * not serve answers 404 or 405, which passes.
+ * not serve answers 404 or 405, which passes. The node's rate limits are set low, and the run
+ * ends with well-formed requests past them to the operations they guard (`POST /tokens`,
+ * `send-password-setup-email`): each must answer 429, and a 429 must say when to come back
+ * (`Retry-After`).
  *
  * The requests are drawn from a seed (printed with any finding); `LOYALTYD_FUZZ_SEED=<n>`
  * replays or varies a run. The walk is sequential, so a seed replays the same sequence.
@@ -26,6 +29,18 @@ const SEED = Number(process.env.LOYALTYD_FUZZ_SEED ?? 20);
 const REQUESTS_PER_OPERATION = 25;
 /** Every request of the run, the interface probes included. */
 const MAX_REQUESTS = 6_000;
+/**
+ * Rate limits low enough to be reached: the caller's address creates the two tokens of the
+ * set-up and two more, and asks for two password-setup mails, one per e-mail address.
+ */
+const LIMITS = {
+  'auth.tokens_per_api_user': 4,
+  'auth.tokens_per_address': 4,
+  'auth.password_setup_mails_per_customer': 1,
+  'auth.password_setup_mails_per_address': 2,
+};
+/** Well-formed requests past the limits: more than they allow, whatever the seed's walk spent of them. */
+const PAST_THE_LIMITS = 6;
 
 interface Sent {
   iface: Interface;
@@ -58,7 +73,7 @@ const known = new Known(
 );
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ config: LIMITS });
   const token = await demoToken(server);
   tokenId = token.tokenId;
   const login = await fetch(`${server.api('customer')}/tokens/${tokenId}/actions/login`, {
@@ -79,7 +94,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** One request as sent, with node:http rather than fetch: a GET may carry a body too. */
-function exchange(url: string, sent: Sent): Promise<{ status: number; contentType: string; text: string }> {
+function exchange(url: string, sent: Sent): Promise<{ status: number; contentType: string; retryAfter: string | undefined; text: string }> {
   return new Promise((resolve, reject) => {
     // Node frames a GET's or DELETE's body only when told its length.
     const length = sent.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(sent.body)) };
@@ -90,6 +105,7 @@ function exchange(url: string, sent: Sent): Promise<{ status: number; contentTyp
         resolve({
           status: incoming.statusCode ?? 0,
           contentType: incoming.headers['content-type'] ?? '',
+          retryAfter: incoming.headers['retry-after'],
           text: Buffer.concat(chunks).toString('utf8'),
         }),
       );
@@ -111,13 +127,13 @@ interface Outcome {
 async function send(sent: Sent): Promise<Outcome> {
   const url = `${server.api(sent.iface)}${sent.path}`;
   const described = `${sent.method} ${cut(url)} ${cut(JSON.stringify(sent.headers))} ${cut(sent.body)}`;
-  let answer: { status: number; contentType: string; text: string };
+  let answer: Awaited<ReturnType<typeof exchange>>;
   try {
     answer = await exchange(url, sent);
   } catch (error) {
     return { status: 0, finding: { request: described, status: 'no answer', answer: String(error) } };
   }
-  const { status, contentType, text } = answer;
+  const { status, contentType, retryAfter, text } = answer;
   const found = (problem: string): Outcome => ({ status, finding: { request: described, status, answer: `${problem}: ${cut(text)}` } });
   let body: unknown;
   if (contentType.startsWith('application/json')) {
@@ -134,6 +150,7 @@ async function send(sent: Sent): Promise<Outcome> {
   }
   const problem = errorProblemOf(status, contentType, body);
   if (problem) return found(problem);
+  if (status === 429 && !/^[1-9]\d*$/.test(retryAfter ?? '')) return found(`a 429 with Retry-After ${String(retryAfter)}`);
   return { status, exception: (body as { error: { exception: string } }).error.exception };
 }
 
@@ -233,6 +250,39 @@ async function interfacesOf(operation: Operation, findings: Finding[]): Promise<
   return serving.length > 0 ? serving : ['enterprise'];
 }
 
+/**
+ * Well-formed requests to each rate-limited operation, past its limits: the last one's status
+ * by operation, which must be 429. Their answers are checked as every other.
+ */
+async function reachLimits(findings: Finding[]): Promise<Record<string, number>> {
+  const json = { 'content-type': 'application/json' };
+  const requests: Record<string, Sent> = {
+    tokens: {
+      iface: 'customer',
+      method: 'POST',
+      path: '/tokens',
+      headers: { ...credentials['api-user'], ...json },
+      body: JSON.stringify({ device: {}, setup: {} }),
+    },
+    'send-password-setup-email': {
+      iface: 'customer',
+      method: 'POST',
+      path: `/tokens/${tokenId}/actions/send-password-setup-email`,
+      headers: { ...credentials.customer, ...json },
+      body: JSON.stringify({ email: 'past-the-limits@example.com' }),
+    },
+  };
+  const last: Record<string, number> = {};
+  for (const [name, sent] of Object.entries(requests)) {
+    for (let count = 0; count < PAST_THE_LIMITS; count++) {
+      const answer = await send(sent);
+      if (answer.finding) findings.push(answer.finding);
+      last[name] = answer.status;
+    }
+  }
+  return last;
+}
+
 /** Logouts last: they end the sessions every other operation is called with. */
 const ordered = [
   ...operations.filter((operation) => !operation.path.endsWith('/logout')),
@@ -254,10 +304,13 @@ describe('fuzz over every operation of the 2021 spec', () => {
         if (answer.finding) findings.push(answer.finding);
       }
     }
+    const limited = await reachLimits(findings);
     const report = findings.slice(0, 10).map((finding) => `\n${finding.status} ← ${finding.request}\n   ${finding.answer}`);
     expect(findings.length, `seed ${SEED}: ${findings.length} findings (LOYALTYD_FUZZ_SEED=${SEED} replays them)${report.join('')}`).toBe(0);
     // The fuzz reaches past authentication and validation into the services: reads and writes succeed.
     expect(succeeded.size).toBeGreaterThanOrEqual(50);
     expect([...succeeded].filter((operation) => operation.method !== 'get').length).toBeGreaterThanOrEqual(8);
+    // The rate limits were reached, and answered as the envelope and Retry-After above require.
+    expect(limited).toEqual({ tokens: 429, 'send-password-setup-email': 429 });
   }, 60_000);
 });

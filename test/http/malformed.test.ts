@@ -77,6 +77,10 @@ const HOSTILE: Hostile[] = [
     body: 'null',
     status: 400,
     exception: 'invalid_params_exception',
+    check: (error) =>
+      expect(error.error_data.invalid_params).toEqual([
+        { name: 'body', reason: 'invalid_value_format', value: 'null', message: 'The body must be a JSON object, not null' },
+      ]),
   },
   {
     name: 'a login body that is a bare string answers 400',
@@ -203,24 +207,37 @@ const HOSTILE: Hostile[] = [
     exception: 'invalid_params_exception',
   },
   {
-    name: 'a JSON body sent as text/plain is not read and answers 400',
+    name: 'a JSON body sent as text/plain answers 415 naming text/plain',
     iface: 'enterprise',
     method: 'POST',
     path: LOGIN,
-    headers: { 'content-type': 'text/plain' },
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
     body: loginBody('"pos"'),
-    status: 400,
-    exception: 'invalid_params_exception',
+    status: 415,
+    exception: 'unsupported_media_type_exception',
+    check: (error) => expect(error.detail).toBe('Request bodies must be application/json, not text/plain'),
   },
   {
-    name: 'a form-encoded login answers 400',
+    name: 'a form-encoded login answers 415 naming the form type',
     iface: 'enterprise',
     method: 'POST',
     path: LOGIN,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `user_external_application_id=${APP}&login=pos&password=x`,
+    status: 415,
+    exception: 'unsupported_media_type_exception',
+    check: (error) => expect(error.detail).toBe('Request bodies must be application/json, not application/x-www-form-urlencoded'),
+  },
+  {
+    name: 'a login body that is a JSON string answers 400 saying so',
+    iface: 'enterprise',
+    method: 'POST',
+    path: LOGIN,
+    body: '"pos"',
     status: 400,
     exception: 'invalid_params_exception',
+    check: (error) =>
+      expect(error.error_data.invalid_params[0]).toMatchObject({ name: 'body', message: 'The body must be a JSON object, not a string' }),
   },
   {
     name: 'a JSON body declared in a non-UTF charset answers 415',

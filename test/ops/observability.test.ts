@@ -68,7 +68,10 @@ describe('request logs', () => {
     for (const level of ['info', 'warn'] as const) {
       const lines: Record<string, unknown>[] = [];
       const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString())), done()) });
-      const observe = createObserver(pino({ level }, sink), createHttpMetrics());
+      const observe = createObserver(
+        pino({ level }, sink),
+        createHttpMetrics(() => 0),
+      );
       // Listening after the observer, this hears the finish once the observer has logged it.
       let finished: Promise<void> | undefined;
       const http = createServer((request, response) => {

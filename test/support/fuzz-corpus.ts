@@ -2,7 +2,8 @@
  * Valid request bodies for the operations whose schema-built bodies rarely pass validation
  * (a bill has a dozen fields the 2021 file types loosely): the fuzz starts from these and
  * changes single values, so that extremes reach the checkout engine and the point ledger
- * rather than stop at the validator. Keyed by `METHOD path` as the spec writes the path.
+ * rather than stop at the validator, and password-setup requests reach its rate limits. Keyed
+ * by `METHOD path` as the spec writes the path.
  */
 import { DEMO_IDS } from '../../src/demo/demo.js';
 
@@ -55,4 +56,6 @@ export const CORPUS: Record<string, (billId: string) => unknown> = {
   'POST /points/actions/assign-points': () => ({ amount: '12.5', customer_id: DEMO_IDS.customerEva, partner_id: 'partner-1' }),
   'POST /points/actions/reduce-points': () => ({ amount: 1, customer_id: DEMO_IDS.customerJana }),
   'POST /points/actions/transfer-points': () => ({ original_customer_id: DEMO_IDS.customerJana, new_customer_id: DEMO_IDS.customerPetr, amount: 1 }),
+  // An e-mail of no customer, from a few: the request reaches the rate limits, as a customer's would.
+  'POST /tokens/{token_id}/actions/send-password-setup-email': (billId) => ({ email: `${billId}@example.com` }),
 };

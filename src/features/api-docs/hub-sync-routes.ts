@@ -37,7 +37,7 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     headers: VersionHeaders,
     body: PushRequest,
     answers: { 200: { description: 'A result per command, rejected ones with their reason', mediaType: 'application/json', schema: PushResponse } },
-    errors: [...VERSION_ERRORS, 413],
+    errors: [...VERSION_ERRORS, 413, 429, 503],
   },
   {
     method: 'post',
@@ -49,7 +49,7 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     headers: VersionHeaders,
     body: ReplayedCommands,
     answers: { 200: { description: 'One result a command', mediaType: 'application/json', schema: ReplayedResults } },
-    errors: [...VERSION_ERRORS, 413],
+    errors: [...VERSION_ERRORS, 413, 429, 503],
   },
   {
     method: 'get',
@@ -112,6 +112,6 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
         mediaType: 'application/x-ndjson',
       },
     },
-    errors: VERSION_ERRORS,
+    errors: [...VERSION_ERRORS, 429, 503],
   },
 ];

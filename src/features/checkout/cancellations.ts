@@ -12,7 +12,7 @@ import type { PushedCommand } from '../../sync/protocol/protocol.js';
 import type { WritePath } from '../../db/write-path.js';
 import type { HubHistory } from '../../sync/store/hub-history.js';
 import type { CommandCompletion } from '../../sync/hub/hub-commands.js';
-import { CommandRejected } from '../../sync/hub/command-policy.js';
+import { CommandRejected, REPLAY_KIND } from '../../sync/hub/command-policy.js';
 import type { LedgerRecords } from '../../loyalty/ledger-records.js';
 import { OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
 import { voucherReleases } from './voucher-uses.js';
@@ -27,10 +27,13 @@ export function remoteOriginals(hub: HubHistory): RemoteOriginals {
   };
 }
 
-/** The hub's check of every cancellation a store pushes, and its completion of one recorded without its original. */
+/**
+ * The hub's check of every cancellation a store pushes or replays as a row, and its completion
+ * of one recorded without its original.
+ */
 export function completeCancellations(originals: OriginalBills, records: LedgerRecords, writes: WritePath): CommandCompletion {
   return (command: PushedCommand) => {
-    if (command.kind !== 'purchases.send') return;
+    if (command.kind !== 'purchases.send' && command.kind !== REPLAY_KIND) return;
     for (const change of command.changes) {
       const row = change.row;
       if (change.entity !== 'purchases' || change.op !== 'insert' || !row || row.canceled !== 1) continue;

@@ -56,8 +56,14 @@ export const FinalBill = Bill.extend({
 });
 export type FinalBill = z.infer<typeof FinalBill>;
 
+/** A number a till sends that is never below zero: a negative one is not a number of this kind at all. */
+const NOT_NEGATIVE = { message: 'must not be negative', params: { reason: 'invalid_value_format' } };
+
 /** Cash desk numbers arrive as numbers or numeric strings (DESIGN §2). */
-const CashdeskNumber = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+const CashdeskNumber = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).refine((number) => number >= 0, NOT_NEGATIVE);
+
+/** The most points a customer will pay with: none or more. */
+const MaxPoints = Points.refine((milli) => milli >= 0, NOT_NEGATIVE);
 
 /*
  * A till names the customer by card_number or, when it knows them otherwise (an app, an
@@ -87,7 +93,7 @@ export const AcceptPayment = z.compile(
     card_number: z.string().optional(),
     customer_id: Id.optional(),
     payment_type: z.enum(['S', 'D']),
-    max_points: Points.optional(),
+    max_points: MaxPoints.optional(),
     max_credit: Money.optional(),
     benefit_codes: z.array(Text).default([]),
     bill: Bill,

@@ -108,7 +108,7 @@ export class TokensService {
     const loginKey = customer ? `customer:${customer.id}` : `customer:${request.login_type}:${request.login_value.toLowerCase()}`;
     const attempt = this.throttle.attempt([loginKey, `ip:${context.ip}`]);
     // An unknown login costs the same scrypt as a known one: timing tells no login apart.
-    const matches = await verifyPassword(request.password, customer?.password_hash ?? UNKNOWN_LOGIN_HASH);
+    const matches = await verifyPassword(request.password, customer?.password_hash ?? UNKNOWN_LOGIN_HASH, loginKey);
     if (!matches || !customer) throw unauthorized('The login or password is wrong');
     if (customer.state !== 1) throw customerBlocked();
     this.throttle.succeed(attempt);

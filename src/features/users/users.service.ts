@@ -82,7 +82,7 @@ export class UsersService {
     const attempt = this.throttle.attempt([`user:${request.login}`, `ip:${ip}`]);
     const user = this.repo.userByLogin(request.login);
     // An unknown login costs the same scrypt as a known one: timing tells no login apart.
-    const matches = await verifyPassword(request.password, user?.password_hash ?? UNKNOWN_LOGIN_HASH);
+    const matches = await verifyPassword(request.password, user?.password_hash ?? UNKNOWN_LOGIN_HASH, `user:${request.login}`);
     const valid = user !== undefined && user.state === 1 && user.external_application_id === request.user_external_application_id && matches;
     if (!user && this.repo.awaitsBootstrap()) throw noDataYet();
     if (!valid || !user) throw unauthorized('The login, password or external application is wrong');

@@ -4,10 +4,15 @@ import { Text } from '../../core/schemas.js';
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
 
-export const BalanceOverviewQuery = z.object({ customer_id: Text, date_from: Day.optional(), date_to: Day.optional() });
+/** The customer an overview is of: required in the enterprise interface; in the customer interface the logged-in one when left out. */
+const OverviewCustomer = Text.optional().meta({
+  description: 'Required in the enterprise interface; in the customer interface the logged-in customer when left out',
+});
+
+export const BalanceOverviewQuery = z.object({ customer_id: OverviewCustomer, date_from: Day.optional(), date_to: Day.optional() });
 export type BalanceOverviewQuery = z.infer<typeof BalanceOverviewQuery>;
 
-export const ExpirationOverviewQuery = z.object({ customer_id: Text });
+export const ExpirationOverviewQuery = z.object({ customer_id: OverviewCustomer });
 export type ExpirationOverviewQuery = z.infer<typeof ExpirationOverviewQuery>;
 
 export const PointsOverviewAnswer = z.object({ earned_points: z.number(), redeemed_points: z.number(), available_points: z.number() });

@@ -80,8 +80,10 @@ export class WalletService {
     return { next_amount: 0, next_date: null, current_month_amount: 0 };
   }
 
-  private customer(requested: string, context: RequestContext): string {
-    const customerId = customerFilter(context, requested) ?? requested;
+  /** The customer asked about: the one named, or in the customer interface the logged-in one. */
+  private customer(requested: string | undefined, context: RequestContext): string {
+    const customerId = customerFilter(context, requested);
+    if (customerId === undefined) throw invalidParam('customer_id', 'required');
     if (!this.repo.hasCustomer(customerId)) throw invalidParam('customer_id', 'not_found', customerId);
     return customerId;
   }

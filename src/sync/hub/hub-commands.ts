@@ -35,6 +35,18 @@ import type { HubOperations, OperationOutcome } from './hub-operations.js';
 /** The generation the results of replayed commands are kept under: they are outside every store's sequence. */
 const REPLAYED = 'replayed';
 
+/** A replayed row as the command the completions see: outside every sequence, named for its row. */
+function replayedRow(change: RowChange): PushedCommand {
+  return {
+    seq: 0,
+    command_id: `${REPLAY_KIND}:${change.entity}:${change.entity_id}`,
+    kind: REPLAY_KIND,
+    payload: null,
+    changes: [change],
+    hlc: change.hlc,
+  };
+}
+
 /**
  * Work a feature adds to the apply of a command, in its transaction, after its changes: the
  * hub completing what a store could not (src/features/checkout/cancellations.ts). Throwing
@@ -158,8 +170,9 @@ export class HubCommands {
    * Rows a store replays to this hub after it was restored from a backup (src/sync/store/replay.ts),
    * in one transaction: each checked as a command of its own (src/sync/hub/command-policy.ts) and
    * applied as last writer wins in its own savepoint, so a row the hub holds already changes
-   * nothing and a row it refuses is answered with the reason. The customers whose records
-   * came back get their state published.
+   * nothing and a row it refuses is answered with the reason. A row that changes something
+   * goes through the completions a pushed command goes through, as a command of kind
+   * REPLAY_KIND. The customers whose records came back get their state published.
    */
   replay(nodeId: string, changes: readonly RowChange[]): ReplayResponse {
     return this.db.transaction(() => {
@@ -170,6 +183,7 @@ export class HubCommands {
           const changed = this.db.transaction(() => {
             this.policy.check(nodeId, { kind: REPLAY_KIND, hlc: change.hlc, changes: [change] });
             const applied = this.replicated.apply(change, true);
+            if (applied) for (const complete of this.completions) complete(replayedRow(change));
             this.conflicts.check([change]);
             return applied;
           })();

@@ -1,7 +1,8 @@
 /**
  * The hub's sync endpoints under /sync/v1, authenticated by a store's node name and
  * secret (never a user's credentials) and gated by protocol and schema version: the hub
- * serves stores of its own schema version and of the one before it (DESIGN §5).
+ * serves stores of its own schema version and of the one before it (DESIGN §5). Pushes and
+ * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts).
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { TLSSocket } from 'node:tls';
@@ -12,11 +13,13 @@ import { versionMismatch } from '../../core/sync-errors.js';
 import type { Principal } from '../../http/principal.js';
 import { fromZodIssues } from '../../core/validation-errors.js';
 import type { Logger } from 'pino';
+import { unlessAbandoned } from './abandoned-reads.js';
 import type { Effect } from './command-effects.js';
 import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { NodeClocks } from './node-clocks.js';
+import type { SyncLimits } from './sync-limits.js';
 import {
   ChangesQuery,
   DelegatedPrincipal,
@@ -74,7 +77,11 @@ export function hubRouter(options: {
   clock: () => number;
   /** Whether a store must show a client certificate the hub's CA signed (`http.tls.client_certificates` 'sync'). */
   requireClientCertificate: boolean;
+  /** What the hub takes from its stores at once: pushes and snapshots in flight, a push's bytes and row changes. */
+  limits: SyncLimits;
 }): Router {
+  const { limits } = options;
+  const pushBody = limits.pushBody();
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
   router.use(
@@ -82,7 +89,7 @@ export function hubRouter(options: {
     hearStore(options.contacts, options.clock),
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
   );
-  router.post('/commands', express.json({ limit: '8mb' }), async (request, response) => {
+  router.post('/commands', limits.slot('push'), ...pushBody, async (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const protocol = Number(request.get(PROTOCOL_HEADER));
@@ -95,7 +102,7 @@ export function hubRouter(options: {
   });
   // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
   // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
-  router.post('/replay', express.json({ limit: '8mb' }), async (request, response) => {
+  router.post('/replay', limits.slot('push'), ...pushBody, async (request, response) => {
     const nodeId = String(response.locals.nodeId);
     if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
       const replay = ReplayRequest.safeParse(request.body);
@@ -128,11 +135,11 @@ export function hubRouter(options: {
     response.json(original);
   });
   // A store's history read (src/http/history-reads.ts): the API call, run for the caller the
-  // store authenticated, as if it had been made here.
+  // store authenticated, as if it had been made here, unless the store has given up on it.
   router.use('/history', (request, response, next) => {
     if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
     response.locals.delegatedPrincipal = options.principals.verify(principalOf(request.get(PRINCIPAL_HEADER)));
-    (request.app as unknown as RequestHandler)(request, response, next);
+    unlessAbandoned(request, () => (request.app as unknown as RequestHandler)(request, response, next));
   });
   // A customer-app login a store asks for its caller (src/sync/store/hub-sessions.ts): made here, as
   // a session of the chain. A token the hub does not hold yet is a 404, and the store makes
@@ -145,7 +152,7 @@ export function hubRouter(options: {
     response.locals.delegatedPrincipal = options.principals.verify(principal);
     (request.app as unknown as RequestHandler)(request, response, next);
   });
-  router.get('/snapshot', async (request, response) => {
+  router.get('/snapshot', limits.slot('snapshot'), async (request, response) => {
     const query = SnapshotQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     const { entity, after_id: afterId, pushed_through: pushedThrough, format } = query.data;

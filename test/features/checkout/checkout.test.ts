@@ -338,6 +338,25 @@ describe('accept-payment', () => {
     });
   });
 
+  it('a negative max_points or cashdesk_number answers invalid_value_format naming the field and its value', async () => {
+    const body = { card_number: JANA_CARD, bill: bill([item(PRODUCT.espresso, 1, 100)]) };
+    const refused = [
+      await accept({ ...body, max_points: '-50' }),
+      await accept({ ...body, max_points: -0.5 }),
+      await accept({ ...body, cashdesk_number: -1 }),
+      await post('recommended-best-rewards', { ...body, store_id: CENTRAL, cashdesk_number: -1, reward_list_type: 'F' }),
+      await post('send-purchase', { ...body, store_id: CENTRAL, cashdesk_number: -1 }),
+    ];
+    expect(refused.map((response) => expectError(response, 400, 'invalid_params_exception').error_data.invalid_params)).toEqual([
+      [{ name: 'max_points', reason: 'invalid_value_format', value: '-50', message: 'must not be negative' }],
+      [{ name: 'max_points', reason: 'invalid_value_format', value: '-0.5', message: 'must not be negative' }],
+      [{ name: 'cashdesk_number', reason: 'invalid_value_format', value: '-1', message: 'must not be negative' }],
+      [{ name: 'cashdesk_number', reason: 'invalid_value_format', value: '-1', message: 'must not be negative' }],
+      [{ name: 'cashdesk_number', reason: 'invalid_value_format', value: '-1', message: 'must not be negative' }],
+    ]);
+    expect((await accept({ ...body, max_points: '0', cashdesk_number: 0 })).status).toBe(200);
+  });
+
   it('an item paid above its price times quantity answers item_price_lower_than_paid_amount', async () => {
     const response = await accept({ card_number: JANA_CARD, bill: bill([item(PRODUCT.espresso, 1, 100, 150)]) });
     expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({

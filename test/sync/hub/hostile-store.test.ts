@@ -3,7 +3,8 @@
  * for `sync.protocol_1_days` after its upgrade under the row checks of that protocol
  * (src/sync/hub/command-policy.ts): each attack is rejected with a reason and listed at the hub,
  * nothing of it reaches the hub's tables or another store, and the honest command pushed
- * behind them still applies. Protocol 2's operations: test/sync/hub/authority.test.ts.
+ * behind them still applies; the rows it replays as to a hub restored from a backup pass the
+ * same checks. Protocol 2's operations: test/sync/hub/authority.test.ts.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,5 +224,89 @@ describe('a hostile store speaking protocol 1', () => {
     expect(count(hub, 'SELECT count(*) AS n FROM password_setup_requests WHERE id = ?', setupId)).toBe(0);
     // The honest points reach the honest store as Eva's balance.
     expect(honest.app.node.balances.balancesAt(EVA, Date.now()).pointsMilli).toBe(hub.app.node.balances.balancesAt(EVA, Date.now()).pointsMilli);
+  });
+});
+
+describe('a hostile store replaying rows in protocol 1', () => {
+  it("has a password-setup request to another address than the customer's refused as a push is, and one to hers applied", async () => {
+    const origin = 'a77ac4e2';
+    const setupRow = (id: string, email: string) => {
+      const hlc = stamp(0, origin);
+      const fields = {
+        id,
+        customer_id: EVA,
+        email,
+        secret_hash: sha256Hex(id),
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        sent_at: null,
+      };
+      return { entity: 'password_setup_requests', entity_id: id, op: 'insert', row: row(fields, hlc), hlc };
+    };
+    const evaEmail = (hub.app.node.db.prepare('SELECT email FROM customers WHERE id = ?').get(EVA) as { email: string }).email;
+    const forged = `${hex(Date.now(), 12)}00000000000092`;
+    const honestRequest = `${hex(Date.now(), 12)}00000000000093`;
+    const replayed = await call('POST', `${hub.url}/sync/v1/replay`, {
+      headers: {
+        ...basic(attacker.node_name, attacker.node_secret),
+        'x-loyaltyd-protocol': String(ROW_PROTOCOL),
+        'x-loyaltyd-schema': String(schemaVersion()),
+      },
+      body: { changes: [setupRow(forged, 'attacker@evil.test'), setupRow(honestRequest, evaEmail.toUpperCase())] },
+    });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body).toEqual({
+      applied: 1,
+      rejected: [{ entity: 'password_setup_requests', entity_id: forged, reason: "the address is not the customer's" }],
+    });
+    expect(count(hub, 'SELECT count(*) AS n FROM password_setup_requests WHERE id = ?', forged)).toBe(0);
+    expect(count(hub, 'SELECT count(*) AS n FROM password_setup_requests WHERE id = ?', honestRequest)).toBe(1);
+  });
+
+  it('has the cancellation of a bill the hub does not hold refused as a push is', async () => {
+    const hlc = stamp(0, 'a77ac4e3');
+    const cancellation = `${hex(Date.now(), 12)}00000000000094`;
+    const fields = {
+      id: cancellation,
+      customer_id: EVA,
+      store_id: DEMO_IDS.storeAirport,
+      external_purchase_id: 'cancels-nothing',
+      bill_number: 'no-such-bill',
+      payment_time: new Date().toISOString(),
+      total_price_minor: -100,
+      canceled: 1,
+      cancels_purchase_id: null,
+    };
+    const replayed = await call('POST', `${hub.url}/sync/v1/replay`, {
+      headers: {
+        ...basic(attacker.node_name, attacker.node_secret),
+        'x-loyaltyd-protocol': String(ROW_PROTOCOL),
+        'x-loyaltyd-schema': String(schemaVersion()),
+      },
+      body: { changes: [{ entity: 'purchases', entity_id: cancellation, op: 'insert', row: row(fields, hlc), hlc }] },
+    });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body).toEqual({ applied: 0, rejected: [{ entity: 'purchases', entity_id: cancellation, reason: 'not_found' }] });
+    expect(count(hub, 'SELECT count(*) AS n FROM purchases WHERE id = ?', cancellation)).toBe(0);
+  });
+
+  it("has a customer row carrying a password hash of other parameters than the hub writes refused, and the customer's hash unchanged", async () => {
+    const hlc = stamp(0, 'a77ac4e4');
+    const readHash = () =>
+      (hub.app.node.db.prepare('SELECT password_hash FROM customers WHERE id = ?').get(EVA) as { password_hash: string | null }).password_hash;
+    const before = readHash();
+    const unbounded = `scrypt$16384$1$200000$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+    const replayed = await call('POST', `${hub.url}/sync/v1/replay`, {
+      headers: {
+        ...basic(attacker.node_name, attacker.node_secret),
+        'x-loyaltyd-protocol': String(ROW_PROTOCOL),
+        'x-loyaltyd-schema': String(schemaVersion()),
+      },
+      body: { changes: [{ entity: 'customers', entity_id: EVA, op: 'update', row: row({ id: EVA, password_hash: unbounded }, hlc), hlc }] },
+    });
+    expect(replayed.body).toEqual({
+      applied: 0,
+      rejected: [{ entity: 'customers', entity_id: EVA, reason: 'a password hash of other parameters than the hub writes' }],
+    });
+    expect(readHash()).toBe(before);
   });
 });

@@ -1,0 +1,120 @@
+/**
+ * A flood of sync requests against a hub, as nodes with valid credentials can make it: pushes
+ * whose bodies stop after their first bytes until released, and snapshots whose streams are not
+ * read until released, each on a connection of its own — so they are in flight at the hub
+ * together for as long as the caller holds them. Used by test/sync/hub/sync-limits.test.ts and
+ * `npm run bench sync`.
+ */
+import { request } from 'node:http';
+import { schemaVersion } from '../../src/db/migrate.js';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION, SCHEMA_HEADER } from '../../src/sync/protocol/protocol.js';
+import type { StoreCredentials } from './cluster.js';
+import { hex } from './ids.js';
+
+/** How the hub answered a flood request: a refusal's body is read whole; an admitted snapshot answers 200 and is not read. */
+export interface FloodAnswer {
+  status: number;
+  retryAfter: string | undefined;
+  body: string;
+}
+
+export interface HeldRequest {
+  /** Settles with the hub's answer: at once for a refusal, after `release()` for an admitted push. */
+  answered: Promise<FloodAnswer>;
+  /** Sends the rest of a push's body; drops an admitted snapshot's stream. */
+  release(): void;
+}
+
+/** Bytes of a push's body sent before it is held. */
+const HELD_AFTER_BYTES = 64 * 1024;
+
+/** The headers a node's sync request carries: its credentials and this checkout's versions. */
+export function syncHeaders(node: StoreCredentials): Record<string, string> {
+  return {
+    authorization: `Basic ${Buffer.from(`${node.node_name}:${node.node_secret}`).toString('base64')}`,
+    [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),
+    [SCHEMA_HEADER]: String(schemaVersion()),
+  };
+}
+
+/**
+ * A push of exactly `bytes`: one command whose row changes, about 140 bytes each, fill it —
+ * a body within the hub's bytes whose changes are past its `push_max_changes` by default.
+ */
+export function floodPushBody(bytes: number): Buffer {
+  const hlc = `${hex(Date.now(), 12)}-0000-f100d000`;
+  const changes: string[] = [];
+  let length = 200;
+  for (let i = 0; length < bytes - 1000; i += 1) {
+    const id = hex(i, 26);
+    const change = `{"entity":"events","entity_id":"${id}","op":"insert","row":{"id":"${id}","data":"{}"},"hlc":"${hlc}"}`;
+    changes.push(change);
+    length += change.length + 1;
+  }
+  const head = `{"generation":"flood","commands":[{"seq":1,"command_id":"flood-1","kind":"events.create","hlc":"${hlc}","changes":[${changes.join(',')}],"payload":{"pad":"`;
+  const tail = '"}}]}';
+  return Buffer.from(head + 'x'.repeat(bytes - Buffer.byteLength(head) - tail.length) + tail);
+}
+
+/** A push of `body` from `node`, its first bytes sent and the rest held until `release()`. */
+export function heldPush(hubUrl: string, node: StoreCredentials, body: Buffer): HeldRequest {
+  const outgoing = request(`${hubUrl}/sync/v1/commands`, {
+    method: 'POST',
+    agent: false,
+    headers: { ...syncHeaders(node), 'content-type': 'application/json', 'content-length': String(body.length) },
+  });
+  let sent = false;
+  const answered = new Promise<FloodAnswer>((resolve, reject) => {
+    outgoing.on('error', reject);
+    outgoing.once('response', (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('end', () => {
+        resolve({ status: incoming.statusCode!, retryAfter: header(incoming.headers['retry-after']), body: Buffer.concat(chunks).toString() });
+        // A refused push's body is not sent on.
+        if (!sent) outgoing.destroy();
+      });
+    });
+  });
+  // The hub may close the connection of a refused push while its body is still being sent.
+  answered.catch(() => undefined);
+  outgoing.write(body.subarray(0, HELD_AFTER_BYTES));
+  return {
+    answered,
+    release: () => {
+      if (sent || outgoing.destroyed) return;
+      sent = true;
+      outgoing.end(body.subarray(HELD_AFTER_BYTES));
+    },
+  };
+}
+
+/** A snapshot asked for by `node`, whose stream is not read: the hub's writes wait on it until `release()` drops it. */
+export function heldSnapshot(hubUrl: string, node: StoreCredentials): HeldRequest {
+  const outgoing = request(`${hubUrl}/sync/v1/snapshot?format=columns`, { agent: false, headers: syncHeaders(node) });
+  let release = () => {
+    outgoing.destroy();
+  };
+  const answered = new Promise<FloodAnswer>((resolve, reject) => {
+    outgoing.on('error', reject);
+    outgoing.once('response', (incoming) => {
+      const retryAfter = header(incoming.headers['retry-after']);
+      if (incoming.statusCode === 200) {
+        incoming.pause();
+        release = () => incoming.destroy();
+        resolve({ status: 200, retryAfter, body: '' });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('end', () => resolve({ status: incoming.statusCode!, retryAfter, body: Buffer.concat(chunks).toString() }));
+    });
+  });
+  answered.catch(() => undefined);
+  outgoing.end();
+  return { answered, release: () => release() };
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
