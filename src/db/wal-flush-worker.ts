@@ -1,9 +1,10 @@
 /**
- * The WAL flusher's thread (src/db/durability.ts): on each message it fsyncs the database's
- * write-ahead log and answers, until the owner posts 'stop'. The log is opened again when its
+ * A WAL flusher's thread (src/db/durability.ts): on each message it syncs the database's
+ * write-ahead log to the disk (`fdatasync`, as SQLite syncs it) and answers, until the owner
+ * posts 'stop'. The log is opened again when its
  * file is not the one it holds open (SQLite deletes the log when its last connection closes).
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fdatasyncSync, openSync, statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /** What the owner starts the worker with. */
@@ -12,7 +13,7 @@ export interface FlushWorkerData {
   wal: string;
 }
 
-/** The worker's answer to a flush: done, or the error the fsync threw. */
+/** The worker's answer to a flush: done, or the error the sync threw. */
 export type FlushAnswer = { flushed: true } | { failed: string };
 
 const { wal } = workerData as FlushWorkerData;
@@ -27,7 +28,7 @@ function flush(): void {
   // No log file: its last connection closed it, checkpointed into the database file and synced.
   if (current === undefined) return;
   fd ??= openSync(wal, 'r');
-  fsyncSync(fd);
+  fdatasyncSync(fd);
 }
 
 parentPort!.on('message', (message: 'flush' | 'stop') => {

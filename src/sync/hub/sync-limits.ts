@@ -8,7 +8,7 @@
  * (413), is refused that work again until its Retry-After has passed: a node that asks again
  * at once gains nothing over one that waits, and one that sends more than the hub takes costs
  * it one read a Retry-After.
- * Why: src/decisions/0080-sync-limits.md.
+ * Why: src/decisions/0077-sync-limits.md.
  */
 import express, { type RequestHandler } from 'express';
 import type { Clock } from '../../core/clock.js';
