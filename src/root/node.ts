@@ -82,10 +82,10 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
     const horizon = new Horizon(db, offlineAgeMs);
     const states =
       config.mode === 'hub'
-        ? publishStates(db, writes, clock, () => horizon.at(clock()).stamp)
+        ? publishStates(db, writes, clock, 'hub', () => horizon.at(clock()).stamp)
         : syncsWithHub(config)
           ? undefined
-          : publishStates(db, writes, clock, () => hlc.now());
+          : publishStates(db, writes, clock, 'store', () => hlc.now());
     return {
       db,
       identity,
@@ -106,8 +106,12 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
   }
 }
 
-/** Meta key: when the node last found every customer with records published. */
-const STATES_SWEPT = 'customer_states.swept_at';
+/**
+ * Meta key: when the node last found every customer with records published. A hub's is one of
+ * the marks by which a folder that recorded no mode is known as a hub's (src/db/node-mode.ts),
+ * so a store's is another.
+ */
+const STATES_SWEPT: Record<Config['mode'], string> = { hub: 'customer_states.swept_at', store: 'customer_states.store_swept_at' };
 
 /**
  * A node that publishes states (the hub, a store without a hub) publishes a customer's state in
@@ -116,14 +120,14 @@ const STATES_SWEPT = 'customer_states.swept_at';
  * record's customer, which a year of a chain makes minutes, at every start of the daemon and
  * every CLI command: it runs until it finds none left, and not again.
  */
-function publishStates(db: Db, writes: WritePath, clock: Clock, horizon: () => string): CustomerStates {
+function publishStates(db: Db, writes: WritePath, clock: Clock, mode: Config['mode'], horizon: () => string): CustomerStates {
   const states = new CustomerStates(db, horizon);
   writes.onWrite((changes, tx) => states.publishTouched(tx, CustomerStates.touched(changes)));
-  if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(STATES_SWEPT) === undefined) {
+  if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(STATES_SWEPT[mode]) === undefined) {
     for (let batch = states.unpublishedCustomers(PUBLISH_BATCH); batch.length > 0; batch = states.unpublishedCustomers(PUBLISH_BATCH)) {
       writes.write(null, (tx) => states.publish(tx, batch));
     }
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(STATES_SWEPT, new Date(clock()).toISOString());
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(STATES_SWEPT[mode], new Date(clock()).toISOString());
   }
   return states;
 }
