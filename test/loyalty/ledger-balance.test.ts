@@ -209,7 +209,8 @@ describe('the balances at a store without a hub', () => {
 
   // Its states are folded up to its newest stamp, now: days count from today. A state drops
   // lots that expired a week before its horizon (src/loyalty/customer-states.ts), so a record's
-  // moment is at most six days before the write that makes it, as a bill's is.
+  // moment is at most six days before the write that makes it, as a bill's is, and so is the
+  // moment a balance is read at.
   const today = Math.floor(Date.now() / DAY) * DAY;
   const written = (r: Drawn<typeof pointRecord>) => pointRow({ ...r, createdDay: Math.max(r.createdDay, -6) }, today);
 
@@ -245,7 +246,7 @@ describe('the balances at a store without a hub', () => {
             const target = ids[n % ids.length]!;
             alone.writes.write(null, (tx) => tx.update(table, target, { state: change === 'cancel' ? 0 : 1 }));
           }
-          const at = today + atDay * DAY;
+          const at = today + Math.max(atDay, -6) * DAY;
           if (alone.db.prepare<[], number>("SELECT count(*) FROM customer_states WHERE lots <> '[]'").pluck().get()! > 0) foldedFromStates += 1;
           for (const customer of CUSTOMERS) {
             const balances = { pointsMilli: foldedPoints(alone.db, customer, at), creditMinor: summedCredit(alone.db, customer) };
