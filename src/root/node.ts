@@ -78,14 +78,14 @@ export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pic
       writes.refuseCommands(storeRefusal);
       forgetHubOnlyColumns(db);
     }
-    const offlineAgeMs = (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000;
-    const horizon = new Horizon(db, offlineAgeMs);
-    const states =
-      config.mode === 'hub'
-        ? publishStates(db, writes, clock, 'hub', () => horizon.at(clock()).stamp)
-        : syncsWithHub(config)
-          ? undefined
-          : publishStates(db, writes, clock, 'store', () => hlc.now());
+    // The hub folds states up to its horizon, a store without a hub up to its newest stamp; a store with one publishes none.
+    let states: CustomerStates | undefined;
+    if (config.mode === 'hub') {
+      const horizon = new Horizon(db, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000);
+      states = publishStates(db, writes, clock, 'hub', () => horizon.at(clock()).stamp);
+    } else if (!syncsWithHub(config)) {
+      states = publishStates(db, writes, clock, 'store', () => hlc.now());
+    }
     return {
       db,
       identity,

@@ -26,7 +26,7 @@ import { databaseFile } from '../../src/root/node.js';
 import { readSyncStatus, type StoreSyncStatus } from '../../src/sync/status.js';
 import { BIN } from '../support/cli.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, spawnServer, startHub, type ServerProcess } from '../support/cluster.js';
-import { sleep } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import { fixedRate } from './fixed-rate.js';
 import { line } from './report.js';
 
@@ -107,13 +107,8 @@ class Desk {
 
   /** Logs the demo POS user in, retrying for `waitMs` (a store knows the user once it bootstrapped). */
   static async at(url: string, prefix: string, waitMs = 0): Promise<Desk> {
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const bearer = await demoBearer(url).catch(() => undefined);
-      if (bearer) return new Desk(url, { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, `${prefix}-${process.pid}`);
-      if (Date.now() > deadline) throw new Error(`the demo POS user cannot log in at ${url}`);
-      await sleep(250);
-    }
+    const bearer = await waitFor(`the demo POS user to log in at ${url}`, () => demoBearer(url), { timeoutMs: waitMs });
+    return new Desk(url, { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, `${prefix}-${process.pid}`);
   }
 
   acceptBody(card: string): string {
@@ -219,7 +214,6 @@ async function loads(desk: Desk): Promise<void> {
  */
 async function settled(storeDir: string): Promise<void> {
   const started = performance.now();
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   const look = () => {
     const db = new Database(databaseFile(storeDir), { readonly: true, fileMustExist: true });
     try {
@@ -238,11 +232,12 @@ async function settled(storeDir: string): Promise<void> {
       db.close();
     }
   };
-  let seen = look();
-  while ((seen.pending > 0 || seen.tail > 0 || seen.own > 0) && Date.now() < deadline) {
-    await sleep(500);
-    seen = look();
-  }
+  const isSettled = (seen: ReturnType<typeof look>) => seen.pending === 0 && seen.tail === 0 && seen.own === 0;
+  // Past the timeout the figures are printed as they stand: the line says what was left.
+  await waitFor("store A's outbox drained and card A's state settled", () => isSettled(look()), { timeoutMs: SETTLE_TIMEOUT_MS }).catch(
+    () => undefined,
+  );
+  const seen = look();
   line(
     'hub: synced and settled',
     `after ${((performance.now() - started) / 1000).toFixed(1)} s: outbox ${seen.pending}, card A's state ${seen.lots} lots, tail ${seen.tail} facts, ${seen.own} own facts after its horizon`,

@@ -1,6 +1,6 @@
 /**
  * A customer with many facts after their state's horizon keeps them in their records, not in
- * a list (src/loyalty/stored-facts.ts). Migration 9's triggers rebuilt a customer's whole
+ * a list (src/loyalty/stored-facts.ts). The triggers of 0009-customer-states.ts rebuilt a customer's whole
  * list of facts after the horizon at each of their facts: that is one or two facts for most
  * customers, but a store silent within the offline age holds every node's horizon back, and
  * a card used at every till (a house card) then gathers a fact per bill. Each bill rebuilt and
