@@ -15,4 +15,4 @@ export const walletFeature: Feature<Pick<FeaturePorts, 'db' | 'clock' | 'timeZon
   timeZone,
   ledger,
   syncsWithHub,
-}) => walletRoutes(new WalletService(new WalletRepo(db), ledger, clock, timeZone, !syncsWithHub));
+}) => walletRoutes(new WalletService(new WalletRepo(db), ledger, clock, { timeZone, holdsEveryFact: !syncsWithHub }));

@@ -27,6 +27,12 @@ import type {
   PointsOverviewAnswer,
 } from './wallet.schemas.js';
 
+/** What the wallet knows of its node: the chain's time zone, and whether every fact of every customer is here (the hub, or a store without one). */
+export interface WalletNode {
+  timeZone: string;
+  holdsEveryFact: boolean;
+}
+
 const FIRST = '0000';
 const LAST = '9999';
 
@@ -35,15 +41,13 @@ export class WalletService {
     private readonly repo: WalletRepo,
     private readonly ledger: Ledger,
     private readonly clock: Clock,
-    private readonly timeZone: string,
-    /** The hub, or a store without one: every fact of every customer is here. */
-    private readonly holdsEveryFact: boolean,
+    private readonly node: WalletNode,
   ) {}
 
   pointsOverview(query: BalanceOverviewQuery, context: RequestContext): PointsOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
     const available_points = fromMilli(this.ledger.balances.balancesAt(customerId, this.clock()).pointsMilli);
-    if (this.holdsEveryFact) {
+    if (this.node.holdsEveryFact) {
       const { from, to } = this.interval(query);
       const turnover = this.repo.pointsBetween(customerId, from, to);
       return { earned_points: fromMilli(turnover.earned), redeemed_points: fromMilli(turnover.redeemed), available_points };
@@ -56,7 +60,7 @@ export class WalletService {
   creditsOverview(query: BalanceOverviewQuery, context: RequestContext): CreditsOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
     const available_credits = fromMinor(this.ledger.balances.balancesAt(customerId, this.clock()).creditMinor);
-    if (this.holdsEveryFact) {
+    if (this.node.holdsEveryFact) {
       const { from, to } = this.interval(query);
       const turnover = this.repo.creditsBetween(customerId, from, to);
       return { earned_credits: fromMinor(turnover.earned), redeemed_credits: fromMinor(turnover.redeemed), available_credits };
@@ -87,11 +91,11 @@ export class WalletService {
     const byDay = new Map<string, number>();
     expiring.forEach((record, index) => {
       if (left[index]! <= 0) return;
-      const day = formatTimestamp(record.valid_to!, this.timeZone).slice(0, 10);
+      const day = formatTimestamp(record.valid_to!, this.node.timeZone).slice(0, 10);
       byDay.set(day, (byDay.get(day) ?? 0) + left[index]!);
     });
     const days = [...byDay.keys()].sort();
-    const month = formatTimestamp(now, this.timeZone).slice(0, 7);
+    const month = formatTimestamp(now, this.node.timeZone).slice(0, 7);
     const thisMonth = days.filter((day) => day.startsWith(month)).reduce((total, day) => total + byDay.get(day)!, 0);
     const next = days[0];
     return { next_amount: fromMilli(next === undefined ? 0 : byDay.get(next)!), next_date: next ?? null, current_month_amount: fromMilli(thisMonth) };
@@ -119,7 +123,7 @@ export class WalletService {
   }
 
   private instant(text: string, field: string): string {
-    const ms = parseTimestamp(text, this.timeZone);
+    const ms = parseTimestamp(text, this.node.timeZone);
     if (ms === undefined) throw invalidParam(field, 'invalid_value_format', text.slice(0, 10));
     return new Date(ms).toISOString();
   }
