@@ -5,10 +5,10 @@
  * horizon moves when stores report, so the hub looks every `sync.settle_interval_seconds`, a
  * batch of customers a transaction, and yields to requests between batches.
  *
- * At the same looks, after settling, it publishes again the states that have no
- * sums (published before states carried them, src/db/migrations/0025-state-totals.ts), folded
- * from every fact: a hub with a million customers sums them 10,000 a look, a few minutes in
- * all, and logs how many are left. Meanwhile a store answers no totals from such a state.
+ * At the same looks, after settling, it publishes again the states that have no sums
+ * (published before states carried them, src/db/migrations/0025-state-totals.ts), folded from
+ * every fact: 10,000 customers a look, so a million in about ten minutes at the default
+ * interval, logging how many are left. Meanwhile a store answers no totals from such a state.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
