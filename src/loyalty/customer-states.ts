@@ -110,12 +110,8 @@ export class CustomerStates {
     this.unsettled = db
       .prepare<[string, number], string>('SELECT customer_id FROM customer_state_tails WHERE first_stamp <= ? ORDER BY first_stamp LIMIT ?')
       .pluck();
-    this.unsummed = db
-      .prepare<[number], string>('SELECT id FROM customer_states INDEXED BY customer_states_unsummed WHERE earned_milli IS NULL LIMIT ?')
-      .pluck();
-    this.unsummedCounted = db
-      .prepare<[], number>('SELECT count(*) FROM customer_states INDEXED BY customer_states_unsummed WHERE earned_milli IS NULL')
-      .pluck();
+    this.unsummed = db.prepare<[number], string>('SELECT id FROM customer_states WHERE earned_milli IS NULL LIMIT ?').pluck();
+    this.unsummedCounted = db.prepare<[], number>('SELECT count(*) FROM customer_states WHERE earned_milli IS NULL').pluck();
   }
 
   /**
