@@ -142,6 +142,10 @@ export interface Tables {
     credit_tail: string;
     hlc: string;
     last_change: string;
+    earned_milli?: number | null;
+    redeemed_milli?: number | null;
+    earned_credit_minor?: number | null;
+    redeemed_credit_minor?: number | null;
   };
   customers: {
     id: string;
@@ -830,6 +834,10 @@ export interface CustomerStatesRow {
   credit_tail: string;
   hlc: string;
   last_change: string;
+  earned_milli: number | null;
+  redeemed_milli: number | null;
+  earned_credit_minor: number | null;
+  redeemed_credit_minor: number | null;
 }
 
 export interface CustomersRow {

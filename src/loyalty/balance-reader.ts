@@ -7,9 +7,13 @@
  * never expires: its balance is the state's sum, its credit tail and this node's later credit
  * facts, each counted once (src/loyalty/CONTEXT.md). A customer with more own facts than a row
  * lists has them read from the records (src/loyalty/stored-facts.ts).
+ *
+ * Their totals, what their live records earned and redeemed, are read the same way: the
+ * state's sums up to its horizon, then its tails and this node's later facts, each once.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import type { CustomerStatesRow } from '../db/tables.generated.js';
 import { balanceMilliOf, EMPTY_FOLD, foldFrom, type FoldState } from './ledger-fold.js';
 import {
   creditOfRecord,
@@ -38,6 +42,14 @@ export interface Balances {
 /** Balances with the points redeemed that no record covered: what the fold conflicts check (src/sync/fold-conflicts.ts). */
 export interface Standing extends Balances {
   debtMilli: number;
+}
+
+/** What a customer's live records earned and redeemed: points in thousandths, credit in minor units. */
+export interface Totals {
+  earnedMilli: number;
+  redeemedMilli: number;
+  earnedCreditMinor: number;
+  redeemedCreditMinor: number;
 }
 
 /** The customer an active card belongs to, with their balances. */
@@ -84,15 +96,27 @@ interface CustomerFacts {
 }
 
 const LEDGER_COLUMNS = 'l.point_facts, l.credit_facts, s.horizon, s.lots, s.debt_milli, s.tail, s.credit_minor, s.credit_tail';
+const SUM_COLUMNS = 's.earned_milli, s.redeemed_milli, s.earned_credit_minor, s.redeemed_credit_minor';
+
+/** A state's sums up to its horizon; null on a state published before states carried them, or where there is no state. */
+type StateSums = Pick<CustomerStatesRow, 'earned_milli' | 'redeemed_milli' | 'earned_credit_minor' | 'redeemed_credit_minor'>;
+
+/** The sums of a customer with no state: nothing folded yet. */
+const NO_STATE_SUMS: StateSums = { earned_milli: 0, redeemed_milli: 0, earned_credit_minor: 0, redeemed_credit_minor: 0 };
 
 export class BalanceReader {
   private readonly row;
+  private readonly totalsRow;
   private readonly byCard;
   private readonly sameExpiry: Statement<[string, string | null, string], { id: string; points_milli: number }>;
   private readonly pointRecords: Statement<[string, string], PointFactRecord>;
   private readonly creditRecords: Statement<[string, string], { id: string; signed_minor: number; hlc: string }>;
 
   constructor(db: Db) {
+    this.totalsRow = db.prepare<[string, string], LedgerRow & StateSums>(
+      `SELECT ${LEDGER_COLUMNS}, ${SUM_COLUMNS} FROM (SELECT ? AS customer_id) c
+       LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = ?`,
+    );
     this.row = db.prepare<[string, string], LedgerRow>(
       `SELECT ${LEDGER_COLUMNS} FROM (SELECT ? AS customer_id) c
        LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = ?`,
@@ -114,6 +138,33 @@ export class BalanceReader {
 
   balancesAt(customerId: string, at: number): Balances {
     return balancesOf(this.decoded(customerId, this.row.get(customerId, customerId)!), at);
+  }
+
+  /**
+   * What the customer's live records earned and redeemed, as far as this node knows them: the
+   * state's sums, its tails and this node's own facts after its horizon. Undefined when the
+   * state has no sums (one published before states carried them).
+   */
+  totals(customerId: string): Totals | undefined {
+    const row = this.totalsRow.get(customerId, customerId)!;
+    const sums: StateSums = row.horizon === null ? NO_STATE_SUMS : row;
+    const { earned_milli, redeemed_milli, earned_credit_minor, redeemed_credit_minor } = sums;
+    if (earned_milli === null || redeemed_milli === null || earned_credit_minor === null || redeemed_credit_minor === null) return undefined;
+    const totals: Totals = {
+      earnedMilli: earned_milli,
+      redeemedMilli: redeemed_milli,
+      earnedCreditMinor: earned_credit_minor,
+      redeemedCreditMinor: redeemed_credit_minor,
+    };
+    for (const fact of this.decoded(customerId, row).facts) {
+      if (fact.kind === 'collection') totals.earnedMilli += fact.points_milli;
+      else totals.redeemedMilli += fact.points_milli;
+    }
+    for (const credit of this.creditsAfterHorizon(customerId, row)) {
+      if (credit.signedMinor > 0) totals.earnedCreditMinor += credit.signedMinor;
+      else totals.redeemedCreditMinor -= credit.signedMinor;
+    }
+    return totals;
   }
 
   /** Balances and debt from one read and one fold. */
@@ -181,13 +232,21 @@ export class BalanceReader {
   private decoded(customerId: string, row: LedgerRow): CustomerFacts {
     const horizon = row.horizon ?? '';
     const ownFacts = listed(decodeOwnPointFacts(row.point_facts), () => this.pointRecords.all(customerId, horizon).map(factOfRecord));
-    const ownCredits = listed(decodeOwnCredits(row.credit_facts), () => this.creditRecords.all(customerId, horizon).map(creditOfRecord));
     return {
       horizon,
       start: row.lots === null ? EMPTY_FOLD : { lots: decodeLots(row.lots), debtMilli: row.debt_milli ?? 0 },
       facts: mergedOnce(decodePointFacts(row.tail), ownFacts),
-      creditMinor: creditOf(row.credit_minor ?? 0, decodeCredits(row.credit_tail), ownCredits),
+      creditMinor: this.creditsAfterHorizon(customerId, row).reduce((sum, credit) => sum + credit.signedMinor, row.credit_minor ?? 0),
     };
+  }
+
+  /** The state's credit tail and this node's later credit facts, each once. */
+  private creditsAfterHorizon(customerId: string, row: LedgerRow): StampedCredit[] {
+    const own = listed(decodeOwnCredits(row.credit_facts), () => this.creditRecords.all(customerId, row.horizon ?? '').map(creditOfRecord));
+    const tail = decodeCredits(row.credit_tail);
+    if (tail.length === 0) return own;
+    const inTail = new Set(tail.map((credit) => credit.id));
+    return [...tail, ...own.filter((credit) => !inTail.has(credit.id))];
   }
 }
 
@@ -198,15 +257,6 @@ function listed<Fact>(own: OwnFacts<Fact>, fromRecords: () => Fact[]): Fact[] {
 
 function balancesOf({ start, facts, creditMinor }: CustomerFacts, at: number): Balances {
   return { pointsMilli: balanceMilliOf(foldFrom(start, facts).state, at), creditMinor };
-}
-
-/** The state's credit up to its horizon, then its credit tail and this node's later credit facts, each once. */
-function creditOf(upToHorizon: number, tail: readonly StampedCredit[], own: readonly StampedCredit[]): number {
-  const inTail = new Set(tail.map((credit) => credit.id));
-  let sum = upToHorizon;
-  for (const credit of tail) sum += credit.signedMinor;
-  for (const credit of own) if (!inTail.has(credit.id)) sum += credit.signedMinor;
-  return sum;
 }
 
 /** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */

@@ -30,10 +30,16 @@
  * a card used at every till (a house card) cost the hub more than the one before: 45 ms a
  * publish at 10,000 facts. The state is folded from every fact again when that does not hold:
  * a write changed a record, or inserted one stamped at or before the published horizon (a
- * store silent past the offline age), or the horizon moved back (such a store reported again).
+ * store silent past the offline age), or the horizon moved back (such a store reported again),
+ * or the state published before has no sums (one published before states carried them).
+ *
+ * A state also sums what the customer's live records up to its horizon earned and redeemed, of
+ * points and of credit (its totals), folded on as the lots are, so that a store answers the
+ * wallet's overviews with the chain's totals while its hub is down (src/loyalty/balance-reader.ts).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import type { CustomerStatesRow } from '../db/tables.generated.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';
 import { msOfStamp } from '../core/hlc.js';
 import { EMPTY_FOLD, foldFrom, mergedByExpiry } from './ledger-fold.js';
@@ -52,8 +58,11 @@ import {
 /** Lots that expired this long before the horizon can no longer be taken by a later fact, and are dropped. */
 const EXPIRED_LOT_KEPT_MS = 7 * 86_400_000;
 
+/** What a customer's live records earned and redeemed up to a state's horizon; null on a state published before states carried them. */
+type StateTotals = Pick<CustomerStatesRow, 'earned_milli' | 'redeemed_milli' | 'earned_credit_minor' | 'redeemed_credit_minor'>;
+
 /** The published state a customer's next one is folded on from. */
-interface Published {
+interface Published extends StateTotals {
   horizon: string;
   lots: string;
   debt_milli: number;
@@ -74,6 +83,8 @@ export class CustomerStates {
   private readonly keepTail: Statement<[string, string]>;
   private readonly dropTail: Statement<[string]>;
   private readonly unsettled: Statement<[string, number], string>;
+  private readonly unsummed: Statement<[number], string>;
+  private readonly unsummedCounted: Statement<[], number>;
   private gathered: TouchedRecords | undefined;
 
   /** `horizon` gives the stamp a state is folded up to: the hub's Horizon (src/loyalty/horizon.ts), or a store's own newest. */
@@ -83,7 +94,9 @@ export class CustomerStates {
   ) {
     this.facts = pointRecordsAfter(db);
     this.credits = creditRecordsAfter(db);
-    this.published = db.prepare('SELECT horizon, lots, debt_milli, credit_minor FROM customer_states WHERE id = ?');
+    this.published = db.prepare(
+      'SELECT horizon, lots, debt_milli, credit_minor, earned_milli, redeemed_milli, earned_credit_minor, redeemed_credit_minor FROM customer_states WHERE id = ?',
+    );
     this.unpublished = db
       .prepare<[number], string>(
         `SELECT owner.customer_id FROM (SELECT customer_id FROM point_records UNION SELECT customer_id FROM credit_records) AS owner
@@ -97,6 +110,8 @@ export class CustomerStates {
     this.unsettled = db
       .prepare<[string, number], string>('SELECT customer_id FROM customer_state_tails WHERE first_stamp <= ? ORDER BY first_stamp LIMIT ?')
       .pluck();
+    this.unsummed = db.prepare<[number], string>('SELECT id FROM customer_states WHERE earned_milli IS NULL LIMIT ?').pluck();
+    this.unsummedCounted = db.prepare<[], number>('SELECT count(*) FROM customer_states WHERE earned_milli IS NULL').pluck();
   }
 
   /**
@@ -158,7 +173,8 @@ export class CustomerStates {
     for (const customerId of customers) {
       const published = this.published.get(customerId);
       const oldest = touched.get(customerId);
-      const from = published && published.horizon <= horizon && (oldest === undefined || oldest > published.horizon) ? published : undefined;
+      const foldsOn = published && summed(published) && published.horizon <= horizon && (oldest === undefined || oldest > published.horizon);
+      const from = foldsOn ? published : undefined;
       const { row, firstAfter } = this.stateOf(customerId, horizon, from);
       if (published) tx.update('customer_states', customerId, row);
       else tx.insert('customer_states', { id: customerId, ...row });
@@ -170,6 +186,16 @@ export class CustomerStates {
   /** Customers whose state has a tail the horizon has passed, oldest first, up to `limit`: publishing them again settles it. */
   unsettledCustomers(limit: number): string[] {
     return this.unsettled.all(this.horizon(), limit);
+  }
+
+  /** Customers whose state has no sums (published before states carried them), up to `limit`: publishing them again sums them. */
+  unsummedCustomers(limit: number): string[] {
+    return this.unsummed.all(limit);
+  }
+
+  /** How many states have no sums. */
+  unsummedCount(): number {
+    return this.unsummedCounted.get()!;
   }
 
   /** Customers with records and no state yet (a hub upgraded from a release before customer states), up to `limit`. */
@@ -199,14 +225,34 @@ export class CustomerStates {
     const credits = this.credits.all(customerId, after).map(creditOfRecord);
     const creditTail = credits.filter((credit) => credit.hlc > horizon);
     const firstAfter = [tail[0]?.hlc, creditTail[0]?.hlc].filter((stamp) => stamp !== undefined).sort()[0];
+    const creditsFolded = credits.filter((credit) => credit.hlc <= horizon);
     const row = {
       horizon,
       lots: encodeLots(lots),
       debt_milli: state.debtMilli,
       tail: encodePointFacts(tail),
-      credit_minor: credits.reduce((sum, credit) => (credit.hlc <= horizon ? sum + credit.signedMinor : sum), from?.credit_minor ?? 0),
+      credit_minor: creditsFolded.reduce((sum, credit) => sum + credit.signedMinor, from?.credit_minor ?? 0),
       credit_tail: encodeCredits(creditTail),
+      earned_milli: sumOf(folded, (record) => (record.kind === 'collection' ? record.points_milli : 0), from?.earned_milli),
+      redeemed_milli: sumOf(folded, (record) => (record.kind === 'redemption' ? record.points_milli : 0), from?.redeemed_milli),
+      earned_credit_minor: sumOf(creditsFolded, (credit) => Math.max(credit.signedMinor, 0), from?.earned_credit_minor),
+      redeemed_credit_minor: sumOf(creditsFolded, (credit) => Math.max(-credit.signedMinor, 0), from?.redeemed_credit_minor),
     };
     return { row, firstAfter };
   }
+}
+
+/** Whether a published state has its sums, which a state folded on from it adds to. */
+function summed(published: StateTotals): boolean {
+  return (
+    published.earned_milli !== null &&
+    published.redeemed_milli !== null &&
+    published.earned_credit_minor !== null &&
+    published.redeemed_credit_minor !== null
+  );
+}
+
+/** `start` (0 when none) plus what `amount` gives of each item. */
+function sumOf<T>(items: readonly T[], amount: (item: T) => number, start: number | null | undefined): number {
+  return items.reduce((sum, item) => sum + amount(item), start ?? 0);
 }

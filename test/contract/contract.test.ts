@@ -2,10 +2,20 @@
  * Contract: every operation's answer validated against the response schema of the same
  * operation in spec/carecloud-openapi-2021.yaml, the version interface.md was written
  * from. Where interface.md deliberately differs, the row says so.
+ *
+ * The calls of the real PHP SDK (github.com/crmcarecloud/api-php-client, client version 4.5)
+ * that the README names ("Clients built for the service") are rows too, sent as that SDK
+ * sends them: its Accept-Language header; a list's count and offset always, a boolean as
+ * `true`/`false`, a list parameter as `name[]=` once a value, every value url-encoded as PHP's
+ * urlencode does; a JSON body of its models' field types (cashdesk_number an integer, money
+ * and quantities numbers, bill_item_id a string, the token's external_application_id at the
+ * top level).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { OpenApiContract } from '../support/openapi.js';
+import { CAPPUCCINO_REWARD, insertVoucher } from '../support/vouchers-fixtures.js';
 import { basic, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
 interface Session {
@@ -24,6 +34,8 @@ interface Operation {
   differs?: 'empty fields are null (interface.md "Nullable fields are returned as null when empty")';
   /** A further deliberate difference, undone before the check; its comment names it. */
   adapt?(body: any): unknown;
+  /** The PHP SDK's method this row sends as it does (`PurchasesApi::postPurchaseSend`); the README names each. */
+  sdk?: string;
   call(session: Session): Promise<{ status: number; body: unknown }>;
 }
 
@@ -60,6 +72,65 @@ beforeAll(async () => {
 afterAll(() => session.server.close());
 
 const enterpriseGet = (path: string) => (s: Session) => call('GET', `${s.server.api('enterprise')}${path}`, { headers: s.enterprise });
+
+/** A query value as the PHP SDK puts it in a URL: a boolean as `true`/`false`, url-encoded as PHP's urlencode does. */
+function phpEncoded(value: string | number | boolean): string {
+  return encodeURIComponent(String(value))
+    .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replaceAll('%20', '+');
+}
+
+/** A query string as the PHP SDK builds it: the parameters in the order given, a list as `name[]=` once a value. */
+function sdkQuery(query: Record<string, string | number | boolean | string[]>): string {
+  const parts = Object.entries(query).flatMap(([name, value]) =>
+    Array.isArray(value) ? value.map((item) => `${name}[]=${phpEncoded(item)}`) : [`${name}=${phpEncoded(value)}`],
+  );
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+/** A list's paging the PHP SDK always sends: its defaults. */
+const SDK_PAGING = { count: 100, offset: 0 };
+
+/** A call as the PHP SDK sends it: its Accept-Language header with the credentials, the query it builds and a JSON body. */
+function sdkCall(
+  method: 'GET' | 'POST',
+  iface: 'enterprise' | 'customer',
+  path: string,
+  options: { query?: Record<string, string | number | boolean | string[]>; body?: unknown; auth?: (s: Session) => Record<string, string> } = {},
+) {
+  return (s: Session) =>
+    call(method, `${s.server.api(iface)}${path}${sdkQuery(options.query ?? {})}`, {
+      headers: { 'Accept-Language': 'cs, en-gb;q=0.8', ...(options.auth ?? ((session: Session) => session.enterprise))(s) },
+      body: options.body,
+    });
+}
+
+/** The bill of the SDK's Bill model: total_price, quantities and amounts numbers, bill_item_id a string. */
+const SDK_BILL = {
+  bill_id: 'sdk-1',
+  bill_number: 'SDK-1',
+  payment_time: '2026-11-20T09:30:00+01:00',
+  currency_id: 'CZK',
+  total_price: 165.0,
+  bill_items: [
+    {
+      plu_ids: [{ list_code: 'GLOBAL', code: '859000771' }],
+      plu_name: 'Cappuccino',
+      quantity: 2.0,
+      price: 65.0,
+      paid_amount: 130.0,
+      bill_item_id: '1',
+    },
+    {
+      plu_ids: [{ list_code: 'GLOBAL', code: '859000772' }],
+      plu_name: 'Croissant',
+      quantity: 1.0,
+      price: 35.0,
+      paid_amount: 35.0,
+      bill_item_id: '2',
+    },
+  ],
+};
 
 const OPERATIONS: Operation[] = [
   {
@@ -237,15 +308,294 @@ const OPERATIONS: Operation[] = [
   },
 ];
 
+/** The PHP SDK's calls a POS and a back office make, each as the SDK sends it. */
+const SDK_OPERATIONS: Operation[] = [
+  {
+    sdk: 'UsersApi::postUserLogin',
+    method: 'post',
+    specPath: '/users/actions/login',
+    status: 200,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', '/users/actions/login', {
+      auth: () => ({}),
+      body: {
+        user_external_application_id: demoCredentials.external_application_id,
+        login: demoCredentials.pos_login,
+        password: demoCredentials.pos_password,
+      },
+    }),
+  },
+  {
+    sdk: 'CustomerExternalApplicationsApi::getCustomerExternalApps',
+    method: 'get',
+    specPath: '/customer-external-applications',
+    status: 200,
+    iface: 'enterprise',
+    call: sdkCall('GET', 'enterprise', '/customer-external-applications', { query: SDK_PAGING }),
+  },
+  {
+    sdk: 'CardsApi::getCards',
+    method: 'get',
+    specPath: '/cards',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    call: sdkCall('GET', 'enterprise', '/cards', { query: { ...SDK_PAGING, card_number: demoCredentials.customer_card, is_valid: true } }),
+  },
+  {
+    sdk: 'CustomersApi::getCustomer',
+    method: 'get',
+    specPath: '/customers/{customer_id}',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    call: sdkCall('GET', 'enterprise', `/customers/${DEMO_IDS.customerJana}`),
+  },
+  {
+    sdk: 'CustomersApi::postCustomer',
+    method: 'post',
+    specPath: '/customers',
+    status: 201,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', '/customers', {
+      body: {
+        customer: {
+          personal_information: {
+            gender: 2,
+            first_name: 'Eva',
+            last_name: 'Dvořáková',
+            birthdate: '1990-04-02',
+            email: 'sdk.customer@example.com',
+            phone: '+420777123456',
+            language_id: 'cs',
+            store_id: DEMO_IDS.storeCentral,
+            agreement: { agreement_gtc: 1, agreement_marketing_communication: 0 },
+          },
+        },
+      },
+    }),
+  },
+  {
+    sdk: 'CustomersApi::getSubCustomerCards',
+    method: 'get',
+    specPath: '/customers/{customer_id}/cards',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    call: sdkCall('GET', 'enterprise', `/customers/${DEMO_IDS.customerJana}/cards`, { query: SDK_PAGING }),
+  },
+  {
+    sdk: 'PurchasesApi::postPurchaseRecommendedRewards',
+    method: 'post',
+    specPath: '/purchases/actions/recommended-best-rewards',
+    status: 200,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', '/purchases/actions/recommended-best-rewards', {
+      body: {
+        store_id: DEMO_IDS.storeCentral,
+        cashdesk_number: 1,
+        card_number: demoCredentials.customer_card,
+        reward_list_type: 'A',
+        bill: SDK_BILL,
+      },
+    }),
+  },
+  {
+    sdk: 'PurchasesApi::postPurchaseAcceptPayment',
+    method: 'post',
+    specPath: '/purchases/actions/accept-payment',
+    status: 200,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', '/purchases/actions/accept-payment', {
+      body: {
+        store_id: DEMO_IDS.storeCentral,
+        cashdesk_number: 1,
+        card_number: demoCredentials.customer_card,
+        payment_type: 'S',
+        max_points: 10.0,
+        max_credit: 0.0,
+        bill: SDK_BILL,
+      },
+    }),
+  },
+  {
+    sdk: 'PurchasesApi::postPurchaseSend',
+    method: 'post',
+    specPath: '/purchases/actions/send-purchase',
+    status: 201,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', '/purchases/actions/send-purchase', {
+      body: {
+        store_id: DEMO_IDS.storeCentral,
+        cashdesk_number: 1,
+        card_number: demoCredentials.customer_card,
+        bill: {
+          ...SDK_BILL,
+          fiscal: true,
+          canceled: false,
+          payment_type: 'S',
+          payment_recap: { credit_points: 10.0, amount_for_credit: 0.0, vouchers: [] },
+        },
+      },
+    }),
+  },
+  {
+    sdk: 'PurchasesApi::getPurchases',
+    method: 'get',
+    specPath: '/purchases',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    // interface.md: cashdesk_number is an integer; the 2021 schema types it as a string.
+    adapt: (body) => ({
+      data: {
+        ...body.data,
+        purchases: body.data.purchases.map((p: any) => ({ ...p, cashdesk_number: p.cashdesk_number === null ? null : String(p.cashdesk_number) })),
+      },
+    }),
+    call: sdkCall('GET', 'enterprise', '/purchases', {
+      query: { ...SDK_PAGING, customer_id: DEMO_IDS.customerJana, purchase_items_extension: true },
+    }),
+  },
+  {
+    sdk: 'PointsApi::getPoints',
+    method: 'get',
+    specPath: '/points',
+    status: 200,
+    iface: 'enterprise',
+    // A redemption has no valid_to: null, as interface.md returns an empty field.
+    differs: NULLS,
+    call: sdkCall('GET', 'enterprise', '/points', { query: { ...SDK_PAGING, customer_id: DEMO_IDS.customerJana } }),
+  },
+  {
+    sdk: 'PointsApi::postPointsAssign',
+    method: 'post',
+    specPath: '/points/actions/assign-points',
+    status: 204,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', '/points/actions/assign-points', {
+      body: { amount: 25.0, customer_id: DEMO_IDS.customerJana, note: 'Welcome' },
+    }),
+  },
+  {
+    sdk: 'PointsApi::postPointsRedemption',
+    method: 'post',
+    specPath: '/points/actions/reduce-points',
+    status: 204,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', '/points/actions/reduce-points', { body: { amount: 5.5, customer_id: DEMO_IDS.customerJana } }),
+  },
+  {
+    sdk: 'WalletApi::getWalletPoints',
+    method: 'get',
+    specPath: '/wallet/actions/points-overview',
+    status: 200,
+    iface: 'enterprise',
+    call: sdkCall('GET', 'enterprise', '/wallet/actions/points-overview', {
+      query: { customer_id: DEMO_IDS.customerJana, date_from: '2026-01-01', date_to: '2026-12-31' },
+    }),
+  },
+  {
+    sdk: 'WalletApi::getWalletCredits',
+    method: 'get',
+    specPath: '/wallet/actions/credits-overview',
+    status: 200,
+    iface: 'enterprise',
+    call: sdkCall('GET', 'enterprise', '/wallet/actions/credits-overview', { query: { customer_id: DEMO_IDS.customerJana } }),
+  },
+  {
+    sdk: 'VouchersApi::getVouchers',
+    method: 'get',
+    specPath: '/vouchers',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    call: sdkCall('GET', 'enterprise', '/vouchers', {
+      query: { ...SDK_PAGING, customer_id: DEMO_IDS.customerJana, is_valid: true, is_applied: false },
+    }),
+  },
+  {
+    sdk: 'VouchersApi::postVoucherApply',
+    method: 'post',
+    specPath: '/vouchers/{voucher_id}/actions/apply-voucher',
+    status: 204,
+    iface: 'enterprise',
+    call: (s) =>
+      sdkCall('POST', 'enterprise', `/vouchers/${insertVoucher(s.server, DEMO_IDS.customerJana, 'SDK-APPLY')}/actions/apply-voucher`, {
+        body: { store_id: DEMO_IDS.storeCentral, date_applied: '2026-11-20 09:35:00' },
+      })(s),
+  },
+  {
+    sdk: 'RewardsApi::getRewards',
+    method: 'get',
+    specPath: '/rewards',
+    status: 200,
+    iface: 'enterprise',
+    differs: NULLS,
+    call: sdkCall('GET', 'enterprise', '/rewards', { query: SDK_PAGING }),
+  },
+  {
+    sdk: 'RewardsApi::postRewardCreateVoucher',
+    method: 'post',
+    specPath: '/rewards/{reward_id}/actions/create-voucher',
+    status: 201,
+    iface: 'enterprise',
+    call: sdkCall('POST', 'enterprise', `/rewards/${CAPPUCCINO_REWARD}/actions/create-voucher`, { body: { customer_id: DEMO_IDS.customerJana } }),
+  },
+  {
+    sdk: 'TokensApi::postToken',
+    method: 'post',
+    specPath: '/tokens',
+    status: 201,
+    iface: 'customer',
+    call: sdkCall('POST', 'customer', '/tokens', {
+      auth: () => basic(demoCredentials.api_user, ''),
+      body: {
+        device: { device_id: 'sdk-phone', device_system: 'Android 14', device_name: 'Pixel', device_type: 'phone' },
+        setup: { language_id: 'cs', allowed_gps: false, allowed_notifications: true },
+        external_application_id: demoCredentials.external_application_id,
+      },
+    }),
+  },
+  {
+    sdk: 'TokensApi::postTokenLogin',
+    method: 'post',
+    specPath: '/tokens/{token_id}/actions/login',
+    status: 200,
+    iface: 'customer',
+    call: (s) =>
+      sdkCall('POST', 'customer', `/tokens/${s.customer.tokenId}/actions/login`, {
+        auth: (session) => session.customer.headers,
+        body: { login_type: 'email', login_value: demoCredentials.customer_email, password: demoCredentials.customer_password },
+      })(s),
+  },
+];
+
 describe('responses conform to the 2021 OpenAPI schema of their operation', () => {
-  for (const operation of OPERATIONS) {
-    it(`${operation.method.toUpperCase()} ${operation.specPath} ${operation.status} (${operation.iface})`, async () => {
+  for (const operation of [...OPERATIONS, ...SDK_OPERATIONS]) {
+    const sent = operation.sdk ? `, as the PHP SDK's ${operation.sdk} sends it` : '';
+    it(`${operation.method.toUpperCase()} ${operation.specPath} ${operation.status} (${operation.iface})${sent}`, async () => {
       const response = await operation.call(session);
-      expect(response.status).toBe(operation.status);
+      expect(response.status, JSON.stringify(response.body)).toBe(operation.status);
+      if (operation.status === 204) {
+        expect(response.body).toBe('');
+        expect(contract.documentsNoBody(operation.method, operation.specPath, 204)).toBe(true);
+        return;
+      }
       const body = operation.adapt ? operation.adapt(response.body) : response.body;
       expect(contract.check(operation.method, operation.specPath, operation.status, body, { nullable: operation.differs === NULLS })).toEqual([]);
     });
   }
+});
+
+describe("the README's clients built for the service", () => {
+  it("names the PHP SDK's calls these rows send, each once, and no other", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = /^### Clients built for the service\n([\s\S]*?)(?=^#)/m.exec(readme)?.[1] ?? '';
+    const named = [...section.matchAll(/`(\w+Api::\w+)`/g)].map((match) => match[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect([...named].sort()).toEqual(SDK_OPERATIONS.map((operation) => operation.sdk).sort());
+  });
 });
 
 describe('the contract check itself', () => {

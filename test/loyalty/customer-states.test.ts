@@ -9,7 +9,8 @@
  * that node can know of: the pushed ones plus its own; so do the points left on each record
  * the hub holds, and on each of a store's own records with an expiry (never-expiring ones it
  * can only share out among the records it holds). The same holds for the state published
- * before the stores reported (the pushed facts all in its tail) and for the settled one.
+ * before the stores reported (the pushed facts all in its tail) and for the settled one, and
+ * for the totals — what those facts earned and redeemed — which the wallet's overviews answer.
  */
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { openDatabase } from '../../src/db/open.js';
 import { databaseFile, openNode, type Node } from '../../src/root/node.js';
 import { encodeHlc } from '../../src/core/hlc.js';
 import { CustomerStates } from '../../src/loyalty/customer-states.js';
+import { sumStates } from '../../src/loyalty/state-settling.js';
 import type { RowChange } from '../../src/sync/protocol/protocol.js';
 import { tempDir } from '../support/server.js';
 
@@ -171,7 +173,12 @@ describe('customer states', () => {
 describe('folding a state on from the one published before', () => {
   const twin = open('hub');
   const stateRow = (node: Node) =>
-    node.db.prepare('SELECT horizon, lots, debt_milli, tail, credit_minor, credit_tail FROM customer_states WHERE id = ?').get(CUSTOMER);
+    node.db
+      .prepare(
+        `SELECT horizon, lots, debt_milli, tail, credit_minor, credit_tail, earned_milli, redeemed_milli, earned_credit_minor, redeemed_credit_minor
+         FROM customer_states WHERE id = ?`,
+      )
+      .get(CUSTOMER);
   const setClocks = (node: Node, stamps: string[]) => {
     node.db.exec('DELETE FROM sync_node_clocks');
     const clock = node.db.prepare('INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)');
@@ -245,6 +252,78 @@ describe('a hub opened on records with no state (upgraded from schema 8)', () =>
   });
 });
 
+describe('states published before they carried sums', () => {
+  const unsum = (node: Node) =>
+    node.db.exec('UPDATE customer_states SET earned_milli = NULL, redeemed_milli = NULL, earned_credit_minor = NULL, redeemed_credit_minor = NULL');
+  const facts = factsOf(
+    [
+      { store: 0, kind: 'collection', points: 50, validDays: null },
+      { store: 1, kind: 'redemption', points: 20, validDays: null },
+      { store: 0, kind: 'credit', points: 8, validDays: null },
+      { store: 1, kind: 'credit', points: 3, validDays: null },
+    ],
+    (run += 1),
+  );
+  const totals = { earnedMilli: 50_000, redeemedMilli: 20_000, earnedCreditMinor: 80, redeemedCreditMinor: 30 };
+  const stateOf = (node: Node) => node.db.prepare('SELECT * FROM customer_states WHERE id = ?').get(CUSTOMER) as Record<string, string | number>;
+  /** The facts, applied at the hub with every store reporting it pushed everything up to `throughMs`. */
+  const applyAtHub = (changes: RowChange[], throughMs = NOW - 1) =>
+    hub.db.transaction(() => {
+      for (const change of changes) hub.replicated.apply(change, true);
+      const clock = hub.db.prepare('INSERT OR REPLACE INTO sync_node_clocks (node_id, pushed_through, reported_at) VALUES (?, ?, ?)');
+      for (const node of STORES) clock.run(node, encodeHlc({ ms: throughMs, counter: 0, node }), new Date(NOW).toISOString());
+    })();
+
+  it('give a store no totals until the hub sums them again, batch by batch, from every fact', async () => {
+    const [store] = stores as [Node];
+    reset(hub);
+    reset(store);
+    applyAtHub(facts.map(toChange));
+    hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));
+    expect(stateOf(hub).tail).toBe('[]');
+    unsum(hub);
+    store.replicated.apply({ entity: 'customer_states', entity_id: CUSTOMER, op: 'insert', row: stateOf(hub), hlc: String(stateOf(hub).hlc) }, false);
+    expect(store.balances.totals(CUSTOMER)).toBeUndefined();
+    expect(hub.states!.unsummedCustomers(10)).toEqual([CUSTOMER]);
+
+    expect(await sumStates(hub.states!, hub.writes)).toBe(1);
+    expect(hub.states!.unsummedCustomers(10)).toEqual([]);
+    expect(hub.states!.unsummedCount()).toBe(0);
+    const summed = stateOf(hub);
+    store.replicated.apply({ entity: 'customer_states', entity_id: CUSTOMER, op: 'update', row: summed, hlc: String(summed.hlc) }, false);
+    expect(store.balances.totals(CUSTOMER)).toEqual(totals);
+  });
+
+  it('are found by their partial index, which holds them alone, not by reading every state; a fresh store that dropped it finds them still', () => {
+    const plan = (sql: string) =>
+      (hub.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('?') ? [10] : [])) as { detail: string }[]).map((step) => step.detail);
+    for (const sql of [
+      'SELECT id FROM customer_states WHERE earned_milli IS NULL LIMIT ?',
+      'SELECT count(*) FROM customer_states WHERE earned_milli IS NULL',
+    ])
+      expect(plan(sql)).toEqual([expect.stringMatching(/^SCAN customer_states USING (COVERING )?INDEX customer_states_unsummed$/)]);
+    // A store that bootstraps with nothing drops its secondary indexes until the snapshot is in
+    // (src/sync/store/bootstrap-indexes.ts), and a CLI command opens it meanwhile.
+    const fresh = open('store');
+    fresh.db.exec('DROP INDEX customer_states_unsummed');
+    const states = new CustomerStates(fresh.db, () => '');
+    expect([states.unsummedCustomers(10), states.unsummedCount()]).toEqual([[], 0]);
+  });
+
+  it('are folded from every fact at the customer’s next write, not on from the state', () => {
+    reset(hub);
+    // The horizon between the first two facts and the later ones, which the next state folds on with.
+    applyAtHub(facts.slice(0, 2).map(toChange), T0 + 90 * 60_000);
+    hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER]));
+    expect(stateOf(hub).tail).toBe('[]');
+    unsum(hub);
+    const later = facts.slice(2).map(toChange);
+    applyAtHub(later);
+    hub.writes.write(null, (tx) => hub.states!.publish(tx, [CUSTOMER], CustomerStates.touched(later)));
+    expect(hub.balances.totals(CUSTOMER)).toEqual(totals);
+  });
+});
+
 describe('points left on a record', () => {
   it('a lot of records that never expire is shared out as the fold spent it: the oldest first', () => {
     const facts: Fact[] = [10, 10, 10, -15].map((points, index) => {
@@ -280,6 +359,14 @@ function expectLedger(node: Node, known: Fact[], records: Fact[], at: number): v
   const balances = node.balances.balancesAt(CUSTOMER, at);
   expect(balances.pointsMilli).toBe(balanceAt(points, fold, at));
   expect(balances.creditMinor).toBe(known.reduce((sum, fact) => sum + (fact.credit ?? 0), 0));
+  const credits = known.flatMap((fact) => (fact.credit === undefined ? [] : [fact.credit]));
+  const pointsOf = (kind: Fact['kind']) => points.filter((fact) => fact.kind === kind).reduce((sum, fact) => sum + fact.points_milli, 0);
+  expect(node.balances.totals(CUSTOMER)).toEqual({
+    earnedMilli: pointsOf('collection'),
+    redeemedMilli: pointsOf('redemption'),
+    earnedCreditMinor: credits.filter((credit) => credit > 0).reduce((sum, credit) => sum + credit, 0),
+    redeemedCreditMinor: credits.filter((credit) => credit < 0).reduce((sum, credit) => sum - credit, 0),
+  });
   const standing = node.balances.standingByRecord(CUSTOMER, at);
   for (const fact of records.filter((record) => record.credit === undefined && record.kind === 'collection')) {
     const record = { ...fact, valid_to: fact.valid_to === null ? null : new Date(fact.valid_to).toISOString(), state: 1 };

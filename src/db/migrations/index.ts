@@ -28,6 +28,7 @@ import * as operations from './0021-operations.js';
 import * as storeSessions from './0022-store-sessions.js';
 import * as sortIndexes from './0023-sort-indexes.js';
 import * as acknowledgedCommands from './0024-acknowledged-commands.js';
+import * as stateTotals from './0025-state-totals.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -70,4 +71,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 22, name: 'store-sessions', sql: storeSessions.sql, local: true },
   { version: 23, name: 'sort-indexes', sql: sortIndexes.sql, local: true },
   { version: 24, name: 'acknowledged-commands', sql: acknowledgedCommands.sql, local: true },
+  { version: 25, name: 'state-totals', sql: stateTotals.sql },
 ];

@@ -15,9 +15,26 @@ export type BalanceOverviewQuery = z.infer<typeof BalanceOverviewQuery>;
 export const ExpirationOverviewQuery = z.object({ customer_id: OverviewCustomer });
 export type ExpirationOverviewQuery = z.infer<typeof ExpirationOverviewQuery>;
 
-export const PointsOverviewAnswer = z.object({ earned_points: z.number(), redeemed_points: z.number(), available_points: z.number() });
+/** A sum a store answers from local data (`X-Loyaltyd-Source: local`) only when it knows it: see the README's "What each node keeps". */
+const Sum = (what: string) =>
+  z
+    .number()
+    .optional()
+    .meta({
+      description: `${what}; left out of a store's local answer for an interval (date_from or date_to), which facts of other stores may fall in`,
+    });
+
+export const PointsOverviewAnswer = z.object({
+  earned_points: Sum('Points earned in the interval'),
+  redeemed_points: Sum('Points redeemed in the interval'),
+  available_points: z.number(),
+});
 export type PointsOverviewAnswer = z.infer<typeof PointsOverviewAnswer>;
-export const CreditsOverviewAnswer = z.object({ earned_credits: z.number(), redeemed_credits: z.number(), available_credits: z.number() });
+export const CreditsOverviewAnswer = z.object({
+  earned_credits: Sum('Credit earned in the interval'),
+  redeemed_credits: Sum('Credit redeemed in the interval'),
+  available_credits: z.number(),
+});
 export type CreditsOverviewAnswer = z.infer<typeof CreditsOverviewAnswer>;
 /** The first day anything expires (null when nothing does) and how much, and what expires this month. */
 export const ExpirationOverviewAnswer = z.object({ next_amount: z.number(), next_date: Day.nullable(), current_month_amount: z.number() });

@@ -3,11 +3,18 @@
  * their balance now, and when points expire — points and credit on the same fold as every
  * other balance (src/loyalty/balance-reader.ts). The balance is the one accept-payment
  * reads. Credit never expires, so its expiration overview is always empty.
+ *
+ * The hub, and a store without one, hold every fact and sum those in the interval. A store
+ * with a hub (answering while its hub does not) holds its own facts alone: without an
+ * interval it answers the totals of every fact from the customer's state, the same as the
+ * hub's; with one it leaves the sums out, as it does while the state it holds has none
+ * (src/decisions/0081-offline-overview-totals.md).
  */
 import type { Clock } from '../../core/clock.js';
 import { invalidParam } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { customerFilter } from '../../http/customer-scope.js';
+import type { Totals } from '../../loyalty/balance-reader.js';
 import type { Ledger } from '../../loyalty/ledger.js';
 import { fromMilli, fromMinor } from '../../core/money.js';
 import { formatTimestamp, parseTimestamp } from '../../core/time.js';
@@ -20,6 +27,12 @@ import type {
   PointsOverviewAnswer,
 } from './wallet.schemas.js';
 
+/** What the wallet knows of its node: the chain's time zone, and whether every fact of every customer is here (the hub, or a store without one). */
+export interface WalletNode {
+  timeZone: string;
+  holdsEveryFact: boolean;
+}
+
 const FIRST = '0000';
 const LAST = '9999';
 
@@ -28,29 +41,42 @@ export class WalletService {
     private readonly repo: WalletRepo,
     private readonly ledger: Ledger,
     private readonly clock: Clock,
-    private readonly timeZone: string,
+    private readonly node: WalletNode,
   ) {}
 
   pointsOverview(query: BalanceOverviewQuery, context: RequestContext): PointsOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
-    const { from, to } = this.interval(query);
-    const turnover = this.repo.pointsBetween(customerId, from, to);
-    return {
-      earned_points: fromMilli(turnover.earned),
-      redeemed_points: fromMilli(turnover.redeemed),
-      available_points: fromMilli(this.ledger.balances.balancesAt(customerId, this.clock()).pointsMilli),
-    };
+    const available_points = fromMilli(this.ledger.balances.balancesAt(customerId, this.clock()).pointsMilli);
+    if (this.node.holdsEveryFact) {
+      const { from, to } = this.interval(query);
+      const turnover = this.repo.pointsBetween(customerId, from, to);
+      return { earned_points: fromMilli(turnover.earned), redeemed_points: fromMilli(turnover.redeemed), available_points };
+    }
+    const totals = this.knownTotals(customerId, query);
+    if (!totals) return { available_points };
+    return { earned_points: fromMilli(totals.earnedMilli), redeemed_points: fromMilli(totals.redeemedMilli), available_points };
   }
 
   creditsOverview(query: BalanceOverviewQuery, context: RequestContext): CreditsOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
+    const available_credits = fromMinor(this.ledger.balances.balancesAt(customerId, this.clock()).creditMinor);
+    if (this.node.holdsEveryFact) {
+      const { from, to } = this.interval(query);
+      const turnover = this.repo.creditsBetween(customerId, from, to);
+      return { earned_credits: fromMinor(turnover.earned), redeemed_credits: fromMinor(turnover.redeemed), available_credits };
+    }
+    const totals = this.knownTotals(customerId, query);
+    if (!totals) return { available_credits };
+    return { earned_credits: fromMinor(totals.earnedCreditMinor), redeemed_credits: fromMinor(totals.redeemedCreditMinor), available_credits };
+  }
+
+  /**
+   * At a store with a hub: the totals of every fact, read from the customer's state, when the
+   * query asks for them all; undefined for an interval, whose facts of other stores it lacks.
+   */
+  private knownTotals(customerId: string, query: BalanceOverviewQuery): Totals | undefined {
     const { from, to } = this.interval(query);
-    const turnover = this.repo.creditsBetween(customerId, from, to);
-    return {
-      earned_credits: fromMinor(turnover.earned),
-      redeemed_credits: fromMinor(turnover.redeemed),
-      available_credits: fromMinor(this.ledger.balances.balancesAt(customerId, this.clock()).creditMinor),
-    };
+    return from === FIRST && to === LAST ? this.ledger.balances.totals(customerId) : undefined;
   }
 
   /** The points that expire first (on their day, in the configured zone) and those that expire this month. */
@@ -65,11 +91,11 @@ export class WalletService {
     const byDay = new Map<string, number>();
     expiring.forEach((record, index) => {
       if (left[index]! <= 0) return;
-      const day = formatTimestamp(record.valid_to!, this.timeZone).slice(0, 10);
+      const day = formatTimestamp(record.valid_to!, this.node.timeZone).slice(0, 10);
       byDay.set(day, (byDay.get(day) ?? 0) + left[index]!);
     });
     const days = [...byDay.keys()].sort();
-    const month = formatTimestamp(now, this.timeZone).slice(0, 7);
+    const month = formatTimestamp(now, this.node.timeZone).slice(0, 7);
     const thisMonth = days.filter((day) => day.startsWith(month)).reduce((total, day) => total + byDay.get(day)!, 0);
     const next = days[0];
     return { next_amount: fromMilli(next === undefined ? 0 : byDay.get(next)!), next_date: next ?? null, current_month_amount: fromMilli(thisMonth) };
@@ -97,7 +123,7 @@ export class WalletService {
   }
 
   private instant(text: string, field: string): string {
-    const ms = parseTimestamp(text, this.timeZone);
+    const ms = parseTimestamp(text, this.node.timeZone);
     if (ms === undefined) throw invalidParam(field, 'invalid_value_format', text.slice(0, 10));
     return new Date(ms).toISOString();
   }
