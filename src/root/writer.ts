@@ -1,5 +1,5 @@
 /**
- * A store's writer thread (src/decisions/0081-writer-thread.md). The thread opens the node's
+ * A store's writer thread (src/decisions/0082-writer-thread.md). The thread opens the node's
  * folder as the daemon did before it had one — migrations, the read-write connection, the
  * WAL flushers, the checkpointer, the sync agent, every background task — and answers every
  * call that may write, through the same `answerFor` (src/http/routes.ts). The event loop
