@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { createApp } from '../root/app.js';
 import { systemClock } from '../core/clock.js';
-import { recordMode } from '../db/node-mode.js';
-import { demoCredentials, isDemoLoaded, loadDemo } from '../demo/demo.js';
-import { loadShowcase } from '../demo/showcase.js';
+import { demoCredentials } from '../demo/demo.js';
+import { prepareServedFolder } from '../root/served-folder.js';
 import { startServer } from '../root/server.js';
+import { Writer } from '../root/writer.js';
 import { serverTls } from '../root/tls-files.js';
 import { configFrom, type CommonOptions } from './context.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
@@ -47,13 +47,16 @@ export function registerServeCommand(program: Command): void {
       });
       checkDataFolder(config.data_dir, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
       const log = pino({ level: config.log.level });
+      const demo = { demo: options.demo === true, showcase: options.demo === true && options.showcase === true };
       // A store missing its node credentials stops here (status 2, like every config error)
       // rather than serve without syncing.
-      const app = createApp({ config, clock: systemClock, log, syncAgent: true });
-      // A folder an earlier release created records its mode at its first start.
-      recordMode(app.node.db, config.mode);
-      if (options.demo && !isDemoLoaded(app)) await loadDemo(app);
-      if (options.demo && options.showcase) loadShowcase(app);
+      const writer = config.mode === 'store' ? await Writer.start({ config, syncAgent: true, ...demo }) : undefined;
+      writer?.onStopped((error) => {
+        log.fatal({ err: error }, 'the writer thread stopped; exiting');
+        process.exit(1);
+      });
+      const app = createApp({ config, clock: systemClock, log, syncAgent: true, writer });
+      if (!writer) await prepareServedFolder(app, config.mode, demo);
       const server = await startServer(app, config.http.host, config.http.port, serverTls(config));
       const lines = [`loyaltyd ${config.mode} serving ${server.url} (data in ${config.data_dir})`];
       if (syncsWithHub(config)) lines.push(`syncing with hub ${config.hub.url} as node ${config.node.name}`);
@@ -68,6 +71,7 @@ export function registerServeCommand(program: Command): void {
         log.info({ signal }, 'stopping');
         await server.close();
         app.close();
+        await writer?.stop();
         process.exit(0);
       };
       process.once('SIGTERM', (signal) => void stop(signal));

@@ -273,6 +273,22 @@ export function noDataYet(): AppError {
   });
 }
 
+/** An error answer made on the writer thread (src/root/writer.ts), as the thread made it. */
+export function madeOnWriter(body: ErrorBody, headers: Record<string, string>): AppError {
+  return new AppError(body, headers);
+}
+
+/** A store whose writer thread stopped (src/root/writer.ts): it answers reads, and no write until it is restarted. */
+export function writerStopped(): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'service_unavailable_exception',
+    title: 'Writes stopped',
+    detail: 'This node takes no writes: its writer thread stopped (its log and /health say why); it takes them again once restarted',
+    error_data: {},
+  });
+}
+
 export function mailNotSent(): AppError {
   return new AppError({
     type: ABOUT_BLANK,

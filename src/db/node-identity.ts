@@ -17,9 +17,11 @@ export interface NodeIdentity {
 
 export function loadNodeIdentity(db: Db): NodeIdentity {
   const read = db.prepare<[string], Pick<MetaRow, 'value'>>('SELECT value FROM meta WHERE key = ?');
-  const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
-  insert.run('node_id', randomBytes(4).toString('hex'));
-  insert.run('generation', randomBytes(8).toString('hex'));
+  if (!db.readonly) {
+    const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
+    insert.run('node_id', randomBytes(4).toString('hex'));
+    insert.run('generation', randomBytes(8).toString('hex'));
+  }
   // A store stamps each outbox command after the changes it made, so the newest stamp
   // may be a command's; resuming from the changes alone would issue that stamp again. A
   // store with a hub keeps no feed and deletes acknowledged commands, keeping the newest

@@ -17,6 +17,19 @@ export function openDatabase(file: string): Db {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  return withPragmas(db);
+}
+
+/**
+ * Opens the database of a node whose writer thread holds the read-write connection
+ * (src/root/writer.ts): the event loop's own connection, which can only read. The file is
+ * in WAL mode already (the writer opened it first), so it reads beside the writer's commits.
+ */
+export function openReadOnlyDatabase(file: string): Db {
+  return withPragmas(new Database(file, { readonly: true, fileMustExist: true }));
+}
+
+function withPragmas(db: Db): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // 32 MB of page cache (SQLite's default is 2 MB): the catalogue's and the indexes' upper

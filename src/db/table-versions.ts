@@ -4,6 +4,19 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
+import type { SharedCommits } from './shared-commits.js';
+
+/**
+ * On a store with a writer thread (src/root/writer.ts), which side of it this connection is: the
+ * thread's counts its commits in `commits`, the event loop's reads them instead of data_version.
+ */
+export interface WriterSide {
+  side: 'writer' | 'reader';
+  commits: SharedCommits;
+}
+
+/** What a version is read against: data_version, or the writer thread's commits per table. */
+type Seen = number | Int32Array;
 
 export class TableVersions {
   /** Row writes made through this connection, per table. */
@@ -11,13 +24,19 @@ export class TableVersions {
   private readonly dataVersion: Statement<[], number>;
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
   private readonly inTransaction: (run: () => unknown) => unknown;
-  /** Inside reading(): its depth, and data_version as read in it. */
+  /** Inside reading(): its depth, and what it read the version against. */
   private readingDepth = 0;
-  private readingDataVersion: number | undefined;
-  /** Outside transactions: data_version as read in this turn of the event loop (turnTableVersion). */
-  private turnDataVersion: number | undefined;
+  private readingSeen: Seen | undefined;
+  /** Outside transactions: what this turn of the event loop read the version against (turnTableVersion). */
+  private turnSeen: Seen | undefined;
+  /** On the writer thread: tables written in the transaction under way, counted once it has ended. */
+  private readonly unpublished = new Set<string>();
+  private lastDataVersion: number | undefined;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly writer?: WriterSide,
+  ) {
     this.inTransaction = db.transaction((run: () => unknown) => run());
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
@@ -25,16 +44,32 @@ export class TableVersions {
   /** Counts a row write to `table` made through this connection. */
   wrote(table: string): void {
     this.writesPerTable.set(table, (this.writesPerTable.get(table) ?? 0) + 1);
+    if (this.writer?.side !== 'writer') return;
+    if (this.unpublished.size === 0) queueMicrotask(() => this.publish());
+    this.unpublished.add(table);
+  }
+
+  /**
+   * On the writer thread: tells the event loop of a commit another process made (a
+   * `loyaltyd import` on the folder of the running daemon), which the thread's own
+   * data_version shows; the thread asks every few seconds.
+   */
+  noticeOtherProcesses(): void {
+    const version = this.dataVersion.get()!;
+    if (this.lastDataVersion !== undefined && version !== this.lastDataVersion) this.writer?.commits.committedElsewhere();
+    this.lastDataVersion = version;
   }
 
   /**
    * A value that moves whenever one of `tables` may have changed: this connection's writes are
    * counted here, and `PRAGMA data_version` moves when another connection commits (a
    * `loyaltyd import` or `program load` run on the folder of a running daemon). A write that
-   * rolls back still moves it, which costs the cache one needless reload.
+   * rolls back still moves it, which costs the cache one needless reload. On the event loop
+   * beside a writer thread, the thread's commits to `tables` move it, and another process's
+   * commits a few seconds later.
    */
   tableVersion(...tables: string[]): string {
-    return this.versionOf(this.snapshotVersion(), tables);
+    return this.versionOf(this.snapshotSeen(), tables);
   }
 
   /**
@@ -46,38 +81,54 @@ export class TableVersions {
    */
   turnTableVersion(...tables: string[]): string {
     if (this.db.inTransaction) return this.tableVersion(...tables);
-    if (this.turnDataVersion === undefined) {
-      this.turnDataVersion = this.dataVersion.get()!;
-      setImmediate(() => (this.turnDataVersion = undefined));
+    if (this.turnSeen === undefined) {
+      this.turnSeen = this.seenNow();
+      setImmediate(() => (this.turnSeen = undefined));
     }
-    return this.versionOf(this.turnDataVersion, tables);
+    return this.versionOf(this.turnSeen, tables);
   }
 
   /**
    * Runs a handler's reads in one read transaction: they see one snapshot and take SQLite's
    * locks once instead of once per statement (DESIGN §7), and the caches they ask for a
    * tableVersion share one read of data_version, which cannot move for a snapshot already taken.
+   * Beside a writer thread its commits are read before the transaction's first statement, so
+   * no cache is keyed by a commit its snapshot does not hold.
    */
   reading<T>(work: () => T): T {
+    const outermost = this.readingDepth === 0;
+    if (outermost && this.writer?.side === 'reader') this.readingSeen = this.writer.commits.snapshot();
     return this.inTransaction(() => {
       this.readingDepth += 1;
       try {
         return work();
       } finally {
         this.readingDepth -= 1;
-        if (this.readingDepth === 0) this.readingDataVersion = undefined;
+        if (this.readingDepth === 0) this.readingSeen = undefined;
       }
     }) as T;
   }
 
-  private versionOf(dataVersion: number, tables: string[]): string {
-    return `${dataVersion}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
+  private versionOf(seen: Seen, tables: string[]): string {
+    if (typeof seen !== 'number') return this.writer!.commits.versionOf(seen, tables);
+    return `${seen}:${tables.map((table) => this.writesPerTable.get(table) ?? 0).join(':')}`;
   }
 
-  private snapshotVersion(): number {
-    if (this.readingDataVersion !== undefined) return this.readingDataVersion;
-    const version = this.dataVersion.get()!;
-    if (this.readingDepth > 0) this.readingDataVersion = version;
-    return version;
+  private seenNow(): Seen {
+    return this.writer?.side === 'reader' ? this.writer.commits.snapshot() : this.dataVersion.get()!;
+  }
+
+  private snapshotSeen(): Seen {
+    if (this.readingSeen !== undefined) return this.readingSeen;
+    const seen = this.seenNow();
+    if (this.readingDepth > 0) this.readingSeen = seen;
+    return seen;
+  }
+
+  /** Counts the tables the writer thread's transaction wrote, once it has committed or rolled back. */
+  private publish(): void {
+    if (this.db.inTransaction) return void setImmediate(() => this.publish());
+    this.writer!.commits.committed(this.unpublished);
+    this.unpublished.clear();
   }
 }

@@ -43,6 +43,11 @@ export interface Endpoint<
   /** A call a till waits on: served by the cash-desk lane when sent plainly (src/http/cash-desk-lane.ts). */
   cashDesk?: true;
   /**
+   * A POST that stores nothing (a bill priced, rewards recommended): on a node with a writer
+   * thread it is answered on the event loop, as a GET is (src/root/writer.ts).
+   */
+  reads?: true;
+  /**
    * A read of facts, which a store holds only of its own: at a store with a hub it is asked
    * of the hub first (src/http/history-reads.ts).
    */

@@ -32,6 +32,27 @@ export interface Mounting {
   operations: Operations;
   /** When what a call committed is on disk (src/db/durability.ts). */
   durability: Pick<Durability, 'changes' | 'durable'>;
+  /** On a node whose writes run on a writer thread (src/root/writer.ts): where a call that may write is answered. */
+  writer?: CallWriter;
+}
+
+/** Answers a call on the thread that holds the read-write connection, as `answerFor` there answers it. */
+export interface CallWriter {
+  answer(key: string, call: Call): Promise<StoredResponse>;
+}
+
+/** What names an endpoint of an interface to the writer thread. */
+export function answerKey(endpoint: Endpoint, iface: Interface): string {
+  return `${iface} ${endpoint.method} ${endpoint.path}`;
+}
+
+/**
+ * Whether a call is answered by the writer thread, when the node has one: every call but a GET
+ * and a POST that stores nothing (`reads`), unless an Idempotency-Key asks to keep its answer.
+ */
+function writes(endpoint: Endpoint, call: Call): boolean {
+  if (endpoint.method === 'get') return false;
+  return !endpoint.reads || (call.idempotencyKey !== undefined && takesIdempotencyKey(endpoint));
 }
 
 export function mountEndpoints(app: express.Express, endpoints: Endpoint[], mounting: Mounting): void {
@@ -96,6 +117,15 @@ export type Answer = (call: Call) => Promise<StoredResponse>;
  * committed). A call that only read is answered at once.
  */
 export function answerFor(endpoint: Endpoint, iface: Interface, mounting: Mounting): Answer {
+  const answer = answerHere(endpoint, iface, mounting);
+  const { writer } = mounting;
+  if (!writer) return answer;
+  const key = answerKey(endpoint, iface);
+  return (call) => (writes(endpoint, call) ? writer.answer(key, call) : answer(call));
+}
+
+/** answerFor on the thread that holds the read-write connection, or on a node that has no writer thread. */
+function answerHere(endpoint: Endpoint, iface: Interface, mounting: Mounting): Answer {
   const answer = answerUnsynced(endpoint, iface, mounting);
   const { durability } = mounting;
   const writes = endpoint.method !== 'get';

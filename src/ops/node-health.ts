@@ -12,7 +12,6 @@
  *   bootstrap failed: it holds none of the chain's data, no user can log in at it.
  */
 import { statfsSync } from 'node:fs';
-import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import type { FleetStatus } from '../sync/hub/fleet-status.js';
@@ -31,40 +30,62 @@ export interface HealthSettings {
 
 const MB = 1024 * 1024;
 
-export class NodeHealth {
-  private readonly probe: Statement<[string]>;
-  private readonly state: SyncState;
+/** Why the node's writes would fail, if they would. */
+export type DatabaseProblem = () => string | undefined;
 
-  constructor(
-    private readonly db: Db,
-    private readonly settings: HealthSettings,
-    private readonly clock: Clock,
-    private readonly fleet: FleetStatus | undefined,
-  ) {
-    this.probe = db.prepare("INSERT INTO meta (key, value) VALUES ('health.write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
-    this.state = new SyncState(db);
-  }
-
-  reasons(): string[] {
-    return [this.databaseProblem(), this.diskProblem(), this.syncProblem()].filter((reason) => reason !== undefined);
-  }
-
-  /**
-   * A real write, rolled back: it needs the write lock and a writable file, like every write
-   * does, and leaves nothing behind, so it is no change for the write path to record.
-   */
-  private databaseProblem(): string | undefined {
+/**
+ * A real write, rolled back: it needs the write lock and a writable file, like every write
+ * does, and leaves nothing behind, so it is no change for the write path to record. Run where
+ * the read-write connection is: on a store with a writer thread, the thread runs it
+ * (src/root/writer.ts).
+ */
+export function writeProbe(db: Db, clock: Clock): DatabaseProblem {
+  const probe = db.prepare<[string]>(
+    "INSERT INTO meta (key, value) VALUES ('health.write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  );
+  return () => {
     try {
-      this.db.exec('SAVEPOINT health_probe');
+      db.exec('SAVEPOINT health_probe');
       try {
-        this.probe.run(new Date(this.clock()).toISOString());
+        probe.run(new Date(clock()).toISOString());
       } finally {
-        this.db.exec('ROLLBACK TO health_probe; RELEASE health_probe');
+        db.exec('ROLLBACK TO health_probe; RELEASE health_probe');
       }
       return undefined;
     } catch (error) {
       return `database not writable: ${(error as Error).message}`;
     }
+  };
+}
+
+/** What NodeHealth is built from. */
+export interface NodeHealthSources {
+  db: Db;
+  settings: HealthSettings;
+  /** Why writes would fail: `writeProbe`, or what a store's writer thread last found. */
+  databaseProblem: DatabaseProblem;
+  clock: Clock;
+  /** On a hub, its stores' contacts; undefined on a store. */
+  fleet: FleetStatus | undefined;
+}
+
+export class NodeHealth {
+  private readonly state: SyncState;
+  private readonly settings: HealthSettings;
+  private readonly databaseProblem: DatabaseProblem;
+  private readonly clock: Clock;
+  private readonly fleet: FleetStatus | undefined;
+
+  constructor({ db, settings, databaseProblem, clock, fleet }: NodeHealthSources) {
+    this.state = new SyncState(db);
+    this.settings = settings;
+    this.databaseProblem = databaseProblem;
+    this.clock = clock;
+    this.fleet = fleet;
+  }
+
+  reasons(): string[] {
+    return [this.databaseProblem(), this.diskProblem(), this.syncProblem()].filter((reason) => reason !== undefined);
   }
 
   private diskProblem(): string | undefined {

@@ -13,7 +13,7 @@ import type { StoreContacts } from '../sync/hub/store-contacts.js';
 import { publicSyncStatus, SyncStatusReader } from '../sync/status.js';
 import { publicStorage, StorageReader } from '../sync/storage-status.js';
 import type { HealthReport } from './health.routes.js';
-import { NodeHealth } from './node-health.js';
+import { NodeHealth, type DatabaseProblem } from './node-health.js';
 import { statusEndpoints, type StatusUsers } from './status.routes.js';
 import { StatusViews } from './status-views.js';
 import { syncFigures, type SyncFigures } from './sync-metrics.js';
@@ -34,10 +34,12 @@ export interface NodeStatusSources {
   users: StatusUsers;
   /** On a hub, what each store last said of itself; undefined on a store. */
   contacts: StoreContacts | undefined;
+  /** Why writes would fail: a rolled-back write (`writeProbe`), or what the writer thread last found. */
+  databaseProblem: DatabaseProblem;
   clock: Clock;
 }
 
-export function createNodeStatus({ db, config, nodeId, schemaVersion, users, contacts, clock }: NodeStatusSources): NodeStatus {
+export function createNodeStatus({ db, config, nodeId, schemaVersion, users, contacts, databaseProblem, clock }: NodeStatusSources): NodeStatus {
   const offlineAgeMs = config.offline.max_age_hours * 3_600_000;
   const startedAt = clock();
   const fleet = contacts ? new FleetStatus(db, contacts, offlineAgeMs, clock) : undefined;
@@ -45,18 +47,19 @@ export function createNodeStatus({ db, config, nodeId, schemaVersion, users, con
   const statuses = new SyncStatusReader(db);
   const storage = new StorageReader(db, config);
   const sync = () => statuses.read(config.mode, config.hub.url, clock);
-  const reasons = new NodeHealth(
+  const reasons = new NodeHealth({
     db,
-    {
+    settings: {
       dataDir: config.data_dir,
       minFreeDiskMb: config.health.min_free_disk_mb,
       offlineAgeMs,
       hubUrl: config.mode === 'store' ? config.hub.url : undefined,
       startedAt,
     },
+    databaseProblem,
     clock,
     fleet,
-  );
+  });
   return {
     pages: statusEndpoints(new StatusViews({ db, config, clock, fleet, settling }), users, config.auth.bearer_ttl_seconds),
     health: () => {

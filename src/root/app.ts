@@ -12,12 +12,14 @@ import { startCheckpointer } from '../db/checkpointer.js';
 import type { BackgroundTask } from '../features/feature.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
 import type { HubCommands } from '../sync/hub/hub-commands.js';
-import { createHttp } from './http.js';
+import { createHttp, type WriterThread } from './http.js';
+import { SharedCommits } from '../db/shared-commits.js';
 import { createHub } from './hub.js';
 import { featureEndpoints } from './features.js';
-import { openNode, type Node } from './node.js';
+import { openNode, openReadingNode, type Node } from './node.js';
 import { createServices, type Services } from './services.js';
 import { createHubAsks, createStoreSync, syncAgentTask } from './store.js';
+import type { Answer } from '../http/routes.js';
 
 export interface App {
   node: Node;
@@ -29,6 +31,8 @@ export interface App {
   http: express.Express;
   /** What the HTTP server runs: the cash-desk lane, in front of the express app. */
   listener: RequestListener;
+  /** The answer to the calls of an endpoint of an interface (`answerKey`), as the writer thread runs them. */
+  answerOf(key: string): Answer | undefined;
   /** Starts the node's background tasks (src/root/server.ts does once it listens); returns their stop, done when all have stopped. */
   startBackground(): () => Promise<void>;
   close(): void;
@@ -44,17 +48,32 @@ export interface AppOptions {
    * missing its node credentials stops before it listens.
    */
   syncAgent?: boolean;
+  /**
+   * A store's writer thread (src/root/writer.ts), which holds the folder's read-write connection
+   * and runs the node's background tasks: this app reads through a read-only connection, runs
+   * no background task, and hands every call that may write to the writer.
+   */
+  writer?: WriterThread;
+  /** On a store's writer thread: where it counts its commits for the event loop's caches (src/db/shared-commits.ts). */
+  commits?: SharedCommits;
 }
 
-export function createApp({ config, clock, log, syncAgent = false }: AppOptions): App {
-  const node = openNode(config, clock);
+export function createApp({ config, clock, log, syncAgent = false, writer, commits }: AppOptions): App {
+  if (writer && config.mode !== 'store') throw new Error('only a store runs a writer thread');
+  const node = writer ? openReadingNode(config, clock, new SharedCommits(writer.commits)) : openNode(config, clock, commits);
   // Feature code reads a replayed operation's as-of time (src/core/operations.ts).
   const featureClock = node.operations.clock();
   const services = createServices(node, config, featureClock);
-  const background: BackgroundTask[] = [(taskLog) => startCheckpointer(node.db, taskLog), (taskLog) => node.durability.startFlusher(taskLog)];
+  const background: BackgroundTask[] = [];
+  // Beside a writer thread, the thread runs the node's background tasks.
+  const runs = (task: BackgroundTask) => {
+    if (!writer) background.push(task);
+  };
+  runs((taskLog) => startCheckpointer(node.db, taskLog));
+  runs((taskLog) => node.durability.startFlusher(taskLog));
   const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log) : undefined;
   if (hub) background.push(...hub.tasks);
-  const sync = syncAgent ? createStoreSync(node, config, clock) : undefined;
+  const sync = syncAgent && !writer ? createStoreSync(node, config, clock) : undefined;
   if (sync) background.push(syncAgentTask(sync, config, clock));
   const asks = createHubAsks(config, node.db, services.tokens);
   const endpoints = featureEndpoints({
@@ -76,10 +95,10 @@ export function createApp({ config, clock, log, syncAgent = false }: AppOptions)
     socialLogin: services.socialLogin,
     passwordSetup: services.passwordSetup,
     authTokens: services.authTokens,
-    runInBackground: (task) => background.push(task),
+    runInBackground: runs,
   });
   hub?.kinds.add(endpoints);
-  const { http, listener, close: closeHttp } = createHttp({ node, config, services, endpoints, hub, asks, clock, log });
+  const { http, listener, answerOf, close: closeHttp } = createHttp({ node, config, services, endpoints, hub, asks, writer, clock, log });
   const startBackground = () => {
     const stops = background.map((task) => task(log));
     return async () => {
@@ -91,5 +110,5 @@ export function createApp({ config, clock, log, syncAgent = false }: AppOptions)
     void asks?.history.close();
     node.close();
   };
-  return { node, services, held: hub?.held, hubCommands: hub?.commands, http, listener, startBackground, close };
+  return { node, services, held: hub?.held, hubCommands: hub?.commands, http, listener, answerOf, startBackground, close };
 }

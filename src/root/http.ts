@@ -21,10 +21,11 @@ import { IdempotencyKeys } from '../http/idempotency.js';
 import { openApiDocument } from '../http/openapi.js';
 import { documented, mountPlainEndpoints } from '../http/plain-endpoint.js';
 import { parseQuery } from '../http/query.js';
-import { mountEndpoints } from '../http/routes.js';
+import { answerFor, answerKey, mountEndpoints, type Answer, type CallWriter } from '../http/routes.js';
 import { frontPageEndpoint } from '../ops/front-page.routes.js';
 import { healthEndpoints } from '../ops/health.routes.js';
 import { createHttpMetrics } from '../ops/http-metrics.js';
+import { writeProbe } from '../ops/node-health.js';
 import { createNodeStatus } from '../ops/node-status.js';
 import { logRefusedHashes } from '../ops/refused-hashes.js';
 import { createObserver, observeRequests } from '../ops/request-log.js';
@@ -33,6 +34,16 @@ import type { Hub } from './hub.js';
 import type { Node } from './node.js';
 import type { Services } from './services.js';
 import type { HubAsks } from './store.js';
+
+/** A store's writer thread as the event loop's app sees it (src/root/writer.ts). */
+export interface WriterThread extends CallWriter {
+  /** Flushes of the log the thread has done: what /metrics shows. */
+  readonly flushes: number;
+  /** Why the node's writes would fail, as the thread last found. */
+  databaseProblem(): string | undefined;
+  /** The memory in which the thread counts its commits per table (src/db/shared-commits.ts). */
+  readonly commits: SharedArrayBuffer;
+}
 
 export interface HttpParts {
   node: Node;
@@ -43,12 +54,14 @@ export interface HttpParts {
   hub: Hub | undefined;
   /** At a store with a hub, where its history reads and customer-app logins go first. */
   asks: HubAsks | undefined;
+  /** Where calls that may write are answered, on a node with a writer thread (src/root/writer.ts). */
+  writer: WriterThread | undefined;
   clock: Clock;
   log: Logger;
 }
 
-export function createHttp({ node, config, services, endpoints, hub, asks, clock, log }: HttpParts) {
-  const metrics = createHttpMetrics(() => node.durability.flushes);
+export function createHttp({ node, config, services, endpoints, hub, asks, writer, clock, log }: HttpParts) {
+  const metrics = createHttpMetrics(() => (writer ?? node.durability).flushes);
   const stopLoggingRefusedHashes = logRefusedHashes(log);
   const observe = createObserver(log, metrics);
   const status = createNodeStatus({
@@ -58,6 +71,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     schemaVersion: schemaVersion(),
     users: services.users,
     contacts: hub?.contacts,
+    databaseProblem: writer ? () => writer.databaseProblem() : writeProbe(node.db, clock),
     clock,
   });
   registerSyncMetrics(metrics.registry, config.mode, status.figures);
@@ -83,6 +97,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     history: asks?.history,
     sessions: asks?.sessions,
     durability: node.durability,
+    writer,
   };
   mountEndpoints(http, endpoints, mounting);
   mountPlainEndpoints(http, docs);
@@ -94,9 +109,17 @@ export function createHttp({ node, config, services, endpoints, hub, asks, clock
     { endpoints, mounting, observe, parseBody, log, bodyLimitBytes: config.http.body_limit_bytes },
     http,
   );
+  let answers: Map<string, Answer> | undefined;
   return {
     http,
     listener,
+    /** The answer to an endpoint's calls, as the writer thread gives it (src/root/writer-thread.ts). */
+    answerOf: (key: string): Answer | undefined => {
+      answers ??= new Map(
+        endpoints.flatMap((endpoint) => endpoint.interfaces.map((iface) => [answerKey(endpoint, iface), answerFor(endpoint, iface, mounting)])),
+      );
+      return answers.get(key);
+    },
     close: () => {
       metrics.close();
       stopLoggingRefusedHashes();

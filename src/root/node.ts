@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { type Config, syncsWithHub } from '../core/config.js';
-import { migrate, type MigrationResult } from '../db/migrate.js';
+import { migrate, schemaVersion, type MigrationResult } from '../db/migrate.js';
 import { Durability } from '../db/durability.js';
 import { loadNodeIdentity, type NodeIdentity } from '../db/node-identity.js';
 import { recordMode } from '../db/node-mode.js';
-import { openDatabase, type Db } from '../db/open.js';
+import { openDatabase, openReadOnlyDatabase, type Db } from '../db/open.js';
 import { Statements } from '../db/statements.js';
-import { TableVersions } from '../db/table-versions.js';
+import { TableVersions, type WriterSide } from '../db/table-versions.js';
+import type { SharedCommits } from '../db/shared-commits.js';
 import { WritePath } from '../db/write-path.js';
 import { BalanceReader } from '../loyalty/balance-reader.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
@@ -49,61 +50,85 @@ export function databaseFile(dataDir: string): string {
 const DEFAULT_OFFLINE_AGE_HOURS = 24;
 const PUBLISH_BATCH = 1000;
 
-export function openNode(config: Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub' | 'offline'>>, clock: Clock): Node {
+type NodeConfig = Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub' | 'offline'>>;
+
+/** `commits`: on a store's writer thread, where it counts its commits for the event loop (src/root/writer.ts). */
+export function openNode(config: NodeConfig, clock: Clock, commits?: SharedCommits): Node {
   const file = databaseFile(config.data_dir);
   const created = !existsSync(file);
   const db = openDatabase(file);
   try {
     const migrations = migrate(db);
     if (created) recordMode(db, config.mode);
-    const identity = loadNodeIdentity(db);
-    const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
-    const operations = new Operations(clock);
-    const newId = operations.ids(createIdGenerator(clock));
-    const statements = new Statements(db);
-    const versions = new TableVersions(db);
-    const writes = new WritePath({
-      db,
-      statements,
-      versions,
-      hlc,
-      newId,
-      mode: config.mode,
-      clock,
-      keepsFeed: !syncsWithHub(config),
-      operations,
-    });
-    const replicated = new ReplicatedApply(statements, versions, hlc);
-    if (syncsWithHub(config)) {
-      writes.refuseCommands(storeRefusal);
-      forgetHubOnlyColumns(db);
-    }
-    // The hub folds states up to its horizon, a store without a hub up to its newest stamp; a store with one publishes none.
-    let states: CustomerStates | undefined;
-    if (config.mode === 'hub') {
-      const horizon = new Horizon(db, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000);
-      states = publishStates(db, writes, clock, 'hub', () => horizon.at(clock()).stamp);
-    } else if (!syncsWithHub(config)) {
-      states = publishStates(db, writes, clock, 'store', () => hlc.now());
-    }
-    return {
-      db,
-      identity,
-      migrations,
-      hlc,
-      newId,
-      operations,
-      writes,
-      durability: new Durability(db),
-      replicated,
-      balances: new BalanceReader(db),
-      states,
-      close: () => db.close(),
-    };
+    return nodeOn(db, migrations, config, clock, commits && { side: 'writer', commits });
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/**
+ * The event loop's node beside a writer thread (src/root/writer.ts), which opened the folder,
+ * migrated it and holds its read-write connection: a read-only connection, with the same
+ * parts, whose write path is never used (every write is the writer's) and which publishes no
+ * customer state.
+ */
+export function openReadingNode(config: NodeConfig, clock: Clock, commits: SharedCommits): Node {
+  const db = openReadOnlyDatabase(databaseFile(config.data_dir));
+  try {
+    return nodeOn(db, { applied: [], version: schemaVersion() }, config, clock, { side: 'reader', commits });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function nodeOn(db: Db, migrations: MigrationResult, config: NodeConfig, clock: Clock, writerSide: WriterSide | undefined): Node {
+  const identity = loadNodeIdentity(db);
+  const hlc = new HybridLogicalClock(identity.nodeId, clock, identity.lastStamp);
+  const operations = new Operations(clock);
+  const newId = operations.ids(createIdGenerator(clock));
+  const statements = new Statements(db);
+  const versions = new TableVersions(db, writerSide);
+  const writes = new WritePath({
+    db,
+    statements,
+    versions,
+    hlc,
+    newId,
+    mode: config.mode,
+    clock,
+    keepsFeed: !syncsWithHub(config),
+    operations,
+  });
+  const replicated = new ReplicatedApply(statements, versions, hlc);
+  if (syncsWithHub(config)) {
+    writes.refuseCommands(storeRefusal);
+    if (!db.readonly) forgetHubOnlyColumns(db);
+  }
+  return {
+    db,
+    identity,
+    migrations,
+    hlc,
+    newId,
+    operations,
+    writes,
+    durability: new Durability(db),
+    replicated,
+    balances: new BalanceReader(db),
+    states: db.readonly ? undefined : statesPublisher(db, writes, hlc, config, clock),
+    close: () => db.close(),
+  };
+}
+
+/** The hub folds states up to its horizon, a store without a hub up to its newest stamp; a store with one publishes none. */
+function statesPublisher(db: Db, writes: WritePath, hlc: HybridLogicalClock, config: NodeConfig, clock: Clock): CustomerStates | undefined {
+  if (config.mode === 'hub') {
+    const horizon = new Horizon(db, (config.offline?.max_age_hours ?? DEFAULT_OFFLINE_AGE_HOURS) * 3_600_000);
+    return publishStates(db, writes, clock, 'hub', () => horizon.at(clock()).stamp);
+  }
+  return syncsWithHub(config) ? undefined : publishStates(db, writes, clock, 'store', () => hlc.now());
 }
 
 /**

@@ -28,6 +28,7 @@ export function recommendationsRoutes(recommendations: RecommendationsService): 
           path: `${base}/${action === 'combined' ? 'combine' : action}`,
           interfaces: BOTH,
           cashDesk: true,
+          reads: true,
           body: RecommendationQuery,
           answer: RecommendationsAnswer,
           handle: ({ body }, context) => recommendations.recommend(action, body, context, mandatory),

@@ -1,0 +1,165 @@
+/**
+ * A store's writer thread (src/decisions/0082-writer-thread.md). The thread opens the node's
+ * folder as the daemon did before it had one — migrations, the read-write connection, the
+ * WAL flushers, the checkpointer, the sync agent, every background task — and answers every
+ * call that may write, through the same `answerFor` (src/http/routes.ts). The event loop
+ * keeps the HTTP server and a read-only connection, and answers there the calls that only
+ * read: accept-payment and recommended-best-rewards, and every GET. A till's send-purchase
+ * then costs the event loop its parse and a message, not its feature code and its commit, and
+ * the next desk's accept-payment does not wait behind it.
+ *
+ * A call crosses as data (the `Call` both transports build), and comes back as the answer or
+ * the error answer the thread made of it: the thread logs the unexpected ones, as the event
+ * loop would have.
+ */
+import type { Worker } from 'node:worker_threads';
+import { ConfigError, type Config } from '../core/config.js';
+import { madeOnWriter, writerStopped, type ErrorBody } from '../core/errors.js';
+import { moduleWorker } from '../core/module-worker.js';
+import { SharedCommits } from '../db/shared-commits.js';
+import type { StoredResponse } from '../http/idempotency.js';
+import { JsonText } from '../http/json-text.js';
+import type { Call } from '../http/routes.js';
+import type { WriterThread } from './http.js';
+import type { DemoOptions } from './served-folder.js';
+
+/** What the thread is started with. */
+export interface WriterData extends DemoOptions {
+  config: Config;
+  /** Where the thread counts its commits per table (src/db/shared-commits.ts). */
+  commits: SharedArrayBuffer;
+  /** Whether the thread runs the store's sync agent: the daemon's does. */
+  syncAgent: boolean;
+}
+
+/** An answer as it crosses: a JsonText body crosses as its bytes. */
+export interface CrossingAnswer {
+  status: number;
+  body?: unknown;
+  bytes?: Uint8Array;
+  source?: StoredResponse['source'];
+  replayed?: true;
+}
+
+export type ToWriter = { kind: 'call'; id: number; key: string; call: Call } | { kind: 'stop' };
+
+export type FromWriter =
+  | { kind: 'ready'; nodeId: string }
+  | { kind: 'probed'; problem: string | undefined }
+  | { kind: 'failed'; name: string; message: string }
+  | { kind: 'answer'; id: number; answer: CrossingAnswer; flushes: number }
+  | { kind: 'refused'; id: number; error: { body: ErrorBody; headers: Record<string, string> }; flushes: number };
+
+/** How often the thread probes its connection with a write (src/ops/node-health.ts). */
+export const PROBE_EVERY_MS = 2000;
+/** A thread whose last probe is older than this is reported as not answering. */
+const PROBE_LATE_MS = 5 * PROBE_EVERY_MS;
+/** A thread asked to stop that has not exited after this long (its background tasks' stops included) is ended. */
+const STOP_GRACE_MS = 30_000;
+
+interface Pending {
+  resolve: (answer: StoredResponse) => void;
+  reject: (error: Error) => void;
+}
+
+export class Writer implements WriterThread {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private flushCount = 0;
+  private exited: Error | undefined;
+  private stopping = false;
+  private readonly stoppedListeners: ((error: Error) => void)[] = [];
+  private probed = { problem: undefined as string | undefined, at: performance.now() };
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly nodeId: string,
+    readonly commits: SharedArrayBuffer,
+  ) {
+    worker.on('message', (message: FromWriter) => this.received(message));
+    worker.once('exit', (code) => this.gone(new Error(`the writer thread stopped (exit code ${code})`)));
+    worker.once('error', (error) => this.gone(error));
+  }
+
+  /** Starts the thread; done once it has opened the folder and started its background tasks. */
+  static start(options: Omit<WriterData, 'commits'>): Promise<Writer> {
+    const data: WriterData = { ...options, commits: SharedCommits.memory() };
+    const worker = moduleWorker(import.meta.url, 'writer-thread', data);
+    return new Promise((resolve, reject) => {
+      const started = (message: FromWriter) => {
+        if (message.kind !== 'ready' && message.kind !== 'failed') return;
+        worker.off('message', started);
+        if (message.kind === 'ready') return resolve(new Writer(worker, message.nodeId, data.commits));
+        reject(message.name === 'ConfigError' ? new ConfigError(message.message) : new Error(message.message));
+      };
+      worker.on('message', started);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the writer thread stopped while starting (exit code ${code})`)));
+    });
+  }
+
+  /** Flushes of the log the thread has done: what /metrics shows. */
+  get flushes(): number {
+    return this.flushCount;
+  }
+
+  /**
+   * Why the node's writes would fail: what the thread's write probe, run every
+   * PROBE_EVERY_MS, last found; or that the thread stopped, or has not probed for a while
+   * (a transaction that holds it).
+   */
+  databaseProblem(): string | undefined {
+    if (this.exited) return `the writer thread stopped: ${this.exited.message}`;
+    const silentMs = performance.now() - this.probed.at;
+    if (silentMs > PROBE_LATE_MS) return `the writer thread has not answered for ${Math.round(silentMs / 1000)} s`;
+    return this.probed.problem;
+  }
+
+  /** Called once if the thread stops other than by `stop()`: the daemon exits, for systemd to start it again. */
+  onStopped(listener: (error: Error) => void): void {
+    this.stoppedListeners.push(listener);
+  }
+
+  answer(key: string, call: Call): Promise<StoredResponse> {
+    if (this.exited) return Promise.reject(writerStopped());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ kind: 'call', id, key, call } satisfies ToWriter);
+    });
+  }
+
+  /** Stops the thread's background tasks and closes its connection; done when it has exited. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    this.stopping = true;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage({ kind: 'stop' } satisfies ToWriter);
+    setTimeout(() => void this.worker.terminate(), STOP_GRACE_MS).unref();
+    await exited;
+  }
+
+  private received(message: FromWriter): void {
+    if (message.kind === 'probed') this.probed = { problem: message.problem, at: performance.now() };
+    if (message.kind !== 'answer' && message.kind !== 'refused') return;
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    this.flushCount = message.flushes;
+    if (message.kind === 'refused') return pending.reject(madeOnWriter(message.error.body, message.error.headers));
+    const { status, body, bytes, source, replayed } = message.answer;
+    const answered: StoredResponse = { status, body: bytes ? new JsonText([bytes]) : body };
+    if (source) answered.source = source;
+    if (replayed) answered.replayed = replayed;
+    pending.resolve(answered);
+  }
+
+  /** A thread that stopped answers nothing more: every call waiting on it and every later one answers 503. */
+  private gone(error: Error): void {
+    if (this.exited) return;
+    this.exited = error;
+    for (const { reject } of this.pending.values()) reject(writerStopped());
+    this.pending.clear();
+    if (!this.stopping) for (const listener of this.stoppedListeners) listener(error);
+  }
+}
