@@ -19,18 +19,17 @@ const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
 
 let hub: TestServer;
 let hubDir: string;
-let ids = 0;
+let commandIds = 0;
 
-const newId = () => `${hex(hub.clock.now(), 12)}${hex((ids += 1), 14)}`;
 const points = (customerId: string) => hub.app.node.balances.balancesAt(customerId, hub.clock.now()).pointsMilli;
 
 /** A points.assign as a store's write path queues it: the call, its caller and the id it made, stamped in the node's origin. */
 function assign(seq: number, origin: string, customerId: string, amount: number) {
   const at = hub.clock.now();
-  const id = newId();
+  const id = hub.app.node.newId();
   return {
     seq,
-    command_id: `assign-${origin}-${seq}-${(ids += 1)}`,
+    command_id: `assign-${origin}-${seq}-${(commandIds += 1)}`,
     kind: 'points.assign',
     payload: {},
     changes: [],
