@@ -113,7 +113,7 @@ export class SyncStatusReader {
     this.feed = db.prepare(FEED_HEAD_SQL);
     // The pending commands are counted by their seqs, each end read by the table's key: a
     // count(*) walked every queued row (31 ms a read at 100,000), and the outbox keeps no
-    // index to count on (src/decisions/0084-pending-commands-counted-by-seq.md).
+    // index to count on (src/decisions/0083-pending-commands-counted-by-seq.md).
     this.outbox = db.prepare(
       `SELECT (SELECT seq FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT 1) AS first,
               (SELECT seq FROM outbox WHERE status = 'pending' ORDER BY seq DESC LIMIT 1) AS last,
