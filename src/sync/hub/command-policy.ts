@@ -186,6 +186,14 @@ export class CommandPolicy {
     }
   }
 
+  /**
+   * Forgets the bindings read so far, for a transaction that rolled back: one it made and a
+   * later command read back is gone with it, and is read again (and made again) next time.
+   */
+  forgetOwners(): void {
+    this.owners.clear();
+  }
+
   /** A node bound to stores inserts rows of those stores only. */
   private checkStores(nodeId: string, changes: readonly RowChange[]): void {
     for (const change of changes) {

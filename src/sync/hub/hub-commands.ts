@@ -30,7 +30,7 @@ import { msOfStamp } from '../../core/hlc.js';
 import { AppliedCommands } from './applied-commands.js';
 import type { ClockSkews } from './clock-skews.js';
 import type { HeldCommands } from './held-commands.js';
-import type { HubOperations, OperationOutcome } from './hub-operations.js';
+import { SavepointNeeded, type HubOperations, type OperationOutcome } from './hub-operations.js';
 
 /** The generation the results of replayed commands are kept under: they are outside every store's sequence. */
 const REPLAYED = 'replayed';
@@ -108,15 +108,38 @@ export class HubCommands {
 
   /**
    * Applies a batch in one transaction — one fsync for up to 500 commands — with each
-   * command in its own savepoint, so a rejected command leaves no trace but its result. The
-   * customers whose records the applied commands changed get their state published once, at
-   * the end of the batch (src/loyalty/customer-states.ts).
+   * command as if in its own savepoint, so a rejected command leaves no trace but its result.
+   * The customers whose records the applied commands changed get their state published once,
+   * at the end of the batch (src/loyalty/customer-states.ts).
+   *
+   * A protocol-2 batch is first applied with its operations' writes joining the transaction
+   * directly: a savepoint costs SQLite a copy of every page each command changes. When an
+   * operation fails once it may have written (a fact held or refused by the feature code), that
+   * attempt is rolled back whole and the batch applied again with a savepoint for each.
    */
   apply(
     nodeId: string,
     generation: string,
     commands: PushedCommand[],
     protocol = PROTOCOL_VERSION,
+  ): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
+    if (protocol === ROW_PROTOCOL) return this.applyBatch(nodeId, generation, commands, protocol, 'own');
+    try {
+      return this.applyBatch(nodeId, generation, commands, protocol, 'none');
+    } catch (error) {
+      if (!(error instanceof SavepointNeeded)) throw error;
+      // Origins bound in the attempt were taken back with it.
+      this.policy.forgetOwners();
+      return this.applyBatch(nodeId, generation, commands, protocol, 'own');
+    }
+  }
+
+  private applyBatch(
+    nodeId: string,
+    generation: string,
+    commands: PushedCommand[],
+    protocol: number,
+    savepoints: 'own' | 'none',
   ): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
     const effects: Effect[] = [];
     let skewMs = 0;
@@ -139,7 +162,9 @@ export class HubCommands {
           }
           if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
           const result =
-            protocol === ROW_PROTOCOL ? this.applyRows(nodeId, generation, command) : this.applyOperation(nodeId, generation, command, written);
+            protocol === ROW_PROTOCOL
+              ? this.applyRows(nodeId, generation, command)
+              : this.applyOperation(nodeId, generation, command, written, savepoints);
           results.push(result);
           skewMs = Math.max(skewMs, msOfStamp(command.hlc) - this.clock());
           const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
@@ -204,8 +229,8 @@ export class HubCommands {
    * for a kind it does not run again, its rows under the command policy with their stamps
    * brought back to the hub's clock. Its result is kept; a held one is listed for an operator.
    */
-  private applyOperation(nodeId: string, generation: string, command: PushedCommand, written: RowChange[]): CommandResult {
-    const outcome = this.outcomeOf(nodeId, command);
+  private applyOperation(nodeId: string, generation: string, command: PushedCommand, written: RowChange[], savepoint: 'own' | 'none'): CommandResult {
+    const outcome = this.outcomeOf(nodeId, command, savepoint);
     if (msOfStamp(command.hlc) - this.clock() > this.maxSkewMs) this.skews.list(nodeId, command, this.clock());
     return this.keep(nodeId, generation, command, outcome, written);
   }
@@ -234,8 +259,8 @@ export class HubCommands {
     )();
   }
 
-  private outcomeOf(nodeId: string, command: PushedCommand): OperationOutcome {
-    if (this.operations.runs(command.kind)) return this.operations.run(nodeId, command);
+  private outcomeOf(nodeId: string, command: PushedCommand, savepoint: 'own' | 'none' = 'own'): OperationOutcome {
+    if (this.operations.runs(command.kind)) return this.operations.run(nodeId, command, true, savepoint);
     if (ROW_KINDS.has(command.kind)) return this.applyStampedRows(nodeId, command);
     return { status: 'rejected', reason: `a store does not perform ${command.kind}` };
   }

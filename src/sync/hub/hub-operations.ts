@@ -34,6 +34,13 @@ import { rowsDiffer, type PushedCommand, type RowChange } from '../protocol/prot
 /** An operation the hub holds for an operator: thrown inside its savepoint, so nothing of it stays. */
 export class CommandHeld extends Error {}
 
+/**
+ * An operation run without a savepoint failed once it had begun writing: what it wrote cannot
+ * be taken back alone, so the caller rolls its whole transaction back and runs the operations
+ * again, each in its savepoint (HubCommands.apply).
+ */
+export class SavepointNeeded extends Error {}
+
 export interface OperationOutcome {
   status: 'applied' | 'rejected' | 'held';
   reason: string | null;
@@ -100,11 +107,14 @@ export class HubOperations {
 
   /**
    * Runs one operation in its own savepoint of the caller's transaction; `judged` false runs
-   * it past the node's limits (an operator's release).
+   * it past the node's limits (an operator's release). With `savepoint` 'none' its writes join
+   * the caller's transaction directly, which spares SQLite copying every page the operation
+   * changes into the savepoint's journal; an operation that then fails after its checks, once
+   * it may have written, throws SavepointNeeded instead of being answered.
    */
-  run(nodeId: string, command: PushedCommand, judged = true): OperationOutcome {
+  run(nodeId: string, command: PushedCommand, judged = true, savepoint: 'own' | 'none' = 'own'): OperationOutcome {
     try {
-      const rows = this.runChecked(nodeId, command, judged);
+      const rows = this.runChecked(nodeId, command, judged, savepoint);
       return { status: 'applied', reason: null, rows: rows && rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
     } catch (error) {
       if (error instanceof CommandHeld) return { status: 'held', reason: error.message };
@@ -139,7 +149,7 @@ export class HubOperations {
     return { ...change, hlc: stamp, row };
   }
 
-  private runChecked(nodeId: string, command: PushedCommand, judged: boolean): RowChange[] | undefined {
+  private runChecked(nodeId: string, command: PushedCommand, judged: boolean, savepoint: 'own' | 'none'): RowChange[] | undefined {
     const origin = this.policy.originOf(nodeId, command.hlc);
     const operation = command.operation;
     if (!operation) throw new CommandRejected(`a ${command.kind} command carries its operation`);
@@ -166,9 +176,7 @@ export class HubOperations {
       const stamp = claimed.get(`${table} ${id}`);
       return stamp !== undefined && originOfStamp(stamp) === origin ? this.stampFor(stamp) : stampInOrigin(this.hlc.now(), origin);
     };
-    // One savepoint for the operation, its writes joining it: the limits' judgement or any
-    // failure takes all of it back.
-    return this.inSavepoint(() => {
+    const written = () => {
       const { changes } = this.writes.collecting(() =>
         this.writes.joiningTransaction(() =>
           this.operations.replay({ ids: operation.ids, asOf, stampOf }, () =>
@@ -179,7 +187,15 @@ export class HubOperations {
       const past = judged ? this.limits.judge(nodeId, command.kind, asOf, changes) : undefined;
       if (past) throw new CommandHeld(past);
       return changes as RowChange[];
-    });
+    };
+    // One savepoint for the operation, its writes joining it: the limits' judgement or any
+    // failure takes all of it back.
+    if (savepoint === 'own') return this.inSavepoint(written);
+    try {
+      return written();
+    } catch (error) {
+      throw new SavepointNeeded(`${command.kind} ${command.command_id} failed without its savepoint`, { cause: error });
+    }
   }
 
   /**
