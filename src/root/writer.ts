@@ -59,9 +59,9 @@ const STOP_GRACE_MS = 30_000;
 
 /**
  * The thread's young generation: a write's garbage is a few hundred KB, and Node's default
- * semi-spaces (16 MB each) held some 25 MB more of the daemon's memory for it.
+ * semi-spaces held some 30 MB more of the daemon's memory for it (test/bench/README.md).
  */
-const WRITER_HEAP = { maxYoungGenerationSizeMb: 4 };
+const WRITER_HEAP = { maxYoungGenerationSizeMb: 2 };
 
 interface Pending {
   resolve: (answer: StoredResponse) => void;
