@@ -57,6 +57,12 @@ const PROBE_LATE_MS = 5 * PROBE_EVERY_MS;
 /** A thread asked to stop that has not exited after this long (its background tasks' stops included) is ended. */
 const STOP_GRACE_MS = 30_000;
 
+/**
+ * The thread's young generation: a write's garbage is a few hundred KB, and Node's default
+ * semi-spaces held some 30 MB more of the daemon's memory for it (test/bench/README.md).
+ */
+const WRITER_HEAP = { maxYoungGenerationSizeMb: 2 };
+
 interface Pending {
   resolve: (answer: StoredResponse) => void;
   reject: (error: Error) => void;
@@ -84,7 +90,7 @@ export class Writer implements WriterThread {
   /** Starts the thread; done once it has opened the folder and started its background tasks. */
   static start(options: Omit<WriterData, 'commits'>): Promise<Writer> {
     const data: WriterData = { ...options, commits: SharedCommits.memory() };
-    const worker = moduleWorker(import.meta.url, 'writer-thread', data);
+    const worker = moduleWorker(import.meta.url, 'writer-thread', data, WRITER_HEAP);
     return new Promise((resolve, reject) => {
       const started = (message: FromWriter) => {
         if (message.kind !== 'ready' && message.kind !== 'failed') return;
