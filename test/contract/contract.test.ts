@@ -42,6 +42,16 @@ interface Operation {
 const NULLS = 'empty fields are null (interface.md "Nullable fields are returned as null when empty")' as const;
 
 const contract = new OpenApiContract();
+
+/** interface.md: cashdesk_number is an integer; the 2021 schema types it as a string. */
+function cashdeskNumbersAsText(body: any) {
+  return {
+    data: {
+      ...body.data,
+      purchases: body.data.purchases.map((p: any) => ({ ...p, cashdesk_number: p.cashdesk_number === null ? null : String(p.cashdesk_number) })),
+    },
+  };
+}
 /** Jana's demo point record. */
 const DEMO_POINT_RECORD = `de${(0x501).toString(16).padStart(24, '0')}`;
 /** Two cappuccinos and a croissant, as a POS sends them. */
@@ -226,13 +236,7 @@ const OPERATIONS: Operation[] = [
     status: 200,
     iface: 'enterprise',
     differs: NULLS,
-    // interface.md: cashdesk_number is an integer; the 2021 schema types it as a string.
-    adapt: (body) => ({
-      data: {
-        ...body.data,
-        purchases: body.data.purchases.map((p: any) => ({ ...p, cashdesk_number: p.cashdesk_number === null ? null : String(p.cashdesk_number) })),
-      },
-    }),
+    adapt: cashdeskNumbersAsText,
     call: enterpriseGet('/purchases?purchase_items_extension=true'),
   },
   { method: 'get', specPath: '/stores', status: 200, iface: 'enterprise', differs: NULLS, call: enterpriseGet('/stores') },
@@ -446,13 +450,7 @@ const SDK_OPERATIONS: Operation[] = [
     status: 200,
     iface: 'enterprise',
     differs: NULLS,
-    // interface.md: cashdesk_number is an integer; the 2021 schema types it as a string.
-    adapt: (body) => ({
-      data: {
-        ...body.data,
-        purchases: body.data.purchases.map((p: any) => ({ ...p, cashdesk_number: p.cashdesk_number === null ? null : String(p.cashdesk_number) })),
-      },
-    }),
+    adapt: cashdeskNumbersAsText,
     call: sdkCall('GET', 'enterprise', '/purchases', {
       query: { ...SDK_PAGING, customer_id: DEMO_IDS.customerJana, purchase_items_extension: true },
     }),

@@ -10,7 +10,8 @@ import { runRound, type RoundOutcome } from '../../src/sync/store/agent.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { freePort } from './cluster.js';
-import { demoPosLogin, startTestServer, tempDir, type TestClock, type TestServer } from './server.js';
+import { DEMO_IDS } from '../../src/demo/demo.js';
+import { call, demoPosLogin, startTestServer, tempDir, type TestClock, type TestServer } from './server.js';
 
 export interface InProcessStore {
   name: string;
@@ -97,4 +98,22 @@ export async function startInProcessCluster(options: InProcessClusterOptions = {
     await cluster.close();
     throw error;
   }
+}
+
+/** A bill of two coffees (200 CZK, 20 points) on Jana's card at the central store, sent to `store`; the purchase's id. */
+export async function sellToJana(store: InProcessStore, billId: string): Promise<string> {
+  const bill = {
+    bill_id: billId,
+    bill_number: `N-${billId}`,
+    payment_time: new Date(store.server.clock.now()).toISOString(),
+    currency_id: 'CZK',
+    total_price: '200',
+    bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 2, price: 100, paid_amount: 200, bill_item_id: 1 }],
+  };
+  const sent = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
+    headers: store.auth,
+    body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: '2000000000017', bill },
+  });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+  return sent.body.data.purchase_id as string;
 }

@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { SOURCE_HEADER } from '../../src/http/history-reads.js';
-import { startInProcessCluster, type InProcessCluster, type InProcessStore } from '../support/in-process-cluster.js';
+import { sellToJana, startInProcessCluster, type InProcessCluster, type InProcessStore } from '../support/in-process-cluster.js';
 import { call } from '../support/server.js';
 
 const JANA = DEMO_IDS.customerJana;
-const JANA_CARD = '2000000000017';
 /** 2 bags of espresso beans, 200 CZK: 20 points for the money and 5 a bag, 30. */
 const EARNED = 30;
 
@@ -21,23 +20,6 @@ let there: InProcessStore;
 /** The purchase store 0 sold, and the one store 1 sold. */
 let soldHere: string;
 let soldThere: string;
-
-async function sell(store: InProcessStore, billId: string): Promise<string> {
-  const bill = {
-    bill_id: billId,
-    bill_number: `N-${billId}`,
-    payment_time: new Date(store.server.clock.now()).toISOString(),
-    currency_id: 'CZK',
-    total_price: '200',
-    bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 2, price: 100, paid_amount: 200, bill_item_id: 1 }],
-  };
-  const sent = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
-    headers: store.auth,
-    body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: JANA_CARD, bill },
-  });
-  expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-  return sent.body.data.purchase_id as string;
-}
 
 async function read(path: string) {
   const response = await call('GET', `${here.server.api('enterprise')}${path}`, { headers: here.auth });
@@ -50,9 +32,9 @@ const purchasesOf = (answer: { data: { purchases: { purchase_id: string }[] } })
 beforeAll(async () => {
   cluster = await startInProcessCluster();
   [here, there] = cluster.stores as [InProcessStore, InProcessStore];
-  soldThere = await sell(there, 'local-there');
+  soldThere = await sellToJana(there, 'local-there');
   expect((await cluster.round(there)).ok).toBe(true);
-  soldHere = await sell(here, 'local-here');
+  soldHere = await sellToJana(here, 'local-here');
   expect((await cluster.round(here)).ok).toBe(true);
 });
 afterAll(() => cluster?.close());

@@ -8,11 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { SOURCE_HEADER } from '../../../src/http/history-reads.js';
-import { startInProcessCluster, type InProcessCluster, type InProcessStore } from '../../support/in-process-cluster.js';
+import { sellToJana, startInProcessCluster, type InProcessCluster, type InProcessStore } from '../../support/in-process-cluster.js';
 import { call, demoPosLogin, type TestServer } from '../../support/server.js';
 
 const JANA = DEMO_IDS.customerJana;
-const JANA_CARD = '2000000000017';
 /** 2 bags of espresso beans, 200 CZK: 20 points for the money and 5 a bag. */
 const EARNED = 30;
 
@@ -20,22 +19,6 @@ let cluster: InProcessCluster;
 let here: InProcessStore;
 let there: InProcessStore;
 let hubAuth: Record<string, string>;
-
-async function sell(store: InProcessStore, billId: string): Promise<void> {
-  const bill = {
-    bill_id: billId,
-    bill_number: `N-${billId}`,
-    payment_time: new Date(store.server.clock.now()).toISOString(),
-    currency_id: 'CZK',
-    total_price: '200',
-    bill_items: [{ plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 2, price: 100, paid_amount: 200, bill_item_id: 1 }],
-  };
-  const sent = await call('POST', `${store.server.api('enterprise')}/purchases/actions/send-purchase`, {
-    headers: store.auth,
-    body: { store_id: DEMO_IDS.storeCentral, cashdesk_number: 1, card_number: JANA_CARD, bill },
-  });
-  expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-}
 
 async function act(store: InProcessStore, action: string, amount: number): Promise<void> {
   const path = action.endsWith('points') ? 'points' : 'credits';
@@ -61,11 +44,11 @@ beforeAll(async () => {
   cluster = await startInProcessCluster();
   [here, there] = cluster.stores as [InProcessStore, InProcessStore];
   hubAuth = await demoPosLogin(cluster.hub);
-  await sell(there, 'totals-there');
+  await sellToJana(there, 'totals-there');
   await act(there, 'reduce-points', 12);
   await act(there, 'deposit-credits', 40);
   expect((await cluster.round(there)).ok).toBe(true);
-  await sell(here, 'totals-here');
+  await sellToJana(here, 'totals-here');
   await act(here, 'reduce-points', 7);
   await act(here, 'reduce-credits', 15);
   expect((await cluster.round(here)).ok).toBe(true);
@@ -86,7 +69,7 @@ describe("a store's wallet overviews with its hub up and down", () => {
     expect(offline.sources).toEqual(['local', 'local']);
     expect([offline.points, offline.credits]).toEqual([atHub.points, atHub.credits]);
 
-    await sell(here, 'totals-offline');
+    await sellToJana(here, 'totals-offline');
     const later = await overviews(here.server, here.auth);
     expect(later.points).toEqual({
       earned_points: atHub.points.earned_points + EARNED,
