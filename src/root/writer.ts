@@ -1,7 +1,7 @@
 /**
  * A store's writer thread (src/decisions/0082-writer-thread.md). The thread opens the node's
- * folder as the daemon did before it had one — migrations, the read-write connection, the
- * WAL flushers, the checkpointer, the sync agent, every background task — and answers every
+ * folder as a node on one thread opens it — migrations, the read-write connection, the WAL
+ * flushers, the checkpointer, the sync agent, every background task — and answers every
  * call that may write, through the same `answerFor` (src/http/routes.ts). The event loop
  * keeps the HTTP server and a read-only connection, and answers there the calls that only
  * read: accept-payment and recommended-best-rewards, and every GET. A till's send-purchase
