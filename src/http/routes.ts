@@ -50,7 +50,7 @@ export function answerKey(endpoint: Endpoint, iface: Interface): string {
  * Whether a call is answered by the writer thread, when the node has one: every call but a GET
  * and a POST that stores nothing (`reads`), unless an Idempotency-Key asks to keep its answer.
  */
-function writes(endpoint: Endpoint, call: Call): boolean {
+function answeredByWriter(endpoint: Endpoint, call: Call): boolean {
   if (endpoint.method === 'get') return false;
   return !endpoint.reads || (call.idempotencyKey !== undefined && takesIdempotencyKey(endpoint));
 }
@@ -121,7 +121,7 @@ export function answerFor(endpoint: Endpoint, iface: Interface, mounting: Mounti
   const { writer } = mounting;
   if (!writer) return answer;
   const key = answerKey(endpoint, iface);
-  return (call) => (writes(endpoint, call) ? writer.answer(key, call) : answer(call));
+  return (call) => (answeredByWriter(endpoint, call) ? writer.answer(key, call) : answer(call));
 }
 
 /** answerFor on the thread that holds the read-write connection, or on a node that has no writer thread. */

@@ -92,6 +92,8 @@ interface CustomerFacts {
   start: FoldState;
   /** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */
   facts: StampedFact[];
+  /** The state's credit tail and this node's later credit facts, each once. */
+  credits: StampedCredit[];
   creditMinor: number;
 }
 
@@ -106,19 +108,14 @@ const NO_STATE_SUMS: StateSums = { earned_milli: 0, redeemed_milli: 0, earned_cr
 
 export class BalanceReader {
   private readonly row;
-  private readonly totalsRow;
   private readonly byCard;
   private readonly sameExpiry: Statement<[string, string | null, string], { id: string; points_milli: number }>;
   private readonly pointRecords: Statement<[string, string], PointFactRecord>;
   private readonly creditRecords: Statement<[string, string], { id: string; signed_minor: number; hlc: string }>;
 
   constructor(db: Db) {
-    this.totalsRow = db.prepare<[string, string], LedgerRow & StateSums>(
+    this.row = db.prepare<[string, string], LedgerRow & StateSums>(
       `SELECT ${LEDGER_COLUMNS}, ${SUM_COLUMNS} FROM (SELECT ? AS customer_id) c
-       LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = ?`,
-    );
-    this.row = db.prepare<[string, string], LedgerRow>(
-      `SELECT ${LEDGER_COLUMNS} FROM (SELECT ? AS customer_id) c
        LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = ?`,
     );
     // The cash desk's lookups in one statement: on the checkout bench a second statement
@@ -146,7 +143,7 @@ export class BalanceReader {
    * state has no sums (one published before states carried them).
    */
   totals(customerId: string): Totals | undefined {
-    const row = this.totalsRow.get(customerId, customerId)!;
+    const row = this.row.get(customerId, customerId)!;
     const sums: StateSums = row.horizon === null ? NO_STATE_SUMS : row;
     const { earned_milli, redeemed_milli, earned_credit_minor, redeemed_credit_minor } = sums;
     if (earned_milli === null || redeemed_milli === null || earned_credit_minor === null || redeemed_credit_minor === null) return undefined;
@@ -156,11 +153,12 @@ export class BalanceReader {
       earnedCreditMinor: earned_credit_minor,
       redeemedCreditMinor: redeemed_credit_minor,
     };
-    for (const fact of this.decoded(customerId, row).facts) {
+    const { facts, credits } = this.decoded(customerId, row);
+    for (const fact of facts) {
       if (fact.kind === 'collection') totals.earnedMilli += fact.points_milli;
       else totals.redeemedMilli += fact.points_milli;
     }
-    for (const credit of this.creditsAfterHorizon(customerId, row)) {
+    for (const credit of credits) {
       if (credit.signedMinor > 0) totals.earnedCreditMinor += credit.signedMinor;
       else totals.redeemedCreditMinor -= credit.signedMinor;
     }
@@ -232,21 +230,15 @@ export class BalanceReader {
   private decoded(customerId: string, row: LedgerRow): CustomerFacts {
     const horizon = row.horizon ?? '';
     const ownFacts = listed(decodeOwnPointFacts(row.point_facts), () => this.pointRecords.all(customerId, horizon).map(factOfRecord));
+    const ownCredits = listed(decodeOwnCredits(row.credit_facts), () => this.creditRecords.all(customerId, horizon).map(creditOfRecord));
+    const credits = mergedOnce(decodeCredits(row.credit_tail), ownCredits);
     return {
       horizon,
       start: row.lots === null ? EMPTY_FOLD : { lots: decodeLots(row.lots), debtMilli: row.debt_milli ?? 0 },
       facts: mergedOnce(decodePointFacts(row.tail), ownFacts),
-      creditMinor: this.creditsAfterHorizon(customerId, row).reduce((sum, credit) => sum + credit.signedMinor, row.credit_minor ?? 0),
+      credits,
+      creditMinor: credits.reduce((sum, credit) => sum + credit.signedMinor, row.credit_minor ?? 0),
     };
-  }
-
-  /** The state's credit tail and this node's later credit facts, each once. */
-  private creditsAfterHorizon(customerId: string, row: LedgerRow): StampedCredit[] {
-    const own = listed(decodeOwnCredits(row.credit_facts), () => this.creditRecords.all(customerId, row.horizon ?? '').map(creditOfRecord));
-    const tail = decodeCredits(row.credit_tail);
-    if (tail.length === 0) return own;
-    const inTail = new Set(tail.map((credit) => credit.id));
-    return [...tail, ...own.filter((credit) => !inTail.has(credit.id))];
   }
 }
 
@@ -259,8 +251,8 @@ function balancesOf({ start, facts, creditMinor }: CustomerFacts, at: number): B
   return { pointsMilli: balanceMilliOf(foldFrom(start, facts).state, at), creditMinor };
 }
 
-/** The state's tail and this node's later facts, merged in HLC order; a fact in both counts once. */
-function mergedOnce(tail: StampedFact[], own: StampedFact[]): StampedFact[] {
+/** The state's tail and this node's later facts (of points or of credit), merged in HLC order; a fact in both counts once. */
+function mergedOnce<T extends { id: string; hlc: string }>(tail: T[], own: T[]): T[] {
   if (tail.length === 0) return own;
   const seen = new Set(tail.map((fact) => fact.id));
   const merged = [...tail, ...own.filter((fact) => !seen.has(fact.id))];

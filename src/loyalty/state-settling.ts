@@ -21,29 +21,26 @@ const BATCH = 500;
 const BATCHES_PER_LOOK = 20;
 
 /** Publishes again, batch by batch, the states whose tail the horizon has passed; the number of customers. */
-export async function settleStates(states: CustomerStates, writes: WritePath, batches = BATCHES_PER_LOOK): Promise<number> {
-  let settled = 0;
-  for (let batch = 0; batch < batches; batch += 1) {
-    const customers = states.unsettledCustomers(BATCH);
-    if (customers.length === 0) break;
-    writes.write(null, (tx) => states.publish(tx, customers));
-    settled += customers.length;
-    await nextTurn();
-  }
-  return settled;
+export function settleStates(states: CustomerStates, writes: WritePath, batches = BATCHES_PER_LOOK): Promise<number> {
+  return publishAgain(states, writes, batches, (limit) => states.unsettledCustomers(limit));
 }
 
 /** Publishes again, batch by batch, the states that have no sums, which sums them; the number of customers. */
-export async function sumStates(states: CustomerStates, writes: WritePath, batches = BATCHES_PER_LOOK): Promise<number> {
-  let summed = 0;
+export function sumStates(states: CustomerStates, writes: WritePath, batches = BATCHES_PER_LOOK): Promise<number> {
+  return publishAgain(states, writes, batches, (limit) => states.unsummedCustomers(limit));
+}
+
+/** Publishes the customers `next` finds, a batch a transaction, yielding to requests between them. */
+async function publishAgain(states: CustomerStates, writes: WritePath, batches: number, next: (limit: number) => string[]): Promise<number> {
+  let published = 0;
   for (let batch = 0; batch < batches; batch += 1) {
-    const customers = states.unsummedCustomers(BATCH);
+    const customers = next(BATCH);
     if (customers.length === 0) break;
     writes.write(null, (tx) => states.publish(tx, customers));
-    summed += customers.length;
+    published += customers.length;
     await nextTurn();
   }
-  return summed;
+  return published;
 }
 
 /** Settles states every `everyMs`, then sums a look's batches of those without sums; returns the stop. */
