@@ -89,7 +89,7 @@ export function hubRouter(options: {
     hearStore(options.contacts, options.clock),
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
   );
-  router.post('/commands', limits.slot('push'), ...pushBody, async (request, response) => {
+  router.post('/commands', limits.slot('push'), pushBody, async (request, response) => {
     const push = PushRequest.safeParse(request.body);
     if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const protocol = Number(request.get(PROTOCOL_HEADER));
@@ -102,7 +102,7 @@ export function hubRouter(options: {
   });
   // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
   // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
-  router.post('/replay', limits.slot('push'), ...pushBody, async (request, response) => {
+  router.post('/replay', limits.slot('push'), pushBody, async (request, response) => {
     const nodeId = String(response.locals.nodeId);
     if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
       const replay = ReplayRequest.safeParse(request.body);

@@ -10,16 +10,14 @@
  * it one read a Retry-After.
  * Why: src/decisions/0077-sync-limits.md.
  */
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
-import { malformedJson } from '../../core/errors.js';
-import { hubBusy, nodeBusy, pushTooLarge, type SyncWork } from '../../core/sync-errors.js';
+import { hubBusy, nodeBusy, type SyncWork } from '../../core/sync-errors.js';
+import { readPushBody } from './push-body.js';
 
 /** The answer to a push past the limits on what one push holds, after which its node waits its Retry-After. */
 const PAST_LIMITS = 413;
-/** The key every row change of a push has (src/sync/protocol/protocol.ts, RowChange). */
-const CHANGE_KEY = Buffer.from('"entity_id"');
 
 export type SyncLimitsConfig = Config['sync_limits'];
 
@@ -53,31 +51,15 @@ export class SyncLimits {
     };
   }
 
-  /**
-   * A push's or replay's body: read up to `push_max_bytes` (a longer one is 413 before it is
-   * read), then parsed, unless its text already shows more row changes than `push_max_changes`
-   * — a count of one key in the bytes, far cheaper than parsing 8 MB on the event loop every
-   * store waits on. A body that hides its changes from the count (an escaped key) is counted
-   * again once parsed.
-   */
-  pushBody(): RequestHandler[] {
-    const max = this.limits.push_max_changes;
-    return [
-      express.raw({ type: 'application/json', limit: this.limits.push_max_bytes }),
-      (request, _response, next) => {
-        if (!Buffer.isBuffer(request.body)) return next();
-        if (occurrences(request.body, CHANGE_KEY) > max) throw pushTooLarge(max);
-        let body: unknown;
-        try {
-          body = JSON.parse(request.body.toString('utf8'));
-        } catch (error) {
-          throw malformedJson((error as Error).message);
-        }
-        if (countChanges(body) > max) throw pushTooLarge(max);
+  /** Reads a push's or replay's body within the limits on what one push holds (src/sync/hub/push-body.ts). */
+  pushBody(): RequestHandler {
+    const limits = { maxBytes: this.limits.push_max_bytes, maxChanges: this.limits.push_max_changes };
+    return (request, _response, next) => {
+      readPushBody(request, limits).then((body) => {
         request.body = body;
         next();
-      },
-    ];
+      }, next);
+    };
   }
 
   private take(work: SyncWork, nodeId: string): void {
@@ -111,23 +93,4 @@ export class SyncLimits {
     else this.byNode[work].delete(nodeId);
     this.inAll[work] -= 1;
   }
-}
-
-/** How many times `key` is in `text`, counted at memchr's speed. */
-function occurrences(text: Buffer, key: Buffer): number {
-  let count = 0;
-  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) count += 1;
-  return count;
-}
-
-/** The row changes of a push's or replay's commands, whatever else of the body its schema will refuse. */
-function countChanges(body: unknown): number {
-  const commands = (body as { commands?: unknown } | null)?.commands;
-  if (!Array.isArray(commands)) return 0;
-  let changes = 0;
-  for (const command of commands) {
-    const rows = (command as { changes?: unknown } | null)?.changes;
-    if (Array.isArray(rows)) changes += rows.length;
-  }
-  return changes;
 }

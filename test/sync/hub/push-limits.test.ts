@@ -5,6 +5,9 @@
  * node that sent them is answered 429 until its Retry-After has passed on the hub's clock.
  */
 import { rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
 import { PROTOCOL_HEADER, ROW_PROTOCOL, SCHEMA_HEADER } from '../../../src/sync/protocol/protocol.js';
@@ -97,4 +100,58 @@ describe('what one push may carry', () => {
     clock.advance(1000);
     expect((await push(node, commandsText(1))).status).toBe(200);
   });
+
+  it('refuses a push at the bytes that show one change too many, keys cut between the chunks it came in counted', async () => {
+    const text = commandsText(MAX_CHANGES + 1);
+    // What follows the changes is not JSON: only a count made as the bytes came can refuse it for its changes.
+    const body = `${text.slice(0, text.lastIndexOf('"entity_id"') + 20)} and the rest is not JSON`;
+    const pieces = body.split('entity_id').flatMap((piece, index, all) => (index === all.length - 1 ? [piece] : [`${piece}entity`, '_id']));
+    const answer = await pushInPieces(newNode(), pieces);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).error).toMatchObject({ exception: 'payload_too_large_exception', error_data: { limit_changes: MAX_CHANGES } });
+  });
+
+  it('reads a push sent gzipped, and refuses one in an encoding it does not read 415', async () => {
+    const node = newNode();
+    const zipped = await pushInPieces(node, [gzipSync(commandsText(1))], 'gzip');
+    expect(zipped.status).toBe(200);
+    const unknown = await pushInPieces(node, [commandsText(1)], 'compress');
+    expect(unknown.status).toBe(415);
+    expect(JSON.parse(unknown.body).error.exception).toBe('unsupported_media_type_exception');
+  });
 });
+
+/** A push whose body is sent a piece at a time, each piece its own chunk on the wire, a few milliseconds apart. */
+function pushInPieces(
+  node: { node_name: string; node_secret: string },
+  pieces: (string | Buffer)[],
+  encoding?: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${hub.url}/sync/v1/commands`, {
+      method: 'POST',
+      headers: {
+        ...basic(node.node_name, node.node_secret),
+        [PROTOCOL_HEADER]: String(ROW_PROTOCOL),
+        [SCHEMA_HEADER]: String(schemaVersion()),
+        'content-type': 'application/json',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
+      },
+    });
+    outgoing.setNoDelay(true);
+    outgoing.once('error', reject);
+    outgoing.once('response', (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('end', () => resolve({ status: incoming.statusCode!, body: Buffer.concat(chunks).toString() }));
+    });
+    void (async () => {
+      for (const piece of pieces) {
+        if (outgoing.destroyed) return;
+        outgoing.write(piece);
+        await delay(2);
+      }
+      outgoing.end();
+    })();
+  });
+}
