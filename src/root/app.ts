@@ -56,9 +56,11 @@ export interface AppOptions {
   writer?: WriterThread;
   /** On a store's writer thread: where it counts its commits for the event loop's caches (src/db/shared-commits.ts). */
   commits?: SharedCommits;
+  /** Whether a hub reads its snapshots on threads of their own (src/sync/hub/snapshot-threads.ts): the daemon's does. */
+  snapshotThreads?: boolean;
 }
 
-export function createApp({ config, clock, log, syncAgent = false, writer, commits }: AppOptions): App {
+export function createApp({ config, clock, log, syncAgent = false, writer, commits, snapshotThreads = false }: AppOptions): App {
   if (writer && config.mode !== 'store') throw new Error('only a store runs a writer thread');
   const node = writer ? openReadingNode(config, clock, new SharedCommits(writer.commits)) : openNode(config, clock, commits);
   // Feature code reads a replayed operation's as-of time (src/core/operations.ts).
@@ -71,7 +73,7 @@ export function createApp({ config, clock, log, syncAgent = false, writer, commi
   };
   runs((taskLog) => startCheckpointer(node.db, taskLog));
   runs((taskLog) => node.durability.startFlusher(taskLog));
-  const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log) : undefined;
+  const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log, snapshotThreads) : undefined;
   if (hub) background.push(...hub.tasks);
   const sync = syncAgent && !writer ? createStoreSync(node, config, clock) : undefined;
   if (sync) background.push(syncAgentTask(sync, config, clock));

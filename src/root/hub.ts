@@ -21,6 +21,7 @@ import { HubFeed } from '../sync/hub/hub-feed.js';
 import { NodeClocks } from '../sync/hub/node-clocks.js';
 import { hubRouter } from '../sync/hub/hub-routes.js';
 import { SyncLimits } from '../sync/hub/sync-limits.js';
+import { SnapshotThreads } from '../sync/hub/snapshot-threads.js';
 import { replicatedTables } from '../sync/replicated-tables.js';
 import { CommandPolicy } from '../sync/hub/command-policy.js';
 import { CommandEffects } from '../sync/hub/command-effects.js';
@@ -108,8 +109,10 @@ function createHubSyncRouter(
   contacts: StoreContacts,
   clock: Clock,
   log: Logger,
+  snapshotThreads: boolean,
 ): Router {
   const tables = replicatedTables(node.db);
+  const stamp = () => node.hlc.now();
   return hubRouter({
     nodes: services.nodes,
     log,
@@ -125,7 +128,8 @@ function createHubSyncRouter(
       databaseFile: databaseFile(config.data_dir),
       replicated: tables,
       schemaVersion: schemaVersion(),
-      stamp: () => node.hlc.now(),
+      stamp,
+      threads: snapshotThreads ? new SnapshotThreads(config.sync_limits.snapshots_in_all, stamp) : undefined,
     }),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),
@@ -190,6 +194,8 @@ export function createHub(
   services: Pick<Services, 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo' | 'nodes'>,
   clock: Clock,
   log: Logger,
+  /** Whether snapshots are read on threads of their own (src/sync/hub/snapshot-threads.ts): a serving hub's are. */
+  snapshotThreads: boolean,
 ): Hub {
   const kinds = new OperationKinds();
   const authority = createHubAuthority(node, config, services, kinds, clock);
@@ -200,7 +206,7 @@ export function createHub(
     kinds,
     commands: authority.commands,
     held: authority.held,
-    router: createHubSyncRouter(node, config, services, authority, contacts, clock, log),
+    router: createHubSyncRouter(node, config, services, authority, contacts, clock, log, snapshotThreads),
     contacts,
     tasks: [
       (taskLog) => startFeedCompaction(compaction, taskLog),

@@ -1,0 +1,125 @@
+/**
+ * A serving hub reads its snapshots on threads of their own (src/sync/hub/snapshot-threads.ts),
+ * a real hub process on loopback with one snapshot thread at most: a snapshot sent from a
+ * thread, in pages larger than the memory it shares with the event loop and so sent in parts,
+ * each ending where the next two-byte character would not fit, holds what a snapshot read on
+ * the test's own thread holds; a reader
+ * that goes away mid-snapshot gives the thread back to the next; and on Linux the thread runs
+ * at a lower priority than the event loop.
+ */
+import Database from 'better-sqlite3';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseFile } from '../../../src/root/node.js';
+import { SnapshotHeader } from '../../../src/sync/protocol/protocol.js';
+import { readSnapshot } from '../../../src/sync/hub/snapshot-reading.js';
+import { addNode, demoHubFolder, startHub, type ServerProcess, type StoreCredentials } from '../../support/cluster.js';
+import { addCustomerPool } from '../../support/customer-pool.js';
+import { heldSnapshot, syncHeaders, type HeldRequest } from '../../support/sync-flood.js';
+import { tempDir } from '../../support/server.js';
+
+/** Customers whose names fill a snapshot page (2,000 rows) past the shared megabyte. */
+const CUSTOMERS = 5_000;
+/** A name of 1,000 bytes in two-byte characters, which a part of a page may not have room for. */
+const LONG_NAME = 'Ž'.repeat(500);
+
+let hubDir: string;
+let hub: ServerProcess;
+let readers: StoreCredentials[];
+const held: HeldRequest[] = [];
+
+beforeAll(async () => {
+  hubDir = tempDir();
+  demoHubFolder(hubDir);
+  addCustomerPool(hubDir, CUSTOMERS);
+  const db = new Database(databaseFile(hubDir));
+  db.prepare("UPDATE customers SET first_name = ? || id WHERE id LIKE 'b0%'").run(LONG_NAME);
+  db.close();
+  readers = Array.from({ length: 6 }, (_, index) => addNode(hubDir, `snapshot-reader-${index}`));
+  hub = await startHub(hubDir, {
+    LOYALTYD_SYNC_LIMITS__SNAPSHOTS_IN_ALL: '1',
+    LOYALTYD_SYNC_LIMITS__SNAPSHOTS_PER_NODE: '1',
+    LOYALTYD_SYNC_LIMITS__RETRY_AFTER_SECONDS: '1',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  for (const request of held) request.release();
+  await hub?.stop();
+  rmSync(hubDir, { recursive: true, force: true });
+});
+
+async function snapshotText(reader: StoreCredentials): Promise<string> {
+  for (;;) {
+    const response = await fetch(`${hub.url}/sync/v1/snapshot?format=columns`, { headers: syncHeaders(reader) });
+    if (response.status === 200) return response.text();
+    // The one snapshot slot is still held by a reader that went away: it is given back when its thread has stopped reading.
+    expect([429, 503]).toContain(response.status);
+    await delay(Number(response.headers.get('retry-after')) * 1000);
+  }
+}
+
+/** A snapshot admitted and left unread, from the first reader the hub admits. */
+async function admittedHeldSnapshot(): Promise<HeldRequest> {
+  for (let attempt = 0; ; attempt += 1) {
+    const request = heldSnapshot(hub.url, readers[attempt % readers.length]!);
+    held.push(request);
+    const answer = await request.answered;
+    if (answer.status === 200) return request;
+    await delay(Number(answer.retryAfter) * 1000);
+  }
+}
+
+describe("a hub's snapshot threads", () => {
+  it('send what a snapshot read on the caller’s thread holds, pages larger than the shared memory included', async () => {
+    const lines = (await snapshotText(readers[0]!)).split('\n').filter(Boolean);
+    const header = SnapshotHeader.parse(JSON.parse(lines[0]!));
+    const tables = lines.slice(1).flatMap((line) => {
+      const parsed = JSON.parse(line) as { table?: string };
+      return parsed.table === undefined ? [] : [parsed.table];
+    });
+    expect(tables).toContain('customers');
+    const longest = Math.max(...lines.map((line) => Buffer.byteLength(line)));
+    expect(longest).toBeGreaterThan(1000);
+    expect(lines.join('\n').length).toBeGreaterThan(2 * 1024 * 1024);
+
+    let local = '';
+    await readSnapshot(
+      {
+        databaseFile: databaseFile(hubDir),
+        schemaVersion: header.schema_version,
+        tables,
+        afterId: '',
+        format: 'columns',
+        nodeThrough: header.node_through,
+      },
+      {
+        stamp: async () => header.clock!,
+        send: async (text) => {
+          local += text;
+        },
+      },
+    );
+    expect(lines).toEqual(local.split('\n').filter(Boolean));
+    expect(lines.filter((line) => line.includes(LONG_NAME))).toHaveLength(CUSTOMERS);
+  });
+
+  it('give the thread of a reader that went away mid-snapshot to the next reader', async () => {
+    for (let cut = 0; cut < 3; cut += 1) {
+      const request = await admittedHeldSnapshot();
+      request.release();
+    }
+    const text = await snapshotText(readers[1]!);
+    expect(text.endsWith('{"end":true}\n')).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')('read at a lower priority than the event loop, on Linux', async () => {
+    const request = await admittedHeldSnapshot();
+    const niceOf = (task: string) => Number(readFileSync(`/proc/${hub.pid}/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const tasks = readdirSync(`/proc/${hub.pid}/task`);
+    const eventLoop = niceOf(String(hub.pid));
+    expect(tasks.map(niceOf)).toContain(Math.min(19, eventLoop + 10));
+    request.release();
+  });
+});
