@@ -10,6 +10,7 @@
  */
 import type { Row } from '../../db/write-path.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
+import { refreshStatistics } from '../../db/statistics.js';
 import type { SyncParts } from './sync-parts.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
@@ -128,6 +129,7 @@ async function loadSnapshot(
     state.clear('snapshot_entity');
     state.clear('snapshot_after_id');
   });
+  refreshStatistics(db);
   return true;
 }
 
