@@ -7,8 +7,8 @@
  * - customers with a card each, and their feed changes (chain scope: the newest change of each row stays);
  * - per bill, in payment order over the period: the purchase with its bill, two or three items,
  *   and for two bills in three (those with a card) a collection point record and the credit the
- *   demo program gives back; the applied command that made them (kept `retention.local_days`, 35);
- * - the feed's changes of those facts for the last `sync.feed_retention_days` (7), older ones compacted away;
+ *   demo program gives back; the feed's changes of those facts and the applied commands' results for the last
+ *   `sync.feed_retention_days` (7; src/decisions/0023, 0025), older ones compacted away;
  * - each customer's state settled to its lots (src/loyalty/state-settling.ts) and the state's
  *   newest change; its ledger of facts past the horizon is kept by the migrations' triggers,
  *   as the records and the state go in; the node limits' counts of the last day.
@@ -193,8 +193,10 @@ function writeBills(db: Database.Database, scale: ChainScale, end: number, feed:
         });
         count('purchases');
         count('purchase_items', bill.items.length);
-        applied.run(key(8), `n1${hex(bill.store, 24)}`, 1 + Math.floor(j / scale.stores), time);
-        count('applied_commands');
+        if (fed) {
+          applied.run(key(8), `n1${hex(bill.store, 24)}`, 1 + Math.floor(j / scale.stores), time);
+          count('applied_commands');
+        }
         if (customerId === null) continue;
         const validTo = new Date(Math.floor(bill.at / DAY_MS) * DAY_MS + 366 * DAY_MS - 1).toISOString();
         const points = Math.floor(bill.total / 1000) * 1000;
