@@ -6,13 +6,13 @@
  * share of the feed and of each fact table), `loyaltyd backup` and `loyaltyd restore` (each a
  * CLI process, timed from its start to its exit), the hub's start, the reads of
  * hub-scale-reads.ts (p50 and p99 over HTTP), a store's bootstrap and a catch-up's apply rate
- * (hub-scale-sync.ts). Then the extrapolation to 5,000 stores and five years, and the limit
- * that binds first (hub-scale-extrapolation.ts).
+ * (hub-scale-sync.ts). Then the extrapolation to 5,000 stores and five years, and the month
+ * each limit is passed, first first (hub-scale-extrapolation.ts).
  *
  * BENCH_HUB_STORES (500) stores selling BENCH_HUB_BILLS (1,000) bills a day each, for
  * BENCH_HUB_DAYS (1) day; BENCH_HUB_CUSTOMERS (2,000 a store) customers. A month of 500 stores
- * (BENCH_HUB_DAYS=30) is 15M bills: at the ~5,800 bills/s the writing reaches on the 2-core
- * development machine, 43 minutes to write, and some 45 GB of file (~2 KB a bill of facts,
+ * (BENCH_HUB_DAYS=30) is 15M bills: at the ~6,000 bills/s the writing reaches on the 2-core
+ * development machine, 42 minutes to write, and some 40 GB of file (~2 KB a bill of facts,
  * ~3.3 KB a bill in the week's feed), three times that while a restore copies it beside the
  * backup and the file it puts aside — past this bench's 15 minutes and 15 GB. The default is
  * the period that fits both: a day, ~4 GB of file. BENCH_HUB_CATCHUP (5,000) bills make the
