@@ -134,7 +134,7 @@ function writeBills(db: Database.Database, scale: ChainScale, end: number, feed:
   const day = db.prepare('INSERT OR IGNORE INTO node_customer_days (node_id, customer_id, day, earned_milli) VALUES (?, ?, ?, ?)');
   const total = billsOf(scale);
   const feedFrom = end - FEED_DAYS * DAY_MS;
-  const lastDay = new Date(end - DAY_MS).toISOString().slice(0, 10);
+  const lastDay = new Date(end).toISOString().slice(0, 10);
   for (let from = 0; from < total; from += BATCH) {
     db.transaction(() => {
       for (let j = from; j < Math.min(total, from + BATCH); j += 1) {

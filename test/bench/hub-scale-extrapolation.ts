@@ -25,6 +25,8 @@ import type { ReadName, ReadTiming } from './hub-scale-reads.js';
 export interface SizeFigures {
   scale: ChainScale;
   bills: number;
+  /** Rows the bulk writing added, by table. */
+  rows: Record<string, number>;
   writeMs: number;
   bytes: number;
   shares: Record<string, number>;

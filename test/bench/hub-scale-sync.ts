@@ -14,7 +14,7 @@ import { startServer } from '../../src/root/server.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { BIN } from '../support/cli.js';
-import { benchDir, demoBearer, freePort, type ServerProcess, spawnServer, storeConfig } from '../support/cluster.js';
+import { benchDir, demoBearer, type ServerProcess, spawnServer, storeConfig } from '../support/cluster.js';
 import { scaleCardNumber, type ChainScale } from './hub-scale-chain.js';
 
 const CATCH_UP = Number(process.env.BENCH_HUB_CATCHUP ?? 5_000);
@@ -37,8 +37,6 @@ export async function serveHub(hubDir: string, port: number): Promise<{ hub: Ser
   });
   return { hub, ms: performance.now() - started };
 }
-
-export { freePort };
 
 /** Bootstraps a store from the hub serving on `port`, then its catch-up; the hub is running again when this returns. */
 export async function storeRun(

@@ -25,11 +25,11 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../../src/root/node.js';
 import { BIN, cliEnv } from '../support/cli.js';
-import { addNode, benchDir, demoBearer, demoHubFolder } from '../support/cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, freePort } from '../support/cluster.js';
 import { billsOf, writeChain, type ChainScale } from './hub-scale-chain.js';
 import { extrapolate, type SizeFigures } from './hub-scale-extrapolation.js';
 import { timeReads, type ReadName } from './hub-scale-reads.js';
-import { freePort, serveHub, storeRun } from './hub-scale-sync.js';
+import { serveHub, storeRun } from './hub-scale-sync.js';
 import { line, megabytes, rate, seconds } from './report.js';
 
 const STORES = Number(process.env.BENCH_HUB_STORES ?? 500);
@@ -56,7 +56,7 @@ async function measure(scale: ChainScale, end: number): Promise<SizeFigures> {
     demoHubFolder(hubDir);
     const credentials = addNode(hubDir, 'hub-scale-store');
     let started = performance.now();
-    writeChain(hubDir, scale, end);
+    const rows = writeChain(hubDir, scale, end);
     const writeMs = performance.now() - started;
     const file = databaseFile(hubDir);
     const bytes = statSync(file).size;
@@ -76,7 +76,7 @@ async function measure(scale: ChainScale, end: number): Promise<SizeFigures> {
     try {
       const reads = await timeReads(`http://127.0.0.1:${port}`, await demoBearer(`http://127.0.0.1:${port}`), scale, end);
       const store = await storeRun(hubDir, port, running, credentials, scale);
-      return { scale, bills: billsOf(scale), writeMs, bytes, shares, backupMs, restoreMs, hubStartMs, reads, ...store };
+      return { scale, bills: billsOf(scale), rows, writeMs, bytes, shares, backupMs, restoreMs, hubStartMs, reads, ...store };
     } finally {
       await running.hub.stop();
     }
@@ -123,6 +123,12 @@ function printSize(size: SizeFigures, smaller: SizeFigures | undefined): void {
   line(
     `${at}: hub written in bulk`,
     `${seconds(size.writeMs)} (${size.scale.stores} stores × ${size.scale.billsPerDay} bills × ${size.scale.days} days, ${size.scale.customers.toLocaleString('en')} customers)`,
+  );
+  line(
+    `${at}: rows written`,
+    Object.entries(size.rows)
+      .map(([table, count]) => `${table} ${count.toLocaleString('en')}`)
+      .join(', '),
   );
   line(`${at}: file size`, `${megabytes(size.bytes)}${beside((one) => megabytes(one.bytes))}`);
   for (const [group, bytes] of Object.entries(size.shares).sort((a, b) => b[1] - a[1]))
