@@ -1,7 +1,7 @@
 /**
  * Spike, not shipped and not run by `npm test` or `npm run bench`: the hub's apply of
  * send-purchase operations and its feed read, on SQLite as the hub runs it today and on
- * PostgreSQL 15, in one run, for the plan in src/decisions/0085-hub-on-postgresql.md.
+ * PostgreSQL 15, in one run, for the plan in src/decisions/0086-hub-on-postgresql.md.
  *
  *   node --import tsx test/bench/spikes/hub-apply-postgres.ts
  *
