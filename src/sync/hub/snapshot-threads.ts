@@ -21,8 +21,10 @@ const IDLE_MS = 60_000;
  * The memory a thread writes its pages into, shared with the event loop: the event loop
  * writes the socket from it rather than from a buffer made for each page, which at a
  * bootstrap's megabytes a second set off a full collection of its heap several times a second.
+ * A page larger than it crosses in parts; each part is one write of the socket, which holds the
+ * event loop while the kernel copies it.
  */
-const PAGE_BYTES = 1 << 20;
+const PAGE_BYTES = 1 << 18;
 
 export class SnapshotThreads {
   /** Threads between snapshots, each with the timer that ends it. */
