@@ -113,6 +113,7 @@ export const Config = z.strictObject({
     pushes_in_all: z.coerce.number().int().positive(),
     snapshots_per_node: z.coerce.number().int().positive(),
     snapshots_in_all: z.coerce.number().int().positive(),
+    snapshots_per_node_minute: z.coerce.number().int().positive(),
     retry_after_seconds: PositiveSeconds,
   }),
   /**

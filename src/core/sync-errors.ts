@@ -65,6 +65,20 @@ export function nodeBusy(work: SyncWork, limit: number, retryAfterSeconds: numbe
   );
 }
 
+/** A store started as many snapshots in the last minute as the hub serves one node. */
+export function snapshotsTooOften(limit: number, retryAfterSeconds: number): AppError {
+  return new AppError(
+    {
+      type: ABOUT_BLANK,
+      exception: 'too_many_requests_exception',
+      title: 'Too many requests',
+      detail: `This node starts ${limit} snapshots a minute at most; retry after ${retryAfterSeconds} s`,
+      error_data: { work: 'snapshot', limit, retry_after: retryAfterSeconds },
+    },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
 /** The hub serves as many of a work at once as it is configured to, from every store together. */
 export function hubBusy(work: SyncWork, limit: number, retryAfterSeconds: number): AppError {
   return new AppError(

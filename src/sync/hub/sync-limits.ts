@@ -7,17 +7,21 @@
  * node that was refused a work, or whose push was past the limits on what one push holds
  * (413), is refused that work again until its Retry-After has passed: a node that asks again
  * at once gains nothing over one that waits, and one that sends more than the hub takes costs
- * it one read a Retry-After.
- * Why: src/decisions/0077-sync-limits.md.
+ * it one read a Retry-After. A node also starts `snapshots_per_node_minute` snapshots in any
+ * minute at most (429, with the Retry-After until its oldest is a minute old): the slots bound
+ * what is in flight, not how soon a node asks again, and each snapshot is megabytes the hub reads
+ * and sends.
+ * Why: src/decisions/0077-sync-limits.md, src/decisions/0087-snapshots-a-minute.md.
  */
 import type { RequestHandler } from 'express';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
-import { hubBusy, nodeBusy, type SyncWork } from '../../core/sync-errors.js';
+import { hubBusy, nodeBusy, snapshotsTooOften, type SyncWork } from '../../core/sync-errors.js';
 import { readPushBody } from './push-body.js';
 
 /** The answer to a push past the limits on what one push holds, after which its node waits its Retry-After. */
 const PAST_LIMITS = 413;
+const MINUTE_MS = 60_000;
 
 export type SyncLimitsConfig = Config['sync_limits'];
 
@@ -26,6 +30,8 @@ export class SyncLimits {
   private readonly inAll: Record<SyncWork, number> = { push: 0, snapshot: 0 };
   /** Until when (epoch ms) each node is refused again, a work at a time. */
   private readonly refusedUntil: Record<SyncWork, Map<string, number>> = { push: new Map(), snapshot: new Map() };
+  /** When (epoch ms) each node started the snapshots of its last minute, oldest first. */
+  private readonly snapshotStarts = new Map<string, number[]>();
 
   constructor(
     private readonly limits: SyncLimitsConfig,
@@ -79,8 +85,21 @@ export class SyncLimits {
       this.refuseFor(work, nodeId);
       throw hubBusy(work, inAll, retryAfter);
     }
+    if (work === 'snapshot') this.startSnapshot(nodeId, now);
     this.byNode[work].set(nodeId, held + 1);
     this.inAll[work] += 1;
+  }
+
+  /** Counts a snapshot the node starts, or refuses it when the node started `snapshots_per_node_minute` in the last minute. */
+  private startSnapshot(nodeId: string, now: number): void {
+    const limit = this.limits.snapshots_per_node_minute;
+    const starts = (this.snapshotStarts.get(nodeId) ?? []).filter((at) => at > now - MINUTE_MS);
+    if (starts.length >= limit) {
+      this.snapshotStarts.set(nodeId, starts);
+      throw snapshotsTooOften(limit, Math.ceil((starts[0]! + MINUTE_MS - now) / 1000));
+    }
+    starts.push(now);
+    this.snapshotStarts.set(nodeId, starts);
   }
 
   private refuseFor(work: SyncWork, nodeId: string): void {
