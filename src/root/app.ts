@@ -9,7 +9,6 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { type Config, syncsWithHub } from '../core/config.js';
 import { startCheckpointer } from '../db/checkpointer.js';
-import { startStatisticsRefresh } from '../db/statistics.js';
 import type { BackgroundTask } from '../features/feature.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
 import type { HubCommands } from '../sync/hub/hub-commands.js';
@@ -74,7 +73,6 @@ export function createApp({ config, clock, log, syncAgent = false, writer, commi
   };
   runs((taskLog) => startCheckpointer(node.db, taskLog));
   runs((taskLog) => node.durability.startFlusher(taskLog));
-  runs((taskLog) => startStatisticsRefresh(node.db, taskLog));
   const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log, snapshotThreads) : undefined;
   if (hub) background.push(...hub.tasks);
   const sync = syncAgent && !writer ? createStoreSync(node, config, clock) : undefined;

@@ -9,7 +9,6 @@ import { loadNodeIdentity, type NodeIdentity } from '../db/node-identity.js';
 import { recordMode } from '../db/node-mode.js';
 import { openDatabase, openReadOnlyDatabase, type Db } from '../db/open.js';
 import { Statements } from '../db/statements.js';
-import { refreshStatistics } from '../db/statistics.js';
 import { TableVersions, type WriterSide } from '../db/table-versions.js';
 import type { SharedCommits } from '../db/shared-commits.js';
 import { WritePath } from '../db/write-path.js';
@@ -63,7 +62,6 @@ export function openNode(config: NodeConfig, clock: Clock, commits?: SharedCommi
   try {
     const migrations = migrate(db);
     if (created) recordMode(db, config.mode);
-    refreshStatistics(db);
     // The writer thread's reads are its writes' own: the event loop's connection keeps the
     // cash desk's pages (src/db/open.ts), and this one an eighth of as many.
     if (commits) db.pragma(`cache_size = ${WRITER_CACHE_KIB}`);

@@ -10,7 +10,6 @@
  */
 import type { Row } from '../../db/write-path.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
-import { refreshStatistics } from '../../db/statistics.js';
 import type { SyncParts } from './sync-parts.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
@@ -129,7 +128,6 @@ async function loadSnapshot(
     state.clear('snapshot_entity');
     state.clear('snapshot_after_id');
   });
-  refreshStatistics(db);
   return true;
 }
 
