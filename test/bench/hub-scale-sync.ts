@@ -7,6 +7,7 @@
  * push to the drained outbox.
  */
 import pino from 'pino';
+import { demoBill } from './demo-bills.js';
 import { systemClock } from '../../src/core/clock.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { createApp } from '../../src/root/app.js';
@@ -88,23 +89,7 @@ async function queueBills(storeUrl: string, scale: ChainScale): Promise<void> {
     Array.from({ length: DESKS }, async () => {
       while (next < CATCH_UP) {
         const i = next++;
-        const items = Array.from({ length: 2 + (i % 2) }, (_, k) => {
-          const price = 30 + ((i + k * 7) % 170);
-          return {
-            plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((i + k) % 6)}` }],
-            quantity: 1,
-            price,
-            paid_amount: price,
-            bill_item_id: k + 1,
-          };
-        });
-        const bill = {
-          bill_id: `catch-up-${i}`,
-          payment_time: paymentTime,
-          currency_id: 'CZK',
-          total_price: String(items.reduce((sum, item) => sum + item.paid_amount, 0)),
-          bill_items: items,
-        };
+        const bill = demoBill(i, `catch-up-${i}`, paymentTime);
         const body = {
           store_id: DEMO_IDS.storeCentral,
           cashdesk_number: 1 + (i % DESKS),

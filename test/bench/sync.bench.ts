@@ -49,6 +49,7 @@ import { NodeClocks } from '../../src/sync/hub/node-clocks.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { buildBaseline, checkoutCommit } from './baseline-build.js';
 import { floodBench } from './sync-flood-part.js';
+import { demoBill } from './demo-bills.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from '../support/cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 import { addCustomerPool, poolCardNumber, poolCustomerId } from '../support/customer-pool.js';
@@ -316,24 +317,13 @@ async function queueOperations(storeUrl: string): Promise<void> {
 function operation(i: number, paymentTime: string): { path: string; body: unknown; status: number } {
   const customer = (i * 7_919) % POOL;
   if (i % 5 === 4) return { path: '/points/actions/assign-points', body: { amount: 10, customer_id: poolCustomerId(customer) }, status: 204 };
-  const items = Array.from({ length: 2 + (i % 2) }, (_, index) => {
-    const price = 30 + ((i + index * 7) % 170);
-    return {
-      plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((i + index) % 6)}` }],
-      quantity: 1,
-      price,
-      paid_amount: price,
-      bill_item_id: index + 1,
-    };
-  });
-  const total = items.reduce((sum, item) => sum + item.paid_amount, 0);
   return {
     path: '/purchases/actions/send-purchase',
     body: {
       store_id: DEMO_IDS.storeCentral,
       cashdesk_number: 1 + (i % DESKS),
       card_number: poolCardNumber(customer),
-      bill: { bill_id: `push-${i}`, payment_time: paymentTime, currency_id: 'CZK', total_price: String(total), bill_items: items },
+      bill: demoBill(i, `push-${i}`, paymentTime),
     },
     status: 201,
   };
