@@ -9,7 +9,10 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/open.js';
 import type { CommandResult } from '../protocol/protocol.js';
 
-type KeptResult = Omit<CommandResult, 'rows'> & { rows: string | null };
+type KeptResult = Omit<CommandResult, 'rows'> & { rows: string | null; node_id: string };
+
+/** What `resultOf` answers for a command id another node's command has. */
+export const ANOTHER_NODES = 'another node';
 
 export class AppliedCommands {
   private readonly progress: Statement<[string, string], Pick<SyncNodeProgressRow, 'last_seq'>>;
@@ -28,7 +31,7 @@ export class AppliedCommands {
     this.held = db.prepare(
       'SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?',
     );
-    this.previousResult = db.prepare('SELECT command_id, seq, status, reason, rows FROM applied_commands WHERE command_id = ?');
+    this.previousResult = db.prepare('SELECT command_id, node_id, seq, status, reason, rows FROM applied_commands WHERE command_id = ?');
     this.saveResult = db.prepare(
       `INSERT INTO applied_commands (command_id, node_id, generation, seq, status, reason, applied_at, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -51,11 +54,16 @@ export class AppliedCommands {
     return stamped === 0 ? undefined : through!;
   }
 
-  /** A command's result as the hub kept it, to answer again; undefined when it applied no such command. */
-  resultOf(commandId: string): CommandResult | undefined {
+  /**
+   * The node's command's result as the hub kept it, to answer again; undefined when it applied
+   * no such command; ANOTHER_NODES when the id is another node's command's, whose result is not
+   * the asking node's to read.
+   */
+  resultOf(commandId: string, nodeId: string): CommandResult | typeof ANOTHER_NODES | undefined {
     const kept = this.previousResult.get(commandId);
     if (!kept) return undefined;
-    const { rows, ...result } = kept;
+    const { rows, node_id: owner, ...result } = kept;
+    if (owner !== nodeId) return ANOTHER_NODES;
     return rows === null ? result : { ...result, rows: syncColumns['applied_commands.rows'](rows) };
   }
 

@@ -27,7 +27,7 @@ import {
   type RowChange,
 } from '../protocol/protocol.js';
 import { msOfStamp } from '../../core/hlc.js';
-import { AppliedCommands } from './applied-commands.js';
+import { ANOTHER_NODES, AppliedCommands } from './applied-commands.js';
 import type { ClockSkews } from './clock-skews.js';
 import type { HeldCommands } from './held-commands.js';
 import { SavepointNeeded, type HubOperations, type OperationOutcome } from './hub-operations.js';
@@ -155,12 +155,21 @@ export class HubCommands {
             // A seq already applied comes again: the same command (a retry) is answered from its
             // result; another command means the store's history diverged from what the hub
             // applied (a database restored from a backup) and it must start a new generation.
-            const previous = this.applied.resultOf(command.command_id);
+            const previous = this.applied.resultOf(command.command_id, nodeId);
             if (!previous) throw generationDiverged(command.seq);
-            results.push(previous);
+            results.push(previous === ANOTHER_NODES ? anotherNodes(command) : previous);
             continue;
           }
           if (command.seq !== lastSeq + 1) throw sequenceGap(lastSeq + 1, command.seq);
+          // A command the hub applied already, pushed again at a new seq (its answer was lost and
+          // the store went on in a new generation), is answered from its result; another node's
+          // command's id is refused.
+          const kept = this.applied.resultOf(command.command_id, nodeId);
+          lastSeq = command.seq;
+          if (kept) {
+            results.push(kept === ANOTHER_NODES ? anotherNodes(command) : { ...kept, seq: command.seq });
+            continue;
+          }
           const result =
             protocol === ROW_PROTOCOL
               ? this.applyRows(nodeId, generation, command)
@@ -170,7 +179,6 @@ export class HubCommands {
           const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
           if (effect) effects.push(effect);
           if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
-          lastSeq = command.seq;
           if (command.hlc > newest) newest = command.hlc;
         }
         // The batch is one transaction: the store's progress is kept once, at its last command.
@@ -247,7 +255,8 @@ export class HubCommands {
       this.states.publishingOnce(this.writes, () => {
         const written: RowChange[] = [];
         const results = commands.map((command): ReplayedResult => {
-          const previous = this.applied.resultOf(command.command_id);
+          const previous = this.applied.resultOf(command.command_id, nodeId);
+          if (previous === ANOTHER_NODES) return anotherNodes(command);
           if (previous) return previous;
           const outcome = this.outcomeOf(nodeId, command);
           if (outcome.missing && !final) return { command_id: command.command_id, seq: command.seq, status: 'waiting', reason: outcome.reason };
@@ -327,4 +336,9 @@ export class HubCommands {
     this.applied.keepResult(nodeId, generation, result, new Date(this.clock()).toISOString());
     return result;
   }
+}
+
+/** The answer to a command whose id is another node's command's: refused, and not kept, since the id keys that node's result. */
+function anotherNodes(command: PushedCommand): CommandResult {
+  return { command_id: command.command_id, seq: command.seq, status: 'rejected', reason: 'command_id_of_another_node' };
 }

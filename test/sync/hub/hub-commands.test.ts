@@ -2,7 +2,8 @@
  * The hub applies a push's operations with their writes joining the push's transaction, and
  * when one fails half-way applies the push again with a savepoint for each
  * (src/sync/hub/hub-commands.ts): the answer and what the hub keeps are those of every command
- * in its own savepoint. A real hub, pushes over HTTP.
+ * in its own savepoint. A command id the hub holds already is answered from its result to the
+ * node that pushed it, and refused to another. A real hub, pushes over HTTP.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,14 +47,14 @@ function assign(seq: number, origin: string, customerId: string, amount: number)
   };
 }
 
-async function push(node: { node_name: string; node_secret: string }, commands: unknown[]) {
+async function push(node: { node_name: string; node_secret: string }, commands: unknown[], generation = 'g1') {
   const pushed = await call('POST', `${hub.url}/sync/v1/commands`, {
     headers: {
       ...basic(node.node_name, node.node_secret),
       'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
       'x-loyaltyd-schema': String(schemaVersion()),
     },
-    body: { generation: 'g1', commands },
+    body: { generation, commands },
   });
   expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
   return (pushed.body as { results: { seq: number; status: string; reason: string | null }[] }).results;
@@ -130,5 +131,30 @@ describe("a push whose operation fails after it wrote (held past the node's limi
     expect(await push(node, commands)).toEqual(first);
     expect(points(EVA)).toBe(evaAfter);
     expect(first.map((result) => result.status)).toEqual(['applied', 'held', 'applied']);
+  });
+});
+
+describe('a command id the hub holds already', () => {
+  it("pushed again by its node at a new seq is answered from its result and applied once; another node's push of it is refused, and answered nothing of the first", async () => {
+    const owner = hub.app.services.nodes.add('store-id-owner', [DEMO_IDS.storeAirport]);
+    const command = assign(1, 'b0a7f003', EVA, 6);
+    const [first] = await push(owner, [command]);
+    expect(first).toMatchObject({ command_id: command.command_id, status: 'applied' });
+    const evaAfter = points(EVA);
+    // Its answer lost, the store went on in a new generation, where the command is the first.
+    expect((await push(owner, [command], 'g2'))[0]).toMatchObject({ command_id: command.command_id, seq: 1, status: 'applied' });
+    expect(points(EVA)).toBe(evaAfter);
+
+    const borrower = hub.app.services.nodes.add('store-id-borrower', [DEMO_IDS.storeAirport]);
+    const petrBefore = points(PETR);
+    const borrowed = { ...assign(1, 'b0a7f004', PETR, 1), command_id: command.command_id };
+    const refused = await push(borrower, [borrowed]);
+    expect(refused).toEqual([{ command_id: command.command_id, seq: 1, status: 'rejected', reason: 'command_id_of_another_node' }]);
+    // Sent again, as a store whose answer was lost sends it: refused again, not answered the first's result.
+    expect(await push(borrower, [borrowed])).toEqual(refused);
+    expect(points(PETR)).toBe(petrBefore);
+    expect(
+      count(hub, 'SELECT count(*) AS n FROM applied_commands WHERE command_id = ? AND node_id = ?', command.command_id, nodeId(owner.node_name)),
+    ).toBe(1);
   });
 });
