@@ -1,9 +1,10 @@
 /**
  * A snapshot thread's side (src/sync/hub/snapshot-threads.ts): it reads the snapshots it is
  * given, one at a time, writing each page's bytes into the memory it shares with the event
- * loop and waiting for the event loop to have written them to the socket before the next. On Linux the thread runs at a lower priority than the
- * event loop (a nice value is a thread's own there): a bootstrap's bulk yields the cores to the
- * answers other nodes and the back office wait for.
+ * loop and waiting for the event loop to have written them to the socket before the next. On
+ * Linux the thread runs at a lower priority than the event loop (a nice value is a thread's own
+ * there): a bootstrap's bulk yields the cores to the answers other nodes and the back office
+ * wait for.
  */
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';

@@ -76,15 +76,16 @@ export class SnapshotThreads {
     return new Promise((resolve) => this.queued.push(resolve));
   }
 
+  /** Hands the thread to the next snapshot waiting, or a new one in its place if it stopped; else keeps it idle. */
   private give(worker: Worker): void {
-    if (this.ended.has(worker)) {
-      const next = this.queued.shift();
-      if (next) void this.take().then(next);
-      return;
-    }
     const next = this.queued.shift();
-    if (next) return next(worker);
-    this.idle.set(worker, setTimeout(() => void worker.terminate(), IDLE_MS).unref());
+    if (this.ended.has(worker)) {
+      if (next) void this.take().then(next);
+    } else if (next) {
+      next(worker);
+    } else {
+      this.idle.set(worker, setTimeout(() => void worker.terminate(), IDLE_MS).unref());
+    }
   }
 }
 

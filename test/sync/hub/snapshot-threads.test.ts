@@ -9,7 +9,6 @@
  */
 import Database from 'better-sqlite3';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile } from '../../../src/root/node.js';
 import { SnapshotHeader } from '../../../src/sync/protocol/protocol.js';
@@ -18,6 +17,7 @@ import { addNode, demoHubFolder, startHub, type ServerProcess, type StoreCredent
 import { addCustomerPool } from '../../support/customer-pool.js';
 import { heldSnapshot, syncHeaders, type HeldRequest } from '../../support/sync-flood.js';
 import { tempDir } from '../../support/server.js';
+import { waitFor } from '../../support/wait.js';
 
 /** Customers whose names fill a snapshot page (2,000 rows) past the shared megabyte. */
 const CUSTOMERS = 5_000;
@@ -50,25 +50,26 @@ afterAll(async () => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-async function snapshotText(reader: StoreCredentials): Promise<string> {
-  for (;;) {
+/** A whole snapshot read by `reader`, once the hub admits it. */
+function snapshotText(reader: StoreCredentials): Promise<string> {
+  // The one snapshot slot may still be held by a reader that went away: it is given back when its thread has stopped reading.
+  return waitFor(`a snapshot for ${reader.node_name}`, async () => {
     const response = await fetch(`${hub.url}/sync/v1/snapshot?format=columns`, { headers: syncHeaders(reader) });
     if (response.status === 200) return response.text();
-    // The one snapshot slot is still held by a reader that went away: it is given back when its thread has stopped reading.
     expect([429, 503]).toContain(response.status);
-    await delay(Number(response.headers.get('retry-after')) * 1000);
-  }
+    await response.arrayBuffer();
+    return undefined;
+  });
 }
 
 /** A snapshot admitted and left unread, from the first reader the hub admits. */
-async function admittedHeldSnapshot(): Promise<HeldRequest> {
-  for (let attempt = 0; ; attempt += 1) {
-    const request = heldSnapshot(hub.url, readers[attempt % readers.length]!);
+function admittedHeldSnapshot(): Promise<HeldRequest> {
+  let attempt = 0;
+  return waitFor('a snapshot admitted', async () => {
+    const request = heldSnapshot(hub.url, readers[(attempt += 1) % readers.length]!);
     held.push(request);
-    const answer = await request.answered;
-    if (answer.status === 200) return request;
-    await delay(Number(answer.retryAfter) * 1000);
-  }
+    return (await request.answered).status === 200 && request;
+  });
 }
 
 describe("a hub's snapshot threads", () => {
