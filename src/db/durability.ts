@@ -1,45 +1,47 @@
 /**
  * When a write is on disk (DESIGN §7: every answered write survives a power cut). A node opens
  * its database with `synchronous=FULL`, so a commit returns once its log frames are fsynced —
- * on the thread that commits, the event loop that answers every cash desk. A serving node
- * starts the WAL flushers instead: its connection commits with `synchronous=NORMAL` (the frames
- * are written to the log, not synced), and threads of its own sync the log. A call that
- * wrote is answered once a flush that began after its commit is done (`durable()`); the calls
- * that wrote while the flushes ran share the next one, as PostgreSQL's commits share a WAL flush.
- * Nothing waits for the disk on the event loop, and a second of a hundred bills is a few dozen
+ * on the thread that commits. A serving node starts the WAL flushers instead: its connection
+ * commits with `synchronous=NORMAL` (the frames are written to the log, not synced), and the log
+ * is synced (`fdatasync`, as SQLite syncs it) on libuv's thread pool. A call that wrote is
+ * answered once a flush that began after its commit is done (`durable()`); the calls that wrote
+ * while the flushes ran share the next one, as PostgreSQL's commits share a WAL flush. Nothing
+ * waits for the disk on the thread that commits, and a second of a hundred bills is a few dozen
  * fsyncs, not a hundred.
  *
- * A read on the event loop may see a commit a few milliseconds before it is on disk; a power
- * cut in that moment loses the commit, whose caller was never answered and sends it again
+ * A read may see a commit a few milliseconds before it is on disk; a power cut in that moment
+ * loses the commit, whose caller was never answered and sends it again
  * (src/decisions/0079-wal-flusher.md).
  */
+import { close, closeSync, existsSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
-import type { Worker } from 'node:worker_threads';
-import { moduleWorker } from '../core/module-worker.js';
 import type { Db } from './open.js';
-import type { FlushAnswer, FlushWorkerData } from './wal-flush-worker.js';
 
 interface Waiter {
   resolve: () => void;
   reject: (error: Error) => void;
 }
 
-/** A flusher thread and the waiters its flush in progress answers. */
+/**
+ * A flusher: the log's file as it holds it open, the waiters its flush in progress answers, and
+ * that flush. The log is opened again when its file is not the one held open (SQLite deletes
+ * the log when its last connection closes).
+ */
 interface Flusher {
-  worker: Worker;
+  fd: number | undefined;
   carrying: Waiter[] | undefined;
+  running: Promise<void>;
 }
 
 /**
- * Flusher threads: a commit that lands while one flushes starts the other at once instead of
+ * Flushes at once: a commit that lands while one flushes starts the other at once instead of
  * waiting for the one running to end; a third waits for the first of them to end.
  */
 const FLUSHERS = 2;
-/** A worker asked to stop that has not exited after this long is ended. */
-const STOP_GRACE_MS = 5000;
 
 export class Durability {
   private readonly totalChanges: () => number;
+  private readonly wal: string;
   private flushers: Flusher[] = [];
   /** Waiting for a flusher: they committed after every flush running began. */
   private queued: Waiter[] = [];
@@ -49,6 +51,7 @@ export class Durability {
   constructor(private readonly db: Db) {
     const statement = db.prepare<[], number>('SELECT total_changes()').pluck();
     this.totalChanges = () => statement.get()!;
+    this.wal = `${db.name}-wal`;
   }
 
   /** Rows this connection has changed since it opened: a call during which it moved wrote. */
@@ -73,30 +76,22 @@ export class Durability {
   /** Starts the flushers: commits stop waiting for the disk. Returns their stop, done once every waiter is answered. */
   startFlusher(log: Logger): () => Promise<void> {
     this.log = log;
-    const flushers = Array.from({ length: FLUSHERS }, (): Flusher => {
-      const flusher: Flusher = {
-        worker: moduleWorker(import.meta.url, 'wal-flush-worker', { wal: `${this.db.name}-wal` } satisfies FlushWorkerData),
-        carrying: undefined,
-      };
-      flusher.worker.unref();
-      flusher.worker.on('message', (answer: FlushAnswer) => this.flushed(flusher, answer));
-      flusher.worker.once('error', (error) => this.fail(error));
-      return flusher;
-    });
-    const exited = Promise.all(flushers.map(({ worker }) => new Promise<void>((resolve) => worker.once('exit', () => resolve()))));
+    const flushers = Array.from({ length: FLUSHERS }, (): Flusher => ({ fd: undefined, carrying: undefined, running: Promise.resolve() }));
     this.flushers = flushers;
     this.db.pragma('synchronous = NORMAL');
-    return async () => {
-      if (this.flushers !== flushers) return void (await exited);
-      // Commits sync themselves again before the last flush, which covers every one made before.
-      this.db.pragma('synchronous = FULL');
-      await this.durable();
-      this.flushers = [];
-      for (const { worker } of flushers) {
-        worker.postMessage('stop');
-        setTimeout(() => void worker.terminate(), STOP_GRACE_MS).unref();
-      }
-      await exited;
+    let stopped: Promise<void> | undefined;
+    return () => {
+      stopped ??= (async () => {
+        if (this.flushers === flushers) {
+          // Commits sync themselves again before the last flush, which covers every one made before.
+          this.db.pragma('synchronous = FULL');
+          await this.durable();
+          this.flushers = [];
+        }
+        await Promise.all(flushers.map((flusher) => flusher.running));
+        for (const flusher of flushers) if (flusher.fd !== undefined) closeSync(flusher.fd);
+      })();
+      return stopped;
     };
   }
 
@@ -107,11 +102,26 @@ export class Durability {
     if (!idle) return;
     idle.carrying = this.queued;
     this.queued = [];
-    idle.worker.postMessage('flush');
+    idle.running = this.flush(idle).then(
+      () => this.flushed(idle),
+      (error: Error) => this.fail(error),
+    );
   }
 
-  private flushed(flusher: Flusher, answer: FlushAnswer): void {
-    if ('failed' in answer) return this.fail(new Error(`the write-ahead log could not be synced: ${answer.failed}`));
+  private async flush(flusher: Flusher): Promise<void> {
+    const current = existsSync(this.wal) ? statSync(this.wal).ino : undefined;
+    if (flusher.fd !== undefined && fstatSync(flusher.fd).ino !== current) {
+      const stale = flusher.fd;
+      flusher.fd = undefined;
+      await new Promise<void>((resolve) => close(stale, () => resolve()));
+    }
+    // No log file: its last connection closed it, checkpointed into the database file and synced.
+    if (current === undefined) return;
+    const fd = (flusher.fd ??= openSync(this.wal, 'r'));
+    await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+  }
+
+  private flushed(flusher: Flusher): void {
     const done = flusher.carrying ?? [];
     flusher.carrying = undefined;
     this.flushCount += 1;
@@ -124,13 +134,14 @@ export class Durability {
    * callers get a server error and send again), and commits sync themselves from now on.
    */
   private fail(error: Error): void {
-    this.log?.error({ err: error }, 'the WAL flusher failed; commits sync themselves again');
+    this.log?.error({ err: error }, 'the write-ahead log could not be synced; commits sync themselves again');
     const flushers = this.flushers;
     this.flushers = [];
     if (this.db.open) this.db.pragma('synchronous = FULL');
     const waiting = [...flushers.flatMap((flusher) => flusher.carrying ?? []), ...this.queued];
+    for (const flusher of flushers) flusher.carrying = undefined;
     this.queued = [];
-    for (const waiter of waiting) waiter.reject(error);
-    for (const { worker } of flushers) void worker.terminate();
+    const failed = new Error(`the write-ahead log could not be synced: ${error.message}`);
+    for (const waiter of waiting) waiter.reject(failed);
   }
 }

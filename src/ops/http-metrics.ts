@@ -21,7 +21,7 @@ export function createHttpMetrics(flushes: () => number): HttpMetrics {
   let flushesSeen = 0;
   new Counter({
     name: 'loyaltyd_wal_flushes_total',
-    help: 'Flushes of the write-ahead log by the flusher thread; the writes answered per flush are the requests over this',
+    help: 'Flushes of the write-ahead log; the writes answered per flush are the requests over this',
     registers: [registry],
     collect() {
       const now = flushes();
