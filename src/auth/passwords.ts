@@ -7,10 +7,28 @@ const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 const SCHEME = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p].join('$');
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+/**
+ * Scrypts that run at once on a thread; the rest wait their turn. Each holds one of libuv's
+ * four pool threads for tens of milliseconds, and the pool also syncs the database's log
+ * (src/db/durability.ts): a burst of logins must leave it threads for the tills' commits.
+ */
+const AT_ONCE = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  // A scrypt that ends hands its turn to the first waiting, which `running` counts already.
+  if (running < AT_ONCE) running += 1;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await new Promise((resolve, reject) => {
+      scrypt(password, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+    });
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {

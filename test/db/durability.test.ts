@@ -1,13 +1,15 @@
 /**
  * When a write is on disk (src/db/durability.ts): with the WAL flushers running, commits do
  * not sync themselves; a waiter is answered after a flush that began after it asked, and the
- * waiters that asked while both flushers ran share the next flush. A serving node answers a write
+ * waiters that asked while both flushers ran share the next flush; a burst of password checks
+ * leaves the flushes threads of the pool they run on. A serving node answers a write
  * after a flush and a read at once.
  */
 import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
+import { hashPassword } from '../../src/auth/passwords.js';
 import { Durability } from '../../src/db/durability.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
 import { call, demoPosLogin, startTestServer, tempDir } from '../support/server.js';
@@ -57,6 +59,18 @@ describe('the WAL flushers', () => {
     expect(synchronous(db)).toBe(FULL);
     await durability.durable();
     expect(durability.flushes).toBe(4);
+  });
+
+  it('flushes while a burst of password checks runs: scrypt leaves the flushes threads of the pool', async () => {
+    const db = scratchDatabase();
+    const durability = new Durability(db);
+    cleanups.push(durability.startFlusher(silent));
+    const order: string[] = [];
+    const hashes = Array.from({ length: 6 }, () => hashPassword('correct horse battery staple').then(() => order.push('hash')));
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('beside the logins');
+    await durability.durable().then(() => order.push('flush'));
+    await Promise.all(hashes);
+    expect(order[0]).toBe('flush');
   });
 
   it('without it every commit syncs itself and nothing waits', async () => {
