@@ -18,7 +18,8 @@
  *  C. A new store bootstrapping 1,000,000 customers with cards and balances from a hub
  *     process: each customer has a point record at the hub, so the hub holds a customer
  *     state for each, settled as a chain at rest holds it (target ≤ 20 s, scopes issue; the
- *     store receives the states, not the records). Baseline: the same tables copied file to file with ATTACH + INSERT … SELECT —
+ *     store receives the states, not the records). The store (this process) runs the round
+ *     with its checkpoint worker and log flushes started, as its daemon's writer thread does. Baseline: the same tables copied file to file with ATTACH + INSERT … SELECT —
  *     what the snapshot stream costs beyond a local copy (target ≤ 2.5×); with the CPU time of each side and of the copy.
  *  D. Flood: a back-office read of a customer at a hub process, idle and while 20 pushers of
  *     8 MB and 10 snapshot readers ask of the hub all its limits let them (sync-flood-part.ts);
@@ -38,6 +39,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
 import type { createApp } from '../../src/root/app.js';
 import { systemClock } from '../../src/core/clock.js';
+import { startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
 import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
 import { loadConfig } from '../../src/core/config.js';
@@ -442,6 +444,9 @@ async function bootstrapBench(): Promise<void> {
     const config = storeConfig(benchDir('bootstrap-store'), hub.url, credentials);
     const node = openNode(config, systemClock);
     const sync = createStoreSync(node, config, systemClock)!;
+    const silent = pino({ level: 'silent' });
+    const stopCheckpointer = startCheckpointer(node.db, silent);
+    const stopFlusher = node.durability.startFlusher(silent);
     const hubCpuBefore = cpuSecondsOf(hub.pid);
     const storeCpuBefore = process.cpuUsage();
     const started = performance.now();
@@ -457,6 +462,7 @@ async function bootstrapBench(): Promise<void> {
     ).n;
     const records = (node.db.prepare('SELECT count(*) AS n FROM point_records').get() as { n: number }).n;
     await sync.client.close();
+    await Promise.all([stopFlusher(), stopCheckpointer()]);
     node.close();
 
     const baselineCpuBefore = process.cpuUsage();
