@@ -51,6 +51,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { createApp } from '../../src/root/app.js';
 import { PushRequest } from '../../src/sync/protocol/protocol.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
+import type { RoundOutcome } from '../../src/sync/store/agent.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from '../support/cluster.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, rate, seconds, verdict } from './report.js';
@@ -79,12 +80,6 @@ interface Stats {
   tables: Record<string, { bytes: number; payload: number }>;
   outbox: number;
   balances: string;
-}
-
-interface RoundOutcome {
-  ok: boolean;
-  pushed: number;
-  error?: string;
 }
 
 /** A fleet-store.ts process, asked over IPC. */
@@ -196,7 +191,7 @@ async function weekAndGrowth(): Promise<void> {
   const stores: FleetStore[] = [];
   try {
     for (let s = 0; s < STORES; s += 1) stores.push(await FleetStore.start(`fleet-${s}`, hubUrl, hubDir, start, 35));
-    await fleetRound(stores);
+    await bootstrapAll(stores);
     line(
       `fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`,
       `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3 (${OUTAGE_BILLS} bills a store a day)`,
@@ -497,6 +492,23 @@ async function settled(hubDir: string, round: () => Promise<unknown>): Promise<v
     }
   } finally {
     db.close();
+  }
+}
+
+/**
+ * The stores' first rounds: the hub reads `sync_limits.snapshots_in_all` snapshots at once and
+ * turns the other stores away, after which each tries again after the hub's Retry-After (a
+ * second when it sent none), as its agent would.
+ */
+async function bootstrapAll(stores: FleetStore[]): Promise<void> {
+  let waiting = stores;
+  for (let attempt = 1; waiting.length > 0; attempt += 1) {
+    const outcomes = await fleetRound(waiting);
+    const refused = outcomes.flatMap((outcome, index) => (outcome.ok ? [] : [{ store: waiting[index]!, outcome }]));
+    if (refused.length > 0 && attempt === 20) throw new Error(`a store did not bootstrap: ${JSON.stringify(refused[0]!.outcome)}`);
+    if (refused.length > 0)
+      await new Promise((resolve) => setTimeout(resolve, Math.max(...refused.map(({ outcome }) => outcome.retryAfterMs ?? 1000))));
+    waiting = refused.map(({ store }) => store);
   }
 }
 

@@ -598,6 +598,7 @@ export async function demoBearer(url: string): Promise<string> {
       password: demoCredentials.pos_password,
     }),
   });
+  if (response.status !== 200) throw new Error(`POS login at ${url} answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { data: { bearer_token: string } }).data.bearer_token;
 }
 
