@@ -5,6 +5,7 @@
  * index. The node's `prepare` is passed through and recorded; the plans are read on its database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDS } from '../../src/demo/demo.js';
 import { call, demoPosLogin, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -57,5 +58,19 @@ describe('list plans', () => {
     }
     expect(read).toBeGreaterThan(40);
     expect(unbounded).toEqual([]);
+  });
+
+  it("a store's purchases of a span of time, and their total_items, read by the store and the time", async () => {
+    const auth = await demoPosLogin(server);
+    prepared = [];
+    const span = 'payment_time_from=2026-11-01%2000%3A00%3A00&payment_time_to=2026-11-02%2000%3A00%3A00';
+    const response = await call('GET', `${server.api('enterprise')}/purchases?store_id=${DEMO_IDS.storeCentral}&${span}`, { headers: auth });
+    expect(response.status).toBe(200);
+    const reads = prepared.filter((text) => text.includes('FROM purchases p') && text.includes('payment_time >='));
+    expect(reads.length).toBe(2);
+    for (const sql of reads)
+      expect(planOf(sql).join('; ')).toMatch(
+        /USING (COVERING )?INDEX purchases_by_store_time \(store_id=\? AND payment_time>\? AND payment_time<\?\)/,
+      );
   });
 });

@@ -29,6 +29,7 @@ import * as storeSessions from './0022-store-sessions.js';
 import * as sortIndexes from './0023-sort-indexes.js';
 import * as acknowledgedCommands from './0024-acknowledged-commands.js';
 import * as stateTotals from './0025-state-totals.js';
+import * as purchasesByStoreTime from './0026-purchases-by-store-time.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -72,4 +73,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 23, name: 'sort-indexes', sql: sortIndexes.sql, local: true },
   { version: 24, name: 'acknowledged-commands', sql: acknowledgedCommands.sql, local: true },
   { version: 25, name: 'state-totals', sql: stateTotals.sql },
+  { version: 26, name: 'purchases-by-store-time', sql: purchasesByStoreTime.sql, local: true },
 ];
