@@ -63,7 +63,8 @@ export async function run(): Promise<void> {
     line('generated chain', `${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 
-  const store = await spawnServer([BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn' });
+  // With the malloc arenas the store's systemd unit gives it (src/decisions/0088-malloc-arenas.md).
+  const store = await spawnServer([BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' });
   const bearer = await demoBearer(store.url);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
   const base = `${store.url}/rest-api/enterprise-interface/v1.0/purchases/actions`;
