@@ -13,7 +13,7 @@
  * loses the commit, whose caller was never answered and sends it again
  * (src/decisions/0079-wal-flusher.md).
  */
-import { close, closeSync, existsSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Db } from './open.js';
 
@@ -111,9 +111,8 @@ export class Durability {
   private async flush(flusher: Flusher): Promise<void> {
     const current = existsSync(this.wal) ? statSync(this.wal).ino : undefined;
     if (flusher.fd !== undefined && fstatSync(flusher.fd).ino !== current) {
-      const stale = flusher.fd;
+      closeSync(flusher.fd);
       flusher.fd = undefined;
-      await new Promise<void>((resolve) => close(stale, () => resolve()));
     }
     // No log file: its last connection closed it, checkpointed into the database file and synced.
     if (current === undefined) return;

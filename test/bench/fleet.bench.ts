@@ -53,6 +53,7 @@ import { PushRequest } from '../../src/sync/protocol/protocol.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import type { RoundOutcome } from '../../src/sync/store/agent.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from '../support/cluster.js';
+import { demoBill } from './demo-bills.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, rate, seconds, verdict } from './report.js';
 import { hex } from '../support/ids.js';
@@ -518,31 +519,12 @@ function fleetRound(stores: FleetStore[]): Promise<RoundOutcome[]> {
 
 /** Bills of two or three demo products for random customers of the pool. */
 function bills(prefix: string, from: number, count: number): unknown[] {
-  return Array.from({ length: count }, (_, n) => {
-    const items = Array.from({ length: 2 + ((from + n) % 2) }, (__, index) => {
-      const price = 30 + ((from + n + index * 7) % 170);
-      return {
-        plu_ids: [{ list_code: 'GLOBAL', code: `859000${769 + ((from + n + index) % 6)}` }],
-        quantity: 1,
-        price,
-        paid_amount: price,
-        bill_item_id: index + 1,
-      };
-    });
-    const total = items.reduce((sum, item) => sum + item.paid_amount, 0);
-    return {
-      store_id: DEMO_IDS.storeCentral,
-      cashdesk_number: 1,
-      card_number: cardNumber(Math.floor(Math.random() * CUSTOMERS)),
-      bill: {
-        bill_id: `${prefix}-${from + n}`,
-        payment_time: '2026-11-20T14:00:00+01:00',
-        currency_id: 'CZK',
-        total_price: String(total),
-        bill_items: items,
-      },
-    };
-  });
+  return Array.from({ length: count }, (_, n) => ({
+    store_id: DEMO_IDS.storeCentral,
+    cashdesk_number: 1,
+    card_number: cardNumber(Math.floor(Math.random() * CUSTOMERS)),
+    bill: demoBill(from + n, `${prefix}-${from + n}`, '2026-11-20T14:00:00+01:00'),
+  }));
 }
 
 /** The pool's customers and cards, written into the hub's file before it starts. */
