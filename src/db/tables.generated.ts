@@ -584,6 +584,8 @@ export interface Tables {
     entity: string;
     change: string;
     deferred_at: string;
+    entity_id?: string | null;
+    hlc?: string | null;
   };
   sync_feed_marks: {
     marked_at: string;
@@ -1329,6 +1331,8 @@ export interface SyncDeferredRow {
   entity: string;
   change: string;
   deferred_at: string;
+  entity_id: string | null;
+  hlc: string | null;
 }
 
 export interface SyncFeedMarksRow {

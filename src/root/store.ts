@@ -70,7 +70,7 @@ export function createStoreSync(node: Node, config: Config, clock: Clock): SyncP
   const client = hubClientOf(config, () => encodeReport(report()));
   if (!client) return undefined;
   const state = new SyncState(node.db);
-  const deferred = new DeferredChanges(node.db, clock);
+  const deferred = new DeferredChanges(node.db, state, clock);
   const settlement = new CommandSettlement(node.db, new Statements(node.db), node.newId);
   return {
     db: node.db,

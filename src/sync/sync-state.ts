@@ -34,6 +34,7 @@ export const SYNC_KEYS = [
   'replay_waiting',
   'replay_waiting_until',
   'clock_skew_ms',
+  'deferred_schema',
 ] as const;
 export type SyncKey = (typeof SYNC_KEYS)[number];
 

@@ -189,8 +189,8 @@ class TableLoad {
 function fitted(run: { entity: string; rows: Row[] }, schema: LocalSchema, deferred: DeferredChanges): Row[] {
   return run.rows.flatMap((row) => {
     const change: RowChange = { entity: run.entity, entity_id: String(row.id), op: 'insert', row: row as RowChange['row'], hlc: String(row.hlc) };
-    deferred.keep(change);
     const { applicable } = schema.fit(change);
+    deferred.keep(change, applicable !== undefined);
     return applicable?.row ? [applicable.row] : [];
   });
 }

@@ -20,14 +20,18 @@ export interface Fit<C extends RowChange> {
 const readSchemas = new WeakMap<Db, { version: number; schema: LocalSchema }>();
 
 export class LocalSchema {
-  private constructor(private readonly columns: Map<string, Set<string>>) {}
+  private constructor(
+    private readonly columns: Map<string, Set<string>>,
+    /** SQLite's schema_version when this was read. */
+    readonly version: number,
+  ) {}
 
   static read(db: Db): LocalSchema {
     const version = db.pragma('schema_version', { simple: true }) as number;
     const known = readSchemas.get(db);
     if (known?.version === version) return known.schema;
     const column = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck();
-    const schema = new LocalSchema(new Map(replicatedTables(db).map((table) => [table, new Set(column.all(table))])));
+    const schema = new LocalSchema(new Map(replicatedTables(db).map((table) => [table, new Set(column.all(table))])), version);
     readSchemas.set(db, { version, schema });
     return schema;
   }

@@ -158,7 +158,7 @@ export class Puller {
 
   private apply(change: FeedChange, schema: LocalSchema): boolean {
     const { applicable, complete } = schema.fit(change);
-    if (!complete) this.deferred.keep(change);
+    if (!complete) this.deferred.keep(change, applicable !== undefined);
     return applicable !== undefined && this.applyOne(applicable, 'keeps');
   }
 
