@@ -13,7 +13,7 @@
  * loses the commit, whose caller was never answered and sends it again
  * (src/decisions/0079-wal-flusher.md).
  */
-import { closeSync, existsSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
+import { closeSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Db } from './open.js';
 
@@ -109,7 +109,7 @@ export class Durability {
   }
 
   private async flush(flusher: Flusher): Promise<void> {
-    const current = existsSync(this.wal) ? statSync(this.wal).ino : undefined;
+    const current = statSync(this.wal, { throwIfNoEntry: false })?.ino;
     if (flusher.fd !== undefined && fstatSync(flusher.fd).ino !== current) {
       closeSync(flusher.fd);
       flusher.fd = undefined;

@@ -19,8 +19,10 @@
  *     process: each customer has a point record at the hub, so the hub holds a customer
  *     state for each, settled as a chain at rest holds it (target ≤ 20 s, scopes issue; the
  *     store receives the states, not the records). The store (this process) runs the round
- *     with its checkpoint worker and log flushes started, as its daemon's writer thread does. Baseline: the same tables copied file to file with ATTACH + INSERT … SELECT —
- *     what the snapshot stream costs beyond a local copy (target ≤ 2.5×); with the CPU time of each side and of the copy.
+ *     with its checkpoint worker and log flushes started, as its daemon's writer thread does.
+ *     Baseline: the same tables copied file to file with ATTACH + INSERT … SELECT — what the
+ *     snapshot stream costs beyond a local copy (target ≤ 2.5×); with the CPU time of each side
+ *     and of the copy.
  *  D. Flood: a back-office read of a customer at a hub process, idle and while 20 pushers of
  *     8 MB and 10 snapshot readers ask of the hub all its limits let them (sync-flood-part.ts);
  *     target: the read's p99 during the flood at most 3× idle, and an honest store's rounds complete.
