@@ -195,6 +195,14 @@ describe('loyaltyd backup and restore of a hub', () => {
 
   it('restore brings the hub back to the backup, and the store bootstraps again from it and pushes what it queued meanwhile', async () => {
     const lostAtHub = await sendPurchase(cluster.hub, hubAuth, 'after-backup-at-hub');
+    // A customer renamed at the hub after the backup: the store takes the name, and loses it with the hub.
+    const lastNameAt = (node: Cluster['hub']) =>
+      node.read((db) => db.prepare<[string], string>('SELECT last_name FROM customers WHERE id = ?').pluck().get(DEMO_IDS.customerPetr));
+    const backedUpName = lastNameAt(cluster.hub);
+    const rename = { customer: { personal_information: { last_name: 'Renamed-After-Backup' } } };
+    expect(
+      (await call('PUT', `${cluster.hub.api('enterprise')}/customers/${DEMO_IDS.customerPetr}`, { headers: hubAuth, body: rename })).status,
+    ).toBe(204);
     // The operator adds a store node after the backup, and adds and retires another.
     const late = (await cluster.hub.cli(['nodes', 'add', '--name', 'late-01', '--store', DEMO_IDS.storeAirport])) as {
       node_name: string;
@@ -204,6 +212,7 @@ describe('loyaltyd backup and restore of a hub', () => {
     await cluster.hub.cli(['nodes', 'retire', '--name', 'gone-01']);
     await cluster.waitConverged();
     expect(store.syncState('feed_id')).toBe('first');
+    expect(lastNameAt(store)).toBe('Renamed-After-Backup');
     await cluster.hub.stop();
     const queued = await sendPurchase(store, storeAuth, 'while-hub-down');
 
@@ -233,6 +242,7 @@ describe('loyaltyd backup and restore of a hub', () => {
     // The store found the feed's new identity and bootstrapped again, which takes it up.
     expect(store.syncState('feed_id')).toBe(restored.feed_id);
     expect(checksums).toEqual(cluster.hub.peekChecksum());
+    expect([lastNameAt(cluster.hub), lastNameAt(store)]).toEqual([backedUpName, backedUpName]);
     const hubAt = (id: string) => call('GET', `${cluster.hub.api('enterprise')}/purchases/${id}`, { headers: hubAuth });
     expect((await hubAt(queued.id)).status).toBe(200);
     expect((await hubAt(after.id)).status).toBe(200);

@@ -11,10 +11,10 @@
  * completes.
  */
 import type { Statement } from 'better-sqlite3';
-import { hlcOriginSql } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import type { Row } from '../../db/write-path.js';
 import { heldByHubThrough } from './replay.js';
+import { ownRowSql } from '../replicated-apply.js';
 import { reachesStores } from '../protocol/scopes.js';
 import type { SyncState } from '../sync-state.js';
 
@@ -62,7 +62,7 @@ export class BootstrapSweep {
       deleted += this.db
         .prepare(
           `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM sync_snapshot_seen s WHERE s.entity = '${table}' AND s.id = ${table}.id)
-           AND NOT (${hlcOriginSql('hlc')} = ? AND hlc > ?)`,
+           AND NOT ${ownRowSql('hlc')}`,
         )
         .run(this.nodeId, acked).changes;
     }

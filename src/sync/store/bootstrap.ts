@@ -16,7 +16,8 @@ import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
 import { BootstrapSweep } from './bootstrap-sweep.js';
 import { LocalSchema } from './local-schema.js';
 import { replicatedTables } from '../replicated-tables.js';
-import type { ReplicatedApply } from '../replicated-apply.js';
+import type { OwnRows, ReplicatedApply } from '../replicated-apply.js';
+import { heldByHubThrough } from './replay.js';
 import { SnapshotEnd, SnapshotHeader, SnapshotTable, SnapshotValues, type RowChange } from '../protocol/protocol.js';
 
 export interface BootstrapProgress {
@@ -113,7 +114,13 @@ async function loadSnapshot(
         break;
       }
       flush();
-      table = new TableLoad(SnapshotTable.parse(record), { replicated, deferred, sweep, schema });
+      table = new TableLoad(SnapshotTable.parse(record), {
+        replicated,
+        deferred,
+        sweep,
+        schema,
+        own: { nodeId, heldThrough: heldByHubThrough(state) },
+      });
     }
     if (complete) break;
   }
@@ -154,7 +161,7 @@ class TableLoad {
 
   constructor(
     private readonly opening: SnapshotTable,
-    private readonly parts: { replicated: ReplicatedApply; deferred: DeferredChanges; sweep: BootstrapSweep; schema: LocalSchema },
+    private readonly parts: { replicated: ReplicatedApply; deferred: DeferredChanges; sweep: BootstrapSweep; schema: LocalSchema; own: OwnRows },
   ) {
     this.entity = opening.table;
     this.idIndex = opening.columns.indexOf('id');
@@ -164,10 +171,10 @@ class TableLoad {
 
   /** Loads a batch of row lines; returns the last row's id. Runs inside the batch's transaction. */
   load(lines: string[]): string {
-    const { replicated, sweep, schema, deferred } = this.parts;
+    const { replicated, sweep, schema, deferred, own } = this.parts;
     if (this.whole) {
       const arrays = `[${lines.join(',')}]`;
-      replicated.loadSnapshotArrays(this.entity, this.opening.columns, arrays);
+      replicated.loadSnapshotArrays(this.entity, this.opening.columns, arrays, own);
       sweep.noteLoadedArrays(this.entity, this.idIndex, arrays);
     } else {
       const rows = lines.map((line) => {
@@ -175,7 +182,7 @@ class TableLoad {
         return Object.fromEntries(this.opening.columns.map((column, index) => [column, values[index] ?? null])) as Row;
       });
       const fit = fitted({ entity: this.entity, rows }, schema, deferred);
-      replicated.loadSnapshotRows(this.entity, fit);
+      replicated.loadSnapshotRows(this.entity, fit, own);
       sweep.noteLoaded(this.entity, fit);
     }
     return String(SnapshotValues.parse(JSON.parse(lines[lines.length - 1]!))[this.idIndex]);
