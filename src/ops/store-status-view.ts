@@ -7,6 +7,7 @@ import type { SyncConflictsRow } from '../db/tables.generated.js';
 import { recentRounds } from '../sync/store/round-log.js';
 import { readSyncStatus, type StoreSyncStatus } from '../sync/status.js';
 import { SyncState } from '../sync/sync-state.js';
+import { newestConflicts } from '../sync/conflict-listing.js';
 import { duration, numberCell, timeAgo, timeCell, type Facts, type StatusView, type Table } from './status-cells.js';
 
 /** Conflicts a store's page lists, newest first. */
@@ -22,9 +23,7 @@ export class StoreStatusView {
     private readonly config: Pick<Config, 'hub' | 'offline'>,
     private readonly clock: Clock,
   ) {
-    this.conflicts = db.prepare<[number], ConflictRow>(
-      'SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?',
-    );
+    this.conflicts = newestConflicts<ConflictRow>(db, 'kind, entity, entity_id, detail, detected_at');
   }
 
   view(): StatusView {

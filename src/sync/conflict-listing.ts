@@ -2,7 +2,8 @@
  * How a store lists what its sync could not take as it was (sync_conflicts, `sync conflicts`):
  * a command the hub rejected, a pulled change it could not apply, a replayed row the hub
  * refused. Each is listed once by its id; the fold conflicts (src/sync/fold-conflicts.ts)
- * refresh theirs instead.
+ * refresh theirs instead. The newest are read by the index of their time: a store's report
+ * names them on every request to the hub, and a node lists conflicts for as long as it runs.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
@@ -12,4 +13,9 @@ export type ConflictListing = Statement<[string, string, string, string, string,
 
 export function conflictListing(db: Db): ConflictListing {
   return db.prepare('INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)');
+}
+
+/** The newest conflicts first, `columns` of each; parameter: how many. */
+export function newestConflicts<T>(db: Db, columns: string): Statement<[number], T> {
+  return db.prepare<[number], T>(`SELECT ${columns} FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?`);
 }

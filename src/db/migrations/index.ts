@@ -31,6 +31,7 @@ import * as acknowledgedCommands from './0024-acknowledged-commands.js';
 import * as stateTotals from './0025-state-totals.js';
 import * as purchasesByStoreTime from './0026-purchases-by-store-time.js';
 import * as deferredChangesByRow from './0027-deferred-changes-by-row.js';
+import * as conflictsByTime from './0028-conflicts-by-time.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -76,4 +77,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 25, name: 'state-totals', sql: stateTotals.sql },
   { version: 26, name: 'purchases-by-store-time', sql: purchasesByStoreTime.sql, local: true },
   { version: 27, name: 'deferred-changes-by-row', sql: deferredChangesByRow.sql, local: true },
+  { version: 28, name: 'conflicts-by-time', sql: conflictsByTime.sql, local: true },
 ];

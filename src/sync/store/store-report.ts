@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { SyncStatusReader } from '../status.js';
+import { newestConflicts } from '../conflict-listing.js';
 
 /** Conflicts a report names, newest first: the hub's page of the store lists them. */
 export const REPORTED_CONFLICTS = 5;
@@ -37,9 +38,7 @@ export type StoreReport = z.infer<typeof StoreReport>;
 /** Reads the store's report, with its statements prepared once: it goes with every request to the hub. */
 export function storeReporter(db: Db, clock: Clock): () => StoreReport {
   const statuses = new SyncStatusReader(db);
-  const recentConflicts = db.prepare<[number], ReportedConflict>(
-    'SELECT kind, entity, entity_id, detected_at FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?',
-  );
+  const recentConflicts = newestConflicts<ReportedConflict>(db, 'kind, entity, entity_id, detected_at');
   return () => {
     const status = statuses.read('store', undefined, clock);
     if (status.mode !== 'store') throw new Error('a store reports its own sync status');

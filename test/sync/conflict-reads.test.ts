@@ -1,0 +1,53 @@
+/**
+ * A node lists conflicts for as long as it runs, and reads the newest on every request a store
+ * makes to its hub (the report) and on its status page. On a real store holding thousands of
+ * listed conflicts: both show the newest, newest first, read by the index of their time rather
+ * than by sorting every listed conflict.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newestConflicts } from '../../src/sync/conflict-listing.js';
+import { storeReporter } from '../../src/sync/store/store-report.js';
+import { call, startTestServer, type TestServer } from '../support/server.js';
+
+const LISTED = 3000;
+let store: TestServer;
+
+beforeAll(async () => {
+  store = await startTestServer();
+  const list = store.app.node.db.prepare(
+    "INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'points_overspent', 'customers', ?, '{}', ?)",
+  );
+  // Listed in an order other than their time: the ids and the times do not sort alike.
+  store.app.node.db.transaction(() => {
+    for (let i = 0; i < LISTED; i += 1) {
+      const minute = (i * 7919) % LISTED;
+      list.run(`conflict-${String(i).padStart(5, '0')}`, `customer-${i}`, new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString());
+    }
+  })();
+});
+
+afterAll(async () => {
+  await store?.close();
+});
+
+/** The detected_at of the `count` newest conflicts, newest first. */
+function newestTimes(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => new Date(Date.UTC(2026, 0, 1, 0, LISTED - 1 - i)).toISOString());
+}
+
+describe('the newest listed conflicts', () => {
+  it("are the report's and the status page's, newest first", async () => {
+    const report = storeReporter(store.app.node.db, store.clock.now)();
+    expect(report.conflicts).toBe(LISTED);
+    expect(report.recent_conflicts.map((conflict) => conflict.detected_at)).toEqual(newestTimes(5));
+
+    const view = (await call('GET', `${store.url}/status/json`)).body;
+    const section = view.sections.find((candidate: { id: string }) => candidate.id === 'conflicts');
+    expect(section.rows.map((row: { cells: { sort: string }[] }) => row.cells[0]!.sort)).toEqual(newestTimes(20));
+  });
+
+  it('are read by the index of their time, not by sorting every conflict listed', () => {
+    const plan = store.app.node.db.prepare(`EXPLAIN QUERY PLAN ${newestConflicts(store.app.node.db, 'kind').source}`).all(1) as { detail: string }[];
+    expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SCAN sync_conflicts USING INDEX sync_conflicts_by_time/)]);
+  });
+});
