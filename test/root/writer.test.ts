@@ -4,7 +4,7 @@
  * thread, which holds the read-write connection. A real server on 127.0.0.1 and a real file;
  * the thread runs on the system clock, as the daemon's does.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -134,6 +134,12 @@ describe('a store with a writer thread', () => {
       n: number;
     };
     expect(kept.n).toBe(2);
+  });
+
+  it.runIf(process.platform === 'linux')('runs the thread five nice levels below the event loop, on Linux', () => {
+    const niceOf = (task: string) => Number(readFileSync(`/proc/${process.pid}/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const eventLoop = niceOf(String(process.pid));
+    expect(readdirSync(`/proc/${process.pid}/task`).map(niceOf)).toContain(Math.min(19, eventLoop + 5));
   });
 
   it("shows the thread's log flushes in /metrics", async () => {

@@ -6,14 +6,13 @@
  * there): a bootstrap's bulk yields the cores to the answers other nodes and the back office
  * wait for.
  */
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { yieldToEventLoop } from '../../core/thread-priority.js';
 import { readSnapshot } from './snapshot-reading.js';
 import type { FromSnapshotThread, ToSnapshotThread } from './snapshot-threads.js';
 
 /** How much nicer than the event loop a snapshot thread is. */
 const NICER_BY = 10;
-const NICEST = 19;
 
 const port = parentPort!;
 const encoder = new TextEncoder();
@@ -31,7 +30,7 @@ function reply(): Promise<ToSnapshotThread> {
   });
 }
 
-if (process.platform === 'linux') setPriority(Math.min(NICEST, getPriority() + NICER_BY));
+yieldToEventLoop(NICER_BY);
 
 port.on('message', (message: ToSnapshotThread) => {
   if (message.kind !== 'read') {
