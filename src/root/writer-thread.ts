@@ -3,9 +3,11 @@
  * background tasks, answering the calls the event loop sends until it is told to stop. It runs
  * a few nice levels below the event loop (on Linux): when the cores are short, the event loop's
  * reads — the next desk's accept-payment — go before a bill's feature code, a sync round or a
- * retention batch, and a bill waits for its flush anyway. On the checkout bench's chain,
- * accept-payment's p99 beside 100 bills a second was 2.8–3.3 ms in five runs against 3.3–3.7 ms
- * in five without, the bills' own p99 13.2–15.4 ms against 14.8–15.7 ms (test/bench/README.md).
+ * retention batch, and a bill waits for its flush anyway. The threads it starts, the checkpoint
+ * worker among them, inherit its priority; Node's thread pool, started by the event loop, does
+ * not. On the checkout bench's chain, accept-payment's p99 beside 100 bills a second was
+ * 2.8–3.3 ms in five runs against 3.3–3.7 ms in five without, the bills' own p99 13.2–15.4 ms
+ * against 14.8–15.7 ms (test/bench/README.md).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { yieldToEventLoop } from '../core/thread-priority.js';
