@@ -1,4 +1,5 @@
 /** What every command shares: config from flags, opening the node, printing results. */
+import { InvalidArgumentError } from 'commander';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../root/app.js';
 import { systemClock } from '../core/clock.js';
@@ -56,4 +57,11 @@ export function printTable(title: string, rows: Record<string, unknown>[]): void
   const widths = columns.map((column, index) => Math.max(column.length, ...cells.map((line) => line[index]!.length)));
   const line = (values: string[]) => `  ${values.map((value, index) => value.padEnd(widths[index]!)).join('  ')}`.trimEnd();
   process.stdout.write(`${title}\n${[line(columns), ...cells.map(line)].join('\n')}\n`);
+}
+
+/** Commander's parser of an option that takes a whole number of 1 or more. */
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('a whole number of 1 or more');
+  return number;
 }

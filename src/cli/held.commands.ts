@@ -4,11 +4,11 @@
  * feature code as it stands. Listed, released (run again past the limits) or voided on the
  * hub's data folder; a store holds none.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { App } from '../root/app.js';
 import { AppError } from '../core/errors.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
-import { configFrom, print, withApp, type CommonOptions } from './context.js';
+import { configFrom, positiveInteger, print, withApp, type CommonOptions } from './context.js';
 
 const DEFAULT_LIMIT = 1000;
 
@@ -114,10 +114,4 @@ function explained(action: string, commandId: string, work: () => void): void {
     );
     throw new Error(`cannot ${action} ${commandId}: ${messages.length > 0 ? messages.join('; ') : error.body.detail}`);
   }
-}
-
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('a whole number of 1 or more');
-  return number;
 }

@@ -7,9 +7,14 @@ import { StorageReader } from '../sync/storage-status.js';
 import { createFeedCompaction } from '../root/hub.js';
 import { createStoreSync } from '../root/store.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
-import { configFrom, print, printTable, withApp, type CommonOptions } from './context.js';
+import { configFrom, positiveInteger, print, printTable, withApp, type CommonOptions } from './context.js';
+import { newestConflictsSql } from '../sync/conflict-listing.js';
+import type { SyncConflictsRow } from '../db/tables.generated.js';
 import { progressBar } from './progress.js';
 import { dbColumns } from '../db/column-codecs.js';
+
+/** Conflicts `sync conflicts` lists unless told otherwise. */
+const LISTED_CONFLICTS = 1000;
 
 function common(command: Command): Command {
   return command
@@ -105,19 +110,27 @@ export function registerSyncCommands(program: Command): void {
     });
   });
 
-  common(sync.command('conflicts').description('List the conflicts folds and sync have found')).action(async (options: CommonOptions) => {
+  common(
+    sync
+      .command('conflicts')
+      .description('List the conflicts folds and sync have found, the newest of them, oldest first')
+      .option('--limit <n>', 'at most this many, the newest', positiveInteger, LISTED_CONFLICTS),
+  ).action(async (options: CommonOptions & { limit: number }) => {
     await withApp(configFrom(options), (app) => {
+      const total = app.node.db.prepare<[], number>('SELECT count(*) FROM sync_conflicts').pluck().get()!;
       const conflicts = app.node.db
-        .prepare<[], { kind: string; entity: string; entity_id: string; detail: string; detected_at: string }>(
-          'SELECT kind, entity, entity_id, detail, detected_at FROM sync_conflicts ORDER BY detected_at, id',
+        .prepare<[number], Omit<SyncConflictsRow, 'id'>>(
+          `SELECT kind, entity, entity_id, detail, detected_at FROM (${newestConflictsSql('id, kind, entity, entity_id, detail, detected_at')})
+           ORDER BY detected_at, id`,
         )
-        .all()
+        .all(options.limit)
         .map((conflict) => ({ ...conflict, detail: dbColumns['sync_conflicts.detail'](conflict.detail) }));
       if (options.json) {
-        print({ conflicts }, true);
+        print({ conflicts, total }, true);
         return;
       }
       if (conflicts.length === 0) process.stdout.write('no conflicts\n');
+      if (conflicts.length < total) process.stdout.write(`the newest ${conflicts.length} of ${total} conflicts (--limit)\n`);
       for (const conflict of conflicts) {
         process.stdout.write(
           `${conflict.detected_at}  ${conflict.kind}  ${conflict.entity}/${conflict.entity_id}  ${JSON.stringify(conflict.detail)}\n`,

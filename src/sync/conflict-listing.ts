@@ -15,7 +15,12 @@ export function conflictListing(db: Db): ConflictListing {
   return db.prepare('INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)');
 }
 
-/** The newest conflicts first, `columns` of each; parameter: how many. */
+/** The newest conflicts first, `columns` of each, by the index of their time; parameter: how many. */
+export function newestConflictsSql(columns: string): string {
+  return `SELECT ${columns} FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?`;
+}
+
+/** newestConflictsSql, prepared. */
 export function newestConflicts<T>(db: Db, columns: string): Statement<[number], T> {
-  return db.prepare<[number], T>(`SELECT ${columns} FROM sync_conflicts ORDER BY detected_at DESC LIMIT ?`);
+  return db.prepare<[number], T>(newestConflictsSql(columns));
 }

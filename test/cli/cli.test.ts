@@ -86,7 +86,7 @@ const HELP: Record<string, string[]> = {
   'sync now': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
   'sync compact': COMMON,
   'sync checksum': COMMON,
-  'sync conflicts': COMMON,
+  'sync conflicts': ['--limit', ...COMMON],
   program: ['load'],
   'program load': ['<file>', ...COMMON],
   import: ['<resource>', '<file>', '--batch-size', ...COMMON],

@@ -2,12 +2,14 @@
  * A node lists conflicts for as long as it runs, and reads the newest on every request a store
  * makes to its hub (the report) and on its status page. On a real store holding thousands of
  * listed conflicts: both show the newest, newest first, read by the index of their time rather
- * than by sorting every listed conflict.
+ * than by sorting every listed conflict; `sync conflicts` lists the newest it is asked for,
+ * oldest first, and says how many there are.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newestConflicts } from '../../src/sync/conflict-listing.js';
 import { storeReporter } from '../../src/sync/store/store-report.js';
 import { call, startTestServer, type TestServer } from '../support/server.js';
+import { runCli, runCliJson } from '../support/cli.js';
 
 const LISTED = 3000;
 let store: TestServer;
@@ -49,5 +51,20 @@ describe('the newest listed conflicts', () => {
   it('are read by the index of their time, not by sorting every conflict listed', () => {
     const plan = store.app.node.db.prepare(`EXPLAIN QUERY PLAN ${newestConflicts(store.app.node.db, 'kind').source}`).all(1) as { detail: string }[];
     expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SCAN sync_conflicts USING INDEX sync_conflicts_by_time/)]);
+  });
+
+  it('are what `sync conflicts` lists, oldest first, as many as --limit asks, with the count of all', async () => {
+    const listed = await runCliJson(['sync', 'conflicts', '--data-dir', store.dataDir, '--limit', '3']);
+    expect(listed.total).toBe(LISTED);
+    expect(listed.conflicts.map((conflict: { detected_at: string }) => conflict.detected_at)).toEqual(newestTimes(3).reverse());
+
+    const text = await runCli(['sync', 'conflicts', '--data-dir', store.dataDir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]).toBe(`the newest 1000 of ${LISTED} conflicts (--limit)`);
+    expect(text.stdout.trim().split('\n')).toHaveLength(1001);
+
+    const refused = await runCli(['sync', 'conflicts', '--data-dir', store.dataDir, '--limit', '0']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('a whole number of 1 or more');
   });
 });
