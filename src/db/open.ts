@@ -24,9 +24,9 @@ export function openDatabase(file: string): Db {
  * Opens the database of a node whose writer thread holds the read-write connection
  * (src/root/writer.ts): the event loop's own connection, which can only read. The file is
  * in WAL mode already (the writer opened it first), so it reads beside the writer's commits.
- * Its page cache is a quarter of a connection's that writes: SQLite empties a connection's
- * cache when a read begins after another connection committed, so while a store sells, each
- * read after a bill finds it empty. 8 MB served the checkout bench's reads as fast as 32 MB,
+ * Its page cache is 8 MB, a quarter of what a connection that writes keeps: SQLite empties a
+ * connection's cache when a read begins after another connection committed, so while a store
+ * sells, each read after a bill finds it empty. 8 MB served the checkout bench's reads as fast as 32 MB,
  * and the daemon's peak memory was lower: 242 MB against 273 MB, means of five and six runs
  * (test/bench/README.md).
  */
