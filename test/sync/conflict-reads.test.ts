@@ -6,7 +6,7 @@
  * oldest first, and says how many there are.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newestConflicts } from '../../src/sync/conflict-listing.js';
+import { newestConflictsSql } from '../../src/sync/conflict-listing.js';
 import { storeReporter } from '../../src/sync/store/store-report.js';
 import { call, startTestServer, type TestServer } from '../support/server.js';
 import { runCli, runCliJson } from '../support/cli.js';
@@ -49,7 +49,7 @@ describe('the newest listed conflicts', () => {
   });
 
   it('are read by the index of their time, not by sorting every conflict listed', () => {
-    const plan = store.app.node.db.prepare(`EXPLAIN QUERY PLAN ${newestConflicts(store.app.node.db, 'kind').source}`).all(1) as { detail: string }[];
+    const plan = store.app.node.db.prepare(`EXPLAIN QUERY PLAN ${newestConflictsSql('kind')}`).all(1) as { detail: string }[];
     expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SCAN sync_conflicts USING INDEX sync_conflicts_by_time/)]);
   });
 
