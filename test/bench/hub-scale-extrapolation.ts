@@ -14,8 +14,9 @@
  *   the chain's bills — the day is read by an index of the store and the time, which reaches its
  *   span alone, the list no more than paging reaches (src/decisions/0008), an apply inserts
  *   into B-trees. The day's own bills grow tenfold between the two sizes (a tenth of a day, then
- *   a day) and stay at a day's after, so its line is steeper than the history makes it. Neither model sees the step when the indexes outgrow the machine's memory and
- *   each insert waits on the disk: past that the figures are a floor;
+ *   a day) and stay at a day's after, so its line is steeper than the history makes it. Neither
+ *   model sees the step when the indexes outgrow the machine's memory and each insert waits on
+ *   the disk: past that the figures are a floor;
  * - the chain's writes at their peak: twice the mean of 12 trading hours;
  * - bootstrap: by the customers (a store receives the chain's customers and states, not its history).
  */

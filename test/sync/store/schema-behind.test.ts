@@ -3,9 +3,9 @@
  * store does not have yet, and values of a column it lacks, reach the store in its bootstrap
  * and in later pulls without wedging its sync. The store applies what its schema takes, keeps
  * the rest in sync_deferred, and once its upgrade gives it the table and the column, the kept
- * changes arrive whole; of a row it holds, only the newest is kept. A real hub and a real store over HTTP; the next version is made on
- * the hub's file with the statements its migration would run, and the upgrade likewise on
- * the store's.
+ * changes arrive whole; of a row it holds, only the newest is kept. A real hub and a real store
+ * over HTTP; the next version is made on the hub's file with the statements its migration would
+ * run, and the upgrade likewise on the store's.
  */
 import { rmSync } from 'node:fs';
 import type { WriteTransaction } from '../../../src/db/write-path.js';
