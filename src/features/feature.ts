@@ -48,6 +48,11 @@ export interface FeaturePorts {
   authTokens: TokenServices['authTokens'];
   /** Runs a task while the node serves. */
   runInBackground(task: BackgroundTask): void;
+  /**
+   * Whether a call waits for this thread: on a store's writer thread, one the event loop handed
+   * it (src/core/waiting-calls.ts); elsewhere never. Background work gives way between batches.
+   */
+  callsWaiting(): boolean;
 }
 
 /** A feature folder's entry point (its index.ts): the endpoints it serves, from the ports it names. */

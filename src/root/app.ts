@@ -56,11 +56,22 @@ export interface AppOptions {
   writer?: WriterThread;
   /** On a store's writer thread: where it counts its commits for the event loop's caches (src/db/shared-commits.ts). */
   commits?: SharedCommits;
+  /** On a store's writer thread: whether a call the event loop handed it waits (src/core/waiting-calls.ts). */
+  callsWaiting?: () => boolean;
   /** Whether a hub reads its snapshots on threads of their own (src/sync/hub/snapshot-threads.ts): the daemon's does. */
   snapshotThreads?: boolean;
 }
 
-export function createApp({ config, clock, log, syncAgent = false, writer, commits, snapshotThreads = false }: AppOptions): App {
+export function createApp({
+  config,
+  clock,
+  log,
+  syncAgent = false,
+  writer,
+  commits,
+  callsWaiting = () => false,
+  snapshotThreads = false,
+}: AppOptions): App {
   if (writer && config.mode !== 'store') throw new Error('only a store runs a writer thread');
   const node = writer ? openReadingNode(config, clock, new SharedCommits(writer.commits)) : openNode(config, clock, commits);
   // Feature code reads a replayed operation's as-of time (src/core/operations.ts).
@@ -98,6 +109,7 @@ export function createApp({ config, clock, log, syncAgent = false, writer, commi
     passwordSetup: services.passwordSetup,
     authTokens: services.authTokens,
     runInBackground: runs,
+    callsWaiting,
   });
   hub?.kinds.add(endpoints);
   const { http, listener, answerOf, close: closeHttp } = createHttp({ node, config, services, endpoints, hub, asks, writer, clock, log });

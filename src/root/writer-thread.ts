@@ -19,6 +19,7 @@ import { JsonText } from '../http/json-text.js';
 import type { Call } from '../http/routes.js';
 import { writeProbe } from '../ops/node-health.js';
 import { SharedCommits } from '../db/shared-commits.js';
+import { WaitingCalls } from '../core/waiting-calls.js';
 import { createApp, type App } from './app.js';
 import { prepareServedFolder } from './served-folder.js';
 import { PROBE_EVERY_MS, type CrossingAnswer, type FromWriter, type ToWriter, type WriterData } from './writer.js';
@@ -27,7 +28,8 @@ import { PROBE_EVERY_MS, type CrossingAnswer, type FromWriter, type ToWriter, ty
 const NICER_BY = 5;
 
 const port = parentPort!;
-const { config, syncAgent, demo, showcase, commits } = workerData as WriterData;
+const { config, syncAgent, demo, showcase, commits, waiting: waitingMemory } = workerData as WriterData;
+const waiting = new WaitingCalls(waitingMemory);
 const log = pino({ level: config.log.level });
 
 function post(message: FromWriter): void {
@@ -35,7 +37,7 @@ function post(message: FromWriter): void {
 }
 
 async function open(): Promise<App> {
-  const app = createApp({ config, clock: systemClock, log, syncAgent, commits: new SharedCommits(commits) });
+  const app = createApp({ config, clock: systemClock, log, syncAgent, commits: new SharedCommits(commits), callsWaiting: () => waiting.any() });
   await prepareServedFolder(app, config.mode, { demo, showcase });
   return app;
 }
@@ -68,7 +70,10 @@ try {
     post({ kind: 'probed', problem: probe() });
   }, PROBE_EVERY_MS);
   port.on('message', (message: ToWriter) => {
-    if (message.kind === 'call') return void answer(app, message.id, message.key, message.call);
+    if (message.kind === 'call') {
+      waiting.taken();
+      return void answer(app, message.id, message.key, message.call);
+    }
     clearInterval(probing);
     void stopBackground().then(() => {
       app.close();

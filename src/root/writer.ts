@@ -17,6 +17,7 @@ import { ConfigError, type Config } from '../core/config.js';
 import { madeOnWriter, writerStopped, type ErrorBody } from '../core/errors.js';
 import { moduleWorker } from '../core/module-worker.js';
 import { SharedCommits } from '../db/shared-commits.js';
+import { WaitingCalls } from '../core/waiting-calls.js';
 import type { StoredResponse } from '../http/idempotency.js';
 import { JsonText } from '../http/json-text.js';
 import type { Call } from '../http/routes.js';
@@ -28,6 +29,8 @@ export interface WriterData extends DemoOptions {
   config: Config;
   /** Where the thread counts its commits per table (src/db/shared-commits.ts). */
   commits: SharedArrayBuffer;
+  /** Where the calls handed to the thread and not yet taken are counted (src/core/waiting-calls.ts). */
+  waiting: SharedArrayBuffer;
   /** Whether the thread runs the store's sync agent: the daemon's does. */
   syncAgent: boolean;
 }
@@ -81,6 +84,7 @@ export class Writer implements WriterThread {
     private readonly worker: Worker,
     readonly nodeId: string,
     readonly commits: SharedArrayBuffer,
+    private readonly waiting: WaitingCalls,
   ) {
     worker.on('message', (message: FromWriter) => this.received(message));
     worker.once('exit', (code) => this.gone(new Error(`the writer thread stopped (exit code ${code})`)));
@@ -88,14 +92,14 @@ export class Writer implements WriterThread {
   }
 
   /** Starts the thread; done once it has opened the folder and started its background tasks. */
-  static start(options: Omit<WriterData, 'commits'>): Promise<Writer> {
-    const data: WriterData = { ...options, commits: SharedCommits.memory() };
+  static start(options: Omit<WriterData, 'commits' | 'waiting'>): Promise<Writer> {
+    const data: WriterData = { ...options, commits: SharedCommits.memory(), waiting: WaitingCalls.memory() };
     const worker = moduleWorker(import.meta.url, 'writer-thread', data, WRITER_HEAP);
     return new Promise((resolve, reject) => {
       const started = (message: FromWriter) => {
         if (message.kind !== 'ready' && message.kind !== 'failed') return;
         worker.off('message', started);
-        if (message.kind === 'ready') return resolve(new Writer(worker, message.nodeId, data.commits));
+        if (message.kind === 'ready') return resolve(new Writer(worker, message.nodeId, data.commits, new WaitingCalls(data.waiting)));
         reject(message.name === 'ConfigError' ? new ConfigError(message.message) : new Error(message.message));
       };
       worker.on('message', started);
@@ -131,6 +135,7 @@ export class Writer implements WriterThread {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      this.waiting.handed();
       this.worker.postMessage({ kind: 'call', id, key, call } satisfies ToWriter);
     });
   }

@@ -18,7 +18,7 @@ import { UnsyncedPurchases } from './unsynced-purchases.js';
 /** How often the node that builds the model looks for new purchases. */
 const BUILD_INTERVAL_MS = 1000;
 
-type RecommendationsPorts = Pick<FeaturePorts, 'db' | 'writes' | 'nodeId' | 'syncsWithHub'>;
+type RecommendationsPorts = Pick<FeaturePorts, 'db' | 'writes' | 'nodeId' | 'syncsWithHub'> & Partial<Pick<FeaturePorts, 'callsWaiting'>>;
 
 export const recommendationsFeature: Feature<RecommendationsPorts & Pick<FeaturePorts, 'runInBackground'>> = (ports) => {
   const { service, builder } = createRecommendations(ports);
@@ -31,8 +31,10 @@ export const recommendationsFeature: Feature<RecommendationsPorts & Pick<Feature
  * a store with no hub configured (the demo store). A store with a hub answers from the rows
  * the hub replicates, and never builds.
  */
-export function createRecommendations({ db, writes, nodeId, syncsWithHub }: RecommendationsPorts) {
+export function createRecommendations({ db, writes, nodeId, syncsWithHub, callsWaiting }: RecommendationsPorts) {
   const repo = new RecommendationsRepo(db);
-  const builder = !syncsWithHub ? new ModelBuilder(db, new ModelAccumulatorsRepo(db), new ModelPublisher(new ModelRowsRepo(db), writes)) : undefined;
+  const builder = !syncsWithHub
+    ? new ModelBuilder(db, new ModelAccumulatorsRepo(db), new ModelPublisher(new ModelRowsRepo(db), writes), callsWaiting)
+    : undefined;
   return { service: new RecommendationsService(repo, new ProductKinds(repo), new UnsyncedPurchases(repo, nodeId), builder), builder };
 }

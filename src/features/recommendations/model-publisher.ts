@@ -25,15 +25,15 @@ export class ModelPublisher {
 
   /**
    * Publishes up to `limit` pending rows in one transaction, taking no further row once
-   * `deadline` (performance.now()) has passed; returns how many it published.
+   * `enough` says so; returns how many it published.
    */
-  publish(limit: number, totalBills: number, deadline = Infinity): number {
+  publish(limit: number, totalBills: number, enough: () => boolean = () => false): number {
     const pending = this.rows.pending(limit);
     if (pending.length === 0) return 0;
     return this.writes.write(null, (tx) => {
       let published = 0;
       for (const { kind, key } of pending) {
-        if (published > 0 && performance.now() > deadline) break;
+        if (published > 0 && enough()) break;
         published += 1;
         if (kind === 'product') this.save(tx, 'recommendation_neighbours', key, this.neighbours(key, totalBills));
         else if (kind === 'customer') this.save(tx, 'recommendation_customers', key, this.customer(key));
