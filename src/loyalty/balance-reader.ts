@@ -14,7 +14,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import type { CustomerStatesRow } from '../db/tables.generated.js';
-import { balanceMilliOf, EMPTY_FOLD, foldFrom, type FoldState } from './ledger-fold.js';
+import { balanceMilliOf, EMPTY_FOLD, foldFrom, mergedByExpiry, type FoldState, type Lot } from './ledger-fold.js';
 import {
   creditOfRecord,
   creditRecordsAfter,
@@ -163,6 +163,18 @@ export class BalanceReader {
       else totals.redeemedCreditMinor -= credit.signedMinor;
     }
     return totals;
+  }
+
+  /**
+   * The points left that expire after `at`, by expiry (ms since the epoch), earliest first: the
+   * lots of the customer's state folded on with the facts after its horizon, so every store's
+   * collections count, as they do in the balance, whichever records this node holds.
+   */
+  expiringAfter(customerId: string, at: number): { validTo: number; leftMilli: number }[] {
+    const { start, facts } = this.read(customerId);
+    return mergedByExpiry(foldFrom(start, facts).state.lots)
+      .filter((lot): lot is Lot & { valid_to: number } => lot.valid_to !== null && lot.valid_to > at && lot.remainingMilli > 0)
+      .map((lot) => ({ validTo: lot.valid_to, leftMilli: lot.remainingMilli }));
   }
 
   /** Balances and debt from one read and one fold. */

@@ -79,21 +79,19 @@ export class WalletService {
     return from === FIRST && to === LAST ? this.ledger.balances.totals(customerId) : undefined;
   }
 
-  /** The points that expire first (on their day, in the configured zone) and those that expire this month. */
+  /**
+   * The points that expire first (on their day, in the configured zone) and those that expire
+   * this month, from the fold's lots: at a store with a hub answering offline, the same as the
+   * hub's, other stores' collections among them.
+   */
   pointsExpiration(query: ExpirationOverviewQuery, context: RequestContext): ExpirationOverviewAnswer {
     const customerId = this.customer(query.customer_id, context);
     const now = this.clock();
-    const nowText = new Date(now).toISOString();
-    const expiring = this.ledger.points
-      .recordsOfCustomer(customerId)
-      .filter((record) => record.kind === 'collection' && record.valid_to !== null && record.valid_to > nowText);
-    const left = this.ledger.balances.pointsLeftMilliOn(expiring, now);
     const byDay = new Map<string, number>();
-    expiring.forEach((record, index) => {
-      if (left[index]! <= 0) return;
-      const day = formatTimestamp(record.valid_to!, this.node.timeZone).slice(0, 10);
-      byDay.set(day, (byDay.get(day) ?? 0) + left[index]!);
-    });
+    for (const { validTo, leftMilli } of this.ledger.balances.expiringAfter(customerId, now)) {
+      const day = formatTimestamp(validTo, this.node.timeZone).slice(0, 10);
+      byDay.set(day, (byDay.get(day) ?? 0) + leftMilli);
+    }
     const days = [...byDay.keys()].sort();
     const month = formatTimestamp(now, this.node.timeZone).slice(0, 7);
     const thisMonth = days.filter((day) => day.startsWith(month)).reduce((total, day) => total + byDay.get(day)!, 0);

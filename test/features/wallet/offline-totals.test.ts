@@ -3,7 +3,8 @@
  * or not (README, "What each node keeps"): online the store asks the hub, which sums every
  * record; offline it reads the customer's state, which carries the sums of the records up to
  * its horizon, its tails, and the store's own facts since. Jana buys, redeems points and moves
- * credit at both stores of a hub; store 0 then loses its hub and sells once more.
+ * credit at both stores of a hub; store 0 then loses its hub and sells once more. The points
+ * expiring are read from the same fold, the other store's collections among them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
@@ -85,5 +86,23 @@ describe("a store's wallet overviews with its hub up and down", () => {
     expect(interval.sources).toEqual(['local', 'local']);
     expect(interval.points).toEqual({ available_points: whole.points.available_points });
     expect(interval.credits).toEqual({ available_credits: whole.credits.available_credits });
+  });
+
+  it("offline, answer the hub's expiring points: the state's lots, other stores' collections among them", async () => {
+    const expiring = async (server: TestServer, auth: Record<string, string>) => {
+      const answer = await call('GET', `${server.api('enterprise')}/wallet/actions/points-expiration-overview?customer_id=${JANA}`, {
+        headers: auth,
+      });
+      expect(answer.status).toBe(200);
+      return { data: answer.body.data, source: answer.headers.get(SOURCE_HEADER) };
+    };
+    await cluster.restartHub();
+    expect((await cluster.round(here)).ok).toBe(true);
+    const atHub = await expiring(cluster.hub, hubAuth);
+    expect(atHub.data.next_amount).toBeGreaterThan(0);
+    await cluster.stopHub();
+    const offline = await expiring(here.server, here.auth);
+    expect(offline.source).toBe('local');
+    expect(offline.data).toEqual(atHub.data);
   });
 });
