@@ -176,6 +176,11 @@ export function malformedJson(detail: string): AppError {
   return badRequest([{ name: 'body', reason: 'invalid_value_format', message: `The body is not valid JSON: ${detail}` }]);
 }
 
+/** A JSON body whose arrays or objects nest deeper than a call can be copied to a store's writer thread (src/root/writer.ts). */
+export function nestedTooDeeply(): AppError {
+  return badRequest([{ name: 'body', reason: 'invalid_value_format', message: 'The body nests arrays or objects too deeply' }]);
+}
+
 /** A request line and headers larger than Node's limit (16 KB), refused before the app reads it (src/http/client-error.ts). */
 export function headersTooLarge(): AppError {
   return new AppError({

@@ -14,7 +14,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { ConfigError, type Config } from '../core/config.js';
-import { madeOnWriter, writerStopped, type ErrorBody } from '../core/errors.js';
+import { madeOnWriter, nestedTooDeeply, writerStopped, type ErrorBody } from '../core/errors.js';
 import { moduleWorker } from '../core/module-worker.js';
 import { SharedCommits } from '../db/shared-commits.js';
 import { WaitingCalls } from '../core/waiting-calls.js';
@@ -133,11 +133,15 @@ export class Writer implements WriterThread {
   answer(key: string, call: Call): Promise<StoredResponse> {
     if (this.exited) return Promise.reject(writerStopped());
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.waiting.handed();
+    try {
       this.worker.postMessage({ kind: 'call', id, key, call } satisfies ToWriter);
-    });
+    } catch (error) {
+      // Copying a value recurses into it: a body nested some thousands deep overflows the stack.
+      if (error instanceof RangeError) return Promise.reject(nestedTooDeeply());
+      throw error;
+    }
+    this.waiting.handed();
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }
 
   /** Stops the thread's background tasks and closes its connection; done when it has exited. */

@@ -94,11 +94,36 @@ describe('a store with a writer thread', () => {
     expect(app.node.durability.changes()).toBe(0);
   });
 
+  it('answers recommendations right after bills, from the model the thread builds and the bills it holds not yet', async () => {
+    for (const id of ['recommended-1', 'recommended-2', 'recommended-3']) {
+      expect((await call('POST', enterprise('/purchases/actions/send-purchase'), { headers: pos, body: bill(id) })).status).toBe(201);
+      const recommended = await call('GET', enterprise(`/recommendation-engine/product/actions/combined?customer_id=${PETR}&count=3`), {
+        headers: pos,
+      });
+      expect(recommended.status, JSON.stringify(recommended.body)).toBe(200);
+      expect(recommended.body.data.recommended_products_list).toHaveLength(3);
+    }
+  });
+
   it('takes a login made on the thread at once on the event loop, whose session cache it had already filled', async () => {
     expect(await available()).toBeGreaterThan(0);
     const second = await login();
     const read = await call('GET', enterprise(`/wallet/actions/points-overview?customer_id=${PETR}`), { headers: second });
     expect(read.status).toBe(200);
+  });
+
+  it('refuses a body nested too deeply to be copied to the thread with a 400, and goes on answering', async () => {
+    const depth = 20_000;
+    const nested = await fetch(enterprise('/cards'), {
+      method: 'POST',
+      headers: { ...pos, 'content-type': 'application/json' },
+      body: `{"card":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+    });
+    expect(nested.status).toBe(400);
+    const refusal = (await nested.json()) as { error: { exception: string; error_data: { invalid_params: { name: string }[] } } };
+    expect(refusal.error.exception).toBe('invalid_params_exception');
+    expect(refusal.error.error_data.invalid_params[0]!.name).toBe('body');
+    expect((await call('POST', enterprise('/purchases/actions/send-purchase'), { headers: pos, body: bill('after-nested') })).status).toBe(201);
   });
 
   it("answers the thread's refusals in the API's error shape", async () => {

@@ -28,13 +28,16 @@ export const recommendationsFeature: Feature<RecommendationsPorts & Pick<Feature
 
 /**
  * The engine of a node, and its model builder when this node builds the model: the hub, or
- * a store with no hub configured (the demo store). A store with a hub answers from the rows
- * the hub replicates, and never builds.
+ * a store with no hub configured (the demo store), on the connection that writes. A store with
+ * a hub answers from the rows the hub replicates, and never builds; beside a writer thread
+ * (src/root/writer.ts) the event loop's engine answers from the model the thread builds, with
+ * this node's bills the model does not hold yet (unsynced-purchases.ts).
  */
 export function createRecommendations({ db, writes, nodeId, syncsWithHub, callsWaiting }: RecommendationsPorts) {
   const repo = new RecommendationsRepo(db);
-  const builder = !syncsWithHub
-    ? new ModelBuilder(db, new ModelAccumulatorsRepo(db), new ModelPublisher(new ModelRowsRepo(db), writes), callsWaiting)
-    : undefined;
+  const builder =
+    !syncsWithHub && !db.readonly
+      ? new ModelBuilder(db, new ModelAccumulatorsRepo(db), new ModelPublisher(new ModelRowsRepo(db), writes), callsWaiting)
+      : undefined;
   return { service: new RecommendationsService(repo, new ProductKinds(repo), new UnsyncedPurchases(repo, nodeId), builder), builder };
 }
