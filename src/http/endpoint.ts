@@ -48,6 +48,11 @@ export interface Endpoint<
    */
   reads?: true;
   /**
+   * A GET that stores something (an auth-token code handed out): on a node with a writer thread
+   * it is answered by the thread, as a write is (src/root/writer.ts).
+   */
+  writes?: true;
+  /**
    * A read of facts, which a store holds only of its own: at a store with a hub it is asked
    * of the hub first (src/http/history-reads.ts).
    */

@@ -48,10 +48,11 @@ export function answerKey(endpoint: Endpoint, iface: Interface): string {
 
 /**
  * Whether a call is answered by the writer thread, when the node has one: every call but a GET
- * and a POST that stores nothing (`reads`), unless an Idempotency-Key asks to keep its answer.
+ * that stores nothing and a POST that stores nothing (`reads`), unless an Idempotency-Key asks
+ * to keep its answer.
  */
 function answeredByWriter(endpoint: Endpoint, call: Call): boolean {
-  if (endpoint.method === 'get') return false;
+  if (endpoint.method === 'get') return endpoint.writes === true;
   return !endpoint.reads || (call.idempotencyKey !== undefined && takesIdempotencyKey(endpoint));
 }
 
@@ -128,7 +129,7 @@ export function answerFor(endpoint: Endpoint, iface: Interface, mounting: Mounti
 function answerHere(endpoint: Endpoint, iface: Interface, mounting: Mounting): Answer {
   const answer = answerUnsynced(endpoint, iface, mounting);
   const { durability } = mounting;
-  const writes = endpoint.method !== 'get';
+  const writes = endpoint.method !== 'get' || endpoint.writes === true;
   return async (call) => {
     const before = durability.changes();
     let answered: StoredResponse;

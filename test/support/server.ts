@@ -11,6 +11,8 @@ import { loadConfig, type Config } from '../../src/core/config.js';
 import { demoCredentials, loadDemo } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
 import { startServer } from '../../src/root/server.js';
+import { Writer } from '../../src/root/writer.js';
+import { systemClock } from '../../src/core/clock.js';
 import { serverTls } from '../../src/root/tls-files.js';
 
 /** A clock tests can move; starts at the real time unless told otherwise. */
@@ -42,6 +44,12 @@ export interface TestServerOptions {
   port?: number;
   /** The node's logger; silent unless given. */
   log?: Logger;
+  /**
+   * Serve as `loyaltyd serve` serves a store: calls that may write go to a writer thread
+   * (src/root/writer.ts) and the event loop reads through a read-only connection. The thread
+   * runs on the system clock, so `clock` is not moved.
+   */
+  writerThread?: boolean;
 }
 
 export function tempDir(prefix = 'loyaltyd-test-'): string {
@@ -55,8 +63,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env: {},
     overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...options.config },
   });
-  const app = createApp({ config, clock: clock.now, log: options.log ?? pino({ level: 'silent' }) });
-  if (options.demo ?? true) await loadDemo(app);
+  const log = options.log ?? pino({ level: 'silent' });
+  const writer = options.writerThread ? await Writer.start({ config, syncAgent: false, demo: options.demo ?? true, showcase: false }) : undefined;
+  const app = createApp({ config, clock: writer ? systemClock : clock.now, log, writer });
+  if (!writer && (options.demo ?? true)) await loadDemo(app);
   const server = await startServer(app, '127.0.0.1', options.port ?? 0, serverTls(config));
   return {
     url: server.url,
@@ -68,6 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     close: async () => {
       await server.close();
       app.close();
+      await writer?.stop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };

@@ -89,6 +89,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       method: 'get',
       path: '/tokens/:token_id/actions/auth-token',
       interfaces: BOTH,
+      writes: true,
       credentials: true,
       params: TokenPath,
       query: AuthTokenQuery,

@@ -424,6 +424,21 @@ describe('auth-token on a hub', () => {
   });
 });
 
+describe('auth-token on a store with its writer thread', () => {
+  let store: TestServer;
+  beforeAll(async () => {
+    store = await startTestServer({ writerThread: true });
+  });
+  afterAll(() => store.close());
+
+  it('issues a code, which the GET stores, on the thread that writes, and signs in with it', async () => {
+    const jana = await loggedInToken(store);
+    const issued = await issue(store, jana, '2');
+    const signedIn = await redeem(store, await demoToken(store), { token: issued.authentication_token, token_request_id: issued.token_request_id });
+    expect(signedIn.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
+  });
+});
+
 describe('auth-token', () => {
   let server: TestServer;
   const clock = new TestClock();
