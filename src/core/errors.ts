@@ -176,9 +176,13 @@ export function malformedJson(detail: string): AppError {
   return badRequest([{ name: 'body', reason: 'invalid_value_format', message: `The body is not valid JSON: ${detail}` }]);
 }
 
-/** A JSON body whose arrays or objects nest deeper than a call can be copied to a store's writer thread (src/root/writer.ts). */
+/**
+ * A JSON body nested deeper than the walks that recurse into it can go: JSON.parse takes it, but
+ * JSON.stringify (an Idempotency-Key's fingerprint) and the copy of a call to a store's writer
+ * thread (src/root/writer.ts) overflow the stack. No operation reads a body nested that deep.
+ */
 export function nestedTooDeeply(): AppError {
-  return badRequest([{ name: 'body', reason: 'invalid_value_format', message: 'The body nests arrays or objects too deeply' }]);
+  return invalidParam('body', 'invalid_value_format', undefined, 'The body nests too deep');
 }
 
 /** A request line and headers larger than Node's limit (16 KB), refused before the app reads it (src/http/client-error.ts). */

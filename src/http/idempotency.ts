@@ -11,7 +11,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { dbColumns } from '../db/column-codecs.js';
 import type { Db } from '../db/open.js';
-import { AppError, idempotencyMismatch, invalidParam } from '../core/errors.js';
+import { AppError, idempotencyMismatch, invalidParam, nestedTooDeeply } from '../core/errors.js';
 
 export interface StoredResponse {
   status: number;
@@ -29,9 +29,7 @@ function fingerprintOf(request: unknown): string {
   try {
     text = JSON.stringify(request) ?? '';
   } catch (error) {
-    // JSON.parse accepts nesting deeper than JSON.stringify's recursion can walk back; no
-    // operation reads a body nested that deep, so it is refused as a body.
-    if (error instanceof RangeError) throw invalidParam('body', 'invalid_value_format', undefined, 'The body nests too deep');
+    if (error instanceof RangeError) throw nestedTooDeeply();
     throw error;
   }
   return createHash('sha256').update(text).digest('hex');
