@@ -178,8 +178,9 @@ export function malformedJson(detail: string): AppError {
 
 /**
  * A JSON body nested deeper than the walks that recurse into it can go: JSON.parse takes it, but
- * JSON.stringify (an Idempotency-Key's fingerprint) and the copy of a call to a store's writer
- * thread (src/root/writer.ts) overflow the stack. No operation reads a body nested that deep.
+ * JSON.stringify (an Idempotency-Key's fingerprint, the call a store's command records) and the
+ * copy of a call to a store's writer thread (src/root/writer.ts) overflow the stack. No operation
+ * reads a body nested that deep.
  */
 export function nestedTooDeeply(): AppError {
   return invalidParam('body', 'invalid_value_format', undefined, 'The body nests too deep');

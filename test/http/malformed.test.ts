@@ -3,7 +3,7 @@
  * requests, each of which must answer its 4xx in the error envelope.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCredentials } from '../../src/demo/demo.js';
+import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
 import { connect } from 'node:net';
 import { basic, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
@@ -133,6 +133,18 @@ const HOSTILE: Hostile[] = [
     status: 400,
     exception: 'invalid_params_exception',
     check: (error) => expect(error.error_data.invalid_params[0]).toMatchObject({ name: 'login', reason: 'invalid_value_format', value: '[…]' }),
+  },
+  {
+    // Schemas drop a field they do not read, but the call is recorded as sent for the hub to run again.
+    name: 'a field no schema reads, nested 100 000 arrays deep, answers 400 naming the body, where it answered 500 (found by the fuzz)',
+    iface: 'enterprise',
+    method: 'POST',
+    path: `/customers/${DEMO_IDS.customerEva}/customer-source-records`,
+    credentials: 'user',
+    body: `{"customer_source_record": {"customer_source_id": "crm", "external_id": "deep-1", "last_change": ${deepArray}}}`,
+    status: 400,
+    exception: 'invalid_params_exception',
+    check: (error) => expect(error.error_data.invalid_params[0]).toMatchObject({ name: 'body', reason: 'invalid_value_format' }),
   },
   {
     name: 'a field nested 50 000 objects deep answers 400',
