@@ -84,11 +84,18 @@ export class IdempotencyKeys {
     }
   }
 
+  /**
+   * The call's answer, a refusal among them. A refusal with headers (a 429's Retry-After) is not
+   * kept: it tells the client when to send the same request again, with the same key, and it
+   * answers with its headers, which a kept answer does not hold.
+   */
   private async answer(execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
     try {
       return await execute();
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) return { status: error.status, body: { error: error.body } };
+      if (error instanceof AppError && error.status < 500 && Object.keys(error.headers).length === 0) {
+        return { status: error.status, body: { error: error.body } };
+      }
       throw error;
     }
   }

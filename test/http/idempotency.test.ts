@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../src/demo/demo.js';
-import { basic, bearer, call, demoPosLogin, startTestServer, type TestServer } from '../support/server.js';
+import { basic, bearer, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let auth: Record<string, string>;
@@ -90,5 +90,29 @@ describe('Idempotency-Key', () => {
     expect(first.body.data.token_id).not.toBe(second.body.data.token_id);
     const kept = server.app.node.db.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE key = 'token-key'").get() as { n: number };
     expect(kept.n).toBe(0);
+  });
+});
+
+describe('Idempotency-Key and a rate limit', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer();
+  });
+  afterAll(() => limited.close());
+
+  it('a 429 is not kept: it says when to come back, and the same request with the same key then runs', async () => {
+    const token = await demoToken(limited);
+    const login = (password: string, key?: string) =>
+      call('POST', `${limited.api('customer')}/tokens/${token.tokenId}/actions/login`, {
+        headers: { ...token.headers, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+        body: { login_type: 'card', login_value: demoCredentials.customer_card, password },
+      });
+    for (let attempt = 0; attempt < 5; attempt++) expect((await login('wrong password')).status).toBe(401);
+    const refused = await login(demoCredentials.customer_password, 'login-after-the-limit');
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    limited.clock.advance(retryAfter * 1000);
+    expect((await login(demoCredentials.customer_password, 'login-after-the-limit')).status).toBe(200);
   });
 });
