@@ -173,7 +173,7 @@ export class BalanceReader {
   expiringAfter(customerId: string, at: number): { validTo: number; leftMilli: number }[] {
     const { start, facts } = this.read(customerId);
     return mergedByExpiry(foldFrom(start, facts).state.lots)
-      .filter((lot): lot is Lot & { valid_to: number } => lot.valid_to !== null && lot.valid_to > at && lot.remainingMilli > 0)
+      .filter((lot): lot is Lot & { valid_to: number } => lot.valid_to !== null && lot.valid_to > at)
       .map((lot) => ({ validTo: lot.valid_to, leftMilli: lot.remainingMilli }));
   }
 

@@ -64,9 +64,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...options.config },
   });
   const log = options.log ?? pino({ level: 'silent' });
-  const writer = options.writerThread ? await Writer.start({ config, syncAgent: false, demo: options.demo ?? true, showcase: false }) : undefined;
+  const demo = options.demo ?? true;
+  const writer = options.writerThread ? await Writer.start({ config, syncAgent: false, demo, showcase: false }) : undefined;
   const app = createApp({ config, clock: writer ? systemClock : clock.now, log, writer });
-  if (!writer && (options.demo ?? true)) await loadDemo(app);
+  if (!writer && demo) await loadDemo(app);
   const server = await startServer(app, '127.0.0.1', options.port ?? 0, serverTls(config));
   return {
     url: server.url,
