@@ -59,6 +59,15 @@ export class Durability {
     return this.totalChanges();
   }
 
+  /**
+   * Whether a call that wrote waits for a flush. Its answer goes out when this thread next
+   * looks at its events after the flush ends, so work that holds the thread gives way to it as
+   * to a call not yet taken.
+   */
+  awaited(): boolean {
+    return this.queued.length > 0 || this.flushers.some((flusher) => (flusher.carrying?.length ?? 0) > 0);
+  }
+
   /** Flushes of the log done since the node opened: what /metrics shows beside the writes. */
   get flushes(): number {
     return this.flushCount;

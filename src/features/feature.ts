@@ -50,7 +50,9 @@ export interface FeaturePorts {
   runInBackground(task: BackgroundTask): void;
   /**
    * Whether a call waits for this thread: on a store's writer thread, one the event loop handed
-   * it (src/core/waiting-calls.ts); elsewhere never. Background work gives way between batches.
+   * it (src/core/waiting-calls.ts); on any thread that commits, one that wrote and waits for the
+   * flush of its commit (src/db/durability.ts), whose answer goes out when the thread next looks
+   * at its events. Background work gives way between batches.
    */
   callsWaiting(): boolean;
 }

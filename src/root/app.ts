@@ -109,7 +109,7 @@ export function createApp({
     passwordSetup: services.passwordSetup,
     authTokens: services.authTokens,
     runInBackground: runs,
-    callsWaiting,
+    callsWaiting: () => callsWaiting() || node.durability.awaited(),
   });
   hub?.kinds.add(endpoints);
   const { http, listener, answerOf, close: closeHttp } = createHttp({ node, config, services, endpoints, hub, asks, writer, clock, log });

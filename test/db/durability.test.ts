@@ -1,7 +1,8 @@
 /**
  * When a write is on disk (src/db/durability.ts): with the WAL flushers running, commits do
  * not sync themselves; a waiter is answered after a flush that began after it asked, and the
- * waiters that asked while both flushers ran share the next flush; a burst of password checks
+ * waiters that asked while both flushers ran share the next flush, and until then the
+ * work that holds the thread is told a write waits; a burst of password checks
  * leaves the flushes threads of the pool they run on. A serving node answers a write
  * after a flush and a read at once.
  */
@@ -71,6 +72,24 @@ describe('the WAL flushers', () => {
     await durability.durable().then(() => order.push('flush'));
     await Promise.all(hashes);
     expect(order[0]).toBe('flush');
+  });
+
+  it('says a write waits from its ask until the flush that covers it ends, queued or carried', async () => {
+    const db = scratchDatabase();
+    const durability = new Durability(db);
+    expect(durability.awaited()).toBe(false);
+    cleanups.push(durability.startFlusher(silent));
+    expect(durability.awaited()).toBe(false);
+
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('carried');
+    const carried = [durability.durable()];
+    expect(durability.awaited()).toBe(true);
+    carried.push(durability.durable());
+    // Both flushers run now; this one waits for either to end.
+    const queued = durability.durable();
+    expect(durability.awaited()).toBe(true);
+    await Promise.all([...carried, queued]);
+    expect(durability.awaited()).toBe(false);
   });
 
   it('without it every commit syncs itself and nothing waits', async () => {
