@@ -186,6 +186,16 @@ export function nestedTooDeeply(): AppError {
   return invalidParam('body', 'invalid_value_format', undefined, 'The body nests too deep');
 }
 
+/** JSON.stringify of what a call sent (undefined as ''), refused as the body when it nests too deep to walk. */
+export function requestJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (error) {
+    if (error instanceof RangeError) throw nestedTooDeeply();
+    throw error;
+  }
+}
+
 /** A request line and headers larger than Node's limit (16 KB), refused before the app reads it (src/http/client-error.ts). */
 export function headersTooLarge(): AppError {
   return new AppError({

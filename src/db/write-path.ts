@@ -12,7 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Operations } from '../core/operations.js';
-import { nestedTooDeeply, writtenAtHeadOffice } from '../core/errors.js';
+import { requestJson, writtenAtHeadOffice } from '../core/errors.js';
 import { recordChange } from './change-feed.js';
 import type { Db } from './open.js';
 import type { Statements } from './statements.js';
@@ -160,7 +160,9 @@ export class WritePath {
           JSON.stringify(changes),
           this.hlc.now(),
           new Date(this.clock()).toISOString(),
-          operationText(recorded ?? { ids: [] }),
+          // The call's input as sent, fields no schema reads among them: one nested too deep to
+          // write out is refused as the body, and the write rolls back.
+          requestJson(recorded ?? { ids: [] }),
         );
       }
       return value;
@@ -252,20 +254,6 @@ export class WritePath {
 }
 
 /** `last_change` is the physical time of the row's HLC stamp, as an ISO instant. */
-/**
- * The recorded operation as its command carries it. It holds the call's input as sent, fields
- * the endpoint's schema does not read among them, and JSON.stringify recurses into them: one
- * nested some thousands deep overflows the stack and is refused as the body, the write rolled back.
- */
-function operationText(recorded: object): string {
-  try {
-    return JSON.stringify(recorded);
-  } catch (error) {
-    if (error instanceof RangeError) throw nestedTooDeeply();
-    throw error;
-  }
-}
-
 function lastChangeOf(stamp: string): string {
   return new Date(decodeHlc(stamp).ms).toISOString();
 }

@@ -11,7 +11,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { dbColumns } from '../db/column-codecs.js';
 import type { Db } from '../db/open.js';
-import { AppError, idempotencyMismatch, invalidParam, nestedTooDeeply } from '../core/errors.js';
+import { AppError, idempotencyMismatch, invalidParam, requestJson } from '../core/errors.js';
 
 export interface StoredResponse {
   status: number;
@@ -25,14 +25,7 @@ export interface StoredResponse {
 const PURGE_EVERY = 1000;
 
 function fingerprintOf(request: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(request) ?? '';
-  } catch (error) {
-    if (error instanceof RangeError) throw nestedTooDeeply();
-    throw error;
-  }
-  return createHash('sha256').update(text).digest('hex');
+  return createHash('sha256').update(requestJson(request)).digest('hex');
 }
 
 export class IdempotencyKeys {

@@ -6,10 +6,10 @@
  * and 5-item bills (a) at a fixed 500 requests/s, printing p50/p99, and (b) at saturation
  * with 10 and 50 connections, printing req/s and the server's RSS; send-purchase at a fixed
  * 100 requests/s, against a bare commit at FULL of as many pages as one send-purchase writes
- * at the same rate (baseline-server.ts `write`), both three times as long as the other loads; accept-payment at 500 requests/s with
- * send-purchase at 100 beside it, against its p99 alone. Baselines in the same run: one
- * indexed card lookup and a 1 KB JSON answer
- * from bare node:http and from a bare express 5 endpoint, with the ratios. Saturation runs in
+ * at the same rate (baseline-server.ts `write`), both three times as long as the other loads;
+ * accept-payment at 500 requests/s with send-purchase at 100 beside it, against its p99 alone.
+ * Baselines in the same run: one indexed card lookup and a 1 KB JSON answer from bare
+ * node:http and from a bare express 5 endpoint, with the ratios. Saturation runs in
  * BENCH_ROUNDS rounds (3), each loading the baselines and then the daemon back to back; a
  * ratio is the median of the rounds' ratios, printed with each round's. Every measured load
  * starts with the database file in the OS page cache (warmFileCache).

@@ -30,10 +30,11 @@ const ROWS_PER_PUBLISH = 2_000;
 /**
  * Following the feed and publishing, a step takes more work only while it has run less
  * than this and no call waits for the thread (`callsWaiting`: handed to it, or committed and
- * waiting for its flush): the thread answers no call during a step, and a hub or a store with no hub closing 100 bills a second would otherwise
- * make a send-purchase wait for the recount of earlier bills (checkout bench: send-purchase
- * p99 16 ms with whole seconds of bills a step; with steps of 5 ms, 21 ms on a chain that had
- * taken thousands of bills, 15–19 ms with 2 ms).
+ * waiting for its flush): the thread answers no call during a step, and a hub or a store
+ * with no hub closing 100 bills a second would otherwise make a send-purchase wait for the
+ * recount of earlier bills (checkout bench: send-purchase p99 16 ms with whole seconds of
+ * bills a step; with steps of 5 ms, 21 ms on a chain that had taken thousands of bills,
+ * 15–19 ms with 2 ms).
  */
 const STEP_BUDGET_MS = 2;
 /** Catching up before an answer is done only when at most this many changes and model rows wait. */

@@ -27,7 +27,7 @@ export class ModelPublisher {
    * Publishes up to `limit` pending rows in one transaction, taking no further row once
    * `enough` says so; returns how many it published.
    */
-  publish(limit: number, totalBills: number, enough: () => boolean = () => false): number {
+  publish(limit: number, totalBills: number, enough: () => boolean): number {
     const pending = this.rows.pending(limit);
     if (pending.length === 0) return 0;
     return this.writes.write(null, (tx) => {
