@@ -27,7 +27,7 @@ export class WaitingCalls {
     Atomics.sub(this.count, 0, 1);
   }
 
-  /** Whether a call waits for the thread. The thread may take a call before the event loop counts it: -1 for that moment reads as none. */
+  /** Whether a call waits for the thread. */
   any(): boolean {
     return Atomics.load(this.count, 0) > 0;
   }

@@ -133,14 +133,16 @@ export class Writer implements WriterThread {
   answer(key: string, call: Call): Promise<StoredResponse> {
     if (this.exited) return Promise.reject(writerStopped());
     const id = this.nextId++;
+    this.waiting.handed();
     try {
       this.worker.postMessage({ kind: 'call', id, key, call } satisfies ToWriter);
     } catch (error) {
+      // A call that did not cross waits for nothing.
+      this.waiting.taken();
       // Copying a value recurses into it: a body nested some thousands deep overflows the stack.
       if (error instanceof RangeError) return Promise.reject(nestedTooDeeply());
       throw error;
     }
-    this.waiting.handed();
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }
 
