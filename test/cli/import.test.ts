@@ -7,14 +7,16 @@ import { runCli, runCliJson } from '../support/cli.js';
 import { call, demoPosLogin, startTestServer, tempDir } from '../support/server.js';
 
 const ANA = 'aa0000000000000000000000a1';
+/** Master data is loaded at head office: a hub's folder, whose change feed serves what it loads to the stores. */
+const HUB = { LOYALTYD_MODE: 'hub' };
 let dataDir: string;
 
 beforeAll(async () => {
   dataDir = tempDir();
-  await runCliJson(['demo', '--data-dir', dataDir]);
+  await runCliJson(['demo', '--data-dir', dataDir], HUB);
 });
 
-describe('loyaltyd import', () => {
+describe('loyaltyd import into a hub', () => {
   it('loads NDJSON customers, reports each rejected line with its reason, and keeps going', async () => {
     const file = join(dataDir, 'customers.ndjson');
     writeFileSync(
@@ -34,7 +36,7 @@ describe('loyaltyd import', () => {
         JSON.stringify({ customer: { personal_information: { first_name: 'Eve', gender: 2 } } }),
       ].join('\n'),
     );
-    const result = await runCli(['import', 'customers', file, '--data-dir', dataDir, '--json', '--batch-size', '2']);
+    const result = await runCli(['import', 'customers', file, '--data-dir', dataDir, '--json', '--batch-size', '2'], HUB);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ resource: 'customers', read: 7, imported: 2, rejected: 5 });
     expect(result.stderr.trim().split('\n')).toEqual([
@@ -52,9 +54,9 @@ describe('loyaltyd import', () => {
       file,
       `card.customer_id,card.card_number,card.card_type_id\n${ANA},777001,plastic\n${ANA},"777,002","virtual ""app"""\nffffffffffffffffffffffffff,777003,x\n`,
     );
-    const result = await runCliJson(['import', 'cards', file, '--data-dir', dataDir]);
+    const result = await runCliJson(['import', 'cards', file, '--data-dir', dataDir], HUB);
     expect(result).toMatchObject({ read: 3, imported: 2, rejected: 1 });
-    const server = await startTestServer({ dataDir, demo: false });
+    const server = await startTestServer({ dataDir, demo: false, config: { mode: 'hub' } });
     try {
       const auth = await demoPosLogin(server);
       const cards = await call('GET', `${server.api('enterprise')}/cards?customer_id=${ANA}&sort_field=card_number`, { headers: auth });
@@ -75,7 +77,7 @@ describe('loyaltyd import', () => {
       file,
       'customer.personal_information.first_name,customer.personal_information.gender,customer.personal_information.phone\nFay,1,420600111222\n',
     );
-    expect(await runCliJson(['import', 'customers', file, '--data-dir', dataDir])).toMatchObject({ imported: 1, rejected: 0 });
+    expect(await runCliJson(['import', 'customers', file, '--data-dir', dataDir], HUB)).toMatchObject({ imported: 1, rejected: 0 });
   });
 
   it('loads the catalogue and campaigns from CSV and NDJSON; they answer over HTTP and reach the change feed', async () => {
@@ -85,7 +87,7 @@ describe('loyaltyd import', () => {
     const CAMPAIGN = 'ee0000000000000000000000e1';
     const brands = join(dataDir, 'brands.csv');
     writeFileSync(brands, `product_brand_id,name,external_id\n${BRAND},Acme,ACME-1\n,,nameless\n${BRAND},Acme again,\n`);
-    const brandResult = await runCli(['import', 'brands', brands, '--data-dir', dataDir, '--json']);
+    const brandResult = await runCli(['import', 'brands', brands, '--data-dir', dataDir, '--json'], HUB);
     expect(JSON.parse(brandResult.stdout)).toMatchObject({ resource: 'brands', read: 3, imported: 1, rejected: 2 });
     expect(brandResult.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^${brands}:3: name: `)),
@@ -99,7 +101,7 @@ describe('loyaltyd import', () => {
         JSON.stringify({ product_group_id: GROUP, name: 'Drinks', code: 'DR' }),
       ].join('\n'),
     );
-    const groupResult = await runCli(['import', 'product-groups', groups, '--data-dir', dataDir, '--json']);
+    const groupResult = await runCli(['import', 'product-groups', groups, '--data-dir', dataDir, '--json'], HUB);
     expect(JSON.parse(groupResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(groupResult.stderr.trim()).toBe(`${groups}:1: parent_product_group_id: not_found`);
     const products = join(dataDir, 'products.csv');
@@ -107,7 +109,7 @@ describe('loyaltyd import', () => {
       products,
       `product_id,name,product_group_id,product_brand_id,external_ids.GLOBAL\n${PRODUCT},Juice,${GROUP},${BRAND},8590001\n,Copy,${GROUP},,8590001\n`,
     );
-    const productResult = await runCli(['import', 'products', products, '--data-dir', dataDir, '--json']);
+    const productResult = await runCli(['import', 'products', products, '--data-dir', dataDir, '--json'], HUB);
     expect(JSON.parse(productResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(productResult.stderr.trim()).toBe(`${products}:3: external_ids.GLOBAL: already_exists`);
     const campaigns = join(dataDir, 'campaigns.ndjson');
@@ -118,8 +120,8 @@ describe('loyaltyd import', () => {
         JSON.stringify({ campaign: { name: 'Lost', parent_id: 'ffffffffffffffffffffffffff' } }),
       ].join('\n'),
     );
-    expect(await runCliJson(['import', 'campaigns', campaigns, '--data-dir', dataDir])).toMatchObject({ imported: 1, rejected: 1 });
-    const server = await startTestServer({ dataDir, demo: false });
+    expect(await runCliJson(['import', 'campaigns', campaigns, '--data-dir', dataDir], HUB)).toMatchObject({ imported: 1, rejected: 1 });
+    const server = await startTestServer({ dataDir, demo: false, config: { mode: 'hub' } });
     try {
       const auth = await demoPosLogin(server);
       const brand = await call('GET', `${server.api('enterprise')}/product-brands/${BRAND}`, { headers: auth });
@@ -147,7 +149,7 @@ describe('loyaltyd import', () => {
     const REWARD = 'ab0000000000000000000000f2';
     const stores = join(dataDir, 'stores.csv');
     writeFileSync(stores, `store_id,store.store_code,store.name,store.partner_id,store.system_id\n${STORE},S-9,Harbour,P-1,42\n,S-10,,P-1,43\n`);
-    const storeResult = await runCli(['import', 'stores', stores, '--data-dir', dataDir, '--json']);
+    const storeResult = await runCli(['import', 'stores', stores, '--data-dir', dataDir, '--json'], HUB);
     expect(JSON.parse(storeResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(storeResult.stderr.trim()).toMatch(new RegExp(`^${stores}:3: store.name: `));
     const rewards = join(dataDir, 'rewards.ndjson');
@@ -165,10 +167,10 @@ describe('loyaltyd import', () => {
         JSON.stringify({ id: 'ab0000000000000000000000f3', code: 'X', name: 'Bad', priority: 12, discount: { type: 'percent', value: 100 } }),
       ].join('\n'),
     );
-    const rewardResult = await runCli(['import', 'rewards', rewards, '--data-dir', dataDir, '--json']);
+    const rewardResult = await runCli(['import', 'rewards', rewards, '--data-dir', dataDir, '--json'], HUB);
     expect(JSON.parse(rewardResult.stdout)).toMatchObject({ imported: 1, rejected: 1 });
     expect(rewardResult.stderr.trim()).toMatch(new RegExp(`^${rewards}:2: priority: `));
-    const server = await startTestServer({ dataDir, demo: false });
+    const server = await startTestServer({ dataDir, demo: false, config: { mode: 'hub' } });
     try {
       const auth = await demoPosLogin(server);
       const store = await call('GET', `${server.api('enterprise')}/stores/${STORE}`, { headers: auth });
@@ -191,7 +193,7 @@ describe('loyaltyd import', () => {
     const load = async (resource: string, file: string, content: string) => {
       const path = join(dataDir, file);
       writeFileSync(path, content);
-      const result = await runCli(['import', resource, path, '--data-dir', dataDir, '--json']);
+      const result = await runCli(['import', resource, path, '--data-dir', dataDir, '--json'], HUB);
       return { path, result: JSON.parse(result.stdout), rejections: result.stderr.trim().split('\n').filter(Boolean) };
     };
     const types = await load('purchase-item-types', 'item-types.csv', 'type_id,name\nfuel,Fuel\n,Deposit\nfuel,Fuel again\n');
@@ -268,7 +270,7 @@ describe('loyaltyd import', () => {
       `${vouchers.path}:6: customer_id: not_found`,
       `${vouchers.path}:7: valid_to: not_allowed_value`,
     ]);
-    const server = await startTestServer({ dataDir, demo: false });
+    const server = await startTestServer({ dataDir, demo: false, config: { mode: 'hub' } });
     try {
       const auth = await demoPosLogin(server);
       const enterprise = server.api('enterprise');
@@ -338,7 +340,7 @@ describe('loyaltyd import', () => {
   });
 
   it('names the resources it can import when asked for another', async () => {
-    const result = await runCli(['import', 'coupons', join(dataDir, 'cards.csv'), '--data-dir', dataDir]);
+    const result = await runCli(['import', 'coupons', join(dataDir, 'cards.csv'), '--data-dir', dataDir], HUB);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       'resources: customers, cards, products, product-groups, brands, stores, rewards, campaigns, purchase-item-types, event-properties, event-groups, product-reservation-sources, store-groups, store-group-records, vouchers',

@@ -53,11 +53,6 @@ export async function janaSession(server: TestServer): Promise<Session> {
   return session;
 }
 
-/** The rows of the change feed but the recommendation model's, which the node builds in the background beside a test. */
-export function changeCount(server: TestServer): number {
-  return (server.app.node.db.prepare("SELECT count(*) AS n FROM changes WHERE entity NOT LIKE 'recommendation%'").get() as { n: number }).n;
-}
-
 /** The first invalid parameter of a 400 answer. */
 export function invalidParam(response: JsonResponse): { name: string; reason: string; value: string } {
   expect(response.status, JSON.stringify(response.body)).toBe(400);

@@ -52,31 +52,3 @@ export async function demoCustomerSession(server: TestServer): Promise<Record<st
 }
 
 /** Change-feed rows written since `afterSeq`, counted per table. */
-/**
- * The feed rows written after `afterSeq`, counted by table. The recommendation model's rows
- * are left out: the demo store's model builder writes them on its own timer, whenever it gets
- * to the demo's bills, not in any request a test makes.
- */
-export function changesSince(server: TestServer, afterSeq: number): Record<string, number> {
-  const rows = server.app.node.db
-    .prepare<[number], { entity: string; n: number }>(
-      "SELECT entity, count(*) AS n FROM changes WHERE seq > ? AND entity NOT GLOB 'recommendation_*' GROUP BY entity",
-    )
-    .all(afterSeq);
-  return Object.fromEntries(rows.map((row) => [row.entity, row.n]));
-}
-
-export function lastChangeSeq(server: TestServer): number {
-  return server.app.node.db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()!.seq ?? 0;
-}
-
-export function outboxKindsSince(server: TestServer, afterSeq: number): string[] {
-  return server.app.node.db
-    .prepare<[number], { kind: string }>('SELECT kind FROM outbox WHERE seq > ? ORDER BY seq')
-    .all(afterSeq)
-    .map((row) => row.kind);
-}
-
-export function lastOutboxSeq(server: TestServer): number {
-  return server.app.node.db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM outbox').get()!.seq ?? 0;
-}

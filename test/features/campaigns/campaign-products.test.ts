@@ -3,9 +3,9 @@ import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { insertProduct } from '../../support/catalog-fixtures.js';
 import { expectError } from '../../support/expect-error.js';
 import { OpenApiContract } from '../../support/openapi.js';
-import { changesSince, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, TestClock, type TestServer } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChangesSince } from '../../support/outbox.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -142,15 +142,15 @@ describe('POST /campaign-products', () => {
     expect(read.presentation_data).toEqual({ name: 'Summer lemonade', subtitle: null, note: null, description: '', image_url: '' });
   });
 
-  it('answers 201 with campaign_product_id, writes one change row and queues one command', async () => {
-    const seq = lastChangeSeq(server);
+  it('answers 201 with campaign_product_id, queues one command carrying one row change', async () => {
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     const body = { campaign_product: campaignProduct({ type_id: 'other', display_in: ['cash_desk', 'cash desk', 'api'] }) };
     const response = await call('POST', `${enterprise}/campaign-products`, { headers: pos, body });
     expect(response.status).toBe(201);
     expect(Object.keys(response.body.data)).toEqual(['campaign_product_id']);
     expect(contract.check('post', '/campaign-products', 201, response.body)).toEqual([]);
-    expect(changesSince(server, seq)).toEqual({ campaign_products: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ campaign_products: 1 });
     expect(outboxKindsSince(server, outbox)).toEqual(['campaign-products.create']);
     const read = await call('GET', `${enterprise}/campaign-products/${response.body.data.campaign_product_id}`, { headers: pos });
     expect(read.body.data.display_in).toEqual(['cash desk', 'api']);
@@ -183,10 +183,10 @@ describe('POST /campaign-products', () => {
     [{ product_id: UNKNOWN }, 'campaign_product.product_id', 'not_found'],
     [{ campaign_id: UNKNOWN }, 'campaign_product.campaign_id', 'not_found'],
   ])('refuses %j: %s %s, changing nothing', async (overrides, name, reason) => {
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const response = await call('POST', `${enterprise}/campaign-products`, { headers: pos, body: { campaign_product: campaignProduct(overrides) } });
     expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params).toEqual([expect.objectContaining({ name, reason })]);
-    expect(changesSince(server, seq)).toEqual({});
+    expect(queuedChangesSince(server, seq)).toEqual({});
   });
 
   it('is not offered in the customer interface', async () => {
@@ -314,15 +314,15 @@ describe.each([
 describe('campaign product store records', () => {
   const recordsPath = (id: string) => `/campaign-products/${id}/campaign-product-store-records`;
 
-  it('adds a store with 201, one change row and one queued command', async () => {
+  it('adds a store with 201 and one queued command carrying one row change', async () => {
     const id = await create(campaignProduct({ type_id: 'stores-test' }));
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     const response = await addStore(id, { store_id: DEMO_IDS.storeCentral, campaign_product_id: id });
     expect(response.status).toBe(201);
     expect(contract.check('post', '/campaign-products/{campaign_product_id}/campaign-product-store-records', 201, response.body)).toEqual([]);
     expect(response.body.data.campaign_product_store_record_id).toMatch(/^[0-9a-f]{26}$/);
-    expect(changesSince(server, seq)).toEqual({ campaign_product_store_records: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ campaign_product_store_records: 1 });
     expect(outboxKindsSince(server, outbox)).toEqual(['campaign-product-store-records.create']);
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../support/expect-error.js';
 import { OpenApiContract } from '../../support/openapi.js';
-import { changesSince, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChangesSince } from '../../support/outbox.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -51,19 +51,19 @@ describe('POST /campaigns', () => {
     });
   });
 
-  it('answers 201 with campaign_id, writes one change row and queues one command', async () => {
-    const seq = lastChangeSeq(server);
+  it('answers 201 with campaign_id, queues one command carrying one row change', async () => {
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     const response = await call('POST', `${enterprise}/campaigns`, { headers: pos, body: { campaign: { name: 'Black Friday' } } });
     expect(response.status).toBe(201);
     expect(Object.keys(response.body.data)).toEqual(['campaign_id']);
     expect(response.body.data.campaign_id).toMatch(/^[0-9a-f]{26}$/);
-    expect(changesSince(server, seq)).toEqual({ campaigns: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ campaigns: 1 });
     expect(outboxKindsSince(server, outbox)).toEqual(['campaigns.create']);
   });
 
   it('refuses a missing name and an unknown parent, changing nothing', async () => {
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const noName = await call('POST', `${enterprise}/campaigns`, { headers: pos, body: { campaign: { external_id: 'x' } } });
     expect(expectError(noName, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
       name: 'campaign.name',
@@ -75,7 +75,7 @@ describe('POST /campaigns', () => {
       reason: 'not_found',
       value: UNKNOWN,
     });
-    expect(changesSince(server, seq)).toEqual({});
+    expect(queuedChangesSince(server, seq)).toEqual({});
   });
 
   it('is not offered in the customer interface', async () => {

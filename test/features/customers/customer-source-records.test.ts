@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import { changeCount, createCustomer, invalidParam, janaSession, person, UNKNOWN_ID, type Session } from '../../support/customers-fixtures.js';
+import { createCustomer, invalidParam, janaSession, person, UNKNOWN_ID, type Session } from '../../support/customers-fixtures.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoPosLogin, startTestServer, type JsonResponse, type TestServer, enterpriseGetter } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
+import { queuedChangeCount } from '../../support/outbox.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -109,15 +110,15 @@ describe('/customers/{customer_id}/customer-source-records', () => {
     expectError(await get(`/customers/${UNKNOWN_ID}/customer-source-records`), 404, 'not_found_exception');
   });
 
-  it('POST adds a source to a customer (201, one change-feed row); the same source twice is relation_already_exists', async () => {
-    const before = changeCount(server);
+  it('POST adds a source to a customer (201, one row change queued); the same source twice is relation_already_exists', async () => {
+    const before = queuedChangeCount(server);
     const created = await call('POST', `${server.api('enterprise')}/customers/${made[3]}/customer-source-records`, {
       headers: pos,
       body: { customer_source_record: { customer_source_id: 'loyalty-app', external_id: 'APP-4' } },
     });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body.data)).toEqual(['customer_source_record_id']);
-    expect(changeCount(server) - before).toBe(1);
+    expect(queuedChangeCount(server) - before).toBe(1);
     expect(externalIds(await get(`/customers/${made[3]}/customer-source-records?customer_source_id=loyalty-app`))).toEqual(['APP-4']);
     const again = await call('POST', `${server.api('enterprise')}/customers/${made[3]}/customer-source-records`, {
       headers: pos,

@@ -3,9 +3,10 @@ import { JSON_NESTING_LIMIT } from '../../../src/core/schemas.js';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { insertEventProperty } from '../../support/events-fixtures.js';
 import { OpenApiContract } from '../../support/openapi.js';
-import { changesSince, demoCustomerSession, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../../support/reservations-fixtures.js';
+import { demoCustomerSession } from '../../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChangesSince } from '../../support/outbox.js';
 
 const VISIT = 'aaaaaaaaaaaaaaaaaaaaaaaaaa';
 const SIGNUP = 'bbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -82,14 +83,14 @@ describe('POST /events', () => {
     expect(read.body.data.created_at).toBe('2026-03-01 08:30:00');
   });
 
-  it('writes one change row per record (the event and each property record) and queues one command', async () => {
-    const seq = lastChangeSeq(server);
+  it('queues one command carrying a change per record (the event and each property record)', async () => {
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     await create({}, [
       { property_id: 'visit_channel', property_value: 'app' },
       { property_id: 'basket_size', property_value: 3 },
     ]);
-    expect(changesSince(server, seq)).toEqual({ events: 1, event_property_records: 2 });
+    expect(queuedChangesSince(server, seq)).toEqual({ events: 1, event_property_records: 2 });
     expect(outboxKindsSince(server, outbox)).toEqual(['events.create']);
   });
 
@@ -97,7 +98,7 @@ describe('POST /events', () => {
     const body = event({ secondary_external_id: 'a' });
     const first = await post({ event: body });
     expect(first.status).toBe(201);
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const again = await post({ event: { ...body, data: 'other' } });
     expect(again.status).toBe(400);
     expect(again.body.error.error_data.invalid_params[0]).toMatchObject({
@@ -105,7 +106,7 @@ describe('POST /events', () => {
       reason: 'relation_already_exists',
       value: first.body.data.event_id,
     });
-    expect(changesSince(server, seq)).toEqual({});
+    expect(queuedChangesSince(server, seq)).toEqual({});
     expect((await post({ event: { ...body, secondary_external_id: 'b' } })).status).toBe(201);
     expect((await post({ event: { ...body, event_type_id: SIGNUP } })).status).toBe(201);
   });

@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import {
-  changesSince,
-  demoCustomerSession,
-  insertOrder,
-  lastChangeSeq,
-  lastOutboxSeq,
-  outboxKindsSince,
-} from '../../support/reservations-fixtures.js';
+import { demoCustomerSession, insertOrder } from '../../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChangesSince } from '../../support/outbox.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -78,16 +72,16 @@ describe('POST /orders', () => {
     expect(read.body.data.order_number).toBe('WEB-1001');
   });
 
-  it('writes one change row and queues one command', async () => {
-    const seq = lastChangeSeq(server);
+  it('queues one command carrying one row change', async () => {
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     expect((await create()).status).toBe(201);
-    expect(changesSince(server, seq)).toEqual({ orders: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ orders: 1 });
     expect(outboxKindsSince(server, outbox)).toEqual(['orders.create']);
   });
 
   it('refuses an order for another customer than the logged-in one', async () => {
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const response = await create({ customer_id: DEMO_IDS.customerPetr });
     expect(response.status).toBe(400);
     expect(response.body.error.error_data.invalid_params[0]).toMatchObject({
@@ -95,7 +89,7 @@ describe('POST /orders', () => {
       reason: 'not_belong_to_logged_in_customer',
       value: DEMO_IDS.customerPetr,
     });
-    expect(changesSince(server, seq)).toEqual({});
+    expect(queuedChangesSince(server, seq)).toEqual({});
   });
 
   it('names an unknown store of the personal information with not_found', async () => {

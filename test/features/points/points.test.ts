@@ -4,7 +4,7 @@ import { SyncState } from '../../../src/sync/sync-state.js';
 import { expectError } from '../../support/expect-error.js';
 import { listChecks } from '../../support/list-checks.js';
 import { call, demoPosLogin, demoToken, startTestServer, TestClock, type TestServer } from '../../support/server.js';
-import { changeCount } from '../../support/customers-fixtures.js';
+import { queuedChangeCount } from '../../support/outbox.js';
 
 const { customerJana: JANA, customerPetr: PETR, customerEva: EVA } = DEMO_IDS;
 
@@ -61,13 +61,13 @@ describe('points actions', () => {
 
   it('reduce-points beyond the balance answers not_enough_points_for_payment and writes nothing', async () => {
     // Petr has 80 points from the demo.
-    const changesBefore = changeCount(server);
+    const changesBefore = queuedChangeCount(server);
     const response = await action(server, auth, 'reduce-points', { amount: 80.001, customer_id: PETR });
     expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({
       name: 'amount',
       reason: 'not_enough_points_for_payment',
     });
-    expect(changeCount(server)).toBe(changesBefore);
+    expect(queuedChangeCount(server)).toBe(changesBefore);
     expect(await balanceOf(server, auth, PETR)).toBe(80);
   });
 

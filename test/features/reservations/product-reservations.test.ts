@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import {
-  changesSince,
-  demoCustomerSession,
-  insertReservationSource,
-  insertReservationStateChange,
-  lastChangeSeq,
-  lastOutboxSeq,
-  outboxKindsSince,
-} from '../../support/reservations-fixtures.js';
+import { demoCustomerSession, insertReservationSource, insertReservationStateChange } from '../../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChangesSince } from '../../support/outbox.js';
 
 /** The demo chain's reservation source (src/demo/demo.ts). */
 const ESHOP_SOURCE = `de${(0xa01).toString(16).padStart(24, '0')}`;
@@ -95,11 +88,11 @@ describe('POST /product-reservations', () => {
     expect(response.body.data.last_change).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
   });
 
-  it('writes one change row per record (reservation, each code, the Entered fact) and queues one command', async () => {
-    const seq = lastChangeSeq(server);
+  it('queues one command carrying a change per record (reservation, each code, the Entered fact)', async () => {
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     await create({ reservation_codes: [9001, 9002] });
-    expect(changesSince(server, seq)).toEqual({ product_reservations: 1, reservation_codes: 2, reservation_state_changes: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ product_reservations: 1, reservation_codes: 2, reservation_state_changes: 1 });
     expect(outboxKindsSince(server, outbox)).toEqual(['product_reservations.create']);
   });
 
@@ -280,11 +273,11 @@ describe('GET /product-reservations/{id}', () => {
 describe('POST /product-reservations/{id}/actions/cancel-reservation', () => {
   it('moves the reservation to Canceled with 204, writing the fact and the derived state', async () => {
     const id = await create();
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const response = await cancel(id);
     expect(response.status).toBe(204);
     expect(response.body).toBe('');
-    expect(changesSince(server, seq)).toEqual({ reservation_state_changes: 1, product_reservations: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ reservation_state_changes: 1, product_reservations: 1 });
     const read = await call('GET', `${enterprise}/product-reservations/${id}`, { headers: pos });
     expect(read.body.data).toMatchObject({ actual_state: 0, states: ['0', '1'] });
   });
@@ -292,11 +285,11 @@ describe('POST /product-reservations/{id}/actions/cancel-reservation', () => {
   it('cancels a cancelled reservation as a no-op 204 that writes nothing', async () => {
     const id = await create();
     await cancel(id);
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     const again = await cancel(id);
     expect(again.status).toBe(204);
-    expect(changesSince(server, seq)).toEqual({});
+    expect(queuedChangesSince(server, seq)).toEqual({});
     expect(outboxKindsSince(server, outbox)).toEqual([]);
   });
 

@@ -4,8 +4,8 @@ import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { insertStoreGroup, insertStoreGroupRecord } from '../../support/catalog-fixtures.js';
 import { expectError } from '../../support/expect-error.js';
 import { OpenApiContract } from '../../support/openapi.js';
-import { changesSince, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChangesSince } from '../../support/outbox.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -40,12 +40,12 @@ afterAll(() => server.close());
 describe('POST property records', () => {
   it.each(['store', 'stores'])('adds a record under /%s/{store_id}/property-records named <property_id>:<store_id>', async (path) => {
     const storeId = await createStore();
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     const response = await postRecord(storeId, { property_id: 'opened_on', property_name: 'Opened on', property_value: '2022-10-31' }, path);
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ data: { property_record_id: `opened_on:${storeId}` } });
-    expect(changesSince(server, seq)).toEqual({ store_property_records: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ store_property_records: 1 });
     expect(outboxKindsSince(server, outbox)).toEqual(['store-property-records.create']);
     const list = await call('GET', `${enterprise}/stores/${storeId}/property-records`, { headers: pos });
     expect(list.body.data.property_records).toEqual([
@@ -136,16 +136,16 @@ describe('POST property records', () => {
 });
 
 describe('PUT and DELETE property records', () => {
-  it('updates the value of a record with 204 and one change row', async () => {
+  it('updates the value of a record with 204, queuing one row change', async () => {
     const storeId = await createStore();
     const id = (await postRecord(storeId, { property_id: 'seats', property_name: 'Seats', property_value: 40 })).body.data.property_record_id;
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const response = await call('PUT', `${enterprise}/stores/${storeId}/property-records/${id}`, {
       headers: pos,
       body: { property_record: { property_id: 'seats', property_value: 55 } },
     });
     expect(response.status).toBe(204);
-    expect(changesSince(server, seq)).toEqual({ store_property_records: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ store_property_records: 1 });
     const records = (await call('GET', `${enterprise}/stores/${storeId}/property-records`, { headers: pos })).body.data.property_records;
     expect(records).toMatchObject([{ property_record_id: id, property_name: 'Seats', property_value: 55 }]);
   });
@@ -173,16 +173,19 @@ describe('PUT and DELETE property records', () => {
     });
   });
 
-  it('deletes a record with 204 and one delete row in the change feed', async () => {
+  it('deletes a record with 204 and queues one delete', async () => {
     const storeId = await createStore();
     const id = (await postRecord(storeId, { property_id: 'seats', property_value: 40 })).body.data.property_record_id;
     await postRecord(storeId, { property_id: 'tables', property_value: 5 });
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const response = await call('DELETE', `${enterprise}/stores/${storeId}/property-records/${id}`, { headers: pos });
     expect(response.status).toBe(204);
-    expect(changesSince(server, seq)).toEqual({ store_property_records: 1 });
-    const op = server.app.node.db.prepare<[number], { op: string }>('SELECT op FROM changes WHERE seq > ?').get(seq);
-    expect(op?.op).toBe('delete');
+    expect(queuedChangesSince(server, seq)).toEqual({ store_property_records: 1 });
+    const op = server.app.node.db
+      .prepare<[number], string>("SELECT json_extract(change.value, '$.op') FROM outbox, json_each(outbox.changes) AS change WHERE outbox.seq > ?")
+      .pluck()
+      .get(seq);
+    expect(op).toBe('delete');
     const records = (await call('GET', `${enterprise}/stores/${storeId}/property-records`, { headers: pos })).body.data;
     expect(records.property_records.map((r: any) => r.property_id)).toEqual(['tables']);
     expect(records.total_items).toBe(1);

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { OpenApiContract } from '../../support/openapi.js';
-import { changesSince, lastChangeSeq, lastOutboxSeq, outboxKindsSince } from '../../support/reservations-fixtures.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
 import { listChecks } from '../../support/list-checks.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChangesSince } from '../../support/outbox.js';
 
 let server: TestServer;
 let pos: Record<string, string>;
@@ -144,11 +144,11 @@ describe('POST /stores', () => {
     });
   });
 
-  it('writes one change row and queues one command', async () => {
-    const seq = lastChangeSeq(server);
+  it('queues one command carrying one row change', async () => {
+    const seq = lastOutboxSeq(server);
     const outbox = lastOutboxSeq(server);
     await create();
-    expect(changesSince(server, seq)).toEqual({ stores: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ stores: 1 });
     expect(outboxKindsSince(server, outbox)).toEqual(['stores.create']);
   });
 
@@ -182,10 +182,10 @@ describe('POST /stores', () => {
   });
 
   it('refuses a body without a store and changes nothing', async () => {
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const response = await call('POST', `${enterprise}/stores`, { headers: pos, body: {} });
     expect(expectError(response, 400, 'invalid_params_exception').error_data.invalid_params[0]).toMatchObject({ name: 'store', reason: 'required' });
-    expect(changesSince(server, seq)).toEqual({});
+    expect(queuedChangesSince(server, seq)).toEqual({});
   });
 
   it('is not offered in the customer interface', async () => {
@@ -195,9 +195,9 @@ describe('POST /stores', () => {
 });
 
 describe('PUT /stores/{store_id}', () => {
-  it('changes the fields given, keeps those left out, and answers 204 with one change row', async () => {
+  it('changes the fields given, keeps those left out, and answers 204, queuing one row change', async () => {
     const id = await create(FULL_STORE);
-    const seq = lastChangeSeq(server);
+    const seq = lastOutboxSeq(server);
     const response = await call('PUT', `${enterprise}/stores/${id}`, {
       headers: pos,
       body: {
@@ -213,7 +213,7 @@ describe('PUT /stores/{store_id}', () => {
     });
     expect(response.status).toBe(204);
     expect(response.body).toBe('');
-    expect(changesSince(server, seq)).toEqual({ stores: 1 });
+    expect(queuedChangesSince(server, seq)).toEqual({ stores: 1 });
     const read = (await call('GET', `${enterprise}/stores/${id}`, { headers: pos })).body.data;
     expect(read).toMatchObject({
       store_code: 'BRN-02',

@@ -13,6 +13,7 @@ import { expectError } from '../../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, TestClock, type JsonResponse, type TestServer } from '../../support/server.js';
 import { sha256 } from '../../support/credentials.js';
 import { janaSession } from '../../support/customers-fixtures.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChanges } from '../../support/outbox.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';
@@ -385,24 +386,19 @@ describe('POST /tokens/{token_id}/actions/authentication-token-login', () => {
     expectError(response, 403, 'interface_not_allowed_exception');
   });
 
-  it('a login adds two feed rows (the code used, the token signed in) and one auth-tokens.login command', async () => {
+  it('a login queues one auth-tokens.login command carrying two row changes: the code used, the token signed in', async () => {
     const issued = await issue(server, jana, '2');
     const other = await demoToken(server);
-    const db = server.app.node.db;
-    const last = (table: string) => (db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM ${table}`).get() as { seq: number }).seq;
-    const changesBefore = last('changes');
-    const outboxBefore = last('outbox');
+    const before = lastOutboxSeq(server);
     expect((await redeem(server, other, { token: issued.authentication_token, token_request_id: issued.token_request_id })).status).toBe(200);
-    const authTokenId = (db.prepare('SELECT id FROM auth_tokens WHERE token_request_id = ?').get(issued.token_request_id) as { id: string }).id;
-    const changes = db
-      .prepare("SELECT entity, entity_id, op FROM changes WHERE seq > ? AND entity NOT LIKE 'recommendation%' ORDER BY seq")
-      .all(changesBefore);
-    expect(changes).toEqual([
+    const authTokenId = (
+      server.app.node.db.prepare('SELECT id FROM auth_tokens WHERE token_request_id = ?').get(issued.token_request_id) as { id: string }
+    ).id;
+    expect(queuedChanges(server, before).map(({ entity, entity_id, op }) => ({ entity, entity_id, op }))).toEqual([
       { entity: 'auth_tokens', entity_id: authTokenId, op: 'update' },
       { entity: 'tokens', entity_id: sha256(other.tokenId), op: 'update' },
     ]);
-    const commands = db.prepare('SELECT kind FROM outbox WHERE seq > ?').all(outboxBefore);
-    expect(commands).toEqual([{ kind: 'auth-tokens.login' }]);
+    expect(outboxKindsSince(server, before)).toEqual(['auth-tokens.login']);
   });
 });
 

@@ -12,6 +12,7 @@ import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoToken, startTestServer, type JsonResponse, type TestServer } from '../../support/server.js';
 import { sha256 } from '../../support/credentials.js';
+import { lastOutboxSeq, queuedChanges } from '../../support/outbox.js';
 
 const ISSUER = 'https://accounts.example.test';
 const AUDIENCE = 'loyalty-app-client-id';
@@ -269,24 +270,14 @@ describe('social-network-login', () => {
     expectError(response, 403, 'interface_not_allowed_exception');
   });
 
-  it('a login adds one token update to the change feed and one tokens.social-network-login command', async () => {
+  it('a login queues one tokens.social-network-login command carrying one token update', async () => {
     const token = await demoToken(server);
-    const db = server.app.node.db;
-    const last = (table: string) => (db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM ${table}`).get() as { seq: number }).seq;
-    const changesBefore = last('changes');
-    const outboxBefore = last('outbox');
+    const before = lastOutboxSeq(server);
     expect((await socialLogin('google', await sign(google, { email: JANA }), token)).status).toBe(200);
-    const changes = db
-      .prepare("SELECT entity, entity_id, op, row FROM changes WHERE seq > ? AND entity NOT LIKE 'recommendation%'")
-      .all(changesBefore) as {
-      entity: string;
-      entity_id: string;
-      op: string;
-      row: string;
-    }[];
+    const changes = queuedChanges(server, before);
     expect(changes.map((change) => [change.entity, change.entity_id, change.op])).toEqual([['tokens', sha256(token.tokenId), 'update']]);
-    expect(JSON.parse(changes[0]!.row).customer_id).toBe(DEMO_IDS.customerJana);
-    const commands = db.prepare('SELECT kind, payload FROM outbox WHERE seq > ?').all(outboxBefore) as { kind: string; payload: string }[];
+    expect(changes[0]!.row!.customer_id).toBe(DEMO_IDS.customerJana);
+    const commands = server.app.node.db.prepare('SELECT kind, payload FROM outbox WHERE seq > ?').all(before) as { kind: string; payload: string }[];
     expect(commands.map((command) => command.kind)).toEqual(['tokens.social-network-login']);
     expect(JSON.parse(commands[0]!.payload)).toEqual({ id: sha256(token.tokenId), customer_id: DEMO_IDS.customerJana });
   });

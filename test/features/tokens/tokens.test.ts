@@ -19,6 +19,7 @@ import {
 } from '../../support/server.js';
 import { sha256 } from '../../support/credentials.js';
 import { janaSession } from '../../support/customers-fixtures.js';
+import { lastOutboxSeq, outboxKindsSince, queuedChanges, type QueuedChange } from '../../support/outbox.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';
@@ -530,13 +531,6 @@ describe('failed customer logins are throttled', () => {
   });
 });
 
-interface ChangeRow {
-  seq: number;
-  entity: string;
-  entity_id: string;
-  op: string;
-  row: string | null;
-}
 interface OutboxRow {
   seq: number;
   kind: string;
@@ -544,67 +538,74 @@ interface OutboxRow {
   changes: string;
 }
 
-/** The change-feed and outbox rows a step adds. */
-async function rowsAddedBy(server: TestServer, step: () => Promise<unknown>): Promise<{ changes: ChangeRow[]; outbox: OutboxRow[] }> {
+/**
+ * The row changes a step makes as the node hands them on (a hub in its change feed, a store in
+ * the commands it queues), and the commands it queues.
+ */
+async function rowsAddedBy(server: TestServer, step: () => Promise<unknown>): Promise<{ changes: QueuedChange[]; outbox: OutboxRow[] }> {
   const db = server.app.node.db;
-  const last = (table: string) => (db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM ${table}`).get() as { seq: number }).seq;
-  const changesAfter = last('changes');
-  const outboxAfter = last('outbox');
+  const feedAfter = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM changes').pluck().get()!;
+  const outboxAfter = lastOutboxSeq(server);
   await step();
-  return {
+  const fed = () =>
     // But the recommendation model's rows, which the node builds in the background.
-    changes: db
-      .prepare("SELECT seq, entity, entity_id, op, row FROM changes WHERE seq > ? AND entity NOT LIKE 'recommendation%' ORDER BY seq")
-      .all(changesAfter) as ChangeRow[],
+    db
+      .prepare<[number], QueuedChange & { row: string | null }>(
+        "SELECT entity, entity_id, op, row FROM changes WHERE seq > ? AND entity NOT LIKE 'recommendation%' ORDER BY seq",
+      )
+      .all(feedAfter)
+      .map((change) => ({ ...change, row: change.row === null ? null : (JSON.parse(change.row) as Record<string, unknown>) }));
+  return {
+    changes: server.config.mode === 'hub' ? fed() : queuedChanges(server, outboxAfter),
     outbox: db.prepare('SELECT seq, kind, payload, changes FROM outbox WHERE seq > ? ORDER BY seq').all(outboxAfter) as OutboxRow[],
   };
 }
 
-describe('token writes in the change feed and the outbox (store mode)', () => {
+describe('token writes in the outbox (store mode)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
   });
   afterAll(() => server.close());
 
-  it('create adds one insert of the token to the feed and one tokens.create command carrying it', async () => {
+  it('create queues one tokens.create command carrying one insert of the token', async () => {
     let tokenId = '';
     const added = await rowsAddedBy(server, async () => {
       tokenId = (await createToken(server, { device: { device_id: 'feed' }, setup: {}, external_application_id: APP })).body.data.token_id;
     });
     expect(added.changes).toEqual([expect.objectContaining({ entity: 'tokens', entity_id: sha256(tokenId), op: 'insert' })]);
-    expect(JSON.parse(added.changes[0]!.row!)).toMatchObject({ id: sha256(tokenId), external_application_id: APP, customer_id: null });
+    expect(added.changes[0]!.row!).toMatchObject({ id: sha256(tokenId), external_application_id: APP, customer_id: null });
     expect(added.outbox.map((command) => command.kind)).toEqual(['tokens.create']);
     expect(JSON.parse(added.outbox[0]!.payload)).toMatchObject({ id: sha256(tokenId), external_application_id: APP });
     expect(JSON.parse(added.outbox[0]!.changes)).toEqual([expect.objectContaining({ entity: 'tokens', entity_id: sha256(tokenId), op: 'insert' })]);
   });
 
-  it('update adds one update of the token and one tokens.update command', async () => {
+  it('update queues one tokens.update command carrying one update of the token', async () => {
     const token = await demoToken(server);
     const added = await rowsAddedBy(server, () => updateToken(server, token.tokenId, token, { setup: { language_id: 'sk' }, push_token: 'p' }));
     expect(added.changes).toEqual([expect.objectContaining({ entity: 'tokens', entity_id: sha256(token.tokenId), op: 'update' })]);
-    expect(JSON.parse(added.changes[0]!.row!)).toMatchObject({
+    expect(added.changes[0]!.row!).toMatchObject({
       push_token: 'p',
       setup: JSON.stringify({ language_id: 'sk', external_application_id: APP }),
     });
     expect(added.outbox.map((command) => command.kind)).toEqual(['tokens.update']);
   });
 
-  it('login adds one update naming the customer and one tokens.login command; logout one clearing it and one tokens.logout', async () => {
+  it('login queues one tokens.login command carrying an update naming the customer; logout a tokens.logout clearing it', async () => {
     const token = await demoToken(server);
     const loggedIn = await rowsAddedBy(server, () => login(server, token, byCard()));
     expect(loggedIn.changes).toEqual([expect.objectContaining({ entity: 'tokens', entity_id: sha256(token.tokenId), op: 'update' })]);
-    expect(JSON.parse(loggedIn.changes[0]!.row!).customer_id).toBe(DEMO_IDS.customerJana);
+    expect(loggedIn.changes[0]!.row!.customer_id).toBe(DEMO_IDS.customerJana);
     expect(loggedIn.outbox.map((command) => command.kind)).toEqual(['tokens.login']);
     expect(JSON.parse(loggedIn.outbox[0]!.payload)).toEqual({ id: sha256(token.tokenId), customer_id: DEMO_IDS.customerJana });
 
     const loggedOut = await rowsAddedBy(server, () => logout(server, token.tokenId, token));
     expect(loggedOut.changes).toEqual([expect.objectContaining({ entity: 'tokens', entity_id: sha256(token.tokenId), op: 'update' })]);
-    expect(JSON.parse(loggedOut.changes[0]!.row!).customer_id).toBeNull();
+    expect(loggedOut.changes[0]!.row!.customer_id).toBeNull();
     expect(loggedOut.outbox.map((command) => command.kind)).toEqual(['tokens.logout']);
   });
 
-  it('refused writes add nothing to the feed or the outbox', async () => {
+  it('refused writes queue nothing', async () => {
     const token = await demoToken(server);
     const other = await demoToken(server);
     const added = await rowsAddedBy(server, async () => {
@@ -789,21 +790,14 @@ describe('tokens', () => {
     expectError(authToken, 403, 'forbidden_exception');
   });
 
-  it('each token write adds one change-feed row per changed record and one outbox command in store mode', async () => {
-    // What came since the test began, but the recommendation model's rows, which the node builds in the background.
-    const last = (sql: string) => server.app.node.db.prepare(sql).pluck().get() as number | null;
-    const before = { change: last('SELECT max(seq) FROM changes') ?? 0, seq: last('SELECT max(seq) FROM outbox') ?? 0 };
+  it('each token write queues one command in store mode, carrying one row change of the token', async () => {
+    const before = lastOutboxSeq(server);
     const token = await janaSession(server);
     await call('POST', `${server.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers });
-    const since = (sql: string, after: number) => server.app.node.db.prepare(sql).all(after) as Record<string, string>[];
-    expect(since("SELECT entity, entity_id FROM changes WHERE seq > ? AND entity NOT LIKE 'recommendation%' ORDER BY seq", before.change)).toEqual(
+    expect(queuedChanges(server, before).map(({ entity, entity_id }) => ({ entity, entity_id }))).toEqual(
       Array(3).fill({ entity: 'tokens', entity_id: sha256(token.tokenId) }),
     );
-    expect(since('SELECT kind FROM outbox WHERE seq > ? ORDER BY seq', before.seq).map((row) => row.kind)).toEqual([
-      'tokens.create',
-      'tokens.login',
-      'tokens.logout',
-    ]);
+    expect(outboxKindsSince(server, before)).toEqual(['tokens.create', 'tokens.login', 'tokens.logout']);
   });
 });
 
