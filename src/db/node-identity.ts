@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './open.js';
 import type { MetaRow } from './tables.generated.js';
 
+/** Where a write that leaves its stamps in neither the feed nor the outbox keeps the newest (src/db/write-path.ts). */
+export const UNSENT_STAMP_KEY = 'newest_unsent_stamp';
+
 export interface NodeIdentity {
   /** Short random id of this database, the node part of its HLC stamps. */
   nodeId: string;
@@ -25,12 +28,13 @@ export function loadNodeIdentity(db: Db): NodeIdentity {
   // A store stamps each outbox command after the changes it made, so the newest stamp
   // may be a command's; resuming from the changes alone would issue that stamp again. A
   // store with a hub keeps no feed and deletes acknowledged commands, keeping the newest
-  // stamp they carried (src/sync/store/pusher.ts).
+  // stamp they carried (src/sync/store/pusher.ts); a write that queued no command, of rows
+  // the feed does not keep, keeps its newest stamp too (src/db/write-path.ts).
   const lastStamp =
     db
       .prepare<[], { hlc: string | null }>(
         `SELECT max(hlc) AS hlc FROM (SELECT max(hlc) AS hlc FROM changes UNION ALL SELECT max(hlc) FROM outbox
-         UNION ALL SELECT value FROM meta WHERE key = 'sync.acked_stamp')`,
+         UNION ALL SELECT value FROM meta WHERE key IN ('sync.acked_stamp', '${UNSENT_STAMP_KEY}'))`,
       )
       .get()?.hlc ?? undefined;
   return { nodeId: read.get('node_id')!.value, generation: read.get('generation')!.value, lastStamp };

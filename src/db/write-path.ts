@@ -14,6 +14,8 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Operations } from '../core/operations.js';
 import { requestJson, writtenAtHeadOffice } from '../core/errors.js';
 import { recordChange } from './change-feed.js';
+import { NODE_LOCAL } from './node-local.js';
+import { UNSENT_STAMP_KEY } from './node-identity.js';
 import type { Db } from './open.js';
 import type { Statements } from './statements.js';
 import type { TableVersions } from './table-versions.js';
@@ -61,16 +63,18 @@ export interface WritePathOptions {
   mode: Mode;
   clock: Clock;
   /**
-   * Whether local writes go to the change feed: on the hub, which serves it, and on a store
-   * with no hub, whose recommendation model follows it. A store with a hub serves no feed, so
-   * it keeps none (DESIGN §5, "Scopes, compaction, retention").
+   * Whether a local write of a table goes to the change feed: every table's on the hub, which
+   * serves the feed; on a store with no hub, the tables its recommendation model reads, whose
+   * changes go once it has followed them. A store serves no feed, so it keeps no other
+   * (DESIGN §5, "Scopes, compaction, retention").
    */
-  keepsFeed: boolean;
+  keepsInFeed: (table: string) => boolean;
   operations: Operations;
 }
 
 export class WritePath {
   private readonly appendCommand: Statement;
+  private readonly keepUnsentStamp: Statement;
   private readonly commitListeners: (() => void)[] = [];
   private readonly writeListeners: ((changes: readonly RowChange[], tx: WriteTransaction) => void)[] = [];
   /** better-sqlite3 builds a transaction wrapper per call to db.transaction(); one is made and reused. */
@@ -86,11 +90,11 @@ export class WritePath {
   private readonly newId: IdGenerator;
   private readonly mode: Mode;
   private readonly clock: Clock;
-  private readonly keepsFeed: boolean;
+  private readonly keepsInFeed: (table: string) => boolean;
   private readonly operations: Operations;
 
   constructor(options: WritePathOptions) {
-    const { db, statements, versions, hlc, newId, mode, clock, keepsFeed, operations } = options;
+    const { db, statements, versions, hlc, newId, mode, clock, keepsInFeed, operations } = options;
     this.db = db;
     this.statements = statements;
     this.versions = versions;
@@ -98,7 +102,7 @@ export class WritePath {
     this.newId = newId;
     this.mode = mode;
     this.clock = clock;
-    this.keepsFeed = keepsFeed;
+    this.keepsInFeed = keepsInFeed;
     this.operations = operations;
     this.inTransaction = db.transaction((run: () => unknown) => run());
     // The generation is read from meta in the same statement: a store restored from a
@@ -106,6 +110,9 @@ export class WritePath {
     this.appendCommand = db.prepare(
       `INSERT INTO outbox (command_id, generation, kind, payload, changes, hlc, created_at, operation)
        VALUES (?, (SELECT value FROM meta WHERE key = 'generation'), ?, ?, ?, ?, ?, ?)`,
+    );
+    this.keepUnsentStamp = db.prepare(
+      `INSERT INTO meta (key, value) VALUES ('${UNSENT_STAMP_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE excluded.value > value`,
     );
   }
 
@@ -165,10 +172,23 @@ export class WritePath {
           requestJson(recorded ?? { ids: [] }),
         );
       }
+      if (!queued) this.keepNewestUnsent(changes);
       return value;
     }) as T;
     if (queued) for (const listener of this.commitListeners) listener();
     return result;
+  }
+
+  /**
+   * A node resumes its clock past the newest stamp in its feed and outbox. A write that queues
+   * no command, of rows the feed does not keep, keeps its newest stamp in meta instead: a clock
+   * set back across a restart would otherwise stamp again at or before it, and a customer's
+   * state published with that stamp as its horizon would seem to hold the newer facts.
+   */
+  private keepNewestUnsent(changes: readonly RowChange[]): void {
+    let newest = '';
+    for (const change of changes) if (change.hlc > newest && !NODE_LOCAL.has(change.entity) && !this.keepsInFeed(change.entity)) newest = change.hlc;
+    if (newest) this.keepUnsentStamp.run(newest);
   }
 
   /**
@@ -209,7 +229,7 @@ export class WritePath {
   private transaction(changes: RowChange[], rows: 'own' | 'derived' = 'own'): WriteTransaction {
     const record = (change: RowChange) => {
       this.versions.wrote(change.entity);
-      if (this.keepsFeed) recordChange(this.statements, change);
+      if (this.keepsInFeed(change.entity)) recordChange(this.statements, change);
       changes.push(change);
       if (rows === 'own') this.collected?.push(change);
     };

@@ -33,6 +33,8 @@ export interface FeaturePorts {
   nodeId: string;
   /** A store with a hub: the hub owns what is chain-wide (registrations' checks, the model, mail). */
   syncsWithHub: boolean;
+  /** The hub: its change feed is served to stores. A store with no hub keeps a feed for its recommendation model alone. */
+  servesFeed: boolean;
   customers: CustomersRepo;
   ledger: Ledger;
   /** Every customer's balances. */

@@ -98,6 +98,7 @@ export function createApp({
     timeZone: config.time_zone,
     nodeId: node.identity.nodeId,
     syncsWithHub: syncsWithHub(config),
+    servesFeed: config.mode === 'hub',
     customers: services.customersRepo,
     ledger: services.ledger,
     balances: node.balances,

@@ -21,6 +21,7 @@ import { ReplicatedApply } from '../sync/replicated-apply.js';
 import { HybridLogicalClock } from '../core/hlc.js';
 import { createIdGenerator, type IdGenerator } from '../core/ids.js';
 import { Operations } from '../core/operations.js';
+import { MODEL_INPUT } from '../features/recommendations/model-accumulators.repo.js';
 
 export interface Node {
   db: Db;
@@ -103,7 +104,7 @@ function nodeOn(db: Db, migrations: MigrationResult, config: NodeConfig, clock: 
     newId,
     mode: config.mode,
     clock,
-    keepsFeed: !syncsWithHub(config),
+    keepsInFeed: feedTables(config),
     operations,
   });
   const replicated = new ReplicatedApply(statements, versions, hlc);
@@ -125,6 +126,17 @@ function nodeOn(db: Db, migrations: MigrationResult, config: NodeConfig, clock: 
     states: db.readonly ? undefined : statesPublisher(db, writes, hlc, config, clock),
     close: () => db.close(),
   };
+}
+
+/**
+ * The tables whose local writes a node keeps in its change feed: every one on the hub; on a store
+ * with no hub, what its recommendation model follows; none on a store with a hub.
+ */
+function feedTables(config: NodeConfig): (table: string) => boolean {
+  if (config.mode === 'hub') return () => true;
+  if (syncsWithHub(config)) return () => false;
+  const followed = new Set(MODEL_INPUT);
+  return (table) => followed.has(table);
 }
 
 /** The hub folds states up to its horizon, a store without a hub up to its newest stamp; a store with one publishes none. */

@@ -174,7 +174,13 @@ export async function run(): Promise<void> {
 
   const config = loadConfig({ env: {}, overrides: { data_dir: dataDir, mode: 'store', 'log.level': 'silent' } });
   const node = openNode(config, systemClock);
-  const { service, builder } = createRecommendations({ db: node.db, writes: node.writes, nodeId: node.identity.nodeId, syncsWithHub: false });
+  const { service, builder } = createRecommendations({
+    db: node.db,
+    writes: node.writes,
+    nodeId: node.identity.nodeId,
+    syncsWithHub: false,
+    servesFeed: false,
+  });
   started = performance.now();
   while (builder!.step());
   const fullMs = performance.now() - started;

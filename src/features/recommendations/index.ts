@@ -18,7 +18,8 @@ import { UnsyncedPurchases } from './unsynced-purchases.js';
 /** How often the node that builds the model looks for new purchases. */
 const BUILD_INTERVAL_MS = 1000;
 
-type RecommendationsPorts = Pick<FeaturePorts, 'db' | 'writes' | 'nodeId' | 'syncsWithHub'> & Partial<Pick<FeaturePorts, 'callsWaiting'>>;
+type RecommendationsPorts = Pick<FeaturePorts, 'db' | 'writes' | 'nodeId' | 'syncsWithHub' | 'servesFeed'> &
+  Partial<Pick<FeaturePorts, 'callsWaiting'>>;
 
 export const recommendationsFeature: Feature<RecommendationsPorts & Pick<FeaturePorts, 'runInBackground'>> = (ports) => {
   const { service, builder } = createRecommendations(ports);
@@ -33,11 +34,14 @@ export const recommendationsFeature: Feature<RecommendationsPorts & Pick<Feature
  * (src/root/writer.ts) the event loop's engine answers from the model the thread builds, with
  * this node's bills the model does not hold yet (unsynced-purchases.ts).
  */
-export function createRecommendations({ db, writes, nodeId, syncsWithHub, callsWaiting }: RecommendationsPorts) {
+export function createRecommendations({ db, writes, nodeId, syncsWithHub, servesFeed, callsWaiting }: RecommendationsPorts) {
   const repo = new RecommendationsRepo(db);
   const builder =
     !syncsWithHub && !db.readonly
-      ? new ModelBuilder(db, new ModelAccumulatorsRepo(db), new ModelPublisher(new ModelRowsRepo(db), writes), callsWaiting)
+      ? new ModelBuilder(db, new ModelAccumulatorsRepo(db), new ModelPublisher(new ModelRowsRepo(db), writes), {
+          callsWaiting,
+          feedServed: servesFeed,
+        })
       : undefined;
   return { service: new RecommendationsService(repo, new ProductKinds(repo), new UnsyncedPurchases(repo, nodeId), builder), builder };
 }

@@ -25,6 +25,15 @@ export interface RecordedBill {
 
 export type PendingKind = 'product' | 'customer' | 'store' | 'origin';
 
+/** The tables whose changes the builder reads in the feed: a purchase, its lines, its customer assigned later. */
+export const MODEL_INPUT: readonly string[] = ['purchases', 'purchase_items', 'purchase_assignments'];
+
+/**
+ * Followed changes a step deletes at most, on a node whose feed the builder alone reads: a
+ * bill makes about seven, and a feed an older release kept whole goes a step at a time.
+ */
+const FORGOTTEN_PER_STEP = 200;
+
 /** Bills per store and product, and per pair of product keys. */
 export type BillCounter = 'stores' | 'pairs';
 
@@ -37,6 +46,7 @@ export class ModelAccumulatorsRepo {
   private readonly linesInRows;
   private readonly linesOfPurchases;
   private readonly changesInRange;
+  private readonly forgetChanges;
   private readonly recordedBills;
   private readonly insertBill;
   private readonly updateBill;
@@ -68,7 +78,10 @@ export class ModelAccumulatorsRepo {
     this.linesOfPurchases = db.prepare<[string], PurchaseLine>(purchaseLines('json_each(?) AS wanted CROSS JOIN purchases p ON p.id = wanted.value'));
     this.changesInRange = db.prepare<[number, number], TouchingChange>(
       `SELECT entity, entity_id, json_extract(row, '$.purchase_id') AS purchase_id, json_extract(row, '$.cancels_purchase_id') AS cancels_purchase_id, hlc
-       FROM changes WHERE seq > ? AND seq <= ? AND entity IN ('purchases', 'purchase_items', 'purchase_assignments')`,
+       FROM changes WHERE seq > ? AND seq <= ? AND entity IN (${MODEL_INPUT.map((table) => `'${table}'`).join(', ')})`,
+    );
+    this.forgetChanges = db.prepare(
+      `DELETE FROM changes WHERE seq IN (SELECT seq FROM changes WHERE seq <= ? ORDER BY seq LIMIT ${FORGOTTEN_PER_STEP})`,
     );
     this.recordedBills = db.prepare<[string], RecordedBill>(
       'SELECT purchase_id, customer_id, store_id, day FROM recommendation_bills WHERE purchase_id IN (SELECT value FROM json_each(?))',
@@ -151,6 +164,11 @@ export class ModelAccumulatorsRepo {
   /** Changes to purchase facts in the change feed, after `after` up to `upTo`. */
   touchingChanges(after: number, upTo: number): TouchingChange[] {
     return this.changesInRange.all(after, upTo);
+  }
+
+  /** Deletes the oldest changes up to `through`, a step's share of them. */
+  forgetChangesThrough(through: number): void {
+    this.forgetChanges.run(through);
   }
 
   recorded(purchaseIds: string[]): Map<string, RecordedBill> {

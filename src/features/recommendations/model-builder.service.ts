@@ -5,7 +5,8 @@
  * touched (a new bill, a customer assigned later, a cancellation of it). A purchase's
  * recorded state makes recounting idempotent. Then it publishes the model rows whose
  * inputs changed. Each page, batch or publication is one transaction, and API calls are
- * served between them.
+ * served between them. On a store with no hub the builder is the feed's one reader, so the
+ * changes it has followed go as it follows them.
  */
 import type { Db } from '../../db/open.js';
 import type { ModelAccumulatorsRepo } from './model-accumulators.repo.js';
@@ -44,15 +45,28 @@ export interface BuilderLog {
   error(fields: object, message: string): void;
 }
 
+/** What a builder is built with besides its tables. */
+export interface ModelBuilderOptions {
+  /** Whether a call waits for this thread (FeaturePorts.callsWaiting). */
+  callsWaiting?: () => boolean;
+  /** Whether the change feed is served to stores (the hub's), or read by the builder alone. */
+  feedServed: boolean;
+}
+
 export class ModelBuilder {
   private running = false;
+  private readonly callsWaiting: () => boolean;
+  private readonly feedServed: boolean;
 
   constructor(
     private readonly db: Db,
     private readonly accumulators: ModelAccumulatorsRepo,
     private readonly publisher: ModelPublisher,
-    private readonly callsWaiting: () => boolean = () => false,
-  ) {}
+    options: ModelBuilderOptions,
+  ) {
+    this.callsWaiting = options.callsWaiting ?? (() => false);
+    this.feedServed = options.feedServed;
+  }
 
   /** Builds on a timer until stopped or the node closes its database; returns the stop. */
   schedule(intervalMs: number, log: BuilderLog): () => void {
@@ -98,7 +112,11 @@ export class ModelBuilder {
   /** One unit of work in one transaction; false when there was nothing left to do. */
   step(): boolean {
     if (this.hasHistoryToCount()) {
-      this.db.transaction(() => this.startBuild() || this.countPage() || this.followFeed())();
+      this.db.transaction(() => {
+        if (!(this.startBuild() || this.countPage())) this.followFeed();
+        // Changes up to the cursor are counted: by the first count, or followed.
+        if (!this.feedServed) this.accumulators.forgetChangesThrough(Number(this.accumulators.state('cursor')));
+      })();
       return true;
     }
     return this.publisher.publish(ROWS_PER_PUBLISH, Number(this.accumulators.state('bills') ?? 0), this.stepDone()) > 0;

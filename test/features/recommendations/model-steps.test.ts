@@ -1,7 +1,8 @@
 /**
- * The recommendation model's steps on a writer thread: a step follows the change feed batch
- * by batch, and ends after the batch it is in once a call waits for the thread, so that a
- * bill arriving during a step waits for one batch, not the whole step.
+ * The recommendation model's steps beside waiting calls (a store's writer thread, the hub's
+ * event loop): a step follows the change feed batch by batch, and ends after the batch it is
+ * in once a call waits for the thread, so that a bill arriving during a step waits for one
+ * batch, not the whole step. On a hub, whose feed keeps every table's changes.
  */
 import { describe, expect, it } from 'vitest';
 import { createRecommendations } from '../../../src/features/recommendations/index.js';
@@ -12,13 +13,14 @@ const CHANGES_PER_BATCH = 20;
 const CHANGES = 2_000;
 
 describe('the model builder beside waiting calls', () => {
-  const { node } = tempNode('loyaltyd-model-steps-', 'store');
+  const { node } = tempNode('loyaltyd-model-steps-', 'hub');
   let waiting = false;
   const { builder } = createRecommendations({
     db: node.db,
     writes: node.writes,
     nodeId: node.identity.nodeId,
     syncsWithHub: false,
+    servesFeed: true,
     callsWaiting: () => waiting,
   });
   const cursor = () => Number(node.db.prepare<[], string>("SELECT value FROM recommendation_state WHERE key = 'cursor'").pluck().get());
