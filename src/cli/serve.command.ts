@@ -50,7 +50,7 @@ export function registerServeCommand(program: Command): void {
       const demo = { demo: options.demo === true, showcase: options.demo === true && options.showcase === true };
       // A store missing its node credentials stops here (status 2, like every config error)
       // rather than serve without syncing.
-      const writer = config.mode === 'store' ? await Writer.start({ config, syncAgent: true, ...demo }) : undefined;
+      const writer = config.mode === 'store' ? await Writer.start({ config, syncAgent: true, ...demo }, log) : undefined;
       writer?.onStopped((error) => {
         log.fatal({ err: error }, 'the writer thread stopped; exiting');
         process.exit(1);

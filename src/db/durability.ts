@@ -9,49 +9,28 @@
  * waits for the disk on the thread that commits, and a second of a hundred bills is a few dozen
  * fsyncs, not a hundred.
  *
+ * A served store's writer thread hands its flushes off to the event loop that answers its calls
+ * (`handOff()`, src/root/writer.ts): the thread commits without syncing and answers at once, and
+ * the event loop flushes before it answers, so a flush's end is not seen late by a thread busy
+ * with the next bill.
+ *
  * A read may see a commit a few milliseconds before it is on disk; a power cut in that moment
  * loses the commit, whose caller was never answered and sends it again
  * (src/decisions/0079-wal-flusher.md).
  */
-import { closeSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Db } from './open.js';
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
-/**
- * A flusher: the log's file as it holds it open, the waiters its flush in progress answers, and
- * that flush. The log is opened again when its file is not the one held open (SQLite deletes
- * the log when its last connection closes).
- */
-interface Flusher {
-  fd: number | undefined;
-  carrying: Waiter[] | undefined;
-  running: Promise<void>;
-}
-
-/**
- * Flushes at once: a commit that lands while one flushes starts the other at once instead of
- * waiting for the one running to end; a third waits for the first of them to end.
- */
-const FLUSHERS = 2;
+import { WalFlusher } from './wal-flusher.js';
 
 export class Durability {
   private readonly totalChanges: () => number;
-  private readonly wal: string;
-  private flushers: Flusher[] = [];
-  /** Waiting for a flusher: they committed after every flush running began. */
-  private queued: Waiter[] = [];
-  private log: Logger | undefined;
-  private flushCount = 0;
+  private flusher: WalFlusher | undefined;
+  private flushesBefore = 0;
+  private handedOff = false;
 
   constructor(private readonly db: Db) {
     const statement = db.prepare<[], number>('SELECT total_changes()').pluck();
     this.totalChanges = () => statement.get()!;
-    this.wal = `${db.name}-wal`;
   }
 
   /** Rows this connection has changed since it opened: a call during which it moved wrote. */
@@ -65,91 +44,72 @@ export class Durability {
    * to a call not yet taken.
    */
   awaited(): boolean {
-    return this.queued.length > 0 || this.flushers.some((flusher) => (flusher.carrying?.length ?? 0) > 0);
+    return this.flusher?.awaited() ?? false;
   }
 
   /** Flushes of the log done since the node opened: what /metrics shows beside the writes. */
   get flushes(): number {
-    return this.flushCount;
+    return this.flushesBefore + (this.flusher?.flushes ?? 0);
   }
 
-  /** Done once everything committed before the call is on disk: at once while commits sync themselves. */
+  /**
+   * Whether a commit made now is on disk only once another thread flushes the log: the flushes
+   * are handed off, and that thread's flush has not failed.
+   */
+  get flushOwed(): boolean {
+    return this.handedOff;
+  }
+
+  /** Done once everything committed before the call is on disk: at once while commits sync themselves or the flushes are handed off. */
   durable(): Promise<void> {
-    if (this.flushers.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.queued.push({ resolve, reject });
-      this.dispatch();
-    });
+    return this.flusher?.durable() ?? Promise.resolve();
   }
 
   /** Starts the flushers: commits stop waiting for the disk. Returns their stop, done once every waiter is answered. */
   startFlusher(log: Logger): () => Promise<void> {
-    this.log = log;
-    const flushers = Array.from({ length: FLUSHERS }, (): Flusher => ({ fd: undefined, carrying: undefined, running: Promise.resolve() }));
-    this.flushers = flushers;
+    const flusher = new WalFlusher(`${this.db.name}-wal`, (error) => {
+      log.error({ err: error }, 'the write-ahead log could not be synced; commits sync themselves again');
+      this.stopFlushing(flusher);
+    });
+    this.flusher = flusher;
     this.db.pragma('synchronous = NORMAL');
     let stopped: Promise<void> | undefined;
     return () => {
       stopped ??= (async () => {
-        if (this.flushers === flushers) {
+        if (this.flusher === flusher) {
           // Commits sync themselves again before the last flush, which covers every one made before.
           this.db.pragma('synchronous = FULL');
-          await this.durable();
-          this.flushers = [];
+          await flusher.durable();
+          this.stopFlushing(flusher);
         }
-        await Promise.all(flushers.map((flusher) => flusher.running));
-        for (const flusher of flushers) if (flusher.fd !== undefined) closeSync(flusher.fd);
+        await flusher.stop();
       })();
       return stopped;
     };
   }
 
-  /** Hands every queued waiter to an idle flusher, if one is. */
-  private dispatch(): void {
-    if (this.queued.length === 0) return;
-    const idle = this.flushers.find((flusher) => flusher.carrying === undefined);
-    if (!idle) return;
-    idle.carrying = this.queued;
-    this.queued = [];
-    idle.running = this.flush(idle).then(
-      () => this.flushed(idle),
-      (error: Error) => this.fail(error),
-    );
-  }
-
-  private async flush(flusher: Flusher): Promise<void> {
-    const current = statSync(this.wal, { throwIfNoEntry: false })?.ino;
-    if (flusher.fd !== undefined && fstatSync(flusher.fd).ino !== current) {
-      closeSync(flusher.fd);
-      flusher.fd = undefined;
-    }
-    // No log file: its last connection closed it, checkpointed into the database file and synced.
-    if (current === undefined) return;
-    const fd = (flusher.fd ??= openSync(this.wal, 'r'));
-    await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-  }
-
-  private flushed(flusher: Flusher): void {
-    const done = flusher.carrying ?? [];
-    flusher.carrying = undefined;
-    this.flushCount += 1;
-    this.dispatch();
-    for (const waiter of done) waiter.resolve();
-  }
-
   /**
-   * A flush that failed leaves it unknown what of the log is on disk: every waiter fails (their
-   * callers get a server error and send again), and commits sync themselves from now on.
+   * Commits stop syncing themselves, and the thread that answers the calls flushes the log
+   * before it answers (src/root/writer.ts); `syncItself()` ends it. Returns the stop: commits
+   * sync themselves again.
    */
-  private fail(error: Error): void {
-    this.log?.error({ err: error }, 'the write-ahead log could not be synced; commits sync themselves again');
-    const flushers = this.flushers;
-    this.flushers = [];
+  handOff(): () => Promise<void> {
+    this.handedOff = true;
+    this.db.pragma('synchronous = NORMAL');
+    return async () => this.syncItself();
+  }
+
+  /** Commits sync themselves: the flushes handed off ended, or failed. */
+  syncItself(): void {
+    this.handedOff = false;
     if (this.db.open) this.db.pragma('synchronous = FULL');
-    const waiting = [...flushers.flatMap((flusher) => flusher.carrying ?? []), ...this.queued];
-    for (const flusher of flushers) flusher.carrying = undefined;
-    this.queued = [];
-    const failed = new Error(`the write-ahead log could not be synced: ${error.message}`);
-    for (const waiter of waiting) waiter.reject(failed);
+  }
+
+  /** A flusher that failed or stopped: commits sync themselves from now on. */
+  private stopFlushing(flusher: WalFlusher): void {
+    if (this.flusher !== flusher) return;
+    this.flushesBefore += flusher.flushes;
+    this.flusher = undefined;
+    if (this.db.open) this.db.pragma('synchronous = FULL');
   }
 }

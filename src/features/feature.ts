@@ -52,9 +52,9 @@ export interface FeaturePorts {
   runInBackground(task: BackgroundTask): void;
   /**
    * Whether a call waits for this thread: on a store's writer thread, one the event loop handed
-   * it (src/core/waiting-calls.ts); on any thread that commits, one that wrote and waits for the
-   * flush of its commit (src/db/durability.ts), whose answer goes out when the thread next looks
-   * at its events. Background work gives way between batches.
+   * it (src/core/waiting-calls.ts); on a thread that flushes its own commits, one that wrote and
+   * waits for the flush of its commit (src/db/durability.ts), whose answer goes out when the
+   * thread next looks at its events. Background work gives way between batches.
    */
   callsWaiting(): boolean;
 }

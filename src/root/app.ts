@@ -60,6 +60,8 @@ export interface AppOptions {
   callsWaiting?: () => boolean;
   /** Whether a hub reads its snapshots on threads of their own (src/sync/hub/snapshot-threads.ts): the daemon's does. */
   snapshotThreads?: boolean;
+  /** A store's writer thread: its commits are flushed by the event loop that answers its calls (src/root/writer.ts). */
+  flushesHandedOff?: boolean;
 }
 
 export function createApp({
@@ -71,6 +73,7 @@ export function createApp({
   commits,
   callsWaiting = () => false,
   snapshotThreads = false,
+  flushesHandedOff = false,
 }: AppOptions): App {
   if (writer && config.mode !== 'store') throw new Error('only a store runs a writer thread');
   const node = writer ? openReadingNode(config, clock, new SharedCommits(writer.commits)) : openNode(config, clock, commits);
@@ -83,7 +86,7 @@ export function createApp({
     if (!writer) background.push(task);
   };
   runs((taskLog) => startCheckpointer(node.db, taskLog));
-  runs((taskLog) => node.durability.startFlusher(taskLog));
+  runs((taskLog) => (flushesHandedOff ? node.durability.handOff() : node.durability.startFlusher(taskLog)));
   const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log, snapshotThreads) : undefined;
   if (hub) background.push(...hub.tasks);
   const sync = syncAgent && !writer ? createStoreSync(node, config, clock) : undefined;

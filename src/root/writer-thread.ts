@@ -37,13 +37,22 @@ function post(message: FromWriter): void {
 }
 
 async function open(): Promise<App> {
-  const app = createApp({ config, clock: systemClock, log, syncAgent, commits: new SharedCommits(commits), callsWaiting: () => waiting.any() });
+  const app = createApp({
+    config,
+    clock: systemClock,
+    log,
+    syncAgent,
+    commits: new SharedCommits(commits),
+    callsWaiting: () => waiting.any(),
+    flushesHandedOff: true,
+  });
   await prepareServedFolder(app, config.mode, { demo, showcase });
   return app;
 }
 
 async function answer(app: App, id: number, key: string, call: Call): Promise<void> {
-  const flushes = () => app.node.durability.flushes;
+  // A call taken while the commits sync themselves commits so; one taken before may commit either way.
+  const flushOwed = app.node.durability.flushOwed;
   try {
     const answerOf = app.answerOf(key);
     if (!answerOf) throw new Error(`the writer has no endpoint ${key}`);
@@ -51,11 +60,11 @@ async function answer(app: App, id: number, key: string, call: Call): Promise<vo
     const crossing: CrossingAnswer = body instanceof JsonText ? { status, bytes: body.bytes() } : { status, body };
     if (source) crossing.source = source;
     if (replayed) crossing.replayed = replayed;
-    post({ kind: 'answer', id, answer: crossing, flushes: flushes() });
+    post({ kind: 'answer', id, answer: crossing, flushOwed });
   } catch (error) {
     const method = key.split(' ')[1]!.toUpperCase();
     const sent = errorAnswer(error, log, config.http.body_limit_bytes, { method, path: call.path, requestId: call.requestId });
-    post({ kind: 'refused', id, error: { body: sent.body, headers: sent.headers }, flushes: flushes() });
+    post({ kind: 'refused', id, error: { body: sent.body, headers: sent.headers }, flushOwed });
   }
 }
 
@@ -74,6 +83,7 @@ try {
       waiting.taken();
       return void answer(app, message.id, message.key, message.call);
     }
+    if (message.kind === 'sync-commits') return app.node.durability.syncItself();
     clearInterval(probing);
     void stopBackground().then(() => {
       app.close();

@@ -11,17 +11,26 @@
  * A call crosses as data (the `Call` both transports build), and comes back as the answer or
  * the error answer the thread made of it: the thread logs the unexpected ones, as the event
  * loop would have.
+ *
+ * The thread commits without syncing the log and answers at once; the event loop flushes the
+ * log (src/db/wal-flusher.ts) before it sends the answer on, so the end of a flush is seen by a
+ * loop that waits on the network, not by a thread running the next bill's feature code. If a
+ * flush fails, the calls it carried and every answer owed a flush fail, and the thread is told
+ * to sync its commits itself from then on; a call the thread took after that owes none.
  */
 import type { Worker } from 'node:worker_threads';
+import pino, { type Logger } from 'pino';
 import { ConfigError, type Config } from '../core/config.js';
 import { madeOnWriter, nestedTooDeeply, writerStopped, type ErrorBody } from '../core/errors.js';
 import { moduleWorker } from '../core/module-worker.js';
 import { SharedCommits } from '../db/shared-commits.js';
+import { WalFlusher } from '../db/wal-flusher.js';
 import { WaitingCalls } from '../core/waiting-calls.js';
 import type { StoredResponse } from '../http/idempotency.js';
 import { JsonText } from '../http/json-text.js';
 import type { Call } from '../http/routes.js';
 import type { WriterThread } from './http.js';
+import { databaseFile } from './node.js';
 import type { DemoOptions } from './served-folder.js';
 
 /** What the thread is started with. */
@@ -44,14 +53,15 @@ export interface CrossingAnswer {
   replayed?: true;
 }
 
-export type ToWriter = { kind: 'call'; id: number; key: string; call: Call } | { kind: 'stop' };
+/** `sync-commits`: the event loop's flush failed, and the thread's commits sync themselves from now on. */
+export type ToWriter = { kind: 'call'; id: number; key: string; call: Call } | { kind: 'sync-commits' } | { kind: 'stop' };
 
 export type FromWriter =
   | { kind: 'ready'; nodeId: string }
   | { kind: 'probed'; problem: string | undefined }
   | { kind: 'failed'; name: string; message: string }
-  | { kind: 'answer'; id: number; answer: CrossingAnswer; flushes: number }
-  | { kind: 'refused'; id: number; error: { body: ErrorBody; headers: Record<string, string> }; flushes: number };
+  | { kind: 'answer'; id: number; answer: CrossingAnswer; flushOwed: boolean }
+  | { kind: 'refused'; id: number; error: { body: ErrorBody; headers: Record<string, string> }; flushOwed: boolean };
 
 /** How often the thread probes its connection with a write (src/ops/node-health.ts). */
 export const PROBE_EVERY_MS = 2000;
@@ -74,7 +84,6 @@ interface Pending {
 export class Writer implements WriterThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  private flushCount = 0;
   private exited: Error | undefined;
   private stopping = false;
   private readonly stoppedListeners: ((error: Error) => void)[] = [];
@@ -85,22 +94,27 @@ export class Writer implements WriterThread {
     readonly nodeId: string,
     readonly commits: SharedArrayBuffer,
     private readonly waiting: WaitingCalls,
+    private readonly flusher: WalFlusher,
   ) {
     worker.on('message', (message: FromWriter) => this.received(message));
     worker.once('exit', (code) => this.gone(new Error(`the writer thread stopped (exit code ${code})`)));
     worker.once('error', (error) => this.gone(error));
   }
 
-  /** Starts the thread; done once it has opened the folder and started its background tasks. */
-  static start(options: Omit<WriterData, 'commits' | 'waiting'>): Promise<Writer> {
+  /** Starts the thread; done once it has opened the folder and started its background tasks. `log` hears of a failed flush. */
+  static start(options: Omit<WriterData, 'commits' | 'waiting'>, log: Logger = pino({ level: 'silent' })): Promise<Writer> {
     const data: WriterData = { ...options, commits: SharedCommits.memory(), waiting: WaitingCalls.memory() };
     const worker = moduleWorker(import.meta.url, 'writer-thread', data, WRITER_HEAP);
     return new Promise((resolve, reject) => {
       const started = (message: FromWriter) => {
         if (message.kind !== 'ready' && message.kind !== 'failed') return;
         worker.off('message', started);
-        if (message.kind === 'ready') return resolve(new Writer(worker, message.nodeId, data.commits, new WaitingCalls(data.waiting)));
-        reject(message.name === 'ConfigError' ? new ConfigError(message.message) : new Error(message.message));
+        if (message.kind !== 'ready') return reject(message.name === 'ConfigError' ? new ConfigError(message.message) : new Error(message.message));
+        const flusher = new WalFlusher(`${databaseFile(options.config.data_dir)}-wal`, (error) => {
+          log.error({ err: error }, "the write-ahead log could not be synced; the writer thread's commits sync themselves again");
+          worker.postMessage({ kind: 'sync-commits' } satisfies ToWriter);
+        });
+        resolve(new Writer(worker, message.nodeId, data.commits, new WaitingCalls(data.waiting), flusher));
       };
       worker.on('message', started);
       worker.once('error', reject);
@@ -108,9 +122,9 @@ export class Writer implements WriterThread {
     });
   }
 
-  /** Flushes of the log the thread has done: what /metrics shows. */
+  /** Flushes of the log done for the thread's answers: what /metrics shows. */
   get flushes(): number {
-    return this.flushCount;
+    return this.flusher.flushes;
   }
 
   /**
@@ -148,12 +162,13 @@ export class Writer implements WriterThread {
 
   /** Stops the thread's background tasks and closes its connection; done when it has exited. */
   async stop(): Promise<void> {
-    if (this.exited) return;
+    if (this.exited) return this.flusher.stop();
     this.stopping = true;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage({ kind: 'stop' } satisfies ToWriter);
     setTimeout(() => void this.worker.terminate(), STOP_GRACE_MS).unref();
     await exited;
+    await this.flusher.stop();
   }
 
   private received(message: FromWriter): void {
@@ -162,7 +177,11 @@ export class Writer implements WriterThread {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
-    this.flushCount = message.flushes;
+    const flushed = message.flushOwed ? this.flusher.durable() : Promise.resolve();
+    flushed.then(() => this.settle(message, pending), pending.reject);
+  }
+
+  private settle(message: Extract<FromWriter, { kind: 'answer' | 'refused' }>, pending: Pending): void {
     if (message.kind === 'refused') return pending.reject(madeOnWriter(message.error.body, message.error.headers));
     const { status, body, bytes, source, replayed } = message.answer;
     const answered: StoredResponse = { status, body: bytes ? new JsonText([bytes]) : body };

@@ -3,10 +3,11 @@
  * not sync themselves; a waiter is answered after a flush that began after it asked, and the
  * waiters that asked while both flushers ran share the next flush, and until then the
  * work that holds the thread is told a write waits; a burst of password checks
- * leaves the flushes threads of the pool they run on. A serving node answers a write
- * after a flush and a read at once.
+ * leaves the flushes threads of the pool they run on; a flush that fails refuses its waiters,
+ * and the commits sync themselves. A thread that hands its flushes off (a store's writer
+ * thread) waits for none. A serving node answers a write after a flush and a read at once.
  */
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
@@ -90,6 +91,49 @@ describe('the WAL flushers', () => {
     expect(durability.awaited()).toBe(true);
     await Promise.all([...carried, queued]);
     expect(durability.awaited()).toBe(false);
+  });
+
+  it('refuses the waiters of a flush that failed, and the commits sync themselves from then on', async () => {
+    const db = scratchDatabase();
+    const durability = new Durability(db);
+    const failures: string[] = [];
+    cleanups.push(durability.startFlusher(pino({ level: 'error' }, { write: (line: string) => failures.push(line) })));
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('before');
+    await durability.durable();
+    // SQLite writes the log through the file it holds open; the flusher finds /dev/null in its
+    // place, which Linux refuses to sync (EINVAL).
+    const wal = `${db.name}-wal`;
+    renameSync(wal, `${wal}.held`);
+    symlinkSync('/dev/null', wal);
+    cleanups.push(() => {
+      unlinkSync(wal);
+      renameSync(`${wal}.held`, wal);
+    });
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('unsynced');
+    await expect(durability.durable()).rejects.toThrow('the write-ahead log could not be synced');
+    expect(failures.join('')).toContain('commits sync themselves again');
+    expect(synchronous(db)).toBe(FULL);
+    const flushes = durability.flushes;
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('synced');
+    await durability.durable();
+    expect(durability.flushes).toBe(flushes);
+  });
+
+  it('handed off, commits do not sync themselves and nothing waits here, until told to sync themselves', async () => {
+    const db = scratchDatabase();
+    const durability = new Durability(db);
+    const stop = durability.handOff();
+    expect(synchronous(db)).toBe(NORMAL);
+    expect(durability.flushOwed).toBe(true);
+    db.prepare('INSERT INTO scratch (body) VALUES (?)').run('owed');
+    await durability.durable();
+    expect(durability.awaited()).toBe(false);
+    expect(durability.flushes).toBe(0);
+    durability.syncItself();
+    expect(synchronous(db)).toBe(FULL);
+    expect(durability.flushOwed).toBe(false);
+    await stop();
+    expect(synchronous(db)).toBe(FULL);
   });
 
   it('without it every commit syncs itself and nothing waits', async () => {

@@ -4,7 +4,7 @@
  * thread, which holds the read-write connection. A real server on 127.0.0.1 and a real file;
  * the thread runs on the system clock, as the daemon's does.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
 import { basePath } from '../../src/http/interfaces.js';
 import { createApp, type App } from '../../src/root/app.js';
+import { databaseFile } from '../../src/root/node.js';
 import { startServer, type RunningServer } from '../../src/root/server.js';
 import { Writer } from '../../src/root/writer.js';
 import { bearer, call, tempDir } from '../support/server.js';
@@ -173,6 +174,34 @@ describe('a store with a writer thread', () => {
       .split('\n')
       .find((text) => text.startsWith('loyaltyd_wal_flushes_total '));
     expect(Number(line?.split(' ')[1])).toBeGreaterThan(0);
+  });
+
+  it('answers 500 to a bill whose flush failed; then the thread syncs its own commits, and that bill sent again is stored once', async () => {
+    const flushes = async () => {
+      const metrics = String((await call('GET', `${server.url}/metrics`)).body);
+      return Number(/^loyaltyd_wal_flushes_total (\d+)$/m.exec(metrics)![1]);
+    };
+    const send = (id: string) => call('POST', enterprise('/purchases/actions/send-purchase'), { headers: pos, body: bill(id) });
+    expect((await send('flushed-1')).status).toBe(201);
+    // SQLite writes the log through the file it holds open; the event loop finds /dev/null in
+    // its place, which Linux refuses to sync (EINVAL).
+    const wal = `${databaseFile(folder)}-wal`;
+    renameSync(wal, `${wal}.held`);
+    symlinkSync('/dev/null', wal);
+    try {
+      const failed = await send('flush-failed');
+      expect(failed.status).toBe(500);
+      expect(failed.body.error.exception).toBe('internal_server_error_exception');
+    } finally {
+      unlinkSync(wal);
+      renameSync(`${wal}.held`, wal);
+    }
+    const flushed = await flushes();
+    expect((await send('synced-itself')).status).toBe(201);
+    const again = await send('flush-failed');
+    expect(again.status).toBe(400);
+    expect(again.body.error.error_data.invalid_params[0]).toMatchObject({ name: 'bill.bill_id', reason: 'already_exists' });
+    expect(await flushes()).toBe(flushed);
   });
 
   it('is healthy while the thread probes its connection; once the thread stopped, /health says so and writes answer 503', async () => {
