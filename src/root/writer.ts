@@ -89,13 +89,17 @@ export class Writer implements WriterThread {
   private readonly stoppedListeners: ((error: Error) => void)[] = [];
   private probed = { problem: undefined as string | undefined, at: performance.now() };
 
+  readonly commits: SharedArrayBuffer;
+  private readonly waiting: WaitingCalls;
+
   private constructor(
     private readonly worker: Worker,
     readonly nodeId: string,
-    readonly commits: SharedArrayBuffer,
-    private readonly waiting: WaitingCalls,
+    data: WriterData,
     private readonly flusher: WalFlusher,
   ) {
+    this.commits = data.commits;
+    this.waiting = new WaitingCalls(data.waiting);
     worker.on('message', (message: FromWriter) => this.received(message));
     worker.once('exit', (code) => this.gone(new Error(`the writer thread stopped (exit code ${code})`)));
     worker.once('error', (error) => this.gone(error));
@@ -114,7 +118,7 @@ export class Writer implements WriterThread {
           log.error({ err: error }, "the write-ahead log could not be synced; the writer thread's commits sync themselves again");
           worker.postMessage({ kind: 'sync-commits' } satisfies ToWriter);
         });
-        resolve(new Writer(worker, message.nodeId, data.commits, new WaitingCalls(data.waiting), flusher));
+        resolve(new Writer(worker, message.nodeId, data, flusher));
       };
       worker.on('message', started);
       worker.once('error', reject);
