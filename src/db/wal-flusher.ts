@@ -103,7 +103,7 @@ export class WalFlusher {
     const done = flusher.carrying ?? [];
     flusher.carrying = undefined;
     this.flushCount += 1;
-    if (!this.failure) this.dispatch();
+    this.dispatch();
     for (const waiter of done) waiter.resolve();
   }
 

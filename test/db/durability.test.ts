@@ -7,7 +7,7 @@
  * and the commits sync themselves. A thread that hands its flushes off (a store's writer
  * thread) waits for none. A serving node answers a write after a flush and a read at once.
  */
-import { renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
@@ -15,6 +15,7 @@ import { hashPassword } from '../../src/auth/passwords.js';
 import { Durability } from '../../src/db/durability.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
 import { call, demoPosLogin, startTestServer, tempDir } from '../support/server.js';
+import { makeLogUnsyncable } from '../support/unsyncable-log.js';
 
 const silent = pino({ level: 'silent' });
 const cleanups: (() => unknown)[] = [];
@@ -100,15 +101,7 @@ describe('the WAL flushers', () => {
     cleanups.push(durability.startFlusher(pino({ level: 'error' }, { write: (line: string) => failures.push(line) })));
     db.prepare('INSERT INTO scratch (body) VALUES (?)').run('before');
     await durability.durable();
-    // SQLite writes the log through the file it holds open; the flusher finds /dev/null in its
-    // place, which Linux refuses to sync (EINVAL).
-    const wal = `${db.name}-wal`;
-    renameSync(wal, `${wal}.held`);
-    symlinkSync('/dev/null', wal);
-    cleanups.push(() => {
-      unlinkSync(wal);
-      renameSync(`${wal}.held`, wal);
-    });
+    cleanups.push(makeLogUnsyncable(`${db.name}-wal`));
     db.prepare('INSERT INTO scratch (body) VALUES (?)').run('unsynced');
     await expect(durability.durable()).rejects.toThrow('the write-ahead log could not be synced');
     expect(failures.join('')).toContain('commits sync themselves again');

@@ -4,7 +4,7 @@
  * thread, which holds the read-write connection. A real server on 127.0.0.1 and a real file;
  * the thread runs on the system clock, as the daemon's does.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -16,6 +16,7 @@ import { databaseFile } from '../../src/root/node.js';
 import { startServer, type RunningServer } from '../../src/root/server.js';
 import { Writer } from '../../src/root/writer.js';
 import { bearer, call, tempDir } from '../support/server.js';
+import { makeLogUnsyncable } from '../support/unsyncable-log.js';
 
 const PETR = DEMO_IDS.customerPetr;
 const PETR_CARD = '2000000000024';
@@ -183,18 +184,13 @@ describe('a store with a writer thread', () => {
     };
     const send = (id: string) => call('POST', enterprise('/purchases/actions/send-purchase'), { headers: pos, body: bill(id) });
     expect((await send('flushed-1')).status).toBe(201);
-    // SQLite writes the log through the file it holds open; the event loop finds /dev/null in
-    // its place, which Linux refuses to sync (EINVAL).
-    const wal = `${databaseFile(folder)}-wal`;
-    renameSync(wal, `${wal}.held`);
-    symlinkSync('/dev/null', wal);
+    const restore = makeLogUnsyncable(`${databaseFile(folder)}-wal`);
     try {
       const failed = await send('flush-failed');
       expect(failed.status).toBe(500);
       expect(failed.body.error.exception).toBe('internal_server_error_exception');
     } finally {
-      unlinkSync(wal);
-      renameSync(`${wal}.held`, wal);
+      restore();
     }
     const flushed = await flushes();
     expect((await send('synced-itself')).status).toBe(201);

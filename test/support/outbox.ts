@@ -1,20 +1,6 @@
 /** What a store's writes queue for the hub: its outbox's commands and the row changes they carry. */
 import type { TestServer } from './server.js';
 
-/**
- * The row changes carried by the commands queued after outbox seq `afterSeq`, counted by table:
- * what a write sends the hub, whose feed serves them to the stores.
- */
-export function queuedChangesSince(server: TestServer, afterSeq: number): Record<string, number> {
-  const rows = server.app.node.db
-    .prepare<[number], { entity: string; n: number }>(
-      `SELECT json_extract(change.value, '$.entity') AS entity, count(*) AS n
-       FROM outbox, json_each(outbox.changes) AS change WHERE outbox.seq > ? GROUP BY entity`,
-    )
-    .all(afterSeq);
-  return Object.fromEntries(rows.map((row) => [row.entity, row.n]));
-}
-
 /** A row change as a queued command carries it. */
 export interface QueuedChange {
   entity: string;
@@ -37,6 +23,16 @@ export function queuedChanges(server: TestServer, afterSeq: number): QueuedChang
     });
 }
 
+/**
+ * The row changes carried by the commands queued after outbox seq `afterSeq`, counted by table:
+ * what a write sends the hub, whose feed serves them to the stores.
+ */
+export function queuedChangesSince(server: TestServer, afterSeq: number): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { entity } of queuedChanges(server, afterSeq)) counts[entity] = (counts[entity] ?? 0) + 1;
+  return counts;
+}
+
 export function outboxKindsSince(server: TestServer, afterSeq: number): string[] {
   return server.app.node.db
     .prepare<[number], { kind: string }>('SELECT kind FROM outbox WHERE seq > ? ORDER BY seq')
@@ -50,5 +46,5 @@ export function lastOutboxSeq(server: TestServer): number {
 
 /** The row changes the queued commands carry: what the node's writes send the hub. */
 export function queuedChangeCount(server: TestServer): number {
-  return server.app.node.db.prepare<[], number>('SELECT count(*) FROM outbox, json_each(outbox.changes)').pluck().get()!;
+  return queuedChanges(server, 0).length;
 }
