@@ -13,7 +13,7 @@
  *   with its indexes (SQLite's dbstat: its pages, and the rows' content in them), the outbox
  *   depth, and a digest of the customers' balances at `at`;
  * - `pending`: the outbox's pending commands as the pusher would push them now: each push's
- *   request text (src/sync/store/pusher.ts `takeBatch`) and its protocol.
+ *   request text (src/sync/store/pusher.ts `PushBatch`) and its protocol.
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -25,8 +25,8 @@ import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/root/store.js';
 import type { SettledCommand } from '../../src/sync/store/command-settlement.js';
-import { takeBatch } from '../../src/sync/store/pusher.js';
-import { MAX_COMMANDS_PER_PUSH, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
+import { PushBatch } from '../../src/sync/store/pusher.js';
+import { PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
 import { SyncState } from '../../src/sync/sync-state.js';
 import { demoBearer } from '../support/cluster.js';
 
@@ -142,7 +142,9 @@ function pending(): { protocol: number; text: string; commands: number }[] {
   const base = new SyncState(db).number('generation_base') ?? 0;
   const pushes: { protocol: number; text: string; commands: number }[] = [];
   for (let from = 0; from < records.length;) {
-    const batch = takeBatch(records.slice(from, from + MAX_COMMANDS_PER_PUSH), base);
+    const taking = new PushBatch(base);
+    for (let next = from; next < records.length && taking.add(records[next]!); next += 1);
+    const batch = taking.commands;
     pushes.push({
       protocol: batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION,
       text: pushRequestText(generation, batch),

@@ -1,6 +1,11 @@
 /**
  * Push: pending outbox commands go to the hub in seq order, in batches capped by count and
- * size; the answers are settled in one transaction. An acknowledged command leaves the
+ * size. A batch is read, and the hub's answers settled, a turn at a time (TURN_MS each, one
+ * transaction a turn), so that the cash desks' calls waiting for the writer thread run
+ * between turns: a store catching up after an outage reads and settles thousands of
+ * commands, and each batch in one piece held the thread 20–80 ms (test/bench/README.md). A
+ * power cut between two turns of a settlement leaves the rest pending, pushed again and
+ * answered again by the hub as applied (DESIGN §5). An acknowledged command leaves the
  * outbox (DESIGN §5: the store keeps nothing it will not send again); the newest stamp it
  * carried is kept, so the clock resumes past it after a restart (src/db/node-identity.ts).
  * The hub's answers are settled by src/sync/store/command-settlement.ts: the store swaps its rows of
@@ -19,6 +24,7 @@
  * after the missing ones, once it has bootstrapped from the restored hub (`bootstrapFirst`).
  */
 import type { Statement } from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { MetaRow } from '../../db/tables.generated.js';
@@ -28,6 +34,9 @@ import { HubError, type HubClient } from './hub-client.js';
 import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL, type CommandResult } from '../protocol/protocol.js';
 import type { SyncState } from '../sync-state.js';
 import type { CommandSettlement, SettledCommand } from './command-settlement.js';
+
+/** How long one turn of reading a batch or settling its answers may hold the writer thread. */
+const TURN_MS = 1;
 
 /** The hub's answers after which the pending commands continue in a new generation. */
 const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
@@ -51,7 +60,7 @@ export interface PusherOptions {
 }
 
 export class Pusher {
-  private readonly pending: Statement<[number], SettledCommand>;
+  private readonly pendingAfter: Statement<[number], SettledCommand>;
   private readonly keepApplied: Statement<[string, string]>;
   private readonly forget: Statement<[string]>;
   private readonly currentGeneration: Statement<[], Pick<MetaRow, 'value'>>;
@@ -74,8 +83,8 @@ export class Pusher {
     this.stamp = stamp;
     this.clock = clock;
     this.settlement = settlement;
-    this.pending = db.prepare(
-      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq LIMIT ?",
+    this.pendingAfter = db.prepare(
+      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' AND seq > ? ORDER BY seq",
     );
     // An applied command is kept for `retention.local_days`, to be sent again to a hub restored
     // from a backup (src/sync/store/replay.ts); a rejected or held one is set aside. Either
@@ -99,7 +108,7 @@ export class Pusher {
     const outcome: PushOutcome = { sent: 0, rejected: 0, held: 0 };
     let restarted = false;
     for (;;) {
-      const batch = this.nextBatch();
+      const batch = await this.nextBatch();
       if (batch.length === 0) {
         this.pushedThrough();
         break;
@@ -115,7 +124,7 @@ export class Pusher {
         if (error.exception === LOST_BY_HUB) this.bootstrapFirst();
         continue;
       }
-      this.settle(batch, response.results, response.clock_skew_ms ?? 0);
+      await this.settle(batch, response.results, response.clock_skew_ms ?? 0);
       outcome.sent += batch.length;
       outcome.rejected += response.results.filter((result) => result.status === 'rejected').length;
       outcome.held += response.results.filter((result) => result.status === 'held').length;
@@ -163,51 +172,103 @@ export class Pusher {
     });
   }
 
-  /** The next pending commands, numbered within their generation, their JSON texts as stored. */
-  private nextBatch(): SettledCommand[] {
-    return takeBatch(this.pending.all(MAX_COMMANDS_PER_PUSH), this.state.number('generation_base') ?? 0);
+  /** The next pending commands, numbered within their generation, their JSON texts as stored; read a turn at a time. */
+  private async nextBatch(): Promise<SettledCommand[]> {
+    const batch = new PushBatch(this.state.number('generation_base') ?? 0);
+    let after = 0;
+    for (;;) {
+      const deadline = performance.now() + TURN_MS;
+      let turnOver = false;
+      for (const record of this.pendingAfter.iterate(after)) {
+        if (!batch.add(record)) return batch.commands;
+        after = record.seq;
+        turnOver = performance.now() >= deadline;
+        if (turnOver) break;
+      }
+      if (!turnOver) return batch.commands;
+      await nextTurn();
+    }
   }
 
-  private settle(batch: SettledCommand[], results: CommandResult[], skewMs: number): void {
-    const byId = new Map(batch.map((command) => [command.command_id, command]));
-    const now = new Date(this.clock()).toISOString();
-    commitUnsynced(this.db, () => {
-      let newest = this.state.get('acked_stamp') ?? '';
-      let unapplied = 0;
-      for (const result of results) {
-        const command = byId.get(result.command_id);
-        if (!command) continue;
-        if (command.hlc > newest) newest = command.hlc;
-        if (result.status === 'applied') {
-          this.keepApplied.run(now, result.command_id);
-          this.forget.run(result.command_id);
-          // Values the hub computed at its own time, for stamps ahead of it, are listed as the skew, not each.
-          if (result.rows) this.settlement.swap(command, result.rows, now, skewMs === 0);
-        } else {
-          this.forget.run(result.command_id);
-          this.settlement.setAsideCommand(command, result, now);
-          unapplied += 1;
-        }
-      }
-      if (newest) this.state.set('acked_stamp', newest);
-      if (unapplied > 0) this.state.set('rejected_commands', (this.state.number('rejected_commands') ?? 0) + unapplied);
-      this.state.set('clock_skew_ms', skewMs);
-    });
+  /** Settles the hub's answers to a batch, a turn at a time. */
+  private async settle(batch: SettledCommand[], results: CommandResult[], skewMs: number): Promise<void> {
+    const answers: Answers = {
+      results,
+      byId: new Map(batch.map((command) => [command.command_id, command])),
+      now: new Date(this.clock()).toISOString(),
+      skewMs,
+    };
+    for (let next = 0; ;) {
+      const deadline = performance.now() + TURN_MS;
+      next = commitUnsynced(this.db, () => this.settleTurn(answers, next, deadline));
+      if (next >= results.length) return;
+      await nextTurn();
+    }
+  }
+
+  /** One turn's transaction: the answers from `from` on (one at least) until `deadline`; where the next turn begins. */
+  private settleTurn(answers: Answers, from: number, deadline: number): number {
+    let newest = this.state.get('acked_stamp') ?? '';
+    let unapplied = 0;
+    let index = from;
+    for (; index < answers.results.length && (index === from || performance.now() < deadline); index += 1) {
+      const result = answers.results[index]!;
+      const command = answers.byId.get(result.command_id);
+      if (!command) continue;
+      if (command.hlc > newest) newest = command.hlc;
+      if (!this.settleOne(command, result, answers)) unapplied += 1;
+    }
+    if (newest) this.state.set('acked_stamp', newest);
+    if (unapplied > 0) this.state.set('rejected_commands', (this.state.number('rejected_commands') ?? 0) + unapplied);
+    this.state.set('clock_skew_ms', answers.skewMs);
+    return index;
+  }
+
+  /** Settles one command by the hub's answer; false when the hub did not apply it. */
+  private settleOne(command: SettledCommand, result: CommandResult, { now, skewMs }: Answers): boolean {
+    if (result.status !== 'applied') {
+      this.forget.run(result.command_id);
+      this.settlement.setAsideCommand(command, result, now);
+      return false;
+    }
+    this.keepApplied.run(now, result.command_id);
+    this.forget.run(result.command_id);
+    // Values the hub computed at its own time, for stamps ahead of it, are listed as the skew, not each.
+    if (result.rows) this.settlement.swap(command, result.rows, now, skewMs === 0);
+    return true;
   }
 }
 
+/** The hub's answers to one push, as its settlement's turns read them. */
+interface Answers {
+  results: CommandResult[];
+  byId: Map<string, SettledCommand>;
+  now: string;
+  skewMs: number;
+}
+
 /**
- * One push's commands: the first of `pending` (in seq order) up to the caps of count and bytes,
- * all of one protocol, numbered within their generation (`base` is its first seq less one).
+ * One push's commands as they are read: the first pending ones (in seq order) up to the caps of
+ * count and bytes, all of one protocol, numbered within their generation (`base` is its first
+ * seq less one).
  */
-export function takeBatch(pending: readonly SettledCommand[], base: number): SettledCommand[] {
-  const batch: SettledCommand[] = [];
-  let bytes = 0;
-  for (const record of pending) {
-    bytes += record.payload.length + record.changes.length + (record.operation?.length ?? 0) + 200;
-    if (batch.length >= MAX_COMMANDS_PER_PUSH || (batch.length > 0 && bytes > MAX_PUSH_BYTES)) break;
-    if (batch.length > 0 && (record.operation === null) !== (batch[0]!.operation === null)) break;
-    batch.push({ ...record, seq: record.seq - base });
+export class PushBatch {
+  readonly commands: SettledCommand[] = [];
+  private bytes = 0;
+
+  constructor(private readonly base: number) {}
+
+  /** Adds the next pending command; false, adding nothing, when it would pass a cap or change the protocol. */
+  add(record: SettledCommand): boolean {
+    const bytes = this.bytes + record.payload.length + record.changes.length + (record.operation?.length ?? 0) + 200;
+    const first = this.commands[0];
+    if (
+      first &&
+      (this.commands.length >= MAX_COMMANDS_PER_PUSH || bytes > MAX_PUSH_BYTES || (record.operation === null) !== (first.operation === null))
+    )
+      return false;
+    this.bytes = bytes;
+    this.commands.push({ ...record, seq: record.seq - this.base });
+    return true;
   }
-  return batch;
 }
