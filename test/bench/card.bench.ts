@@ -25,7 +25,7 @@ import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/root/node.js';
 import { readSyncStatus, type StoreSyncStatus } from '../../src/sync/status.js';
 import { BIN } from '../support/cli.js';
-import { addNode, benchDir, demoBearer, demoHubFolder, spawnServer, startHub, type ServerProcess } from '../support/cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, spawnServer, startHub, startStore, type ServerProcess } from '../support/cluster.js';
 import { waitFor } from '../support/wait.js';
 import { fixedRate } from './fixed-rate.js';
 import { line } from './report.js';
@@ -65,25 +65,7 @@ export async function run(): Promise<void> {
   try {
     const node = addNode(hubDir, 'card');
     const storeDir = benchDir('card-store');
-    store = await spawnServer(
-      [
-        BIN,
-        'serve',
-        '--mode',
-        'store',
-        '--data-dir',
-        storeDir,
-        '--port',
-        '0',
-        '--hub-url',
-        hub.url,
-        '--node-name',
-        node.node_name,
-        '--node-secret',
-        node.node_secret,
-      ],
-      { LOYALTYD_LOG_LEVEL: 'warn', LOYALTYD_SYNC_INTERVAL_SECONDS: '1' },
-    );
+    store = await startStore(storeDir, hub.url, node);
     const desk = await Desk.at(store.url, 'hub', 30_000);
     await compare(desk, 'hub, 0 bills');
     await fill(desk, 'hub');

@@ -53,10 +53,10 @@ import { PushRequest } from '../../src/sync/protocol/protocol.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import type { RoundOutcome } from '../../src/sync/store/agent.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from '../support/cluster.js';
+import { addCustomerPool, poolCardNumber, poolCustomerId } from '../support/customer-pool.js';
 import { demoBill } from './demo-bills.js';
 import { fixedRate } from './fixed-rate.js';
 import { line, megabytes, rate, seconds, verdict } from './report.js';
-import { hex } from '../support/ids.js';
 
 const STORES = Number(process.env.BENCH_FLEET_STORES ?? 10);
 const BILLS_PER_DAY = Number(process.env.BENCH_FLEET_BILLS ?? 150);
@@ -70,9 +70,6 @@ const DAY = 86_400_000;
 const STORE_SCRIPT = fileURLToPath(new URL('./fleet-store.ts', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 const PARTS = new Set((process.env.BENCH_FLEET_PARTS ?? 'week,soak').split(','));
-
-const customerId = (i: number) => `f0${hex(i, 24)}`;
-const cardNumber = (i: number) => String(5_000_000_000_000 + i);
 
 interface Stats {
   usedBytes: number;
@@ -180,7 +177,7 @@ export async function run(): Promise<void> {
 async function startFleetHub(name: string): Promise<{ hub: ServerProcess; hubDir: string }> {
   const hubDir = benchDir(name);
   demoHubFolder(hubDir);
-  addCustomers(hubDir);
+  addCustomerPool(hubDir, CUSTOMERS, 10 * DAY);
   return { hub: await startHub(hubDir, { LOYALTYD_SYNC_MAX_CLOCK_SKEW_SECONDS: String(86_400) }), hubDir };
 }
 
@@ -522,29 +519,13 @@ function bills(prefix: string, from: number, count: number): unknown[] {
   return Array.from({ length: count }, (_, n) => ({
     store_id: DEMO_IDS.storeCentral,
     cashdesk_number: 1,
-    card_number: cardNumber(Math.floor(Math.random() * CUSTOMERS)),
+    card_number: poolCardNumber(Math.floor(Math.random() * CUSTOMERS)),
     bill: demoBill(from + n, `${prefix}-${from + n}`, '2026-11-20T14:00:00+01:00'),
   }));
 }
 
-/** The pool's customers and cards, written into the hub's file before it starts. */
-function addCustomers(hubDir: string): void {
-  const db = new Database(databaseFile(hubDir));
-  const stamp = `${hex(Date.now() - 10 * DAY, 12)}-0000-fleet`;
-  const now = new Date().toISOString();
-  const customer = db.prepare('INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
-  const card = db.prepare('INSERT INTO cards (id, customer_id, card_number, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
-  db.transaction(() => {
-    for (let i = 0; i < CUSTOMERS; i += 1) {
-      customer.run(customerId(i), `First${i}`, `Last${i}`, stamp, now);
-      card.run(`f1${hex(i, 24)}`, customerId(i), cardNumber(i), stamp, now);
-    }
-  })();
-  db.close();
-}
-
 function customerIds(): string[] {
-  return Array.from({ length: CUSTOMERS }, (_, i) => customerId(i));
+  return Array.from({ length: CUSTOMERS }, (_, i) => poolCustomerId(i));
 }
 
 /** The same digest fleet-store.ts makes, of the hub's balances, read from its file. */

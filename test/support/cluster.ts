@@ -583,8 +583,24 @@ export function spawnServer(args: string[], env: Record<string, string> = {}): P
   });
 }
 
-export function startHub(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return spawnServer([BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', '0'], { LOYALTYD_LOG_LEVEL: 'warn', ...env });
+/** A hub daemon on `dataDir`, on any free port unless `port` is given (a hub started again where its stores find it). */
+export function startHub(dataDir: string, env: Record<string, string> = {}, port = 0): Promise<ServerProcess> {
+  return spawnServer([BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', String(port)], { LOYALTYD_LOG_LEVEL: 'warn', ...env });
+}
+
+/** A store daemon on `dataDir`, its writer thread and sync agent running, syncing with the hub at `hubUrl` as `node` every second. */
+export function startStore(
+  dataDir: string,
+  hubUrl: string,
+  node: { node_name: string; node_secret: string },
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const credentials = ['--hub-url', hubUrl, '--node-name', node.node_name, '--node-secret', node.node_secret];
+  return spawnServer([BIN, 'serve', '--mode', 'store', '--data-dir', dataDir, '--port', '0', ...credentials], {
+    LOYALTYD_LOG_LEVEL: 'warn',
+    LOYALTYD_SYNC_INTERVAL_SECONDS: '1',
+    ...env,
+  });
 }
 
 /** The demo POS user's Bearer token from a node serving the demo data. */

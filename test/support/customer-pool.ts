@@ -10,10 +10,13 @@ import { hex } from './ids.js';
 export const poolCustomerId = (i: number) => `b0${hex(i, 24)}`;
 export const poolCardNumber = (i: number) => String(6_000_000_000_000 + i);
 
-/** `count` customers and their cards in the hub's file in `hubDir`, stamped a day ago; a store receives them in its bootstrap. */
-export function addCustomerPool(hubDir: string, count: number): void {
+/**
+ * `count` customers and their cards in the hub's file in `hubDir`, stamped `ageMs` ago (a day unless
+ * given); a store receives them in its bootstrap.
+ */
+export function addCustomerPool(hubDir: string, count: number, ageMs = 86_400_000): void {
   const db = new Database(databaseFile(hubDir));
-  const stamp = `${hex(Date.now() - 86_400_000, 12)}-0000-bench`;
+  const stamp = `${hex(Date.now() - ageMs, 12)}-0000-bench`;
   const now = new Date().toISOString();
   const customer = db.prepare('INSERT INTO customers (id, first_name, last_name, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
   const card = db.prepare('INSERT INTO cards (id, customer_id, card_number, hlc, last_change) VALUES (?, ?, ?, ?, ?)');
