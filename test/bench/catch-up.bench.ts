@@ -23,6 +23,7 @@ import { setPriority } from 'node:os';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/root/node.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, freePort, startHub, startStore, type ServerProcess } from '../support/cluster.js';
+import { pendingCount, pendingSpan, type PendingSpan } from '../support/outbox.js';
 import { waitFor } from '../support/wait.js';
 import { addCustomerPool, poolCardNumber } from '../support/customer-pool.js';
 import { demoBill } from './demo-bills.js';
@@ -124,28 +125,25 @@ async function queue(url: string, headers: Record<string, string>, bill: () => s
 /** The store's pending commands, read from its file as `sync status` counts them (by their seqs). */
 class Outbox {
   private readonly db: Database.Database;
-  private readonly span;
+  private readonly span: PendingSpan;
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
-    this.span = this.db.prepare<[], { first: number | null; last: number | null }>(
-      "SELECT min(seq) AS first, max(seq) AS last FROM outbox WHERE status = 'pending'",
-    );
+    this.span = pendingSpan(this.db);
   }
 
   pending(): number {
-    const { first, last } = this.span.get()!;
-    return first === null ? 0 : last! - first + 1;
+    return pendingCount(this.span());
   }
 
   /** The seq of the newest command queued. */
   lastSeq(): number {
-    return this.span.get()!.last ?? 0;
+    return this.span().last ?? 0;
   }
 
   /** How many of the commands up to `seq` are still pending. */
   pendingThrough(seq: number): number {
-    const { first } = this.span.get()!;
+    const { first } = this.span();
     return first === null || first > seq ? 0 : seq - first + 1;
   }
 

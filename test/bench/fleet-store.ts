@@ -13,7 +13,7 @@
  *   with its indexes (SQLite's dbstat: its pages, and the rows' content in them), the outbox
  *   depth, and a digest of the customers' balances at `at`;
  * - `pending`: the outbox's pending commands as the pusher would push them now: each push's
- *   request text (src/sync/store/pusher.ts `PushBatch`) and its protocol.
+ *   request text (test/support/outbox.ts `pendingPushes`) and its protocol.
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -24,11 +24,9 @@ import { databaseFile } from '../../src/root/node.js';
 import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/root/store.js';
-import type { SettledCommand } from '../../src/sync/store/command-settlement.js';
-import { PushBatch } from '../../src/sync/store/pusher.js';
 import { PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
-import { SyncState } from '../../src/sync/sync-state.js';
 import { demoBearer } from '../support/cluster.js';
+import { pendingPushes } from '../support/outbox.js';
 
 const [dataDir, hubUrl, nodeName, nodeSecret, startMs, localDays] = process.argv.slice(2) as [string, string, string, string, string, string];
 let now = Number(startMs);
@@ -133,26 +131,12 @@ function stats(customers: string[], at: number) {
 
 function pending(): { protocol: number; text: string; commands: number }[] {
   const db = app.node.db;
-  const records = db
-    .prepare<[], SettledCommand>(
-      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq",
-    )
-    .all();
   const generation = db.prepare<[], string>("SELECT value FROM meta WHERE key = 'generation'").pluck().get()!;
-  const base = new SyncState(db).number('generation_base') ?? 0;
-  const pushes: { protocol: number; text: string; commands: number }[] = [];
-  for (let from = 0; from < records.length;) {
-    const taking = new PushBatch(base);
-    for (let next = from; next < records.length && taking.add(records[next]!); next += 1);
-    const batch = taking.commands;
-    pushes.push({
-      protocol: batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION,
-      text: pushRequestText(generation, batch),
-      commands: batch.length,
-    });
-    from += batch.length;
-  }
-  return pushes;
+  return pendingPushes(db).map((batch) => ({
+    protocol: batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION,
+    text: pushRequestText(generation, batch),
+    commands: batch.length,
+  }));
 }
 
 process.on('message', (message: Message) => {

@@ -1,5 +1,42 @@
 /** What a store's writes queue for the hub: its outbox's commands and the row changes they carry. */
+import type { Database } from 'better-sqlite3';
+import type { SettledCommand } from '../../src/sync/store/command-settlement.js';
+import { PushBatch } from '../../src/sync/store/pusher.js';
+import { SyncState } from '../../src/sync/sync-state.js';
 import type { TestServer } from './server.js';
+
+/** The first and last seq of a store's pending commands, read again at each call. */
+export type PendingSpan = () => { first: number | null; last: number | null };
+
+/** Reads the span of a store's pending commands on `db`, a connection kept open to poll it. */
+export function pendingSpan(db: Database): PendingSpan {
+  const span = db.prepare<[], { first: number | null; last: number | null }>(
+    "SELECT min(seq) AS first, max(seq) AS last FROM outbox WHERE status = 'pending'",
+  );
+  return () => span.get()!;
+}
+
+/** How many commands are pending, counted by their seqs as `sync status` counts them. */
+export function pendingCount({ first, last }: ReturnType<PendingSpan>): number {
+  return first === null ? 0 : last! - first + 1;
+}
+
+/** The pending commands cut into pushes as the pusher would cut them now (src/sync/store/pusher.ts `PushBatch`). */
+export function pendingPushes(db: Database): SettledCommand[][] {
+  const pending = db
+    .prepare<[], SettledCommand>(
+      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq",
+    )
+    .all();
+  const base = new SyncState(db).number('generation_base') ?? 0;
+  const pushes: SettledCommand[][] = [];
+  for (let taken = 0; taken < pending.length;) {
+    const batch = new PushBatch(base);
+    while (taken < pending.length && batch.add(pending[taken]!)) taken += 1;
+    pushes.push(batch.commands);
+  }
+  return pushes;
+}
 
 /** A row change as a queued command carries it. */
 export interface QueuedChange {

@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import type { SettledCommand } from '../../../src/sync/store/command-settlement.js';
-import { PushBatch } from '../../../src/sync/store/pusher.js';
 import { Cluster, posLogin, type StoreProcess } from '../../support/cluster.js';
+import { pendingCount, pendingPushes, pendingSpan } from '../../support/outbox.js';
 import { inParallel, postEvent } from '../../support/sync-writes.js';
 
 const COMMANDS = 1500;
@@ -30,21 +29,12 @@ afterAll(async () => {
 
 /** The pending counts at which the pusher's batches end, as it would cut them from what the outbox holds now. */
 function batchEnds(store: StoreProcess): Set<number> {
-  return store.read((db) => {
-    const pending = db
-      .prepare<[], SettledCommand>(
-        "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq",
-      )
-      .all();
-    const base = Number(db.prepare<[], string>("SELECT value FROM meta WHERE key = 'sync.generation_base'").pluck().get() ?? 0);
-    const ends = new Set([pending.length]);
-    for (let taken = 0; taken < pending.length;) {
-      const batch = new PushBatch(base);
-      while (taken < pending.length && batch.add(pending[taken]!)) taken += 1;
-      ends.add(pending.length - taken);
-    }
-    return ends;
-  });
+  const pushes = store.read(pendingPushes);
+  const ends = new Set<number>();
+  let left = pushes.reduce((sum, push) => sum + push.length, 0);
+  ends.add(left);
+  for (const push of pushes) ends.add((left -= push.length));
+  return ends;
 }
 
 describe('a store catching up after an outage', () => {
@@ -60,16 +50,13 @@ describe('a store catching up after an outage', () => {
     expect(ends.size).toBeGreaterThan(2);
 
     const db = new Database(join(outlet.dataDir, 'loyaltyd.sqlite'), { readonly: true, fileMustExist: true });
-    const span = db.prepare<[], { first: number | null; last: number | null }>(
-      "SELECT min(seq) AS first, max(seq) AS last FROM outbox WHERE status = 'pending'",
-    );
+    const span = pendingSpan(db);
     const seen = new Set<number>();
     try {
       await cluster.hub.start();
       const deadline = Date.now() + 60_000;
       for (let pending = COMMANDS; pending > 0 && Date.now() < deadline; await nextTurn()) {
-        const { first, last } = span.get()!;
-        pending = first === null ? 0 : last! - first + 1;
+        pending = pendingCount(span());
         seen.add(pending);
       }
     } finally {
