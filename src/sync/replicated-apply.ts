@@ -56,20 +56,22 @@ export class ReplicatedApply {
   }
 
   /**
-   * Loads rows of one table from the hub's snapshot: `arrays` is the JSON text of an array of
-   * rows, each the array of its `columns`' values, which SQLite reads itself — one statement a
-   * batch, where parsing and binding each row in JavaScript cost more than its insert.
-   * `jsonb_each` gives each row as JSONB, whose values are read without parsing the row's text
-   * again for each column: half the cost of `json_each` (test/bench/README.md). The stamps are
-   * observed once, from the snapshot's clock (`observe`). A row the store holds takes the
-   * snapshot's (`snapshotWins`). Must run inside a transaction.
+   * Loads rows of one table from the hub's snapshot: `arrays` is the UTF-8 bytes of the JSON
+   * text of an array of rows, each the array of its `columns`' values, which SQLite reads
+   * itself — one statement a batch, where parsing and binding each row in JavaScript cost more
+   * than its insert. Bound as a blob and cast to text, the bytes reach SQLite's JSON parser
+   * without becoming a JavaScript string (src/sync/store/snapshot-lines.ts). `jsonb_each` gives
+   * each row as JSONB, whose values are read without parsing the row's text again for each
+   * column: half the cost of `json_each` (test/bench/README.md). The stamps are observed once,
+   * from the snapshot's clock (`observe`). A row the store holds takes the snapshot's
+   * (`snapshotWins`). Must run inside a transaction.
    */
-  loadSnapshotArrays(entity: string, columns: string[], arrays: string, own: OwnRows): void {
+  loadSnapshotArrays(entity: string, columns: string[], arrays: Buffer, own: OwnRows): void {
     this.versions.wrote(entity);
     const values = columns.map((_, index) => `value ->> ${index}`);
     this.statements
       .get(
-        `INSERT INTO ${entity} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_each(?) WHERE true ${this.snapshotWins(entity, columns)}`,
+        `INSERT INTO ${entity} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_each(CAST(? AS TEXT)) WHERE true ${this.snapshotWins(entity, columns)}`,
       )
       .run(arrays, own.nodeId, own.heldThrough);
   }

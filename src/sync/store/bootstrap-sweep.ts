@@ -46,11 +46,13 @@ export class BootstrapSweep {
     for (const row of rows) this.note.run(entity, String(row.id));
   }
 
-  /** Notes a loaded batch's rows given as a JSON array of value arrays, the id at `idIndex`. Runs inside the batch's transaction. */
-  noteLoadedArrays(entity: string, idIndex: number, arrays: string): void {
+  /** Notes a loaded batch's rows given as the UTF-8 bytes of a JSON array of value arrays, the id at `idIndex`. Runs inside the batch's transaction. */
+  noteLoadedArrays(entity: string, idIndex: number, arrays: Buffer): void {
     if (this.state.get('snapshot_sweep') === undefined) return;
     // The index is written into the statement: `->>` reads a bound number as a REAL, not an array index.
-    this.db.prepare(`INSERT OR IGNORE INTO sync_snapshot_seen (entity, id) SELECT ?, value ->> ${idIndex} FROM jsonb_each(?)`).run(entity, arrays);
+    this.db
+      .prepare(`INSERT OR IGNORE INTO sync_snapshot_seen (entity, id) SELECT ?, value ->> ${idIndex} FROM jsonb_each(CAST(? AS TEXT))`)
+      .run(entity, arrays);
   }
 
   /** Deletes what the snapshot did not send; returns how many rows. Runs inside the transaction that ends the load. */

@@ -8,12 +8,14 @@
  * loaded as far as the schema goes and kept whole for after the upgrade
  * (src/sync/store/deferred-changes.ts).
  */
+import { z } from 'zod';
 import type { Row } from '../../db/write-path.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import type { SyncParts } from './sync-parts.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
 import { BootstrapSweep } from './bootstrap-sweep.js';
+import { RowBatch, snapshotLines } from './snapshot-lines.js';
 import { LocalSchema } from './local-schema.js';
 import { replicatedTables } from '../replicated-tables.js';
 import type { OwnRows, ReplicatedApply } from '../replicated-apply.js';
@@ -65,7 +67,7 @@ async function loadSnapshot(
   const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined, pusher.pushedThrough());
   let header: SnapshotHeader | undefined;
   let table: TableLoad | undefined;
-  let batch: string[] = [];
+  let batch = new RowBatch();
   let loaded = 0;
   let complete = false;
   const schema = LocalSchema.read(db);
@@ -76,19 +78,26 @@ async function loadSnapshot(
   const flush = () => {
     const into = table;
     const rows = batch;
-    if (!into || rows.length === 0) return;
+    if (!into || rows.rows === 0) return;
     loadTransaction(db, () => {
       state.set('snapshot_entity', into.entity);
       state.set('snapshot_after_id', into.load(rows));
     });
-    loaded += rows.length;
-    batch = [];
+    loaded += rows.rows;
+    batch = new RowBatch();
     onProgress?.({ loaded, total: header!.total_rows });
   };
-  for await (const chunk of lines) {
-    for (const line of chunk) {
+  for await (const text of lines) {
+    for (const piece of snapshotLines(text)) {
+      if (header && piece.kind === 'rows') {
+        if (!table) throw new Error(`a snapshot row came before its table: ${piece.last.toString('utf8', 0, 200)}`);
+        batch.add(piece);
+        if (batch.rows >= BATCH_ROWS) flush();
+        continue;
+      }
+      if (piece.kind === 'rows') throw new Error('the snapshot began with a row, not its header');
       if (!header) {
-        const opening = readHeader(line);
+        const opening = readHeader(piece.text);
         replicated.observe(opening.clock);
         header = opening;
         if (state.get('snapshot_position') === undefined) {
@@ -102,13 +111,7 @@ async function loadSnapshot(
         onProgress?.({ loaded, total: header.total_rows });
         continue;
       }
-      if (line.charCodeAt(0) === OPENING_BRACKET) {
-        if (!table) throw new Error(`a snapshot row came before its table: ${line.slice(0, 200)}`);
-        batch.push(line);
-        if (batch.length >= BATCH_ROWS) flush();
-        continue;
-      }
-      const record: unknown = JSON.parse(line);
+      const record: unknown = JSON.parse(piece.text);
       if (SnapshotEnd.safeParse(record).success) {
         complete = true;
         break;
@@ -138,8 +141,6 @@ async function loadSnapshot(
   return true;
 }
 
-const OPENING_BRACKET = 0x5b;
-
 /** The snapshot's first line, in the format this version reads. */
 function readHeader(line: string): SnapshotHeader & { clock: string } {
   const header = SnapshotHeader.parse(JSON.parse(line));
@@ -151,7 +152,7 @@ function readHeader(line: string): SnapshotHeader & { clock: string } {
 
 /**
  * One table of the snapshot as this store loads it. A table its schema takes whole goes to
- * SQLite as the JSON the hub sent; otherwise (a hub a version ahead) each row is applied as
+ * SQLite as the JSON bytes the hub sent; otherwise (a hub a version ahead) each row is applied as
  * far as the schema goes and kept whole for after the upgrade.
  */
 class TableLoad {
@@ -169,23 +170,23 @@ class TableLoad {
     this.whole = parts.schema.takes(opening.table, opening.columns);
   }
 
-  /** Loads a batch of row lines; returns the last row's id. Runs inside the batch's transaction. */
-  load(lines: string[]): string {
+  /** Loads a batch of rows; returns the last row's id. Runs inside the batch's transaction. */
+  load(batch: RowBatch): string {
     const { replicated, sweep, schema, deferred, own } = this.parts;
+    const arrays = batch.arrays();
     if (this.whole) {
-      const arrays = `[${lines.join(',')}]`;
       replicated.loadSnapshotArrays(this.entity, this.opening.columns, arrays, own);
       sweep.noteLoadedArrays(this.entity, this.idIndex, arrays);
     } else {
-      const rows = lines.map((line) => {
-        const values = SnapshotValues.parse(JSON.parse(line));
-        return Object.fromEntries(this.opening.columns.map((column, index) => [column, values[index] ?? null])) as Row;
-      });
+      const rows = z
+        .array(SnapshotValues)
+        .parse(JSON.parse(arrays.toString('utf8')))
+        .map((values) => Object.fromEntries(this.opening.columns.map((column, index) => [column, values[index] ?? null])) as Row);
       const fit = fitted({ entity: this.entity, rows }, schema, deferred);
       replicated.loadSnapshotRows(this.entity, fit, own);
       sweep.noteLoaded(this.entity, fit);
     }
-    return String(SnapshotValues.parse(JSON.parse(lines[lines.length - 1]!))[this.idIndex]);
+    return String(SnapshotValues.parse(batch.lastRow())[this.idIndex]);
   }
 }
 

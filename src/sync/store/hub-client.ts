@@ -90,11 +90,10 @@ export class HubClient {
   }
 
   /**
-   * The snapshot's NDJSON lines, read as they arrive, a chunk's whole lines at a time: a
-   * bootstrap reads millions of lines, and an await per line (readline's iterator) is a
-   * cost of its own.
+   * The snapshot's NDJSON as it arrives, a chunk's whole lines at a time, as bytes
+   * (src/sync/store/snapshot-lines.ts): a line cut between two chunks comes with the second.
    */
-  async *snapshot(resume?: { entity: string; afterId: string }, pushedThrough?: string): AsyncGenerator<string[]> {
+  async *snapshot(resume?: { entity: string; afterId: string }, pushedThrough?: string): AsyncGenerator<Buffer> {
     const query = new URLSearchParams();
     if (resume) {
       query.set('entity', resume.entity);
@@ -103,15 +102,14 @@ export class HubClient {
     if (pushedThrough) query.set('pushed_through', pushedThrough);
     query.set('format', 'columns');
     const response = await this.send('GET', `/sync/v1/snapshot?${query}`, undefined, 120_000);
-    const decoder = new TextDecoder();
-    let rest = '';
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
-      rest = lines.pop()!;
-      yield lines.filter((line) => line.length > 0);
+    let rest: Buffer = Buffer.alloc(0);
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      const bytes = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      const end = bytes.lastIndexOf(NEWLINE) + 1;
+      rest = bytes.subarray(end);
+      if (end > 0) yield bytes.subarray(0, end);
     }
-    rest += decoder.decode();
-    if (rest) yield [rest];
+    if (rest.length > 0) yield Buffer.concat([rest, Buffer.from('\n')]);
   }
 
   /**
@@ -188,6 +186,8 @@ export class HubClient {
     return response;
   }
 }
+
+const NEWLINE = 0x0a;
 
 /** The `error.exception` of the hub's error envelope (src/http), the one part of it a store reads. */
 const ErrorException = z.object({ error: z.object({ exception: z.string() }) });
