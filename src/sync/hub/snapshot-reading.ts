@@ -20,10 +20,10 @@ export interface SnapshotOrder {
   nodeThrough: string | undefined;
 }
 
-/** What a snapshot's reading needs of the hub: a stamp of its clock, taken once the read transaction holds its rows. */
+/** What a snapshot's reading needs of the hub: a stamp of its clock, taken once the read transaction holds its rows, and the stream's next text or bytes. */
 export interface SnapshotSink {
   stamp(): Promise<string>;
-  send(text: string): Promise<void>;
+  send(part: string | Uint8Array): Promise<void>;
 }
 
 /** Rows a snapshot page reads in one statement: one call into SQLite per page rather than per row. */
@@ -73,10 +73,14 @@ function lineOf(table: string, columns: string[], format: SnapshotFormat): strin
   return `json_object('entity', '${table}', 'row', json_object(${columns.map((column, i) => `'${column}', ${values[i]}`).join(', ')}))`;
 }
 
-/** A table's lines after `fromId` in id order, a page of them, newline-ended, at a time. */
-function* snapshotPages(reader: Database.Database, table: string, line: string, fromId: string): Generator<string> {
-  const page = reader.prepare<[string], { text: string | null; last: string | null }>(
-    `SELECT group_concat(line, char(10) ORDER BY id) || char(10) AS text, max(id) AS last
+/**
+ * A table's lines after `fromId` in id order, a page of them, newline-ended, at a time, as
+ * their UTF-8 bytes: read as text, a page became a JavaScript string that the sink encoded
+ * back to bytes, on a thread that reads half a gigabyte for a million customers.
+ */
+function* snapshotPages(reader: Database.Database, table: string, line: string, fromId: string): Generator<Buffer> {
+  const page = reader.prepare<[string], { text: Buffer | null; last: string | null }>(
+    `SELECT CAST(group_concat(line, char(10) ORDER BY id) || char(10) AS BLOB) AS text, max(id) AS last
      FROM (SELECT ${line} AS line, id FROM ${table} WHERE id > ? ORDER BY id LIMIT ${PAGE_ROWS})`,
   );
   for (let after = fromId; ;) {

@@ -47,9 +47,18 @@ port.on('message', (message: ToSnapshotThread) => {
       if (answer.kind !== 'stamped') throw new Error(`a stamp was asked for and ${answer.kind} came`);
       return answer.stamp;
     },
-    send: async (text: string) => {
-      for (let at = 0; at < text.length;) {
-        const { read, written } = encoder.encodeInto(at === 0 ? text : text.slice(at), pages);
+    send: async (part: string | Uint8Array) => {
+      if (typeof part !== 'string') {
+        for (let at = 0; at < part.length; at += pages.length) {
+          const piece = part.subarray(at, at + pages.length);
+          pages.set(piece);
+          post({ kind: 'page', length: piece.length });
+          await reply();
+        }
+        return;
+      }
+      for (let at = 0; at < part.length;) {
+        const { read, written } = encoder.encodeInto(at === 0 ? part : part.slice(at), pages);
         at += read;
         post({ kind: 'page', length: written });
         await reply();

@@ -1,9 +1,8 @@
 /**
  * A serving hub reads its snapshots on threads of their own (src/sync/hub/snapshot-threads.ts),
  * a real hub process on loopback with one snapshot thread at most: a snapshot sent from a
- * thread, in pages larger than the memory it shares with the event loop and so sent in parts,
- * each ending where the next two-byte character would not fit, holds what a snapshot read on
- * the test's own thread holds; a reader
+ * thread, in pages of two-byte characters larger than the memory it shares with the event loop
+ * and so sent in parts, holds what a snapshot read on the test's own thread holds; a reader
  * that goes away mid-snapshot gives the thread back to the next; and on Linux the thread runs
  * at a lower priority than the event loop.
  */
@@ -97,8 +96,8 @@ describe("a hub's snapshot threads", () => {
       },
       {
         stamp: async () => header.clock!,
-        send: async (text) => {
-          local += text;
+        send: async (part) => {
+          local += typeof part === 'string' ? part : Buffer.from(part).toString('utf8');
         },
       },
     );
