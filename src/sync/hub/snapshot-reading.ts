@@ -75,8 +75,8 @@ function lineOf(table: string, columns: string[], format: SnapshotFormat): strin
 
 /**
  * A table's lines after `fromId` in id order, a page of them, newline-ended, at a time, as
- * their UTF-8 bytes: read as text, a page became a JavaScript string that the sink encoded
- * back to bytes, on a thread that reads half a gigabyte for a million customers.
+ * the UTF-8 bytes the sink writes: a page read as text would be decoded into a JavaScript
+ * string and encoded back, on a thread that reads half a gigabyte for a million customers.
  */
 function* snapshotPages(reader: Database.Database, table: string, line: string, fromId: string): Generator<Buffer> {
   const page = reader.prepare<[string], { text: Buffer | null; last: string | null }>(

@@ -2,8 +2,8 @@
  * A snapshot's NDJSON (the `columns` format, src/sync/hub/snapshot-reading.ts) as the bytes it
  * arrives in. A bootstrap reads millions of row lines: it hands SQLite their bytes as one JSON
  * array a batch, `[` and the lines with each ending newline made a comma, the last a `]`,
- * without a JavaScript string of each line or of the batch. Decoding, splitting and joining
- * the text was a tenth of a bootstrap's time (test/bench/README.md). A newline byte only ends
+ * without a JavaScript string of each line or of the batch: decoding, splitting and joining
+ * the text would take a tenth of a bootstrap's time (test/bench/README.md). A newline byte only ends
  * a line: JSON escapes the character inside a string, and no byte of a multibyte UTF-8
  * character is one.
  */
