@@ -121,18 +121,18 @@ export class HubFeed {
       nodeThrough,
     };
     if (this.threads) return this.threads.write(out, order);
-    await readSnapshot(order, { stamp: async () => this.stamp(), send: (part) => write(out, part) });
+    await readSnapshot(order, { stamp: async () => this.stamp(), send: (bytes) => write(out, bytes) });
   }
 }
 
 /** Writes with backpressure: waits for the socket to drain rather than buffering a whole table. */
-function write(out: Writable, part: string | Uint8Array): Promise<void> {
+function write(out: Writable, bytes: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
     if (out.destroyed) {
       reject(new Error('the snapshot reader went away'));
       return;
     }
-    if (out.write(part)) {
+    if (out.write(bytes)) {
       resolve();
       return;
     }

@@ -20,10 +20,10 @@ export interface SnapshotOrder {
   nodeThrough: string | undefined;
 }
 
-/** What a snapshot's reading needs of the hub: a stamp of its clock, taken once the read transaction holds its rows, and the stream's next text or bytes. */
+/** What a snapshot's reading needs of the hub: a stamp of its clock, taken once the read transaction holds its rows, and the stream's next bytes. */
 export interface SnapshotSink {
   stamp(): Promise<string>;
-  send(part: string | Uint8Array): Promise<void>;
+  send(bytes: Uint8Array): Promise<void>;
 }
 
 /** Rows a snapshot page reads in one statement: one call into SQLite per page rather than per row. */
@@ -48,17 +48,21 @@ export async function readSnapshot(order: SnapshotOrder, sink: SnapshotSink): Pr
       ...(order.format === 'columns' ? { format: order.format, clock: await sink.stamp() } : {}),
       ...(order.nodeThrough === undefined ? {} : { node_through: order.nodeThrough }),
     };
-    await sink.send(`${JSON.stringify(header)}\n`);
+    await sink.send(jsonLine(header));
     for (const [index, table] of order.tables.entries()) {
       const columns = reader.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
-      if (order.format === 'columns') await sink.send(`${JSON.stringify({ table, columns })}\n`);
+      if (order.format === 'columns') await sink.send(jsonLine({ table, columns }));
       for (const page of snapshotPages(reader, table, lineOf(table, columns, order.format), index === 0 ? order.afterId : '')) await sink.send(page);
     }
-    await sink.send(`${JSON.stringify({ end: true })}\n`);
+    await sink.send(jsonLine({ end: true }));
     reader.prepare('COMMIT').run();
   } finally {
     reader.close();
   }
+}
+
+function jsonLine(value: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(value)}\n`);
 }
 
 /**

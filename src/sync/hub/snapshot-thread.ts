@@ -15,7 +15,6 @@ import type { FromSnapshotThread, ToSnapshotThread } from './snapshot-threads.js
 const NICER_BY = 10;
 
 const port = parentPort!;
-const encoder = new TextEncoder();
 const pages = new Uint8Array(workerData as SharedArrayBuffer);
 /** Who waits for the event loop's next word on the snapshot being read. */
 let waiting: { resolve: (message: ToSnapshotThread) => void; reject: (error: Error) => void } | undefined;
@@ -47,20 +46,11 @@ port.on('message', (message: ToSnapshotThread) => {
       if (answer.kind !== 'stamped') throw new Error(`a stamp was asked for and ${answer.kind} came`);
       return answer.stamp;
     },
-    send: async (part: string | Uint8Array) => {
-      if (typeof part !== 'string') {
-        for (let at = 0; at < part.length; at += pages.length) {
-          const piece = part.subarray(at, at + pages.length);
-          pages.set(piece);
-          post({ kind: 'page', length: piece.length });
-          await reply();
-        }
-        return;
-      }
-      for (let at = 0; at < part.length;) {
-        const { read, written } = encoder.encodeInto(at === 0 ? part : part.slice(at), pages);
-        at += read;
-        post({ kind: 'page', length: written });
+    send: async (bytes: Uint8Array) => {
+      for (let at = 0; at < bytes.length; at += pages.length) {
+        const part = bytes.subarray(at, at + pages.length);
+        pages.set(part);
+        post({ kind: 'page', length: part.length });
         await reply();
       }
     },

@@ -89,13 +89,12 @@ async function loadSnapshot(
   };
   for await (const text of lines) {
     for (const piece of snapshotLines(text)) {
-      if (header && piece.kind === 'rows') {
+      if (piece.kind === 'rows') {
         if (!table) throw new Error(`a snapshot row came before its table: ${piece.last.toString('utf8', 0, 200)}`);
         batch.add(piece);
         if (batch.rows >= BATCH_ROWS) flush();
         continue;
       }
-      if (piece.kind === 'rows') throw new Error('the snapshot began with a row, not its header');
       if (!header) {
         const opening = readHeader(piece.text);
         replicated.observe(opening.clock);

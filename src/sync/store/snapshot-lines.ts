@@ -32,33 +32,31 @@ export interface JsonLine {
 
 /** The lines of `text`, whole lines all: the runs of row lines, and each other line as text. */
 export function* snapshotLines(text: Buffer): Generator<RowRun | JsonLine> {
-  let run = -1;
-  let rows = 0;
-  let last = 0;
+  let run: { from: number; rows: number; last: number } | undefined;
+  const runTo = (end: number): RowRun => ({
+    kind: 'rows',
+    bytes: text.subarray(run!.from, end),
+    rows: run!.rows,
+    last: text.subarray(run!.last, end),
+  });
   for (let at = 0; at < text.length;) {
     const end = text.indexOf(NEWLINE, at) + 1 || text.length;
-    if (text[at] === NEWLINE) {
-      at = end;
-      continue;
-    }
     if (text[at] === OPENING_BRACKET) {
-      if (run < 0) run = at;
-      rows += 1;
-      last = at;
-      if (rows === RUN_ROWS) {
-        yield { kind: 'rows', bytes: text.subarray(run, end), rows, last: text.subarray(last, end) };
-        run = -1;
-        rows = 0;
+      run ??= { from: at, rows: 0, last: at };
+      run.rows += 1;
+      run.last = at;
+      if (run.rows === RUN_ROWS) {
+        yield runTo(end);
+        run = undefined;
       }
     } else {
-      if (run >= 0) yield { kind: 'rows', bytes: text.subarray(run, at), rows, last: text.subarray(last, at) };
-      run = -1;
-      rows = 0;
-      yield { kind: 'json', text: text.toString('utf8', at, end) };
+      if (run) yield runTo(at);
+      run = undefined;
+      if (text[at] !== NEWLINE) yield { kind: 'json', text: text.toString('utf8', at, end) };
     }
     at = end;
   }
-  if (run >= 0) yield { kind: 'rows', bytes: text.subarray(run), rows, last: text.subarray(last) };
+  if (run) yield runTo(text.length);
 }
 
 /** Row runs gathered for one load transaction. */

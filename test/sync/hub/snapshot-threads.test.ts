@@ -97,7 +97,7 @@ describe("a hub's snapshot threads", () => {
       {
         stamp: async () => header.clock!,
         send: async (part) => {
-          local += typeof part === 'string' ? part : Buffer.from(part).toString('utf8');
+          local += Buffer.from(part).toString('utf8');
         },
       },
     );
