@@ -22,17 +22,19 @@
  *    own tables), and for store 1 by table, with the growth of the rows' content beside the
  *    pages': a table grows by whole pages as its rows grow and split them.
  * 3. Soak: one more store, on a hub of its own, with retention.local_days 0, takes
- *    BENCH_FLEET_SOAK (50,000) bills in chunks of 1,000 with a round after each (its clock two minutes on, so
- *    retention runs); its file size after half and after all of them (target < 10 % apart),
- *    then send-purchase at 100 req/s for BENCH_FLEET_SOAK_SECONDS (30) with rounds every
- *    500 ms and the store's clock running (target p99 ≤ 5 ms, synchronous=FULL), and the
- *    share the daemon's own timer saw answered within 5 ms. Baselines: the same store's file
- *    size after the first half; for the p99, the same load on a bare node:http server that
- *    commits each body at FULL, 24 pages a commit as a send-purchase writes
+ *    BENCH_FLEET_SOAK (50,000) bills in chunks of 1,000 with a round after each (its clock two
+ *    minutes on, so retention runs); its file size after half and after all of them (target
+ *    < 10 % apart). Then send-purchase at 100 req/s for BENCH_FLEET_SOAK_SECONDS (30) with
+ *    rounds every 500 ms and the store's clock running (target p99 ≤ 5 ms, synchronous=FULL),
+ *    and the share the daemon's own timer saw answered within 5 ms; then the same load on the
+ *    same folder served by `loyaltyd serve` (cluster.ts `startStore`): its writer thread, its
+ *    sync agent's round a second, its wall clock moved by libfaketime to where the store's
+ *    stood. Baselines: the same store's file size after the first half; for the p99, the same
+ *    load on a bare node:http server that commits each body at FULL, 24 pages a commit
  *    (baseline-server.ts `write`), beside the soak's hub and store at rest: what this
- *    machine's disk and cores give any write at that rate. Its clock
- *    starts at the hub's (a store's facts are kept by the age of their stamps, which follow
- *    the newest clock the store has seen). BENCH_FLEET_PARTS (`week,soak`) runs a part alone.
+ *    machine's disk and cores give any write at that rate. Its clock starts at the hub's (a
+ *    store's facts are kept by the age of their stamps, which follow the newest clock the
+ *    store has seen). BENCH_FLEET_PARTS (`week,soak`) runs a part alone.
  * BENCH_SERVER_NODE_FLAGS (cluster.ts) is given to the store processes' node too.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -52,7 +54,8 @@ import { createApp } from '../../src/root/app.js';
 import { PushRequest } from '../../src/sync/protocol/protocol.js';
 import { scopeOf } from '../../src/sync/protocol/scopes.js';
 import type { RoundOutcome } from '../../src/sync/store/agent.js';
-import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub } from '../support/cluster.js';
+import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, startStore } from '../support/cluster.js';
+import { libfaketime } from '../support/faketime.js';
 import { addCustomerPool, poolCardNumber, poolCustomerId } from '../support/customer-pool.js';
 import { demoBill } from './demo-bills.js';
 import { fixedRate } from './fixed-rate.js';
@@ -85,11 +88,16 @@ class FleetStore {
   private next = 0;
   private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 
+  private readonly exited: Promise<void>;
+
   private constructor(
     readonly name: string,
     readonly url: string,
+    readonly dataDir: string,
+    readonly credentials: { node_name: string; node_secret: string },
     private readonly child: ChildProcess,
   ) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       const waiter = this.waiting.get(message.id);
       this.waiting.delete(message.id);
@@ -100,11 +108,12 @@ class FleetStore {
 
   static start(name: string, hubUrl: string, hubDir: string, startMs: number, localDays: number): Promise<FleetStore> {
     const credentials = addNode(hubDir, name);
-    const args = [benchDir(name), hubUrl, credentials.node_name, credentials.node_secret, String(startMs), String(localDays)];
+    const dataDir = benchDir(name);
+    const args = [dataDir, hubUrl, credentials.node_name, credentials.node_secret, String(startMs), String(localDays)];
     const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     const child = fork(STORE_SCRIPT, args, { execArgv: [...flags, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     return new Promise((resolve, reject) => {
-      child.once('message', (message: { ready?: string }) => resolve(new FleetStore(name, message.ready!, child)));
+      child.once('message', (message: { ready?: string }) => resolve(new FleetStore(name, message.ready!, dataDir, credentials, child)));
       child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
     });
   }
@@ -117,8 +126,10 @@ class FleetStore {
     });
   }
 
-  stop(): void {
-    this.child.disconnect();
+  /** Asks the process to close its server and database; done once it has exited. */
+  stop(): Promise<void> {
+    if (this.child.connected) this.child.disconnect();
+    return this.exited;
   }
 }
 
@@ -197,7 +208,7 @@ async function weekAndGrowth(): Promise<void> {
     await week(stores, proxy, hubDir, start);
     await growth(stores, proxy, hubDir, start + DAYS * DAY);
   } finally {
-    for (const store of stores) store.stop();
+    await Promise.all(stores.map((store) => store.stop()));
     proxy.close();
     await hub.stop();
   }
@@ -378,6 +389,7 @@ async function soak(): Promise<void> {
   const { hub, hubDir } = await startFleetHub('fleet-soak-hub');
   const startMs = Date.now();
   const store = await FleetStore.start('fleet-soak', hub.url, hubDir, startMs, 0);
+  let daemon: ServerProcess | undefined;
   try {
     let now = startMs;
     await store.ask({ op: 'round' });
@@ -401,14 +413,13 @@ async function soak(): Promise<void> {
       'soak: baseline, a bare FULL commit of 24 pages at 100 req/s',
       `p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  (baseline-server.ts write)  ${baseline.answered} answered, errors ${baseline.errors}`,
     );
-    const served = await servedWithin(store.url, SEND_PURCHASE_ROUTE, '0.005');
     // A till's bills are stamped a few milliseconds apart. On a clock standing still every
     // record id shares one time part, and the ids a purchase derives for its records (a hash
     // after it, src/core/ids.ts) land anywhere in their indexes instead of at the end.
     await store.ask({ op: 'run' });
-    const bearer = await demoBearer(store.url);
-    let sent = 0;
-    const body = () => JSON.stringify(bills('soak-p99', SOAK_BILLS + (sent += 1), 1)[0]);
+    const ranAt = Date.now();
+    let sent = SOAK_BILLS;
+    const body = () => JSON.stringify(bills('soak-p99', (sent += 1), 1)[0]);
     let rounding = true;
     const rounds = (async () => {
       while (rounding) {
@@ -416,27 +427,48 @@ async function soak(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     })();
-    const latency = await fixedRate(
-      `${store.url}${SEND_PURCHASE_ROUTE}`,
-      { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-      body,
-      SOAK_RATE,
-    );
+    const alone = await sendPurchases(store.url, body);
     rounding = false;
     await rounds;
-    line(
-      'soak: send-purchase at 100 req/s, synchronous=FULL',
-      `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (target p99 ≤ 5 ms; ${(Number(latency.p99) / Number(baseline.p99)).toFixed(2)}× the baseline's)  ${latency.answered} answered, errors ${latency.errors}`,
-    );
-    const after = await servedWithin(store.url, SEND_PURCHASE_ROUTE, '0.005');
-    line(
-      'soak: of those, timed by the daemon (/metrics)',
-      `${(((after.within - served.within) / (after.all - served.all)) * 100).toFixed(1)} % within 5 ms`,
-    );
+    report('soak: send-purchase at 100 req/s, the store on one thread, a round every 500 ms', alone, baseline);
+    await store.stop();
+    // The same folder served as `loyaltyd serve` serves a store: its writer thread commits and
+    // its sync agent runs a round a second, on the clock the store had reached.
+    daemon = await startStore(store.dataDir, hub.url, store.credentials, {
+      LD_PRELOAD: libfaketime(),
+      FAKETIME: `+${Math.ceil((now - ranAt) / 1000)}`,
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      LOYALTYD_RETENTION__LOCAL_DAYS: '0',
+      LOYALTYD_OFFLINE__MAX_AGE_HOURS: String(24 * 365),
+    });
+    report('soak: send-purchase at 100 req/s, the store daemon (writer thread, a round a second)', await sendPurchases(daemon.url, body), baseline);
   } finally {
-    store.stop();
+    await store.stop();
+    await daemon?.stop();
     await hub.stop();
   }
+}
+
+/** The soak's load on a store: send-purchase at SOAK_RATE, and the share the daemon's own timer saw answered within 5 ms. */
+async function sendPurchases(url: string, body: () => string): Promise<{ latency: Awaited<ReturnType<typeof fixedRate>>; within: number }> {
+  const served = await servedWithin(url, SEND_PURCHASE_ROUTE, '0.005');
+  const bearer = await demoBearer(url);
+  const latency = await fixedRate(
+    `${url}${SEND_PURCHASE_ROUTE}`,
+    { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    body,
+    SOAK_RATE,
+  );
+  const after = await servedWithin(url, SEND_PURCHASE_ROUTE, '0.005');
+  return { latency, within: (after.within - served.within) / (after.all - served.all) };
+}
+
+function report(label: string, { latency, within }: Awaited<ReturnType<typeof sendPurchases>>, baseline: { p99: string }): void {
+  line(
+    label,
+    `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (target p99 ≤ 5 ms; ${(Number(latency.p99) / Number(baseline.p99)).toFixed(2)}× the baseline's)  ${latency.answered} answered, errors ${latency.errors}`,
+  );
+  line('soak: of those, timed by the daemon (/metrics)', `${(within * 100).toFixed(1)} % within 5 ms`);
 }
 
 const SEND_PURCHASE_ROUTE = '/rest-api/enterprise-interface/v1.0/purchases/actions/send-purchase';

@@ -5,12 +5,11 @@
  * commands at the hub's time, never rejects them; the store swaps its rows of each command
  * for the hub's, and nothing is lost on either side (DESIGN §5 "Authority", "Clocks").
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { BalanceReader } from '../../../src/loyalty/balance-reader.js';
 import { Cluster, posLogin, type NodeProcess } from '../../support/cluster.js';
+import { libfaketime } from '../../support/faketime.js';
 import { waitFor } from '../../support/wait.js';
 import { call } from '../../support/server.js';
 import { createCustomer, inParallel } from '../../support/sync-writes.js';
@@ -20,18 +19,6 @@ const FAST = 'fast';
 const AHEAD_MS = 600_000;
 const BILLS = 100;
 const VOUCHER_CODE = 'FAST-CAPPU';
-
-/**
- * Debian's libfaketime (package faketime), in the build that synchronises its cached clock
- * state between threads: node's worker threads read the clock too.
- */
-function libfaketime(): string {
-  const found = readdirSync('/usr/lib')
-    .map((dir) => join('/usr/lib', dir, 'faketime', 'libfaketimeMT.so.1'))
-    .find((path) => existsSync(path));
-  if (!found) throw new Error('libfaketime is missing: apt-get install -y faketime (npm test installs it when run as root)');
-  return found;
-}
 
 let cluster: Cluster;
 
