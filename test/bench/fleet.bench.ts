@@ -427,10 +427,10 @@ async function soak(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     })();
-    const alone = await sendPurchases(store.url, body);
+    const oneThread = await sendPurchases(store.url, body);
     rounding = false;
     await rounds;
-    report('soak: send-purchase at 100 req/s, the store on one thread, a round every 500 ms', alone, baseline);
+    report('the store on one thread, a round every 500 ms', oneThread, baseline);
     await store.stop();
     // The same folder served as `loyaltyd serve` serves a store: its writer thread commits and
     // its sync agent runs a round a second, on the clock the store had reached.
@@ -441,7 +441,7 @@ async function soak(): Promise<void> {
       LOYALTYD_RETENTION__LOCAL_DAYS: '0',
       LOYALTYD_OFFLINE__MAX_AGE_HOURS: String(24 * 365),
     });
-    report('soak: send-purchase at 100 req/s, the store daemon (writer thread, a round a second)', await sendPurchases(daemon.url, body), baseline);
+    report('the store daemon (writer thread, a round a second)', await sendPurchases(daemon.url, body), baseline);
   } finally {
     await store.stop();
     await daemon?.stop();
@@ -463,12 +463,13 @@ async function sendPurchases(url: string, body: () => string): Promise<{ latency
   return { latency, within: (after.within - served.within) / (after.all - served.all) };
 }
 
-function report(label: string, { latency, within }: Awaited<ReturnType<typeof sendPurchases>>, baseline: { p99: string }): void {
+/** The soak's figures of one store (`who`): its latency against the baseline's, and the share its own timer saw within 5 ms. */
+function report(who: string, { latency, within }: Awaited<ReturnType<typeof sendPurchases>>, baseline: { p99: string }): void {
   line(
-    label,
-    `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (target p99 ≤ 5 ms; ${(Number(latency.p99) / Number(baseline.p99)).toFixed(2)}× the baseline's)  ${latency.answered} answered, errors ${latency.errors}`,
+    `soak: send-purchase at 100 req/s, ${who}`,
+    `p50 ${latency.p50} ms  p99 ${latency.p99} ms  (${(Number(latency.p99) / Number(baseline.p99)).toFixed(2)}× the baseline's; targets p99 ≤ 5 ms, ≤ 1.6×)  ${latency.answered} answered, errors ${latency.errors}`,
   );
-  line('soak: of those, timed by the daemon (/metrics)', `${(within * 100).toFixed(1)} % within 5 ms`);
+  line(`soak: ${who}: of those, timed by itself (/metrics)`, `${(within * 100).toFixed(1)} % within 5 ms`);
 }
 
 const SEND_PURCHASE_ROUTE = '/rest-api/enterprise-interface/v1.0/purchases/actions/send-purchase';
