@@ -20,6 +20,7 @@ import type { Call } from '../http/routes.js';
 import { writeProbe } from '../ops/node-health.js';
 import { SharedCommits } from '../db/shared-commits.js';
 import { WaitingCalls } from '../core/waiting-calls.js';
+import { CallQueue } from './call-queue.js';
 import { createApp, type App } from './app.js';
 import { prepareServedFolder } from './served-folder.js';
 import { PROBE_EVERY_MS, type CrossingAnswer, type FromWriter, type ToWriter, type WriterData } from './writer.js';
@@ -78,13 +79,15 @@ try {
     app.node.writes.versions.noticeOtherProcesses();
     post({ kind: 'probed', problem: probe() });
   }, PROBE_EVERY_MS);
+  const calls = new CallQueue<Extract<ToWriter, { kind: 'call' }>>((call) => {
+    waiting.taken();
+    void answer(app, call.id, call.key, call.call);
+  });
   port.on('message', (message: ToWriter) => {
-    if (message.kind === 'call') {
-      waiting.taken();
-      return void answer(app, message.id, message.key, message.call);
-    }
+    if (message.kind === 'call') return calls.add(message);
     if (message.kind === 'sync-commits') return app.node.durability.syncItself();
     clearInterval(probing);
+    calls.runAll();
     void stopBackground().then(() => {
       app.close();
       port.close();
