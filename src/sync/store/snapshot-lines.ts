@@ -32,13 +32,7 @@ export interface JsonLine {
 
 /** The lines of `text`, whole lines all: the runs of row lines, and each other line as text. */
 export function* snapshotLines(text: Buffer): Generator<RowRun | JsonLine> {
-  let run: { from: number; rows: number; last: number } | undefined;
-  const runTo = (end: number): RowRun => ({
-    kind: 'rows',
-    bytes: text.subarray(run!.from, end),
-    rows: run!.rows,
-    last: text.subarray(run!.last, end),
-  });
+  let run: RunBounds | undefined;
   for (let at = 0; at < text.length;) {
     const end = text.indexOf(NEWLINE, at) + 1 || text.length;
     if (text[at] === OPENING_BRACKET) {
@@ -46,17 +40,28 @@ export function* snapshotLines(text: Buffer): Generator<RowRun | JsonLine> {
       run.rows += 1;
       run.last = at;
       if (run.rows === RUN_ROWS) {
-        yield runTo(end);
+        yield rowRun(text, run, end);
         run = undefined;
       }
     } else {
-      if (run) yield runTo(at);
+      if (run) yield rowRun(text, run, at);
       run = undefined;
       if (text[at] !== NEWLINE) yield { kind: 'json', text: text.toString('utf8', at, end) };
     }
     at = end;
   }
-  if (run) yield runTo(text.length);
+  if (run) yield rowRun(text, run, text.length);
+}
+
+/** Where a run of row lines starts, how many it holds, and where its last line starts. */
+interface RunBounds {
+  from: number;
+  rows: number;
+  last: number;
+}
+
+function rowRun(text: Buffer, run: RunBounds, end: number): RowRun {
+  return { kind: 'rows', bytes: text.subarray(run.from, end), rows: run.rows, last: text.subarray(run.last, end) };
 }
 
 /** Row runs gathered for one load transaction. */
