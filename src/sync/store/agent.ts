@@ -1,6 +1,7 @@
 /**
  * A store's sync agent: a round (bootstrap if needed, replay to a restored hub, push, pull) every
- * `sync.interval_seconds`, and soon after a local write queues a command. Failures back off
+ * `sync.interval_seconds`, and soon after a local write queues a command — after the round
+ * under way, when one is, since a round pushes only what was pending as it began. Failures back off
  * exponentially with jitter, honouring the hub's Retry-After. Rounds run between API calls
  * on the same event loop; each step holds SQLite only for one transaction, so a checkout
  * never waits for the network.
@@ -84,6 +85,8 @@ export class SyncAgent {
   private running: Promise<void> | undefined;
   private nextRoundAt = 0;
   private failures = 0;
+  /** A write queued a command while a round ran. */
+  private queuedInRound = false;
 
   constructor(
     private readonly parts: SyncParts,
@@ -100,6 +103,7 @@ export class SyncAgent {
 
   /** A local write queued a command: run a round soon, once for a burst of writes. */
   nudge(): void {
+    if (this.running) this.queuedInRound = true;
     if (this.nudgeTimer || this.failures > 0) return;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = undefined;
@@ -117,8 +121,10 @@ export class SyncAgent {
 
   private tick(): void {
     if (this.running || this.clock() < this.nextRoundAt) return;
+    this.queuedInRound = false;
     this.running = this.round().finally(() => {
       this.running = undefined;
+      if (this.queuedInRound) this.nudge();
     });
   }
 

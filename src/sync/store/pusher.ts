@@ -1,6 +1,7 @@
 /**
  * Push: pending outbox commands go to the hub in seq order, in batches capped by count and
- * size. A batch is read, and the hub's answers settled, a turn at a time (TURN_MS each, one
+ * size, up to the newest one pending when the push began: commands queued meanwhile wait for
+ * the next round, so that a round under a stream of bills ends and goes on to pull. A batch is read, and the hub's answers settled, a turn at a time (TURN_MS each, one
  * transaction a turn), so that the cash desks' calls waiting for the writer thread run
  * between turns: a store catching up after an outage reads and settles thousands of
  * commands, and each batch in one piece held the thread 20–80 ms (test/bench/README.md). A
@@ -60,7 +61,8 @@ export interface PusherOptions {
 }
 
 export class Pusher {
-  private readonly pendingAfter: Statement<[number], SettledCommand>;
+  private readonly pendingBetween: Statement<[number, number], SettledCommand>;
+  private readonly lastPending: Statement<[], number | null>;
   private readonly keepApplied: Statement<[string, string]>;
   private readonly forget: Statement<[string]>;
   private readonly currentGeneration: Statement<[], Pick<MetaRow, 'value'>>;
@@ -83,9 +85,10 @@ export class Pusher {
     this.stamp = stamp;
     this.clock = clock;
     this.settlement = settlement;
-    this.pendingAfter = db.prepare(
-      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' AND seq > ? ORDER BY seq",
+    this.pendingBetween = db.prepare(
+      "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' AND seq > ? AND seq <= ? ORDER BY seq",
     );
+    this.lastPending = db.prepare<[], number | null>("SELECT max(seq) FROM outbox WHERE status = 'pending'").pluck();
     // An applied command is kept for `retention.local_days`, to be sent again to a hub restored
     // from a backup (src/sync/store/replay.ts); a rejected or held one is set aside. Either
     // leaves the outbox, which holds only what is still to push.
@@ -103,16 +106,14 @@ export class Pusher {
     );
   }
 
-  /** Pushes until the outbox holds nothing pending. */
+  /** Pushes the commands pending now, up to the newest of them. */
   async pushAll(): Promise<PushOutcome> {
     const outcome: PushOutcome = { sent: 0, rejected: 0, held: 0 };
+    const through = this.lastPending.get() ?? 0;
     let restarted = false;
     for (;;) {
-      const batch = await this.nextBatch();
-      if (batch.length === 0) {
-        this.pushedThrough();
-        break;
-      }
+      const batch = await this.nextBatch(through);
+      if (batch.length === 0) break;
       let response;
       try {
         const protocol = batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION;
@@ -129,24 +130,44 @@ export class Pusher {
       outcome.rejected += response.results.filter((result) => result.status === 'rejected').length;
       outcome.held += response.results.filter((result) => result.status === 'held').length;
     }
-    commitUnsynced(this.db, () => this.state.set('last_push_at', new Date(this.clock()).toISOString()));
+    commitUnsynced(this.db, () => {
+      this.notePushedThrough();
+      this.state.set('last_push_at', new Date(this.clock()).toISOString());
+    });
     return outcome;
   }
 
   /**
    * The stamp this node has pushed every fact up to, as the hub's horizon needs it
-   * (src/loyalty/customer-states.ts): a fresh one when nothing is pending, read in the same
-   * turn as the empty outbox so that every fact made from then on is stamped after it; else
-   * the one saved when the outbox was last empty; undefined when it never was. While a
-   * replay is due (src/sync/store/replay.ts), the stamp the restored hub said it holds, or
-   * undefined when it holds nothing of this store.
+   * (src/loyalty/customer-states.ts), as last noted (`notePushedThrough`). While a replay is due
+   * (src/sync/store/replay.ts), the stamp the restored hub said it holds, or undefined when it
+   * holds nothing of this store.
    */
   pushedThrough(): string | undefined {
-    if (this.firstPending.get()!.seq === null) commitUnsynced(this.db, () => this.state.set('pushed_through', this.stamp()));
+    commitUnsynced(this.db, () => this.notePushedThrough());
     const pushed = this.state.get('pushed_through');
     const replayAfter = this.state.get('replay_after');
     if (replayAfter === undefined || (pushed !== undefined && pushed <= replayAfter)) return pushed;
     return replayAfter === '' ? undefined : replayAfter;
+  }
+
+  /**
+   * Notes the stamp this node has pushed every fact up to: a fresh one when nothing is pending,
+   * read in the same turn as the empty outbox so that every fact made from then on is stamped
+   * after it; else the stamp of the newest command the hub acknowledged, when it is newer than
+   * the one noted. A command is stamped after its own facts, before the next command's, and
+   * acknowledged in seq order after every command before it, so each fact stamped up to it is at
+   * the hub: a store that sells without pause moves the horizon on with each push. Runs in a
+   * transaction.
+   */
+  private notePushedThrough(): void {
+    if (this.firstPending.get()!.seq === null) {
+      this.state.set('pushed_through', this.stamp());
+      return;
+    }
+    const acked = this.state.get('acked_stamp');
+    const noted = this.state.get('pushed_through');
+    if (acked !== undefined && (noted === undefined || acked > noted)) this.state.set('pushed_through', acked);
   }
 
   /**
@@ -172,14 +193,14 @@ export class Pusher {
     });
   }
 
-  /** The next pending commands, numbered within their generation, their JSON texts as stored; read a turn at a time. */
-  private async nextBatch(): Promise<SettledCommand[]> {
+  /** The next pending commands up to seq `through`, numbered within their generation, their JSON texts as stored; read a turn at a time. */
+  private async nextBatch(through: number): Promise<SettledCommand[]> {
     const batch = new PushBatch(this.state.number('generation_base') ?? 0);
     let after = 0;
     for (;;) {
       const deadline = performance.now() + TURN_MS;
       let turnOver = false;
-      for (const record of this.pendingAfter.iterate(after)) {
+      for (const record of this.pendingBetween.iterate(after, through)) {
         if (!batch.add(record)) return batch.commands;
         after = record.seq;
         turnOver = performance.now() >= deadline;
