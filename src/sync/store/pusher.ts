@@ -1,10 +1,11 @@
 /**
  * Push: pending outbox commands go to the hub in seq order, in batches capped by count and
  * size, up to the newest one pending when the push began: commands queued meanwhile wait for
- * the next round, so that a round under a stream of bills ends and goes on to pull. A batch is read, and the hub's answers settled, a turn at a time (TURN_MS each, one
- * transaction a turn), so that the cash desks' calls waiting for the writer thread run
- * between turns: a store catching up after an outage reads and settles thousands of
- * commands, and each batch in one piece held the thread 20–80 ms (test/bench/README.md). A
+ * the next round, so that a round under a stream of bills ends and goes on to pull. A batch
+ * is read, and the hub's answers settled, a turn at a time (TURN_MS each, one transaction a
+ * turn), so that the cash desks' calls waiting for the writer thread run between turns: a
+ * store catching up after an outage reads and settles thousands of commands, and each batch
+ * in one piece held the thread 20–80 ms (test/bench/README.md). A
  * power cut between two turns of a settlement leaves the rest pending, pushed again and
  * answered again by the hub as applied (DESIGN §5). An acknowledged command leaves the
  * outbox (DESIGN §5: the store keeps nothing it will not send again); the newest stamp it
