@@ -1,7 +1,8 @@
 /** What a store's writes queue for the hub: its outbox's commands and the row changes they carry. */
 import type { Database } from 'better-sqlite3';
 import type { SettledCommand } from '../../src/sync/store/command-settlement.js';
-import { PushBatch } from '../../src/sync/store/pusher.js';
+import { CommandBatch } from '../../src/sync/store/command-batch.js';
+import { MAX_COMMANDS_PER_PUSH } from '../../src/sync/protocol/protocol.js';
 import { SyncState } from '../../src/sync/sync-state.js';
 import type { TestServer } from './server.js';
 
@@ -21,7 +22,7 @@ export function pendingCount({ first, last }: ReturnType<PendingSpan>): number {
   return first === null ? 0 : last! - first + 1;
 }
 
-/** The pending commands cut into pushes as the pusher would cut them now (src/sync/store/pusher.ts `PushBatch`). */
+/** The pending commands cut into pushes as the pusher would cut them now (src/sync/store/command-batch.ts `CommandBatch`). */
 export function pendingPushes(db: Database): SettledCommand[][] {
   const pending = db
     .prepare<[], SettledCommand>(
@@ -31,7 +32,7 @@ export function pendingPushes(db: Database): SettledCommand[][] {
   const base = new SyncState(db).number('generation_base') ?? 0;
   const pushes: SettledCommand[][] = [];
   for (let taken = 0; taken < pending.length;) {
-    const batch = new PushBatch(base);
+    const batch = new CommandBatch(base, MAX_COMMANDS_PER_PUSH);
     while (taken < pending.length && batch.add(pending[taken]!)) taken += 1;
     pushes.push(batch.commands);
   }

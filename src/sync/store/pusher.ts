@@ -1,11 +1,11 @@
 /**
  * Push: pending outbox commands go to the hub in seq order, in batches capped by count and
- * size, up to the newest one pending when the push began: commands queued meanwhile wait for
- * the next round, so that a round under a stream of bills ends and goes on to pull. A batch
- * is read, and the hub's answers settled, a turn at a time (TURN_MS each, one transaction a
- * turn), so that the cash desks' calls waiting for the writer thread run between turns: a
- * store catching up after an outage reads and settles thousands of commands, and each batch
- * in one piece held the thread 20–80 ms (test/bench/README.md). A
+ * size (src/sync/store/command-batch.ts), up to the newest one pending when the push began:
+ * commands queued meanwhile wait for the next round, so that a round under a stream of bills
+ * ends and goes on to pull. A batch is read, and the hub's answers settled, a turn at a time
+ * (TURN_MS each, one transaction a turn), so that the cash desks' calls waiting for the writer
+ * thread run between turns: a store catching up after an outage reads and settles thousands
+ * of commands, and each batch in one piece held the thread 20–80 ms (test/bench/README.md). A
  * power cut between two turns of a settlement leaves the rest pending, pushed again and
  * answered again by the hub as applied (DESIGN §5). An acknowledged command leaves the
  * outbox (DESIGN §5: the store keeps nothing it will not send again); the newest stamp it
@@ -33,12 +33,10 @@ import type { MetaRow } from '../../db/tables.generated.js';
 import { randomBytes } from 'node:crypto';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { HubError, type HubClient } from './hub-client.js';
-import { MAX_COMMANDS_PER_PUSH, MAX_PUSH_BYTES, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL, type CommandResult } from '../protocol/protocol.js';
+import { MAX_COMMANDS_PER_PUSH, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL, type CommandResult } from '../protocol/protocol.js';
+import { CommandBatch, fillInTurns, TURN_MS } from './command-batch.js';
 import type { SyncState } from '../sync-state.js';
 import type { CommandSettlement, SettledCommand } from './command-settlement.js';
-
-/** How long one turn of reading a batch or settling its answers may hold the writer thread. */
-const TURN_MS = 1;
 
 /** The hub's answers after which the pending commands continue in a new generation. */
 const RENUMBERED_AFTER = new Set(['sync_generation_diverged_exception', 'sync_sequence_gap_exception']);
@@ -195,21 +193,9 @@ export class Pusher {
   }
 
   /** The next pending commands up to seq `through`, numbered within their generation, their JSON texts as stored; read a turn at a time. */
-  private async nextBatch(through: number): Promise<SettledCommand[]> {
-    const batch = new PushBatch(this.state.number('generation_base') ?? 0);
-    let after = 0;
-    for (;;) {
-      const deadline = performance.now() + TURN_MS;
-      let turnOver = false;
-      for (const record of this.pendingBetween.iterate(after, through)) {
-        if (!batch.add(record)) return batch.commands;
-        after = record.seq;
-        turnOver = performance.now() >= deadline;
-        if (turnOver) break;
-      }
-      if (!turnOver) return batch.commands;
-      await nextTurn();
-    }
+  private nextBatch(through: number): Promise<SettledCommand[]> {
+    const batch = new CommandBatch(this.state.number('generation_base') ?? 0, MAX_COMMANDS_PER_PUSH);
+    return fillInTurns(batch, (after) => this.pendingBetween.iterate(after, through));
   }
 
   /** Settles the hub's answers to a batch, a turn at a time. */
@@ -267,30 +253,4 @@ interface Answers {
   byId: Map<string, SettledCommand>;
   now: string;
   skewMs: number;
-}
-
-/**
- * One push's commands as they are read: the first pending ones (in seq order) up to the caps of
- * count and bytes, all of one protocol, numbered within their generation (`base` is its first
- * seq less one).
- */
-export class PushBatch {
-  readonly commands: SettledCommand[] = [];
-  private bytes = 0;
-
-  constructor(private readonly base: number) {}
-
-  /** Adds the next pending command; false, adding nothing, when it would pass a cap or change the protocol. */
-  add(record: SettledCommand): boolean {
-    const bytes = this.bytes + record.payload.length + record.changes.length + (record.operation?.length ?? 0) + 200;
-    const first = this.commands[0];
-    if (
-      first &&
-      (this.commands.length >= MAX_COMMANDS_PER_PUSH || bytes > MAX_PUSH_BYTES || (record.operation === null) !== (first.operation === null))
-    )
-      return false;
-    this.bytes = bytes;
-    this.commands.push({ ...record, seq: record.seq - this.base });
-    return true;
-  }
 }

@@ -9,7 +9,8 @@
  * The snapshot a store bootstraps from says which of its commands the hub holds (`node_through`,
  * the newest command stamp, src/sync/hub/hub-commands.ts). When that is older than what the hub
  * acknowledged, the bootstrap plans a replay of the commands stamped between the two, in the
- * order they were made, a request at a time, each followed by the point reached. Until the
+ * order they were made, a request at a time (cut as a push's batches are, by count and bytes,
+ * src/sync/store/command-batch.ts), each followed by the point reached. Until the
  * replay is done their rows count as unacknowledged (`heldByHubThrough`): the bootstrap's sweep
  * and retention keep them, and the store reports the hub's stamp as what it has pushed through,
  * so that the hub folds no state past them. A round replays before it pushes, so a command
@@ -24,6 +25,7 @@ import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
+import { CommandBatch, fillInTurns } from './command-batch.js';
 import type { CommandSettlement, SettledCommand } from './command-settlement.js';
 import type { HubClient } from './hub-client.js';
 import { MAX_REPLAYED_ROWS, replayRequestText, type ReplayedResult } from '../protocol/protocol.js';
@@ -75,9 +77,7 @@ export class Replay {
     this.settlement = settlement;
     this.clock = clock;
     this.retryMs = retryMs;
-    this.planned = db.prepare(
-      `SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq > ? AND hlc > ? AND hlc <= ? ORDER BY seq LIMIT ${MAX_REPLAYED_ROWS}`,
-    );
+    this.planned = db.prepare(`SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq > ? AND hlc > ? AND hlc <= ? ORDER BY seq`);
     this.bySeq = db.prepare(`SELECT ${COLUMNS} FROM acknowledged_commands WHERE seq = ?`);
     this.forget = db.prepare('DELETE FROM acknowledged_commands WHERE seq = ?');
   }
@@ -107,7 +107,8 @@ export class Replay {
     if (after === undefined || through === undefined) return 0;
     let sent = 0;
     for (;;) {
-      const commands = this.planned.all(this.state.number('replay_position') ?? 0, after, through);
+      const batch = new CommandBatch(0, MAX_REPLAYED_ROWS);
+      const commands = await fillInTurns(batch, (seq) => this.planned.iterate(seq, after, through), this.state.number('replay_position') ?? 0);
       if (commands.length === 0) break;
       const { results } = await this.client.replay(replayRequestText(commands, false));
       commitUnsynced(this.db, () => {
@@ -131,8 +132,10 @@ export class Replay {
     const final = this.clock() > (this.state.number('replay_waiting_until') ?? Infinity);
     const commands = waiting.map((seq) => this.bySeq.get(seq)).filter((command) => command !== undefined);
     const still: number[] = [];
-    for (let start = 0; start < commands.length; start += MAX_REPLAYED_ROWS) {
-      const chunk = commands.slice(start, start + MAX_REPLAYED_ROWS);
+    for (let start = 0; start < commands.length;) {
+      const batch = new CommandBatch(0, MAX_REPLAYED_ROWS);
+      while (start < commands.length && batch.add(commands[start]!)) start += 1;
+      const chunk = batch.commands;
       const { results } = await this.client.replay(replayRequestText(chunk, final));
       commitUnsynced(this.db, () => still.push(...this.settle(chunk, results)));
     }
