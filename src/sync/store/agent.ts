@@ -87,6 +87,7 @@ export class SyncAgent {
   private failures = 0;
   /** A write queued a command while a round ran. */
   private queuedInRound = false;
+  private stopped = false;
 
   constructor(
     private readonly parts: SyncParts,
@@ -104,7 +105,7 @@ export class SyncAgent {
   /** A local write queued a command: run a round soon, once for a burst of writes. */
   nudge(): void {
     if (this.running) this.queuedInRound = true;
-    if (this.nudgeTimer || this.failures > 0) return;
+    if (this.nudgeTimer || this.failures > 0 || this.stopped) return;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = undefined;
       this.nextRoundAt = 0;
@@ -113,6 +114,7 @@ export class SyncAgent {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.task?.destroy();
     if (this.nudgeTimer) clearTimeout(this.nudgeTimer);
     await this.running;
@@ -120,7 +122,7 @@ export class SyncAgent {
   }
 
   private tick(): void {
-    if (this.running || this.clock() < this.nextRoundAt) return;
+    if (this.running || this.stopped || this.clock() < this.nextRoundAt) return;
     this.queuedInRound = false;
     this.running = this.round().finally(() => {
       this.running = undefined;

@@ -10,7 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { settleStates } from '../../../src/loyalty/state-settling.js';
 import { createStoreSync } from '../../../src/root/store.js';
-import { runRound } from '../../../src/sync/store/agent.js';
+import { pino } from 'pino';
+import { runRound, SyncAgent } from '../../../src/sync/store/agent.js';
+import { SyncState } from '../../../src/sync/sync-state.js';
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
 import { Cluster, posLogin } from '../../support/cluster.js';
 import { FaultyProxy } from '../../support/faulty-proxy.js';
@@ -33,6 +35,8 @@ interface BusyStore {
   server: TestServer;
   sync: SyncParts;
   auth: Record<string, string>;
+  /** Set once an agent's stop closed the store's hub client. */
+  clientClosed: boolean;
 }
 
 /** A hub and one store that reaches it through a proxy, bootstrapped. */
@@ -47,12 +51,14 @@ async function busyStore(): Promise<BusyStore> {
     config: { 'hub.url': proxy.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },
   });
   const sync = createStoreSync(server.app.node, server.config, server.clock.now)!;
+  const store: BusyStore = { cluster, proxy, server, sync, auth: {}, clientClosed: false };
   cleanup.push(async () => {
-    await sync.client.close();
+    if (!store.clientClosed) await sync.client.close();
     await server.close();
   });
   expect(await runRound(sync, server.clock.now)).toMatchObject({ ok: true, bootstrapped: true });
-  return { cluster, proxy, server, sync, auth: await demoPosLogin(server) };
+  store.auth = await demoPosLogin(server);
+  return store;
 }
 
 async function assign(store: BusyStore, amount: number): Promise<void> {
@@ -133,4 +139,24 @@ describe('a store that keeps selling while it syncs', () => {
     proxy!.release();
     await waitFor('both events at the hub, with rounds an hour apart but for writes', () => events() === 2, { timeoutMs: 10_000 });
   }, 60_000);
+
+  it('a stopped agent starts no round for a command queued during its last one', async () => {
+    const store = await busyStore();
+    const agent = new SyncAgent(store.sync, store.server.clock.now, 3_600_000, pino({ level: 'silent' }));
+    const state = new SyncState(store.server.app.node.db);
+    store.proxy.hold(PUSH);
+    agent.start();
+    await assign(store, 10);
+    await waitFor('the push to be held', () => store.proxy.held === 1, { intervalMs: 10 });
+    await assign(store, 20);
+    // The second write's nudge comes and goes while the round still waits for the hub.
+    await delay(400);
+    const stopped = agent.stop();
+    store.proxy.release();
+    await stopped;
+    store.clientClosed = true;
+    const rounds = state.get('recent_rounds');
+    await delay(600);
+    expect(state.get('recent_rounds')).toBe(rounds);
+  });
 });
