@@ -34,7 +34,8 @@ export class HubFeed {
   private readonly page: Statement<[number, number], ChangeRecord>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
   private readonly floor: Statement<[], string | undefined>;
-  private readonly feedId: () => string;
+  /** The feed's identity (src/sync/hub/feed-identity.ts). */
+  readonly feedId: () => string;
   private readonly replicatedSet: Set<string>;
   /** The tables whose rows a scoped store holds (src/sync/protocol/scopes.ts). */
   private readonly sharedSet: Set<string>;

@@ -121,7 +121,9 @@ export function hubRouter(options: {
   router.get('/changes', async (request, response) => {
     const query = ChangesQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
-    if (query.data.pushed_through) options.clocks.report(String(response.locals.nodeId), query.data.pushed_through);
+    const { pushed_through: pushedThrough, feed_id: feedId } = query.data;
+    if (pushedThrough && (feedId === undefined || feedId === options.feed.feedId()))
+      options.clocks.report(String(response.locals.nodeId), pushedThrough);
     const page = options.feed.changesAfter(query.data.after, query.data.limit, scoped(request));
     response.locals.exchange = { changes: page.changes.length } satisfies Partial<Exchange>;
     await sendJsonGzipped(request, response, page);

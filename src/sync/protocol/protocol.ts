@@ -201,6 +201,13 @@ const PushedThrough = z.string().regex(HLC_STAMP).optional();
 export const ChangesQuery = z.object({
   after: z.coerce.number().int().min(0),
   pushed_through: PushedThrough,
+  /**
+   * The identity of the feed the store's cursor was read from (src/sync/hub/feed-identity.ts).
+   * A hub whose feed has another was restored from a backup since, and may have lost commands
+   * the store counts in its `pushed_through`: it keeps no such report. Absent from a store of
+   * an earlier release, whose report is kept.
+   */
+  feed_id: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PULL).default(1000),
 });
 

@@ -62,9 +62,9 @@ async function loadSnapshot(
 ): Promise<boolean> {
   const entity = state.get('snapshot_entity');
   const afterId = state.get('snapshot_after_id');
-  // Reported so that the states published from now on count this store in their horizon
+  // Reported so that the states published from now on count a new store in their horizon
   // before its first pull: none of them may take a fact it makes as already folded.
-  const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined, pusher.pushedThrough());
+  const lines = client.snapshot(entity && afterId !== undefined ? { entity, afterId } : undefined, pusher.reportAtBootstrap());
   let header: SnapshotHeader | undefined;
   let table: TableLoad | undefined;
   let batch = new RowBatch();

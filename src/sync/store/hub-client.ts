@@ -79,9 +79,13 @@ export class HubClient {
     return ReplayedResults.parse(JSON.parse(text));
   }
 
-  /** A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped up to it. */
-  async changes(after: number, limit: number, pushedThrough?: string): Promise<ChangesPage> {
-    const reported = pushedThrough ? `&pushed_through=${encodeURIComponent(pushedThrough)}` : '';
+  /**
+   * A page of the feed; `pushedThrough` tells the hub this store has pushed everything stamped
+   * up to it, which the hub keeps if its feed is still `feedId`, the one the cursor was read from.
+   */
+  async changes(after: number, limit: number, pushedThrough?: string, feedId?: string): Promise<ChangesPage> {
+    const reported =
+      (pushedThrough ? `&pushed_through=${encodeURIComponent(pushedThrough)}` : '') + (feedId ? `&feed_id=${encodeURIComponent(feedId)}` : '');
     const response = await this.send('GET', `/sync/v1/changes?after=${after}&limit=${limit}${reported}`, undefined, this.timeoutMs, {
       'accept-encoding': 'gzip',
     });

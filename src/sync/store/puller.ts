@@ -130,7 +130,7 @@ export class Puller {
   /** A page of the feed; when the hub compacted past the cursor, the cursor goes, so the next round bootstraps again. */
   private async changesAfter(cursor: number) {
     try {
-      return await this.client.changes(cursor, this.pageSize, this.state.get('pushed_through'));
+      return await this.client.changes(cursor, this.pageSize, this.state.get('pushed_through'), this.state.get('feed_id'));
     } catch (error) {
       if (error instanceof HubError && error.exception === 'sync_cursor_expired_exception') this.state.clear('cursor');
       throw error;

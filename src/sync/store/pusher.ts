@@ -137,17 +137,16 @@ export class Pusher {
   }
 
   /**
-   * The stamp this node has pushed every fact up to, as the hub's horizon needs it
-   * (src/loyalty/customer-states.ts), as last noted (`notePushedThrough`). While a replay is due
-   * (src/sync/store/replay.ts), the stamp the restored hub said it holds, or undefined when it
-   * holds nothing of this store.
+   * What a bootstrap reports this node has pushed every fact up to, as the hub's horizon needs
+   * it (src/loyalty/customer-states.ts): for a store the hub never acknowledged a command of,
+   * the stamp noted (`notePushedThrough`); nothing for one it did. The hub such a store
+   * bootstraps from may be one restored from a backup, which lost some of those commands, and
+   * that stamp would let it fold states past them: the store reports at its round's pull,
+   * after the replay its snapshot plans (src/sync/store/replay.ts).
    */
-  pushedThrough(): string | undefined {
+  reportAtBootstrap(): string | undefined {
     commitUnsynced(this.db, () => this.notePushedThrough());
-    const pushed = this.state.get('pushed_through');
-    const replayAfter = this.state.get('replay_after');
-    if (replayAfter === undefined || (pushed !== undefined && pushed <= replayAfter)) return pushed;
-    return replayAfter === '' ? undefined : replayAfter;
+    return this.state.get('acked_stamp') === undefined ? this.state.get('pushed_through') : undefined;
   }
 
   /**

@@ -12,8 +12,9 @@
  * order they were made, a request at a time (cut as a push's batches are, by count and bytes,
  * src/sync/store/command-batch.ts), each followed by the point reached. Until the
  * replay is done their rows count as unacknowledged (`heldByHubThrough`): the bootstrap's sweep
- * and retention keep them, and the store reports the hub's stamp as what it has pushed through,
- * so that the hub folds no state past them. A round replays before it pushes, so a command
+ * and retention keep them, and the store reports nothing of what it has pushed through (it
+ * reports at a round's pull, which comes after the replay, src/sync/store/pusher.ts
+ * `reportAtBootstrap`), so that the hub folds no state past them. A round replays before it pushes, so a command
  * queued meanwhile finds what it names. The hub's answers settle as a push's do
  * (src/sync/store/command-settlement.ts). One answered *waiting* names what the hub does not
  * hold yet — a customer another store registered, which that store has not sent back — and is
