@@ -1,7 +1,7 @@
 /** What a store's writes queue for the hub: its outbox's commands and the row changes they carry. */
 import type { Database } from 'better-sqlite3';
 import type { SettledCommand } from '../../src/sync/store/command-settlement.js';
-import { CommandBatch } from '../../src/sync/store/command-batch.js';
+import { cutIntoBatches } from '../../src/sync/store/command-batch.js';
 import { MAX_COMMANDS_PER_PUSH } from '../../src/sync/protocol/protocol.js';
 import { SyncState } from '../../src/sync/sync-state.js';
 import type { TestServer } from './server.js';
@@ -22,21 +22,14 @@ export function pendingCount({ first, last }: ReturnType<PendingSpan>): number {
   return first === null ? 0 : last! - first + 1;
 }
 
-/** The pending commands cut into pushes as the pusher would cut them now (src/sync/store/command-batch.ts `CommandBatch`). */
+/** The pending commands cut into pushes as the pusher would cut them now (src/sync/store/command-batch.ts). */
 export function pendingPushes(db: Database): SettledCommand[][] {
   const pending = db
     .prepare<[], SettledCommand>(
       "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq",
     )
     .all();
-  const base = new SyncState(db).number('generation_base') ?? 0;
-  const pushes: SettledCommand[][] = [];
-  for (let taken = 0; taken < pending.length;) {
-    const batch = new CommandBatch(base, MAX_COMMANDS_PER_PUSH);
-    while (taken < pending.length && batch.add(pending[taken]!)) taken += 1;
-    pushes.push(batch.commands);
-  }
-  return pushes;
+  return cutIntoBatches(pending, new SyncState(db).number('generation_base') ?? 0, MAX_COMMANDS_PER_PUSH);
 }
 
 /** A row change as a queued command carries it. */

@@ -38,6 +38,17 @@ export class CommandBatch {
   }
 }
 
+/** `commands`, read already and in seq order, cut into batches as `CommandBatch` cuts them. */
+export function cutIntoBatches(commands: readonly SettledCommand[], base: number, maxCommands: number): SettledCommand[][] {
+  const batches: SettledCommand[][] = [];
+  for (let taken = 0; taken < commands.length;) {
+    const batch = new CommandBatch(base, maxCommands);
+    while (taken < commands.length && batch.add(commands[taken]!)) taken += 1;
+    batches.push(batch.commands);
+  }
+  return batches;
+}
+
 /**
  * Fills `batch` from `after(seq)`, the commands after a seq in seq order, starting after
  * `from`, a turn at a time; the batch's commands.

@@ -145,8 +145,9 @@ export class Pusher {
    * after the replay its snapshot plans (src/sync/store/replay.ts).
    */
   reportAtBootstrap(): string | undefined {
+    if (this.state.get('acked_stamp') !== undefined) return undefined;
     commitUnsynced(this.db, () => this.notePushedThrough());
-    return this.state.get('acked_stamp') === undefined ? this.state.get('pushed_through') : undefined;
+    return this.state.get('pushed_through');
   }
 
   /**

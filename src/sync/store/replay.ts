@@ -10,12 +10,12 @@
  * the newest command stamp, src/sync/hub/hub-commands.ts). When that is older than what the hub
  * acknowledged, the bootstrap plans a replay of the commands stamped between the two, in the
  * order they were made, a request at a time (cut as a push's batches are, by count and bytes,
- * src/sync/store/command-batch.ts), each followed by the point reached. Until the
- * replay is done their rows count as unacknowledged (`heldByHubThrough`): the bootstrap's sweep
- * and retention keep them, and the store reports nothing of what it has pushed through (it
- * reports at a round's pull, which comes after the replay, src/sync/store/pusher.ts
- * `reportAtBootstrap`), so that the hub folds no state past them. A round replays before it pushes, so a command
- * queued meanwhile finds what it names. The hub's answers settle as a push's do
+ * src/sync/store/command-batch.ts), each followed by the point reached. Until the replay is
+ * done their rows count as unacknowledged (`heldByHubThrough`): the bootstrap's sweep and
+ * retention keep them, and the store reports nothing of what it has pushed through (it reports
+ * at a round's pull, which comes after the replay, src/sync/store/pusher.ts
+ * `reportAtBootstrap`), so that the hub folds no state past them. A round replays before it
+ * pushes, so a command queued meanwhile finds what it names. The hub's answers settle as a push's do
  * (src/sync/store/command-settlement.ts). One answered *waiting* names what the hub does not
  * hold yet — a customer another store registered, which that store has not sent back — and is
  * sent again each round for up to `offline.max_age_hours`, then as final: the hub holds it if
@@ -26,7 +26,7 @@ import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
-import { CommandBatch, fillInTurns } from './command-batch.js';
+import { CommandBatch, cutIntoBatches, fillInTurns } from './command-batch.js';
 import type { CommandSettlement, SettledCommand } from './command-settlement.js';
 import type { HubClient } from './hub-client.js';
 import { MAX_REPLAYED_ROWS, replayRequestText, type ReplayedResult } from '../protocol/protocol.js';
@@ -133,10 +133,7 @@ export class Replay {
     const final = this.clock() > (this.state.number('replay_waiting_until') ?? Infinity);
     const commands = waiting.map((seq) => this.bySeq.get(seq)).filter((command) => command !== undefined);
     const still: number[] = [];
-    for (let start = 0; start < commands.length;) {
-      const batch = new CommandBatch(0, MAX_REPLAYED_ROWS);
-      while (start < commands.length && batch.add(commands[start]!)) start += 1;
-      const chunk = batch.commands;
+    for (const chunk of cutIntoBatches(commands, 0, MAX_REPLAYED_ROWS)) {
       const { results } = await this.client.replay(replayRequestText(chunk, final));
       commitUnsynced(this.db, () => still.push(...this.settle(chunk, results)));
     }
