@@ -8,10 +8,12 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
-import { demoCredentials } from '../../../src/demo/demo.js';
+import { DEMO_IDS, demoCredentials } from '../../../src/demo/demo.js';
 import { MIGRATIONS } from '../../../src/db/migrations/index.js';
 import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/protocol.js';
-import { Cluster, type StoreProcess } from '../../support/cluster.js';
+import { reachesStores } from '../../../src/sync/protocol/scopes.js';
+import { Cluster, posLogin, type StoreProcess } from '../../support/cluster.js';
+import { createEvent, updateCustomer } from '../../support/sync-writes.js';
 import { waitFor } from '../../support/wait.js';
 import { basic, call } from '../../support/server.js';
 
@@ -62,6 +64,40 @@ describe('the sync handshake', () => {
     const { last_seq: zippedHead, ...zippedPage } = JSON.parse(gunzipSync(bytes).toString('utf8')) as { last_seq: number };
     expect(zippedPage).toEqual(plainPage);
     expect(zippedHead).toBeGreaterThanOrEqual(plainHead);
+  });
+
+  it("a scoped store's page reads past the facts it does not hold, and its pages walk every change it holds once, in order", async () => {
+    const hubPos = await posLogin(cluster.hub);
+    const from = cluster.hub.count('SELECT max(seq) AS n FROM changes');
+    // Facts made at the hub (origin scope: a store holds none of them), a customer changed now and then.
+    for (let i = 0; i < 120; i += 1) {
+      await createEvent(cluster.hub, hubPos, DEMO_IDS.customerEva, `walk-${i}`);
+      if (i % 40 === 0) expect((await updateCustomer(cluster.hub, hubPos, DEMO_IDS.customerJana, { last_name: `Walk-${i}` })).status).toBe(204);
+    }
+    const head = cluster.hub.count('SELECT max(seq) AS n FROM changes');
+    const held = cluster.hub
+      .read((db) =>
+        db
+          .prepare<[number, number], { seq: number; entity: string }>('SELECT seq, entity FROM changes WHERE seq > ? AND seq <= ? ORDER BY seq')
+          .all(from, head),
+      )
+      .filter((change) => reachesStores(change.entity))
+      .map((change) => change.seq);
+    expect(held.length).toBeGreaterThanOrEqual(3);
+    const walked: number[] = [];
+    let pages = 0;
+    for (let cursor = from; cursor < head; pages += 1) {
+      const response = await call('GET', `${cluster.hub.url}/sync/v1/changes?after=${cursor}&limit=2`, { headers: headers() });
+      expect(response.status).toBe(200);
+      const page = response.body as { changes: { seq: number; entity: string }[]; cursor: number };
+      expect(page.changes.length).toBeLessThanOrEqual(2);
+      expect(page.cursor).toBeGreaterThan(cursor);
+      walked.push(...page.changes.filter((change) => change.seq <= head).map((change) => change.seq));
+      cursor = page.cursor;
+    }
+    expect(walked).toEqual(held);
+    // A page that read only as many seqs as it may send changes would take one for every two.
+    expect(pages).toBeLessThan((head - from) / 4);
   });
 
   it('a request in another protocol version answers 409 sync_version_mismatch_exception, on every sync endpoint', async () => {
