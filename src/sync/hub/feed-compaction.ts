@@ -1,8 +1,8 @@
 /**
  * The hub's feed compaction (DESIGN §5, "Scopes, compaction, retention"). Changes older than
  * `sync.feed_retention_days` are dropped when a newer change of the same row follows them,
- * when they are tombstones, or when no scoped store is sent them (other nodes' facts, node-
- * local rows): what stays is the newest change of each row stores hold (customer states and
+ * when they are tombstones, or when no store is sent them (other nodes' facts, node-local
+ * rows): what stays is the newest change of each row stores hold (customer states and
  * the recommendation model lose their older changes at once, src/db/change-feed.ts). A
  * store whose cursor is older than the compacted part (the floor) could miss a delete, so the
  * hub answers its pull 410 and it bootstraps again (src/sync/store/puller.ts). The recommendation

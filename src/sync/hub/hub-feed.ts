@@ -31,8 +31,8 @@ export interface HubFeedOptions {
 }
 
 /**
- * How many of the feed's seqs a page reads for each change it may send. A scoped store holds no
- * other node's facts, which are most of a busy chain's feed: pages that read only as many seqs as
+ * How many of the feed's seqs a page reads for each change it may send. A store holds no other
+ * node's facts, which are most of a busy chain's feed: pages that read only as many seqs as
  * they may send would be nearly empty, one request for every few hundred seqs the chain adds. Left
  * in SQLite, a change a page skips costs a fraction of one it decodes (src/decisions/0094-pages-read-past-facts.md).
  */
@@ -41,18 +41,16 @@ const SEQS_PER_CHANGE = 20;
 const MAX_SEQS_READ = 20_000;
 
 export class HubFeed {
-  /** A page of changes of the tables in a set, in a range of seqs: the replicated tables, or the scoped store's. */
-  private readonly replicatedPage: Statement<[number, number, number], ChangeRecord>;
-  private readonly sharedPage: Statement<[number, number, number], ChangeRecord>;
+  /** The changes of the tables a store holds, in a range of seqs. */
+  private readonly page: Statement<[number, number, number], ChangeRecord>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
   private readonly floor: Statement<[], string | undefined>;
   /** The feed's identity (src/sync/hub/feed-identity.ts). */
   readonly feedId: () => string;
-  /** The tables whose rows a scoped store holds (src/sync/protocol/scopes.ts). */
-  private readonly sharedSet: Set<string>;
+  /** The tables whose rows a store holds (src/sync/protocol/scopes.ts). */
+  private readonly shared: string[];
 
   private readonly databaseFile: string;
-  private readonly replicated: string[];
   private readonly schemaVersion: number;
   private readonly stamp: () => string;
   private readonly threads: SnapshotThreads | undefined;
@@ -61,12 +59,10 @@ export class HubFeed {
     const { db, databaseFile, replicated, schemaVersion, stamp, threads } = options;
     this.threads = threads;
     this.databaseFile = databaseFile;
-    this.replicated = replicated;
     this.schemaVersion = schemaVersion;
     this.stamp = stamp;
-    this.sharedSet = new Set(replicated.filter(reachesStores));
-    this.replicatedPage = pageOf(db, replicated);
-    this.sharedPage = pageOf(db, [...this.sharedSet]);
+    this.shared = replicated.filter(reachesStores);
+    this.page = pageOf(db, this.shared);
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM changes');
     this.floor = db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck();
     this.feedId = feedIdReader(db);
@@ -75,16 +71,16 @@ export class HubFeed {
   /**
    * A page of the feed after `after`: at most `limit` changes, read from the next
    * `limit` × SEQS_PER_CHANGE seqs (MAX_SEQS_READ at most). Node-local changes (a bearer session:
-   * a feed written before src/db/node-local.ts holds them), and for a scoped store other nodes'
-   * facts, are skipped but counted in the cursor, so a store's lag reaches zero when it has all it
+   * a feed written before src/db/node-local.ts holds them) and other nodes' facts (a store holds
+   * none, src/sync/protocol/scopes.ts) are skipped but counted in the cursor, so a store's lag reaches zero when it has all it
    * holds. Hub-only columns are sent empty.
    */
-  changesAfter(after: number, limit: number, scoped: boolean): ChangesPage {
+  changesAfter(after: number, limit: number): ChangesPage {
     const floor = Number(this.floor.get() ?? 0);
     if (after < floor) throw cursorExpired(after, floor);
     const lastSeq = this.lastSeq.get()?.seq ?? 0;
     const through = Math.max(after, Math.min(lastSeq, after + Math.min(limit * SEQS_PER_CHANGE, MAX_SEQS_READ)));
-    const records = (scoped ? this.sharedPage : this.replicatedPage).all(after, through, limit + 1);
+    const records = this.page.all(after, through, limit + 1);
     const full = records.length > limit;
     const changes = records.slice(0, limit).map((record) => ({
       seq: record.seq,
@@ -118,13 +114,11 @@ export class HubFeed {
    */
   async writeSnapshot(
     out: Writable,
-    scoped: boolean,
     resume: { entity: string; afterId: string } | undefined,
     format: SnapshotFormat,
     nodeThrough: string | undefined,
   ): Promise<void> {
-    const sent = scoped ? this.replicated.filter((table) => this.sharedSet.has(table)) : this.replicated;
-    const tables = sent.slice(resume ? Math.max(0, sent.indexOf(resume.entity)) : 0);
+    const tables = this.shared.slice(resume ? Math.max(0, this.shared.indexOf(resume.entity)) : 0);
     const order: SnapshotOrder = {
       databaseFile: this.databaseFile,
       schemaVersion: this.schemaVersion,

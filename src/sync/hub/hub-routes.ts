@@ -24,7 +24,6 @@ import {
   ChangesQuery,
   DelegatedPrincipal,
   OriginalBillQuery,
-  FIRST_SCOPED_SCHEMA,
   PRINCIPAL_HEADER,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
@@ -124,7 +123,7 @@ export function hubRouter(options: {
     const { pushed_through: pushedThrough, feed_id: feedId } = query.data;
     if (pushedThrough && (feedId === undefined || feedId === options.feed.feedId()))
       options.clocks.report(String(response.locals.nodeId), pushedThrough);
-    const page = options.feed.changesAfter(query.data.after, query.data.limit, scoped(request));
+    const page = options.feed.changesAfter(query.data.after, query.data.limit);
     response.locals.exchange = { changes: page.changes.length } satisfies Partial<Exchange>;
     await sendJsonGzipped(request, response, page);
   });
@@ -162,7 +161,7 @@ export function hubRouter(options: {
     response.type('application/x-ndjson');
     try {
       const nodeThrough = options.commands.heldThrough(String(response.locals.nodeId));
-      await options.feed.writeSnapshot(response, scoped(request), entity ? { entity, afterId } : undefined, format, nodeThrough);
+      await options.feed.writeSnapshot(response, entity ? { entity, afterId } : undefined, format, nodeThrough);
       response.end();
     } catch (error) {
       // Headers are gone: cutting the connection is how the store learns the stream is short.
@@ -180,14 +179,6 @@ async function runEffects(effects: Effect[], log: Logger): Promise<void> {
       log.error({ err: error }, 'a command effect failed');
     }
   }
-}
-
-/**
- * Whether the store holds scopes (src/sync/protocol/scopes.ts): from the schema with customer states on it reads balances from
- * customer states, so it is sent no other node's facts; a store a version behind is sent all.
- */
-function scoped(request: Request): boolean {
-  return Number(request.get(SCHEMA_HEADER)) >= FIRST_SCOPED_SCHEMA;
 }
 
 function principalOf(header: string | undefined): Principal {

@@ -22,9 +22,6 @@ export const MAX_COMMANDS_PER_PUSH = 500;
 export const MAX_PUSH_BYTES = 1_000_000;
 export const MAX_CHANGES_PER_PULL = 5000;
 
-/** The first schema whose stores read balances from customer states and hold only their own facts. */
-export const FIRST_SCOPED_SCHEMA = 9;
-
 const StoredValue = z.union([z.string(), z.number(), z.null()]);
 
 export const RowChange = z.object({
