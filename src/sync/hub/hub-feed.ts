@@ -10,8 +10,8 @@ import type { ChangesRow } from '../../db/tables.generated.js';
 import { cursorExpired } from '../../core/sync-errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
-import type { ChangesPage, SnapshotFormat } from '../protocol/protocol.js';
-import { reachesStores, withoutHubOnlyColumns } from '../protocol/scopes.js';
+import type { SnapshotFormat } from '../protocol/protocol.js';
+import { hubOnlyColumns, reachesStores, withoutHubOnlyColumns } from '../protocol/scopes.js';
 import { readSnapshot, type SnapshotOrder } from './snapshot-reading.js';
 import type { SnapshotThreads } from './snapshot-threads.js';
 import { syncColumns } from '../column-codecs.js';
@@ -69,37 +69,28 @@ export class HubFeed {
   }
 
   /**
-   * A page of the feed after `after`: at most `limit` changes, read from the next
-   * `limit` × SEQS_PER_CHANGE seqs (MAX_SEQS_READ at most). Node-local changes (a bearer session:
-   * a feed written before src/db/node-local.ts holds them) and other nodes' facts (a store holds
-   * none, src/sync/protocol/scopes.ts) are skipped but counted in the cursor, so a store's lag reaches zero when it has all it
-   * holds. Hub-only columns are sent empty.
+   * A page of the feed after `after`, as its JSON text (a ChangesPage), and how many changes it
+   * holds: at most `limit`, read from the next `limit` × SEQS_PER_CHANGE seqs (MAX_SEQS_READ at
+   * most). Node-local changes (a bearer session: a feed written before src/db/node-local.ts holds
+   * them) and other nodes' facts (a store holds none, src/sync/protocol/scopes.ts) are skipped but
+   * counted in the cursor, so a store's lag reaches zero when it has all it holds. Each row is
+   * sent as the feed keeps its JSON text, not parsed and written again for every store that
+   * pulls it; a table with hub-only columns has its rows written again with them empty.
    */
-  changesAfter(after: number, limit: number): ChangesPage {
+  changesAfter(after: number, limit: number): { text: string; changes: number } {
     const floor = Number(this.floor.get() ?? 0);
     if (after < floor) throw cursorExpired(after, floor);
     const lastSeq = this.lastSeq.get()?.seq ?? 0;
     const through = Math.max(after, Math.min(lastSeq, after + Math.min(limit * SEQS_PER_CHANGE, MAX_SEQS_READ)));
     const records = this.page.all(after, through, limit + 1);
-    const full = records.length > limit;
-    const changes = records.slice(0, limit).map((record) => ({
-      seq: record.seq,
-      entity: record.entity,
-      entity_id: record.entity_id,
-      op: record.op,
-      row: record.row === null ? null : withoutHubOnlyColumns(record.entity, syncColumns['changes.row'](record.row)),
-      hlc: record.hlc,
-    }));
+    const changes = records.slice(0, limit);
     const last = changes[changes.length - 1];
-    const cursor = full ? last!.seq : through;
-    return {
-      changes,
-      cursor,
-      last_seq: lastSeq,
-      has_more: cursor < lastSeq,
-      hub_time: last ? new Date(msOfStamp(last.hlc)).toISOString() : new Date().toISOString(),
-      feed_id: this.feedId(),
-    };
+    const cursor = records.length > limit ? last!.seq : through;
+    const hubTime = last ? new Date(msOfStamp(last.hlc)).toISOString() : new Date().toISOString();
+    const text =
+      `{"changes":[${changes.map(changeText).join(',')}],"cursor":${cursor},"last_seq":${lastSeq},"has_more":${cursor < lastSeq},` +
+      `"hub_time":${JSON.stringify(hubTime)},"feed_id":${JSON.stringify(this.feedId())}}`;
+    return { text, changes: changes.length };
   }
 
   /**
@@ -165,4 +156,15 @@ function pageOf(db: Db, tables: string[]): Statement<[number, number, number], C
   return db.prepare(
     `SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? AND seq <= ? AND +entity IN (${names}) ORDER BY seq LIMIT ?`,
   );
+}
+
+/** One change of a page as JSON text: a FeedChange, its row spliced in as the feed keeps it. */
+function changeText({ seq, entity, entity_id, op, row, hlc }: ChangeRecord): string {
+  const sent =
+    row === null
+      ? 'null'
+      : hubOnlyColumns(entity).length === 0
+        ? row
+        : JSON.stringify(withoutHubOnlyColumns(entity, syncColumns['changes.row'](row)));
+  return `{"seq":${seq},"entity":${JSON.stringify(entity)},"entity_id":${JSON.stringify(entity_id)},"op":${JSON.stringify(op)},"row":${sent},"hlc":${JSON.stringify(hlc)}}`;
 }

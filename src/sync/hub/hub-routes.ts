@@ -124,8 +124,8 @@ export function hubRouter(options: {
     if (pushedThrough && (feedId === undefined || feedId === options.feed.feedId()))
       options.clocks.report(String(response.locals.nodeId), pushedThrough);
     const page = options.feed.changesAfter(query.data.after, query.data.limit);
-    response.locals.exchange = { changes: page.changes.length } satisfies Partial<Exchange>;
-    await sendJsonGzipped(request, response, page);
+    response.locals.exchange = { changes: page.changes } satisfies Partial<Exchange>;
+    await sendJsonGzipped(request, response, page.text);
   });
   // The bill a cancellation at a store names, sold at another store (src/features/checkout/original-bills.ts).
   router.get('/original-bill', (request, response) => {

@@ -13,9 +13,8 @@ import { gunzip, gzip } from 'node:zlib';
 const zip = promisify(gzip);
 const unzip = promisify(gunzip);
 
-/** Answers `body` as JSON, gzipped when the request accepts gzip. */
-export async function sendJsonGzipped(request: Request, response: Response, body: unknown): Promise<void> {
-  const text = JSON.stringify(body);
+/** Answers a JSON text, gzipped when the request accepts gzip. */
+export async function sendJsonGzipped(request: Request, response: Response, text: string): Promise<void> {
   response.type('application/json').vary('Accept-Encoding');
   if (request.acceptsEncodings('gzip') !== 'gzip') {
     response.send(text);

@@ -149,6 +149,24 @@ describe("a store's database file", () => {
     }
   });
 
+  it('is sent a user the hub makes after its bootstrap without the legacy_basic_md5 the hub keeps', async () => {
+    const password = 'back-office-secret-2';
+    await hub.app.services.users.create({
+      login: 'back-office-2',
+      password,
+      externalApplicationId: demoCredentials.external_application_id,
+      legacyBasic: true,
+    });
+    expect(await runRound(storeSync, clock.now)).toMatchObject({ ok: true, bootstrapped: false });
+    const md5At = (server: TestServer) =>
+      (
+        server.app.node.db.prepare('SELECT legacy_basic_md5 AS md5 FROM users WHERE login = ?').get('back-office-2') as
+          { md5: string | null } | undefined
+      )?.md5;
+    expect(md5At(hub)).toBe(md5(password));
+    expect(md5At(store)).toBeNull();
+  });
+
   it('of a store that held legacy_basic_md5 before it was joined to a hub no longer holds it', async () => {
     const dir = tempDir();
     try {
