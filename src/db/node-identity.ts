@@ -29,11 +29,15 @@ export function loadNodeIdentity(db: Db): NodeIdentity {
   // may be a command's; resuming from the changes alone would issue that stamp again. A
   // store with a hub keeps no feed and deletes acknowledged commands, keeping the newest
   // stamp they carried (src/sync/store/pusher.ts); a write that queued no command, of rows
-  // the feed does not keep, keeps its newest stamp too (src/db/write-path.ts).
+  // the feed does not keep, keeps its newest stamp too (src/db/write-path.ts). The outbox's
+  // newest stamp is its newest command's: a command is stamped in the transaction that
+  // numbers it, by the one connection that writes, whose clock only moves on. Read by its
+  // seq, it is one row, where max(hlc) read every command's texts (the outbox has no index
+  // on hlc, src/decisions/0018-outbox-without-index.md).
   const lastStamp =
     db
       .prepare<[], { hlc: string | null }>(
-        `SELECT max(hlc) AS hlc FROM (SELECT max(hlc) AS hlc FROM changes UNION ALL SELECT max(hlc) FROM outbox
+        `SELECT max(hlc) AS hlc FROM (SELECT max(hlc) AS hlc FROM changes UNION ALL SELECT (SELECT hlc FROM outbox ORDER BY seq DESC LIMIT 1)
          UNION ALL SELECT value FROM meta WHERE key IN ('sync.acked_stamp', '${UNSENT_STAMP_KEY}'))`,
       )
       .get()?.hlc ?? undefined;

@@ -273,13 +273,13 @@ describe('the write path', () => {
     const clock = new TestClock(START);
     const dataDir = newFolder();
     const first = open('store', clock, dataDir);
-    first.writes.write({ kind: 'test.create', payload: {} }, (tx) => tx.insert('purchases', sale(first, 'A')));
+    for (const bill of ['A', 'B', 'C']) first.writes.write({ kind: 'test.create', payload: {} }, (tx) => tx.insert('purchases', sale(first, bill)));
     const before = [...changes(first).map((change) => change.hlc), ...outbox(first).map((command) => command.hlc)];
     first.close();
 
     const second = open('store', clock, dataDir);
     expect(second.identity.nodeId).toBe(first.identity.nodeId);
-    second.writes.write(null, (tx) => tx.insert('purchases', sale(second, 'B')));
+    second.writes.write(null, (tx) => tx.insert('purchases', sale(second, 'D')));
     const after = changes(second).at(-1)!.hlc;
     for (const stamp of before) expect(after > stamp, `${after} after ${stamp}`).toBe(true);
   });
