@@ -6,17 +6,20 @@ import type { Statement } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
-import type { ChangesRow } from '../../db/tables.generated.js';
 import { cursorExpired } from '../../core/sync-errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
 import type { SnapshotFormat } from '../protocol/protocol.js';
-import { hubOnlyColumns, reachesStores, withoutHubOnlyColumns } from '../protocol/scopes.js';
+import { hubOnlyColumns, reachesStores } from '../protocol/scopes.js';
 import { readSnapshot, type SnapshotOrder } from './snapshot-reading.js';
 import type { SnapshotThreads } from './snapshot-threads.js';
-import { syncColumns } from '../column-codecs.js';
 
-type ChangeRecord = Pick<ChangesRow, 'seq' | 'entity' | 'entity_id' | 'op' | 'row' | 'hlc'>;
+/** A page's changes as SQLite writes them: null text and last seq when there are none. */
+interface PageRecord {
+  text: string | null;
+  changes: number;
+  last: number | null;
+}
 
 /** What HubFeed is built from. */
 export interface HubFeedOptions {
@@ -41,8 +44,9 @@ const SEQS_PER_CHANGE = 20;
 const MAX_SEQS_READ = 20_000;
 
 export class HubFeed {
-  /** The changes of the tables a store holds, in a range of seqs. */
-  private readonly page: Statement<[number, number, number], ChangeRecord>;
+  /** The changes of the tables a store holds, in a range of seqs, as the JSON text of a page's changes. */
+  private readonly page: Statement<[number, number, number], PageRecord>;
+  private readonly stampOf: Statement<[number], string>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
   private readonly floor: Statement<[], string | undefined>;
   /** The feed's identity (src/sync/hub/feed-identity.ts). */
@@ -63,6 +67,7 @@ export class HubFeed {
     this.stamp = stamp;
     this.shared = replicated.filter(reachesStores);
     this.page = pageOf(db, this.shared);
+    this.stampOf = db.prepare<[number], string>('SELECT hlc FROM changes WHERE seq = ?').pluck();
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM changes');
     this.floor = db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck();
     this.feedId = feedIdReader(db);
@@ -73,24 +78,22 @@ export class HubFeed {
    * holds: at most `limit`, read from the next `limit` × SEQS_PER_CHANGE seqs (MAX_SEQS_READ at
    * most). Node-local changes (a bearer session: a feed written before src/db/node-local.ts holds
    * them) and other nodes' facts (a store holds none, src/sync/protocol/scopes.ts) are skipped but
-   * counted in the cursor, so a store's lag reaches zero when it has all it holds. Each row is
-   * sent as the feed keeps its JSON text, not parsed and written again for every store that
-   * pulls it; a table with hub-only columns has its rows written again with them empty.
+   * counted in the cursor, so a store's lag reaches zero when it has all it holds. SQLite writes
+   * the changes' text, each row as the feed keeps it (src/decisions/0095-pages-from-feed-texts.md).
    */
   changesAfter(after: number, limit: number): { text: string; changes: number } {
     const floor = Number(this.floor.get() ?? 0);
     if (after < floor) throw cursorExpired(after, floor);
     const lastSeq = this.lastSeq.get()?.seq ?? 0;
     const through = Math.max(after, Math.min(lastSeq, after + Math.min(limit * SEQS_PER_CHANGE, MAX_SEQS_READ)));
-    const records = this.page.all(after, through, limit + 1);
-    const changes = records.slice(0, limit);
-    const last = changes[changes.length - 1];
-    const cursor = records.length > limit ? last!.seq : through;
-    const hubTime = last ? new Date(msOfStamp(last.hlc)).toISOString() : new Date().toISOString();
-    const text =
-      `{"changes":[${changes.map(changeText).join(',')}],"cursor":${cursor},"last_seq":${lastSeq},"has_more":${cursor < lastSeq},` +
-      `"hub_time":${JSON.stringify(hubTime)},"feed_id":${JSON.stringify(this.feedId())}}`;
-    return { text, changes: changes.length };
+    const { text, changes, last } = this.page.get(after, through, limit)!;
+    // A full page ends at its last change; one with room to spare read every seq up to `through`.
+    const cursor = changes === limit ? last! : through;
+    const hubTime = last === null ? new Date() : new Date(msOfStamp(this.stampOf.get(last)!));
+    const page =
+      `{"changes":[${text ?? ''}],"cursor":${cursor},"last_seq":${lastSeq},"has_more":${cursor < lastSeq},` +
+      `"hub_time":${JSON.stringify(hubTime.toISOString())},"feed_id":${JSON.stringify(this.feedId())}}`;
+    return { text: page, changes };
   }
 
   /**
@@ -148,23 +151,26 @@ function write(out: Writable, bytes: Uint8Array): Promise<void> {
 }
 
 /**
- * The changes of `tables` after a seq and up to another, in order. The unary `+` keeps SQLite on
- * the seq's range: the feed's index by entity would read every change of the tables instead.
+ * The changes of `tables` after a seq and up to another, at most a number of them, as the JSON
+ * text of each FeedChange joined by commas in seq order, with their count and the last one's seq.
+ * A row goes in as the feed keeps its text; a table's hub-only columns are sent empty. The unary
+ * `+` keeps SQLite on the seq's range: the feed's index by entity would read every change of the
+ * tables instead.
  */
-function pageOf(db: Db, tables: string[]): Statement<[number, number, number], ChangeRecord> {
+function pageOf(db: Db, tables: string[]): Statement<[number, number, number], PageRecord> {
   const names = tables.map((table) => `'${table}'`).join(', ');
+  const hidden = tables.filter((table) => hubOnlyColumns(table).length > 0).map((table) => `WHEN '${table}' THEN ${emptied(table)}`);
+  const row = hidden.length === 0 ? 'row' : `CASE entity ${hidden.join(' ')} ELSE row END`;
+  const change = `'{"seq":' || seq || ',"entity":' || json_quote(entity) || ',"entity_id":' || json_quote(entity_id) || ',"op":' || json_quote(op) || ',"row":' || coalesce(${row}, 'null') || ',"hlc":' || json_quote(hlc) || '}'`;
   return db.prepare(
-    `SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? AND seq <= ? AND +entity IN (${names}) ORDER BY seq LIMIT ?`,
+    `SELECT group_concat(${change}, ',' ORDER BY seq) AS text, count(*) AS changes, max(seq) AS last
+     FROM (SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? AND seq <= ? AND +entity IN (${names}) ORDER BY seq LIMIT ?)`,
   );
 }
 
-/** One change of a page as JSON text: a FeedChange, its row spliced in as the feed keeps it. */
-function changeText({ seq, entity, entity_id, op, row, hlc }: ChangeRecord): string {
-  const sent =
-    row === null
-      ? 'null'
-      : hubOnlyColumns(entity).length === 0
-        ? row
-        : JSON.stringify(withoutHubOnlyColumns(entity, syncColumns['changes.row'](row)));
-  return `{"seq":${seq},"entity":${JSON.stringify(entity)},"entity_id":${JSON.stringify(entity_id)},"op":${JSON.stringify(op)},"row":${sent},"hlc":${JSON.stringify(hlc)}}`;
+/** A row's text with the table's hub-only columns null where it holds them. */
+function emptied(table: string): string {
+  return `json_replace(row, ${hubOnlyColumns(table)
+    .map((column) => `'$.${column}', NULL`)
+    .join(', ')})`;
 }

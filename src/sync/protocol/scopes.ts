@@ -84,15 +84,6 @@ export function hubOnlyColumns(table: string): readonly string[] {
   return Object.hasOwn(HUB_ONLY_COLUMNS, table) ? HUB_ONLY_COLUMNS[table]! : [];
 }
 
-/** A row as the hub sends it to a store: its hub-only columns empty. */
-export function withoutHubOnlyColumns<T extends Record<string, unknown>>(table: string, row: T): T {
-  const hidden = hubOnlyColumns(table);
-  if (hidden.length === 0) return row;
-  const sent: Record<string, unknown> = { ...row };
-  for (const column of hidden) if (Object.hasOwn(sent, column)) sent[column] = null;
-  return sent as T;
-}
-
 /**
  * A store that has a hub forgets the hub-only values it holds: those a hub of an older
  * version sent it, and those it had before it was joined to a hub. Not a change to sync: the
