@@ -134,13 +134,15 @@ describe(`a faulty network between stores and hub (seed ${SEED})`, () => {
     ]);
     // Every operation ran to its end, whatever the network did to the syncs running beside it.
     expect([north!.done, south!.done, hub!.done]).toEqual([OPERATIONS_PER_STORE, OPERATIONS_PER_STORE, OPERATIONS_AT_HUB]);
-    // The network really misbehaved, in every way it can.
-    const faults = { dropped: 0, delayed: 0, duplicated: 0, cut: 0 };
-    for (const proxy of proxies) for (const kind of Object.keys(faults) as (keyof typeof faults)[]) faults[kind] += proxy.stats[kind];
-    expect(
-      Object.values(faults).every((n) => n > 0),
-      JSON.stringify(proxies.map((proxy) => proxy.stats)),
-    ).toBe(true);
+    // The network misbehaves in every way it can before it heals. The stores' rounds go on at
+    // their interval meanwhile; a round makes few requests when the hub's pages skip what a
+    // store does not hold, so the writes alone may end before every kind of fault was drawn.
+    const kinds = ['dropped', 'delayed', 'duplicated', 'cut'] as const;
+    await waitFor(
+      `every kind of fault at the proxies (${JSON.stringify(proxies.map((proxy) => proxy.stats))} after the writes)`,
+      () => kinds.every((kind) => proxies.some((proxy) => proxy.stats[kind] > 0)),
+      { timeoutMs: 60_000 },
+    );
 
     for (const proxy of proxies) proxy.faultsOff();
     const { statuses, checksums } = await cluster.waitConverged({ timeoutMs: 60_000, viaCli: true });
@@ -172,7 +174,7 @@ describe(`a faulty network between stores and hub (seed ${SEED})`, () => {
     }
     expect(cluster.hub.count('SELECT count(*) AS n FROM events')).toBeGreaterThan(100);
     expect(checksums.customer_states!.rows).toBeGreaterThan(0);
-  }, 90_000);
+  }, 150_000);
 
   it('a password-setup request whose push is duplicated, or applied with its answer cut, sends one mail', async () => {
     const north = cluster.store('north');
