@@ -66,7 +66,7 @@ describe('the sync handshake', () => {
     expect(zippedHead).toBeGreaterThanOrEqual(plainHead);
   });
 
-  it("a scoped store's page reads past the facts it does not hold, and its pages walk every change it holds once, in order", async () => {
+  it("a store's page reads past the facts it does not hold, and its pages walk every change it holds once, in order", async () => {
     const hubPos = await posLogin(cluster.hub);
     const from = cluster.hub.count('SELECT max(seq) AS n FROM changes');
     // Facts made at the hub (origin scope: a store holds none of them), a customer changed now and then.
