@@ -103,7 +103,8 @@ export const Config = z.strictObject({
   /**
    * On the hub: what it takes from its stores at once (src/sync/hub/sync-limits.ts). A push or
    * snapshot past a node's share is answered 429, past the hub's 503, both with Retry-After; a
-   * push's body past its bytes or row changes 413. A push's bytes are at least the 1 MB a
+   * push's body past its bytes or row changes 413; a read of a node past its share of the hub's
+   * time 429 (src/sync/hub/read-budget.ts). A push's bytes are at least the 1 MB a
    * store's batch holds (src/sync/protocol/protocol.ts).
    */
   sync_limits: z.strictObject({
@@ -114,6 +115,10 @@ export const Config = z.strictObject({
     snapshots_per_node: z.coerce.number().int().positive(),
     snapshots_in_all: z.coerce.number().int().positive(),
     snapshots_per_node_minute: z.coerce.number().int().positive(),
+    /** The hub's time, in milliseconds a second, one store's pulls and history reads take at most (src/sync/hub/read-budget.ts). */
+    reads_ms_per_second: z.coerce.number().positive().max(1000),
+    /** The most of that time a node saves up while it reads less. */
+    reads_burst_ms: z.coerce.number().positive(),
     retry_after_seconds: PositiveSeconds,
   }),
   /**

@@ -79,6 +79,20 @@ export function snapshotsTooOften(limit: number, retryAfterSeconds: number): App
   );
 }
 
+/** A store's reads took more of the hub's event loop than its share (src/sync/hub/read-budget.ts). */
+export function readsPastShare(msPerSecond: number, retryAfterSeconds: number): AppError {
+  return new AppError(
+    {
+      type: ABOUT_BLANK,
+      exception: 'too_many_requests_exception',
+      title: 'Too many requests',
+      detail: `This node's pulls and history reads take ${msPerSecond} ms of the hub's time a second at most; retry after ${retryAfterSeconds} s`,
+      error_data: { work: 'read', limit: msPerSecond, retry_after: retryAfterSeconds },
+    },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
 /** The hub serves as many of a work at once as it is configured to, from every store together. */
 export function hubBusy(work: SyncWork, limit: number, retryAfterSeconds: number): AppError {
   return new AppError(

@@ -20,6 +20,7 @@ import { OriginalBills } from '../features/checkout/original-bills.js';
 import { HubFeed } from '../sync/hub/hub-feed.js';
 import { NodeClocks } from '../sync/hub/node-clocks.js';
 import { hubRouter } from '../sync/hub/hub-routes.js';
+import { ReadBudget } from '../sync/hub/read-budget.js';
 import { SyncLimits } from '../sync/hub/sync-limits.js';
 import { SnapshotThreads } from '../sync/hub/snapshot-threads.js';
 import { replicatedTables } from '../sync/replicated-tables.js';
@@ -135,6 +136,7 @@ function createHubSyncRouter(
     schemaVersion: schemaVersion(),
     requireClientCertificate: config.http.tls?.client_certificates === 'sync',
     limits: new SyncLimits(config.sync_limits, clock),
+    reads: new ReadBudget(config.sync_limits, clock),
   });
 }
 

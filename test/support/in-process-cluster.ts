@@ -38,6 +38,8 @@ export interface InProcessClusterOptions {
   /** How many stores (default 2), each bootstrapped by a first round. */
   stores?: number;
   hubClock?: TestClock;
+  /** Settings of the hub's beside the cluster's own. */
+  hubConfig?: Record<string, unknown>;
   /** The clock of the store with this index; each its own real-time clock unless given. */
   storeClock?: (index: number) => TestClock | undefined;
 }
@@ -47,7 +49,7 @@ export async function startInProcessCluster(options: InProcessClusterOptions = {
   const port = await freePort();
   // The hub settles customer states when a test says so (settleStates), not on its timer
   // between a test's rounds, so that the rounds decide what each node holds.
-  const hubConfig = { mode: 'hub', 'sync.settle_interval_seconds': 3600 };
+  const hubConfig = { mode: 'hub', 'sync.settle_interval_seconds': 3600, ...options.hubConfig };
   let hub: TestServer | undefined = await startTestServer({ config: hubConfig, dataDir: hubDir, port, clock: options.hubClock });
   const stores: InProcessStore[] = [];
   const cluster: InProcessCluster = {

@@ -60,7 +60,7 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     headers: VersionHeaders,
     query: ChangesQuery,
     answers: { 200: { description: 'The page', mediaType: 'application/json', schema: ChangesPage } },
-    errors: [...VERSION_ERRORS, 410],
+    errors: [...VERSION_ERRORS, 410, 429],
   },
   {
     method: 'get',
@@ -73,7 +73,7 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     answers: {
       200: { description: 'The purchase with its items and effects', mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) },
     },
-    errors: [...VERSION_ERRORS, 404],
+    errors: [...VERSION_ERRORS, 404, 429],
   },
   {
     method: 'get',
@@ -84,7 +84,7 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     headers: VersionHeaders,
     params: z.object({ api_path: z.string().meta({ description: 'The interface base path and the path below it, with its query string' }) }),
     answers: { 200: { description: 'The API answer', mediaType: 'application/json' } },
-    errors: VERSION_ERRORS,
+    errors: [...VERSION_ERRORS, 429],
   },
   {
     method: 'post',

@@ -2,7 +2,9 @@
  * The hub's sync endpoints under /sync/v1, authenticated by a store's node name and
  * secret (never a user's credentials) and gated by protocol and schema version: the hub
  * serves stores of its own schema version and of the one before it (DESIGN §5). Pushes and
- * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts).
+ * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts); pulls,
+ * history reads and lookups of bills begin one a turn a node, within a share of the hub's time
+ * (src/sync/hub/read-budget.ts).
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { TLSSocket } from 'node:tls';
@@ -14,6 +16,7 @@ import type { Principal } from '../../http/principal.js';
 import { fromZodIssues } from '../../core/validation-errors.js';
 import type { Logger } from 'pino';
 import { unlessAbandoned } from './abandoned-reads.js';
+import type { ReadBudget } from './read-budget.js';
 import type { Effect } from './command-effects.js';
 import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
@@ -78,12 +81,15 @@ export function hubRouter(options: {
   requireClientCertificate: boolean;
   /** What the hub takes from its stores at once: pushes and snapshots in flight, a push's bytes and row changes. */
   limits: SyncLimits;
+  /** The share of the hub's event loop one store's reads take. */
+  reads: ReadBudget;
 }): Router {
-  const { limits } = options;
+  const { limits, reads } = options;
   const pushBody = limits.pushBody();
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
   router.use(
+    reads.arrival(),
     authenticateNode(options.nodes),
     hearStore(options.contacts, options.clock),
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
@@ -117,30 +123,32 @@ export function hubRouter(options: {
     await options.durable();
     response.json({ results });
   });
-  router.get('/changes', async (request, response) => {
+  router.get('/changes', reads.turn(), async (request, response) => {
     const query = ChangesQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
     const { pushed_through: pushedThrough, feed_id: feedId } = query.data;
-    if (pushedThrough && (feedId === undefined || feedId === options.feed.feedId()))
-      options.clocks.report(String(response.locals.nodeId), pushedThrough);
-    const page = options.feed.changesAfter(query.data.after, query.data.limit);
+    const nodeId = String(response.locals.nodeId);
+    if (pushedThrough && (feedId === undefined || feedId === options.feed.feedId())) options.clocks.report(nodeId, pushedThrough);
+    const page = reads.charged(nodeId, () => options.feed.changesAfter(query.data.after, query.data.limit));
     response.locals.exchange = { changes: page.changes } satisfies Partial<Exchange>;
     await sendJsonGzipped(request, response, page.text);
   });
   // The bill a cancellation at a store names, sold at another store (src/features/checkout/original-bills.ts).
-  router.get('/original-bill', (request, response) => {
+  router.get('/original-bill', reads.turn(), (request, response) => {
     const query = OriginalBillQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
-    const original = options.originals.local(query.data.store_id, query.data.bill_number);
+    const original = reads.charged(String(response.locals.nodeId), () => options.originals.local(query.data.store_id, query.data.bill_number));
     if (!original) throw notFound('purchases', query.data.bill_number);
     response.json(original);
   });
   // A store's history read (src/http/history-reads.ts): the API call, run for the caller the
   // store authenticated, as if it had been made here, unless the store has given up on it.
-  router.use('/history', (request, response, next) => {
+  router.use('/history', reads.turn(), (request, response, next) => {
     if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
     response.locals.delegatedPrincipal = options.principals.verify(principalOf(request.get(PRINCIPAL_HEADER)));
-    unlessAbandoned(request, () => (request.app as unknown as RequestHandler)(request, response, next));
+    unlessAbandoned(request, () =>
+      reads.charged(String(response.locals.nodeId), () => (request.app as unknown as RequestHandler)(request, response, next)),
+    );
   });
   // A customer-app login a store asks for its caller (src/sync/store/hub-sessions.ts): made here, as
   // a session of the chain. A token the hub does not hold yet is a 404, and the store makes

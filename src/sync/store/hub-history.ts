@@ -1,8 +1,9 @@
 /**
  * A store's history reads asked of its hub (src/http/history-reads.ts): within the timeout,
  * the hub's answer unless it is a 404 (a record this store made and has not pushed yet), a
- * refusal of the caller (401, 403) or a failure of the hub's; otherwise nothing, and the store
- * answers from its own data. Also the lookups a feature makes of the hub's facts (a cancelled
+ * refusal of the caller (401, 403), of this store's reads past their share of the hub's time
+ * (429, src/sync/hub/read-budget.ts) or a failure of the hub's; otherwise nothing, and the
+ * store answers from its own data. Also the lookups a feature makes of the hub's facts (a cancelled
  * bill sold at another store).
  *
  * A read answers with this store's own writes: the hub's answer counts only what it was
@@ -30,7 +31,8 @@ export class HubHistory implements HistoryReads {
       const answer = await this.client.history(apiPathOf(request), request.principal, Math.max(1, deadline - Date.now()));
       // 401 and 403: the hub does not vouch for the caller this store authenticated (a token
       // not pushed yet, a session this store made itself), so the store answers from its own data.
-      if (answer.status === 401 || answer.status === 403 || answer.status === 404 || answer.status >= 500) return undefined;
+      // 429: the hub's API answers no read so; its sync routes refuse this store's reads past their share.
+      if ([401, 403, 404, 429].includes(answer.status) || answer.status >= 500) return undefined;
       return { status: answer.status, body: answer.body, source: 'hub' };
     } catch {
       return undefined;
