@@ -7,10 +7,19 @@
  * Retry-After it is given as a store does, and an honest store queues commands and runs a round
  * every second. Target: the read's p99 during the flood at most 3× its p99 idle, in the same
  * run; the honest store's rounds complete. Prints what the hub answered the flood.
+ *
+ * Then a reads flood: one node reads as a compromised store can, 20 connections each asking
+ * again the moment it is answered, whatever the answer (history reads of the chain's purchases
+ * for the demo POS user on ten, pulls of the feed from its start on ten), while the back office
+ * reads as before; the same target against the same idle p99 (src/sync/hub/read-budget.ts).
  */
+import Database from 'better-sqlite3';
 import { setTimeout as delay } from 'node:timers/promises';
 import { systemClock } from '../../src/core/clock.js';
-import { DEMO_IDS } from '../../src/demo/demo.js';
+import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
+import { basePath } from '../../src/http/interfaces.js';
+import { databaseFile } from '../../src/root/node.js';
+import { PRINCIPAL_HEADER } from '../../src/sync/protocol/protocol.js';
 import { openNode } from '../../src/root/node.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { runRound } from '../../src/sync/store/agent.js';
@@ -29,6 +38,8 @@ const PUSH_BYTES = 8 * 1024 * 1024;
 const POOL = 10_000;
 /** Commands the honest store queues before each of its rounds. */
 const HONEST_BATCH = 20;
+/** The reads flood's connections, half history reads and half pulls. */
+const READERS = 20;
 
 export async function floodBench(): Promise<void> {
   const hubDir = benchDir('flood-hub');
@@ -37,6 +48,8 @@ export async function floodBench(): Promise<void> {
   const flooders = Array.from({ length: 5 }, (_, index) => addNode(hubDir, `flood-pusher-${index}`));
   const readers = Array.from({ length: 5 }, (_, index) => addNode(hubDir, `flood-reader-${index}`));
   const honestCredentials = addNode(hubDir, 'flood-honest');
+  const historyReader = addNode(hubDir, 'flood-history');
+  const posUserId = userIdOf(hubDir, demoCredentials.pos_login);
   const hub = await startHub(hubDir);
   try {
     const config = storeConfig(benchDir('flood-store'), hub.url, honestCredentials);
@@ -78,6 +91,20 @@ export async function floodBench(): Promise<void> {
       'flood: the honest store',
       `${rounds.completed} rounds completed, ${rounds.refused} refused (${rounds.statuses}), ${pending} commands left after the flood`,
     );
+
+    const reads = new ReadsFlood(hub.url, historyReader, posUserId);
+    const readLoops = Array.from({ length: READERS }, (_, index) => (index % 2 === 0 ? reads.history() : reads.pulls()));
+    const readFlooded = await read();
+    reads.stop();
+    await Promise.all(readLoops);
+    const readRatio = Number(readFlooded.p99) / Number(idle.p99);
+    line(
+      'reads flood: the same read during it',
+      `p50 ${readFlooded.p50} ms  p99 ${readFlooded.p99} ms  (${readFlooded.answered} reads, ${readFlooded.errors} errors)`,
+    );
+    line('reads flood: ratio p99 reads flood / idle', `${readRatio.toFixed(2)}×  (${readRatio <= 3 ? 'within target' : 'MISSES target'} ≤ 3×)`);
+    line(`reads flood: ${READERS / 2} history readers, answers`, reads.tally('history'));
+    line(`reads flood: ${READERS / 2} pullers, answers`, reads.tally('pull'));
     line('flood: hub peak RSS', megabytes(peakRss(hub.pid)));
   } finally {
     await hub.stop();
@@ -128,6 +155,56 @@ class Flood {
   private async noted(kind: 'push' | 'snapshot', status: number | string, retryAfter: string | undefined): Promise<void> {
     this.answers[kind].set(String(status), (this.answers[kind].get(String(status)) ?? 0) + 1);
     if (retryAfter !== undefined) await delay(Number(retryAfter) * 1000);
+  }
+}
+
+/** One store's node reading all it can, asking again at once whatever it is answered, and what the hub answered it. */
+class ReadsFlood {
+  private stopped = false;
+  private readonly answers = { history: new Map<string, number>(), pull: new Map<string, number>() };
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    private readonly hubUrl: string,
+    node: StoreCredentials,
+    posUserId: string,
+  ) {
+    const principal = Buffer.from(JSON.stringify({ kind: 'user', userId: posUserId, scheme: 'bearer' })).toString('base64url');
+    this.headers = { ...syncHeaders(node), [PRINCIPAL_HEADER]: principal };
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  tally(kind: 'history' | 'pull'): string {
+    return [...this.answers[kind].entries()].map(([status, count]) => `${status}: ${count.toLocaleString('en')}`).join('  ');
+  }
+
+  history(): Promise<void> {
+    return this.loop('history', `${this.hubUrl}/sync/v1/history${basePath('enterprise')}/purchases?count=50`);
+  }
+
+  pulls(): Promise<void> {
+    return this.loop('pull', `${this.hubUrl}/sync/v1/changes?after=0&limit=1000`);
+  }
+
+  private async loop(kind: 'history' | 'pull', url: string): Promise<void> {
+    while (!this.stopped) {
+      const response = await fetch(url, { headers: this.headers }).catch(() => undefined);
+      await response?.arrayBuffer().catch(() => undefined);
+      const status = String(response?.status ?? 'error');
+      this.answers[kind].set(status, (this.answers[kind].get(status) ?? 0) + 1);
+    }
+  }
+}
+
+function userIdOf(hubDir: string, login: string): string {
+  const db = new Database(databaseFile(hubDir), { readonly: true });
+  try {
+    return db.prepare<[string], string>('SELECT id FROM users WHERE login = ?').pluck().get(login)!;
+  } finally {
+    db.close();
   }
 }
 

@@ -24,8 +24,9 @@
  *     snapshot stream costs beyond a local copy (target ≤ 2.5×); with the CPU time of each side
  *     and of the copy.
  *  D. Flood: a back-office read of a customer at a hub process, idle and while 20 pushers of
- *     8 MB and 10 snapshot readers ask of the hub all its limits let them (sync-flood-part.ts);
- *     target: the read's p99 during the flood at most 3× idle, and an honest store's rounds complete.
+ *     8 MB and 10 snapshot readers ask of the hub all its limits let them (sync-flood-part.ts),
+ *     then while one node reads on 20 connections, asking again the moment it is answered;
+ *     target: the read's p99 during each flood at most 3× idle, and an honest store's rounds complete.
  * Prints rows/s, the ratios and the hub's peak RSS. BENCH_SYNC_PARTS picks the parts
  * (`push`, `rows`, `bootstrap`, `flood`; all by default). BENCH_SYNC_HUB_DIR names a folder to keep C's
  * generated and settled hub in: a later run on the same folder reuses it (the size it was
