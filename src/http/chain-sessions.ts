@@ -11,6 +11,8 @@ import type { StoredResponse } from './idempotency.js';
 /** A login asked of the hub: the call as the store received it, for the caller it authenticated. */
 export interface SessionRequest extends HistoryRead {
   body: unknown;
+  /** The caller's address as the store saw it, which the hub throttles failed logins by. */
+  ip: string;
 }
 
 export interface ChainSessions {

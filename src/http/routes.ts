@@ -155,7 +155,7 @@ function answerUnsynced(endpoint: Endpoint, iface: Interface, { authenticate, id
       if (fromHub) return fromHub;
     }
     if (endpoint.session && sessions) {
-      const fromHub = await sessions.begin({ iface, path: call.path, rawQuery: call.rawQuery, principal, body: call.body });
+      const fromHub = await sessions.begin({ iface, path: call.path, rawQuery: call.rawQuery, principal, body: call.body, ip: call.ip });
       if (fromHub) return fromHub;
     }
     const execute = async (): Promise<StoredResponse> => {
@@ -184,7 +184,7 @@ function handlerFor(endpoint: Endpoint, iface: Interface, mounting: Mounting): R
     const answered = await answer({
       authorization: request.get('authorization'),
       idempotencyKey: request.get('idempotency-key'),
-      ip: request.ip ?? '',
+      ip: (response.locals.delegatedAddress as string | undefined) ?? request.ip ?? '',
       requestId: String(response.locals.requestId),
       path: request.path,
       rawQuery: request.originalUrl.split('?')[1] ?? '',

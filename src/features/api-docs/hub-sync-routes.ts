@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { PlainRoute } from '../../http/openapi.js';
 import {
+  CALLER_ADDRESS_HEADER,
   ChangesPage,
   ChangesQuery,
   OriginalBillQuery,
@@ -92,7 +93,12 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
     summary: 'A customer-app login a store asks the hub to make for the token it authenticated: a session of the chain',
     tag: TAG,
     nodeCredentials: true,
-    headers: VersionHeaders,
+    headers: VersionHeaders.extend({
+      [CALLER_ADDRESS_HEADER]: z
+        .string()
+        .optional()
+        .meta({ description: "The caller's IP address as the store saw it; failed logins are throttled by it, within the store" }),
+    }),
     params: z.object({ api_path: z.string().meta({ description: 'The interface base path and the login path below it' }) }),
     answers: { 200: { description: 'The API answer', mediaType: 'application/json' } },
     errors: VERSION_ERRORS,

@@ -7,6 +7,7 @@
  * (src/sync/hub/read-budget.ts).
  */
 import express, { type Request, type RequestHandler, type Router } from 'express';
+import { isIP } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { decodeBasic } from '../../auth/secrets.js';
 import { servesSchema } from '../../db/migrate.js';
@@ -27,6 +28,7 @@ import {
   ChangesQuery,
   DelegatedPrincipal,
   OriginalBillQuery,
+  CALLER_ADDRESS_HEADER,
   PRINCIPAL_HEADER,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
@@ -152,13 +154,16 @@ export function hubRouter(options: {
   });
   // A customer-app login a store asks for its caller (src/sync/store/hub-sessions.ts): made here, as
   // a session of the chain. A token the hub does not hold yet is a 404, and the store makes
-  // the session its own.
+  // the session its own. Failed logins are throttled by the caller's address as the store saw
+  // it, within that store, where the store's own address would lock every caller of the store
+  // out (src/decisions/0097-chain-logins-by-caller-address.md).
   router.use('/sessions', (request, response, next) => {
     if (request.method !== 'POST') throw methodNotAllowed(request.method, ['POST']);
     const principal = principalOf(request.get(PRINCIPAL_HEADER));
     if (principal.kind !== 'token') throw forbidden('A store asks for a login on behalf of a customer-app token');
     if (!options.principals.holdsToken(principal.tokenId)) throw notFound('tokens', principal.tokenId);
     response.locals.delegatedPrincipal = options.principals.verify(principal);
+    response.locals.delegatedAddress = callerAddress(String(response.locals.nodeId), request.get(CALLER_ADDRESS_HEADER));
     (request.app as unknown as RequestHandler)(request, response, next);
   });
   router.get('/snapshot', limits.slot('snapshot'), async (request, response) => {
@@ -187,6 +192,13 @@ async function runEffects(effects: Effect[], log: Logger): Promise<void> {
       log.error({ err: error }, 'a command effect failed');
     }
   }
+}
+
+/** The address a store's caller is throttled by at the hub: the caller's within its store, or the store's when it names none. */
+function callerAddress(nodeId: string, header: string | undefined): string {
+  if (header === undefined) return `store ${nodeId}`;
+  if (isIP(header) === 0) throw invalidParam(CALLER_ADDRESS_HEADER, 'invalid_value_format', header, "Send the caller's IP address");
+  return `store ${nodeId} ${header}`;
 }
 
 function principalOf(header: string | undefined): Principal {

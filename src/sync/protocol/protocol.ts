@@ -13,6 +13,8 @@ export const ROW_PROTOCOL = 1;
 export const PROTOCOL_HEADER = 'x-loyaltyd-protocol';
 /** A history read's caller, as the store authenticated them: base64url of a DelegatedPrincipal's JSON. */
 export const PRINCIPAL_HEADER = 'x-loyaltyd-principal';
+/** A customer-app login's caller's address, as the store asking the hub for the login saw it. */
+export const CALLER_ADDRESS_HEADER = 'x-loyaltyd-caller-address';
 export const SCHEMA_HEADER = 'x-loyaltyd-schema';
 /** A store's figures for the hub's status page (src/sync/store/store-report.ts); optional. */
 export const REPORT_HEADER = 'x-loyaltyd-report';

@@ -9,6 +9,7 @@ import type { Principal } from '../../http/principal.js';
 import { readGzipped } from '../protocol/gzip-json.js';
 import {
   ChangesPage,
+  CALLER_ADDRESS_HEADER,
   PRINCIPAL_HEADER,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
@@ -126,12 +127,16 @@ export class HubClient {
   }
 
   /**
-   * A customer-app login asked of the hub on behalf of the token this store authenticated,
-   * within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does
-   * not answer in time.
+   * A customer-app login asked of the hub on behalf of the token this store authenticated, from
+   * the caller's address, within `timeoutMs`: its status and JSON body, whatever the status.
+   * Throws when the hub does not answer in time.
    */
-  session(apiPath: string, principal: Principal, body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }> {
-    const headers = { [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url'), 'content-type': 'application/json' };
+  session(apiPath: string, principal: Principal, body: unknown, address: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    const headers: Record<string, string> = {
+      [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url'),
+      'content-type': 'application/json',
+    };
+    if (address) headers[CALLER_ADDRESS_HEADER] = address;
     return this.lookup(`/sessions${apiPath}`, timeoutMs, headers, JSON.stringify(body ?? {}));
   }
 
