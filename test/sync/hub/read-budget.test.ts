@@ -3,8 +3,9 @@
  * hub on 127.0.0.1 on a clock the test moves, so that a node reading back to back spends its
  * budget: its pull or history read past it is answered 429 with the Retry-After that refills
  * it, once that has passed, and another node is served meanwhile. A node's reads asked at once
- * begin one a turn of the hub's loop, so that another node's read asked after them waits for few. A store refused a history read answers
- * it from its own data, and its round refused a pull fails and succeeds once the budget refills.
+ * begin one a turn of the hub's loop, so that another node's read asked after them waits for
+ * few. A store refused a history read answers it from its own data, and its round refused a
+ * pull fails and succeeds once the budget refills.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
