@@ -3,7 +3,7 @@
  * history reads and its lookups of bills sold elsewhere. These are answered on the loop every
  * store's push and pull waits on, synchronously, so the slots that bound pushes and snapshots
  * in flight do not bound them: a node asking back to back, on as many connections as it opens,
- * took the loop in proportion. Three rules bound it:
+ * would take the loop in proportion. Three rules bound it:
  *
  * - A node's reads begin one a turn of the loop, in the order they came, so that what other
  *   nodes and the back office asked meanwhile is read between them; `READS_WAITING` wait at most.
