@@ -56,9 +56,9 @@ export class ReadBudget {
   turn(): RequestHandler {
     return (request, response, next) => {
       const nodeId = String(response.locals.nodeId);
-      this.charge(nodeId, performance.now() - Number(response.locals.arrivedAt));
+      const balance = this.charge(nodeId, performance.now() - Number(response.locals.arrivedAt));
       const reads = this.waiting.get(nodeId) ?? [];
-      if (reads.length >= READS_WAITING) return this.refuse(-1, next);
+      if (reads.length >= READS_WAITING) return this.refuse(balance, next);
       reads.push(() => {
         if (request.socket.destroyed) return;
         const balance = this.balanceOf(nodeId);
@@ -92,6 +92,7 @@ export class ReadBudget {
     }
   }
 
+  /** Answers 429 once the Retry-After that refills `balance` has passed: a second at least. */
   private refuse(balance: number, next: (error: Error) => void): void {
     const rate = this.limits.reads_ms_per_second;
     const retryAfter = Math.max(1, Math.ceil(-balance / rate));

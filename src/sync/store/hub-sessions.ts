@@ -3,10 +3,10 @@
  * only log in a token it holds, with a customer it holds, so a login waits, within the
  * timeout, for this store's agent to push what it queued before the login
  * (src/sync/store/queue-pushed.ts); the hub then runs the login for the token this store
- * authenticated, throttled by the caller's address this store names. A 2xx is kept here as this store's session too, so the caller's next call
- * here is logged in before the feed brings the hub's. No answer in time, a 404 (the hub does
- * not hold the token) or a failure of the hub's: undefined, and the store makes the session
- * itself.
+ * authenticated, throttled by the caller's address this store names. A 2xx is kept here as
+ * this store's session too, so the caller's next call here is logged in before the feed brings
+ * the hub's. No answer in time, a 404 (the hub does not hold the token) or a failure of the
+ * hub's: undefined, and the store makes the session itself.
  */
 import { z } from 'zod';
 import type { ChainSessions, SessionRequest } from '../../http/chain-sessions.js';
