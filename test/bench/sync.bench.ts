@@ -44,7 +44,7 @@ import type { createApp } from '../../src/root/app.js';
 import { systemClock } from '../../src/core/clock.js';
 import { startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
-import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
+import { DEMO_IDS } from '../../src/demo/demo.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { startServer } from '../../src/root/server.js';
 import { databaseFile, openNode } from '../../src/root/node.js';
@@ -58,6 +58,7 @@ import { demoBill } from './demo-bills.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawnServer, startHub, storeConfig } from '../support/cluster.js';
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 import { addCustomerPool, poolCardNumber, poolCustomerId } from '../support/customer-pool.js';
+import { queueEvents } from '../support/queued-events.js';
 
 const COMMANDS = Number(process.env.BENCH_SYNC_COMMANDS ?? 100_000);
 const CUSTOMERS = Number(process.env.BENCH_SYNC_CUSTOMERS ?? 1_000_000);
@@ -346,22 +347,7 @@ async function rowsBench(): Promise<void> {
     const sync = createStoreSync(node, config, systemClock)!;
     const first = await runRound(sync, systemClock);
     if (!first.ok) throw new Error(`bootstrap failed: ${first.error}`);
-    // Queue the commands as the API queues them: each write in a recorded call (src/core/operations.ts),
-    // the call, its principal and the ids it made carried in its command, which the hub runs again.
-    const asOf = node.operations.clock();
-    const posUser = node.db.prepare<[string], string>('SELECT id FROM users WHERE login = ?').pluck().get(demoCredentials.pos_login)!;
-    const principal = { kind: 'user', userId: posUser, scheme: 'bearer' };
-    const queue = node.db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i += 1) {
-        const body = { event: { event_type_id: 'bench', customer_id: DEMO_IDS.customerJana, external_id: `bench-${i}`, data: '{}' } };
-        node.operations.record({ iface: 'enterprise', input: { params: {}, query: {}, body }, principal }, () => {
-          const id = node.newId();
-          const row = { id, ...body.event, secondary_external_id: null, created_at: new Date(asOf()).toISOString(), state: 1 };
-          node.writes.write({ kind: 'events.create', payload: { event: row, property_records: [] } }, (tx) => tx.insert('events', row));
-        });
-      }
-    });
-    for (let from = 0; from < COMMANDS; from += 10_000) queue(from, Math.min(COMMANDS, from + 10_000));
+    queueEvents(node, COMMANDS, 'bench');
     const hubCpuBefore = cpuSecondsOf(hub.pid);
     const storeCpuBefore = process.cpuUsage();
     const started = performance.now();
