@@ -115,6 +115,8 @@ export const Config = z.strictObject({
     snapshots_per_node: z.coerce.number().int().positive(),
     snapshots_in_all: z.coerce.number().int().positive(),
     snapshots_per_node_minute: z.coerce.number().int().positive(),
+    /** The longest stretch of the hub's event loop a push's apply holds before it gives way (src/sync/hub/pushes-in-turns.ts); 0 applies a command a turn. */
+    push_turn_ms: z.coerce.number().min(0).max(1000),
     /** The hub's time, in milliseconds a second, one store's pulls and history reads take at most (src/sync/hub/read-budget.ts). */
     reads_ms_per_second: z.coerce.number().positive().max(1000),
     /** The most of that time a node saves up while it reads less. */

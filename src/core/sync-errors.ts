@@ -117,3 +117,14 @@ export function pushTooLarge(limit: number): AppError {
     error_data: { limit_changes: limit },
   });
 }
+
+/** The hub stopped while it applied a push (src/sync/hub/pushes-in-turns.ts): what it committed stays, and the store pushes again. */
+export function hubStopped(): AppError {
+  return new AppError({
+    type: ABOUT_BLANK,
+    exception: 'service_unavailable_exception',
+    title: 'Hub stopped',
+    detail: 'The hub stopped while it applied this push; push again once it is back',
+    error_data: {},
+  });
+}

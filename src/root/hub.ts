@@ -7,6 +7,7 @@ import { schemaVersion } from '../db/migrate.js';
 import { databaseFile, type Node } from './node.js';
 import { FoldConflicts } from '../sync/fold-conflicts.js';
 import { HubCommands } from '../sync/hub/hub-commands.js';
+import { PushesInTurns } from '../sync/hub/pushes-in-turns.js';
 import { ClockSkews } from '../sync/hub/clock-skews.js';
 import { HeldCommands } from '../sync/hub/held-commands.js';
 import { HubOperations } from '../sync/hub/hub-operations.js';
@@ -120,6 +121,7 @@ function createHubSyncRouter(
     contacts,
     clock,
     commands: authority.commands,
+    pushes: new PushesInTurns(node.db, authority.commands, config.sync_limits.push_turn_ms),
     durable: () => node.durability.durable(),
     acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
     originals: authority.originals,

@@ -54,6 +54,14 @@ function replayedRow(change: RowChange): PushedCommand {
  */
 export type CommandCompletion = (command: PushedCommand) => void;
 
+/** The results of the commands an apply took, the effects to run once they are durable, and how far ahead the node's clock ran. */
+export interface AppliedPart {
+  results: CommandResult[];
+  effects: Effect[];
+  /** How far the commands' stamps ran ahead of the hub's clock when past the tolerance; 0 within it. */
+  skewMs: number;
+}
+
 /** What the hub's apply of commands uses. */
 export interface HubCommandsOptions {
   db: Db;
@@ -117,30 +125,35 @@ export class HubCommands {
    * operation fails once it may have written (a fact held or refused by the feature code), that
    * attempt is rolled back whole and the batch applied again with a savepoint for each.
    */
-  apply(
-    nodeId: string,
-    generation: string,
-    commands: PushedCommand[],
-    protocol = PROTOCOL_VERSION,
-  ): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
-    if (protocol === ROW_PROTOCOL) return this.applyBatch(nodeId, generation, commands, protocol, 'own');
+  apply(nodeId: string, generation: string, commands: PushedCommand[], protocol = PROTOCOL_VERSION): AppliedPart {
+    return this.applyPart(nodeId, generation, commands, 0, protocol, Infinity);
+  }
+
+  /**
+   * Applies the batch's commands from `from` on, as `apply` does, in one transaction that takes
+   * no further command once `turnMs` have passed since it began (it takes one at least): the
+   * results are of the commands it took, in order (src/sync/hub/pushes-in-turns.ts).
+   */
+  applyPart(nodeId: string, generation: string, commands: PushedCommand[], from: number, protocol: number, turnMs: number): AppliedPart {
+    const part = { commands, from, turnMs };
+    if (protocol === ROW_PROTOCOL) return this.applyBatch(nodeId, generation, part, protocol, 'own');
     try {
-      return this.applyBatch(nodeId, generation, commands, protocol, 'none');
+      return this.applyBatch(nodeId, generation, part, protocol, 'none');
     } catch (error) {
       if (!(error instanceof SavepointNeeded)) throw error;
       // Origins bound in the attempt were taken back with it.
       this.policy.forgetOwners();
-      return this.applyBatch(nodeId, generation, commands, protocol, 'own');
+      return this.applyBatch(nodeId, generation, part, protocol, 'own');
     }
   }
 
   private applyBatch(
     nodeId: string,
     generation: string,
-    commands: PushedCommand[],
+    { commands, from, turnMs }: { commands: PushedCommand[]; from: number; turnMs: number },
     protocol: number,
     savepoints: 'own' | 'none',
-  ): { results: CommandResult[]; effects: Effect[]; skewMs: number } {
+  ): AppliedPart {
     const effects: Effect[] = [];
     let skewMs = 0;
     const results = this.db.transaction(() =>
@@ -150,7 +163,10 @@ export class HubCommands {
         const before = this.applied.lastSeq(nodeId, generation);
         let lastSeq = before;
         let newest = '';
-        for (const command of commands) {
+        const began = performance.now();
+        for (let index = from; index < commands.length; index += 1) {
+          if (index > from && performance.now() - began >= turnMs) break;
+          const command = commands[index]!;
           if (command.seq <= lastSeq) {
             // A seq already applied comes again: the same command (a retry) is answered from its
             // result; another command means the store's history diverged from what the hub

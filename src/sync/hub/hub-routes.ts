@@ -2,7 +2,8 @@
  * The hub's sync endpoints under /sync/v1, authenticated by a store's node name and
  * secret (never a user's credentials) and gated by protocol and schema version: the hub
  * serves stores of its own schema version and of the one before it (DESIGN §5). Pushes and
- * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts); pulls,
+ * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts), and a push
+ * is applied a turn of the loop at a time (src/sync/hub/pushes-in-turns.ts); pulls,
  * history reads and lookups of bills begin one a turn a node, within a share of the hub's time
  * (src/sync/hub/read-budget.ts).
  */
@@ -22,6 +23,7 @@ import type { Effect } from './command-effects.js';
 import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
+import type { PushesInTurns } from './pushes-in-turns.js';
 import type { NodeClocks } from './node-clocks.js';
 import type { SyncLimits } from './sync-limits.js';
 import {
@@ -32,7 +34,6 @@ import {
   PRINCIPAL_HEADER,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
-  PushRequest,
   ROW_PROTOCOL,
   ReplayedCommands,
   ReplayRequest,
@@ -65,6 +66,7 @@ export interface OriginalBillSource {
 export function hubRouter(options: {
   nodes: NodeDirectory;
   commands: HubCommands;
+  pushes: PushesInTurns;
   /** Done once what the hub committed is on disk (src/db/durability.ts): a store drops what the hub answers as applied. */
   durable: () => Promise<void>;
   /** Whether protocol-1 stores are still served (`sync.protocol_1_days`). */
@@ -97,10 +99,8 @@ export function hubRouter(options: {
     checkVersions(options.schemaVersion, options.acceptsRowProtocol),
   );
   router.post('/commands', limits.slot('push'), pushBody, async (request, response) => {
-    const push = PushRequest.safeParse(request.body);
-    if (!push.success) throw fromZodIssues(push.error.issues, request.body, '');
     const protocol = Number(request.get(PROTOCOL_HEADER));
-    const { results, effects, skewMs } = options.commands.apply(String(response.locals.nodeId), push.data.generation, push.data.commands, protocol);
+    const { results, effects, skewMs } = await options.pushes.apply(String(response.locals.nodeId), request.body, protocol);
     const rejected = results.filter((result) => result.status === 'rejected').length;
     response.locals.exchange = { commands: results.length, applied: results.length - rejected, rejected } satisfies Partial<Exchange>;
     await options.durable();

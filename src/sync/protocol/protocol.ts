@@ -84,6 +84,9 @@ export const PushRequest = z.object({
 });
 export type PushRequest = z.infer<typeof PushRequest>;
 
+/** A push as the hub first reads it: its commands are then checked one at a time (src/sync/hub/pushes-in-turns.ts). */
+export const PushEnvelope = PushRequest.extend({ commands: z.array(z.unknown()).max(MAX_COMMANDS_PER_PUSH) });
+
 /** A pushed command as the outbox keeps it: its payload, changes and operation are JSON texts; no operation in protocol 1. */
 export type OutboxCommand = Omit<PushedCommand, 'payload' | 'changes' | 'operation'> & { payload: string; changes: string; operation: string | null };
 
