@@ -12,11 +12,18 @@
  *    its p99 against the baseline's. The bench checks that some of the queued commands were
  *    still pending when the load ended, so that every call was timed during the catch-up;
  *    then it prints the catch-up's length and its commands a second.
+ * 4. The hub's back office during a catch-up: the hub, at its usual priority, is read (a
+ *    customer, 100 req/s from 10 desks) for BENCH_SECONDS while idle, before part 1; after part
+ *    3 it stops, the store queues BENCH_CATCH_UP_BILLS bills more, and the same read runs once
+ *    the hub is back at its usual priority and the store's first push is settled, while the store
+ *    pushes the rest. Target: its p99 at most
+ *    3× its p99 idle, the flood's target (npm run bench sync): a push is applied a turn of the
+ *    hub's loop at a time (src/sync/hub/pushes-in-turns.ts).
  *
  * Hub, store and load share this machine's two cores, as they do not at a chain, where the hub
- * runs at head office. The hub's event loop, which applies the pushes, runs at the lowest
- * priority (HUB_NICENESS), so that it takes the CPU the store and the load leave, and the
- * figures are the store's own.
+ * runs at head office. In parts 1 to 3 the hub's event loop, which applies the pushes, runs at
+ * the lowest priority (HUB_NICENESS), so that it takes the CPU the store and the load leave, and
+ * the figures are the store's own; part 4's figures are the hub's.
  */
 import Database from 'better-sqlite3';
 import { setPriority } from 'node:os';
@@ -28,7 +35,8 @@ import { waitFor } from '../support/wait.js';
 import { addCustomerPool, poolCardNumber } from '../support/customer-pool.js';
 import { demoBill } from './demo-bills.js';
 import { fixedRate } from './fixed-rate.js';
-import { line, rate, seconds } from './report.js';
+import { hubBackOffice } from './hub-back-office.js';
+import { line, rate, seconds, verdict } from './report.js';
 
 const BILLS = Number(process.env.BENCH_CATCH_UP_BILLS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -49,13 +57,18 @@ export async function run(): Promise<void> {
     setPriority(hub.pid, HUB_NICENESS);
     return hub;
   };
-  let hub: ServerProcess | undefined = await startNicedHub();
+  // At its usual priority first, for the back office's read idle (part 4).
+  let hub: ServerProcess | undefined = await startHub(hubDir, {}, port);
   const node = addNode(hubDir, 'catch-up');
   const storeDir = benchDir('catch-up-store');
   const store = await startStore(storeDir, hub.url, node, { MALLOC_ARENA_MAX: '2' });
   const outbox = new Outbox(databaseFile(storeDir));
   try {
     const bearer = await waitFor(`the demo POS user to log in at ${store.url}`, () => demoBearer(store.url), { timeoutMs: 30_000 });
+    const backOffice = await hubBackOffice(hub.url, SECONDS);
+    const idle = await backOffice();
+    await hub.stop();
+    hub = await startNicedHub();
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
     const url = `${store.url}${SEND_PURCHASE}`;
     let sent = 0;
@@ -102,6 +115,25 @@ export async function run(): Promise<void> {
     });
     const took = performance.now() - started;
     line('caught up', `${seconds(took)} from the hub's start, ${rate(queued, took)} of the queued commands`);
+
+    await hub.stop();
+    hub = undefined;
+    await queue(url, headers, bill);
+    const lastAgain = outbox.lastSeq();
+    hub = await startHub(hubDir, {}, port);
+    await waitFor('the first push to be settled', () => outbox.pendingThrough(lastAgain) < BILLS || undefined, { timeoutMs: 60_000, intervalMs: 10 });
+    const read = await backOffice();
+    const unread = outbox.pendingThrough(lastAgain);
+    if (unread === 0) throw new Error(`the store caught up before the hub's reads ended: raise BENCH_CATCH_UP_BILLS (${BILLS})`);
+    line(
+      'the hub read by its back office, idle',
+      `p50 ${idle.p50} ms  p99 ${idle.p99} ms  (baseline)  ${idle.answered} answered, errors ${idle.errors}`,
+    );
+    const readRatio = Number(read.p99) / Number(idle.p99);
+    line(
+      'the hub read by its back office, a store catching up',
+      `p50 ${read.p50} ms  p99 ${read.p99} ms  (${readRatio.toFixed(2)}× idle: ${verdict(readRatio, 3)} 3×)  ${read.answered} answered, errors ${read.errors}; ${unread.toLocaleString('en')} of the queued commands left at its end`,
+    );
   } finally {
     outbox.close();
     await store.stop();

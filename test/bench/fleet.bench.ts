@@ -12,7 +12,11 @@
  *    the heal the hub's database is copied (SQLite's backup) and each store's pending pushes
  *    read (fleet-store.ts `pending`); after it, those pushes are applied to the copy in this
  *    process, store after store, each parsed and applied as the push endpoint does
- *    (src/sync/hub/hub-routes.ts), without HTTP, the stores or their settling; timed.
+ *    (src/sync/hub/hub-routes.ts), in one transaction a push, without HTTP, the stores or
+ *    their settling; timed. The back office reads a customer at the hub (100 req/s from 10
+ *    desks, hub-back-office.ts) for 10 s before the heal and for the first 10 s of its first
+ *    round, when that round lasts as long: the p99s and their ratio (target ≤ 3×, the sync
+ *    flood's).
  * 2. Growth: the stores' clocks run; store 0 alone sells 1,000 bills and the fleet syncs
  *    until the hub has settled the customers' states (src/loyalty/state-settling.ts). Each
  *    other store's growth per bill sold elsewhere, against store 0's per own bill (target
@@ -59,11 +63,14 @@ import { libfaketime } from '../support/faketime.js';
 import { addCustomerPool, poolCardNumber, poolCustomerId } from '../support/customer-pool.js';
 import { demoBill } from './demo-bills.js';
 import { fixedRate } from './fixed-rate.js';
+import { hubBackOffice } from './hub-back-office.js';
 import { line, megabytes, rate, seconds, verdict } from './report.js';
 
 const STORES = Number(process.env.BENCH_FLEET_STORES ?? 10);
 const BILLS_PER_DAY = Number(process.env.BENCH_FLEET_BILLS ?? 150);
 const OUTAGE_BILLS = Number(process.env.BENCH_FLEET_OUTAGE_BILLS ?? BILLS_PER_DAY);
+/** How long the back office reads the hub, idle and in the heal's first round. */
+const HEAL_READ_SECONDS = 10;
 const CUSTOMERS = Number(process.env.BENCH_FLEET_CUSTOMERS ?? 2000);
 const SOAK_BILLS = Number(process.env.BENCH_FLEET_SOAK ?? 50_000);
 const GROWTH_BILLS = 1000;
@@ -205,7 +212,7 @@ async function weekAndGrowth(): Promise<void> {
       `fleet: 1 hub, ${STORES} stores, ${CUSTOMERS.toLocaleString('en')} customers`,
       `${BILLS_PER_DAY} bills a store a day, hub cut off on days 2 and 3 (${OUTAGE_BILLS} bills a store a day)`,
     );
-    await week(stores, proxy, hubDir, start);
+    await week(stores, proxy, { url: hub.url, dir: hubDir }, start);
     await growth(stores, proxy, hubDir, start + DAYS * DAY);
   } finally {
     await Promise.all(stores.map((store) => store.stop()));
@@ -214,13 +221,13 @@ async function weekAndGrowth(): Promise<void> {
   }
 }
 
-async function week(stores: FleetStore[], proxy: HubProxy, hubDir: string, start: number): Promise<void> {
+async function week(stores: FleetStore[], proxy: HubProxy, hub: { url: string; dir: string }, start: number): Promise<void> {
   let billNo = 0;
   for (let day = 0; day < DAYS; day += 1) {
     const healing = !OUTAGE.has(day) && OUTAGE.has(day - 1);
     proxy.down = OUTAGE.has(day);
     await Promise.all(stores.map((store) => store.ask({ op: 'advance', to: start + day * DAY + 9 * 3_600_000 })));
-    if (healing) await heal(stores, hubDir, start + day * DAY);
+    if (healing) await heal(stores, hub, start + day * DAY);
     const count = OUTAGE.has(day) ? OUTAGE_BILLS : BILLS_PER_DAY;
     const from = billNo;
     billNo += count;
@@ -244,7 +251,8 @@ async function week(stores: FleetStore[], proxy: HubProxy, hubDir: string, start
  * anything; then the baseline, the same pushes applied in bulk to a copy of the hub as it stood
  * before the heal.
  */
-async function heal(stores: FleetStore[], hubDir: string, at: number): Promise<void> {
+async function heal(stores: FleetStore[], hub: { url: string; dir: string }, at: number): Promise<void> {
+  const hubDir = hub.dir;
   const queued = (await Promise.all(stores.map((store) => store.ask<Stats>({ op: 'stats', customers: [], at })))).reduce(
     (sum, stats) => sum + stats.outbox,
     0,
@@ -254,7 +262,21 @@ async function heal(stores: FleetStore[], hubDir: string, at: number): Promise<v
   await source.backup(databaseFile(copyDir));
   source.close();
   const pushes = await Promise.all(stores.map(async (store) => ({ node: store.name, pushes: await store.ask<StorePush[]>({ op: 'pending' }) })));
-  const healRate = await healRounds(stores, hubDir, at, queued);
+  const backOffice = await hubBackOffice(hub.url, HEAL_READ_SECONDS);
+  const idle = await backOffice();
+  const reading = backOffice();
+  const { perSecond: healRate, firstRoundMs } = await healRounds(stores, hubDir, at, queued);
+  const read = await reading;
+  line('heal: the hub read by its back office, idle', `p50 ${idle.p50} ms  p99 ${idle.p99} ms  (baseline)`);
+  if (firstRoundMs < HEAL_READ_SECONDS * 1000) {
+    line('heal: the hub read by its back office, in the first round', `not measured: the round ended first (raise BENCH_FLEET_OUTAGE_BILLS)`);
+  } else {
+    const readRatio = Number(read.p99) / Number(idle.p99);
+    line(
+      'heal: the hub read by its back office, in the first round',
+      `p50 ${read.p50} ms  p99 ${read.p99} ms  (${readRatio.toFixed(2)}× idle: ${verdict(readRatio, 3)} 3×)  errors ${read.errors}`,
+    );
+  }
   const bulk = bulkApply(copyDir, pushes);
   line(
     'heal: baseline, the same pushes applied in bulk to a copy of the hub',
@@ -306,8 +328,8 @@ function bulkApply(
   }
 }
 
-/** The heal's fleet rounds; its commands/s in the first round. */
-async function healRounds(stores: FleetStore[], hubDir: string, at: number, queued: number): Promise<number> {
+/** The heal's fleet rounds; its commands/s in the first round, and how long that round took. */
+async function healRounds(stores: FleetStore[], hubDir: string, at: number, queued: number): Promise<{ perSecond: number; firstRoundMs: number }> {
   const started = performance.now();
   let pushed = 0;
   let pushMs = 0;
@@ -324,7 +346,7 @@ async function healRounds(stores: FleetStore[], hubDir: string, at: number, queu
       line('heal: commands queued during the outage', queued.toLocaleString('en'));
       line('heal: fleet rounds until all balances agree', `${rounds}  ${seconds(ms)}`);
       line('heal: hub commands/s in the first round', `${Math.round((pushed * 1000) / pushMs).toLocaleString('en')} /s`);
-      return (pushed * 1000) / pushMs;
+      return { perSecond: (pushed * 1000) / pushMs, firstRoundMs: pushMs };
     }
   }
   throw new Error('the fleet did not converge in 20 rounds');
