@@ -5,10 +5,10 @@
  * have passed. The loop gives one push a turn, then reads what else waits for it — other
  * stores' pulls, the back office, `/health` — before the next turn, which goes to the push
  * taken first: pushes are applied one after another in the order they came, as when each was
- * one stretch, and a read waits for one turn. A push that does not parse is refused before anything of it is
- * applied; one that does is answered once every turn is durable. A hub stopped between turns
- * keeps the turns it committed, and answers them from their results when the store pushes
- * again (DESIGN §5 "Exactly once").
+ * one stretch, and a read waits for one turn. A push that does not parse is refused before
+ * anything of it is applied; one that does is answered once every turn is durable. A hub
+ * stopped between turns keeps the turns it committed, and answers them from their results when
+ * the store pushes again (DESIGN §5 "Exactly once").
  */
 import type { Db } from '../../db/open.js';
 import { hubStopped } from '../../core/sync-errors.js';
