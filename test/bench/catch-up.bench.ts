@@ -16,9 +16,8 @@
  *    customer, 100 req/s from 10 desks) for BENCH_SECONDS while idle, before part 1; after part
  *    3 it stops, the store queues BENCH_CATCH_UP_BILLS bills more, and the same read runs once
  *    the hub is back at its usual priority and the store's first push is settled, while the store
- *    pushes the rest. Target: its p99 at most
- *    3× its p99 idle, the flood's target (npm run bench sync): a push is applied a turn of the
- *    hub's loop at a time (src/sync/hub/pushes-in-turns.ts).
+ *    pushes the rest. Target: its p99 at most 3× its p99 idle, the flood's target (npm run bench
+ *    sync): a push is applied a turn of the hub's loop at a time (src/sync/hub/pushes-in-turns.ts).
  *
  * Hub, store and load share this machine's two cores, as they do not at a chain, where the hub
  * runs at head office. In parts 1 to 3 the hub's event loop, which applies the pushes, runs at
