@@ -19,7 +19,8 @@
  * BENCH_PRODUCTS, and BENCH_SECONDS sets each load's length, for a quick look.
  * BENCH_CHECKOUT_DIR names a folder to keep the generated chain in: a later run on the same
  * folder reuses it (the sizes it was made with are the caller's to keep) — for re-runs and
- * for profiling the daemon on it.
+ * for profiling the daemon on it. BENCH_CHECKOUT_PARTS picks the loads: `reads` (the two reads
+ * at 500 req/s), `ratios` (the rounds of the two ratios of p99s), `saturation`; all by default.
  */
 import autocannon from 'autocannon';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
@@ -45,6 +46,7 @@ const POINTS_PER_CUSTOMER = 5;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PARTS = (process.env.BENCH_CHECKOUT_PARTS ?? 'reads,ratios,saturation').split(',');
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 
 const cardNumber = (i: number) => String(4_000_000_000_000 + i);
@@ -107,6 +109,26 @@ export async function run(): Promise<void> {
   await load(`${base}/accept-payment`, headers, accept, { connections: 10, seconds: WARM_UP_SECONDS });
   line('warm-up', `${WARM_UP_SECONDS} s of accept-payment at saturation, not counted`);
 
+  const daemon: Daemon = { dataDir, base, headers, accept, recommend, send };
+  if (PARTS.includes('reads')) await reads(daemon);
+  if (PARTS.includes('ratios')) await ratios(daemon);
+  if (PARTS.includes('saturation')) await saturation(daemon);
+  line('store daemon peak RSS', `${megabytes(peakRss(store.pid))}  (target ≤ 280 MB with the writer thread)`);
+  await store.stop();
+}
+
+/** The daemon under load, and the bodies each call is sent with. */
+interface Daemon {
+  dataDir: string;
+  base: string;
+  headers: Record<string, string>;
+  accept: () => string;
+  recommend: () => string;
+  send: () => string;
+}
+
+/** accept-payment and recommended-best-rewards at 500 req/s. */
+async function reads({ dataDir, base, headers, accept, recommend }: Daemon): Promise<void> {
   for (const [name, url, body] of [
     ['accept-payment', `${base}/accept-payment`, accept],
     ['recommended-best-rewards', `${base}/recommended-best-rewards`, recommend],
@@ -118,7 +140,10 @@ export async function run(): Promise<void> {
       `p50 ${fixed.p50} ms  p99 ${fixed.p99} ms  (target p99 ≤ 5 ms)  ${fixed.answered} answered, errors ${fixed.errors}`,
     );
   }
+}
 
+/** The two ratios of p99s, in rounds: send-purchase against a bare commit, accept-payment beside bills against alone. */
+async function ratios({ dataDir, base, headers, accept, send }: Daemon): Promise<void> {
   // Each ratio of two p99s is taken in rounds, its two loads back to back in each, so that both
   // meet the same machine weather; the median of the rounds' ratios is the figure. A p99 of
   // 5,000 answers is their fiftieth slowest, and single runs of one build have measured the
@@ -165,7 +190,10 @@ export async function run(): Promise<void> {
   }
   line('send-purchase p99 / bare FULL commit p99', `${medianTimes(writeRatios)}  (target ≤ 1.3×)`);
   line('accept-payment p99 beside send-purchase / alone', `${medianTimes(besideRatios)}  (target ≤ 1.3×)`);
+}
 
+/** accept-payment and recommended-best-rewards at saturation, in rounds, against bare node:http and bare express. */
+async function saturation({ dataDir, base, headers, accept, recommend }: Daemon): Promise<void> {
   // Saturation, in rounds: each round loads the two baselines and then the daemon's two
   // calls back to back, so that each ratio compares loads run under the same machine
   // weather; the median of the rounds' ratios is the figure.
@@ -193,9 +221,8 @@ export async function run(): Promise<void> {
       }
     }
   }
-  line('store daemon peak RSS', `${megabytes(peakRss(store.pid))}  (target ≤ 280 MB with the writer thread)`);
   line('baselines peak RSS', `node ${megabytes(peakRss(baselines.node.pid))}, express ${megabytes(peakRss(baselines.express.pid))}`);
-  await Promise.all([store.stop(), baselines.node.stop(), baselines.express.stop()]);
+  await Promise.all([baselines.node.stop(), baselines.express.stop()]);
 
   for (const connections of [10, 50]) {
     const of = (name: string) => rates.get(`${name}, ${connections} conn.`)!;
