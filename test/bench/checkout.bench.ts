@@ -7,7 +7,9 @@
  * with 10 and 50 connections, printing req/s and the server's RSS; send-purchase at a fixed
  * 100 requests/s, against a bare commit at FULL of as many pages as one send-purchase writes
  * at the same rate (baseline-server.ts `write`), both three times as long as the other loads;
- * accept-payment at 500 requests/s with send-purchase at 100 beside it, against its p99 alone.
+ * accept-payment at 500 requests/s with send-purchase at 100 beside it, against its p99 alone,
+ * and with accept-payment at 100 beside it instead: the same added traffic without a write, the
+ * share of that ratio the writes do not cause.
  * Baselines in the same run: one indexed card lookup and a 1 KB JSON answer from bare
  * node:http and from a bare express 5 endpoint, with the ratios. The two ratios of p99s and
  * saturation run in BENCH_ROUNDS rounds (3), each ratio's loads back to back in a round; a
@@ -151,6 +153,7 @@ async function ratios({ dataDir, base, headers, accept, send }: Daemon): Promise
   const pages = await pagesPerSendPurchase(dataDir, `${base}/send-purchase`, headers, send);
   const writeRatios: number[] = [];
   const besideRatios: number[] = [];
+  const trafficRatios: number[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     // A send-purchase against the least any write costs here: a bare commit at FULL of as many
     // pages, at the same rate, on the same disk.
@@ -166,12 +169,23 @@ async function ratios({ dataDir, base, headers, accept, send }: Daemon): Promise
       `round ${round}: send-purchase at 100 req/s`,
       `p50 ${purchase.p50} ms  p99 ${purchase.p99} ms  (${times(purchase.p99, bare.p99)} the baseline's p99)  ${purchase.answered} answered, errors ${purchase.errors}`,
     );
-    // Then the reads alone, and with the writes beside them.
+    // Then the reads alone, with as many more reads beside them as there are writes, and with the
+    // writes beside them.
     warmFileCache(dataDir);
     const alone = await fixedRate(`${base}/accept-payment`, headers, accept, READS);
     line(
       `round ${round}: accept-payment at 500 req/s alone`,
       `p50 ${alone.p50} ms  p99 ${alone.p99} ms  ${alone.answered} answered, errors ${alone.errors}`,
+    );
+    warmFileCache(dataDir);
+    const [withReads] = await Promise.all([
+      fixedRate(`${base}/accept-payment`, headers, accept, READS),
+      fixedRate(`${base}/accept-payment`, headers, accept, WRITES),
+    ]);
+    trafficRatios.push(Number(withReads.p99) / Number(alone.p99));
+    line(
+      `round ${round}: accept-payment at 500 req/s, accept-payment at 100 beside`,
+      `p50 ${withReads.p50} ms  p99 ${withReads.p99} ms  (${times(withReads.p99, alone.p99)} its p99 alone)  ${withReads.answered} answered, errors ${withReads.errors}`,
     );
     warmFileCache(dataDir);
     const [mixed, beside] = await Promise.all([
@@ -190,6 +204,7 @@ async function ratios({ dataDir, base, headers, accept, send }: Daemon): Promise
   }
   line('send-purchase p99 / bare FULL commit p99', `${medianTimes(writeRatios)}  (target ≤ 1.3×)`);
   line('accept-payment p99 beside send-purchase / alone', `${medianTimes(besideRatios)}  (target ≤ 1.3×)`);
+  line('accept-payment p99 beside accept-payment / alone', `${medianTimes(trafficRatios)}  (the same traffic, no writes)`);
 }
 
 /** accept-payment and recommended-best-rewards at saturation, in rounds, against bare node:http and bare express. */
