@@ -2,9 +2,10 @@
  * The hub applies a push a turn of its event loop at a time (src/sync/hub/pushes-in-turns.ts),
  * a real hub process on loopback at `sync_limits.push_turn_ms` 0 (a command a turn) and a store
  * node in the test's process pushing 500 queued commands in one push: a read asked once part of
- * the push is committed is answered before the rest is; and a hub killed between turns keeps
+ * the push is committed is answered before the rest is; a hub killed between turns keeps
  * what it committed, and the store's next push is applied once, the committed part answered
- * from its results.
+ * from its results; and a second store's push of a few commands, sent while the first is
+ * applied, is applied after all of it.
  */
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
@@ -22,34 +23,51 @@ import { waitFor } from '../../support/wait.js';
 
 /** A store's batch at most (src/sync/protocol/protocol.ts): one push. */
 const COMMANDS = 500;
+/** A push checked in fewer turns than the rest of a whole one takes to apply: were turns shared in rounds, it would be applied before that one is done. */
+const FEW_COMMANDS = 20;
 const HUB_ENV = { LOYALTYD_SYNC_LIMITS__PUSH_TURN_MS: '0' };
 
 let hubDir: string;
-let storeDir: string;
 let port: number;
 let hub: ServerProcess;
-let node: Node;
-let sync: NonNullable<ReturnType<typeof createStoreSync>>;
+
+/** A store node in the test's process, synced with the hub. */
+interface Store {
+  dir: string;
+  node: Node;
+  sync: NonNullable<ReturnType<typeof createStoreSync>>;
+}
+
+let store: Store;
+let other: Store;
+
+/** A store node registered as `name`, bootstrapped from the hub. */
+async function bootstrappedStore(name: string): Promise<Store> {
+  const dir = tempDir();
+  const config = storeConfig(dir, hub.url, addNode(hubDir, name));
+  const node = openNode(config, systemClock);
+  const sync = createStoreSync(node, config, systemClock)!;
+  expect(await runRound(sync, systemClock)).toMatchObject({ ok: true, bootstrapped: true });
+  return { dir, node, sync };
+}
 
 beforeAll(async () => {
   hubDir = tempDir();
-  storeDir = tempDir();
   demoHubFolder(hubDir);
-  const credentials = addNode(hubDir, 'turns-store');
   port = await freePort();
   hub = await startHub(hubDir, HUB_ENV, port);
-  const config = storeConfig(storeDir, hub.url, credentials);
-  node = openNode(config, systemClock);
-  sync = createStoreSync(node, config, systemClock)!;
-  expect(await runRound(sync, systemClock)).toMatchObject({ ok: true, bootstrapped: true });
+  store = await bootstrappedStore('turns-store');
+  other = await bootstrappedStore('turns-other');
 }, 60_000);
 
 afterAll(async () => {
-  await sync?.client.close();
-  node?.close();
+  for (const { dir, node, sync } of [store, other].filter(Boolean)) {
+    await sync.client.close();
+    node.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
   await hub?.stop();
   rmSync(hubDir, { recursive: true, force: true });
-  rmSync(storeDir, { recursive: true, force: true });
 });
 
 /** The hub's events with external ids of `prefix`, read from its file beside it. */
@@ -60,6 +78,18 @@ function hubEvents(prefix: string): { applied: number; distinct: number } {
       .prepare<[string], { applied: number; distinct: number }>(
         'SELECT count(*) AS applied, count(DISTINCT external_id) AS "distinct" FROM events WHERE external_id LIKE ?',
       )
+      .get(`${prefix}-%`)!;
+  } finally {
+    db.close();
+  }
+}
+
+/** The first and last rowid of the hub's events with external ids of `prefix`: the order they were committed in. */
+function hubRowids(prefix: string): { first: number; last: number } {
+  const db = new Database(databaseFile(hubDir), { readonly: true });
+  try {
+    return db
+      .prepare<[string], { first: number; last: number }>('SELECT min(rowid) AS first, max(rowid) AS last FROM events WHERE external_id LIKE ?')
       .get(`${prefix}-%`)!;
   } finally {
     db.close();
@@ -81,8 +111,8 @@ function partCommitted(prefix: string): Promise<number> {
 describe('a push applied in turns', () => {
   it('gives way to a read asked while it is applied', async () => {
     const bearer = await demoBearer(hub.url);
-    queueEvents(node, COMMANDS, 'turns-a');
-    const round = runRound(sync, systemClock);
+    queueEvents(store.node, COMMANDS, 'turns-a');
+    const round = runRound(store.sync, systemClock);
     await partCommitted('turns-a');
     const read = await fetch(`${hub.url}${basePath('enterprise')}/customers/${DEMO_IDS.customerJana}`, {
       headers: { authorization: `Bearer ${bearer}` },
@@ -94,8 +124,8 @@ describe('a push applied in turns', () => {
   });
 
   it('keeps the turns a hub killed between them committed, and applies the rest once', async () => {
-    queueEvents(node, COMMANDS, 'turns-b');
-    const cut = runRound(sync, systemClock);
+    queueEvents(store.node, COMMANDS, 'turns-b');
+    const cut = runRound(store.sync, systemClock);
     const committed = await partCommitted('turns-b');
     process.kill(hub.pid, 'SIGKILL');
     const outcome: RoundOutcome = await cut;
@@ -103,9 +133,22 @@ describe('a push applied in turns', () => {
     expect(hubEvents('turns-b').applied).toBeGreaterThanOrEqual(committed);
 
     hub = await startHub(hubDir, HUB_ENV, port);
-    expect(await runRound(sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
+    expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
     expect(hubEvents('turns-b')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
-    const pending = node.db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get();
+    const pending = store.node.db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get();
     expect(pending).toBe(0);
+  });
+
+  it("applies a second store's push sent while the first is applied after all of the first", async () => {
+    queueEvents(store.node, COMMANDS, 'turns-c');
+    queueEvents(other.node, FEW_COMMANDS, 'turns-d');
+    const first = runRound(store.sync, systemClock);
+    await partCommitted('turns-c');
+    const second = runRound(other.sync, systemClock);
+    expect(await first).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
+    expect(await second).toMatchObject({ ok: true, pushed: FEW_COMMANDS, rejected: 0, held: 0 });
+    expect(hubEvents('turns-c')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
+    expect(hubEvents('turns-d')).toEqual({ applied: FEW_COMMANDS, distinct: FEW_COMMANDS });
+    expect(hubRowids('turns-c').last).toBeLessThan(hubRowids('turns-d').first);
   });
 });
