@@ -261,27 +261,36 @@ export class HubCommands {
 
   /**
    * A store's acknowledged commands this hub lost to a restore from a backup, sent again
-   * (src/sync/store/replay.ts), in one transaction: each run as a pushed one but outside the
-   * store's sequence, its result kept; one whose result the hub holds is answered from it. One
-   * naming a record the hub does not hold is answered *waiting*, changing nothing, until the
-   * store sends it `final`. Effects (mail) are not done again: the hub did them before the restore.
+   * (src/sync/store/replay.ts), from `from` on, in one transaction that takes no further command
+   * once `turnMs` have passed since it began (it takes one at least; src/sync/hub/pushes-in-turns.ts):
+   * each run as a pushed one but outside the store's sequence, its result kept; one whose result
+   * the hub holds is answered from it. One naming a record the hub does not hold is answered
+   * *waiting*, changing nothing, until the store sends it `final`. Effects (mail) are not done
+   * again: the hub did them before the restore. The results are of the commands it took, in order.
    */
-  replayCommands(nodeId: string, commands: readonly PushedCommand[], final: boolean): ReplayedResult[] {
+  replayPart(nodeId: string, commands: readonly PushedCommand[], from: number, final: boolean, turnMs: number): ReplayedResult[] {
     return this.db.transaction(() =>
       this.states.publishingOnce(this.writes, () => {
         const written: RowChange[] = [];
-        const results = commands.map((command): ReplayedResult => {
-          const previous = this.applied.resultOf(command.command_id, nodeId);
-          if (previous === ANOTHER_NODES) return anotherNodes(command);
-          if (previous) return previous;
-          const outcome = this.outcomeOf(nodeId, command);
-          if (outcome.missing && !final) return { command_id: command.command_id, seq: command.seq, status: 'waiting', reason: outcome.reason };
-          return this.keep(nodeId, REPLAYED, command, outcome, written);
-        });
+        const results: ReplayedResult[] = [];
+        const began = performance.now();
+        for (let index = from; index < commands.length; index += 1) {
+          if (index > from && performance.now() - began >= turnMs) break;
+          results.push(this.replayed(nodeId, commands[index]!, final, written));
+        }
         this.operations.checkFolds(written);
         return results;
       }),
     )();
+  }
+
+  private replayed(nodeId: string, command: PushedCommand, final: boolean, written: RowChange[]): ReplayedResult {
+    const previous = this.applied.resultOf(command.command_id, nodeId);
+    if (previous === ANOTHER_NODES) return anotherNodes(command);
+    if (previous) return previous;
+    const outcome = this.outcomeOf(nodeId, command);
+    if (outcome.missing && !final) return { command_id: command.command_id, seq: command.seq, status: 'waiting', reason: outcome.reason };
+    return this.keep(nodeId, REPLAYED, command, outcome, written);
   }
 
   private outcomeOf(nodeId: string, command: PushedCommand, savepoint: 'own' | 'none' = 'own'): OperationOutcome {

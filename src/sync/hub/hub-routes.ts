@@ -3,7 +3,7 @@
  * secret (never a user's credentials) and gated by protocol and schema version: the hub
  * serves stores of its own schema version and of the one before it (DESIGN §5). Pushes and
  * snapshots are limited in flight and pushes in size (src/sync/hub/sync-limits.ts), and a push
- * is applied a turn of the loop at a time (src/sync/hub/pushes-in-turns.ts); pulls,
+ * or a replay is applied a turn of the loop at a time (src/sync/hub/pushes-in-turns.ts); pulls,
  * history reads and lookups of bills begin one a turn a node, within a share of the hub's time
  * (src/sync/hub/read-budget.ts).
  */
@@ -35,7 +35,6 @@ import {
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
   ROW_PROTOCOL,
-  ReplayedCommands,
   ReplayRequest,
   REPORT_HEADER,
   SCHEMA_HEADER,
@@ -119,9 +118,7 @@ export function hubRouter(options: {
       response.json(replayed);
       return;
     }
-    const replay = ReplayedCommands.safeParse(request.body);
-    if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
-    const results = options.commands.replayCommands(nodeId, replay.data.commands, replay.data.final);
+    const results = await options.pushes.replay(nodeId, request.body);
     await options.durable();
     response.json({ results });
   });

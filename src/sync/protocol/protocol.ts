@@ -168,6 +168,9 @@ export type ReplayRequest = z.infer<typeof ReplayRequest>;
 export const ReplayedCommands = z.object({ commands: z.array(PushedCommand).min(1).max(MAX_REPLAYED_ROWS), final: z.boolean().default(false) });
 export type ReplayedCommands = z.infer<typeof ReplayedCommands>;
 
+/** Replayed commands as the hub first reads them: each is then checked as a pushed one (src/sync/hub/pushes-in-turns.ts). */
+export const ReplayEnvelope = ReplayedCommands.extend({ commands: z.array(z.unknown()).min(1).max(MAX_REPLAYED_ROWS) });
+
 export const ReplayedResult = CommandResult.extend({ status: z.enum(['applied', 'rejected', 'held', 'waiting']) });
 export type ReplayedResult = z.infer<typeof ReplayedResult>;
 

@@ -2,7 +2,7 @@
  * Replay: a hub restored from a backup has lost the commands a store pushed after the backup.
  * The store keeps the commands the hub applied for `retention.local_days`
  * (`acknowledged_commands`, src/sync/store/retention.ts) and sends them again: the hub runs each as it ran it first
- * (HubCommands.replayCommands), with the ids and stamps it carries, so a record it still holds
+ * (HubCommands.replayPart), with the ids and stamps it carries, so a record it still holds
  * changes nothing and a store may do no more in a replay than in a push. Rows are never sent as
  * they stand.
  *

@@ -4,11 +4,14 @@
  * node in the test's process pushing 500 queued commands in one push: a read asked once part of
  * the push is committed is answered before the rest is; a hub killed between turns keeps
  * what it committed, and the store's next push is applied once, the committed part answered
- * from its results; and a second store's push of a few commands, sent while the first is
- * applied, is applied after all of it.
+ * from its results; a second store's push of a few commands, sent while the first is
+ * applied, is applied after all of it; and the commands a store sends again to the hub restored
+ * from a backup (src/sync/store/replay.ts), at the round after the one that finds the hub's feed
+ * renewed, are run in turns as a push is.
  */
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
@@ -16,6 +19,7 @@ import { basePath } from '../../../src/http/interfaces.js';
 import { databaseFile, openNode, type Node } from '../../../src/root/node.js';
 import { createStoreSync } from '../../../src/root/store.js';
 import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
+import { runCliJson } from '../../support/cli.js';
 import { addNode, demoBearer, demoHubFolder, freePort, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
 import { queueEvents } from '../../support/queued-events.js';
 import { tempDir } from '../../support/server.js';
@@ -26,6 +30,7 @@ const COMMANDS = 500;
 /** A push checked in fewer turns than the rest of a whole one takes to apply: were turns shared in rounds, it would be applied before that one is done. */
 const FEW_COMMANDS = 20;
 const HUB_ENV = { LOYALTYD_SYNC_LIMITS__PUSH_TURN_MS: '0' };
+const HUB = { LOYALTYD_MODE: 'hub' };
 
 let hubDir: string;
 let port: number;
@@ -96,6 +101,14 @@ function hubRowids(prefix: string): { first: number; last: number } {
   }
 }
 
+/** A back-office read at the hub, answered 200. */
+async function readAtHub(bearer: string): Promise<void> {
+  const read = await fetch(`${hub.url}${basePath('enterprise')}/customers/${DEMO_IDS.customerJana}`, {
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  expect(read.status).toBe(200);
+}
+
 /** Waits until the hub has committed part of the push of `prefix`'s events, not all of it; the number committed. */
 function partCommitted(prefix: string): Promise<number> {
   return waitFor(
@@ -114,10 +127,7 @@ describe('a push applied in turns', () => {
     queueEvents(store.node, COMMANDS, 'turns-a');
     const round = runRound(store.sync, systemClock);
     await partCommitted('turns-a');
-    const read = await fetch(`${hub.url}${basePath('enterprise')}/customers/${DEMO_IDS.customerJana}`, {
-      headers: { authorization: `Bearer ${bearer}` },
-    });
-    expect(read.status).toBe(200);
+    await readAtHub(bearer);
     expect(hubEvents('turns-a').applied).toBeLessThan(COMMANDS);
     expect(await round).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
     expect(hubEvents('turns-a')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
@@ -150,5 +160,30 @@ describe('a push applied in turns', () => {
     expect(hubEvents('turns-c')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
     expect(hubEvents('turns-d')).toEqual({ applied: FEW_COMMANDS, distinct: FEW_COMMANDS });
     expect(hubRowids('turns-c').last).toBeLessThan(hubRowids('turns-d').first);
+  });
+
+  it('runs the commands a store sends again to a hub restored from a backup in turns, giving way to a read', async () => {
+    const backups = tempDir();
+    const backupFile = join(backups, 'hub.sqlite');
+    await runCliJson(['backup', '--to', backupFile, '--data-dir', hubDir], HUB);
+    queueEvents(store.node, COMMANDS, 'turns-e');
+    expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
+    await hub.stop();
+    await runCliJson(['restore', '--from', backupFile, '--data-dir', hubDir], HUB);
+    rmSync(backups, { recursive: true, force: true });
+    hub = await startHub(hubDir, HUB_ENV, port);
+    expect(hubEvents('turns-e').applied).toBe(0);
+
+    const renewed = await runRound(store.sync, systemClock);
+    expect(renewed).toMatchObject({ ok: false, bootstrapped: false, pushed: 0 });
+    expect(renewed.error).toMatch(/restored from a backup/);
+
+    const bearer = await demoBearer(hub.url);
+    const round = runRound(store.sync, systemClock);
+    await partCommitted('turns-e');
+    await readAtHub(bearer);
+    expect(hubEvents('turns-e').applied).toBeLessThan(COMMANDS);
+    expect(await round).toMatchObject({ ok: true, bootstrapped: true, pushed: COMMANDS, rejected: 0, held: 0 });
+    expect(hubEvents('turns-e')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
   });
 });
