@@ -104,7 +104,9 @@ async function loadSnapshot(
             state.set('snapshot_position', opening.position);
             if (opening.feed_id === undefined) state.clear('feed_id');
             else state.set('feed_id', opening.feed_id);
-            replay.plan(opening.node_through);
+            // The restored hub's record of this store's seqs ends where its backup did: the
+            // commands queued since would come after a gap, which sends a store to bootstrap again.
+            if (replay.plan(opening.node_through)) pusher.startNewGeneration();
           });
         }
         onProgress?.({ loaded, total: header.total_rows });

@@ -24,6 +24,9 @@
  * missing (the hub was restored from a backup and no longer holds commands it acknowledged),
  * the store moves its pending commands to a new generation numbered from 1 and pushes again —
  * after the missing ones, once it has bootstrapped from the restored hub (`bootstrapFirst`).
+ * A bootstrap that finds the hub lost commands it acknowledged starts the new generation itself
+ * (src/sync/store/replay.ts): a store that learns of the restore from the feed then bootstraps
+ * once, not again at its next push.
  */
 import type { Statement } from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -119,7 +122,7 @@ export class Pusher {
         response = await this.client.push(pushRequestText(this.currentGeneration.get()!.value, batch), protocol);
       } catch (error) {
         if (restarted || !(error instanceof HubError) || !RENUMBERED_AFTER.has(error.exception ?? '')) throw error;
-        this.startNewGeneration();
+        commitUnsynced(this.db, () => this.startNewGeneration());
         restarted = true;
         if (error.exception === LOST_BY_HUB) this.bootstrapFirst();
         continue;
@@ -183,13 +186,15 @@ export class Pusher {
     throw new Error('the hub no longer holds commands it acknowledged (restored from a backup): bootstrapping again before pushing');
   }
 
-  private startNewGeneration(): void {
-    commitUnsynced(this.db, () => {
-      const { seq, last } = this.firstPending.get()!;
-      this.setGeneration.run(randomBytes(8).toString('hex'));
-      this.movePending.run(this.currentGeneration.get()!.value);
-      this.state.set('generation_base', (seq ?? (last ?? 0) + 1) - 1);
-    });
+  /**
+   * Moves the pending commands to a new generation, numbered from 1, and numbers those queued
+   * later after them: the hub keeps no seq of a generation it has not seen. Runs in a transaction.
+   */
+  startNewGeneration(): void {
+    const { seq, last } = this.firstPending.get()!;
+    this.setGeneration.run(randomBytes(8).toString('hex'));
+    this.movePending.run(this.currentGeneration.get()!.value);
+    this.state.set('generation_base', (seq ?? (last ?? 0) + 1) - 1);
   }
 
   /** The next pending commands up to seq `through`, numbered within their generation, their JSON texts as stored; read a turn at a time. */

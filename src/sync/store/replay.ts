@@ -8,18 +8,19 @@
  *
  * The snapshot a store bootstraps from says which of its commands the hub holds (`node_through`,
  * the newest command stamp, src/sync/hub/hub-commands.ts). When that is older than what the hub
- * acknowledged, the bootstrap plans a replay of the commands stamped between the two, in the
- * order they were made, a request at a time (cut as a push's batches are, by count and bytes,
- * src/sync/store/command-batch.ts), each followed by the point reached. Until the replay is
- * done their rows count as unacknowledged (`heldByHubThrough`): the bootstrap's sweep and
- * retention keep them, and the store reports nothing of what it has pushed through (it reports
- * at a round's pull, which comes after the replay, src/sync/store/pusher.ts
- * `reportAtBootstrap`), so that the hub folds no state past them. A round replays before it
- * pushes, so a command queued meanwhile finds what it names. The hub's answers settle as a push's do
- * (src/sync/store/command-settlement.ts). One answered *waiting* names what the hub does not
- * hold yet — a customer another store registered, which that store has not sent back — and is
- * sent again each round for up to `offline.max_age_hours`, then as final: the hub holds it if
- * it still cannot take it.
+ * acknowledged, the bootstrap plans a replay of the commands stamped between the two, in the order
+ * they were made, a request at a time (cut as a push's batches are, by count and bytes,
+ * src/sync/store/command-batch.ts), each followed by the point reached; and it moves the pending
+ * commands to a new generation (src/sync/store/pusher.ts), as the hub holds this store's seqs only
+ * up to its backup. Until the replay is done their rows count as unacknowledged
+ * (`heldByHubThrough`): the bootstrap's sweep and retention keep them, and the store reports
+ * nothing of what it has pushed through (it reports at a round's pull, which comes after the
+ * replay, src/sync/store/pusher.ts `reportAtBootstrap`), so that the hub folds no state past them.
+ * A round replays before it pushes, so a command queued meanwhile finds what it names. The hub's
+ * answers settle as a push's do (src/sync/store/command-settlement.ts). One answered *waiting*
+ * names what the hub does not hold yet — a customer another store registered, which that store has
+ * not sent back — and is sent again each round for up to `offline.max_age_hours`, then as final:
+ * the hub holds it if it still cannot take it.
  */
 import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
@@ -87,14 +88,16 @@ export class Replay {
    * Plans a replay when the hub holds less of this store than it acknowledged; `nodeThrough`
    * undefined means the hub cannot tell. Runs in the transaction that notes the snapshot's
    * start. A replay planned already (a hub restored twice) starts again from the older stamp.
+   * Whether one is planned.
    */
-  plan(nodeThrough: string | undefined): void {
+  plan(nodeThrough: string | undefined): boolean {
     const acked = this.state.get('acked_stamp');
-    if (nodeThrough === undefined || acked === undefined || nodeThrough >= acked) return;
+    if (nodeThrough === undefined || acked === undefined || nodeThrough >= acked) return false;
     const planned = this.state.get('replay_after');
     this.state.set('replay_after', planned !== undefined && planned < nodeThrough ? planned : nodeThrough);
     this.state.set('replay_through', acked);
     this.state.clear('replay_position');
+    return true;
   }
 
   /** Sends the planned commands, then those the hub answered waiting; returns how many it sent. */

@@ -1,0 +1,110 @@
+/**
+ * A store bootstraps once from a hub restored from a backup that lost commands it had
+ * acknowledged (src/sync/store/replay.ts), whichever way it learns of the restore: a store with
+ * nothing pending learns it from the feed's new identity at its pull, one with commands pending
+ * from the sequence gap the hub answers its push. Either way its next commands are applied at the
+ * next round, without a second bootstrap of the whole chain. A real hub process on loopback, a
+ * store node in the test's process.
+ */
+import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/core/clock.js';
+import { databaseFile, openNode, type Node } from '../../../src/root/node.js';
+import { createStoreSync } from '../../../src/root/store.js';
+import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
+import { runCliJson } from '../../support/cli.js';
+import { addNode, demoHubFolder, freePort, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
+import { queueEvents } from '../../support/queued-events.js';
+import { tempDir } from '../../support/server.js';
+
+const HUB = { LOYALTYD_MODE: 'hub' };
+
+let hubDir: string;
+let port: number;
+let hub: ServerProcess;
+let storeDir: string;
+let node: Node;
+let sync: NonNullable<ReturnType<typeof createStoreSync>>;
+
+beforeEach(async () => {
+  hubDir = tempDir();
+  demoHubFolder(hubDir);
+  port = await freePort();
+  hub = await startHub(hubDir, {}, port);
+  storeDir = tempDir();
+  const config = storeConfig(storeDir, hub.url, addNode(hubDir, 'restored-store'));
+  node = openNode(config, systemClock);
+  sync = createStoreSync(node, config, systemClock)!;
+  expect(await round()).toMatchObject({ ok: true, bootstrapped: true });
+}, 60_000);
+
+afterEach(async () => {
+  await sync.client.close();
+  node.close();
+  await hub.stop();
+  rmSync(storeDir, { recursive: true, force: true });
+  rmSync(hubDir, { recursive: true, force: true });
+});
+
+function round(): Promise<RoundOutcome> {
+  return runRound(sync, systemClock);
+}
+
+/** Backs the hub up, lets it acknowledge `lost` commands, then restores it from the backup and starts it again. */
+async function restoredAfter(lost: number): Promise<void> {
+  const backups = tempDir();
+  const backupFile = join(backups, 'hub.sqlite');
+  await runCliJson(['backup', '--to', backupFile, '--data-dir', hubDir], HUB);
+  queueEvents(node, lost, 'lost');
+  expect(await round()).toMatchObject({ ok: true, pushed: lost, rejected: 0, held: 0 });
+  await hub.stop();
+  await runCliJson(['restore', '--from', backupFile, '--data-dir', hubDir], HUB);
+  rmSync(backups, { recursive: true, force: true });
+  hub = await startHub(hubDir, {}, port);
+}
+
+/** The hub's events with external ids of `prefix`: how many, and how many distinct. */
+function hubEvents(prefix: string): { applied: number; distinct: number } {
+  const db = new Database(databaseFile(hubDir), { readonly: true });
+  try {
+    return db
+      .prepare<[string], { applied: number; distinct: number }>(
+        'SELECT count(*) AS applied, count(DISTINCT external_id) AS "distinct" FROM events WHERE external_id LIKE ?',
+      )
+      .get(`${prefix}-%`)!;
+  } finally {
+    db.close();
+  }
+}
+
+describe('a store whose hub was restored from a backup that lost its commands', () => {
+  it('with nothing pending, learns it from the feed, bootstraps once and pushes what it queues next', async () => {
+    await restoredAfter(5);
+    const renewed = await round();
+    expect(renewed).toMatchObject({ ok: false, bootstrapped: false, pushed: 0 });
+    expect(renewed.error).toMatch(/change feed has a new identity/);
+    expect(await round()).toMatchObject({ ok: true, bootstrapped: true, pushed: 5, rejected: 0, held: 0 });
+
+    queueEvents(node, 3, 'next');
+    expect(await round()).toMatchObject({ ok: true, bootstrapped: false, pushed: 3, rejected: 0, held: 0 });
+    expect(hubEvents('lost')).toEqual({ applied: 5, distinct: 5 });
+    expect(hubEvents('next')).toEqual({ applied: 3, distinct: 3 });
+  });
+
+  it('with commands pending, learns it from the gap, bootstraps once and pushes what it queues next', async () => {
+    await restoredAfter(5);
+    queueEvents(node, 2, 'pending');
+    const gap = await round();
+    expect(gap).toMatchObject({ ok: false, bootstrapped: false, pushed: 0 });
+    expect(gap.error).toMatch(/no longer holds commands it acknowledged/);
+    expect(await round()).toMatchObject({ ok: true, bootstrapped: true, pushed: 7, rejected: 0, held: 0 });
+
+    queueEvents(node, 3, 'next');
+    expect(await round()).toMatchObject({ ok: true, bootstrapped: false, pushed: 3, rejected: 0, held: 0 });
+    expect(hubEvents('lost')).toEqual({ applied: 5, distinct: 5 });
+    expect(hubEvents('pending')).toEqual({ applied: 2, distinct: 2 });
+    expect(hubEvents('next')).toEqual({ applied: 3, distinct: 3 });
+  });
+});
