@@ -7,7 +7,8 @@
  * from its results; a second store's push of a few commands, sent while the first is
  * applied, is applied after all of it; and the commands a store sends again to the hub restored
  * from a backup (src/sync/store/replay.ts), at the round after the one that finds the hub's feed
- * renewed, are run in turns as a push is.
+ * renewed, are run in turns as a push is, and a hub killed between two of a replay's turns keeps
+ * what it committed and runs the rest once.
  */
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
@@ -185,5 +186,28 @@ describe('a push applied in turns', () => {
     expect(hubEvents('turns-e').applied).toBeLessThan(COMMANDS);
     expect(await round).toMatchObject({ ok: true, bootstrapped: true, pushed: COMMANDS, rejected: 0, held: 0 });
     expect(hubEvents('turns-e')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
+  });
+
+  it('keeps the turns of a replay a hub killed between them committed, and runs the rest once', async () => {
+    const backups = tempDir();
+    const backupFile = join(backups, 'hub.sqlite');
+    await runCliJson(['backup', '--to', backupFile, '--data-dir', hubDir], HUB);
+    queueEvents(store.node, COMMANDS, 'turns-f');
+    expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
+    await hub.stop();
+    await runCliJson(['restore', '--from', backupFile, '--data-dir', hubDir], HUB);
+    rmSync(backups, { recursive: true, force: true });
+    hub = await startHub(hubDir, HUB_ENV, port);
+    expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: false, bootstrapped: false, pushed: 0 });
+
+    const cut = runRound(store.sync, systemClock);
+    const committed = await partCommitted('turns-f');
+    process.kill(hub.pid, 'SIGKILL');
+    expect((await cut).ok).toBe(false);
+    expect(hubEvents('turns-f').applied).toBeGreaterThanOrEqual(committed);
+
+    hub = await startHub(hubDir, HUB_ENV, port);
+    expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
+    expect(hubEvents('turns-f')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
   });
 });
