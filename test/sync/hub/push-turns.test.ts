@@ -22,7 +22,7 @@ import { createStoreSync } from '../../../src/root/store.js';
 import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
 import { runCliJson } from '../../support/cli.js';
 import { addNode, demoBearer, demoHubFolder, freePort, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
-import { queueEvents } from '../../support/queued-events.js';
+import { eventsAtHub, queueEvents } from '../../support/queued-events.js';
 import { tempDir } from '../../support/server.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -76,20 +76,6 @@ afterAll(async () => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-/** The hub's events with external ids of `prefix`, read from its file beside it. */
-function hubEvents(prefix: string): { applied: number; distinct: number } {
-  const db = new Database(databaseFile(hubDir), { readonly: true });
-  try {
-    return db
-      .prepare<[string], { applied: number; distinct: number }>(
-        'SELECT count(*) AS applied, count(DISTINCT external_id) AS "distinct" FROM events WHERE external_id LIKE ?',
-      )
-      .get(`${prefix}-%`)!;
-  } finally {
-    db.close();
-  }
-}
-
 /** The first and last rowid of the hub's events with external ids of `prefix`: the order they were committed in. */
 function hubRowids(prefix: string): { first: number; last: number } {
   const db = new Database(databaseFile(hubDir), { readonly: true });
@@ -115,7 +101,7 @@ function partCommitted(prefix: string): Promise<number> {
   return waitFor(
     `part of the push of ${prefix} committed at the hub, not all of it`,
     () => {
-      const { applied } = hubEvents(prefix);
+      const { applied } = eventsAtHub(hubDir, prefix);
       return applied > 0 && applied < COMMANDS ? applied : undefined;
     },
     { timeoutMs: 20_000, intervalMs: 1 },
@@ -129,9 +115,9 @@ describe('a push applied in turns', () => {
     const round = runRound(store.sync, systemClock);
     await partCommitted('turns-a');
     await readAtHub(bearer);
-    expect(hubEvents('turns-a').applied).toBeLessThan(COMMANDS);
+    expect(eventsAtHub(hubDir, 'turns-a').applied).toBeLessThan(COMMANDS);
     expect(await round).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
-    expect(hubEvents('turns-a')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
+    expect(eventsAtHub(hubDir, 'turns-a')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
   });
 
   it('keeps the turns a hub killed between them committed, and applies the rest once', async () => {
@@ -141,11 +127,11 @@ describe('a push applied in turns', () => {
     process.kill(hub.pid, 'SIGKILL');
     const outcome: RoundOutcome = await cut;
     expect(outcome.ok).toBe(false);
-    expect(hubEvents('turns-b').applied).toBeGreaterThanOrEqual(committed);
+    expect(eventsAtHub(hubDir, 'turns-b').applied).toBeGreaterThanOrEqual(committed);
 
     hub = await startHub(hubDir, HUB_ENV, port);
     expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
-    expect(hubEvents('turns-b')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
+    expect(eventsAtHub(hubDir, 'turns-b')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
     const pending = store.node.db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get();
     expect(pending).toBe(0);
   });
@@ -158,8 +144,8 @@ describe('a push applied in turns', () => {
     const second = runRound(other.sync, systemClock);
     expect(await first).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
     expect(await second).toMatchObject({ ok: true, pushed: FEW_COMMANDS, rejected: 0, held: 0 });
-    expect(hubEvents('turns-c')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
-    expect(hubEvents('turns-d')).toEqual({ applied: FEW_COMMANDS, distinct: FEW_COMMANDS });
+    expect(eventsAtHub(hubDir, 'turns-c')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
+    expect(eventsAtHub(hubDir, 'turns-d')).toEqual({ applied: FEW_COMMANDS, distinct: FEW_COMMANDS });
     expect(hubRowids('turns-c').last).toBeLessThan(hubRowids('turns-d').first);
   });
 
@@ -173,7 +159,7 @@ describe('a push applied in turns', () => {
     await runCliJson(['restore', '--from', backupFile, '--data-dir', hubDir], HUB);
     rmSync(backups, { recursive: true, force: true });
     hub = await startHub(hubDir, HUB_ENV, port);
-    expect(hubEvents('turns-e').applied).toBe(0);
+    expect(eventsAtHub(hubDir, 'turns-e').applied).toBe(0);
 
     const renewed = await runRound(store.sync, systemClock);
     expect(renewed).toMatchObject({ ok: false, bootstrapped: false, pushed: 0 });
@@ -183,9 +169,9 @@ describe('a push applied in turns', () => {
     const round = runRound(store.sync, systemClock);
     await partCommitted('turns-e');
     await readAtHub(bearer);
-    expect(hubEvents('turns-e').applied).toBeLessThan(COMMANDS);
+    expect(eventsAtHub(hubDir, 'turns-e').applied).toBeLessThan(COMMANDS);
     expect(await round).toMatchObject({ ok: true, bootstrapped: true, pushed: COMMANDS, rejected: 0, held: 0 });
-    expect(hubEvents('turns-e')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
+    expect(eventsAtHub(hubDir, 'turns-e')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
   });
 
   it('keeps the turns of a replay a hub killed between them committed, and runs the rest once', async () => {
@@ -204,10 +190,10 @@ describe('a push applied in turns', () => {
     const committed = await partCommitted('turns-f');
     process.kill(hub.pid, 'SIGKILL');
     expect((await cut).ok).toBe(false);
-    expect(hubEvents('turns-f').applied).toBeGreaterThanOrEqual(committed);
+    expect(eventsAtHub(hubDir, 'turns-f').applied).toBeGreaterThanOrEqual(committed);
 
     hub = await startHub(hubDir, HUB_ENV, port);
     expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
-    expect(hubEvents('turns-f')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
+    expect(eventsAtHub(hubDir, 'turns-f')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
   });
 });

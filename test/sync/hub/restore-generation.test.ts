@@ -6,17 +6,16 @@
  * next round, without a second bootstrap of the whole chain. A real hub process on loopback, a
  * store node in the test's process.
  */
-import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
-import { databaseFile, openNode, type Node } from '../../../src/root/node.js';
+import { openNode, type Node } from '../../../src/root/node.js';
 import { createStoreSync } from '../../../src/root/store.js';
 import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
 import { runCliJson } from '../../support/cli.js';
 import { addNode, demoHubFolder, freePort, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
-import { queueEvents } from '../../support/queued-events.js';
+import { eventsAtHub, queueEvents } from '../../support/queued-events.js';
 import { tempDir } from '../../support/server.js';
 
 const HUB = { LOYALTYD_MODE: 'hub' };
@@ -65,20 +64,6 @@ async function restoredAfter(lost: number): Promise<void> {
   hub = await startHub(hubDir, {}, port);
 }
 
-/** The hub's events with external ids of `prefix`: how many, and how many distinct. */
-function hubEvents(prefix: string): { applied: number; distinct: number } {
-  const db = new Database(databaseFile(hubDir), { readonly: true });
-  try {
-    return db
-      .prepare<[string], { applied: number; distinct: number }>(
-        'SELECT count(*) AS applied, count(DISTINCT external_id) AS "distinct" FROM events WHERE external_id LIKE ?',
-      )
-      .get(`${prefix}-%`)!;
-  } finally {
-    db.close();
-  }
-}
-
 describe('a store whose hub was restored from a backup that lost its commands', () => {
   it('with nothing pending, learns it from the feed, bootstraps once and pushes what it queues next', async () => {
     await restoredAfter(5);
@@ -89,8 +74,8 @@ describe('a store whose hub was restored from a backup that lost its commands', 
 
     queueEvents(node, 3, 'next');
     expect(await round()).toMatchObject({ ok: true, bootstrapped: false, pushed: 3, rejected: 0, held: 0 });
-    expect(hubEvents('lost')).toEqual({ applied: 5, distinct: 5 });
-    expect(hubEvents('next')).toEqual({ applied: 3, distinct: 3 });
+    expect(eventsAtHub(hubDir, 'lost')).toEqual({ applied: 5, distinct: 5 });
+    expect(eventsAtHub(hubDir, 'next')).toEqual({ applied: 3, distinct: 3 });
   });
 
   it('with commands pending, learns it from the gap, bootstraps once and pushes what it queues next', async () => {
@@ -103,8 +88,8 @@ describe('a store whose hub was restored from a backup that lost its commands', 
 
     queueEvents(node, 3, 'next');
     expect(await round()).toMatchObject({ ok: true, bootstrapped: false, pushed: 3, rejected: 0, held: 0 });
-    expect(hubEvents('lost')).toEqual({ applied: 5, distinct: 5 });
-    expect(hubEvents('pending')).toEqual({ applied: 2, distinct: 2 });
-    expect(hubEvents('next')).toEqual({ applied: 3, distinct: 3 });
+    expect(eventsAtHub(hubDir, 'lost')).toEqual({ applied: 5, distinct: 5 });
+    expect(eventsAtHub(hubDir, 'pending')).toEqual({ applied: 2, distinct: 2 });
+    expect(eventsAtHub(hubDir, 'next')).toEqual({ applied: 3, distinct: 3 });
   });
 });
