@@ -220,7 +220,7 @@ export class NodeProcess {
   async cli(args: string[]): Promise<any> {
     const env: Record<string, string> = this.mode === 'hub' ? { LOYALTYD_MODE: 'hub' } : {};
     const result = await runCli([...args, '--data-dir', this.dataDir, '--json'], env);
-    if (result.code !== 0) throw new Error(`loyaltyd ${args.join(' ')} (${this.name}) exited ${result.code}: ${result.stderr}`);
+    if (result.code !== 0) throw new Error(`loyaltyd ${args.join(' ')} (${this.name}) exited ${result.code}: ${result.stderr}${result.stdout}`);
     return JSON.parse(result.stdout);
   }
 
