@@ -583,6 +583,30 @@ export function spawnServer(args: string[], env: Record<string, string> = {}): P
   });
 }
 
+/**
+ * Backs up the hub serving `hubDir` on `port`, runs `meanwhile` (what the restore will lose), stops
+ * the hub, restores its folder from the backup and starts it again on that port: the restored hub.
+ */
+export async function restoredHub(
+  hub: ServerProcess,
+  hubDir: string,
+  port: number,
+  meanwhile: () => Promise<void>,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const backups = mkdtempSync(join(tmpdir(), 'loyaltyd-backup-'));
+  const backupFile = join(backups, 'hub.sqlite');
+  try {
+    cliOutput(['backup', '--to', backupFile, '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
+    await meanwhile();
+    await hub.stop();
+    cliOutput(['restore', '--from', backupFile, '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
+  } finally {
+    rmSync(backups, { recursive: true, force: true });
+  }
+  return startHub(hubDir, env, port);
+}
+
 /** A hub daemon on `dataDir`, on any free port unless `port` is given (a hub started again where its stores find it). */
 export function startHub(dataDir: string, env: Record<string, string> = {}, port = 0): Promise<ServerProcess> {
   return spawnServer([BIN, 'serve', '--mode', 'hub', '--data-dir', dataDir, '--port', String(port)], { LOYALTYD_LOG_LEVEL: 'warn', ...env });

@@ -12,7 +12,6 @@
  */
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
@@ -20,8 +19,7 @@ import { basePath } from '../../../src/http/interfaces.js';
 import { databaseFile, openNode, type Node } from '../../../src/root/node.js';
 import { createStoreSync } from '../../../src/root/store.js';
 import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
-import { runCliJson } from '../../support/cli.js';
-import { addNode, demoBearer, demoHubFolder, freePort, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
+import { addNode, demoBearer, demoHubFolder, freePort, restoredHub, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
 import { eventsAtHub, queueEvents } from '../../support/queued-events.js';
 import { tempDir } from '../../support/server.js';
 import { waitFor } from '../../support/wait.js';
@@ -31,7 +29,6 @@ const COMMANDS = 500;
 /** A push checked in fewer turns than the rest of a whole one takes to apply: were turns shared in rounds, it would be applied before that one is done. */
 const FEW_COMMANDS = 20;
 const HUB_ENV = { LOYALTYD_SYNC_LIMITS__PUSH_TURN_MS: '0' };
-const HUB = { LOYALTYD_MODE: 'hub' };
 
 let hubDir: string;
 let port: number;
@@ -108,6 +105,20 @@ function partCommitted(prefix: string): Promise<number> {
   );
 }
 
+/** The hub restored from a backup taken before the store pushed `COMMANDS` events of `prefix`. */
+function restoredAfterPush(prefix: string): Promise<ServerProcess> {
+  return restoredHub(
+    hub,
+    hubDir,
+    port,
+    async () => {
+      queueEvents(store.node, COMMANDS, prefix);
+      expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
+    },
+    HUB_ENV,
+  );
+}
+
 describe('a push applied in turns', () => {
   it('gives way to a read asked while it is applied', async () => {
     const bearer = await demoBearer(hub.url);
@@ -150,15 +161,7 @@ describe('a push applied in turns', () => {
   });
 
   it('runs the commands a store sends again to a hub restored from a backup in turns, giving way to a read', async () => {
-    const backups = tempDir();
-    const backupFile = join(backups, 'hub.sqlite');
-    await runCliJson(['backup', '--to', backupFile, '--data-dir', hubDir], HUB);
-    queueEvents(store.node, COMMANDS, 'turns-e');
-    expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
-    await hub.stop();
-    await runCliJson(['restore', '--from', backupFile, '--data-dir', hubDir], HUB);
-    rmSync(backups, { recursive: true, force: true });
-    hub = await startHub(hubDir, HUB_ENV, port);
+    hub = await restoredAfterPush('turns-e');
     expect(eventsAtHub(hubDir, 'turns-e').applied).toBe(0);
 
     const renewed = await runRound(store.sync, systemClock);
@@ -175,15 +178,7 @@ describe('a push applied in turns', () => {
   });
 
   it('keeps the turns of a replay a hub killed between them committed, and runs the rest once', async () => {
-    const backups = tempDir();
-    const backupFile = join(backups, 'hub.sqlite');
-    await runCliJson(['backup', '--to', backupFile, '--data-dir', hubDir], HUB);
-    queueEvents(store.node, COMMANDS, 'turns-f');
-    expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
-    await hub.stop();
-    await runCliJson(['restore', '--from', backupFile, '--data-dir', hubDir], HUB);
-    rmSync(backups, { recursive: true, force: true });
-    hub = await startHub(hubDir, HUB_ENV, port);
+    hub = await restoredAfterPush('turns-f');
     expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: false, bootstrapped: false, pushed: 0 });
 
     const cut = runRound(store.sync, systemClock);

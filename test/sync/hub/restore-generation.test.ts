@@ -7,18 +7,14 @@
  * store node in the test's process.
  */
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { openNode, type Node } from '../../../src/root/node.js';
 import { createStoreSync } from '../../../src/root/store.js';
 import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
-import { runCliJson } from '../../support/cli.js';
-import { addNode, demoHubFolder, freePort, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
+import { addNode, demoHubFolder, freePort, restoredHub, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
 import { eventsAtHub, queueEvents } from '../../support/queued-events.js';
 import { tempDir } from '../../support/server.js';
-
-const HUB = { LOYALTYD_MODE: 'hub' };
 
 let hubDir: string;
 let port: number;
@@ -51,17 +47,12 @@ function round(): Promise<RoundOutcome> {
   return runRound(sync, systemClock);
 }
 
-/** Backs the hub up, lets it acknowledge `lost` commands, then restores it from the backup and starts it again. */
+/** Restores the hub from a backup taken before it acknowledged `lost` commands of the store. */
 async function restoredAfter(lost: number): Promise<void> {
-  const backups = tempDir();
-  const backupFile = join(backups, 'hub.sqlite');
-  await runCliJson(['backup', '--to', backupFile, '--data-dir', hubDir], HUB);
-  queueEvents(node, lost, 'lost');
-  expect(await round()).toMatchObject({ ok: true, pushed: lost, rejected: 0, held: 0 });
-  await hub.stop();
-  await runCliJson(['restore', '--from', backupFile, '--data-dir', hubDir], HUB);
-  rmSync(backups, { recursive: true, force: true });
-  hub = await startHub(hubDir, {}, port);
+  hub = await restoredHub(hub, hubDir, port, async () => {
+    queueEvents(node, lost, 'lost');
+    expect(await round()).toMatchObject({ ok: true, pushed: lost, rejected: 0, held: 0 });
+  });
 }
 
 describe('a store whose hub was restored from a backup that lost its commands', () => {
