@@ -65,3 +65,10 @@ export function positiveInteger(value: string): number {
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('a whole number of 1 or more');
   return number;
 }
+
+/** Commander's parser of an option that takes a whole number of 0 or more. */
+export function wholeNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('a whole number of 0 or more');
+  return number;
+}

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { systemClock } from '../core/clock.js';
-import { runRound } from '../sync/store/agent.js';
+import { runRoundNow } from '../sync/store/round-now.js';
 import { checksumTables } from '../sync/protocol/checksum.js';
 import { readSyncStatus } from '../sync/status.js';
 import { StorageReader } from '../sync/storage-status.js';
 import { createFeedCompaction } from '../root/hub.js';
 import { createStoreSync } from '../root/store.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
-import { configFrom, positiveInteger, print, printTable, withApp, type CommonOptions } from './context.js';
+import { configFrom, positiveInteger, print, printTable, wholeNumber, withApp, type CommonOptions } from './context.js';
 import { newestConflictsSql } from '../sync/conflict-listing.js';
 import type { SyncConflictsRow } from '../db/tables.generated.js';
 import { progressBar } from './progress.js';
@@ -15,6 +15,8 @@ import { dbColumns } from '../db/column-codecs.js';
 
 /** Conflicts `sync conflicts` lists unless told otherwise. */
 const LISTED_CONFLICTS = 1000;
+/** How long `sync now` waits out the hub's Retry-After in all, unless told otherwise. */
+const MAX_WAIT_SECONDS = 60;
 
 function common(command: Command): Command {
   return command
@@ -73,23 +75,35 @@ export function registerSyncCommands(program: Command): void {
     });
   });
 
-  withSyncFlags(sync.command('now').description('Run one sync round (bootstrap if needed, push, pull) and report it')).action(
-    async (options: SyncOptions) => {
-      const config = syncConfig(options);
-      await withApp(config, async (app) => {
-        const sync = createStoreSync(app.node, config, systemClock);
-        if (!sync) throw new Error('sync now needs a store with hub.url, node.name and node.secret configured');
-        const bar = options.json ? undefined : progressBar();
-        const outcome = await runRound(sync, systemClock, (progress) =>
+  withSyncFlags(
+    sync
+      .command('now')
+      .description('Run one sync round (bootstrap if needed, push, pull) and report it')
+      .option(
+        '--wait <seconds>',
+        "wait out the hub's Retry-After and run the round again, for this long in all (0: never)",
+        wholeNumber,
+        MAX_WAIT_SECONDS,
+      ),
+  ).action(async (options: SyncOptions & { wait: number }) => {
+    const config = syncConfig(options);
+    await withApp(config, async (app) => {
+      const sync = createStoreSync(app.node, config, systemClock);
+      if (!sync) throw new Error('sync now needs a store with hub.url, node.name and node.secret configured');
+      const bar = options.json ? undefined : progressBar();
+      const outcome = await runRoundNow(sync, systemClock, {
+        maxWaitMs: options.wait * 1000,
+        onWait: (ms, refused) =>
+          process.stderr.write(`the hub refused the round (${refused.hubStatus}: ${refused.error}); running it again in ${ms / 1000} s\n`),
+        onProgress: (progress) =>
           bar?.update(progress.loaded, progress.total, `${progress.loaded.toLocaleString('en')} of ${progress.total.toLocaleString('en')} rows`),
-        );
-        bar?.finish();
-        await sync.client.close();
-        print({ ...outcome }, options.json);
-        if (!outcome.ok) process.exitCode = 1;
       });
-    },
-  );
+      bar?.finish();
+      await sync.client.close();
+      print({ ...outcome }, options.json);
+      if (!outcome.ok) process.exitCode = 1;
+    });
+  });
 
   common(
     sync
