@@ -1,4 +1,4 @@
-/** A one-line progress bar on a terminal (stderr); silent when stderr is not a terminal. */
+/** A one-line progress bar on a terminal (stderr), ended by `finish` before other output; silent when stderr is not a terminal. */
 export interface ProgressBar {
   update(done: number, total: number, detail: string): void;
   finish(): void;
@@ -16,6 +16,7 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, width =
     },
     finish() {
       if (drawn) stream.write('\n');
+      drawn = false;
     },
   };
 }

@@ -93,8 +93,10 @@ export function registerSyncCommands(program: Command): void {
       const bar = options.json ? undefined : progressBar();
       const outcome = await runRoundNow(sync, systemClock, {
         maxWaitMs: options.wait * 1000,
-        onWait: (ms, refused) =>
-          process.stderr.write(`the hub refused the round (${refused.hubStatus}: ${refused.error}); running it again in ${ms / 1000} s\n`),
+        onWait: (ms, refused) => {
+          bar?.finish();
+          process.stderr.write(`the hub refused the round (${refused.hubStatus}: ${refused.error}); running it again in ${ms / 1000} s\n`);
+        },
         onProgress: (progress) =>
           bar?.update(progress.loaded, progress.total, `${progress.loaded.toLocaleString('en')} of ${progress.total.toLocaleString('en')} rows`),
       });
