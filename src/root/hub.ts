@@ -54,7 +54,7 @@ function createHubAuthority(
   if (!node.states) throw new Error('a hub node publishes customer states');
   const maxSkewMs = config.sync.max_clock_skew_seconds * 1000;
   const policy = new CommandPolicy(node.db, clock, maxSkewMs);
-  const limits = new NodeLimits(node.db, config.authority, config.time_zone);
+  const limits = new NodeLimits(node.db, config.authority, config.time_zone, clock);
   const principals = new DelegatedPrincipals(node.db, services.tokensRepo);
   const conflicts = new FoldConflicts(node.db, node.balances, node.newId, clock);
   const operations = new HubOperations({
@@ -159,7 +159,7 @@ const COMPACT_EVERY_MS = 3_600_000;
 
 /** The hub's feed compaction. */
 export function createFeedCompaction(node: Node, config: Config, clock: Clock): FeedCompaction {
-  const limits = new NodeLimits(node.db, config.authority, config.time_zone);
+  const limits = new NodeLimits(node.db, config.authority, config.time_zone, clock);
   return new FeedCompaction({
     db: node.db,
     replicated: replicatedTables(node.db),

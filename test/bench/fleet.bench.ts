@@ -244,6 +244,18 @@ async function week(stores: FleetStore[], proxy: HubProxy, hub: { url: string; d
       `${sold.reduce((sum, outcome) => sum + outcome.answered, 0)} bills, rounds ok ${rounds.filter((round) => round.ok).length}/${stores.length}`,
     );
   }
+  // Every bill's day is before the hub's yesterday, so each store's week counts on one day's limits.
+  line("commands held past a node's limits", heldCommands(hub.dir).toLocaleString('en'));
+}
+
+/** The commands the hub holds for an operator (src/sync/hub/held-commands.ts), read from its file. */
+function heldCommands(hubDir: string): number {
+  const db = new Database(databaseFile(hubDir), { readonly: true });
+  try {
+    return db.prepare<[], number>("SELECT count(*) FROM held_commands WHERE state = 'held'").pluck().get()!;
+  } finally {
+    db.close();
+  }
 }
 
 /**

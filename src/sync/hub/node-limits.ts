@@ -8,9 +8,16 @@
  *
  * Judged from the rows the hub wrote for the operation, added to what the node gave the
  * customer that day (`node_customer_days`, the day of the operation's as-of time in the
- * chain's time zone), so no judgement reads a customer's records.
+ * chain's time zone), so no judgement reads a customer's records. An operation whose as-of
+ * time is before yesterday (a store back after days offline, a clock a year behind, or a
+ * node claiming days gone by) counts on yesterday: the as-of time is the store's to say, and
+ * counted on its own day each day before would be a day's limit of its own, forgotten the
+ * hour after by the compaction, which keeps the totals from yesterday on. So a node gives a
+ * customer at most a day's limit for each day the hub lives through, and one more.
+ * Why: src/decisions/0099-limits-of-days-gone-by.md.
  */
 import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../../db/write-path.js';
@@ -29,15 +36,19 @@ interface DayTotals {
 
 type Limits = Config['authority'];
 
+const DAY_MS = 86_400_000;
+
 export class NodeLimits {
   private readonly add: Statement<[string, string, string, number, number, number, number], DayTotals>;
   private readonly forgetBefore: Statement<[string]>;
-  private lastDay: { minute: number; day: string } | undefined;
+  /** The last day computed of an operation's as-of time and of yesterday, each for its minute. */
+  private readonly lastDays: Record<'asOf' | 'yesterday', { minute: number; day: string } | undefined> = { asOf: undefined, yesterday: undefined };
 
   constructor(
     db: Db,
     private readonly limits: Limits,
     private readonly timeZone: string,
+    private readonly clock: Clock,
   ) {
     this.add = db.prepare(
       `INSERT INTO node_customer_days (node_id, customer_id, day, earned_milli, redeemed_milli, manual_milli, manual_credit_minor) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -55,7 +66,9 @@ export class NodeLimits {
    * counts included.
    */
   judge(nodeId: string, kind: string, asOf: number, changes: readonly RowChange[]): string | undefined {
-    const day = this.dayOf(asOf);
+    const asOfDay = this.dayOf(asOf, 'asOf');
+    const yesterday = this.dayOf(this.clock() - DAY_MS, 'yesterday');
+    const day = asOfDay < yesterday ? yesterday : asOfDay;
     for (const [customerId, added] of totalsOf(kind, changes)) {
       const after = this.add.get(nodeId, customerId, day, added.earned_milli, added.redeemed_milli, added.manual_milli, added.manual_credit_minor)!;
       const past = this.past(after, added);
@@ -64,7 +77,7 @@ export class NodeLimits {
     return undefined;
   }
 
-  /** Forgets the totals of the days before the day of `instant`: a late operation is judged by its own day, as far back as yesterday. */
+  /** Forgets the totals of the days before the day of `instant` (a day ago: yesterday's are kept, as `judge` counts on them). */
   forgetDaysBefore(instant: number): number {
     return this.forgetBefore.run(formatTimestamp(instant, this.timeZone).slice(0, 10)).changes;
   }
@@ -73,10 +86,13 @@ export class NodeLimits {
    * The day of an instant in the chain's time zone, kept for its minute: a push's operations
    * mostly share a minute, and a day always begins on one.
    */
-  private dayOf(instant: number): string {
+  private dayOf(instant: number, of: 'asOf' | 'yesterday'): string {
     const minute = Math.floor(instant / 60_000);
-    if (this.lastDay?.minute !== minute) this.lastDay = { minute, day: formatTimestamp(instant, this.timeZone).slice(0, 10) };
-    return this.lastDay.day;
+    const kept = this.lastDays[of];
+    if (kept?.minute === minute) return kept.day;
+    const day = formatTimestamp(instant, this.timeZone).slice(0, 10);
+    this.lastDays[of] = { minute, day };
+    return day;
   }
 
   /** What the day's totals, with the operation's `added`, pass of the limits. */

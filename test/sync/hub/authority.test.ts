@@ -21,13 +21,15 @@ import { createStoreSync } from '../../../src/root/store.js';
 import { basic, call, demoPosLogin, startTestServer, tempDir, TestClock, type TestServer } from '../../support/server.js';
 import { hex } from '../../support/ids.js';
 import { count } from '../../support/node-reads.js';
+import { formatTimestamp } from '../../../src/core/time.js';
 
 const EVA = DEMO_IDS.customerEva;
 const PETR = DEMO_IDS.customerPetr;
 const JANA = DEMO_IDS.customerJana;
 const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
 const ORIGIN = 'a0717e01';
-const YEAR_MS = 365 * 86_400_000;
+const DAY_MS = 86_400_000;
+const YEAR_MS = 365 * DAY_MS;
 
 let hub: TestServer;
 let hubDir: string;
@@ -387,6 +389,23 @@ describe('a store pushing operations in protocol 2', () => {
     expect(count(hub, 'SELECT count(*) AS n FROM point_records WHERE hlc > ?', stampAt(now + 600_000))).toBe(0);
   });
 
+  it('counts an operation claiming a day before yesterday on yesterday, so that days gone by give a customer no more than one day does', async () => {
+    const now = hub.clock.now();
+    const assign = (seq: number, daysAgo: number) =>
+      operation(seq, 'points.assign', { customer_id: JANA, amount: 600 }, { at: now - daysAgo * DAY_MS });
+    const before = points(hub, JANA);
+    // A day's limit of points given by hand is 1,000: one assign of 600 a day passes, two do not.
+    const days = await push('late-days', [assign(1, 0), assign(2, 1), assign(3, 10), assign(4, 9), assign(5, 8)]);
+    expect(days.results.map((result) => result.status)).toEqual(['applied', 'applied', 'held', 'held', 'held']);
+    expect(days.results[2]!.reason).toContain(`on ${formatTimestamp(now - DAY_MS, hub.config.time_zone).slice(0, 10)}`);
+    expect(points(hub, JANA)).toBe(before + 1_200_000);
+    // The compaction forgets the totals of the days before yesterday, never yesterday's.
+    await createFeedCompaction(hub.app.node, hub.config, hub.clock.now).run();
+    const again = await push('late-days', [assign(6, 30)]);
+    expect(again.results.map((result) => result.status)).toEqual(['held']);
+    expect(points(hub, JANA)).toBe(before + 1_200_000);
+  });
+
   it('rejects an operation of a caller the hub does not know or of a store the node does not serve, and applies the one behind', async () => {
     const item = { plu_ids: [{ list_code: 'GLOBAL', code: '859000769' }], quantity: 1, price: 100, paid_amount: 100, bill_item_id: 1 };
     const bill = {
@@ -499,8 +518,10 @@ describe("the limits' totals", () => {
     const totals = () => count(hub, 'SELECT count(*) AS n FROM node_customer_days');
     expect(totals()).toBeGreaterThan(0);
     const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
-    // The day of the operation stamped a year back goes; today's stay.
-    expect((await compaction.run()).limit_days_deleted).toBe(1);
+    // The operations stamped a year back and days back were counted on yesterday: nothing goes yet.
+    const yesterday = formatTimestamp(hub.clock.now() - DAY_MS, hub.config.time_zone).slice(0, 10);
+    expect(count(hub, 'SELECT count(*) AS n FROM node_customer_days WHERE day < ?', yesterday)).toBe(0);
+    expect((await compaction.run()).limit_days_deleted).toBe(0);
     expect(totals()).toBeGreaterThan(0);
     hub.clock.advance(2 * 86_400_000);
     expect((await compaction.run()).limit_days_deleted).toBeGreaterThan(0);
