@@ -72,7 +72,9 @@ export class NodeLimits {
     for (const [customerId, added] of totalsOf(kind, changes)) {
       const after = this.add.get(nodeId, customerId, day, added.earned_milli, added.redeemed_milli, added.manual_milli, added.manual_credit_minor)!;
       const past = this.past(after, added);
-      if (past) return `${past} for customer ${customerId} on ${day}, past this node's limit`;
+      if (!past) continue;
+      const counted = day === asOfDay ? day : `${day} (made on ${asOfDay}, counted on yesterday)`;
+      return `${past} for customer ${customerId} on ${counted}, past this node's limit`;
     }
     return undefined;
   }

@@ -397,7 +397,8 @@ describe('a store pushing operations in protocol 2', () => {
     // A day's limit of points given by hand is 1,000: one assign of 600 a day passes, two do not.
     const days = await push('late-days', [assign(1, 0), assign(2, 1), assign(3, 10), assign(4, 9), assign(5, 8)]);
     expect(days.results.map((result) => result.status)).toEqual(['applied', 'applied', 'held', 'held', 'held']);
-    expect(days.results[2]!.reason).toContain(`on ${formatTimestamp(now - DAY_MS, hub.config.time_zone).slice(0, 10)}`);
+    const dayOf = (ms: number) => formatTimestamp(ms, hub.config.time_zone).slice(0, 10);
+    expect(days.results[2]!.reason).toContain(`on ${dayOf(now - DAY_MS)} (made on ${dayOf(now - 10 * DAY_MS)}, counted on yesterday)`);
     expect(points(hub, JANA)).toBe(before + 1_200_000);
     // The compaction forgets the totals of the days before yesterday, never yesterday's.
     await createFeedCompaction(hub.app.node, hub.config, hub.clock.now).run();
