@@ -293,7 +293,8 @@ export class StoreProcess extends NodeProcess {
     return this.cli(['sync', 'now', ...this.syncArgs()]);
   }
 
-  private syncArgs(): string[] {
+  /** The flags that point a command at this store's hub as its node. */
+  syncArgs(): string[] {
     return ['--hub-url', this.hubUrl, '--node-name', this.credentials.node_name, '--node-secret', this.credentials.node_secret];
   }
 }

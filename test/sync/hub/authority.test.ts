@@ -40,6 +40,8 @@ let ids = 0;
 
 const newId = () => `${hex(hub.clock.now(), 12)}${hex((ids += 1), 14)}`;
 const stampAt = (ms: number) => `${hex(ms, 12)}-${hex(ids % 0xffff, 4)}-${ORIGIN}`;
+/** The day of an instant in the hub's time zone. */
+const dayOf = (ms: number) => formatTimestamp(ms, hub.config.time_zone).slice(0, 10);
 const points = (server: TestServer, customerId: string) => server.app.node.balances.balancesAt(customerId, server.clock.now()).pointsMilli;
 
 interface Options {
@@ -397,7 +399,6 @@ describe('a store pushing operations in protocol 2', () => {
     // A day's limit of points given by hand is 1,000: one assign of 600 a day passes, two do not.
     const days = await push('late-days', [assign(1, 0), assign(2, 1), assign(3, 10), assign(4, 9), assign(5, 8)]);
     expect(days.results.map((result) => result.status)).toEqual(['applied', 'applied', 'held', 'held', 'held']);
-    const dayOf = (ms: number) => formatTimestamp(ms, hub.config.time_zone).slice(0, 10);
     expect(days.results[2]!.reason).toContain(`on ${dayOf(now - DAY_MS)} (made on ${dayOf(now - 10 * DAY_MS)}, counted on yesterday)`);
     expect(points(hub, JANA)).toBe(before + 1_200_000);
     // The compaction forgets the totals of the days before yesterday, never yesterday's.
@@ -520,7 +521,7 @@ describe("the limits' totals", () => {
     expect(totals()).toBeGreaterThan(0);
     const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
     // The operations stamped a year back and days back were counted on yesterday: nothing goes yet.
-    const yesterday = formatTimestamp(hub.clock.now() - DAY_MS, hub.config.time_zone).slice(0, 10);
+    const yesterday = dayOf(hub.clock.now() - DAY_MS);
     expect(count(hub, 'SELECT count(*) AS n FROM node_customer_days WHERE day < ?', yesterday)).toBe(0);
     expect((await compaction.run()).limit_days_deleted).toBe(0);
     expect(totals()).toBeGreaterThan(0);

@@ -41,8 +41,8 @@ function syncNow(
   extra: string[],
   onStderr: (text: string) => void = () => undefined,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = ['sync', 'now', '--hub-url', store.hubUrl, '--node-name', store.credentials.node_name, '--node-secret', store.credentials.node_secret];
-  const child = spawn(process.execPath, [BIN, ...args, ...extra, '--data-dir', store.dataDir, '--json'], { env: cliEnv() });
+  const args = ['sync', 'now', ...store.syncArgs(), ...extra, '--data-dir', store.dataDir, '--json'];
+  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv() });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
