@@ -66,11 +66,6 @@ function ownHash(stored: string): { salt: Buffer; key: Buffer } | undefined {
   return parsed.salt.length === SALT_LENGTH && parsed.key.length === KEY_LENGTH ? parsed : undefined;
 }
 
-/** Whether a hash has the scheme, parameters and lengths this node writes: the only hashes a store may send its hub. */
-export function isOwnPasswordHash(stored: string): boolean {
-  return ownHash(stored) !== undefined;
-}
-
 /**
  * Checks a password against a stored hash with this node's own scrypt parameters only: a
  * hash with others (replicated from anywhere) matches no password, and costs the one scrypt

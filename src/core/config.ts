@@ -93,23 +93,19 @@ export const Config = z.strictObject({
     settle_interval_seconds: PositiveSeconds,
     /**
      * On the hub: how far ahead of its clock a store's stamp may be before the hub brings it
-     * back to its own time and lists the skew (src/sync/hub/hub-operations.ts); a protocol-1
-     * store's command stamped further ahead is rejected (src/sync/hub/command-policy.ts).
+     * back to its own time and lists the skew (src/sync/hub/hub-operations.ts).
      */
     max_clock_skew_seconds: z.coerce.number().int().positive(),
-    /** On the hub: how long after its upgrade to protocol 2 it still serves protocol-1 stores. */
-    protocol_1_days: z.coerce.number().min(0),
   }),
   /**
    * On the hub: what it takes from its stores at once (src/sync/hub/sync-limits.ts). A push or
    * snapshot past a node's share is answered 429, past the hub's 503, both with Retry-After; a
-   * push's body past its bytes or row changes 413; a read of a node past its share of the hub's
+   * push's body past its bytes 413; a read of a node past its share of the hub's
    * time 429 (src/sync/hub/read-budget.ts). A push's bytes are at least the 1 MB a
    * store's batch holds (src/sync/protocol/protocol.ts).
    */
   sync_limits: z.strictObject({
     push_max_bytes: z.coerce.number().int().min(1_048_576),
-    push_max_changes: z.coerce.number().int().positive(),
     pushes_per_node: z.coerce.number().int().positive(),
     pushes_in_all: z.coerce.number().int().positive(),
     snapshots_per_node: z.coerce.number().int().positive(),

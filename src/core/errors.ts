@@ -48,6 +48,7 @@ export const EXCEPTIONS = {
   sync_generation_diverged_exception: 409,
   sync_sequence_gap_exception: 409,
   sync_version_mismatch_exception: 409,
+  sync_rows_refused_exception: 409,
   sync_cursor_expired_exception: 410,
   payload_too_large_exception: 413,
   unsupported_media_type_exception: 415,
@@ -254,7 +255,24 @@ export function internalError(): AppError {
   });
 }
 
-/** A write a store with a hub may not make: head office owns the data (src/sync/hub/command-policy.ts). */
+/**
+ * A credential call (a login, a registration with a password, a logout) at a store whose hub does
+ * not answer: only the hub does them (DESIGN §4), and sessions that exist keep working.
+ */
+export function madeAtHeadOffice(): AppError {
+  return new AppError(
+    {
+      type: ABOUT_BLANK,
+      exception: 'service_unavailable_exception',
+      title: 'Head office unreachable',
+      detail: 'Logins, passwords and sign-outs are handled by head office, which this store cannot reach now; try again shortly',
+      error_data: {},
+    },
+    { 'Retry-After': '30' },
+  );
+}
+
+/** A write a store with a hub may not make: head office owns the data. */
 export function writtenAtHeadOffice(reason: string): AppError {
   return new AppError({
     type: ABOUT_BLANK,

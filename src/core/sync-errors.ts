@@ -108,13 +108,14 @@ export function hubBusy(work: SyncWork, limit: number, retryAfterSeconds: number
 }
 
 /** A push whose commands carry more row changes than the hub takes in one request. */
-export function pushTooLarge(limit: number): AppError {
+/** A push or replay whose commands carry rows: what stores of earlier protocols sent, which no hub writes (src/sync/hub/push-body.ts). */
+export function rowsRefused(index: number): AppError {
   return new AppError({
     type: ABOUT_BLANK,
-    exception: 'payload_too_large_exception',
-    title: 'Payload too large',
-    detail: `The push carries more than ${limit} row changes, which the hub takes in one request at most`,
-    error_data: { limit_changes: limit },
+    exception: 'sync_rows_refused_exception',
+    title: 'Rows refused',
+    detail: `Command ${index} carries row changes: a command is its operation alone (sync protocol 3); upgrade the store`,
+    error_data: { command_index: index },
   });
 }
 

@@ -623,6 +623,7 @@ export interface Tables {
     state?: number;
     hlc: string;
     last_change: string;
+    node_id?: string | null;
   };
   unapplied_commands: {
     command_id: string;
@@ -1376,6 +1377,7 @@ export interface TokensRow {
   state: number;
   hlc: string;
   last_change: string;
+  node_id: string | null;
 }
 
 export interface UnappliedCommandsRow {

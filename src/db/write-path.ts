@@ -12,8 +12,9 @@ import type { Clock } from '../core/clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Operations } from '../core/operations.js';
-import { requestJson, writtenAtHeadOffice } from '../core/errors.js';
+import { requestJson } from '../core/errors.js';
 import { recordChange } from './change-feed.js';
+import { rowsDigest } from './rows-digest.js';
 import { NODE_LOCAL } from './node-local.js';
 import { UNSENT_STAMP_KEY } from './node-identity.js';
 import type { Db } from './open.js';
@@ -81,7 +82,6 @@ export class WritePath {
   private readonly inTransaction: (run: () => unknown) => unknown;
   private joining = false;
   private collected: RowChange[] | undefined;
-  private refusal: ((kind: string, changes: readonly RowChange[]) => string | undefined) | undefined;
 
   private readonly db: Db;
   private readonly statements: Statements;
@@ -131,14 +131,6 @@ export class WritePath {
   }
 
   /**
-   * On a store with a hub: `check` answers why the hub would refuse a command writing these
-   * changes, and such a write is refused before it is queued (src/sync/hub/command-policy.ts).
-   */
-  refuseCommands(check: (kind: string, changes: readonly RowChange[]) => string | undefined): void {
-    this.refusal = check;
-  }
-
-  /**
    * Runs `work` in one SQLite transaction. `command` is the API write being applied; a
    * store queues it for the hub with the row changes it made, the hub (the system of
    * record) does not.
@@ -153,23 +145,24 @@ export class WritePath {
       const made = [...changes];
       const derived = this.writeListeners.length > 0 ? this.transaction(changes, 'derived') : tx;
       for (const listener of this.writeListeners) listener(made, derived);
-      const refused = queued ? this.refusal?.(command.kind, made) : undefined;
-      if (refused) throw writtenAtHeadOffice(refused);
       if (queued) {
         // The call's ids are taken before the command's own id is made. A command that carries
         // its call keeps no payload: the call is what the hub runs, and a payload would be a
-        // third copy of the bill beside the call and the rows in every push and outbox row.
+        // second copy of the bill beside the call in every outbox row. The rows stay here, to
+        // be taken back or swapped for the hub's: their stamps and digest go up, never they.
         const recorded = this.operations.takeRecorded();
+        const rows = JSON.stringify(changes);
+        const operation = recorded !== undefined && 'continues' in recorded ? recorded : { ...(recorded ?? { ids: [] }), ...rowsOf(changes, rows) };
         this.appendCommand.run(
           this.newId(),
           command.kind,
           recorded !== undefined && 'call' in recorded && recorded.call ? 'null' : JSON.stringify(command.payload),
-          JSON.stringify(changes),
+          rows,
           this.hlc.now(),
           new Date(this.clock()).toISOString(),
           // The call's input as sent, fields no schema reads among them: one nested too deep to
           // write out is refused as the body, and the write rolls back.
-          requestJson(recorded ?? { ids: [] }),
+          requestJson(operation),
         );
       }
       if (!queued) this.keepNewestUnsent(changes);
@@ -271,6 +264,11 @@ export class WritePath {
       },
     };
   }
+}
+
+/** What an operation says of the rows its call wrote: their stamps in the order written, and their digest. */
+function rowsOf(changes: readonly RowChange[], text: string): { stamps: string[]; digest: string } {
+  return { stamps: changes.map((change) => change.hlc), digest: rowsDigest(text) };
 }
 
 /** `last_change` is the physical time of the row's HLC stamp, as an ISO instant. */

@@ -58,10 +58,18 @@ export interface Endpoint<
    */
   history?: true;
   /**
-   * A customer-app login: at a store with a hub it is made at the hub while the hub answers (a
-   * session of the chain), else it is that store's own (src/http/chain-sessions.ts).
+   * Credential work only the hub does for a store that has one (DESIGN §4 "Credentials stay at
+   * the hub"): customer-app logins, logouts, login codes, password-setup mail, and a registration
+   * or change carrying a password (`true`, or for the bodies it says). A store with a hub asks its
+   * hub (src/http/chain-sessions.ts) and answers 503 while the hub does not answer; a hub, or a
+   * store without one, does the work itself.
    */
-  session?: true;
+  atHub?: true | ((body: unknown) => boolean);
+  /**
+   * At a store, after the hub answered an `atHub` call with a 2xx: what the store keeps of the
+   * answer (the session the hub made for this store's caller, or its end).
+   */
+  afterHub?: (answer: { status: number; body: unknown }, principal: Principal, body: unknown) => void;
   /** Its answer carries a credential (a bearer token, a token id, a login code): sent with `Cache-Control: no-store`. */
   credentials?: true;
   /** Success status: 200 by default; 204 sends no body. */
@@ -106,6 +114,16 @@ export function endpoint<
  */
 export function takesIdempotencyKey(endpoint: Endpoint): boolean {
   return endpoint.method !== 'get' && (endpoint.access ?? 'client') === 'client';
+}
+
+/** Whether this call of the endpoint is one only the hub makes for a store that has one (`atHub`). */
+export function atHubFor(endpoint: Endpoint, body: unknown): boolean {
+  return typeof endpoint.atHub === 'function' ? endpoint.atHub(body) : endpoint.atHub === true;
+}
+
+/** Whether a request body carries a password: a registration or change that only the hub makes. */
+export function carriesPassword(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { password?: unknown }).password !== undefined;
 }
 
 export const BOTH: readonly Interface[] = ['enterprise', 'customer'];

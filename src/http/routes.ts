@@ -5,8 +5,8 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { interfaceNotAllowed, methodNotAllowed, pathNotFound } from '../core/errors.js';
-import { takesIdempotencyKey, type Endpoint, type RequestContext } from './endpoint.js';
+import { interfaceNotAllowed, madeAtHeadOffice, methodNotAllowed, pathNotFound } from '../core/errors.js';
+import { atHubFor, takesIdempotencyKey, type Endpoint, type RequestContext } from './endpoint.js';
 import { basePath, INTERFACE_LABEL, INTERFACES, type Interface } from './interfaces.js';
 import { inDataEnvelope } from './json-text.js';
 import type { ChainSessions } from './chain-sessions.js';
@@ -26,7 +26,7 @@ export interface Mounting {
   idempotency: IdempotencyKeys;
   /** At a store with a hub: where history reads go first. */
   history?: HistoryReads;
-  /** At a store with a hub: where customer-app logins are made first. */
+  /** At a store with a hub: where its credential calls are made (`atHub` endpoints). */
   sessions?: ChainSessions;
   /** Where a call's writes find the call their commands carry (src/core/operations.ts). */
   operations: Operations;
@@ -100,8 +100,8 @@ export interface Call {
   rawQuery: string;
   /**
    * Who asks, when a store already authenticated the caller and asks the hub on their behalf
-   * (a history read or a login, src/sync/hub/hub-routes.ts); honoured for history and session
-   * endpoints only.
+   * (a history read or a credential call, src/sync/hub/hub-routes.ts); honoured for history
+   * reads and for the calls an `atHub` endpoint makes at the hub only.
    */
   principal?: Principal;
   params: unknown;
@@ -148,15 +148,19 @@ function answerUnsynced(endpoint: Endpoint, iface: Interface, { authenticate, id
   const status = endpoint.status ?? 200;
   const keeps = takesIdempotencyKey(endpoint);
   return async (call) => {
-    const delegated = endpoint.history || endpoint.session;
+    const atHub = atHubFor(endpoint, call.body);
+    const delegated = endpoint.history === true || atHub;
     const principal = call.principal && delegated ? call.principal : await authenticate(iface, endpoint, call);
     if (endpoint.history && history) {
       const fromHub = await history.read({ iface, path: call.path, rawQuery: call.rawQuery, principal });
       if (fromHub) return fromHub;
     }
-    if (endpoint.session && sessions) {
-      const fromHub = await sessions.begin({ iface, path: call.path, rawQuery: call.rawQuery, principal, body: call.body, ip: call.ip });
-      if (fromHub) return fromHub;
+    if (atHub && sessions) {
+      const method = endpoint.method.toUpperCase() as 'GET' | 'POST' | 'PUT';
+      const fromHub = await sessions.begin({ iface, method, path: call.path, rawQuery: call.rawQuery, principal, body: call.body, ip: call.ip });
+      if (!fromHub) throw madeAtHeadOffice();
+      if (fromHub.status < 300) endpoint.afterHub?.({ status: fromHub.status, body: fromHub.body }, principal, call.body);
+      return fromHub;
     }
     const execute = async (): Promise<StoredResponse> => {
       const raw = { params: call.params, query: call.query, body: call.body ?? {} };

@@ -63,7 +63,6 @@ export function importers(target: ImportTarget): Record<string, Importer> {
     writes,
     newId,
     timeZone,
-    passwordsAtHeadOffice: false,
   });
   const cards = new CardsService({
     repo: new CardsRepo(db),

@@ -15,7 +15,6 @@ import { NodeLimits } from '../sync/hub/node-limits.js';
 import { OperationKinds } from '../sync/hub/operation-kinds.js';
 import { DelegatedPrincipals } from '../sync/hub/delegated-principals.js';
 import { FeedCompaction } from '../sync/hub/feed-compaction.js';
-import { completeCancellations } from '../features/checkout/cancellations.js';
 import { CheckoutRepo } from '../features/checkout/checkout.repo.js';
 import { OriginalBills } from '../features/checkout/original-bills.js';
 import { HubFeed } from '../sync/hub/hub-feed.js';
@@ -27,8 +26,7 @@ import { SnapshotThreads } from '../sync/hub/snapshot-threads.js';
 import { replicatedTables } from '../sync/replicated-tables.js';
 import { CommandPolicy } from '../sync/hub/command-policy.js';
 import { CommandEffects } from '../sync/hub/command-effects.js';
-import { listDuplicateRegistrations } from '../sync/hub/duplicate-registrations.js';
-import { checkPasswordSetups, registerPasswordSetupEffect, type PasswordSetupMail } from '../features/tokens/password-setup.effect.js';
+import { registerRegistrationMail, type RegistrationMail } from '../features/tokens/password-setup.effect.js';
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
 import { StoreContacts } from '../sync/hub/store-contacts.js';
@@ -47,15 +45,15 @@ interface HubAuthority {
 function createHubAuthority(
   node: Node,
   config: Config,
-  services: Pick<Services, 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo'>,
+  services: Pick<Services, 'ledger' | 'customersRepo' | 'tokensRepo' | 'passwordSetup'>,
   kinds: OperationKinds,
   clock: Clock,
 ): HubAuthority {
   if (!node.states) throw new Error('a hub node publishes customer states');
   const maxSkewMs = config.sync.max_clock_skew_seconds * 1000;
-  const policy = new CommandPolicy(node.db, clock, maxSkewMs);
+  const policy = new CommandPolicy(node.db, clock);
   const limits = new NodeLimits(node.db, config.authority, config.time_zone, clock);
-  const principals = new DelegatedPrincipals(node.db, services.tokensRepo);
+  const principals = new DelegatedPrincipals(node.db, node.writes);
   const conflicts = new FoldConflicts(node.db, node.balances, node.newId, clock);
   const operations = new HubOperations({
     db: node.db,
@@ -72,28 +70,13 @@ function createHubAuthority(
   });
   const held = new HeldCommands(node.db, operations, node.newId, clock);
   const originals = new OriginalBills(new CheckoutRepo(node.db), services.ledger);
-  const effects = hubEffects({
-    mailer: services.mailer,
-    writes: node.writes,
-    customers: services.customersRepo,
-    requests: services.tokensRepo,
-    setupUrl: config.mail.password_setup_url,
-    clock,
-  });
-  const completions = [
-    completeCancellations(originals, services.ledger.records, node.writes),
-    checkPasswordSetups(services.customersRepo),
-    listDuplicateRegistrations(node.db, node.newId, clock),
-  ];
+  const effects = hubEffects({ customers: services.customersRepo, passwordSetup: services.passwordSetup });
   const commands = new HubCommands({
     db: node.db,
     writes: node.writes,
-    replicated: node.replicated,
     policy,
-    conflicts,
     effects,
     states: node.states,
-    completions,
     clock,
     operations,
     holds: held,
@@ -123,7 +106,6 @@ function createHubSyncRouter(
     commands: authority.commands,
     pushes: new PushesInTurns(node.db, authority.commands, config.sync_limits.push_turn_ms),
     durable: () => node.durability.durable(),
-    acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
     originals: authority.originals,
     principals: authority.principals,
     feed: new HubFeed({
@@ -142,16 +124,10 @@ function createHubSyncRouter(
   });
 }
 
-/** Whether the hub still serves protocol-1 stores: for `sync.protocol_1_days` after it first spoke protocol 2. */
-function acceptsRowProtocol(node: Node, config: Config, clock: Clock): boolean {
-  const since = node.db.prepare<[], string>("SELECT value FROM meta WHERE key = 'protocol_2_since'").pluck().get();
-  return since !== undefined && config.sync.protocol_1_days > 0 && clock() < Date.parse(since) + config.sync.protocol_1_days * 86_400_000;
-}
-
 /** What the hub does after a store's commands beyond their rows, as the features that own them register it. */
-function hubEffects(mail: PasswordSetupMail): CommandEffects {
+function hubEffects(mail: RegistrationMail): CommandEffects {
   const effects = new CommandEffects();
-  registerPasswordSetupEffect(effects, mail);
+  registerRegistrationMail(effects, mail);
   return effects;
 }
 
@@ -195,7 +171,7 @@ export interface Hub {
 export function createHub(
   node: Node,
   config: Config,
-  services: Pick<Services, 'mailer' | 'ledger' | 'customersRepo' | 'tokensRepo' | 'nodes'>,
+  services: Pick<Services, 'ledger' | 'customersRepo' | 'tokensRepo' | 'passwordSetup' | 'nodes'>,
   clock: Clock,
   log: Logger,
   /** Whether snapshots are read on threads of their own (src/sync/hub/snapshot-threads.ts): a serving hub's are. */

@@ -15,7 +15,6 @@ import { WritePath } from '../db/write-path.js';
 import { BalanceReader } from '../loyalty/balance-reader.js';
 import { CustomerStates } from '../loyalty/customer-states.js';
 import { Horizon } from '../loyalty/horizon.js';
-import { storeRefusal } from '../sync/hub/command-policy.js';
 import { forgetHubOnlyColumns } from '../sync/protocol/scopes.js';
 import { ReplicatedApply } from '../sync/replicated-apply.js';
 import { HybridLogicalClock } from '../core/hlc.js';
@@ -108,10 +107,7 @@ function nodeOn(db: Db, migrations: MigrationResult, config: NodeConfig, clock: 
     operations,
   });
   const replicated = new ReplicatedApply(statements, versions, hlc);
-  if (syncsWithHub(config)) {
-    writes.refuseCommands(storeRefusal);
-    if (!db.readonly) forgetHubOnlyColumns(db);
-  }
+  if (syncsWithHub(config) && !db.readonly) forgetHubOnlyColumns(db);
   return {
     db,
     identity,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadNodeKey } from '../auth/node-key.js';
 import { RateLimit, Throttle } from '../auth/throttle.js';
 import type { Clock } from '../core/clock.js';
-import { type Config, syncsWithHub } from '../core/config.js';
+import type { Config } from '../core/config.js';
 import { ApiUsersRepo } from '../features/api-users/api-users.repo.js';
 import { ApiUsersService } from '../features/api-users/api-users.service.js';
 import { CustomersRepo } from '../features/customers/customers.repo.js';
@@ -68,7 +68,6 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     writes,
     throttle,
     creations: tokenCreations,
-    sessionsAtHeadOffice: syncsWithHub(config),
   });
   const points = new PointsRepo(db);
   const syncState = new SyncState(db);
@@ -122,7 +121,6 @@ export function createServices(node: Node, config: Config, clock: Clock) {
       newId,
       clock,
       setupUrl: config.mail.password_setup_url,
-      sendsLocally: !syncsWithHub(config),
     }),
   };
 }

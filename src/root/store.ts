@@ -48,11 +48,11 @@ export interface HubAsks {
 }
 
 /**
- * Where a store with a hub asks its history reads and makes its customer-app logins first;
+ * Where a store with a hub asks its history reads first and makes its credential calls;
  * undefined elsewhere. Without node credentials there is no asking (`serve` refuses to start
  * so, through createStoreSync).
  */
-export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService, 'adoptChainSession'>): HubAsks | undefined {
+export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService, 'forwarded'>): HubAsks | undefined {
   if (!config.node.name || !config.node.secret) return undefined;
   const client = hubClientOf(config);
   if (!client) return undefined;
@@ -60,7 +60,7 @@ export function createHubAsks(config: Config, db: Db, tokens: Pick<TokensService
   const pushed = new QueuePushed(db);
   return {
     history: new HubHistory(pushed, client, timeoutMs),
-    sessions: new HubSessions(pushed, client, timeoutMs, (tokenId, customerId) => tokens.adoptChainSession(tokenId, customerId)),
+    sessions: new HubSessions(pushed, client, timeoutMs, (tokenId) => tokens.forwarded(tokenId)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { BOTH, endpoint, type Endpoint } from '../../http/endpoint.js';
+import { BOTH, carriesPassword, endpoint, type Endpoint } from '../../http/endpoint.js';
 import {
   CreateCustomer,
   CustomerAnswer,
@@ -11,7 +11,7 @@ import {
 import type { CustomersService } from './customers.service.js';
 
 /** The OpenAPI file offers customers in both interfaces; the customer one is scoped to the logged-in customer. */
-export function customersRoutes(customers: CustomersService): Endpoint[] {
+export function customersRoutes(customers: CustomersService, sessions: { adoptChainSession(tokenId: string, customerId: string): void }): Endpoint[] {
   return [
     endpoint({
       method: 'get',
@@ -29,6 +29,15 @@ export function customersRoutes(customers: CustomersService): Endpoint[] {
       body: CreateCustomer,
       answer: CustomerCreated,
       handle: ({ body }, context) => customers.create(body, context),
+      // A registration with a password is the hub's; with autologin, the session it made is this store's caller's.
+      atHub: carriesPassword,
+      afterHub: (answer, principal, body) => {
+        const customerId = (answer.body as { data?: { customer_id?: unknown } } | undefined)?.data?.customer_id;
+        const autologin = (body as { autologin?: unknown } | undefined)?.autologin === true;
+        if (autologin && principal.kind === 'token' && typeof customerId === 'string') sessions.adoptChainSession(principal.tokenId, customerId);
+      },
+      // A till registers a customer without a password, offline too; the hub mails the password-setup link.
+      offline: { kind: 'customers.create', makes: 'customers', run: ({ body }) => void customers.register(body) },
     }),
     endpoint({
       method: 'get',
@@ -46,7 +55,8 @@ export function customersRoutes(customers: CustomersService): Endpoint[] {
       params: CustomerPath,
       body: UpdateCustomer,
       handle: ({ params, body }, context) => customers.update(params.customer_id, body, context),
-      // A store's update never carries a password (refused there): the hub takes none from it.
+      // A change of password is the hub's; a store's other changes the hub runs again, never with a password.
+      atHub: carriesPassword,
       offline: {
         kind: 'customers.update',
         makes: 'customers',

@@ -5,7 +5,8 @@
  */
 import { hashPassword } from '../../auth/passwords.js';
 import type { WritePath } from '../../db/write-path.js';
-import { invalidParam, notFound, writtenAtHeadOffice } from '../../core/errors.js';
+import { invalidParam, notFound } from '../../core/errors.js';
+import { CommandRejected } from '../../sync/hub/command-policy.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import { assertOwnRecord, customerFilter } from '../../http/customer-scope.js';
 import type { IdGenerator } from '../../core/ids.js';
@@ -30,7 +31,6 @@ export interface CustomersServiceOptions {
   newId: IdGenerator;
   timeZone: string;
   /** At a store with a hub: a password is changed at head office, so none ever sits in the outbox. */
-  passwordsAtHeadOffice: boolean;
 }
 
 export class CustomersService {
@@ -38,15 +38,13 @@ export class CustomersService {
   private readonly writes: WritePath;
   private readonly newId: IdGenerator;
   private readonly timeZone: string;
-  private readonly passwordsAtHeadOffice: boolean;
 
   constructor(options: CustomersServiceOptions) {
-    const { repo, writes, newId, timeZone, passwordsAtHeadOffice } = options;
+    const { repo, writes, newId, timeZone } = options;
     this.repo = repo;
     this.writes = writes;
     this.newId = newId;
     this.timeZone = timeZone;
-    this.passwordsAtHeadOffice = passwordsAtHeadOffice;
   }
 
   list(query: CustomersQuery, context: RequestContext): CustomersAnswer {
@@ -76,6 +74,16 @@ export class CustomersService {
   }
 
   /**
+   * A store's registration as the hub runs it again (src/sync/hub/operation-kinds.ts): without a
+   * password, which a store never sends (it asks its hub to register a customer with one).
+   */
+  register(request: CreateCustomer): CustomerCreated {
+    if (request.password !== undefined || request.autologin) throw new CommandRejected("a store's registration carries no password");
+    this.checkPersonalInformation(request.customer.personal_information, undefined);
+    return this.insert(request, { id: this.newId(), passwordHash: null, session: undefined, queued: true });
+  }
+
+  /**
    * One customer of an import file (`loyaltyd import customers`): the API's structure with
    * the id it has in the source system, loaded as master data, not queued as a command.
    */
@@ -94,7 +102,6 @@ export class CustomersService {
   }
 
   async update(id: string, request: UpdateCustomer, context: RequestContext): Promise<void> {
-    if (request.password !== undefined && this.passwordsAtHeadOffice) throw writtenAtHeadOffice("a customer's password");
     this.updateWith(id, request, context, request.password === undefined ? undefined : await hashPassword(request.password));
   }
 

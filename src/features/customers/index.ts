@@ -13,14 +13,14 @@ import { CustomerSourceRecordsService } from './customer-source-records.service.
 import { customersRoutes } from './customers.routes.js';
 import { CustomersService } from './customers.service.js';
 
-export const customersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone' | 'syncsWithHub' | 'customers'>> = ({
+export const customersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone' | 'customers' | 'tokens'>> = ({
   db,
   writes,
   newId,
   clock,
   timeZone,
-  syncsWithHub,
   customers,
+  tokens,
 }) => {
   return [
     ...customersRoutes(
@@ -29,8 +29,8 @@ export const customersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'new
         writes,
         newId,
         timeZone,
-        passwordsAtHeadOffice: syncsWithHub,
       }),
+      tokens,
     ),
     ...cardsRoutes(
       new CardsService({

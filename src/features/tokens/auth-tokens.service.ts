@@ -83,7 +83,7 @@ export class AuthTokensService {
       expires_at: new Date(expiresAt).toISOString(),
       used_at: null,
     };
-    this.writes.write({ kind: 'auth-tokens.issue', payload: row }, (tx) => this.repo.insertAuthToken(tx, row));
+    this.writes.write(null, (tx) => this.repo.insertAuthToken(tx, row));
     // interface.md and the current spec name the code authentication_token; the 2021 file,
     // and the clients generated from it, read it as token. Both carry it.
     return {
@@ -107,7 +107,7 @@ export class AuthTokensService {
     if (Date.parse(issued.expires_at) <= now) throw invalidParam('token', 'expired', request.token);
     if (this.customers.credentialsById(issued.customer_id)?.state !== 1) throw customerBlocked();
     const usedAt = new Date(now).toISOString();
-    this.writes.write({ kind: 'auth-tokens.login', payload: { id: issued.id, token_id: token.id, used_at: usedAt } }, (tx) => {
+    this.writes.write(null, (tx) => {
       this.repo.markAuthTokenUsed(tx, issued.id, usedAt);
       this.tokens.logIn(tx, token.id, issued.customer_id);
     });

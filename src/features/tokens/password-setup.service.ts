@@ -3,8 +3,10 @@
  * link carrying a one-time secret. An e-mail of no active customer gets the same answer and nothing
  * else, so the call tells no one who is a customer; requests are rate-limited per e-mail
  * address and per client address, known or not alike. A hub, or a store with no hub configured, sends the
- * mail itself; a store with a hub queues the request as a command and the hub sends it
- * (DESIGN §4), so a store never needs a route to the mail server.
+ * mail itself; a store with a hub asks its hub (DESIGN §4: the node that holds the secret sends
+ * the mail), so a store never holds a setup secret nor needs a route to the mail server. The hub
+ * also mails the link to a customer a store registered without a password
+ * (src/features/tokens/password-setup.effect.ts).
  */
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { RateLimit } from '../../auth/throttle.js';
@@ -20,9 +22,6 @@ import type { PasswordSetupEmail } from './tokens.schemas.js';
 import type { TokensService } from './tokens.service.js';
 
 const LINK_VALIDITY_MS = 24 * 3_600_000;
-
-/** The command a store queues for the hub to send the mail (src/features/tokens/password-setup.effect.ts). */
-export const PASSWORD_SETUP_COMMAND = 'tokens.send-password-setup-email';
 
 export function passwordSetupMessage(email: string, link: string): MailMessage {
   return { to: email, subject: 'Set your password', text: `Use this link within 24 hours to set the password of your account:\n\n${link}\n` };
@@ -40,8 +39,6 @@ export interface PasswordSetupServiceOptions {
   clock: Clock;
   /** The page a setup link opens, with the link's token appended. */
   setupUrl: string;
-  /** Whether this node sends the mail itself (a hub, or a store with no hub) or queues it for its hub. */
-  sendsLocally: boolean;
 }
 
 export class PasswordSetupService {
@@ -54,10 +51,9 @@ export class PasswordSetupService {
   private readonly newId: IdGenerator;
   private readonly clock: Clock;
   private readonly setupUrl: string;
-  private readonly sendsLocally: boolean;
 
   constructor(options: PasswordSetupServiceOptions) {
-    const { repo, tokens, customers, writes, mailer, limit, newId, clock, setupUrl, sendsLocally } = options;
+    const { repo, tokens, customers, writes, mailer, limit, newId, clock, setupUrl } = options;
     this.repo = repo;
     this.tokens = tokens;
     this.customers = customers;
@@ -67,7 +63,6 @@ export class PasswordSetupService {
     this.newId = newId;
     this.clock = clock;
     this.setupUrl = setupUrl;
-    this.sendsLocally = sendsLocally;
   }
 
   async send(tokenId: string, request: PasswordSetupEmail, context: RequestContext): Promise<void> {
@@ -75,21 +70,24 @@ export class PasswordSetupService {
     this.limit.take(`email:${request.email.toLowerCase()}`, `ip:${context.ip}`);
     const customer = this.customers.credentialsByEmail(request.email);
     if (customer?.state !== 1) return;
+    await this.mailLink(customer.id, request.email);
+  }
+
+  /** Records a setup request with a secret of this node's and mails its link; a failed send leaves the request unsent. */
+  async mailLink(customerId: string, email: string): Promise<void> {
     const secret = newSecret();
     const link = `${this.setupUrl}?token=${secret}`;
     const row = {
       id: this.newId(),
-      customer_id: customer.id,
-      email: request.email,
+      customer_id: customerId,
+      email,
       secret_hash: sha256Hex(secret),
       expires_at: new Date(this.clock() + LINK_VALIDITY_MS).toISOString(),
       sent_at: null,
     };
-    const command = this.sendsLocally ? null : { kind: PASSWORD_SETUP_COMMAND, payload: { ...row, link } };
-    this.writes.write(command, (tx) => this.repo.insertPasswordSetupRequest(tx, row));
-    if (!this.sendsLocally) return;
+    this.writes.write(null, (tx) => this.repo.insertPasswordSetupRequest(tx, row));
     try {
-      await this.mailer.send(passwordSetupMessage(request.email, link));
+      await this.mailer.send(passwordSetupMessage(email, link));
     } catch {
       throw mailNotSent();
     }

@@ -47,7 +47,7 @@ export class SocialLoginService {
     const customer = this.customers.credentialsByEmail(email);
     if (!customer) throw invalidParam('social_network_credentials.social_network_token', 'not_found', email, 'No customer has this e-mail address');
     if (customer.state !== 1) throw customerBlocked();
-    return this.tokens.startSession(token, customer, 'tokens.social-network-login');
+    return this.tokens.startSession(token, customer);
   }
 
   private keysOf(networkId: string, network: SocialNetworkConfig): JWTVerifyGetKey {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 import type { AuthTokensRow, TokensRow } from '../../db/tables.generated.js';
+import type { ForwardedToken } from '../../sync/protocol/protocol.js';
 
 /** A token; its customer_id is the one it is logged in as at this node. */
 export type TokenRow = Pick<TokensRow, 'id' | 'api_user_id' | 'external_application_id' | 'customer_id' | 'state'>;
@@ -8,8 +9,8 @@ export type AuthTokenRow = Pick<AuthTokensRow, 'id' | 'customer_id' | 'external_
 
 export class TokensRepo {
   private readonly byId;
+  private readonly forwarded;
   private readonly authTokenByRequest;
-  private readonly setupSentAt;
   private readonly startSession;
   private readonly endSession;
 
@@ -20,6 +21,9 @@ export class TokensRepo {
       `SELECT t.id, t.api_user_id, t.external_application_id, coalesce(s.customer_id, t.customer_id) AS customer_id, t.state
        FROM tokens t LEFT JOIN store_sessions s ON s.token_id = t.id WHERE t.id = ?`,
     );
+    this.forwarded = db.prepare<[string], ForwardedToken>(
+      'SELECT id, api_user_id, external_application_id, device, setup, push_token FROM tokens WHERE id = ?',
+    );
     this.startSession = db.prepare<[string, string]>(
       "INSERT OR REPLACE INTO store_sessions (token_id, customer_id, started_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
     );
@@ -27,11 +31,14 @@ export class TokensRepo {
     this.authTokenByRequest = db.prepare<[string], AuthTokenRow>(
       'SELECT id, customer_id, external_application_id, value_hash, expires_at, used_at FROM auth_tokens WHERE token_request_id = ?',
     );
-    this.setupSentAt = db.prepare<[string], string | null>('SELECT sent_at FROM password_setup_requests WHERE id = ?').pluck();
   }
 
   tokenById(id: string): TokenRow | undefined {
     return this.byId.get(id);
+  }
+
+  forwardedToken(id: string): ForwardedToken | undefined {
+    return this.forwarded.get(id);
   }
 
   authTokenByRequestId(requestId: string): AuthTokenRow | undefined {
@@ -68,9 +75,6 @@ export class TokensRepo {
   }
 
   /** When the password-setup request's mail went out; null before, undefined for no such request. */
-  passwordSetupSentAt(id: string): string | null | undefined {
-    return this.setupSentAt.get(id);
-  }
 
   markPasswordSetupSent(tx: WriteTransaction, id: string, sentAt: string): void {
     tx.update('password_setup_requests', id, { sent_at: sentAt });

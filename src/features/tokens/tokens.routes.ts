@@ -1,4 +1,5 @@
 import { BOTH, CUSTOMER, endpoint, type Endpoint } from '../../http/endpoint.js';
+import type { Principal } from '../../http/principal.js';
 import type { AuthTokensService } from './auth-tokens.service.js';
 import type { PasswordSetupService } from './password-setup.service.js';
 import type { SocialLoginService } from './social-login.service.js';
@@ -24,7 +25,18 @@ export interface TokenServices {
   authTokens: AuthTokensService;
 }
 
+/** Whose token a credential call's caller holds: a customer app's, or none. */
+function tokenIdOf(principal: Principal): string | undefined {
+  return principal.kind === 'token' ? principal.tokenId : undefined;
+}
+
 export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }: TokenServices): Endpoint[] {
+  /** At a store, the session the hub made for its caller's token. */
+  const keepSession = (answer: { body: unknown }, principal: Principal) => {
+    const tokenId = tokenIdOf(principal);
+    const customerId = (answer.body as { data?: { customer_id?: unknown } } | undefined)?.data?.customer_id;
+    if (tokenId !== undefined && typeof customerId === 'string') tokens.adoptChainSession(tokenId, customerId);
+  };
   return [
     endpoint({
       method: 'post',
@@ -53,7 +65,8 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       params: TokenPath,
       body: CustomerLogin,
       answer: CustomerSession,
-      session: true,
+      atHub: true,
+      afterHub: keepSession,
       handle: ({ params, body }, context) => tokens.login(params.token_id, body, context),
     }),
     endpoint({
@@ -62,6 +75,11 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       interfaces: CUSTOMER,
       status: 204,
       params: TokenPath,
+      atHub: true,
+      afterHub: (_answer, principal) => {
+        const tokenId = tokenIdOf(principal);
+        if (tokenId !== undefined) tokens.endChainSession(tokenId);
+      },
       handle: ({ params }, context) => tokens.logout(params.token_id, context),
     }),
     endpoint({
@@ -71,7 +89,8 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       params: TokenPath,
       body: SocialNetworkLogin,
       answer: CustomerSession,
-      session: true,
+      atHub: true,
+      afterHub: keepSession,
       handle: ({ params, body }, context) => socialLogin.login(params.token_id, body, context),
     }),
     endpoint({
@@ -81,6 +100,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       status: 204,
       params: TokenPath,
       body: PasswordSetupEmail,
+      atHub: true,
       handle: ({ params, body }, context) => passwordSetup.send(params.token_id, body, context),
     }),
     endpoint({
@@ -94,6 +114,7 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       params: TokenPath,
       query: AuthTokenQuery,
       answer: AuthTokenIssued,
+      atHub: true,
       handle: ({ params, query }, context) => authTokens.issue(params.token_id, query, context),
     }),
     endpoint({
@@ -103,6 +124,8 @@ export function tokensRoutes({ tokens, socialLogin, passwordSetup, authTokens }:
       params: TokenPath,
       body: AuthTokenLogin,
       answer: CustomerSession,
+      atHub: true,
+      afterHub: keepSession,
       handle: ({ params, body }, context) => authTokens.login(params.token_id, body, context),
     }),
   ];

@@ -1,11 +1,10 @@
 /**
  * Customer-interface tokens (DESIGN §4). A token id is a credential, so it is a random
  * secret handed out once; the stored record's id is its SHA-256, which is also what
- * replicates. A token becomes a customer session at login and stops being one at logout.
- * At a store with a hub, a login this code runs is the store's own session: the hub makes
- * the chain's (src/http/chain-sessions.ts). A login by a short code is always made where the
- * code was issued, the one node whose key can check it (src/auth/node-key.ts): at a store,
- * a session of that store.
+ * is kept. A token becomes a customer session at login and stops being one at logout. A token
+ * stays at the node that made it: at a store with a hub, logins and logouts are made at the hub
+ * (src/http/chain-sessions.ts), which keeps the token as that store's, and the store keeps the
+ * session the hub answered (`store_sessions`); a hub, or a store without one, makes them here.
  */
 import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
@@ -16,6 +15,7 @@ import type { RequestContext } from '../../http/endpoint.js';
 import type { ExternalApplicationsRepo } from '../external-applications/external-applications.repo.js';
 import type { CustomerCredentials, CustomersRepo } from '../customers/customers.repo.js';
 import type { TokenRow, TokensRepo } from './tokens.repo.js';
+import type { ForwardedToken } from '../../sync/protocol/protocol.js';
 import type { CreateToken, CustomerLogin, CustomerSession, TokenCreated, UpdateToken } from './tokens.schemas.js';
 
 /** What TokensService is built from. */
@@ -26,8 +26,6 @@ export interface TokensServiceOptions {
   writes: WritePath;
   throttle: Throttle;
   creations: RateLimit;
-  /** A store with a hub: the sessions it makes are its own, never replicated. */
-  sessionsAtHeadOffice: boolean;
 }
 
 export class TokensService {
@@ -37,21 +35,19 @@ export class TokensService {
   private readonly writes: WritePath;
   private readonly throttle: Throttle;
   private readonly creations: RateLimit;
-  private readonly sessionsAtHeadOffice: boolean;
 
   constructor(options: TokensServiceOptions) {
-    const { repo, customers, applications, writes, throttle, creations, sessionsAtHeadOffice } = options;
+    const { repo, customers, applications, writes, throttle, creations } = options;
     this.repo = repo;
     this.customers = customers;
     this.applications = applications;
     this.writes = writes;
     this.throttle = throttle;
     this.creations = creations;
-    this.sessionsAtHeadOffice = sessionsAtHeadOffice;
   }
 
   create(request: CreateToken, apiUserId: string, ip: string): TokenCreated {
-    // Every token replicates to every node: creating them is rate-limited per api user and per address.
+    // Every token is a row of this node's: creating them is rate-limited per api user and per address.
     this.creations.take(`api-user:${apiUserId}`, `ip:${ip}`);
     // interface.md: the application id may come at the top level or inside setup. The seed
     // lets a client leave it out, as today's generated clients do; then the chain's one
@@ -78,7 +74,7 @@ export class TokensService {
       customer_id: null,
       state: 1,
     };
-    this.writes.write({ kind: 'tokens.create', payload: row }, (tx) => this.repo.insertToken(tx, row));
+    this.writes.write(null, (tx) => this.repo.insertToken(tx, row));
     return { token_id: tokenId };
   }
 
@@ -94,7 +90,7 @@ export class TokensService {
       setup: JSON.stringify({ ...request.setup, external_application_id: applicationId }),
       ...(request.push_token === undefined ? {} : { push_token: request.push_token }),
     };
-    this.writes.write({ kind: 'tokens.update', payload: { id: token.id, ...changes } }, (tx) => this.repo.updateToken(tx, token.id, changes));
+    this.writes.write(null, (tx) => this.repo.updateToken(tx, token.id, changes));
   }
 
   async login(tokenId: string, request: CustomerLogin, context: RequestContext): Promise<CustomerSession> {
@@ -112,32 +108,37 @@ export class TokensService {
     if (!matches || !customer) throw unauthorized('The login or password is wrong');
     if (customer.state !== 1) throw customerBlocked();
     this.throttle.succeed(attempt);
-    return this.startSession(token, customer, 'tokens.login');
+    return this.startSession(token, customer);
   }
 
-  startSession(token: TokenRow, customer: CustomerCredentials, kind: string): CustomerSession {
-    if (this.sessionsAtHeadOffice) this.repo.startStoreSession(token.id, customer.id);
-    else
-      this.writes.write({ kind, payload: { id: token.id, customer_id: customer.id } }, (tx) =>
-        this.repo.updateToken(tx, token.id, { customer_id: customer.id }),
-      );
+  startSession(token: TokenRow, customer: CustomerCredentials): CustomerSession {
+    this.writes.write(null, (tx) => this.repo.updateToken(tx, token.id, { customer_id: customer.id }));
     return { customer_id: customer.id };
   }
 
-  /** Logs the token in, in a write that may do more: replicated, or this store's own session. */
+  /** Logs the token in, in a write that may do more. */
   logIn(tx: WriteTransaction, tokenId: string, customerId: string): void {
-    if (this.sessionsAtHeadOffice) this.repo.startStoreSession(tokenId, customerId);
-    else this.repo.updateToken(tx, tokenId, { customer_id: customerId });
+    this.repo.updateToken(tx, tokenId, { customer_id: customerId });
   }
 
-  /** A session the hub made for this store's caller, kept here until the feed brings it. */
+  /** A session the hub made for this store's caller: the store's until the customer logs out. */
   adoptChainSession(tokenId: string, customerId: string): void {
     this.repo.startStoreSession(tokenId, customerId);
   }
 
+  /** The end of a session the hub made for this store's caller, once the hub logged it out. */
+  endChainSession(tokenId: string): void {
+    this.repo.endStoreSession(tokenId);
+  }
+
+  /** A token this node holds without its secret, as a store sends it with a credential call it asks of its hub. */
+  forwarded(tokenId: string): ForwardedToken | undefined {
+    return this.repo.forwardedToken(tokenId);
+  }
+
   logout(tokenId: string, context: RequestContext): void {
     const token = this.ownToken(tokenId, context);
-    this.writes.write({ kind: 'tokens.logout', payload: { id: token.id } }, (tx) => {
+    this.writes.write(null, (tx) => {
       this.repo.updateToken(tx, token.id, { customer_id: null });
       this.repo.endStoreSession(token.id);
     });

@@ -1,33 +1,72 @@
 /**
- * The caller a store names for a history read or a login (src/sync/hub/hub-routes.ts), checked against the
- * hub's own users, api users and tokens before the read runs for it (DESIGN §5: forwarded
- * reads are answered for principals that exist, within their rights). A node secret vouches
- * for the store, not for whoever the store names.
+ * The caller a store names for a history read, a credential call (src/sync/hub/hub-routes.ts) or
+ * an operation (src/sync/hub/hub-operations.ts), checked against the hub's own users, api users
+ * and tokens before anything runs for it (DESIGN §5: forwarded calls are answered for principals
+ * the hub knows to act at that node, within their rights). A node secret vouches for the store,
+ * not for whoever the store names. A customer-app token stays at the node that made it: the hub
+ * holds the tokens whose sessions it made for a node, each as that node's (`tokens.node_id`), and
+ * a node acts for its own tokens alone.
  */
 import type { Db } from '../../db/open.js';
-import { forbidden, unauthorized } from '../../core/errors.js';
+import type { WritePath } from '../../db/write-path.js';
+import { forbidden, invalidParam, unauthorized } from '../../core/errors.js';
 import type { Principal } from '../../http/principal.js';
+import type { ForwardedToken } from '../protocol/protocol.js';
+
+interface HeldToken {
+  state: number;
+  api_user_id: string;
+  customer_id: string | null;
+  node_id: string | null;
+}
+
+type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
 
 export class DelegatedPrincipals {
   private readonly userState;
   private readonly apiUserState;
+  private readonly tokenById;
+  private readonly applicationExists;
 
   constructor(
     db: Db,
-    /** The hub's customer-app tokens by id (the tokens feature's repo). */
-    private readonly tokens: { tokenById(id: string): { state: number; api_user_id: string; customer_id: string | null } | undefined },
+    private readonly writes: WritePath,
   ) {
     this.userState = db.prepare<[string], number>('SELECT state FROM users WHERE id = ?').pluck();
     this.apiUserState = db.prepare<[string], number>('SELECT state FROM api_users WHERE id = ?').pluck();
+    this.tokenById = db.prepare<[string], HeldToken>('SELECT state, api_user_id, customer_id, node_id FROM tokens WHERE id = ?');
+    this.applicationExists = db.prepare<[string], number>('SELECT 1 FROM external_applications WHERE id = ?').pluck();
   }
 
-  /** Whether the hub holds this customer-app token (by its hash), whatever its state. */
-  holdsToken(tokenId: string): boolean {
-    return this.tokens.tokenById(tokenId) !== undefined;
+  /**
+   * Keeps a store's token, sent with a credential call for it, as that node's: the hub logs in only
+   * a token it holds. A token the hub holds already must be that node's; one it holds as another
+   * node's, or made here, is a 403.
+   */
+  adoptToken(nodeId: string, principal: TokenPrincipal, token: ForwardedToken | undefined): void {
+    if (!token) throw invalidParam('x-loyaltyd-token', 'required', undefined, "Send the caller's token without its secret");
+    if (token.id !== principal.tokenId || token.api_user_id !== principal.apiUserId) {
+      throw invalidParam('x-loyaltyd-token', 'not_allowed_value', undefined, "The token is not the caller's");
+    }
+    const held = this.tokenById.get(token.id);
+    if (held) {
+      if (held.node_id !== nodeId) throw forbidden("The token is another node's");
+      return;
+    }
+    this.verifyApiUser(token.api_user_id);
+    if (this.applicationExists.get(token.external_application_id) === undefined) {
+      throw invalidParam('x-loyaltyd-token', 'not_found', token.external_application_id, 'The external application of the token is unknown');
+    }
+    this.writes.write(null, (tx) => tx.insert('tokens', { ...token, customer_id: null, state: 1, node_id: nodeId }));
   }
 
-  /** The principal as sent, when the hub knows it as active and it claims no more than it holds; else a 401 or 403. */
-  verify(principal: Principal): Principal {
+  /**
+   * The principal as sent, when the hub knows it as active, it claims no more than it holds, and
+   * a customer-app token naming a customer is a session the hub made for this node; else a 401
+   * or 403. A token naming no customer claims nothing but its api user: it may never have left its
+   * node, and the endpoint's own rules refuse it a customer's records.
+   */
+  verifyAt(nodeId: string, principal: Principal): Principal {
     switch (principal.kind) {
       case 'anonymous':
         return principal;
@@ -40,16 +79,13 @@ export class DelegatedPrincipals {
         return principal;
       case 'token': {
         this.verifyApiUser(principal.apiUserId);
-        const token = this.tokens.tokenById(principal.tokenId);
+        if (principal.customerId === null) return principal;
+        const token = this.tokenById.get(principal.tokenId);
         if (!token || token.state !== 1 || token.api_user_id !== principal.apiUserId) throw unauthorized('The token is not valid');
-        // The token is valid, so a customer it is not logged in as is a right it lacks, not a
-        // failed authentication: 403, as the customer interface answers a token with no
-        // customer logged in that asks for a customer's records (src/http/customer-scope.ts)
-        // and a token naming another token than its own (TokensService.ownToken). A principal
-        // naming no customer claims nothing, and the endpoint's own rules refuse it a customer's records.
-        if (principal.customerId !== null && principal.customerId !== token.customer_id) {
-          throw forbidden('The token is not logged in as this customer');
-        }
+        // A session of another node's token, or one the hub did not make, is a right the store
+        // lacks: 403, as the customer interface answers a token asking for another customer's records.
+        if (token.node_id !== nodeId) throw forbidden("The token is not this node's");
+        if (principal.customerId !== token.customer_id) throw forbidden('The token is not logged in as this customer');
         return principal;
       }
     }

@@ -16,6 +16,9 @@ import type { HubOperations } from './hub-operations.js';
 import type { PushedCommand } from '../protocol/protocol.js';
 import { syncColumns } from '../column-codecs.js';
 
+/** A command carries no rows: its `changes` column holds none. */
+const NO_ROWS = '[]';
+
 export type HeldCommand = Pick<HeldCommandsRow, 'command_id' | 'node_id' | 'kind' | 'reason' | 'held_at' | 'state' | 'resolved_at'>;
 
 export class HeldCommands {
@@ -46,16 +49,7 @@ export class HeldCommands {
   /** Records a held command and lists it. Runs in the push's transaction. */
   hold(nodeId: string, command: PushedCommand, reason: string): void {
     const now = new Date(this.clock()).toISOString();
-    this.insert.run(
-      command.command_id,
-      nodeId,
-      command.kind,
-      JSON.stringify(command.operation ?? null),
-      JSON.stringify(command.changes),
-      command.hlc,
-      reason,
-      now,
-    );
+    this.insert.run(command.command_id, nodeId, command.kind, JSON.stringify(command.operation), NO_ROWS, command.hlc, reason, now);
     this.listConflict.run(
       this.newId(),
       'held_command',
@@ -81,8 +75,6 @@ export class HeldCommands {
       seq: 1,
       command_id: stored.command_id,
       kind: stored.kind,
-      payload: null,
-      changes: syncColumns['held_commands.changes'](stored.changes),
       hlc: stored.hlc,
       operation: syncColumns['held_commands.operation'](stored.operation),
     };

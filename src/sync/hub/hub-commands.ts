@@ -3,29 +3,18 @@
  * it keeps the last applied seq, updated in the transaction of the commands' effects: a
  * command at or below it is answered again from `applied_commands` without re-applying
  * (kept for `sync.feed_retention_days`, src/sync/hub/feed-compaction.ts); a gap is a protocol
- * error. A command the store may not push (src/sync/hub/command-policy.ts) or whose changes
- * cannot be applied (a reference the hub does not know, a unique value taken by another
- * record) is still processed, as rejected, so it never blocks the commands behind it.
+ * error. Each command is an operation the hub runs again (src/sync/hub/hub-operations.ts); one its
+ * node had no right to make is still processed, as rejected, and one past the node's limits as
+ * held, so it never blocks the commands behind it.
  */
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
-import type { ReplicatedApply } from '../replicated-apply.js';
-import { CustomerStates, type TouchedRecords } from '../../loyalty/customer-states.js';
+import type { CustomerStates } from '../../loyalty/customer-states.js';
 import { generationDiverged, sequenceGap } from '../../core/sync-errors.js';
 import type { CommandEffects, Effect } from './command-effects.js';
-import { rejectionReason, REPLAY_KIND, ROW_KINDS, type CommandPolicy } from './command-policy.js';
-import type { FoldConflicts } from '../fold-conflicts.js';
-import {
-  PROTOCOL_VERSION,
-  ROW_PROTOCOL,
-  rowsDiffer,
-  type CommandResult,
-  type PushedCommand,
-  type ReplayedResult,
-  type ReplayResponse,
-  type RowChange,
-} from '../protocol/protocol.js';
+import type { CommandPolicy } from './command-policy.js';
+import type { CommandResult, PushedCommand, ReplayedResult, RowChange } from '../protocol/protocol.js';
 import { msOfStamp } from '../../core/hlc.js';
 import { ANOTHER_NODES, AppliedCommands } from './applied-commands.js';
 import type { ClockSkews } from './clock-skews.js';
@@ -34,25 +23,6 @@ import { SavepointNeeded, type HubOperations, type OperationOutcome } from './hu
 
 /** The generation the results of replayed commands are kept under: they are outside every store's sequence. */
 const REPLAYED = 'replayed';
-
-/** A replayed row as the command the completions see: outside every sequence, named for its row. */
-function replayedRow(change: RowChange): PushedCommand {
-  return {
-    seq: 0,
-    command_id: `${REPLAY_KIND}:${change.entity}:${change.entity_id}`,
-    kind: REPLAY_KIND,
-    payload: null,
-    changes: [change],
-    hlc: change.hlc,
-  };
-}
-
-/**
- * Work a feature adds to the apply of a command, in its transaction, after its changes: the
- * hub completing what a store could not (src/features/checkout/cancellations.ts). Throwing
- * CommandRejected rejects the command with that reason.
- */
-export type CommandCompletion = (command: PushedCommand) => void;
 
 /** The results of the commands an apply took, the effects to run once they are durable, and how far ahead the node's clock ran. */
 export interface AppliedPart {
@@ -66,12 +36,9 @@ export interface AppliedPart {
 export interface HubCommandsOptions {
   db: Db;
   writes: WritePath;
-  replicated: ReplicatedApply;
   policy: CommandPolicy;
-  conflicts: FoldConflicts;
   effects: CommandEffects;
   states: CustomerStates;
-  completions: CommandCompletion[];
   clock: Clock;
   operations: HubOperations;
   holds: HeldCommands;
@@ -83,12 +50,9 @@ export interface HubCommandsOptions {
 export class HubCommands {
   private readonly db: Db;
   private readonly writes: WritePath;
-  private readonly replicated: ReplicatedApply;
   private readonly policy: CommandPolicy;
-  private readonly conflicts: FoldConflicts;
   private readonly effects: CommandEffects;
   private readonly states: CustomerStates;
-  private readonly completions: CommandCompletion[];
   private readonly clock: Clock;
   private readonly operations: HubOperations;
   private readonly holds: HeldCommands;
@@ -97,15 +61,12 @@ export class HubCommands {
   private readonly applied: AppliedCommands;
 
   constructor(options: HubCommandsOptions) {
-    const { db, writes, replicated, policy, conflicts, effects, states, completions, clock, operations, holds, skews, maxSkewMs } = options;
+    const { db, writes, policy, effects, states, clock, operations, holds, skews, maxSkewMs } = options;
     this.db = db;
     this.writes = writes;
-    this.replicated = replicated;
     this.policy = policy;
-    this.conflicts = conflicts;
     this.effects = effects;
     this.states = states;
-    this.completions = completions;
     this.clock = clock;
     this.operations = operations;
     this.holds = holds;
@@ -120,13 +81,13 @@ export class HubCommands {
    * The customers whose records the applied commands changed get their state published once,
    * at the end of the batch (src/loyalty/customer-states.ts).
    *
-   * A protocol-2 batch is first applied with its operations' writes joining the transaction
+   * A batch is first applied with its operations' writes joining the transaction
    * directly: a savepoint costs SQLite a copy of every page each command changes. When an
    * operation fails once it may have written (a fact held or refused by the feature code), that
    * attempt is rolled back whole and the batch applied again with a savepoint for each.
    */
-  apply(nodeId: string, generation: string, commands: PushedCommand[], protocol = PROTOCOL_VERSION): AppliedPart {
-    return this.applyPart(nodeId, generation, commands, 0, protocol, Infinity);
+  apply(nodeId: string, generation: string, commands: PushedCommand[]): AppliedPart {
+    return this.applyPart(nodeId, generation, commands, 0, Infinity);
   }
 
   /**
@@ -134,16 +95,15 @@ export class HubCommands {
    * no further command once `turnMs` have passed since it began (it takes one at least): the
    * results are of the commands it took, in order (src/sync/hub/pushes-in-turns.ts).
    */
-  applyPart(nodeId: string, generation: string, commands: PushedCommand[], from: number, protocol: number, turnMs: number): AppliedPart {
+  applyPart(nodeId: string, generation: string, commands: PushedCommand[], from: number, turnMs: number): AppliedPart {
     const part = { commands, from, turnMs };
-    if (protocol === ROW_PROTOCOL) return this.applyBatch(nodeId, generation, part, protocol, 'own');
     try {
-      return this.applyBatch(nodeId, generation, part, protocol, 'none');
+      return this.applyBatch(nodeId, generation, part, 'none');
     } catch (error) {
       if (!(error instanceof SavepointNeeded)) throw error;
       // Origins bound in the attempt were taken back with it.
       this.policy.forgetOwners();
-      return this.applyBatch(nodeId, generation, part, protocol, 'own');
+      return this.applyBatch(nodeId, generation, part, 'own');
     }
   }
 
@@ -151,7 +111,6 @@ export class HubCommands {
     nodeId: string,
     generation: string,
     { commands, from, turnMs }: { commands: PushedCommand[]; from: number; turnMs: number },
-    protocol: number,
     savepoints: 'own' | 'none',
   ): AppliedPart {
     const effects: Effect[] = [];
@@ -186,15 +145,11 @@ export class HubCommands {
             results.push(kept === ANOTHER_NODES ? anotherNodes(command) : { ...kept, seq: command.seq });
             continue;
           }
-          const result =
-            protocol === ROW_PROTOCOL
-              ? this.applyRows(nodeId, generation, command)
-              : this.applyOperation(nodeId, generation, command, written, savepoints);
+          const result = this.applyOperation(nodeId, generation, command, written, savepoints);
           results.push(result);
           skewMs = Math.max(skewMs, msOfStamp(command.hlc) - this.clock());
           const effect = result.status === 'applied' ? this.effects.effectOf(command) : undefined;
           if (effect) effects.push(effect);
-          if (result.status === 'applied' && protocol === ROW_PROTOCOL) this.publishLater(command.changes);
           if (command.hlc > newest) newest = command.hlc;
         }
         // The batch is one transaction: the store's progress is kept once, at its last command.
@@ -215,44 +170,7 @@ export class HubCommands {
     return this.applied.heldThrough(nodeId);
   }
 
-  /**
-   * Rows a store replays to this hub after it was restored from a backup (src/sync/store/replay.ts),
-   * in one transaction: each checked as a command of its own (src/sync/hub/command-policy.ts) and
-   * applied as last writer wins in its own savepoint, so a row the hub holds already changes
-   * nothing and a row it refuses is answered with the reason. A row that changes something
-   * goes through the completions a pushed command goes through, as a command of kind
-   * REPLAY_KIND. The customers whose records came back get their state published.
-   */
-  replay(nodeId: string, changes: readonly RowChange[]): ReplayResponse {
-    return this.db.transaction(() => {
-      const response: ReplayResponse = { applied: 0, rejected: [] };
-      const touched: TouchedRecords = new Map();
-      for (const change of changes) {
-        try {
-          const changed = this.db.transaction(() => {
-            this.policy.check(nodeId, { kind: REPLAY_KIND, hlc: change.hlc, changes: [change] });
-            const applied = this.replicated.apply(change, true);
-            if (applied) for (const complete of this.completions) complete(replayedRow(change));
-            this.conflicts.check([change]);
-            return applied;
-          })();
-          if (!changed) continue;
-          response.applied += 1;
-          CustomerStates.touched([change], touched);
-        } catch (error) {
-          response.rejected.push({ entity: change.entity, entity_id: change.entity_id, reason: rejectionReason(error) });
-        }
-      }
-      if (touched.size > 0) this.writes.write(null, (tx) => this.states.publish(tx, touched.keys(), touched));
-      return response;
-    })();
-  }
-
-  /**
-   * A protocol-2 command: an operation the hub runs again (src/sync/hub/hub-operations.ts), or,
-   * for a kind it does not run again, its rows under the command policy with their stamps
-   * brought back to the hub's clock. Its result is kept; a held one is listed for an operator.
-   */
+  /** A command: the operation the hub runs again (src/sync/hub/hub-operations.ts). Its result is kept; a held one is listed for an operator. */
   private applyOperation(nodeId: string, generation: string, command: PushedCommand, written: RowChange[], savepoint: 'own' | 'none'): CommandResult {
     const outcome = this.outcomeOf(nodeId, command, savepoint);
     if (msOfStamp(command.hlc) - this.clock() > this.maxSkewMs) this.skews.list(nodeId, command, this.clock());
@@ -295,7 +213,6 @@ export class HubCommands {
 
   private outcomeOf(nodeId: string, command: PushedCommand, savepoint: 'own' | 'none' = 'own'): OperationOutcome {
     if (this.operations.runs(command.kind)) return this.operations.run(nodeId, command, true, savepoint);
-    if (ROW_KINDS.has(command.kind)) return this.applyStampedRows(nodeId, command);
     return { status: 'rejected', reason: `a store does not perform ${command.kind}` };
   }
 
@@ -310,54 +227,6 @@ export class HubCommands {
       reason: outcome.reason,
       ...(outcome.rows ? { rows: outcome.rows } : {}),
     };
-    this.applied.keepResult(nodeId, generation, result, new Date(this.clock()).toISOString());
-    return result;
-  }
-
-  /**
-   * A command of a kind the hub does not run again: its rows, checked by the policy, each with
-   * a stamp the hub takes. An insert makes a new row, never overwrites one
-   * (HubOperations.madeAlready).
-   */
-  private applyStampedRows(nodeId: string, command: PushedCommand): OperationOutcome {
-    try {
-      const rows = this.db.transaction(() => {
-        this.policy.check(nodeId, command, 'passes');
-        const inserts = command.changes.filter((change) => change.op === 'insert');
-        if (inserts.some((change) => this.operations.madeAlready(change.entity, change.entity_id, change.hlc))) return undefined;
-        const rows = command.changes.map((change) => this.operations.stamped(change));
-        for (const change of rows) this.replicated.apply(change, true);
-        for (const complete of this.completions) complete(command);
-        return rows;
-      })();
-      if (!rows) return { status: 'applied', reason: null };
-      this.publishLater(rows);
-      return { status: 'applied', reason: null, rows: rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
-    } catch (error) {
-      const reason = rejectionReason(error);
-      return { status: 'rejected', reason, ...(reason === 'not_found' ? { missing: true as const } : {}) };
-    }
-  }
-
-  /** Gathers the customers whose records replicated rows touched, for the batch's one publish (CustomerStates.publishingOnce). */
-  private publishLater(changes: readonly RowChange[]): void {
-    this.states.gather(CustomerStates.touched(changes));
-  }
-
-  /** A protocol-1 command: its rows under the command policy, as that protocol's stores were served. */
-  private applyRows(nodeId: string, generation: string, command: PushedCommand): CommandResult {
-    let reason: string | null = null;
-    try {
-      this.db.transaction(() => {
-        this.policy.check(nodeId, command);
-        for (const change of command.changes) this.replicated.apply(change, true);
-        for (const complete of this.completions) complete(command);
-        this.conflicts.check(command.changes);
-      })();
-    } catch (error) {
-      reason = rejectionReason(error);
-    }
-    const result: CommandResult = { command_id: command.command_id, seq: command.seq, status: reason === null ? 'applied' : 'rejected', reason };
     this.applied.keepResult(nodeId, generation, result, new Date(this.clock()).toISOString());
     return result;
   }

@@ -2,8 +2,9 @@
  * The hub runs a store's operation again (DESIGN §5 "Authority"): the call the store served,
  * parsed by the endpoint's own schemas and run through the same service, with the ids the
  * store made, judged by the program and master data in force at its as-of time (its stamp's,
- * brought back to the hub's clock when ahead), writing the hub's own rows. No row the store
- * sent is written as sent; its rows serve only to tell whether the hub's differ.
+ * brought back to the hub's clock when ahead), writing the hub's own rows. A store sends no rows:
+ * its operation names the stamps of the rows it wrote, which the hub's rows of the call take in
+ * the same order, and their digest, which tells whether the hub's rows are the store's.
  *
  * - *rejected*: its node had no right to make it — a kind no store performs offline, a call
  *   that does not parse, a caller the hub does not know as active, a store the node does not
@@ -12,7 +13,7 @@
  *   (src/sync/hub/node-limits.ts), or that the hub's feature code refuses (a customer the hub
  *   does not know, a bill number already used): recorded, counted nowhere, until an operator
  *   releases or voids it (src/sync/hub/held-commands.ts).
- * - *applied*: the hub's rows; when they differ from the store's (points computed by another
+ * - *applied*: the hub's rows; when their digest is not the store's (points computed by another
  *   program, a stamp brought back from the future), they go back in the answer and the store
  *   swaps its own for them (src/sync/store/pusher.ts).
  */
@@ -29,7 +30,8 @@ import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { FoldConflicts } from '../fold-conflicts.js';
 import type { NodeLimits } from './node-limits.js';
 import { replayContext, type OperationKinds } from './operation-kinds.js';
-import { rowsDiffer, type PushedCommand, type RowChange } from '../protocol/protocol.js';
+import { rowsDigest } from '../../db/rows-digest.js';
+import type { PushedCommand, RowChange } from '../protocol/protocol.js';
 
 /** An operation the hub holds for an operator: thrown inside its savepoint, so nothing of it stays. */
 export class CommandHeld extends Error {}
@@ -115,7 +117,7 @@ export class HubOperations {
   run(nodeId: string, command: PushedCommand, judged = true, savepoint: 'own' | 'none' = 'own'): OperationOutcome {
     try {
       const rows = this.runChecked(nodeId, command, judged, savepoint);
-      return { status: 'applied', reason: null, rows: rows && rowsDiffer(command.changes, rows, 'compared') ? rows : undefined, written: rows };
+      return { status: 'applied', reason: null, rows: rows && !sameRows(command, rows) ? rows : undefined, written: rows };
     } catch (error) {
       if (error instanceof CommandHeld) return { status: 'held', reason: error.message };
       if (error instanceof CommandRejected) return { status: 'rejected', reason: error.message };
@@ -141,42 +143,33 @@ export class HubOperations {
     return stampInOrigin(this.hlc.now(), originOfStamp(stamp));
   }
 
-  /** A replicated change with the stamp the hub takes for it, in the change and in its row. */
-  stamped(change: RowChange): RowChange {
-    const stamp = this.stampFor(change.hlc);
-    if (stamp === change.hlc) return change;
-    const row = change.row && { ...change.row, hlc: stamp, last_change: new Date(msOfStamp(stamp)).toISOString() };
-    return { ...change, hlc: stamp, row };
-  }
-
   private runChecked(nodeId: string, command: PushedCommand, judged: boolean, savepoint: 'own' | 'none'): RowChange[] | undefined {
     const origin = this.policy.originOf(nodeId, command.hlc);
     const operation = command.operation;
-    if (!operation) throw new CommandRejected(`a ${command.kind} command carries its operation`);
     if ('continues' in operation) return undefined;
     const kind = this.kinds.get(command.kind);
     if (!kind) throw new CommandRejected(`a store does not perform ${command.kind}`);
     const call = operation.call;
     if (!call || !kind.offeredIn(call.iface)) throw new CommandRejected(`a ${command.kind} command carries no call of it`);
-    const principal = this.verified(call.principal as Principal);
+    const principal = this.verified(nodeId, call.principal as Principal);
     const input = this.parsed(kind.parse.bind(kind), call.input);
     const storeId = (input.body as { store_id?: unknown } | undefined)?.store_id;
     if (typeof storeId === 'string') this.policy.checkStore(nodeId, storeId, `the ${command.kind}`);
+    // The store's first row is stamped before every other row of the call: a row the call made
+    // that holds it or a later stamp was made by this call already.
+    const stamps = operation.stamps ?? [];
     const first = operation.ids[0];
-    const claimedFirst =
-      first === undefined
-        ? undefined
-        : (command.changes.find((change) => change.entity === kind.makes && change.entity_id === first)?.hlc ?? command.hlc);
-    if (first !== undefined && this.madeAlready(kind.makes, first, claimedFirst!)) return undefined;
+    if (first !== undefined && this.madeAlready(kind.makes, first, stamps[0] ?? command.hlc)) return undefined;
     // Ahead of the hub's clock within the tolerance, the store's time is a clock's; further, the hub's.
     const claimedAsOf = operation.as_of ?? msOfStamp(command.hlc);
     const asOf = claimedAsOf - this.clock() <= this.maxSkewMs ? claimedAsOf : this.clock();
-    const claimed = new Map(command.changes.map((change) => [`${change.entity} ${change.entity_id}`, change.hlc]));
-    const stampOf = (table: string, id: string) => {
-      const stamp = claimed.get(`${table} ${id}`);
+    let written = 0;
+    const stampOf = () => {
+      const stamp = stamps[written];
+      written += 1;
       return stamp !== undefined && originOfStamp(stamp) === origin ? this.stampFor(stamp) : stampInOrigin(this.hlc.now(), origin);
     };
-    const written = () => {
+    const run = () => {
       const { changes } = this.writes.collecting(() =>
         this.writes.joiningTransaction(() =>
           this.operations.replay({ ids: operation.ids, asOf, stampOf }, () =>
@@ -190,9 +183,9 @@ export class HubOperations {
     };
     // One savepoint for the operation, its writes joining it: the limits' judgement or any
     // failure takes all of it back.
-    if (savepoint === 'own') return this.inSavepoint(written);
+    if (savepoint === 'own') return this.inSavepoint(run);
     try {
-      return written();
+      return run();
     } catch (error) {
       throw new SavepointNeeded(`${command.kind} ${command.command_id} failed without its savepoint`, { cause: error });
     }
@@ -207,17 +200,14 @@ export class HubOperations {
   }
 
   /**
-   * The call's caller as the hub knows it; a caller it does not know is a rejection. A
-   * customer-app token the hub holds, naming a customer the hub did not log it in as, is a
-   * session its store made itself while the hub did not answer (src/sync/store/hub-sessions.ts):
-   * the store vouches for it as for its own POS users, within its node's limits.
+   * The call's caller as the hub knows it to act at this node (src/sync/hub/delegated-principals.ts);
+   * any other is a rejection: a customer app's session must be one the hub made for this node.
    */
-  private verified(principal: Principal): Principal {
+  private verified(nodeId: string, principal: Principal): Principal {
     try {
-      return this.principals.verify(principal);
+      return this.principals.verifyAt(nodeId, principal);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      if (principal.kind === 'token' && error.status === 403) return principal;
       throw new CommandRejected(`its caller: ${error.message}`);
     }
   }
@@ -240,7 +230,7 @@ export class HubOperations {
    * result, and the row may have changed since; a rejection when an older row holds the id, since
    * a store's new row never overwrites one.
    */
-  madeAlready(table: string, id: string, stamp: string): boolean {
+  private madeAlready(table: string, id: string, stamp: string): boolean {
     let statement = this.stamps.get(table);
     if (!statement) {
       statement = this.db.prepare<[string], string>(`SELECT hlc FROM ${table} WHERE id = ?`).pluck();
@@ -251,6 +241,12 @@ export class HubOperations {
     if (stored >= stamp) return true;
     throw new CommandRejected(`already_exists: ${table} ${id} is an older row a command does not make anew`);
   }
+}
+
+/** Whether the hub's rows of a command are the ones its store wrote, by the digest its operation carries. */
+function sameRows(command: PushedCommand, rows: RowChange[]): boolean {
+  const operation = command.operation;
+  return 'digest' in operation && operation.digest === rowsDigest(JSON.stringify(rows));
 }
 
 /** Whether the feature code refused the call for naming a record this node does not hold. */

@@ -34,11 +34,11 @@ import {
   PRINCIPAL_HEADER,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
-  ROW_PROTOCOL,
-  ReplayRequest,
   REPORT_HEADER,
   SCHEMA_HEADER,
   SnapshotQuery,
+  TOKEN_HEADER,
+  ForwardedToken,
 } from '../protocol/protocol.js';
 import { sendJsonGzipped } from '../protocol/gzip-json.js';
 import type { Exchange, StoreContacts } from './store-contacts.js';
@@ -68,8 +68,6 @@ export function hubRouter(options: {
   pushes: PushesInTurns;
   /** Done once what the hub committed is on disk (src/db/durability.ts): a store drops what the hub answers as applied. */
   durable: () => Promise<void>;
-  /** Whether protocol-1 stores are still served (`sync.protocol_1_days`). */
-  acceptsRowProtocol: () => boolean;
   feed: HubFeed;
   clocks: NodeClocks;
   originals: OriginalBillSource;
@@ -91,15 +89,9 @@ export function hubRouter(options: {
   const pushBody = limits.pushBody();
   const router = express.Router();
   if (options.requireClientCertificate) router.use(clientCertificate);
-  router.use(
-    reads.arrival(),
-    authenticateNode(options.nodes),
-    hearStore(options.contacts, options.clock),
-    checkVersions(options.schemaVersion, options.acceptsRowProtocol),
-  );
+  router.use(reads.arrival(), authenticateNode(options.nodes), hearStore(options.contacts, options.clock), checkVersions(options.schemaVersion));
   router.post('/commands', limits.slot('push'), pushBody, async (request, response) => {
-    const protocol = Number(request.get(PROTOCOL_HEADER));
-    const { results, effects, skewMs } = await options.pushes.apply(String(response.locals.nodeId), request.body, protocol);
+    const { results, effects, skewMs } = await options.pushes.apply(String(response.locals.nodeId), request.body);
     const rejected = results.filter((result) => result.status === 'rejected').length;
     response.locals.exchange = { commands: results.length, applied: results.length - rejected, rejected } satisfies Partial<Exchange>;
     await options.durable();
@@ -107,17 +99,9 @@ export function hubRouter(options: {
     void runEffects(effects, options.log);
   });
   // What this hub lost to a restore from a backup (src/sync/store/replay.ts): a store's
-  // acknowledged commands, run again; from a protocol-1 store, while it is served, its rows.
+  // acknowledged commands, run again as a push's are.
   router.post('/replay', limits.slot('push'), pushBody, async (request, response) => {
     const nodeId = String(response.locals.nodeId);
-    if (Number(request.get(PROTOCOL_HEADER)) === ROW_PROTOCOL) {
-      const replay = ReplayRequest.safeParse(request.body);
-      if (!replay.success) throw fromZodIssues(replay.error.issues, request.body, '');
-      const replayed = options.commands.replay(nodeId, replay.data.changes);
-      await options.durable();
-      response.json(replayed);
-      return;
-    }
     const results = await options.pushes.replay(nodeId, request.body);
     await options.durable();
     response.json({ results });
@@ -144,23 +128,26 @@ export function hubRouter(options: {
   // store authenticated, as if it had been made here, unless the store has given up on it.
   router.use('/history', reads.turn(), (request, response, next) => {
     if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
-    response.locals.delegatedPrincipal = options.principals.verify(principalOf(request.get(PRINCIPAL_HEADER)));
+    const nodeId = String(response.locals.nodeId);
+    response.locals.delegatedPrincipal = options.principals.verifyAt(nodeId, principalOf(request.get(PRINCIPAL_HEADER)));
     unlessAbandoned(request, () =>
       reads.charged(String(response.locals.nodeId), () => (request.app as unknown as RequestHandler)(request, response, next)),
     );
   });
-  // A customer-app login a store asks for its caller (src/sync/store/hub-sessions.ts): made here, as
-  // a session of the chain. A token the hub does not hold yet is a 404, and the store makes
-  // the session its own. Failed logins are throttled by the caller's address as the store saw
-  // it, within that store, where the store's own address would lock every caller of the store
-  // out (src/decisions/0097-chain-logins-by-caller-address.md).
+  // A credential call a store asks for its caller (src/sync/store/hub-sessions.ts): a login, a
+  // logout, a login code, a password-setup mail, a registration or change with a password, run
+  // here as if made here; any other call is authenticated as usual, and answered 401 (src/http/routes.ts).
+  // A customer app's token comes without its secret and is kept as the store's. Failed logins are
+  // throttled by the caller's address as the store saw it, within that store, where the store's own
+  // address would lock every caller of the store out (src/decisions/0097-chain-logins-by-caller-address.md).
   router.use('/sessions', (request, response, next) => {
-    if (request.method !== 'POST') throw methodNotAllowed(request.method, ['POST']);
+    if (!CREDENTIAL_METHODS.includes(request.method)) throw methodNotAllowed(request.method, CREDENTIAL_METHODS);
+    const nodeId = String(response.locals.nodeId);
     const principal = principalOf(request.get(PRINCIPAL_HEADER));
-    if (principal.kind !== 'token') throw forbidden('A store asks for a login on behalf of a customer-app token');
-    if (!options.principals.holdsToken(principal.tokenId)) throw notFound('tokens', principal.tokenId);
-    response.locals.delegatedPrincipal = options.principals.verify(principal);
-    response.locals.delegatedAddress = callerAddress(String(response.locals.nodeId), request.get(CALLER_ADDRESS_HEADER));
+    if (principal.kind === 'anonymous') throw forbidden('A store asks for a credential call on behalf of a caller it authenticated');
+    if (principal.kind === 'token') options.principals.adoptToken(nodeId, principal, forwardedTokenOf(request.get(TOKEN_HEADER)));
+    response.locals.delegatedPrincipal = options.principals.verifyAt(nodeId, principal);
+    response.locals.delegatedAddress = callerAddress(nodeId, request.get(CALLER_ADDRESS_HEADER));
     (request.app as unknown as RequestHandler)(request, response, next);
   });
   router.get('/snapshot', limits.slot('snapshot'), async (request, response) => {
@@ -196,6 +183,22 @@ function callerAddress(nodeId: string, header: string | undefined): string {
   if (header === undefined) return `store ${nodeId}`;
   if (isIP(header) === 0) throw invalidParam(CALLER_ADDRESS_HEADER, 'invalid_value_format', header, "Send the caller's IP address");
   return `store ${nodeId} ${header}`;
+}
+
+const CREDENTIAL_METHODS = ['GET', 'POST', 'PUT'];
+
+/** The caller's token as a store sends it with a credential call, without its secret; undefined when it sends none. */
+function forwardedTokenOf(header: string | undefined): ForwardedToken | undefined {
+  if (header === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidParam(TOKEN_HEADER, 'invalid_value_format', undefined, "Send the caller's token as base64url JSON");
+  }
+  const token = ForwardedToken.safeParse(value);
+  if (!token.success) throw fromZodIssues(token.error.issues, value, TOKEN_HEADER);
+  return token.data;
 }
 
 function principalOf(header: string | undefined): Principal {
@@ -245,13 +248,12 @@ function hearStore(contacts: StoreContacts, clock: () => number): RequestHandler
   };
 }
 
-/** Serves stores of this protocol, and of protocol 1 while `acceptsRowProtocol` says so (a chain upgrading store by store). */
-function checkVersions(schemaVersion: number, acceptsRowProtocol: () => boolean): RequestHandler {
+/** Serves stores of this protocol alone: hub and stores upgrade together. */
+function checkVersions(schemaVersion: number): RequestHandler {
   return (request, _response, next) => {
     const protocol = Number(request.get(PROTOCOL_HEADER));
     const schema = Number(request.get(SCHEMA_HEADER));
-    const served = protocol === PROTOCOL_VERSION || (protocol === ROW_PROTOCOL && acceptsRowProtocol());
-    if (!served || !servesSchema(schemaVersion, schema)) {
+    if (protocol !== PROTOCOL_VERSION || !servesSchema(schemaVersion, schema)) {
       throw versionMismatch({ protocol: PROTOCOL_VERSION, schema: schemaVersion }, { protocol, schema });
     }
     next();

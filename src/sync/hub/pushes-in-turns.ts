@@ -30,14 +30,14 @@ export class PushesInTurns {
   ) {}
 
   /** A node's push body, checked and applied: the results of its commands, the effects to run once answered, and its clock's skew. */
-  async apply(nodeId: string, body: unknown, protocol: number): Promise<AppliedPart> {
+  async apply(nodeId: string, body: unknown): Promise<AppliedPart> {
     const envelope = PushEnvelope.safeParse(body);
     if (!envelope.success) throw fromZodIssues(envelope.error.issues, body, '');
     const place = (this.taken += 1);
     const commands = await this.checked(envelope.data.commands, place);
     const push: AppliedPart = { results: [], effects: [], skewMs: 0 };
     push.results = await this.inTurns(place, commands.length, (from) => {
-      const part = this.commands.applyPart(nodeId, envelope.data.generation, commands, from, protocol, this.turnMs);
+      const part = this.commands.applyPart(nodeId, envelope.data.generation, commands, from, this.turnMs);
       push.effects.push(...part.effects);
       push.skewMs = Math.max(push.skewMs, part.skewMs);
       return part.results;

@@ -1,8 +1,8 @@
 /**
  * What the hub takes from its stores at once (DESIGN §5: the hub may answer 429/503 with
  * Retry-After, and the store backs off): pushes (replays count as pushes) and snapshots in
- * flight, per node and from all stores together, and the bytes and row changes one push
- * carries. A request past its node's share is answered 429, one past the hub's 503, both before
+ * flight, per node and from all stores together, and the bytes one push carries.
+ * A request past its node's share is answered 429, one past the hub's 503, both before
  * its body is read; its slot is given back when its answer ends or its connection closes. A
  * node that was refused a work, or whose push was past the limits on what one push holds
  * (413), is refused that work again until its Retry-After has passed: a node that asks again
@@ -59,9 +59,8 @@ export class SyncLimits {
 
   /** Reads a push's or replay's body within the limits on what one push holds (src/sync/hub/push-body.ts). */
   pushBody(): RequestHandler {
-    const limits = { maxBytes: this.limits.push_max_bytes, maxChanges: this.limits.push_max_changes };
     return (request, _response, next) => {
-      readPushBody(request, limits).then((body) => {
+      readPushBody(request, this.limits.push_max_bytes).then((body) => {
         request.body = body;
         next();
       }, next);

@@ -3,18 +3,18 @@ import { z } from 'zod';
 import { HLC_STAMP } from '../../core/hlc.js';
 
 /**
- * 2: a command is the operation a store served, which the hub runs again (DESIGN §5
- * "Authority"). 1: a command is the rows it wrote; a hub serves protocol-1 stores for
- * `sync.protocol_1_days` after its upgrade, and a store pushes the commands it queued before
- * its own upgrade in protocol 1.
+ * 3: a command is the operation a store served, which the hub runs again, and nothing else: no
+ * row a store wrote goes up (DESIGN §5 "Authority"). Hub and stores upgrade together; the hub
+ * serves no other protocol.
  */
-export const PROTOCOL_VERSION = 2;
-export const ROW_PROTOCOL = 1;
+export const PROTOCOL_VERSION = 3;
 export const PROTOCOL_HEADER = 'x-loyaltyd-protocol';
 /** A history read's caller, as the store authenticated them: base64url of a DelegatedPrincipal's JSON. */
 export const PRINCIPAL_HEADER = 'x-loyaltyd-principal';
 /** A customer-app login's caller's address, as the store asking the hub for the login saw it. */
 export const CALLER_ADDRESS_HEADER = 'x-loyaltyd-caller-address';
+/** A credential call's customer-app token as the store holds it, without its secret: base64url of a ForwardedToken's JSON. */
+export const TOKEN_HEADER = 'x-loyaltyd-token';
 export const SCHEMA_HEADER = 'x-loyaltyd-schema';
 /** A store's figures for the hub's status page (src/sync/store/store-report.ts); optional. */
 export const REPORT_HEADER = 'x-loyaltyd-report';
@@ -43,6 +43,21 @@ export const DelegatedPrincipal = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('token'), apiUserId: z.string().min(1), tokenId: z.string().min(1), customerId: z.string().min(1).nullable() }),
 ]);
 
+/**
+ * A customer-app token's non-secret fields, which a store sends with a credential call it asks of
+ * its hub for the token (src/sync/store/hub-sessions.ts): the token stays at that store until the
+ * hub makes a session of it. Its id is the SHA-256 of the secret the app holds, never the secret.
+ */
+export const ForwardedToken = z.strictObject({
+  id: z.string().regex(/^[0-9a-f]{64}$/),
+  api_user_id: z.string().min(1).max(100),
+  external_application_id: z.string().min(1).max(100),
+  device: z.string().max(10_000),
+  setup: z.string().max(10_000),
+  push_token: z.string().max(10_000).nullable(),
+});
+export type ForwardedToken = z.infer<typeof ForwardedToken>;
+
 /** An API call as a store served it: its interface, its input as sent, its caller (src/core/operations.ts). */
 export const RecordedCall = z.object({
   iface: z.enum(['enterprise', 'customer']),
@@ -51,30 +66,34 @@ export const RecordedCall = z.object({
 });
 
 /**
- * What a protocol-2 command is besides its rows: the call and every id it made, in the order
- * it made them, and its as-of time (epoch ms, the store's clock when the call began); or, for
- * a later command of the same call, only that it continues it. A command written outside an
- * API call carries no call.
+ * What a command is: the call and every id it made, in the order it made them, its as-of time
+ * (epoch ms, the store's clock when the call began), the stamps of the rows it wrote, in the
+ * order it wrote them (the hub gives its own rows of the call the same stamps, where they are
+ * the store's own and not ahead of the hub's clock, so that both fold the same facts in the
+ * same order), and a digest of those rows (`rowsDigest`), by which the hub tells whether its
+ * rows are the store's without the store sending them. A later command of the same call says
+ * only that it continues it. A command written outside an API call carries no call, and the
+ * hub rejects it.
  */
 export const Operation = z.union([
-  z.object({ continues: z.literal(true) }),
-  z.object({
+  z.strictObject({ continues: z.literal(true) }),
+  z.strictObject({
     call: RecordedCall.optional(),
     as_of: z.number().int().nonnegative().optional(),
     ids: z.array(z.string().regex(/^[0-9a-f]{26}$/)).max(10_000),
+    stamps: z.array(z.string().regex(HLC_STAMP)).max(10_000).optional(),
+    digest: z.string().max(64).optional(),
   }),
 ]);
 export type Operation = z.infer<typeof Operation>;
 
-export const PushedCommand = z.object({
+/** A command on the wire: exactly these fields; one carrying rows (`changes`) or anything else does not parse. */
+export const PushedCommand = z.strictObject({
   seq: z.number().int().positive(),
-  command_id: z.string().min(1),
-  kind: z.string().min(1),
-  payload: z.unknown(),
-  changes: z.array(RowChange),
+  command_id: z.string().min(1).max(64),
+  kind: z.string().min(1).max(100),
   hlc: z.string().min(1),
-  /** Protocol 2 only. */
-  operation: Operation.optional(),
+  operation: Operation,
 });
 export type PushedCommand = z.infer<typeof PushedCommand>;
 
@@ -87,14 +106,21 @@ export type PushRequest = z.infer<typeof PushRequest>;
 /** A push as the hub first reads it: its commands are then checked one at a time (src/sync/hub/pushes-in-turns.ts). */
 export const PushEnvelope = PushRequest.extend({ commands: z.array(z.unknown()).max(MAX_COMMANDS_PER_PUSH) });
 
-/** A pushed command as the outbox keeps it: its payload, changes and operation are JSON texts; no operation in protocol 1. */
-export type OutboxCommand = Omit<PushedCommand, 'payload' | 'changes' | 'operation'> & { payload: string; changes: string; operation: string | null };
+/**
+ * A command as the outbox keeps it: its payload, the row changes it made (the store's own, to
+ * take back or swap, never sent) and its operation are JSON texts. A command queued by an earlier
+ * version may carry no operation: it is sent with an empty one, which the hub rejects.
+ */
+export type OutboxCommand = Omit<PushedCommand, 'operation'> & { payload: string; changes: string; operation: string | null };
+
+/** What a command queued without an operation is sent with. */
+const NO_OPERATION = '{"ids":[]}';
 
 /**
- * A PushRequest's JSON text, with each command's payload and changes spliced in as the
- * outbox keeps them (JSON.stringify's texts) instead of parsed and stringified again: a
- * batch is written in one piece on the event loop the tills wait on, and parsing and
- * writing again a batch of 50 bills' commands held it for milliseconds (test/bench/README.md).
+ * A PushRequest's JSON text, with each command's operation spliced in as the outbox keeps it
+ * (JSON.stringify's text) instead of parsed and stringified again: a batch is written in one
+ * piece on the event loop the tills wait on, and parsing and writing again a batch of 50 bills'
+ * commands held it for milliseconds (test/bench/README.md).
  */
 export function pushRequestText(generation: string, commands: OutboxCommand[]): string {
   return `{"generation":${JSON.stringify(generation)},"commands":[${commands.map(commandText).join(',')}]}`;
@@ -105,8 +131,8 @@ export function replayRequestText(commands: OutboxCommand[], final: boolean): st
   return `{"commands":[${commands.map(commandText).join(',')}],"final":${final}}`;
 }
 
-function commandText({ seq, command_id, kind, payload, changes, hlc, operation }: OutboxCommand): string {
-  return `{"seq":${seq},"command_id":${JSON.stringify(command_id)},"kind":${JSON.stringify(kind)},"payload":${payload},"changes":${changes},"hlc":${JSON.stringify(hlc)}${operation === null ? '' : `,"operation":${operation}`}}`;
+function commandText({ seq, command_id, kind, hlc, operation }: OutboxCommand): string {
+  return `{"seq":${seq},"command_id":${JSON.stringify(command_id)},"kind":${JSON.stringify(kind)},"hlc":${JSON.stringify(hlc)},"operation":${operation ?? NO_OPERATION}}`;
 }
 
 /**
@@ -151,12 +177,8 @@ export const PushResponse = z.object({
 });
 export type PushResponse = z.infer<typeof PushResponse>;
 
-/** Rows or commands a replay request carries at most (src/sync/store/replay.ts). */
-export const MAX_REPLAYED_ROWS = 500;
-
-/** A protocol-1 store's rows the hub lost to a restore, sent again as they stand. */
-export const ReplayRequest = z.object({ changes: z.array(RowChange).min(1).max(MAX_REPLAYED_ROWS) });
-export type ReplayRequest = z.infer<typeof ReplayRequest>;
+/** Commands a replay request carries at most (src/sync/store/replay.ts). */
+export const MAX_REPLAYED_COMMANDS = 500;
 
 /**
  * A store's acknowledged commands the hub lost to a restore, sent again (src/sync/store/replay.ts):
@@ -165,23 +187,17 @@ export type ReplayRequest = z.infer<typeof ReplayRequest>;
  * does not hold (another store's customer, not sent back yet) is answered *waiting* and changes
  * nothing, unless the request is `final`: then it is held as a pushed one would be.
  */
-export const ReplayedCommands = z.object({ commands: z.array(PushedCommand).min(1).max(MAX_REPLAYED_ROWS), final: z.boolean().default(false) });
+export const ReplayedCommands = z.object({ commands: z.array(PushedCommand).min(1).max(MAX_REPLAYED_COMMANDS), final: z.boolean().default(false) });
 export type ReplayedCommands = z.infer<typeof ReplayedCommands>;
 
 /** Replayed commands as the hub first reads them: each is then checked as a pushed one (src/sync/hub/pushes-in-turns.ts). */
-export const ReplayEnvelope = ReplayedCommands.extend({ commands: z.array(z.unknown()).min(1).max(MAX_REPLAYED_ROWS) });
+export const ReplayEnvelope = ReplayedCommands.extend({ commands: z.array(z.unknown()).min(1).max(MAX_REPLAYED_COMMANDS) });
 
 export const ReplayedResult = CommandResult.extend({ status: z.enum(['applied', 'rejected', 'held', 'waiting']) });
 export type ReplayedResult = z.infer<typeof ReplayedResult>;
 
 export const ReplayedResults = z.object({ results: z.array(ReplayedResult) });
 export type ReplayedResults = z.infer<typeof ReplayedResults>;
-
-export const ReplayResponse = z.object({
-  applied: z.number().int(),
-  rejected: z.array(z.object({ entity: z.string(), entity_id: z.string(), reason: z.string() })),
-});
-export type ReplayResponse = z.infer<typeof ReplayResponse>;
 
 export const FeedChange = RowChange.extend({ seq: z.number().int() });
 export type FeedChange = z.infer<typeof FeedChange>;

@@ -42,9 +42,6 @@ export const SCOPES: Readonly<Record<string, Scope>> = {
   product_reservation_sources: 'chain',
   event_groups: 'chain',
   event_properties: 'chain',
-  // A customer app's token (its session once the customer logs in) is master data: the app
-  // talks to whichever node is near, so every node must know the session.
-  tokens: 'chain',
   recommendation_neighbours: 'chain',
   recommendation_customers: 'chain',
   recommendation_best_sellers: 'chain',
@@ -67,7 +64,10 @@ export const SCOPES: Readonly<Record<string, Scope>> = {
   product_reservations: 'origin',
   reservation_codes: 'origin',
   reservation_state_changes: 'origin',
-  // A six-digit login code is used where it was asked for, within minutes.
+  // A customer app's token stays at the node that made it; the session the hub makes for it
+  // reaches that node alone, in the hub's answer to its login (src/sync/store/hub-sessions.ts).
+  tokens: 'origin',
+  // A login code is made and used at the hub, within minutes.
   auth_tokens: 'origin',
 };
 

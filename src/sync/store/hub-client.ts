@@ -17,6 +17,8 @@ import {
   ReplayedResults,
   REPORT_HEADER,
   SCHEMA_HEADER,
+  TOKEN_HEADER,
+  type ForwardedToken,
 } from '../protocol/protocol.js';
 
 export class HubError extends Error {
@@ -69,8 +71,8 @@ export class HubClient {
   }
 
   /** A batch of commands, as its JSON text (protocol.ts, pushRequestText), in the protocol they were queued for. */
-  async push(requestText: string, protocol = PROTOCOL_VERSION): Promise<PushResponse> {
-    const response = await this.send('POST', '/sync/v1/commands', requestText, this.timeoutMs, { [PROTOCOL_HEADER]: String(protocol) });
+  async push(requestText: string): Promise<PushResponse> {
+    const response = await this.send('POST', '/sync/v1/commands', requestText, this.timeoutMs);
     return PushResponse.parse(JSON.parse(await response.body.text()));
   }
 
@@ -127,23 +129,31 @@ export class HubClient {
   }
 
   /**
-   * A customer-app login asked of the hub on behalf of the token this store authenticated, from
-   * the caller's address, within `timeoutMs`: its status and JSON body, whatever the status.
-   * Throws when the hub does not answer in time.
+   * A credential call asked of the hub (src/sync/store/hub-sessions.ts) on behalf of the caller this
+   * store authenticated, from the caller's address, with the caller's token's non-secret fields
+   * when it is a customer app's, within `timeoutMs`: its status and JSON body, whatever the
+   * status. Throws when the hub does not answer in time.
    */
-  session(apiPath: string, principal: Principal, body: unknown, address: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
-    const headers: Record<string, string> = {
-      [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url'),
-      'content-type': 'application/json',
-    };
-    if (address) headers[CALLER_ADDRESS_HEADER] = address;
-    return this.lookup(`/sessions${apiPath}`, timeoutMs, headers, JSON.stringify(body ?? {}));
+  credentialCall(call: CredentialCall, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const headers: Record<string, string> = { [PRINCIPAL_HEADER]: encoded(call.principal) };
+    if (call.token) headers[TOKEN_HEADER] = encoded(call.token);
+    if (call.address) headers[CALLER_ADDRESS_HEADER] = call.address;
+    const body = call.method === 'GET' ? undefined : JSON.stringify(call.body ?? {});
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return this.lookup(`/sessions${call.apiPath}`, timeoutMs, headers, body, call.method);
   }
 
-  /** A GET under /sync/v1, or a POST of `body`, within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not answer in time. */
-  async lookup(path: string, timeoutMs: number, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; body: unknown }> {
+  /** A GET under /sync/v1, or a POST (or `method`) of `body`, within `timeoutMs`: its status and JSON body, whatever the status. Throws when the hub does not answer in time. */
+  async lookup(
+    path: string,
+    timeoutMs: number,
+    headers: Record<string, string> = {},
+    body?: string,
+    method: 'GET' | 'POST' | 'PUT' = body === undefined ? 'GET' : 'POST',
+  ): Promise<{ status: number; body: unknown }> {
     const response = await request(`${this.base}/sync/v1${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
+      method,
       body,
       headers: { ...this.headers, ...headers },
       dispatcher: this.dispatcher,
@@ -197,6 +207,19 @@ export class HubClient {
 }
 
 const NEWLINE = 0x0a;
+
+/** A credential call as a store asks it of its hub. */
+export interface CredentialCall {
+  method: 'GET' | 'POST' | 'PUT';
+  /** The call's path under the API, with its query string. */
+  apiPath: string;
+  principal: Principal;
+  /** The caller's customer-app token without its secret, when the caller is a customer app. */
+  token: ForwardedToken | undefined;
+  body: unknown;
+  /** The caller's address as this store saw it ('' when unknown). */
+  address: string;
+}
 
 /** The `error.exception` of the hub's error envelope (src/http), the one part of it a store reads. */
 const ErrorException = z.object({ error: z.object({ exception: z.string() }) });

@@ -13,8 +13,9 @@
  * The hub's answers are settled by src/sync/store/command-settlement.ts: the store swaps its rows of
  * an applied command for the hub's when the hub sends them, and takes back the effects of a
  * rejected or held command, which stays readable with its reason; either is listed and
- * counted, so the store converges on what the hub holds. Commands queued before protocol 2
- * carry no operation and are pushed in protocol 1, each batch in one protocol.
+ * counted, so the store converges on what the hub holds. A command queued by an earlier version
+ * without an operation is pushed with an empty one: the hub rejects it, with its reason, and the
+ * queue behind it goes on.
  * When the hub says the store's stamps run ahead of its clock, the skew is kept for
  * `sync status` until a push says they no longer do.
  *
@@ -36,7 +37,7 @@ import type { MetaRow } from '../../db/tables.generated.js';
 import { randomBytes } from 'node:crypto';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { HubError, type HubClient } from './hub-client.js';
-import { MAX_COMMANDS_PER_PUSH, PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL, type CommandResult } from '../protocol/protocol.js';
+import { MAX_COMMANDS_PER_PUSH, pushRequestText, type CommandResult } from '../protocol/protocol.js';
 import { CommandBatch, fillInTurns, TURN_MS } from './command-batch.js';
 import type { SyncState } from '../sync-state.js';
 import type { CommandSettlement, SettledCommand } from './command-settlement.js';
@@ -118,8 +119,7 @@ export class Pusher {
       if (batch.length === 0) break;
       let response;
       try {
-        const protocol = batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION;
-        response = await this.client.push(pushRequestText(this.currentGeneration.get()!.value, batch), protocol);
+        response = await this.client.push(pushRequestText(this.currentGeneration.get()!.value, batch));
       } catch (error) {
         if (restarted || !(error instanceof HubError) || !RENUMBERED_AFTER.has(error.exception ?? '')) throw error;
         commitUnsynced(this.db, () => this.startNewGeneration());

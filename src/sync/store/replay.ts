@@ -30,7 +30,7 @@ import { commitUnsynced } from '../../db/unsynced-commit.js';
 import { CommandBatch, cutIntoBatches, fillInTurns } from './command-batch.js';
 import type { CommandSettlement, SettledCommand } from './command-settlement.js';
 import type { HubClient } from './hub-client.js';
-import { MAX_REPLAYED_ROWS, replayRequestText, type ReplayedResult } from '../protocol/protocol.js';
+import { MAX_REPLAYED_COMMANDS, replayRequestText, type ReplayedResult } from '../protocol/protocol.js';
 import type { SyncState } from '../sync-state.js';
 
 const COLUMNS = 'seq, command_id, kind, payload, changes, hlc, operation, created_at';
@@ -111,7 +111,7 @@ export class Replay {
     if (after === undefined || through === undefined) return 0;
     let sent = 0;
     for (;;) {
-      const batch = new CommandBatch(0, MAX_REPLAYED_ROWS);
+      const batch = new CommandBatch(0, MAX_REPLAYED_COMMANDS);
       const commands = await fillInTurns(batch, (seq) => this.planned.iterate(seq, after, through), this.state.number('replay_position') ?? 0);
       if (commands.length === 0) break;
       const { results } = await this.client.replay(replayRequestText(commands, false));
@@ -136,7 +136,7 @@ export class Replay {
     const final = this.clock() > (this.state.number('replay_waiting_until') ?? Infinity);
     const commands = waiting.map((seq) => this.bySeq.get(seq)).filter((command) => command !== undefined);
     const still: number[] = [];
-    for (const chunk of cutIntoBatches(commands, 0, MAX_REPLAYED_ROWS)) {
+    for (const chunk of cutIntoBatches(commands, 0, MAX_REPLAYED_COMMANDS)) {
       const { results } = await this.client.replay(replayRequestText(chunk, final));
       commitUnsynced(this.db, () => still.push(...this.settle(chunk, results)));
     }
