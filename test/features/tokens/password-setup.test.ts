@@ -30,6 +30,9 @@ interface SetupRequestRow {
   sent_at: string | null;
 }
 
+/** A store's hub that does not answer: nothing listens on the discard port. */
+const UNREACHABLE_HUB = { 'hub.url': 'http://127.0.0.1:9', 'node.name': 'store-offline', 'node.secret': 'offline-secret' };
+
 function setupRequests(server: TestServer): SetupRequestRow[] {
   return server.app.node.db
     .prepare('SELECT id, customer_id, email, secret_hash, expires_at, sent_at FROM password_setup_requests ORDER BY id')
@@ -238,37 +241,24 @@ describe('send-password-setup-email at a store with a hub', () => {
   });
   afterAll(() => smtp.close());
 
-  it('sends no mail, spools none, and queues one tokens.send-password-setup-email command for the hub', async () => {
-    const target = await start({ config: { 'hub.url': 'http://127.0.0.1:9', 'mail.smtp_url': smtp.url } });
+  // The hub holds the secret it mails (DESIGN §5 "Credentials stay at the hub"): a store whose
+  // hub does not answer makes no setup request of its own (test/sync/sync.test.ts: with its hub up).
+  it('answers 503 naming the outage while its hub does not answer: sends no mail, spools none, stores and queues nothing', async () => {
+    const target = await start({ config: { ...UNREACHABLE_HUB, 'mail.smtp_url': smtp.url } });
     const outboxBefore = outboxCount(target);
-    expect((await requestSetup(target, { email: JANA })).status).toBe(204);
+    const answer = await requestSetup(target, { email: JANA });
+    expectError(answer, 503, 'service_unavailable_exception');
+    expect(answer.body.error.detail).toContain('head office');
     expect(smtp.received).toEqual([]);
     expect(existsSync(join(target.dataDir, 'mail-spool'))).toBe(false);
-
-    const commands = target.app.node.db
-      .prepare("SELECT kind, payload, changes FROM outbox WHERE kind = 'tokens.send-password-setup-email'")
-      .all() as {
-      kind: string;
-      payload: string;
-      changes: string;
-    }[];
-    expect(commands).toHaveLength(1);
-    expect(outboxCount(target) - outboxBefore).toBe(2); // the token's creation and this request
-    const [request] = setupRequests(target);
-    expect(request).toMatchObject({ customer_id: DEMO_IDS.customerJana, email: JANA, sent_at: null });
-    const payload = JSON.parse(commands[0]!.payload);
-    expect(payload).toMatchObject({ id: request!.id, customer_id: DEMO_IDS.customerJana, email: JANA, secret_hash: request!.secret_hash });
-    // The hub mails the link the store made, so the secret in it is the one whose hash is stored.
-    expect(sha256(secretOf(payload.link))).toBe(request!.secret_hash);
-    expect(JSON.parse(commands[0]!.changes)).toEqual([
-      expect.objectContaining({ entity: 'password_setup_requests', entity_id: request!.id, op: 'insert' }),
-    ]);
+    expect(setupRequests(target)).toEqual([]);
+    expect(outboxCount(target)).toBe(outboxBefore);
   });
 
-  it('answers 204 to an e-mail of no customer and queues nothing for it', async () => {
-    const target = await start({ config: { 'hub.url': 'http://127.0.0.1:9' } });
-    expect((await requestSetup(target, { email: 'nobody@example.com' })).status).toBe(204);
-    expect(target.app.node.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'tokens.send-password-setup-email'").get()).toEqual({ n: 0 });
+  it("answers an e-mail of no customer as it answers a customer's: the answer tells no one who is a customer", async () => {
+    const target = await start({ config: UNREACHABLE_HUB });
+    expectError(await requestSetup(target, { email: 'nobody@example.com' }), 503, 'service_unavailable_exception');
+    expect(setupRequests(target)).toEqual([]);
   });
 });
 
@@ -348,16 +338,12 @@ describe('send-password-setup-email', () => {
     }
   });
 
-  it('a store with a hub queues the mail as a command and sends nothing itself', async () => {
-    const server = await startTestServer({ config: { 'hub.url': 'http://127.0.0.1:9', 'mail.smtp_url': `${smtp.url}?ignoreTLS=true` } });
+  it('a store whose hub does not answer sends nothing itself and answers 503', async () => {
+    const server = await startTestServer({ config: { ...UNREACHABLE_HUB, 'mail.smtp_url': `${smtp.url}?ignoreTLS=true` } });
     const sentBefore = smtp.received.length;
     try {
-      expect((await request(server, demoCredentials.customer_email)).status).toBe(204);
+      expectError(await request(server, demoCredentials.customer_email), 503, 'service_unavailable_exception');
       expect(smtp.received.length).toBe(sentBefore);
-      const queued = server.app.node.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'tokens.send-password-setup-email'").get() as {
-        n: number;
-      };
-      expect(queued.n).toBe(1);
     } finally {
       await server.close();
     }

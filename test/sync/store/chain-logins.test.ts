@@ -11,7 +11,7 @@ import { demoCredentials } from '../../../src/demo/demo.js';
 import { startInProcessCluster, type InProcessCluster, type InProcessStore } from '../../support/in-process-cluster.js';
 import { basePath } from '../../../src/http/interfaces.js';
 import { schemaVersion } from '../../../src/db/migrate.js';
-import { CALLER_ADDRESS_HEADER, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, SCHEMA_HEADER } from '../../../src/sync/protocol/protocol.js';
+import { CALLER_ADDRESS_HEADER, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, SCHEMA_HEADER, TOKEN_HEADER } from '../../../src/sync/protocol/protocol.js';
 import { basic, call, demoToken } from '../../support/server.js';
 
 const GUESSER = '203.0.113.7';
@@ -59,12 +59,17 @@ describe("a store's customer-app logins at its hub", () => {
     const hubDb = cluster.hub.app.node.db;
     const apiUserId = hubDb.prepare('SELECT id FROM api_users WHERE user_name = ?').pluck().get(demoCredentials.api_user) as string;
     const principal = { kind: 'token', apiUserId, tokenId: sha256Hex(token.tokenId), customerId: null };
+    // The store sends its token without the secret with every credential call (src/sync/store/hub-sessions.ts).
+    const forwarded = store.server.app.node.db
+      .prepare('SELECT id, api_user_id, external_application_id, device, setup, push_token FROM tokens WHERE id = ?')
+      .get(sha256Hex(token.tokenId));
     const asked = await call('POST', `${cluster.hub.url}/sync/v1/sessions${basePath('customer')}/tokens/${token.tokenId}/actions/login`, {
       headers: {
         ...basic(store.credentials.node_name, store.credentials.node_secret),
         [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),
         [SCHEMA_HEADER]: String(schemaVersion()),
         [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url'),
+        [TOKEN_HEADER]: Buffer.from(JSON.stringify(forwarded)).toString('base64url'),
         [CALLER_ADDRESS_HEADER]: 'somewhere',
       },
       body: { login_type: 'email', login_value: demoCredentials.customer_email, password: demoCredentials.customer_password },
