@@ -2,7 +2,8 @@
  * The sync bench's flood part (`npm run bench sync`, BENCH_SYNC_PARTS=flood): a hub process
  * with the demo chain and a pool of customers, read by the back office — one customer at a
  * time, BENCH_SYNC_FLOOD_READS a second — first idle, then while 20 pushers of 8 MB (one command
- * whose row changes are past `sync_limits.push_max_changes`, four pushers for each of five nodes)
+ * carrying row changes, past the hub's `sync_limits.push_max_bytes` of 4 MB here, four pushers for
+ * each of five nodes)
  * and 10 snapshot readers (two for each of five nodes) ask of it all they can, each waiting the
  * Retry-After it is given as a store does, and an honest store queues commands and runs a round
  * every second. Target: the read's p99 during the flood at most 3× its p99 idle, in the same
@@ -34,6 +35,8 @@ const READS_PER_SECOND = Number(process.env.BENCH_SYNC_FLOOD_READS ?? 100);
 const PUSHERS = 20;
 const SNAPSHOTS = 10;
 const PUSH_BYTES = 8 * 1024 * 1024;
+/** What the hub takes in one push: a flood push is refused at the half of its bytes. */
+const PUSH_MAX_BYTES = 4 * 1024 * 1024;
 /** Customers beside the demo chain's: a snapshot of a few MB. */
 const POOL = 10_000;
 /** Commands the honest store queues before each of its rounds. */
@@ -50,7 +53,7 @@ export async function floodBench(): Promise<void> {
   const honestCredentials = addNode(hubDir, 'flood-honest');
   const historyReader = addNode(hubDir, 'flood-history');
   const posUserId = userIdOf(hubDir, demoCredentials.pos_login);
-  const hub = await startHub(hubDir);
+  const hub = await startHub(hubDir, { LOYALTYD_SYNC_LIMITS__PUSH_MAX_BYTES: String(PUSH_MAX_BYTES) });
   try {
     const config = storeConfig(benchDir('flood-store'), hub.url, honestCredentials);
     const node = openNode(config, systemClock);

@@ -38,8 +38,9 @@ export function syncHeaders(node: StoreCredentials): Record<string, string> {
 }
 
 /**
- * A push of exactly `bytes`: one command whose row changes, about 140 bytes each, fill it —
- * a body within the hub's bytes whose changes are past its `push_max_changes` by default.
+ * A push of exactly `bytes`: one command whose row changes, about 140 bytes each, fill it — a
+ * body the hub refuses whole (409) once read, since no command carries rows, and refuses 413 at
+ * the bytes that pass its `sync_limits.push_max_bytes` when that is smaller.
  */
 export function floodPushBody(bytes: number): Buffer {
   const hlc = `${hex(Date.now(), 12)}-0000-f100d000`;
@@ -51,17 +52,20 @@ export function floodPushBody(bytes: number): Buffer {
     changes.push(change);
     length += change.length + 1;
   }
-  const head = `{"generation":"flood","commands":[{"seq":1,"command_id":"flood-1","kind":"events.create","hlc":"${hlc}","changes":[${changes.join(',')}],"payload":{"pad":"`;
-  const tail = '"}}]}';
+  const head = `{"generation":"flood","commands":[{"seq":1,"command_id":"flood-1","kind":"events.create","hlc":"${hlc}","changes":[${changes.join(',')}],"operation":{"ids":[]}}],"pad":"`;
+  const tail = '"}';
   return Buffer.from(head + 'x'.repeat(bytes - Buffer.byteLength(head) - tail.length) + tail);
 }
 
-/** A push of `body` from `node`, its first bytes sent and the rest held until `release()`. */
+/**
+ * A push of `body` from `node`, its first bytes sent and the rest held until `release()`. Sent
+ * without its length, as a stream of unknown length is: the hub counts its bytes as they come.
+ */
 export function heldPush(hubUrl: string, node: StoreCredentials, body: Buffer): HeldRequest {
   const outgoing = request(`${hubUrl}/sync/v1/commands`, {
     method: 'POST',
     agent: false,
-    headers: { ...syncHeaders(node), 'content-type': 'application/json', 'content-length': String(body.length) },
+    headers: { ...syncHeaders(node), 'content-type': 'application/json' },
   });
   let sent = false;
   const answered = new Promise<FloodAnswer>((resolve, reject) => {

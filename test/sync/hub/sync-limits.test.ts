@@ -3,8 +3,8 @@
  * processes on loopback: 20 pushes of 8 MB from five flooding nodes and 10 snapshots from three
  * reading nodes, held in flight together. The hub takes two of each a node and 8 pushes and
  * 4 snapshots in all, answers the rest 429 (a node's share) or 503 (the hub's) with
- * Retry-After before reading their bodies, refuses an admitted push whose changes are past
- * `push_max_changes`, and makes its node wait its Retry-After. An honest store that pushes meanwhile is answered 503, waits at least the
+ * Retry-After before reading their bodies, refuses an admitted push at the bytes that pass
+ * `push_max_bytes` (4 MB here), and makes its node wait its Retry-After. An honest store that pushes meanwhile is answered 503, waits at least the
  * Retry-After it was given, and its round completes once the flood is over.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,8 @@ const RETRY_AFTER_SECONDS = 2;
 /** Customers added to the hub's demo chain: a snapshot larger than loopback's socket buffers, so an unread one stays in flight. */
 const CUSTOMERS = 100_000;
 const PUSH_BYTES = 8 * 1024 * 1024;
+/** What the hub takes in one push: half a flood push. */
+const PUSH_MAX_BYTES = 4 * 1024 * 1024;
 
 let cluster: Cluster;
 let honest: StoreProcess;
@@ -30,7 +32,10 @@ beforeAll(async () => {
   cluster = await Cluster.start({
     stores: ['honest'],
     started: [],
-    hubEnv: { LOYALTYD_SYNC_LIMITS__RETRY_AFTER_SECONDS: String(RETRY_AFTER_SECONDS) },
+    hubEnv: {
+      LOYALTYD_SYNC_LIMITS__RETRY_AFTER_SECONDS: String(RETRY_AFTER_SECONDS),
+      LOYALTYD_SYNC_LIMITS__PUSH_MAX_BYTES: String(PUSH_MAX_BYTES),
+    },
   });
   await cluster.hub.stop();
   addCustomerPool(cluster.hub.dataDir, CUSTOMERS);
@@ -106,7 +111,7 @@ describe("the sync API's limits under a flood", () => {
     const admittedAnswers = await Promise.all(admittedPushes.map(({ index }) => pushRequests[index]!.answered));
     for (const answer of admittedAnswers) {
       expect(answer.status).toBe(413);
-      expect(JSON.parse(answer.body).error).toMatchObject({ exception: 'payload_too_large_exception', error_data: { limit_changes: 50_000 } });
+      expect(JSON.parse(answer.body).error).toMatchObject({ exception: 'payload_too_large_exception', error_data: { limit_bytes: PUSH_MAX_BYTES } });
     }
     // A node whose push was refused for what it held waits its Retry-After before the hub reads another.
     const again = heldPush(
