@@ -1,20 +1,20 @@
 /**
  * The hub owns the truth (DESIGN §5 "Authority"): a store with a valid node secret pushes
- * protocol-2 commands, the hub runs each operation again through the same feature code and
- * writes its own rows. Rows a store sends are never written as sent; an operation its node had
- * no right to make is rejected and listed; one past the node's limits is held, counted
- * nowhere, until an operator releases it; a stamp from the future is brought back to the
- * hub's clock and the skew listed. A real hub, a real store, HTTP between them.
+ * commands (sync protocol 3), each the operation a till served, which the hub runs again
+ * through the same feature code, writing its own rows. A push whose commands carry rows is
+ * refused whole; an operation its node had no right to make is rejected and listed; one past
+ * the node's limits is held, counted nowhere, until an operator releases it; a stamp from the
+ * future is brought back to the hub's clock and the skew listed. A real hub, a real store, HTTP
+ * between them.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PROGRAM, demoCredentials } from '../../../src/demo/demo.js';
-import { hashPassword } from '../../../src/auth/passwords.js';
 import { sha256Hex } from '../../../src/auth/secrets.js';
 import { schemaVersion } from '../../../src/db/migrate.js';
 import { basePath } from '../../../src/http/interfaces.js';
 import { runRound } from '../../../src/sync/store/agent.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/protocol.js';
+import { PROTOCOL_VERSION, type ForwardedToken } from '../../../src/sync/protocol/protocol.js';
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
 import { createFeedCompaction } from '../../../src/root/hub.js';
 import { createStoreSync } from '../../../src/root/store.js';
@@ -27,6 +27,7 @@ const EVA = DEMO_IDS.customerEva;
 const PETR = DEMO_IDS.customerPetr;
 const JANA = DEMO_IDS.customerJana;
 const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
+const API_USER = `de${(0x103).toString(16).padStart(24, '0')}`;
 const ORIGIN = 'a0717e01';
 const DAY_MS = 86_400_000;
 const YEAR_MS = 365 * DAY_MS;
@@ -49,10 +50,11 @@ interface Options {
   principal?: Record<string, unknown>;
   ids?: string[];
   params?: Record<string, string>;
-  changes?: unknown[];
+  /** The stamps of the rows the store's call wrote. */
+  stamps?: string[];
 }
 
-/** A protocol-2 command: the API call a store served, as its write path queues it (src/core/operations.ts). */
+/** A command: the API call a store served, as its write path queues it (src/core/operations.ts). */
 function operation(seq: number, kind: string, body: unknown, options: Options = {}) {
   const at = options.at ?? hub.clock.now();
   const principal = options.principal ?? { kind: 'user', userId: POS_USER, scheme: 'bearer' };
@@ -60,26 +62,25 @@ function operation(seq: number, kind: string, body: unknown, options: Options = 
     seq,
     command_id: `${kind}-${seq}-${ids}`,
     kind,
-    payload: {},
-    changes: options.changes ?? [],
     hlc: stampAt(at),
     operation: {
       call: { iface: 'enterprise', input: { params: options.params ?? {}, query: {}, body }, principal },
       as_of: at,
       ids: options.ids ?? [newId()],
+      ...(options.stamps ? { stamps: options.stamps } : {}),
     },
   };
 }
 
-/** A command as protocol 1 carried it: only the rows it wrote. */
+/** A command as earlier protocols carried it: the rows it wrote, which no hub takes. */
 function rows(seq: number, kind: string, changes: { entity: string; entity_id: string; op: string; row: Record<string, unknown> | null }[]) {
   const hlc = stampAt(hub.clock.now());
   return {
     seq,
     command_id: `${kind}-${seq}-${ids}`,
     kind,
-    payload: {},
     hlc,
+    operation: { ids: [] },
     changes: changes.map((change) => ({
       ...change,
       hlc,
@@ -88,17 +89,21 @@ function rows(seq: number, kind: string, changes: { entity: string; entity_id: s
   };
 }
 
-async function push(generation: string, commands: unknown[], protocol = PROTOCOL_VERSION) {
-  const pushed = await call('POST', `${hub.url}/sync/v1/commands`, {
-    headers: {
-      ...basic(pushing.node_name, pushing.node_secret),
-      'x-loyaltyd-protocol': String(protocol),
-      'x-loyaltyd-schema': String(schemaVersion()),
-    },
-    body: { generation, commands },
-  });
-  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-  return pushed.body as {
+/** The headers of a sync request of `node` in `protocol`. */
+const syncHeaders = (node: { node_name: string; node_secret: string }, protocol = PROTOCOL_VERSION) => ({
+  ...basic(node.node_name, node.node_secret),
+  'x-loyaltyd-protocol': String(protocol),
+  'x-loyaltyd-schema': String(schemaVersion()),
+});
+
+/** A push of the pushing node, as the hub answers it, whatever its status. */
+const pushed = (generation: string, commands: unknown[], protocol = PROTOCOL_VERSION) =>
+  call('POST', `${hub.url}/sync/v1/commands`, { headers: syncHeaders(pushing, protocol), body: { generation, commands } });
+
+async function push(generation: string, commands: unknown[]) {
+  const answer = await pushed(generation, commands);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body as {
     results: { seq: number; status: string; reason: string | null; rows?: { entity: string; row: Record<string, unknown> }[] }[];
     clock_skew_ms?: number;
   };
@@ -128,8 +133,8 @@ afterAll(async () => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-describe('a store pushing rows in protocol 2', () => {
-  it('has every row-shaped attack refused and listed, nothing of it anywhere, and the honest operation behind them applied', async () => {
+describe('a store pushing rows', () => {
+  it('has every row-shaped push refused whole, 409, the same commands without their rows rejected, nothing of them anywhere, and the honest operation behind them applied', async () => {
     // A point record the honest store made: its rows travel as an operation the hub ran again.
     const assigned = await call('POST', `${store.api('enterprise')}/points/actions/assign-points`, {
       headers: await demoPosLogin(store),
@@ -161,59 +166,66 @@ describe('a store pushing rows in protocol 2', () => {
     });
     const voucher = newId();
     const user = newId();
-    const results = (
-      await push('row-shaped', [
-        rows(1, 'points.assign', [{ entity: 'point_records', entity_id: made.id, op: 'insert', row: record(made.id, 0) }]),
-        rows(2, 'customers.update', [
-          { entity: 'customers', entity_id: EVA, op: 'update', row: { id: EVA, email: 'attacker@evil.test', password_hash: 'scrypt$evil' } },
-        ]),
-        rows(3, 'points.assign', [{ entity: 'point_records', entity_id: newId(), op: 'insert', row: record(newId(), 1e12) }]),
-        rows(4, 'vouchers.create', [
-          {
-            entity: 'vouchers',
-            entity_id: voucher,
-            op: 'insert',
-            row: { id: voucher, customer_id: EVA, reward_id: null, code: 'MILLION', value_minor: 100_000_000, state: 1 },
-          },
-        ]),
-        rows(5, 'users.create', [{ entity: 'users', entity_id: user, op: 'insert', row: { id: user, login: 'evil', password_hash: 'x', state: 1 } }]),
-        rows(6, 'rewards.delete', [{ entity: 'rewards', entity_id: 'de000000000000000000000601', op: 'delete', row: null }]),
-        // The same record as an operation: its id is another node's row.
-        operation(
-          7,
-          'points.assign',
-          { customer_id: EVA, amount: 1 },
-          {
-            ids: [made.id],
-            changes: [
-              { entity: 'point_records', entity_id: made.id, op: 'insert', row: record(made.id, 1000), hlc: stampAt(hub.clock.now() + 1000) },
-            ],
-          },
-        ),
-        operation(8, 'points.assign', { customer_id: EVA, amount: 3 }),
-      ])
-    ).results;
-    expect(results.map((result) => [result.seq, result.status])).toEqual([
-      [1, 'rejected'],
-      [2, 'rejected'],
-      [3, 'rejected'],
-      [4, 'rejected'],
-      [5, 'rejected'],
-      [6, 'rejected'],
-      [7, 'rejected'],
-      [8, 'applied'],
+    const token = sha256Hex('a-token-id-the-store-chose');
+    const rowShaped = [
+      rows(1, 'points.assign', [{ entity: 'point_records', entity_id: made.id, op: 'insert', row: record(made.id, 0) }]),
+      rows(1, 'customers.update', [
+        { entity: 'customers', entity_id: EVA, op: 'update', row: { id: EVA, email: 'attacker@evil.test', password_hash: 'scrypt$evil' } },
+      ]),
+      rows(1, 'points.assign', [{ entity: 'point_records', entity_id: newId(), op: 'insert', row: record(newId(), 1e12) }]),
+      rows(1, 'vouchers.create', [
+        {
+          entity: 'vouchers',
+          entity_id: voucher,
+          op: 'insert',
+          row: { id: voucher, customer_id: EVA, reward_id: null, code: 'MILLION', value_minor: 100_000_000, state: 1 },
+        },
+      ]),
+      rows(1, 'users.create', [{ entity: 'users', entity_id: user, op: 'insert', row: { id: user, login: 'evil', password_hash: 'x', state: 1 } }]),
+      rows(1, 'rewards.delete', [{ entity: 'rewards', entity_id: 'de000000000000000000000601', op: 'delete', row: null }]),
+      rows(1, 'tokens.create', [
+        {
+          entity: 'tokens',
+          entity_id: token,
+          op: 'insert',
+          row: { id: token, api_user_id: API_USER, external_application_id: DEMO_IDS.app, device: '{}', setup: '{}', customer_id: EVA, state: 1 },
+        },
+      ]),
+      // The same record as an operation, claiming it wrote the record after the store that made it, and carrying its rows.
+      {
+        ...operation(1, 'points.assign', { customer_id: EVA, amount: 1 }, { ids: [made.id], stamps: [stampAt(hub.clock.now() + 1000)] }),
+        changes: [],
+      },
+    ];
+    // Each behind an honest command: a push is refused whole, whatever it carries besides.
+    for (const command of rowShaped) {
+      const refused = await pushed('row-shaped', [operation(1, 'points.assign', { customer_id: EVA, amount: 2 }), { ...command, seq: 2 }]);
+      expect(refused.status, command.kind).toBe(409);
+      expect(refused.body.error, command.kind).toMatchObject({ exception: 'sync_rows_refused_exception', error_data: { command_index: 1 } });
+    }
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE generation = 'row-shaped'")).toBe(0);
+
+    // Without their rows, what is left of them is no operation the hub runs.
+    const withoutRows = rowShaped.map(({ changes: _rows, ...command }, index) => ({
+      ...command,
+      seq: index + 1,
+      command_id: `without-rows-${index}`,
+    }));
+    const results = (await push('row-shaped', [...withoutRows, operation(withoutRows.length + 1, 'points.assign', { customer_id: EVA, amount: 3 })]))
+      .results;
+    expect(results.map((result) => [result.seq, result.status, result.reason])).toEqual([
+      [1, 'rejected', 'a points.assign command carries no call of it'],
+      [2, 'rejected', 'a customers.update command carries no call of it'],
+      [3, 'rejected', 'a points.assign command carries no call of it'],
+      [4, 'rejected', 'a vouchers.create command carries no call of it'],
+      [5, 'rejected', 'a store does not perform users.create'],
+      [6, 'rejected', 'a store does not perform rewards.delete'],
+      [7, 'rejected', 'a store does not perform tokens.create'],
+      // Its id is another node's row.
+      [8, 'rejected', expect.stringMatching(/^already_exists: point_records .* is an older row/)],
+      [9, 'applied', null],
     ]);
-    expect(results.map((result) => result.reason)).toEqual([
-      'a points.assign command carries its operation',
-      'a customers.update command carries its operation',
-      'a points.assign command carries its operation',
-      'a vouchers.create command carries its operation',
-      'a store does not perform users.create',
-      'a store does not perform rewards.delete',
-      expect.stringMatching(/^already_exists: point_records .* is an older row/),
-      null,
-    ]);
-    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE generation = 'row-shaped' AND status = 'rejected'")).toBe(7);
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE generation = 'row-shaped' AND status = 'rejected'")).toBe(8);
 
     expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true });
     for (const server of [hub, store]) {
@@ -225,6 +237,7 @@ describe('a store pushing rows in protocol 2', () => {
       expect(count(server, 'SELECT count(*) AS n FROM vouchers WHERE id = ?', voucher)).toBe(0);
       expect(count(server, "SELECT count(*) AS n FROM users WHERE login = 'evil'")).toBe(0);
       expect(count(server, "SELECT count(*) AS n FROM rewards WHERE id = 'de000000000000000000000601'")).toBe(1);
+      expect(count(server, 'SELECT count(*) AS n FROM tokens WHERE id = ?', token)).toBe(0);
     }
     expect(eva()).toEqual(evaBefore);
     expect(points(hub, EVA)).toBe(balanceBefore + 3000);
@@ -233,92 +246,113 @@ describe('a store pushing rows in protocol 2', () => {
 });
 
 describe('a store registering a customer', () => {
-  it('may set her password hashed as every node hashes, and no hash of other parameters', async () => {
-    const registered = (seq: number, hash: string) => {
-      const id = newId();
-      return rows(seq, 'customers.create', [
-        { entity: 'customers', entity_id: id, op: 'insert', row: { id, email: `new${seq}@example.com`, password_hash: hash, state: 1 } },
-      ]);
-    };
-    const unbounded = `scrypt$16384$1$200000$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
-    const { results } = await push('registrations', [registered(1, unbounded), registered(2, await hashPassword('a password'))]);
-    expect(results[0]).toMatchObject({ status: 'rejected', reason: 'a password hash of other parameters than the hub writes' });
-    expect(results[1]!.reason ?? '').not.toContain('password hash');
+  it('registers her as an operation the hub runs again, without a password; one carrying a password or autologin is rejected', async () => {
+    const emailOf = (seq: number) => `new${seq}@registered.example.com`;
+    const registration = (seq: number, extra: Record<string, unknown> = {}) =>
+      operation(seq, 'customers.create', { customer: { personal_information: { email: emailOf(seq), first_name: 'New' } }, ...extra });
+    const offline = registration(1);
+    const withPassword = registration(2, { password: 'A password 12345' });
+    const autologin = registration(3, { autologin: true });
+    const { results } = await push('registrations', [offline, withPassword, autologin]);
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      ['applied', null],
+      ['rejected', "a store's registration carries no password"],
+      ['rejected', "a store's registration carries no password"],
+    ]);
+    const customer = (command: typeof offline) =>
+      hub.app.node.db.prepare('SELECT email, password_hash FROM customers WHERE id = ?').get(command.operation.ids[0]) as
+        { email: string; password_hash: string | null } | undefined;
+    expect(customer(offline)).toEqual({ email: emailOf(1), password_hash: null });
+    expect(customer(withPassword)).toBeUndefined();
+    expect(customer(autologin)).toBeUndefined();
   });
 });
 
 describe('a store logging customer-app tokens in', () => {
-  const API_USER = `de${(0x103).toString(16).padStart(24, '0')}`;
-  const anonymous = (id: string) => ({
-    id,
-    api_user_id: API_USER,
-    external_application_id: DEMO_IDS.app,
-    device: '{}',
-    setup: '{}',
-    push_token: null,
-    customer_id: null,
-    state: 1,
-  });
-
-  it('is refused and listed, and the hub answers the token as logged in as no one', async () => {
-    const secret = 'a-token-id-the-store-chose';
+  it('has its credential commands rejected: the store no longer queues them, and the hub holds no token they name', async () => {
+    const secret = 'a-token-id-the-store-made';
     const id = sha256Hex(secret);
-    const other = sha256Hex('another-token-id');
-    const logins = [
-      rows(1, 'tokens.create', [{ entity: 'tokens', entity_id: id, op: 'insert', row: anonymous(id) }]),
-      rows(2, 'tokens.update', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), customer_id: EVA } }]),
-      rows(3, 'tokens.login', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), customer_id: EVA } }]),
-      rows(4, 'tokens.create', [{ entity: 'tokens', entity_id: other, op: 'insert', row: { ...anonymous(other), customer_id: EVA } }]),
-    ];
-    newId(); // The honest update behind them is stamped after the token's creation.
-    const honest = rows(5, 'tokens.update', [{ entity: 'tokens', entity_id: id, op: 'update', row: { ...anonymous(id), push_token: 'honest' } }]);
-    const { results } = await push('token-logins', [...logins, honest]);
-    expect(results.map((result) => [result.status, result.reason])).toEqual([
-      ['applied', null],
-      ['rejected', `tokens ${id} is logged in by the hub, not by a store`],
-      ['rejected', 'a store does not perform tokens.login'],
-      ['rejected', 'a token starts anonymous: the hub logs it in'],
-      ['applied', null],
+    const asToken = { kind: 'token', apiUserId: API_USER, tokenId: id, customerId: null };
+    const customerCall = (seq: number, kind: string, params: Record<string, string>, body: unknown) => {
+      const command = operation(seq, kind, body, { principal: asToken, params, ids: [] });
+      return { ...command, operation: { ...command.operation, call: { ...command.operation.call, iface: 'customer' } } };
+    };
+    const login = { login_type: 'email', login_value: demoCredentials.customer_email, password: demoCredentials.customer_password };
+    const { results } = await push('token-logins', [
+      customerCall(1, 'tokens.create', {}, { device: {}, setup: {}, external_application_id: DEMO_IDS.app }),
+      customerCall(2, 'tokens.login', { token_id: secret }, login),
+      customerCall(3, 'tokens.update', { token_id: secret }, { setup: {} }),
+      customerCall(4, 'auth-tokens.issue', { token_id: secret }, {}),
+      customerCall(5, 'tokens.send-password-setup-email', { token_id: secret }, { email: demoCredentials.customer_email }),
     ]);
-    expect(hub.app.node.db.prepare('SELECT customer_id, push_token FROM tokens WHERE id = ?').get(id)).toEqual({
-      customer_id: null,
-      push_token: 'honest',
-    });
-    expect(count(hub, 'SELECT count(*) AS n FROM tokens WHERE id = ?', other)).toBe(0);
+    expect(results.map((result) => [result.status, result.reason])).toEqual(
+      ['tokens.create', 'tokens.login', 'tokens.update', 'auth-tokens.issue', 'tokens.send-password-setup-email'].map((kind) => [
+        'rejected',
+        `a store does not perform ${kind}`,
+      ]),
+    );
+    expect(count(hub, 'SELECT count(*) AS n FROM tokens WHERE id = ?', id)).toBe(0);
     const read = await call('GET', `${hub.api('customer')}/points`, { headers: basic(demoCredentials.api_user, secret) });
-    expect(read.status).toBe(403);
+    expect(read.status).toBe(401);
   });
 
-  it('asked of the hub, is made there for a token the hub holds, and only for one', async () => {
-    const token = await call('POST', `${hub.api('customer')}/tokens`, {
+  it("asked of the hub, is made there for the store's own token, sent without its secret, and for no other node's", async () => {
+    const secret = 'a-token-id-the-store-holds';
+    const tokenId = sha256Hex(secret);
+    const forwarded: ForwardedToken = {
+      id: tokenId,
+      api_user_id: API_USER,
+      external_application_id: DEMO_IDS.app,
+      device: '{}',
+      setup: '{}',
+      push_token: null,
+    };
+    const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const ask = (principal: Record<string, unknown>, options: { token?: unknown; password?: string; node?: typeof pushing; path?: string } = {}) =>
+      call('POST', `${hub.url}/sync/v1/sessions${basePath('customer')}/tokens/${options.path ?? secret}/actions/login`, {
+        headers: {
+          ...syncHeaders(options.node ?? pushing),
+          'x-loyaltyd-principal': encoded(principal),
+          ...(options.token === undefined ? {} : { 'x-loyaltyd-token': encoded(options.token) }),
+        },
+        body: { login_type: 'email', login_value: demoCredentials.customer_email, password: options.password ?? demoCredentials.customer_password },
+      });
+    const asToken = { kind: 'token', apiUserId: API_USER, tokenId, customerId: null };
+    const sessionOf = () => hub.app.node.db.prepare('SELECT customer_id, node_id FROM tokens WHERE id = ?').get(tokenId);
+    expect((await ask(asToken)).status, 'no token sent').toBe(400);
+    expect((await ask(asToken, { token: { ...forwarded, id: sha256Hex('another') } })).status, "another token than the caller's").toBe(400);
+    expect((await ask({ kind: 'anonymous' }, { token: forwarded })).status, 'an anonymous caller').toBe(403);
+    const unknownApiUser = newId();
+    expect(
+      (await ask({ ...asToken, apiUserId: unknownApiUser }, { token: { ...forwarded, api_user_id: unknownApiUser } })).status,
+      'an unknown api user',
+    ).toBe(401);
+    expect(sessionOf(), 'nothing kept of a refused call').toBeUndefined();
+    expect((await ask(asToken, { token: forwarded, password: 'wrong password' })).status).toBe(401);
+    const nodeOf = (name: string) => hub.app.node.db.prepare('SELECT id FROM nodes WHERE name = ?').pluck().get(name);
+    expect(sessionOf()).toEqual({ customer_id: null, node_id: nodeOf(pushing.node_name) });
+    const made = await ask(asToken, { token: forwarded });
+    expect(made.body).toEqual({ data: { customer_id: JANA } });
+    expect(sessionOf()).toEqual({ customer_id: JANA, node_id: nodeOf(pushing.node_name) });
+
+    // Another node's token, and a token made at the hub, are no node's to log in.
+    const other = hub.app.services.nodes.add('store-other', [DEMO_IDS.storeAirport]);
+    const byOther = await ask(asToken, { token: forwarded, node: other });
+    expect(byOther.status).toBe(403);
+    const atHub = await call('POST', `${hub.api('customer')}/tokens`, {
       headers: basic(demoCredentials.api_user, ''),
       body: { device: { device_id: 'app' }, setup: { language_id: 'en' }, external_application_id: DEMO_IDS.app },
     });
-    expect(token.status, JSON.stringify(token.body)).toBe(201);
-    const tokenId = sha256Hex(token.body.data.token_id as string);
-    const ask = (principal: Record<string, unknown>, password = demoCredentials.customer_password) =>
-      call('POST', `${hub.url}/sync/v1/sessions${basePath('customer')}/tokens/${token.body.data.token_id}/actions/login`, {
-        headers: {
-          ...basic(pushing.node_name, pushing.node_secret),
-          'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
-          'x-loyaltyd-schema': String(schemaVersion()),
-          'x-loyaltyd-principal': Buffer.from(JSON.stringify(principal)).toString('base64url'),
-        },
-        body: { login_type: 'email', login_value: demoCredentials.customer_email, password },
-      });
-    const asToken = { kind: 'token', apiUserId: API_USER, tokenId, customerId: null };
-    expect((await ask({ ...asToken, tokenId: sha256Hex('made-up') })).status).toBe(404);
-    expect((await ask({ kind: 'user', userId: POS_USER, scheme: 'bearer' })).status).toBe(403);
-    expect((await ask({ ...asToken, apiUserId: newId() })).status).toBe(401);
-    expect((await ask(asToken, 'wrong password')).status).toBe(401);
-    expect(hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(tokenId)).toBeNull();
-    const made = await ask(asToken);
-    expect(made.body).toEqual({ data: { customer_id: JANA } });
-    expect(hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(tokenId)).toBe(JANA);
+    expect(atHub.status, JSON.stringify(atHub.body)).toBe(201);
+    const hubSecret = atHub.body.data.token_id as string;
+    const hubToken = { ...forwarded, id: sha256Hex(hubSecret) };
+    const refused = await ask({ ...asToken, tokenId: hubToken.id }, { token: hubToken, path: hubSecret });
+    expect(refused.status).toBe(403);
+    expect(hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(hubToken.id)).toBeNull();
   });
 });
 
-describe('a store pushing operations in protocol 2', () => {
+describe('a store pushing operations', () => {
   it('has an assign of a billion points and a bill of a million held, counted nowhere and listed, until the operator releases one', async () => {
     const petrBefore = points(hub, PETR);
     const janaBefore = points(hub, JANA);
@@ -349,7 +383,7 @@ describe('a store pushing operations in protocol 2', () => {
     expect(hub.app.held!.list().map((held) => held.kind)).toEqual(['purchases.send']);
   });
 
-  it('changes nothing for a customer update carrying a password hash or the e-mail of another customer', async () => {
+  it('changes nothing for a customer update carrying a password, a password hash or the e-mail of another customer', async () => {
     const eva = () => hub.app.node.db.prepare('SELECT email, password_hash, first_name FROM customers WHERE id = ?').get(EVA);
     const before = eva();
     const { results } = await push('customers', [
@@ -362,7 +396,7 @@ describe('a store pushing operations in protocol 2', () => {
       operation(
         2,
         'customers.update',
-        { customer: { personal_information: {} }, password_hash: 'scrypt$16384$8$1$evil' },
+        { customer: { personal_information: {} }, password: 'A new password 12345', password_hash: 'scrypt$16384$8$1$evil' },
         { params: { customer_id: EVA } },
       ),
     ]);
@@ -482,36 +516,51 @@ describe('a store whose sale the hub rejects', () => {
   });
 });
 
-describe('a chain upgrading store by store', () => {
-  it("serves a protocol-1 store for sync.protocol_1_days after the hub's upgrade, and refuses it after", async () => {
-    const legacy = await push('legacy', [rows(1, 'points.assign', [])], ROW_PROTOCOL);
-    expect(legacy.results[0]!.status).toBe('applied');
-    const closed = await startTestServer({ config: { mode: 'hub', 'sync.protocol_1_days': 0 } });
-    try {
-      const node = closed.app.services.nodes.add('store-late');
-      const headers = (protocol: number) => ({
-        ...basic(node.node_name, node.node_secret),
-        'x-loyaltyd-protocol': String(protocol),
-        'x-loyaltyd-schema': String(schemaVersion()),
+describe('a chain whose hub and stores upgrade together', () => {
+  it('has protocols 1 and 2 refused, 409, on every sync endpoint, and nothing of such a push or replay written', async () => {
+    const record = { id: newId(), customer_id: PETR, kind: 'collection', points_milli: 1e9, point_type_id: 'manual', state: 1 };
+    const before = points(hub, PETR);
+    for (const protocol of [1, 2]) {
+      const legacy = await pushed(`legacy-${protocol}`, [operation(1, 'points.assign', { customer_id: PETR, amount: 5 })], protocol);
+      expect(legacy.status, `protocol ${protocol}`).toBe(409);
+      expect(legacy.body.error).toMatchObject({ exception: 'sync_version_mismatch_exception', error_data: { protocol: PROTOCOL_VERSION } });
+      const replayed = await call('POST', `${hub.url}/sync/v1/replay`, {
+        headers: syncHeaders(pushing, protocol),
+        body: { changes: [{ entity: 'point_records', entity_id: record.id, op: 'insert', row: record, hlc: stampAt(hub.clock.now()) }] },
       });
-      expect((await call('GET', `${closed.url}/sync/v1/changes?after=0`, { headers: headers(ROW_PROTOCOL) })).status).toBe(409);
-      expect((await call('GET', `${closed.url}/sync/v1/changes?after=0`, { headers: headers(PROTOCOL_VERSION) })).status).toBe(200);
-    } finally {
-      await closed.close();
+      expect(replayed.status, `protocol ${protocol}`).toBe(409);
+      expect((await call('GET', `${hub.url}/sync/v1/changes?after=0`, { headers: syncHeaders(pushing, protocol) })).status).toBe(409);
+      expect((await call('GET', `${hub.url}/sync/v1/snapshot`, { headers: syncHeaders(pushing, protocol) })).status).toBe(409);
     }
+    expect(count(hub, "SELECT count(*) AS n FROM applied_commands WHERE generation LIKE 'legacy-%'")).toBe(0);
+    expect(count(hub, 'SELECT count(*) AS n FROM point_records WHERE id = ?', record.id)).toBe(0);
+    expect(points(hub, PETR)).toBe(before);
   });
 
-  it('has a store push the commands it queued before its upgrade in protocol 1, then its own in protocol 2', async () => {
+  it('has the commands a store queued before its upgrade, without an operation or of a kind gone, answered rejected with the reason, and those behind them applied', async () => {
     const auth = await demoPosLogin(store);
     const before = points(hub, EVA);
-    for (const amount of [1, 2])
+    for (const amount of [1, 2, 4])
       expect(
         (await call('POST', `${store.api('enterprise')}/points/actions/assign-points`, { headers: auth, body: { customer_id: EVA, amount } })).status,
       ).toBe(204);
-    // The first was queued by the previous version, which wrote no operation.
-    store.app.node.db.prepare('UPDATE outbox SET operation = NULL WHERE seq = (SELECT min(seq) FROM outbox)').run();
-    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, pushed: 2, rejected: 0 });
-    expect(points(hub, EVA)).toBe(before + 3000);
+    // The first was queued by a version that wrote no operation; the second as a kind no store queues now.
+    const [first, second] = store.app.node.db.prepare<[], number>("SELECT seq FROM outbox WHERE status = 'pending' ORDER BY seq").pluck().all();
+    store.app.node.db.prepare('UPDATE outbox SET operation = NULL WHERE seq = ?').run(first);
+    store.app.node.db.prepare("UPDATE outbox SET kind = 'tokens.update' WHERE seq = ?").run(second);
+    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, pushed: 3, rejected: 2 });
+    expect(points(hub, EVA)).toBe(before + 4000);
+    const reasons = store.app.node.db
+      .prepare<[], { kind: string; status: string; reason: string }>(
+        "SELECT kind, status, reason FROM unapplied_commands WHERE kind IN ('points.assign', 'tokens.update') ORDER BY kind",
+      )
+      .all();
+    expect(reasons).toEqual([
+      { kind: 'points.assign', status: 'rejected', reason: 'a points.assign command carries no call of it' },
+      { kind: 'tokens.update', status: 'rejected', reason: 'a store does not perform tokens.update' },
+    ]);
+    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true, pushed: 0 });
+    expect(points(store, EVA)).toBe(points(hub, EVA));
   });
 });
 
@@ -593,10 +642,13 @@ describe('a store sending commands again to a restored hub', () => {
       created_at: new Date().toISOString(),
       state: 1,
     };
-    const rowsOnly = await replay({
-      changes: [{ entity: 'point_records', entity_id: record.id, op: 'insert', row: record, hlc: stampAt(hub.clock.now()) }],
-    });
+    const change = { entity: 'point_records', entity_id: record.id, op: 'insert', row: record, hlc: stampAt(hub.clock.now()) };
+    const rowsOnly = await replay({ changes: [change] });
     expect(rowsOnly.status).toBe(400);
+    const carrying = await replay({ commands: [{ ...operation(1, 'points.assign', { customer_id: PETR, amount: 1 }), changes: [change] }] });
+    expect(carrying.status).toBe(409);
+    expect(carrying.body.error.exception).toBe('sync_rows_refused_exception');
+    expect(count(hub, 'SELECT count(*) AS n FROM point_records WHERE id = ?', record.id)).toBe(0);
     const before = points(hub, PETR);
     const billion = operation(1, 'points.assign', { customer_id: PETR, amount: 1e9 });
     const unknown = operation(2, 'points.assign', { customer_id: newId(), amount: 5 });

@@ -2,7 +2,8 @@
  * A store's history reads at the hub (DESIGN §5: forwarded reads are answered for principals
  * that exist, within their rights; src/sync/hub/delegated-principals.ts): a registered node asks
  * `GET /sync/v1/history/…` for callers it names, and the hub answers only for a user, api user
- * or token it knows as active, and a token only as the customer it is logged in as.
+ * or token it knows as active, and a token only as the customer it is logged in as, in a session
+ * the hub made for that node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/auth/secrets.js';
@@ -10,7 +11,7 @@ import { schemaVersion } from '../../../src/db/migrate.js';
 import { DEMO_IDS, demoCredentials } from '../../../src/demo/demo.js';
 import type { Principal } from '../../../src/http/principal.js';
 import { basePath } from '../../../src/http/interfaces.js';
-import { PRINCIPAL_HEADER, PROTOCOL_VERSION } from '../../../src/sync/protocol/protocol.js';
+import { PRINCIPAL_HEADER, PROTOCOL_VERSION, TOKEN_HEADER, type ForwardedToken } from '../../../src/sync/protocol/protocol.js';
 import { expectError } from '../../support/expect-error.js';
 import { basic, call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../../support/server.js';
 
@@ -19,24 +20,30 @@ const JANA = DEMO_IDS.customerJana;
 const MADE_UP_ID = 'de0000000000000000000fffff';
 
 let hub: TestServer;
-let store: { node_name: string; node_secret: string };
+type Node = { node_name: string; node_secret: string };
+
+let store: Node;
 let posUserId: string;
 let apiUserId: string;
-/** A token the demo app logged in as Jana at the hub, by its stored id (the SHA-256 a store names). */
+/** A token of the store's, logged in as Jana by the hub for the store, by its stored id (the SHA-256 a store names). */
 let janasToken: string;
+let tokens = 0;
 
 const idOf = (sql: string, value: string) => hub.app.node.db.prepare(sql).pluck().get(value) as string;
 
-/** A history read as a store makes it (src/sync/store/hub-client.ts): node credentials, versions, and the caller. */
-function forwarded(path: string, principal: Principal) {
-  return call('GET', `${hub.url}/sync/v1/history${path}`, {
-    headers: {
-      ...basic(store.node_name, store.node_secret),
-      'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
-      'x-loyaltyd-schema': String(schemaVersion()),
-      [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify(principal)).toString('base64url'),
-    },
-  });
+const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** The headers of a node's sync request for a caller: node credentials, versions, and the caller. */
+const syncHeaders = (node: Node, principal: Principal) => ({
+  ...basic(node.node_name, node.node_secret),
+  'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+  'x-loyaltyd-schema': String(schemaVersion()),
+  [PRINCIPAL_HEADER]: encoded(principal),
+});
+
+/** A history read as a store makes it (src/sync/store/hub-client.ts). */
+function forwarded(path: string, principal: Principal, node = store) {
+  return call('GET', `${hub.url}/sync/v1/history${path}`, { headers: syncHeaders(node, principal) });
 }
 
 const enterprise = basePath('enterprise');
@@ -54,6 +61,37 @@ async function janasSession(): Promise<Awaited<ReturnType<typeof demoToken>>> {
   return token;
 }
 
+/**
+ * A customer-app token a node holds, logged in as Jana by the hub for that node (a credential
+ * call as src/sync/store/hub-sessions.ts makes it: the token without its secret); or, with
+ * `action` 'logout', then logged out the same way.
+ */
+async function nodeSession(node: Node, action: 'login' | 'logout' = 'login'): Promise<string> {
+  const secret = `a-token-of-${node.node_name}-${(tokens += 1)}`;
+  const token: ForwardedToken = {
+    id: sha256Hex(secret),
+    api_user_id: apiUserId,
+    external_application_id: demoCredentials.external_application_id,
+    device: '{}',
+    setup: '{}',
+    push_token: null,
+  };
+  const asked = (path: string, principal: Principal, body?: unknown) =>
+    call('POST', `${hub.url}/sync/v1/sessions${customer}/tokens/${secret}/actions/${path}`, {
+      headers: { ...syncHeaders(node, principal), [TOKEN_HEADER]: encoded(token) },
+      body,
+    });
+  const principal: Principal = { kind: 'token', apiUserId, tokenId: token.id, customerId: null };
+  const login = await asked('login', principal, {
+    login_type: 'email',
+    login_value: demoCredentials.customer_email,
+    password: demoCredentials.customer_password,
+  });
+  expect(login.body).toEqual({ data: { customer_id: JANA } });
+  if (action === 'logout') expect((await asked('logout', { ...principal, customerId: JANA })).status).toBe(204);
+  return token.id;
+}
+
 beforeAll(async () => {
   hub = await startTestServer({ config: { mode: 'hub' } });
   store = hub.app.services.nodes.add('store-forwarding');
@@ -65,7 +103,7 @@ beforeAll(async () => {
     body: { customer_id: EVA, amount: 7 },
   });
   expect(assigned.status).toBe(204);
-  janasToken = sha256Hex((await janasSession()).tokenId);
+  janasToken = await nodeSession(store);
 });
 
 afterAll(async () => {
@@ -102,10 +140,21 @@ describe('a forwarded history read', () => {
   });
 
   it('for a token logged out at the hub, naming the customer it was logged in as, answers 403', async () => {
-    const token = await janasSession();
-    expect((await call('POST', `${hub.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers })).status).toBe(204);
-    const principal: Principal = { kind: 'token', apiUserId, tokenId: sha256Hex(token.tokenId), customerId: JANA };
+    const principal: Principal = { kind: 'token', apiUserId, tokenId: await nodeSession(store, 'logout'), customerId: JANA };
     expectError(await forwarded(`${customer}/points`, principal), 403, 'forbidden_exception');
+  });
+
+  it('for a session the hub made for another node, or at the hub itself, answers 403', async () => {
+    const other = hub.app.services.nodes.add('store-other');
+    const othersToken = await nodeSession(other);
+    expect((await forwarded(`${customer}/points`, { kind: 'token', apiUserId, tokenId: othersToken, customerId: JANA }, other)).status).toBe(200);
+    expectError(
+      await forwarded(`${customer}/points`, { kind: 'token', apiUserId, tokenId: othersToken, customerId: JANA }),
+      403,
+      'forbidden_exception',
+    );
+    const atHub = sha256Hex((await janasSession()).tokenId);
+    expectError(await forwarded(`${customer}/points`, { kind: 'token', apiUserId, tokenId: atHub, customerId: JANA }), 403, 'forbidden_exception');
   });
 
   it('for the demo POS user answers 200 with the chain purchases', async () => {

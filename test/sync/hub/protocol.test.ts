@@ -10,12 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
 import { DEMO_IDS, demoCredentials } from '../../../src/demo/demo.js';
 import { MIGRATIONS } from '../../../src/db/migrations/index.js';
-import { PROTOCOL_VERSION, ROW_PROTOCOL } from '../../../src/sync/protocol/protocol.js';
+import { PROTOCOL_VERSION } from '../../../src/sync/protocol/protocol.js';
 import { reachesStores } from '../../../src/sync/protocol/scopes.js';
 import { Cluster, posLogin, type StoreProcess } from '../../support/cluster.js';
 import { createEvent, updateCustomer } from '../../support/sync-writes.js';
 import { waitFor } from '../../support/wait.js';
 import { basic, call } from '../../support/server.js';
+
+/** The demo POS user, the caller of the operations pushed by hand. */
+const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
 
 let cluster: Cluster;
 let store: StoreProcess;
@@ -110,16 +113,21 @@ describe('the sync handshake', () => {
   });
 
   it('a request in another protocol version answers 409 sync_version_mismatch_exception, on every sync endpoint', async () => {
-    // Protocol 1 is served for sync.protocol_1_days after the hub's upgrade (test/sync/hub/authority.test.ts).
-    for (const protocol of [String(PROTOCOL_VERSION + 1), String(ROW_PROTOCOL - 1), 'one', undefined]) {
+    // Hub and stores upgrade together: the protocols before this one are refused as any other.
+    for (const protocol of [String(PROTOCOL_VERSION + 1), '2', '1', '0', 'one', undefined]) {
       const response = await changes(headers({ 'x-loyaltyd-protocol': protocol }));
       expect(response.status, `protocol ${protocol}`).toBe(409);
       expect(response.body.error.exception).toBe('sync_version_mismatch_exception');
       expect(response.body.error.error_data).toMatchObject({ protocol: PROTOCOL_VERSION });
     }
-    const wrong = headers({ 'x-loyaltyd-protocol': String(PROTOCOL_VERSION + 1) });
-    expect((await call('GET', `${cluster.hub.url}/sync/v1/snapshot`, { headers: wrong })).status).toBe(409);
-    expect((await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: wrong, body: { generation: 'g', commands: [] } })).status).toBe(409);
+    for (const protocol of [PROTOCOL_VERSION + 1, PROTOCOL_VERSION - 1]) {
+      const wrong = headers({ 'x-loyaltyd-protocol': String(protocol) });
+      expect((await call('GET', `${cluster.hub.url}/sync/v1/snapshot`, { headers: wrong })).status).toBe(409);
+      expect((await call('POST', `${cluster.hub.url}/sync/v1/commands`, { headers: wrong, body: { generation: 'g', commands: [] } })).status).toBe(
+        409,
+      );
+      expect((await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: wrong, body: { commands: [] } })).status).toBe(409);
+    }
   });
 
   it('the hub serves its own schema version and those missing at most one change of the replicated tables, and refuses others with 409', async () => {
@@ -145,7 +153,7 @@ describe('the sync handshake', () => {
   });
 
   it('a push that skips a seq answers 409 sync_sequence_gap_exception and applies nothing', async () => {
-    const command = { seq: 2, command_id: 'gap-command', kind: 'events.create', payload: {}, changes: [], hlc: '000000000001-0000-test' };
+    const command = { seq: 2, command_id: 'gap-command', kind: 'events.create', hlc: '000000000001-0000-test', operation: { ids: [] } };
     const response = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
       headers: headers(),
       body: { generation: 'gap-test', commands: [command] },
@@ -155,22 +163,16 @@ describe('the sync handshake', () => {
     expect(cluster.hub.count('SELECT count(*) AS n FROM applied_commands')).toBe(0);
   });
 
-  it("a protocol-1 replay is checked row by row as that protocol's commands are, a protocol-2 store's rows are refused, and a snapshot tells a store that never pushed that the hub holds none of it", async () => {
+  it('a replay of rows, of an earlier protocol or of this one, is refused and writes nothing, and a snapshot tells a store that never pushed that the hub holds none of it', async () => {
     const stamp = `${Date.now().toString(16).padStart(12, '0')}-0000-kioskreplay`;
     const storeRow = { id: 'de0000000000000000000000f1', hlc: stamp, last_change: new Date().toISOString() };
     const rows = { changes: [{ entity: 'stores', entity_id: storeRow.id, op: 'insert', row: storeRow, hlc: stamp }] };
     expect((await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers(), body: rows })).status).toBe(400);
-    const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
-      headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }),
-      body: rows,
-    });
-    expect(refused.status).toBe(200);
-    expect(refused.body).toEqual({ applied: 0, rejected: [{ entity: 'stores', entity_id: storeRow.id, reason: 'a store does not write stores' }] });
+    const refused = await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers({ 'x-loyaltyd-protocol': '1' }), body: rows });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.exception).toBe('sync_version_mismatch_exception');
     expect(cluster.hub.count('SELECT count(*) AS n FROM stores WHERE id = ?', storeRow.id)).toBe(0);
-    const empty = await call('POST', `${cluster.hub.url}/sync/v1/replay`, {
-      headers: headers({ 'x-loyaltyd-protocol': String(ROW_PROTOCOL) }),
-      body: { changes: [] },
-    });
+    const empty = await call('POST', `${cluster.hub.url}/sync/v1/replay`, { headers: headers(), body: { commands: [] } });
     expect(empty.status).toBe(400);
     const snapshot = await fetch(`${cluster.hub.url}/sync/v1/snapshot?format=columns`, { headers: headers() });
     const header = JSON.parse((await snapshot.text()).split('\n')[0]!) as Record<string, unknown>;
@@ -223,40 +225,42 @@ describe('clocks', () => {
     const observer = cluster.store('clock');
     await observer.start();
     await cluster.waitBootstrapped(observer);
-    const ahead = (Date.now() + 240_000).toString(16).padStart(12, '0');
-    const hlc = `${ahead}-0000-fa57c10c`;
-    // A customer: master data, which reaches every store (src/sync/protocol/scopes.ts).
-    const row = {
-      id: `${ahead}00000000000001`,
-      first_name: 'Fast',
-      last_name: 'Clock',
-      hlc,
-      last_change: new Date(parseInt(ahead, 16)).toISOString(),
+    const ahead = Date.now() + 240_000;
+    // A customer registered at a till: master data, which reaches every store (src/sync/protocol/scopes.ts).
+    const registration = (seq: number, at: number) => {
+      const hlc = (counter: number) => `${at.toString(16).padStart(12, '0')}-${counter.toString(16).padStart(4, '0')}-fa57c10c`;
+      return {
+        seq,
+        command_id: `fast-clock-${seq}`,
+        kind: 'customers.create',
+        hlc: hlc(0),
+        operation: {
+          call: {
+            iface: 'enterprise',
+            input: { params: {}, query: {}, body: { customer: { personal_information: { first_name: 'Fast', last_name: `Clock ${seq}` } } } },
+            principal: { kind: 'user', userId: POS_USER, scheme: 'bearer' },
+          },
+          as_of: at,
+          ids: [`${at.toString(16).padStart(12, '0')}0000000000000${seq}`],
+          stamps: [0, 1, 2, 3].map(hlc),
+        },
+      };
     };
-    const command = {
-      seq: 1,
-      command_id: 'fast-clock-1',
-      kind: 'customers.create',
-      payload: {},
-      changes: [{ entity: 'customers', entity_id: row.id, op: 'insert', row, hlc }],
-      hlc,
-    };
+    type Rows = { entity: string; entity_id: string; hlc: string; row: { hlc: string; last_change: string } }[];
+    const customerRow = (rows: Rows, id: string) => rows.find((row) => row.entity === 'customers' && row.entity_id === id)!;
+    const command = registration(1, ahead);
+    const id = command.operation.ids[0]!;
     const pushed = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
       headers: headers(),
       body: { generation: 'fast-clock', commands: [command] },
     });
     expect(pushed.status).toBe(200);
-    expect(pushed.body.results).toEqual([{ command_id: 'fast-clock-1', seq: 1, status: 'applied', reason: null }]);
-    const hourAhead = (Date.now() + 3_600_000).toString(16).padStart(12, '0');
-    const late = { ...row, id: `${hourAhead}00000000000001`, hlc: `${hourAhead}-0000-fa57c10c` };
-    const tooFast = {
-      seq: 2,
-      command_id: 'fast-clock-2',
-      kind: 'customers.create',
-      payload: {},
-      changes: [{ entity: 'customers', entity_id: late.id, op: 'insert', row: late, hlc: late.hlc }],
-      hlc: late.hlc,
-    };
+    expect(pushed.body.results).toMatchObject([{ command_id: 'fast-clock-1', seq: 1, status: 'applied', reason: null }]);
+    // The store's stamp, four minutes ahead, is a clock's: the hub's row keeps it.
+    expect(customerRow(pushed.body.results[0].rows as Rows, id).hlc).toBe(command.hlc);
+    expect(cluster.hub.count('SELECT count(*) AS n FROM customers WHERE id = ? AND hlc = ?', id, command.hlc)).toBe(1);
+    const tooFast = registration(2, Date.now() + 3_600_000);
+    const late = { id: tooFast.operation.ids[0]! };
     const broughtBack = await call('POST', `${cluster.hub.url}/sync/v1/commands`, {
       headers: headers(),
       body: { generation: 'fast-clock', commands: [tooFast] },
@@ -267,26 +271,23 @@ describe('clocks', () => {
         seq: 2,
         status: 'applied',
         reason: null,
-        rows: [expect.objectContaining({ entity: 'customers', entity_id: late.id })],
+        rows: expect.arrayContaining([expect.objectContaining({ entity: 'customers', entity_id: late.id })]),
       },
     ]);
     expect(broughtBack.body.clock_skew_ms).toBeGreaterThan(3_500_000);
-    const [taken] = broughtBack.body.results[0].rows as { hlc: string; row: { hlc: string; last_change: string } }[];
+    const taken = customerRow(broughtBack.body.results[0].rows as Rows, late.id);
     // The hub's clock, which took the first command's stamp four minutes ahead as a clock's.
-    expect(parseInt(taken!.hlc.slice(0, 12), 16)).toBeLessThanOrEqual(Date.now() + 300_000);
-    expect(taken!.hlc.slice(18)).toBe('fa57c10c');
-    expect(taken!.row.hlc).toBe(taken!.hlc);
-    expect(cluster.hub.count('SELECT count(*) AS n FROM customers WHERE id = ? AND hlc = ?', late.id, taken!.hlc)).toBe(1);
+    expect(parseInt(taken.hlc.slice(0, 12), 16)).toBeLessThanOrEqual(Date.now() + 300_000);
+    expect(taken.hlc.slice(18)).toBe('fa57c10c');
+    expect(taken.row.hlc).toBe(taken.hlc);
+    expect(cluster.hub.count('SELECT count(*) AS n FROM customers WHERE id = ? AND hlc = ?', late.id, taken.hlc)).toBe(1);
     expect(
       cluster.hub.count(
         "SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'clock_skew' AND entity_id = (SELECT id FROM nodes WHERE name = 'kiosk')",
       ),
     ).toBe(1);
 
-    await waitFor(
-      'the stamp from the future to reach the store',
-      () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', row.id) === 1,
-    );
+    await waitFor('the stamp from the future to reach the store', () => observer.count('SELECT count(*) AS n FROM customers WHERE id = ?', id) === 1);
     const pulledAt = Date.now();
     await waitFor('another round', () => Date.parse(observer.peekStatus().last_success_at ?? '') > pulledAt);
     const status = await observer.syncStatus();
