@@ -13,7 +13,7 @@
  *   with its indexes (SQLite's dbstat: its pages, and the rows' content in them), the outbox
  *   depth, and a digest of the customers' balances at `at`;
  * - `pending`: the outbox's pending commands as the pusher would push them now: each push's
- *   request text (test/support/outbox.ts `pendingPushes`) and its protocol.
+ *   request text (test/support/outbox.ts `pendingPushes`).
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -24,7 +24,7 @@ import { databaseFile } from '../../src/root/node.js';
 import { startServer } from '../../src/root/server.js';
 import { runRound } from '../../src/sync/store/agent.js';
 import { createStoreSync } from '../../src/root/store.js';
-import { PROTOCOL_VERSION, pushRequestText, ROW_PROTOCOL } from '../../src/sync/protocol/protocol.js';
+import { pushRequestText } from '../../src/sync/protocol/protocol.js';
 import { demoBearer } from '../support/cluster.js';
 import { pendingPushes } from '../support/outbox.js';
 
@@ -129,11 +129,10 @@ function stats(customers: string[], at: number) {
   };
 }
 
-function pending(): { protocol: number; text: string; commands: number }[] {
+function pending(): { text: string; commands: number }[] {
   const db = app.node.db;
   const generation = db.prepare<[], string>("SELECT value FROM meta WHERE key = 'generation'").pluck().get()!;
   return pendingPushes(db).map((batch) => ({
-    protocol: batch[0]!.operation === null ? ROW_PROTOCOL : PROTOCOL_VERSION,
     text: pushRequestText(generation, batch),
     commands: batch.length,
   }));

@@ -298,9 +298,8 @@ async function heal(stores: FleetStore[], hub: { url: string; dir: string }, at:
   line('heal: ratio heal / bulk, commands/s', `${ratio.toFixed(2)}×  (${verdict(ratio, 0.5, false)} ≥ 0.5×)`);
 }
 
-/** One push a store would make: its request text and protocol (fleet-store.ts `pending`). */
+/** One push a store would make: its request text (fleet-store.ts `pending`). */
 interface StorePush {
-  protocol: number;
   text: string;
   commands: number;
 }
@@ -327,7 +326,7 @@ function bulkApply(
       const nodeId = nodeIds.get(store.node)!;
       for (const push of store.pushes) {
         const request = PushRequest.parse(JSON.parse(push.text));
-        const { results } = commands.apply(nodeId, request.generation, request.commands, push.protocol);
+        const { results } = commands.apply(nodeId, request.generation, request.commands);
         for (const result of results) statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
         applied += results.length;
         count += 1;

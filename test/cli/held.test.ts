@@ -1,5 +1,5 @@
 /**
- * `loyaltyd held` on a real hub's data folder: a store node pushes two protocol-2 operations
+ * `loyaltyd held` on a real hub's data folder: a store node pushes two operations
  * the hub holds — 5000 points assigned by hand, past the node's daily limit, and points for a
  * customer the hub does not know — then the hub stops and the built CLI lists, releases and
  * voids them over the same SQLite file. At a store's folder every `held` command is refused.
@@ -28,14 +28,12 @@ let hubDir: string;
 let storeDir: string;
 let nodeId: string;
 
-/** A store's points.assign as protocol 2 carries it: the call it served, its as-of time and the id it made. */
+/** A store's points.assign as a store pushes it: the call it served, its as-of time and the id it made. */
 function assignPoints(seq: number, commandId: string, customerId: string, amount: number, recordId: string) {
   return {
     seq,
     command_id: commandId,
     kind: 'points.assign',
-    payload: {},
-    changes: [],
     hlc: `${hex(Date.now(), 12)}-0000-${ORIGIN}`,
     operation: {
       call: {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
 import { databaseFile, openNode, type Node } from '../../src/root/node.js';
 import { decodeHlc } from '../../src/core/hlc.js';
+import { rowsDigest } from '../../src/db/rows-digest.js';
 import type { WrittenRow } from '../../src/db/write-path.js';
 import { TestClock } from '../support/server.js';
 import { tempFolders } from '../support/temp-folders.js';
@@ -21,6 +22,8 @@ interface OutboxRow {
   generation: string;
   kind: string;
   payload: string;
+  changes: string;
+  operation: string;
   hlc: string;
   created_at: string;
 }
@@ -236,6 +239,21 @@ describe('the write path', () => {
     expect(commands[0]!.hlc > all[1]!.hlc).toBe(true);
     expect(commands[0]!.hlc < all[2]!.hlc).toBe(true);
     expectIncreasing(commands.map((command) => command.hlc));
+  });
+
+  it('in store mode keeps the rows a command wrote at the store, and sends up only their stamps, in write order, and their digest', () => {
+    const node = open('store');
+    node.writes.write({ kind: 'customers.create', payload: {} }, (tx) => {
+      tx.insert('purchases', sale(node, 'A'));
+      tx.insert('purchases', sale(node, 'B'));
+    });
+    const [command] = outbox(node);
+    const written = changes(node);
+    const kept = JSON.parse(command!.changes) as { entity_id: string; hlc: string }[];
+    expect(kept.map((change) => [change.entity_id, change.hlc])).toEqual(written.map((change) => [change.entity_id, change.hlc]));
+    expect(JSON.parse(command!.operation)).toEqual({ ids: [], stamps: written.map((change) => change.hlc), digest: rowsDigest(command!.changes) });
+    // The digest is of the rows' text: another row's is another digest.
+    expect(rowsDigest(command!.changes.replace('"A"', '"Z"'))).not.toBe(rowsDigest(command!.changes));
   });
 
   it('in hub mode appends no outbox command, even for a write that carries one', () => {

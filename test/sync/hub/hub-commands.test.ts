@@ -32,8 +32,6 @@ function assign(seq: number, origin: string, customerId: string, amount: number)
     seq,
     command_id: `assign-${origin}-${seq}-${(commandIds += 1)}`,
     kind: 'points.assign',
-    payload: {},
-    changes: [],
     hlc: `${hex(at, 12)}-${hex(seq, 4)}-${origin}`,
     operation: {
       call: {
