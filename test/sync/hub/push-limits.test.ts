@@ -4,14 +4,15 @@
  * changes counted in the body's bytes, or once parsed when the body escapes the key — and the
  * node that sent them is answered 429 until its Retry-After has passed on the hub's clock.
  */
-import { rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
 import { PROTOCOL_HEADER, ROW_PROTOCOL, SCHEMA_HEADER } from '../../../src/sync/protocol/protocol.js';
 import { hex } from '../../support/ids.js';
+import { testPki } from '../../support/test-pki.js';
 import { basic, call, startTestServer, TestClock, tempDir, type JsonResponse, type TestServer } from '../../support/server.js';
 
 const MAX_CHANGES = 10;
@@ -130,6 +131,7 @@ function pushInPieces(
   return new Promise((resolve, reject) => {
     const outgoing = request(`${hub.url}/sync/v1/commands`, {
       method: 'POST',
+      ca: readFileSync(testPki().caCert),
       headers: {
         ...basic(node.node_name, node.node_secret),
         [PROTOCOL_HEADER]: String(ROW_PROTOCOL),
