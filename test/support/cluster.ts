@@ -81,7 +81,7 @@ export interface NodeOptions {
   /** https when the node's environment gives it a certificate. */
   scheme?: 'http' | 'https';
   /** Environment of the CLI commands run on its folder (LOYALTYD_*), e.g. the hub's CA for `sync now`. */
-  cliEnv?: Record<string, string>;
+  commandEnv?: Record<string, string>;
 }
 
 /** One loyaltyd daemon: a data folder and a port that outlive the process serving them. */
@@ -94,7 +94,8 @@ export class NodeProcess {
   /** Extra `serve` flags (a store's hub URL and node credentials). */
   serveArgs: string[] = [];
   private readonly env: Record<string, string>;
-  private readonly cliEnv: Record<string, string>;
+  /** Environment of the CLI commands run on its folder (LOYALTYD_*), e.g. the hub's CA for `sync now`. */
+  readonly commandEnv: Record<string, string>;
   private readonly logFile: string;
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
@@ -108,7 +109,7 @@ export class NodeProcess {
     this.port = options.port;
     this.scheme = options.scheme ?? 'http';
     this.env = options.env;
-    this.cliEnv = options.cliEnv ?? {};
+    this.commandEnv = options.commandEnv ?? {};
     this.logFile = join(options.logDir, `${options.name}.log`);
   }
 
@@ -224,7 +225,7 @@ export class NodeProcess {
 
   /** `loyaltyd <args> --data-dir <this node's folder> --json`, parsed; a non-zero exit throws. */
   async cli(args: string[]): Promise<any> {
-    const env: Record<string, string> = { ...this.cliEnv, ...(this.mode === 'hub' ? { LOYALTYD_MODE: 'hub' } : {}) };
+    const env: Record<string, string> = { ...this.commandEnv, ...(this.mode === 'hub' ? { LOYALTYD_MODE: 'hub' } : {}) };
     const result = await runCli([...args, '--data-dir', this.dataDir, '--json'], env);
     if (result.code !== 0) throw new Error(`loyaltyd ${args.join(' ')} (${this.name}) exited ${result.code}: ${result.stderr}${result.stdout}`);
     return JSON.parse(result.stdout);
@@ -385,7 +386,7 @@ export class Cluster {
           dataDir: join(root, name),
           port: ports[index]!,
           env: { ...env, ...trustHub, ...options.storeSetup?.[name]?.env },
-          cliEnv: trustHub,
+          commandEnv: trustHub,
           logDir: root,
           hubUrl: (await options.hubUrlFor?.(name, hub)) ?? hub.url,
           credentials: credentials[index]!,
