@@ -12,6 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The run's private CA, and the tests' clients trusting it (test/support/test-pki.ts).
+    globalSetup: ['test/support/pki-setup.ts'],
+    setupFiles: ['test/support/trust-test-ca.ts'],
     projects: [
       {
         extends: true,

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { isAddressOrRange, isLoopbackHost } from './addresses.js';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const PositiveSeconds = z.coerce.number().int().positive();
@@ -34,10 +35,27 @@ const ServerTls = z
     path: ['client_ca_file'],
   });
 
-/** How a store reaches its hub over https: the hub's CA, and this store's client certificate. */
+/**
+ * The hub a store syncs with: over https unless it is on this machine, since the node secret
+ * travels in every request and the store applies what the hub answers.
+ */
+const HubUrl = z
+  .string()
+  .url()
+  .refine((url) => {
+    // A text that is no URL is named by url() above.
+    if (!URL.canParse(url)) return true;
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
+  }, 'must be https:// unless the hub is on loopback (127.0.0.0/8, ::1, localhost)');
+
+/**
+ * How a store reaches its hub: its URL, the CA that signed the hub's certificate when not one
+ * the system trusts, and this store's client certificate.
+ */
 const HubTls = z
   .strictObject({
-    url: z.string().url().optional(),
+    url: HubUrl.optional(),
     ca_file: z.string().min(1).optional(),
     cert_file: z.string().min(1).optional(),
     key_file: z.string().min(1).optional(),
@@ -142,6 +160,26 @@ export const Config = z.strictObject({
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
   /** `/health` answers 503 when the data folder's free space is under this floor (src/ops/node-health.ts). */
   health: z.strictObject({ min_free_disk_mb: z.coerce.number().int().min(0) }),
+  /**
+   * Who reads `/metrics` and `/health` in full (src/ops/ops-access.ts): callers from
+   * `open_addresses`, and any caller with `Authorization: Bearer <token>`. Others get
+   * `/health`'s status alone, and 401 from `/metrics`.
+   */
+  ops: z.strictObject({
+    /** A secret for monitoring, 32 characters at least (`openssl rand -hex 32`); without it only open addresses read them. */
+    token: z.string().min(32).optional(),
+    /** A JSON list, or from the environment a comma-separated one. */
+    open_addresses: z.preprocess(
+      (value) =>
+        typeof value === 'string'
+          ? value
+              .split(',')
+              .map((entry) => entry.trim())
+              .filter(Boolean)
+          : value,
+      z.array(z.string().refine(isAddressOrRange, 'not an address or CIDR range')),
+    ),
+  }),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -159,6 +197,7 @@ const ENV_ALIASES: Record<string, string> = {
   LOYALTYD_TIME_ZONE: 'time_zone',
   LOYALTYD_HUB_URL: 'hub.url',
   LOYALTYD_HUB_CA_FILE: 'hub.ca_file',
+  LOYALTYD_OPS_TOKEN: 'ops.token',
   LOYALTYD_TLS_CERT_FILE: 'http.tls.cert_file',
   LOYALTYD_TLS_KEY_FILE: 'http.tls.key_file',
   LOYALTYD_NODE_NAME: 'node.name',

@@ -1,22 +1,14 @@
 /**
- * Who may read the status pages: callers on the node's own machine (loopback) as they are,
+ * Who may read the status pages: callers on the node's own machine (loopback, src/core/addresses.ts) as they are,
  * anyone else signed in as an enterprise-interface user. Signing in is the users feature's
  * Bearer login (src/features/users/users.service.ts) with the token kept in an `HttpOnly`,
  * `SameSite=Strict` cookie scoped to /status: a script on the page cannot read it and
  * another site cannot send it. Behind a reverse proxy on the same machine, the proxy must
  * send X-Forwarded-For (express trusts it from loopback), or every caller looks local.
  */
-import { isIP } from 'node:net';
 import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'loyaltyd_status';
-
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const plain = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  if (isIP(plain) === 4) return plain.startsWith('127.');
-  return plain === '::1';
-}
 
 /** The session token the request's cookie carries, if any. */
 export function sessionToken(request: Request): string | undefined {

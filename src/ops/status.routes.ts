@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { AppError, notFound, unauthorized } from '../core/errors.js';
 import { UserLogin } from '../features/users/users.schemas.js';
 import type { PlainEndpoint } from '../http/plain-endpoint.js';
-import { clearSessionCookie, isLoopback, sessionToken, setSessionCookie } from './status-access.js';
+import { isLoopbackAddress } from '../core/addresses.js';
+import { clearSessionCookie, sessionToken, setSessionCookie } from './status-access.js';
 import { loginPageHtml, statusPageHtml } from './status-html.js';
 import type { StatusView } from './status-cells.js';
 import type { StatusViews } from './status-views.js';
@@ -41,15 +42,15 @@ export function statusEndpoints(views: StatusViews, users: StatusUsers, sessionT
   };
   const showPage = (request: Request, response: Response, shown: StatusView) => {
     const nonce = pageHeaders(response);
-    response.type('html').send(statusPageHtml(shown, nonce, !isLoopback(request.ip)));
+    response.type('html').send(statusPageHtml(shown, nonce, !isLoopbackAddress(request.ip)));
   };
   /** A page for loopback callers and signed-in users; the sign-in form's redirect for others. */
   const html = (request: Request, response: Response, next: NextFunction) => {
-    if (isLoopback(request.ip) || signedIn(request)) return next();
+    if (isLoopbackAddress(request.ip) || signedIn(request)) return next();
     response.redirect(303, '/status/login');
   };
   const json = (request: Request, _response: Response, next: NextFunction) => {
-    if (isLoopback(request.ip) || signedIn(request)) return next();
+    if (isLoopbackAddress(request.ip) || signedIn(request)) return next();
     throw unauthorized('Sign in at /status/login to read the status pages');
   };
   const logIn = async (request: Request, response: Response) => {

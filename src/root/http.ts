@@ -28,6 +28,7 @@ import { createHttpMetrics } from '../ops/http-metrics.js';
 import { writeProbe } from '../ops/node-health.js';
 import { createNodeStatus } from '../ops/node-status.js';
 import { logRefusedHashes } from '../ops/refused-hashes.js';
+import { opsAccess } from '../ops/ops-access.js';
 import { createObserver, observeRequests } from '../ops/request-log.js';
 import { registerSyncMetrics } from '../ops/sync-metrics.js';
 import type { Hub } from './hub.js';
@@ -75,7 +76,7 @@ export function createHttp({ node, config, services, endpoints, hub, asks, write
     clock,
   });
   registerSyncMetrics(metrics.registry, config.mode, status.figures);
-  const operations = [frontPageEndpoint(config.mode), ...healthEndpoints(status.health, metrics.registry), ...status.pages];
+  const operations = [frontPageEndpoint(config.mode), ...healthEndpoints(status.health, metrics.registry, opsAccess(config.ops)), ...status.pages];
   const docs = apiDocsEndpoints(() => openApiDocument(endpoints, [...documented(operations), ...documented(docs), ...(hub ? HUB_SYNC_ROUTES : [])]));
 
   const http = express();

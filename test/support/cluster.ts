@@ -1,7 +1,8 @@
 /**
  * Real loyaltyd processes for the sync acceptance tests: a hub holding the demo chain and
  * registered store nodes, and stores syncing with it — each one `node bin/loyaltyd serve`
- * on 127.0.0.1 over its own data folder, talked to over HTTP and through the CLI
+ * on 127.0.0.1 over its own data folder, the hub on https with the test run's certificate
+ * and the stores trusting the run's CA (test/support/test-pki.ts), talked to over HTTP and through the CLI
  * (`sync status|checksum --json`) as an operator would. Nodes stop gracefully, die by
  * SIGKILL, and come back on the same folder and the same port (stores look for their hub
  * at the URL they were given). `close()` kills every process the cluster started, and
@@ -26,6 +27,7 @@ import { readSyncStatus } from '../../src/sync/status.js';
 import { BIN, cliEnv, runCli } from './cli.js';
 import { sleep, waitFor } from './wait.js';
 import { basic, bearer, call } from './server.js';
+import { hubTlsEnv, testPki } from './test-pki.js';
 
 export interface TableChecksum {
   rows: number;
@@ -78,6 +80,8 @@ export interface NodeOptions {
   logDir: string;
   /** https when the node's environment gives it a certificate. */
   scheme?: 'http' | 'https';
+  /** Environment of the CLI commands run on its folder (LOYALTYD_*), e.g. the hub's CA for `sync now`. */
+  commandEnv?: Record<string, string>;
 }
 
 /** One loyaltyd daemon: a data folder and a port that outlive the process serving them. */
@@ -90,6 +94,8 @@ export class NodeProcess {
   /** Extra `serve` flags (a store's hub URL and node credentials). */
   serveArgs: string[] = [];
   private readonly env: Record<string, string>;
+  /** Environment of the CLI commands run on its folder (LOYALTYD_*), e.g. the hub's CA for `sync now`. */
+  readonly commandEnv: Record<string, string>;
   private readonly logFile: string;
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
@@ -103,6 +109,7 @@ export class NodeProcess {
     this.port = options.port;
     this.scheme = options.scheme ?? 'http';
     this.env = options.env;
+    this.commandEnv = options.commandEnv ?? {};
     this.logFile = join(options.logDir, `${options.name}.log`);
   }
 
@@ -218,7 +225,7 @@ export class NodeProcess {
 
   /** `loyaltyd <args> --data-dir <this node's folder> --json`, parsed; a non-zero exit throws. */
   async cli(args: string[]): Promise<any> {
-    const env: Record<string, string> = this.mode === 'hub' ? { LOYALTYD_MODE: 'hub' } : {};
+    const env: Record<string, string> = { ...this.commandEnv, ...(this.mode === 'hub' ? { LOYALTYD_MODE: 'hub' } : {}) };
     const result = await runCli([...args, '--data-dir', this.dataDir, '--json'], env);
     if (result.code !== 0) throw new Error(`loyaltyd ${args.join(' ')} (${this.name}) exited ${result.code}: ${result.stderr}${result.stdout}`);
     return JSON.parse(result.stdout);
@@ -309,6 +316,8 @@ export interface ClusterOptions {
   /** Extra environment for every node (LOYALTYD_*). */
   env?: Record<string, string>;
   hubEnv?: Record<string, string>;
+  /** The hub serves plain http when false. */
+  tls?: boolean;
   /**
    * Per store, for that store alone: the stores its node serves (`nodes add --store`: the hub
    * rejects its facts naming another), and extra environment for its daemon, e.g. libfaketime's
@@ -343,14 +352,17 @@ export class Cluster {
   static async start(options: ClusterOptions): Promise<Cluster> {
     const root = tempRoot();
     const env = { LOYALTYD_SYNC_INTERVAL_SECONDS: '1', LOYALTYD_LOG_LEVEL: 'info', ...options.env };
+    const tls = options.tls !== false;
     const hub = new NodeProcess({
       name: 'hub',
       mode: 'hub',
       dataDir: join(root, 'hub'),
       port: await freePort(),
-      env: { ...env, ...options.hubEnv },
+      env: { ...env, ...(tls ? hubTlsEnv() : {}), ...options.hubEnv },
       logDir: root,
+      scheme: tls ? 'https' : 'http',
     });
+    const trustHub: Record<string, string> = tls ? { LOYALTYD_HUB_CA_FILE: testPki().caCert } : {};
     const cluster = new Cluster(root, hub);
     try {
       // The first start loads the demo chain; the nodes are registered beside the running hub.
@@ -373,7 +385,8 @@ export class Cluster {
           mode: 'store',
           dataDir: join(root, name),
           port: ports[index]!,
-          env: { ...env, ...options.storeSetup?.[name]?.env },
+          env: { ...env, ...trustHub, ...options.storeSetup?.[name]?.env },
+          commandEnv: trustHub,
           logDir: root,
           hubUrl: (await options.hubUrlFor?.(name, hub)) ?? hub.url,
           credentials: credentials[index]!,

@@ -7,12 +7,19 @@
  * it, an answer entirely or after so many lines of a stream — so that a test can act at a
  * chosen point of a push, a pull or a bootstrap.
  *
+ * In front of an https hub it serves https itself with the test run's certificate
+ * (test/support/test-pki.ts), and reaches the hub trusting the run's CA, so that a store
+ * speaks TLS through it as it would to the hub.
+ *
  * The fault stream is reproducible from the seed; which request draws which fault still
  * depends on the order requests arrive in. `close()` stops everything: the server, every
  * socket, every upstream request and every timer.
  */
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent as TlsAgent, createServer as createTlsServer, request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { testPki } from './test-pki.js';
 
 export interface FaultRates {
   /** Destroy the connection before anything reaches the hub. */
@@ -82,8 +89,9 @@ export class FaultyProxy {
   private readonly delayMs: [number, number];
   private readonly random: () => number;
   private readonly target: URL;
-  private readonly server = createServer((request, response) => void this.handle(request, response));
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  private readonly server: Server;
+  private readonly agent: Agent;
+  private readonly secure: boolean;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly upstreams = new Set<IncomingMessage>();
@@ -99,6 +107,16 @@ export class FaultyProxy {
     this.rates = { ...NO_FAULTS, ...options.rates };
     this.delayMs = options.delayMs ?? [5, 120];
     this.target = new URL(options.target);
+    this.secure = this.target.protocol === 'https:';
+    const handler = (request: IncomingMessage, response: ServerResponse) => void this.handle(request, response);
+    if (this.secure) {
+      const pki = testPki();
+      this.server = createTlsServer({ cert: readFileSync(pki.server.cert), key: readFileSync(pki.server.key) }, handler);
+      this.agent = new TlsAgent({ keepAlive: true, maxSockets: 16, ca: readFileSync(pki.caCert) });
+    } else {
+      this.server = createServer(handler);
+      this.agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    }
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -115,7 +133,7 @@ export class FaultyProxy {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.secure ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   setRates(rates: Partial<FaultRates>): void {
@@ -298,7 +316,7 @@ export class FaultyProxy {
     return new Promise((resolve, reject) => {
       const headers = { ...request.headers, host: this.target.host, 'content-length': String(body.length) };
       delete headers['transfer-encoding'];
-      const outgoing = httpRequest(
+      const outgoing = (this.secure ? httpsRequest : httpRequest)(
         { host: this.target.hostname, port: this.target.port, method: request.method, path: request.url, headers, agent: this.agent },
         (incoming) => {
           this.stats.forwarded += 1;

@@ -1,6 +1,7 @@
 /**
  * A hub with the demo chain and stores in this process, each a real server over its own
- * SQLite file, syncing over real HTTP in rounds the test drives rather than on a timer: the
+ * SQLite file, syncing over real HTTPS (the hub with the test run's certificate, the stores
+ * trusting its CA: test/support/server.ts) in rounds the test drives rather than on a timer: the
  * cluster of the sync tests that decide what each node holds at each step. (The cluster of
  * `loyaltyd serve` processes, which sync on their own, is test/support/cluster.ts.)
  */

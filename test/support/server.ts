@@ -1,6 +1,8 @@
 /**
  * Starts a real node on 127.0.0.1 (port 0) over a real SQLite file in a temp folder.
- * Tests speak HTTP to it; nothing of ours is mocked.
+ * Tests speak HTTP to it; nothing of ours is mocked. A hub serves https with the test run's
+ * certificate, and a store syncing with a hub on https trusts the run's CA through
+ * `hub.ca_file` (test/support/test-pki.ts), unless the test says otherwise.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { startServer } from '../../src/root/server.js';
 import { Writer } from '../../src/root/writer.js';
 import { systemClock } from '../../src/core/clock.js';
 import { serverTls } from '../../src/root/tls-files.js';
+import { hubTlsConfig, testPki } from './test-pki.js';
 
 /** A clock tests can move; starts at the real time unless told otherwise. */
 export class TestClock {
@@ -50,6 +53,8 @@ export interface TestServerOptions {
    * runs on the system clock, so `clock` is not moved.
    */
   writerThread?: boolean;
+  /** A hub serves plain http when false. */
+  tls?: boolean;
 }
 
 export function tempDir(prefix = 'loyaltyd-test-'): string {
@@ -61,7 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = options.clock ?? new TestClock();
   const config = loadConfig({
     env: {},
-    overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...options.config },
+    overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...runTls(options), ...options.config },
   });
   const log = options.log ?? pino({ level: 'silent' });
   const demo = options.demo ?? true;
@@ -83,6 +88,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
+}
+
+/**
+ * The run's certificate for a hub, and its CA for a store with an https hub, where the test's
+ * own config names neither (a test naming `hub.ca_file` as undefined trusts the system's CAs alone).
+ */
+function runTls(options: TestServerOptions): Record<string, unknown> {
+  const config = options.config ?? {};
+  if (config.mode === 'hub' && options.tls !== false && !('http.tls' in config)) return hubTlsConfig();
+  const hubUrl = config['hub.url'];
+  if (typeof hubUrl === 'string' && hubUrl.startsWith('https:') && !('hub.ca_file' in config)) return { 'hub.ca_file': testPki().caCert };
+  return {};
 }
 
 export interface JsonResponse {

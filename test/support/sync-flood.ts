@@ -3,13 +3,22 @@
  * whose bodies stop after their first bytes until released, and snapshots whose streams are not
  * read until released, each on a connection of its own — so they are in flight at the hub
  * together for as long as the caller holds them. Used by test/sync/hub/sync-limits.test.ts and
- * `npm run bench sync`.
+ * `npm run bench sync`. A hub on https is reached trusting the test run's CA (test/support/test-pki.ts).
  */
-import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, type ClientRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION, SCHEMA_HEADER } from '../../src/sync/protocol/protocol.js';
 import type { StoreCredentials } from './cluster.js';
 import { hex } from './ids.js';
+import { testPki } from './test-pki.js';
+
+/** A request to the hub at `url`, over https trusting the run's CA when the URL says so. */
+function request(url: string, options: RequestOptions): ClientRequest {
+  if (!url.startsWith('https:')) return httpRequest(url, options);
+  return httpsRequest(url, { ...options, ca: readFileSync(testPki().caCert) });
+}
 
 /** How the hub answered a flood request: a refusal's body is read whole; an admitted snapshot answers 200 and is not read. */
 export interface FloodAnswer {

@@ -4,14 +4,15 @@
  * and the node that sent them is answered 429 until its Retry-After has passed on the hub's
  * clock. A push whose commands carry rows is refused whole, 409, before any of it is applied.
  */
-import { rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION, SCHEMA_HEADER } from '../../../src/sync/protocol/protocol.js';
 import { hex } from '../../support/ids.js';
+import { testPki } from '../../support/test-pki.js';
 import { basic, call, startTestServer, TestClock, tempDir, type JsonResponse, type TestServer } from '../../support/server.js';
 
 const MAX_BYTES = 1_048_576;
@@ -154,6 +155,7 @@ function pushInPieces(node: Node, pieces: (string | Buffer)[], encoding?: string
   return new Promise((resolve, reject) => {
     const outgoing = request(`${hub.url}/sync/v1/commands`, {
       method: 'POST',
+      ca: readFileSync(testPki().caCert),
       headers: {
         ...basic(node.node_name, node.node_secret),
         [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),

@@ -42,7 +42,7 @@ function syncNow(
   onStderr: (text: string) => void = () => undefined,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const args = ['sync', 'now', ...store.syncArgs(), ...extra, '--data-dir', store.dataDir, '--json'];
-  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv() });
+  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(store.commandEnv) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
