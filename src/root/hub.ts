@@ -26,6 +26,7 @@ import { SnapshotThreads } from '../sync/hub/snapshot-threads.js';
 import { replicatedTables } from '../sync/replicated-tables.js';
 import { CommandPolicy } from '../sync/hub/command-policy.js';
 import { CommandEffects } from '../sync/hub/command-effects.js';
+import { listDuplicateRegistrations } from '../sync/hub/duplicate-registrations.js';
 import { registerRegistrationMail, type RegistrationMail } from '../features/tokens/password-setup.effect.js';
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
@@ -77,6 +78,7 @@ function createHubAuthority(
     policy,
     effects,
     states: node.states,
+    listeners: [listDuplicateRegistrations(node.db, node.newId, clock)],
     clock,
     operations,
     holds: held,

@@ -130,10 +130,9 @@ function hostileCommand(cluster: InProcessCluster, hostile: Scenario['hostile'])
   const now = cluster.hub.clock.now();
   const stamp = `${hex(now, 12)}-0000-${cluster.stores[hostile.store]!.server.app.node.identity.nodeId}`;
   const recordId = `${hex(now, 12)}${hex(0xbad, 14)}`;
-  const command = { seq: 1, command_id: `hostile-${hostile.shape}`, kind: 'points.assign', payload: {}, hlc: stamp };
+  const command = { seq: 1, command_id: `hostile-${hostile.shape}`, kind: 'points.assign', hlc: stamp };
   const assign = (amount: number, principal: Record<string, unknown>) => ({
     ...command,
-    changes: [],
     operation: {
       call: { iface: 'enterprise', input: { params: {}, query: {}, body: { customer_id: hostile.customer, amount } }, principal },
       as_of: now,
@@ -158,7 +157,14 @@ function hostileCommand(cluster: InProcessCluster, hostile: Scenario['hostile'])
         hlc: stamp,
         last_change: at,
       };
-      return { recordId, command: { ...command, changes: [{ entity: 'point_records', entity_id: recordId, op: 'insert', hlc: stamp, row }] } };
+      return {
+        recordId,
+        command: {
+          ...command,
+          operation: { ids: [recordId] },
+          changes: [{ entity: 'point_records', entity_id: recordId, op: 'insert', hlc: stamp, row }],
+        },
+      };
     }
     case 'billion':
       return { recordId, command: assign(1e9, { kind: 'user', userId: POS_USER, scheme: 'bearer' }) };
@@ -167,9 +173,11 @@ function hostileCommand(cluster: InProcessCluster, hostile: Scenario['hostile'])
   }
 }
 
-/** What the hub answers each hostile shape: a row without its operation and a caller it does not know are rejected, a billion points held. */
-const HOSTILE_RESULT: Record<HostileShape, { status: string; reason: unknown }> = {
-  rows: { status: 'rejected', reason: 'a points.assign command carries its operation' },
+/**
+ * What the hub answers each hostile shape: a push carrying rows is refused whole (409, nothing of
+ * it applied), a caller it does not know is rejected, a billion points held.
+ */
+const HOSTILE_RESULT: Record<Exclude<HostileShape, 'rows'>, { status: string; reason: unknown }> = {
   billion: { status: 'held', reason: expect.stringMatching(/^\d+ points given or taken by hand for customer/) },
   stranger: { status: 'rejected', reason: expect.stringContaining('its caller') },
 };
@@ -186,6 +194,11 @@ async function pushHostile(cluster: InProcessCluster, hostile: Scenario['hostile
     },
     body: { generation: 'hostile', commands: [command] },
   });
+  if (hostile.shape === 'rows') {
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(409);
+    expect(pushed.body.error.exception).toBe('sync_rows_refused_exception');
+    return recordId;
+  }
   expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
   expect(pushed.body.results).toEqual([expect.objectContaining(HOSTILE_RESULT[hostile.shape])]);
   return recordId;

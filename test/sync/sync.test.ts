@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/auth/secrets.js';
 import { demoCredentials, DEMO_IDS } from '../../src/demo/demo.js';
-import { PASSWORD_SETUP_COMMAND } from '../../src/features/tokens/password-setup.service.js';
 import { settleStates } from '../../src/loyalty/state-settling.js';
 import { bootstrapIfNeeded } from '../../src/sync/store/bootstrap.js';
 import { checksumTables } from '../../src/sync/protocol/checksum.js';
@@ -83,7 +83,7 @@ describe('sync between a hub and stores', () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
     expect((await assign(a, DEMO_IDS.customerEva, 15)).status).toBe(204);
-    await demoToken(a.server);
+    expect((await assign(a, DEMO_IDS.customerJana, 1)).status).toBe(204);
     expect(await cluster.round(a)).toMatchObject({ ok: true, pushed: 2, rejected: 0 });
     expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(2);
     expect(await cluster.round(b)).toMatchObject({ ok: true });
@@ -517,7 +517,7 @@ describe('sync between a hub and stores', () => {
     await cluster.stopHub();
     for (const amount of [1, 2, 3]) expect((await assign(a, DEMO_IDS.customerEva, amount)).status).toBe(204);
     expect((await assign(b, DEMO_IDS.customerPetr, 4)).status).toBe(204);
-    await demoToken(b.server);
+    expect((await assign(b, DEMO_IDS.customerJana, 1)).status).toBe(204);
     expect((await cluster.round(a)).ok).toBe(false);
     expect(count(a.server, "SELECT count(*) AS n FROM outbox WHERE status = 'pending'")).toBe(3);
 
@@ -529,7 +529,7 @@ describe('sync between a hub and stores', () => {
     const hubSums = checksumTables(cluster.hub.app.node.db);
     for (const store of [a, b]) {
       const sums = checksumTables(store.server.app.node.db);
-      for (const table of ['customers', 'point_records', 'tokens', 'users', 'rewards']) expect(sums[table]).toEqual(hubSums[table]);
+      for (const table of ['customers', 'point_records', 'users', 'rewards']) expect(sums[table]).toEqual(hubSums[table]);
     }
   });
 
@@ -756,47 +756,55 @@ describe('sync between a hub and stores', () => {
     expect(oldProtocol.body.error.exception).toBe('sync_version_mismatch_exception');
   });
 
-  it('a customer logging in at a store while the hub answers is a session of the chain, which the other store and the hub know too', async () => {
+  it('a customer logging in at a store while the hub answers gets a session the hub made for that store alone', async () => {
     cluster = await startCluster();
     const [a, b] = cluster.stores as [Store, Store];
     const token = await demoToken(a.server);
-    await cluster.round(a);
     const login = await call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, {
       headers: token.headers,
       body: { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password },
     });
     expect(login.body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
-    // The hub made the session; the store queued nothing for it, and its caller is logged in there at once.
+    // The hub made the session and keeps the token as store A's; A queued nothing, and its caller is logged in there at once.
     expect(a.server.app.node.db.prepare("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get()).toBe(0);
-    for (const server of [a.server, cluster.hub])
-      expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
-    await cluster.round(b);
-    const atB = await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers });
-    expect(atB.status).toBe(200);
-    expect(atB.body.data.points.every((point: { customer_id: string }) => point.customer_id === DEMO_IDS.customerJana)).toBe(true);
+    expect(cluster.hub.app.node.db.prepare('SELECT customer_id, node_id FROM tokens WHERE id = ?').get(sha256Hex(token.tokenId))).toEqual({
+      customer_id: DEMO_IDS.customerJana,
+      node_id: cluster.hub.app.node.db.prepare('SELECT id FROM nodes WHERE name = ?').pluck().get(a.credentials.node_name),
+    });
+    const atA = await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers });
+    expect(atA.status).toBe(200);
+    expect(atA.body.data.points.every((point: { customer_id: string }) => point.customer_id === DEMO_IDS.customerJana)).toBe(true);
+    // The token stays at the node that made it: another store never holds it.
+    for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0 });
+    expect((await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers })).status).toBe(401);
+    expect(count(b.server, 'SELECT count(*) AS n FROM tokens')).toBe(0);
   });
 
-  it('a customer logging in at a store while the hub does not answer has a session of that store alone, until a login online', async () => {
+  it('a customer logging in at a store while the hub does not answer is answered 503, and the store makes no session of its own', async () => {
     cluster = await startCluster();
-    const [a, b] = cluster.stores as [Store, Store];
+    const [a] = cluster.stores as [Store, Store];
     const token = await demoToken(a.server);
-    await cluster.round(a);
-    await cluster.round(b);
     await cluster.stopHub();
     const credentials = { login_type: 'card', login_value: demoCredentials.customer_card, password: demoCredentials.customer_password };
     const login = () =>
       call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/login`, { headers: token.headers, body: credentials });
-    expect((await login()).body).toEqual({ data: { customer_id: DEMO_IDS.customerJana } });
-    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+    const refused = await login();
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.detail).toContain('head office');
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(403);
+    expect(count(a.server, 'SELECT count(*) AS n FROM store_sessions')).toBe(0);
     await cluster.restartHub();
-    for (const store of [a, b]) expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0 });
-    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
-    for (const server of [b.server, cluster.hub])
-      expect((await call('GET', `${server.api('customer')}/points`, { headers: token.headers })).status).toBe(403);
-
     expect((await login()).status).toBe(200);
-    await cluster.round(b);
-    expect((await call('GET', `${b.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+    // A session that exists keeps working while the hub is away; its logout waits for the hub.
+    await cluster.stopHub();
+    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(200);
+    expect((await call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers })).status).toBe(503);
+    await cluster.restartHub();
+    expect((await call('POST', `${a.server.api('customer')}/tokens/${token.tokenId}/actions/logout`, { headers: token.headers })).status).toBe(204);
+    expect((await call('GET', `${a.server.api('customer')}/points`, { headers: token.headers })).status).toBe(403);
+    expect(cluster.hub.app.node.db.prepare('SELECT customer_id FROM tokens WHERE id = ?').pluck().get(sha256Hex(token.tokenId))).toBeNull();
   });
 
   it('two stores registering customers with the same e-mail while the hub is down keep both, and the hub lists the one pushed later', async () => {
@@ -826,7 +834,7 @@ describe('sync between a hub and stores', () => {
     expect(JSON.parse(listed[0]!.detail)).toMatchObject({ email: 'twin@example.com', customer_ids: [first] });
   });
 
-  it('a password-setup mail asked for at a store is sent by the hub once the command arrives', async () => {
+  it('a password-setup mail asked for at a store is made and sent by the hub, which alone holds its secret', async () => {
     cluster = await startCluster(1);
     const store = cluster.stores[0]!;
     const token = await demoToken(store.server);
@@ -836,41 +844,46 @@ describe('sync between a hub and stores', () => {
     });
     expect(asked.status).toBe(204);
     expect(existsSync(join(store.server.dataDir, 'mail-spool'))).toBe(false);
-    const queued = store.server.app.node.db.prepare('SELECT * FROM outbox WHERE kind = ?').all(PASSWORD_SETUP_COMMAND) as Record<string, unknown>[];
-    expect(queued).toHaveLength(1);
-    expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0 });
+    expect(count(store.server, 'SELECT count(*) AS n FROM password_setup_requests')).toBe(0);
+    expect(count(store.server, 'SELECT count(*) AS n FROM outbox')).toBe(0);
     const spool = join(cluster.hub.dataDir, 'mail-spool');
-    const sentAt = (customerId: string = DEMO_IDS.customerJana) =>
-      cluster!.hub.app.node.db.prepare('SELECT sent_at FROM password_setup_requests WHERE customer_id = ?').pluck().get(customerId) as
-        string | null | undefined;
-    await waitFor('the mail to be sent and marked', () => existsSync(spool) && typeof sentAt() === 'string');
+    const sentAt = cluster.hub.app.node.db
+      .prepare('SELECT sent_at FROM password_setup_requests WHERE customer_id = ?')
+      .pluck()
+      .get(DEMO_IDS.customerJana);
+    expect(typeof sentAt).toBe('string');
     expect(
       readdirSync(spool)
         .map((file) => readFileSync(join(spool, file), 'utf8'))
         .join(),
     ).toContain(`To: ${demoCredentials.customer_email}`);
+  });
 
-    // The hub's answer lost, and the store back after the hub forgot the command's result: the
-    // command comes again in a new generation and is applied again, and no second mail goes out.
-    const compaction = createFeedCompaction(cluster.hub.app.node, cluster.hub.config, cluster.hub.clock.now);
-    await compaction.run();
-    cluster.hub.clock.advance(8 * 86_400_000);
-    expect((await compaction.run()).results_deleted).toBeGreaterThanOrEqual(1);
-    const columns = Object.keys(queued[0]!);
-    store.server.app.node.db.prepare(`INSERT INTO outbox (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`).run(queued[0]);
-    const first = sentAt();
-    // Petr's request goes in the same push, behind the one sent again: the hub runs a push's
-    // effects one after another, so once his mail is marked, a second send of hers has had its turn.
-    const askedForPetr = await call('POST', `${store.server.api('customer')}/tokens/${token.tokenId}/actions/send-password-setup-email`, {
-      headers: token.headers,
-      body: { email: 'petr.svoboda@example.com' },
+  it('a customer a till registers without a password is mailed the password-setup link by the hub, once, when the registration arrives', async () => {
+    cluster = await startCluster(1);
+    const store = cluster.stores[0]!;
+    await cluster.stopHub();
+    const customerId = await createCustomer(store.server, await demoPosLogin(store.server), {
+      customer: { personal_information: person(931, { email: 'new.member@example.com' }) },
     });
-    expect(askedForPetr.status).toBe(204);
-    expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2, rejected: 0 });
-    await waitFor("Petr's mail to be sent and marked", () => typeof sentAt(DEMO_IDS.customerPetr) === 'string');
-    // A second send would mark the request again at the hub's clock, eight days on.
-    expect(sentAt()).toBe(first);
-    expect(readdirSync(spool)).toHaveLength(2);
+    await cluster.restartHub();
+    expect(await cluster.round(store)).toMatchObject({ ok: true, rejected: 0, held: 0 });
+    const spool = join(cluster.hub.dataDir, 'mail-spool');
+    const requests = () =>
+      cluster!.hub.app.node.db.prepare('SELECT email, sent_at FROM password_setup_requests WHERE customer_id = ?').all(customerId) as {
+        email: string;
+        sent_at: string | null;
+      }[];
+    await waitFor('the mail to be sent and marked', () => requests().length === 1 && requests()[0]!.sent_at !== null);
+    expect(requests()).toEqual([{ email: 'new.member@example.com', sent_at: expect.any(String) }]);
+    expect(
+      readdirSync(spool)
+        .map((file) => readFileSync(join(spool, file), 'utf8'))
+        .join(),
+    ).toContain('To: new.member@example.com');
+    expect(count(store.server, 'SELECT count(*) AS n FROM password_setup_requests')).toBe(0);
+    expect(await cluster.round(store)).toMatchObject({ ok: true });
+    expect(requests()).toHaveLength(1);
   });
 
   it('a voucher applied in both stores while offline keeps its first application everywhere and is listed', async () => {

@@ -75,11 +75,13 @@ export class CustomersService {
 
   /**
    * A store's registration as the hub runs it again (src/sync/hub/operation-kinds.ts): without a
-   * password, which a store never sends (it asks its hub to register a customer with one).
+   * password, which a store never sends (it asks its hub to register a customer with one). A
+   * registration is a fact of its store: one whose e-mail another customer has (two stores
+   * offline) is kept, and the hub lists it for an operator (src/sync/hub/duplicate-registrations.ts).
    */
   register(request: CreateCustomer): CustomerCreated {
     if (request.password !== undefined || request.autologin) throw new CommandRejected("a store's registration carries no password");
-    this.checkPersonalInformation(request.customer.personal_information, undefined);
+    this.checkStore(request.customer.personal_information);
     return this.insert(request, { id: this.newId(), passwordHash: null, session: undefined, queued: true });
   }
 
@@ -147,11 +149,15 @@ export class CustomersService {
 
   /** References must exist, and an e-mail address names one customer, since customers log in with it. */
   private checkPersonalInformation(info: PersonalInformation, customerId: string | undefined): void {
-    if (info.store_id && !this.repo.hasStore(info.store_id)) {
-      throw invalidParam(`${PERSONAL_INFORMATION}.store_id`, 'not_found', info.store_id);
-    }
+    this.checkStore(info);
     if (info.email && this.repo.idsByEmail(info.email).some((holder) => holder !== customerId)) {
       throw invalidParam(`${PERSONAL_INFORMATION}.email`, 'already_exists', info.email);
+    }
+  }
+
+  private checkStore(info: PersonalInformation): void {
+    if (info.store_id && !this.repo.hasStore(info.store_id)) {
+      throw invalidParam(`${PERSONAL_INFORMATION}.store_id`, 'not_found', info.store_id);
     }
   }
 }

@@ -2,7 +2,8 @@
  * At the hub, the password-setup mail of a customer a store registered without a password
  * (DESIGN §5 "Credentials stay at the hub"): a till registers customers offline, and no
  * password or setup secret ever travels from a store. Once the store's registration is applied,
- * the hub mails the link, with a secret it makes, to the address it holds for the new customer.
+ * the hub mails the link, with a secret it makes, to the address it holds for the new customer,
+ * unless another customer has it too.
  * Sent once: a registration answered again from its kept result, or replayed to a hub restored
  * from a backup, runs no effect (src/sync/hub/hub-commands.ts), and a customer who has a password
  * is sent nothing. A failed send is logged by the hub; the customer can ask for the link again.
@@ -15,7 +16,7 @@ import type { PasswordSetupService } from './password-setup.service.js';
 export const REGISTRATION_KIND = 'customers.create';
 
 export interface RegistrationMail {
-  customers: Pick<CustomersRepo, 'credentialsById'>;
+  customers: Pick<CustomersRepo, 'credentialsById' | 'idsByEmail'>;
   passwordSetup: Pick<PasswordSetupService, 'mailLink'>;
 }
 
@@ -27,6 +28,8 @@ export function registerRegistrationMail(effects: CommandEffects, { customers, p
     const customer = customers.credentialsById(customerId);
     if (!customer?.email || customer.state !== 1 || customer.password_hash !== null) return undefined;
     const email = customer.email;
+    // Another customer's address (two stores registering offline) is listed for an operator, not mailed.
+    if (customers.idsByEmail(email).length > 1) return undefined;
     return () => passwordSetup.mailLink(customerId, email);
   });
 }

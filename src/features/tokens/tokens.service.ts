@@ -156,7 +156,9 @@ export class TokensService {
    * token; the enterprise interface (auth-token) may name any token.
    */
   ownToken(tokenId: string, context: RequestContext): TokenRow {
-    const id = sha256Hex(tokenId);
+    // A store asking its hub for its caller names the token by its hash, never its secret (src/sync/store/hub-sessions.ts).
+    const own = context.principal.kind === 'token' && tokenId === context.principal.tokenId;
+    const id = own ? tokenId : sha256Hex(tokenId);
     if (context.principal.kind === 'token' && context.principal.tokenId !== id) {
       throw forbidden('The token in the path is not the token of the Authorization header');
     }

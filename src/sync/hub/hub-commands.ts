@@ -24,6 +24,12 @@ import { SavepointNeeded, type HubOperations, type OperationOutcome } from './hu
 /** The generation the results of replayed commands are kept under: they are outside every store's sequence. */
 const REPLAYED = 'replayed';
 
+/**
+ * Work a part of the hub adds to a command the hub applied, in its transaction, with the rows
+ * the hub wrote for it (src/sync/hub/duplicate-registrations.ts).
+ */
+export type AppliedListener = (command: PushedCommand, written: readonly RowChange[]) => void;
+
 /** The results of the commands an apply took, the effects to run once they are durable, and how far ahead the node's clock ran. */
 export interface AppliedPart {
   results: CommandResult[];
@@ -39,6 +45,8 @@ export interface HubCommandsOptions {
   policy: CommandPolicy;
   effects: CommandEffects;
   states: CustomerStates;
+  /** Called with each command applied and the rows the hub wrote for it. */
+  listeners: AppliedListener[];
   clock: Clock;
   operations: HubOperations;
   holds: HeldCommands;
@@ -53,6 +61,7 @@ export class HubCommands {
   private readonly policy: CommandPolicy;
   private readonly effects: CommandEffects;
   private readonly states: CustomerStates;
+  private readonly listeners: AppliedListener[];
   private readonly clock: Clock;
   private readonly operations: HubOperations;
   private readonly holds: HeldCommands;
@@ -61,12 +70,13 @@ export class HubCommands {
   private readonly applied: AppliedCommands;
 
   constructor(options: HubCommandsOptions) {
-    const { db, writes, policy, effects, states, clock, operations, holds, skews, maxSkewMs } = options;
+    const { db, writes, policy, effects, states, listeners, clock, operations, holds, skews, maxSkewMs } = options;
     this.db = db;
     this.writes = writes;
     this.policy = policy;
     this.effects = effects;
     this.states = states;
+    this.listeners = listeners;
     this.clock = clock;
     this.operations = operations;
     this.holds = holds;
@@ -219,7 +229,10 @@ export class HubCommands {
   /** Keeps a command's result, and holds it when it is held. */
   private keep(nodeId: string, generation: string, command: PushedCommand, outcome: OperationOutcome, written: RowChange[]): CommandResult {
     if (outcome.status === 'held') this.holds.hold(nodeId, command, outcome.reason!);
-    if (outcome.written) written.push(...outcome.written);
+    if (outcome.written) {
+      written.push(...outcome.written);
+      for (const listener of this.listeners) listener(command, outcome.written);
+    }
     const result: CommandResult = {
       command_id: command.command_id,
       seq: command.seq,
