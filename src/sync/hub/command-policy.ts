@@ -16,9 +16,10 @@
  * - it logs a customer-app token in: a token starts anonymous, and only the hub makes a
  *   session of the chain (src/sync/store/hub-sessions.ts); a token's row may carry the customer the
  *   hub logged it in as, and no other;
- * - its stamps are malformed, come from more than one node, or from an origin (the node part
- *   of a stamp) another node pushed first: each origin is bound to the node that first
- *   pushed it, so a store cannot speak for another;
+ * - its stamps are malformed, come from more than one node, from an origin (the node part
+ *   of a stamp) another node pushed first — each origin is bound to the node that first
+ *   pushed it, so a store cannot speak for another — or from a reserved one: the hub's own, or
+ *   another registered node's id (src/sync/hub/reserved-origins.ts), which binds to no one;
  * - a stamp is more than `sync.max_clock_skew_seconds` ahead of the hub's clock: a stamp from
  *   the future would win every last-writer-wins comparison and drag every clock with it.
  *
@@ -30,6 +31,7 @@ import type { Clock } from '../../core/clock.js';
 import { HLC_STAMP, msOfStamp, originOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import type { PushedCommand, RowChange } from '../protocol/protocol.js';
+import { ReservedOrigins } from './reserved-origins.js';
 
 type Op = RowChange['op'];
 
@@ -129,6 +131,7 @@ export class CommandPolicy {
   private readonly storesOf: Statement<[string], string>;
   private readonly sessionOf: Statement<[string], string | null>;
   private readonly owners = new Map<string, string>();
+  private readonly reserved: ReservedOrigins;
 
   constructor(
     db: Db,
@@ -139,6 +142,7 @@ export class CommandPolicy {
     this.bind = db.prepare('INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) VALUES (?, ?, ?)');
     this.storesOf = db.prepare<[string], string>('SELECT store_id FROM node_stores WHERE node_id = ?').pluck();
     this.sessionOf = db.prepare<[string], string | null>('SELECT customer_id FROM tokens WHERE id = ?').pluck();
+    this.reserved = new ReservedOrigins(db);
   }
 
   /**
@@ -161,6 +165,8 @@ export class CommandPolicy {
   /** The origin of a command's stamp, bound to the node that first pushed it; throws CommandRejected when another node speaks for it. */
   originOf(nodeId: string, stamp: string, skew: 'rejects' | 'passes' = 'passes'): string {
     const origin = this.checkStamp(stamp, 'the command', skew);
+    const refusal = this.reserved.refusal(nodeId, origin);
+    if (refusal !== undefined) throw new CommandRejected(refusal);
     // A binding committed never changes: each is read once. One made here may still be taken
     // back with its command's savepoint, so it is read again next time.
     const owner = this.owners.get(origin) ?? this.ownerOf.get(origin);
