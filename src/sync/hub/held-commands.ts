@@ -43,7 +43,10 @@ export class HeldCommands {
     this.listConflict = conflictListing(db);
   }
 
-  /** Records a held command and lists it. Runs in the push's transaction. */
+  /**
+   * Records a held command, its stamp brought back to the hub's clock when it runs ahead past the
+   * tolerance, and lists it. Runs in the push's transaction.
+   */
   hold(nodeId: string, command: PushedCommand, reason: string): void {
     const now = new Date(this.clock()).toISOString();
     this.insert.run(
@@ -52,7 +55,7 @@ export class HeldCommands {
       command.kind,
       JSON.stringify(command.operation ?? null),
       JSON.stringify(command.changes),
-      command.hlc,
+      this.operations.stampFor(command.hlc),
       reason,
       now,
     );
