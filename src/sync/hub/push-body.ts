@@ -2,13 +2,15 @@
  * A push's or replay's body as the hub reads it: its row changes are counted as its bytes
  * arrive, by the key every row change has, so a push past `push_max_changes` is refused at the
  * chunk that shows it, without the rest being read or a pass over 8 MB holding the event loop
- * every store waits on. A body within the limits is parsed; one that hid its changes from the
- * count (an escaped key) is counted again once parsed.
+ * every store waits on. A body within the limits is parsed; one nested deeper than the API's
+ * bodies may (src/core/json-depth.ts) is refused; one that hid its changes from the count (an
+ * escaped key) is counted again once parsed.
  */
 import type { Request } from 'express';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
-import { AppError, malformedJson, payloadTooLarge, unsupportedMediaType } from '../../core/errors.js';
+import { AppError, malformedJson, nestedTooDeeply, payloadTooLarge, unsupportedMediaType } from '../../core/errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../core/json-depth.js';
 import { pushTooLarge } from '../../core/sync-errors.js';
 
 /** The key every row change of a push has (src/sync/protocol/protocol.ts, RowChange). */
@@ -32,6 +34,7 @@ export async function readPushBody(request: Request, limits: PushBodyLimits): Pr
   } catch (error) {
     throw malformedJson((error as Error).message);
   }
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw nestedTooDeeply();
   if (countChanges(body) > limits.maxChanges) throw pushTooLarge(limits.maxChanges);
   return body;
 }
