@@ -20,6 +20,7 @@ import { CheckoutRepo } from '../features/checkout/checkout.repo.js';
 import { OriginalBills } from '../features/checkout/original-bills.js';
 import { HubFeed } from '../sync/hub/hub-feed.js';
 import { NodeClocks } from '../sync/hub/node-clocks.js';
+import { OriginalBillReads } from '../sync/hub/original-bill-reads.js';
 import { hubRouter } from '../sync/hub/hub-routes.js';
 import { ReadBudget } from '../sync/hub/read-budget.js';
 import { SyncLimits } from '../sync/hub/sync-limits.js';
@@ -124,7 +125,13 @@ function createHubSyncRouter(
     pushes: new PushesInTurns(node.db, authority.commands, config.sync_limits.push_turn_ms),
     durable: () => node.durability.durable(),
     acceptsRowProtocol: () => acceptsRowProtocol(node, config, clock),
-    originals: authority.originals,
+    originals: new OriginalBillReads({
+      db: node.db,
+      bills: authority.originals,
+      perNodeDay: config.sync_limits.original_bills_per_node_day,
+      timeZone: config.time_zone,
+      clock,
+    }),
     principals: authority.principals,
     feed: new HubFeed({
       db: node.db,

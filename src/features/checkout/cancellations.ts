@@ -14,16 +14,17 @@ import type { HubHistory } from '../../sync/store/hub-history.js';
 import type { CommandCompletion } from '../../sync/hub/hub-commands.js';
 import { CommandRejected, REPLAY_KIND } from '../../sync/hub/command-policy.js';
 import type { LedgerRecords } from '../../loyalty/ledger-records.js';
-import { OriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
+import { asReturnedAtStore, ServedOriginalBill, type OriginalBills, type RemoteOriginals } from './original-bills.js';
 import { voucherReleases } from './voucher-uses.js';
 
 export function remoteOriginals(hub: HubHistory): RemoteOriginals {
   return async (storeId, billNumber) => {
     const answer = await hub.lookup(`/original-bill?store_id=${encodeURIComponent(storeId)}&bill_number=${encodeURIComponent(billNumber)}`);
-    if (answer === 'unreachable' || answer.status >= 500) return 'unreachable';
+    // Past the node's reads of bills for the day (429), the store answers as if offline.
+    if (answer === 'unreachable' || answer.status >= 500 || answer.status === 429) return 'unreachable';
     if (answer.status === 404) return undefined;
-    const parsed = OriginalBill.safeParse(answer.body);
-    return parsed.success ? parsed.data : 'unreachable';
+    const parsed = ServedOriginalBill.safeParse(answer.body);
+    return parsed.success ? asReturnedAtStore(parsed.data) : 'unreachable';
   };
 }
 
