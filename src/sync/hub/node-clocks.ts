@@ -9,7 +9,7 @@
  * past. A store's stamps go back only when its clock does: a database restored or made anew
  * (a new generation) stamps from its wall clock again, which is past what it pushed before
  * unless the clock stepped back, and then its reports count again once the clock passes them
- * (src/decisions/0100-reserved-origins-and-kept-stamps.md).
+ * (src/decisions/0100-origins-stamps-bodies-and-bill-reads.md).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
