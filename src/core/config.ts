@@ -136,6 +136,13 @@ export const Config = z.strictObject({
     /** The most of that time a node saves up while it reads less. */
     reads_burst_ms: z.coerce.number().positive(),
     retry_after_seconds: PositiveSeconds,
+    /**
+     * The original bills one store's node may read a day (src/sync/hub/original-bill-reads.ts).
+     * A busy store sells 10,000 bills a day and takes back up to 2 % of them, each return asking
+     * the hub for its original, a till's retry asking again: 400 a day; five times that leaves
+     * room for a node serving several stores.
+     */
+    original_bills_per_node_day: z.coerce.number().int().positive(),
   }),
   /**
    * On the hub: what one store's node may give or take of one customer per day, past which

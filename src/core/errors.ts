@@ -5,6 +5,7 @@
  * src/core/sync-errors.ts. Shapes follow BasicError / BadRequestErrorBody of
  * spec/carecloud-openapi.yaml.
  */
+import { MAX_JSON_DEPTH } from './json-depth.js';
 
 /** Reasons of `invalid_params[].reason`: the generic ones first, then the operation ones. */
 export const REASONS = {
@@ -178,13 +179,11 @@ export function malformedJson(detail: string): AppError {
 }
 
 /**
- * A JSON body nested deeper than the walks that recurse into it can go: JSON.parse takes it, but
- * JSON.stringify (an Idempotency-Key's fingerprint, the call a store's command records) and the
- * copy of a call to a store's writer thread (src/root/writer.ts) overflow the stack. No operation
- * reads a body nested that deep.
+ * A JSON body nested deeper than MAX_JSON_DEPTH (src/core/json-depth.ts), refused by the body
+ * readers before anything walks it; also what a walk that still overflows the stack answers.
  */
 export function nestedTooDeeply(): AppError {
-  return invalidParam('body', 'invalid_value_format', undefined, 'The body nests too deep');
+  return invalidParam('body', 'invalid_value_format', undefined, `The body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`);
 }
 
 /** JSON.stringify of what a call sent (undefined as ''), refused as the body when it nests too deep to walk. */

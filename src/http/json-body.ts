@@ -4,11 +4,13 @@
  * (text/plain, a form, none named) answers 415 naming that type, where body-parser would
  * leave it unread and the call would fail for the fields it lacks; a JSON value that is not
  * an object (`null`, an array, a string) answers 400 saying what it is, where body-parser's
- * strict mode would call it invalid JSON.
+ * strict mode would call it invalid JSON; and one nested deeper than MAX_JSON_DEPTH answers 400
+ * (src/core/json-depth.ts).
  */
 import express from 'express';
 import type { IncomingMessage } from 'node:http';
-import { invalidParam, unsupportedMediaType } from '../core/errors.js';
+import { invalidParam, nestedTooDeeply, unsupportedMediaType } from '../core/errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth.js';
 import type { BodyParser } from './plain-json-body.js';
 
 const JSON_TYPE = /^application\/(?:[^/;\s]+\+)?json$/;
@@ -27,6 +29,7 @@ export function jsonBody(limitBytes: number): BodyParser {
       if (request.body !== undefined && kind !== 'object') {
         return next(invalidParam('body', 'invalid_value_format', kind, `The body must be a JSON object, not ${kind}`));
       }
+      if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) return next(nestedTooDeeply());
       next();
     });
   };

@@ -13,7 +13,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { malformedJson } from '../core/errors.js';
+import { malformedJson, nestedTooDeeply } from '../core/errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth.js';
 
 const PLAIN_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 const OPEN_BRACE = 0x7b;
@@ -38,7 +39,7 @@ export function plainJsonBody(parser: BodyParser, limitBytes: number): BodyParse
       if (bytes[0] === OPEN_BRACE) {
         try {
           request.body = JSON.parse(bytes.toString('utf8'));
-          return next();
+          return next(nestsDeeperThan(request.body, MAX_JSON_DEPTH) ? nestedTooDeeply() : undefined);
         } catch {
           // The body reader words the refusal.
         }

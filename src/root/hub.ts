@@ -17,6 +17,7 @@ import { DelegatedPrincipals } from '../sync/hub/delegated-principals.js';
 import { FeedCompaction } from '../sync/hub/feed-compaction.js';
 import { CheckoutRepo } from '../features/checkout/checkout.repo.js';
 import { OriginalBills } from '../features/checkout/original-bills.js';
+import { OriginalBillReads } from '../sync/hub/original-bill-reads.js';
 import { HubFeed } from '../sync/hub/hub-feed.js';
 import { NodeClocks } from '../sync/hub/node-clocks.js';
 import { hubRouter } from '../sync/hub/hub-routes.js';
@@ -108,7 +109,13 @@ function createHubSyncRouter(
     commands: authority.commands,
     pushes: new PushesInTurns(node.db, authority.commands, config.sync_limits.push_turn_ms),
     durable: () => node.durability.durable(),
-    originals: authority.originals,
+    originals: new OriginalBillReads({
+      db: node.db,
+      bills: authority.originals,
+      perNodeDay: config.sync_limits.original_bills_per_node_day,
+      timeZone: config.time_zone,
+      clock,
+    }),
     principals: authority.principals,
     feed: new HubFeed({
       db: node.db,

@@ -125,14 +125,14 @@ const HOSTILE: Hostile[] = [
     exception: 'invalid_params_exception',
   },
   {
-    name: 'a field nested 100 000 arrays deep answers 400',
+    name: 'a field nested 100 000 arrays deep answers 400 naming the body, nested past the depth any body may',
     iface: 'enterprise',
     method: 'POST',
     path: LOGIN,
     body: loginBody(deepArray),
     status: 400,
     exception: 'invalid_params_exception',
-    check: (error) => expect(error.error_data.invalid_params[0]).toMatchObject({ name: 'login', reason: 'invalid_value_format', value: '[…]' }),
+    check: (error) => expect(error.error_data.invalid_params[0]).toMatchObject({ name: 'body', reason: 'invalid_value_format' }),
   },
   {
     // Schemas drop a field they do not read, but the call is recorded as sent for the hub to run again.

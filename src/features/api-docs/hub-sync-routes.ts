@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { PlainRoute } from '../../http/openapi.js';
+import { ServedOriginalBill } from '../checkout/original-bills.js';
 import {
   CALLER_ADDRESS_HEADER,
   ChangesPage,
@@ -66,15 +67,19 @@ export const HUB_SYNC_ROUTES: PlainRoute[] = [
   {
     method: 'get',
     path: '/sync/v1/original-bill',
-    summary: 'The bill a cancellation at a store names, sold at another store',
+    summary: "The bill a return at one of the node's stores names, without its customer, a limited number a day",
     tag: TAG,
     nodeCredentials: true,
     headers: VersionHeaders,
     query: OriginalBillQuery,
     answers: {
-      200: { description: 'The purchase with its items and effects', mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) },
+      200: {
+        description: 'The purchase with its lines, prices, points and credit, and no customer',
+        mediaType: 'application/json',
+        schema: ServedOriginalBill,
+      },
     },
-    errors: [...VERSION_ERRORS, 404, 429],
+    errors: [...VERSION_ERRORS, 403, 404, 429],
   },
   {
     method: 'get',

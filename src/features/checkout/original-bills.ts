@@ -5,6 +5,12 @@
  * (src/sync/protocol/scopes.ts), so a bill sold at another store is asked of the hub
  * (`GET /sync/v1/original-bill`); offline, the hub completes the cancellation when the
  * command reaches it (src/features/checkout/cancellations.ts).
+ *
+ * The hub serves a store what a return needs of the bill and nothing of its customer
+ * (`ServedOriginalBill`): its lines and prices, its points and credit, the vouchers it used and
+ * whether it is cancelled already. The store records the return against it — the cancellation
+ * names the original and gives its vouchers back — and leaves the points and credit to take
+ * back to the hub, which runs the return again knowing the customer and writes the reversals.
  */
 import { z } from 'zod';
 import type { Ledger } from '../../loyalty/ledger.js';
@@ -33,6 +39,29 @@ export const OriginalBill = z.object({
   cancellation: z.string().nullable(),
 });
 export type OriginalBill = z.infer<typeof OriginalBill>;
+
+/** What the hub answers a store asking for a bill: the bill without its customer, card or any record naming them. */
+export const ServedOriginalBill = z.object({
+  purchase: OriginalBill.shape.purchase.omit({ customer_id: true }),
+  points: OriginalBill.shape.points,
+  credits: z.array(OriginalBill.shape.credits.element.omit({ customer_id: true })),
+  vouchers: OriginalBill.shape.vouchers,
+  cancellation: OriginalBill.shape.cancellation,
+});
+export type ServedOriginalBill = z.infer<typeof ServedOriginalBill>;
+
+/** The bill as the hub serves it to a store: the schema strips every field it does not name. */
+export function servedOf(bill: OriginalBill): ServedOriginalBill {
+  return ServedOriginalBill.parse(bill);
+}
+
+/**
+ * A bill the hub served, as the store's return reads it: of no customer it knows, so the return
+ * takes back no points or credit here; the hub does, when it runs the return again.
+ */
+export function asReturnedAtStore(served: ServedOriginalBill): OriginalBill {
+  return { ...served, purchase: { ...served.purchase, customer_id: null }, owner: null, points: [], credits: [] };
+}
 
 /** Where a store asks the hub for a bill sold elsewhere: the bill, undefined when the hub has none, 'unreachable' when it does not answer. */
 export type RemoteOriginals = (storeId: string, billNumber: string) => Promise<OriginalBill | undefined | 'unreachable'>;

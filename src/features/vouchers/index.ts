@@ -11,13 +11,14 @@ import { VouchersRepo } from './vouchers.repo.js';
 import { vouchersRoutes } from './vouchers.routes.js';
 import { VouchersService } from './vouchers.service.js';
 
-export const vouchersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone' | 'ledger'>> = ({
+export const vouchersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newId' | 'clock' | 'timeZone' | 'ledger' | 'syncsWithHub'>> = ({
   db,
   writes,
   newId,
   clock,
   timeZone,
   ledger,
+  syncsWithHub,
 }) => {
   const repo = new VouchersRepo(db);
   const presenter = new VoucherPresenter(repo, new StoresRepo(db), timeZone);
@@ -30,6 +31,7 @@ export const vouchersFeature: Feature<Pick<FeaturePorts, 'db' | 'writes' | 'newI
       clock,
       timeZone,
       judgedAtTill: () => ledger.policy.judgedAtTill(),
+      usesNameTheirStore: syncsWithHub,
     }),
     new VoucherIssuer({ repo, ledger, writes, newId, clock, timeZone: timeZone }),
   );

@@ -25,6 +25,11 @@ export interface VouchersServiceOptions {
   timeZone: string;
   /** Whether the call is a store's the hub runs again: a voucher used again offline is a fact it takes, and the fold lists. */
   judgedAtTill: () => boolean;
+  /**
+   * Whether a voucher's use here must name its store: at a store with a hub, whose use the hub
+   * runs again and checks against the stores the node serves (src/sync/hub/store-ids.ts).
+   */
+  usesNameTheirStore: boolean;
 }
 
 export class VouchersService {
@@ -35,9 +40,10 @@ export class VouchersService {
   private readonly clock: Clock;
   private readonly timeZone: string;
   private readonly judgedAtTill: () => boolean;
+  private readonly usesNameTheirStore: boolean;
 
   constructor(options: VouchersServiceOptions) {
-    const { repo, presenter, writes, newId, clock, timeZone, judgedAtTill } = options;
+    const { repo, presenter, writes, newId, clock, timeZone, judgedAtTill, usesNameTheirStore } = options;
     this.repo = repo;
     this.presenter = presenter;
     this.writes = writes;
@@ -45,6 +51,7 @@ export class VouchersService {
     this.clock = clock;
     this.timeZone = timeZone;
     this.judgedAtTill = judgedAtTill;
+    this.usesNameTheirStore = usesNameTheirStore;
   }
 
   list(query: VouchersQuery, context: RequestContext) {
@@ -69,6 +76,9 @@ export class VouchersService {
   apply(id: string, request: ApplyVoucher, context: RequestContext): void {
     const voucher = this.existing(id, context);
     if (voucher.applied_date !== null && !this.judgedAtTill()) throw invalidParam('voucher_id', 'voucher_already_used', id);
+    if (request.store_id === undefined && this.usesNameTheirStore) {
+      throw invalidParam('store_id', 'required', undefined, 'A store with a hub names the store a voucher is used at');
+    }
     if (request.store_id !== undefined && !this.repo.hasStore(request.store_id)) throw invalidParam('store_id', 'not_found', request.store_id);
     const appliedAt = parseTimestamp(request.date_applied, this.timeZone);
     if (appliedAt === undefined) throw invalidParam('date_applied', 'invalid_value_format', request.date_applied);

@@ -6,7 +6,9 @@
 import type { SyncNodeProgressRow } from '../../db/tables.generated.js';
 import { syncColumns } from '../column-codecs.js';
 import type { Statement } from 'better-sqlite3';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
+import { keptStamp } from './future-stamps.js';
 import type { CommandResult } from '../protocol/protocol.js';
 
 type KeptResult = Omit<CommandResult, 'rows'> & { rows: string | null; node_id: string };
@@ -21,7 +23,11 @@ export class AppliedCommands {
   private readonly saveResult: Statement;
   private readonly held: Statement<[string], { generations: number; stamped: number; through: string | null }>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+    private readonly maxSkewMs: number,
+  ) {
     this.progress = db.prepare('SELECT last_seq FROM sync_node_progress WHERE node_id = ? AND generation = ?');
     this.saveProgress = db.prepare(
       `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at, last_hlc) VALUES (?, ?, ?, ?, ?)
@@ -42,9 +48,12 @@ export class AppliedCommands {
     return this.progress.get(nodeId, generation)?.last_seq ?? 0;
   }
 
-  /** Keeps a generation's progress: its last applied seq and its newest stamp, which never goes back. */
+  /**
+   * Keeps a generation's progress: its last applied seq and its newest stamp, which never goes
+   * back, brought back to the hub's clock when it runs ahead past the tolerance.
+   */
   keepProgress(nodeId: string, generation: string, lastSeq: number, seenAt: string, newest: string): void {
-    this.saveProgress.run(nodeId, generation, lastSeq, seenAt, newest);
+    this.saveProgress.run(nodeId, generation, lastSeq, seenAt, newest === '' ? newest : keptStamp(newest, this.clock(), this.maxSkewMs));
   }
 
   /** The newest stamp of the node's commands held: '' for none, undefined when a generation's progress has no stamp. */

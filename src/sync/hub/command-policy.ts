@@ -6,8 +6,9 @@
  * rejection when
  *
  * - its stamp is malformed, or comes from an origin (the node part of a stamp) another node
- *   pushed first: each origin is bound to the node that first pushed it, so a store cannot
- *   speak for another;
+ *   pushed first — each origin is bound to the node that first pushed it, so a store cannot
+ *   speak for another — or from a reserved one: the hub's own, or another registered node's id
+ *   (src/sync/hub/reserved-origins.ts), which binds to no one;
  * - its operation names a store the node does not serve (`loyaltyd nodes add --store`).
  *
  * What this cannot tell: which stores a node registered without `--store` serves.
@@ -16,6 +17,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
 import { HLC_STAMP, originOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
+import { ReservedOrigins } from './reserved-origins.js';
 
 export class CommandRejected extends Error {}
 
@@ -24,6 +26,7 @@ export class CommandPolicy {
   private readonly bind: Statement<[string, string, string]>;
   private readonly storesOf: Statement<[string], string>;
   private readonly owners = new Map<string, string>();
+  private readonly reserved: ReservedOrigins;
 
   constructor(
     db: Db,
@@ -32,12 +35,15 @@ export class CommandPolicy {
     this.ownerOf = db.prepare<[string], string>('SELECT node_id FROM sync_node_origins WHERE origin = ?').pluck();
     this.bind = db.prepare('INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) VALUES (?, ?, ?)');
     this.storesOf = db.prepare<[string], string>('SELECT store_id FROM node_stores WHERE node_id = ?').pluck();
+    this.reserved = new ReservedOrigins(db);
   }
 
   /** The origin of a command's stamp, bound to the node that first pushed it; throws CommandRejected when another node speaks for it. */
   originOf(nodeId: string, stamp: string): string {
     if (!HLC_STAMP.test(stamp)) throw new CommandRejected('the command has a malformed stamp');
     const origin = originOfStamp(stamp);
+    const refusal = this.reserved.refusal(nodeId, origin);
+    if (refusal !== undefined) throw new CommandRejected(refusal);
     // A binding committed never changes: each is read once. One made here may still be taken
     // back with its command's savepoint, so it is read again next time.
     const owner = this.owners.get(origin) ?? this.ownerOf.get(origin);

@@ -46,10 +46,22 @@ export class HeldCommands {
     this.listConflict = conflictListing(db);
   }
 
-  /** Records a held command and lists it. Runs in the push's transaction. */
+  /**
+   * Records a held command, its stamp brought back to the hub's clock when it runs ahead past the
+   * tolerance, and lists it. Runs in the push's transaction.
+   */
   hold(nodeId: string, command: PushedCommand, reason: string): void {
     const now = new Date(this.clock()).toISOString();
-    this.insert.run(command.command_id, nodeId, command.kind, JSON.stringify(command.operation), NO_ROWS, command.hlc, reason, now);
+    this.insert.run(
+      command.command_id,
+      nodeId,
+      command.kind,
+      JSON.stringify(command.operation),
+      NO_ROWS,
+      this.operations.stampFor(command.hlc),
+      reason,
+      now,
+    );
     this.listConflict.run(
       this.newId(),
       'held_command',

@@ -82,7 +82,7 @@ export class HubCommands {
     this.holds = holds;
     this.skews = skews;
     this.maxSkewMs = maxSkewMs;
-    this.applied = new AppliedCommands(db);
+    this.applied = new AppliedCommands(db, clock, maxSkewMs);
   }
 
   /**

@@ -29,6 +29,7 @@ import { CommandRejected, type CommandPolicy } from './command-policy.js';
 import type { DelegatedPrincipals } from './delegated-principals.js';
 import type { FoldConflicts } from '../fold-conflicts.js';
 import type { NodeLimits } from './node-limits.js';
+import { storesNamed } from './store-ids.js';
 import { replayContext, type OperationKinds } from './operation-kinds.js';
 import { rowsDigest } from '../../db/rows-digest.js';
 import type { PushedCommand, RowChange } from '../protocol/protocol.js';
@@ -153,8 +154,7 @@ export class HubOperations {
     if (!call || !kind.offeredIn(call.iface)) throw new CommandRejected(`a ${command.kind} command carries no call of it`);
     const principal = this.verified(nodeId, call.principal as Principal);
     const input = this.parsed(kind.parse.bind(kind), call.input);
-    const storeId = (input.body as { store_id?: unknown } | undefined)?.store_id;
-    if (typeof storeId === 'string') this.policy.checkStore(nodeId, storeId, `the ${command.kind}`);
+    for (const storeId of storesNamed(command.kind, input)) this.policy.checkStore(nodeId, storeId, `the ${command.kind}`);
     // The store's first row is stamped before every other row of the call: a row the call made
     // that holds it or a later stamp was made by this call already.
     const stamps = operation.stamps ?? [];

@@ -25,6 +25,7 @@ import type { HubCommands } from './hub-commands.js';
 import type { HubFeed } from './hub-feed.js';
 import type { PushesInTurns } from './pushes-in-turns.js';
 import type { NodeClocks } from './node-clocks.js';
+import type { OriginalBillReads } from './original-bill-reads.js';
 import type { SyncLimits } from './sync-limits.js';
 import {
   ChangesQuery,
@@ -57,11 +58,6 @@ export interface NodeDirectory {
   authenticate(name: string, secret: string): string;
 }
 
-/** Where the hub reads the bill a store's cancellation names (src/features/checkout/original-bills.ts). */
-export interface OriginalBillSource {
-  local(storeId: string, billNumber: string): object | undefined;
-}
-
 export function hubRouter(options: {
   nodes: NodeDirectory;
   commands: HubCommands;
@@ -70,7 +66,7 @@ export function hubRouter(options: {
   durable: () => Promise<void>;
   feed: HubFeed;
   clocks: NodeClocks;
-  originals: OriginalBillSource;
+  originals: OriginalBillReads;
   /** Who the hub answers a store's history read for (src/sync/hub/delegated-principals.ts). */
   principals: DelegatedPrincipals;
   schemaVersion: number;
@@ -116,13 +112,12 @@ export function hubRouter(options: {
     response.locals.exchange = { changes: page.changes } satisfies Partial<Exchange>;
     await sendJsonGzipped(request, response, page.text);
   });
-  // The bill a cancellation at a store names, sold at another store (src/features/checkout/original-bills.ts).
+  // The bill a return at one of the node's stores names, without its customer (src/sync/hub/original-bill-reads.ts).
   router.get('/original-bill', reads.turn(), (request, response) => {
     const query = OriginalBillQuery.safeParse(request.query);
     if (!query.success) throw fromZodIssues(query.error.issues, request.query, '');
-    const original = reads.charged(String(response.locals.nodeId), () => options.originals.local(query.data.store_id, query.data.bill_number));
-    if (!original) throw notFound('purchases', query.data.bill_number);
-    response.json(original);
+    const nodeId = String(response.locals.nodeId);
+    response.json(reads.charged(nodeId, () => options.originals.read(nodeId, query.data.store_id, query.data.bill_number)));
   });
   // A store's history read (src/http/history-reads.ts): the API call, run for the caller the
   // store authenticated, as if it had been made here, unless the store has given up on it.

@@ -1,13 +1,15 @@
 /**
  * A push's or replay's body as the hub reads it: refused as soon as its bytes pass
- * `sync_limits.push_max_bytes`, without the rest being read; parsed once whole. A body whose
+ * `sync_limits.push_max_bytes`, without the rest being read; parsed once whole, and refused when nested deeper than the API's
+ * bodies may (src/core/json-depth.ts). A body whose
  * commands carry rows (`changes`, what stores of earlier protocols sent) is refused whole before
  * anything of it is applied: no row a store sends is ever written (DESIGN §5 "Authority").
  */
 import type { Request } from 'express';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
-import { AppError, malformedJson, payloadTooLarge, unsupportedMediaType } from '../../core/errors.js';
+import { AppError, malformedJson, nestedTooDeeply, payloadTooLarge, unsupportedMediaType } from '../../core/errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../core/json-depth.js';
 import { rowsRefused } from '../../core/sync-errors.js';
 
 /** The parsed body; undefined when the request is not JSON (the push's schema refuses it). */
@@ -21,6 +23,7 @@ export async function readPushBody(request: Request, maxBytes: number): Promise<
   } catch (error) {
     throw malformedJson((error as Error).message);
   }
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw nestedTooDeeply();
   const carrying = indexCarryingRows(body);
   if (carrying !== undefined) throw rowsRefused(carrying);
   return body;
