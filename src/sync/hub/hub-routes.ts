@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { decodeBasic } from '../../auth/secrets.js';
 import { servesSchema } from '../../db/migrate.js';
-import { forbidden, invalidParam, methodNotAllowed, notFound, unauthorized } from '../../core/errors.js';
+import { forbidden, invalidParam, methodNotAllowed, unauthorized } from '../../core/errors.js';
 import { versionMismatch } from '../../core/sync-errors.js';
 import type { Principal } from '../../http/principal.js';
 import { fromZodIssues } from '../../core/validation-errors.js';
