@@ -653,6 +653,7 @@ export interface Tables {
     state?: number;
     hlc: string;
     last_change: string;
+    store_id?: string | null;
   };
   voucher_applications: {
     id: string;
@@ -1409,6 +1410,7 @@ export interface UsersRow {
   state: number;
   hlc: string;
   last_change: string;
+  store_id: string | null;
 }
 
 export interface VoucherApplicationsRow {

@@ -1,16 +1,18 @@
 /**
  * The caller a store names for a history read or a login (src/sync/hub/hub-routes.ts), checked against the
  * hub's own users, api users and tokens before the read runs for it (DESIGN §5: forwarded
- * reads are answered for principals that exist, within their rights). A node secret vouches
- * for the store, not for whoever the store names.
+ * reads are answered only for principals the hub knows to act at that node). A node secret
+ * vouches for the store, not for whoever the store names.
  */
 import type { Db } from '../../db/open.js';
-import { forbidden, unauthorized } from '../../core/errors.js';
+import { forbidden, pathNotFound, unauthorized } from '../../core/errors.js';
+import { basePath } from '../../http/interfaces.js';
 import type { Principal } from '../../http/principal.js';
 
 export class DelegatedPrincipals {
   private readonly userState;
   private readonly apiUserState;
+  private readonly userOfNode;
 
   constructor(
     db: Db,
@@ -19,6 +21,32 @@ export class DelegatedPrincipals {
   ) {
     this.userState = db.prepare<[string], number>('SELECT state FROM users WHERE id = ?').pluck();
     this.apiUserState = db.prepare<[string], number>('SELECT state FROM api_users WHERE id = ?').pluck();
+    this.userOfNode = db
+      .prepare<[string, string], number>('SELECT 1 FROM users u JOIN node_stores s ON s.store_id = u.store_id WHERE u.id = ? AND s.node_id = ?')
+      .pluck();
+  }
+
+  /**
+   * The caller of a history read `nodeId` forwards, of the API `path` names, when the hub knows
+   * them to act at that node: an enterprise read is a POS user's of one of the node's stores
+   * (a head-office user reaches no store), a customer read a customer-app token's, as verify()
+   * knows it. Anyone else is refused (403): an anonymous or api-user caller reads no history,
+   * and a token in an enterprise read would lift the customer interface's rule that a session
+   * sees its own customer's records alone.
+   */
+  verifyReader(nodeId: string, path: string, principal: Principal): Principal {
+    const within = (iface: 'enterprise' | 'customer') => path.startsWith(`${basePath(iface)}/`);
+    if (within('enterprise')) {
+      if (principal.kind !== 'user') throw forbidden("An enterprise history read is answered for a user of the node's stores");
+      this.verify(principal);
+      if (this.userOfNode.get(principal.userId, nodeId) === undefined) throw forbidden("The user is not a user of the node's stores");
+      return principal;
+    }
+    if (within('customer')) {
+      if (principal.kind !== 'token') throw forbidden('A customer history read is answered for a customer-app token');
+      return this.verify(principal);
+    }
+    throw pathNotFound(path);
   }
 
   /** Whether the hub holds this customer-app token (by its hash), whatever its state. */
