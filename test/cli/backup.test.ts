@@ -208,7 +208,7 @@ describe('loyaltyd backup and restore of a hub', () => {
       node_name: string;
       node_secret: string;
     };
-    const gone = (await cluster.hub.cli(['nodes', 'add', '--name', 'gone-01'])) as { node_name: string; node_secret: string };
+    const gone = (await cluster.hub.cli(['nodes', 'add', '--name', 'gone-01', '--store', DEMO_IDS.storeAirport])) as { node_name: string; node_secret: string };
     await cluster.hub.cli(['nodes', 'retire', '--name', 'gone-01']);
     await cluster.waitConverged();
     expect(store.syncState('feed_id')).toBe('first');
