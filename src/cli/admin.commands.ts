@@ -26,8 +26,9 @@ export function registerAdminCommands(program: Command): void {
       .requiredOption('--login <login>', 'login name')
       .requiredOption('--password <password>', 'password, or - to read it from standard input (kept out of the process list)')
       .requiredOption('--app <id>', 'external application id the user logs in to')
+      .option('--store <id>', "the store whose POS the user logs in at (only that store's nodes are sent the user); without it, head office")
       .option('--legacy-basic', 'also accept the deprecated hourly SHA-256 Basic scheme for this user'),
-  ).action(async (options: CommonOptions & { login: string; password: string; app: string; legacyBasic?: boolean }) => {
+  ).action(async (options: CommonOptions & { login: string; password: string; app: string; store?: string; legacyBasic?: boolean }) => {
     await withApp(configFrom(options), async (app) =>
       print(
         await app.services.users.create({
@@ -35,6 +36,7 @@ export function registerAdminCommands(program: Command): void {
           password: await secretArgument(options.password),
           externalApplicationId: options.app,
           legacyBasic: options.legacyBasic ?? false,
+          storeId: options.store ?? null,
         }),
         options.json,
       ),
@@ -57,8 +59,14 @@ export function registerAdminCommands(program: Command): void {
       .command('add')
       .description('Register a store node and issue the secret it syncs with')
       .requiredOption('--name <store>', 'node name')
-      .option('--store <id>', 'a store this node serves; repeat for each (its facts must name one of them)', collect, []),
-  ).action(async (options: CommonOptions & { name: string; store: string[] }) => {
+      .option(
+        '--store <id>',
+        'a store this node serves, at least one; repeat for each (its facts must name one of them, and it is sent their users)',
+        collect,
+        [],
+      ),
+  ).action(async (options: CommonOptions & { name: string; store: string[] }, command: Command) => {
+    if (options.store.length === 0) command.error('loyaltyd: nodes add needs at least one --store <id>: the stores the node serves', { exitCode: 2 });
     await withApp(hubFolder(options), (app) => print(app.services.nodes.add(options.name, options.store), options.json));
   });
   common(

@@ -654,6 +654,7 @@ export interface Tables {
     state?: number;
     hlc: string;
     last_change: string;
+    store_id?: string | null;
   };
   voucher_applications: {
     id: string;
@@ -1411,6 +1412,7 @@ export interface UsersRow {
   state: number;
   hlc: string;
   last_change: string;
+  store_id: string | null;
 }
 
 export interface VoucherApplicationsRow {

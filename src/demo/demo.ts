@@ -56,6 +56,7 @@ export async function loadDemo(app: DemoNode): Promise<typeof demoCredentials> {
   app.node.writes.write(null, (tx) => {
     const insert = <T extends TableName>(table: T, row: WrittenRow<T>) => tx.insert(table, row);
     insert('external_applications', { id: DEMO_IDS.app, name: 'Demo POS and customer app', state: 1 });
+    // The POS users are Prague Central's: its store node is sent them, and they log in at its tills.
     insert('users', {
       id: demoId(0x101),
       login: demoCredentials.pos_login,
@@ -63,6 +64,7 @@ export async function loadDemo(app: DemoNode): Promise<typeof demoCredentials> {
       external_application_id: DEMO_IDS.app,
       legacy_basic_md5: null,
       state: 1,
+      store_id: DEMO_IDS.storeCentral,
     });
     insert('users', {
       id: demoId(0x102),
@@ -71,6 +73,7 @@ export async function loadDemo(app: DemoNode): Promise<typeof demoCredentials> {
       external_application_id: DEMO_IDS.app,
       legacy_basic_md5: md5Hex(demoCredentials.pos_password),
       state: 1,
+      store_id: DEMO_IDS.storeCentral,
     });
     insert('api_users', { id: demoId(0x103), user_name: demoCredentials.api_user, name: 'Demo customer app', state: 1 });
     loadChain(tx, customerHash);

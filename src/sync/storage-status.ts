@@ -8,7 +8,8 @@
  * so the scopes a node never deletes from in the middle (the chain and customer states, and
  * on the hub every scope and the feed's span) are sized from their rowids, max − min + 1,
  * two B-tree seeks whatever the size. What a store's retention bounds (its own facts, its
- * feed) is counted, and the backlog over the oldest rows alone (`backlogSql`).
+ * feed) is counted, and the backlog over the oldest rows alone (`backlogSql`); so are its own
+ * stores' users, a few rows a bootstrap may have deleted others' from.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
@@ -57,9 +58,10 @@ export class StorageReader {
       const scope = scopeOf(table);
       if (!scope) continue;
       const ownFacts = store && scope === 'origin';
+      const counted = ownFacts || (store && scope === 'store');
       this.sizes.push({
         scope,
-        rows: pluck(ownFacts ? `SELECT count(*) FROM ${table}` : spanOfRowidsSql(table)),
+        rows: pluck(counted ? `SELECT count(*) FROM ${table}` : spanOfRowidsSql(table)),
         backlog: ownFacts ? db.prepare<{ cutoff: string }, number>(backlogSql(table)).pluck() : undefined,
       });
     }
@@ -75,7 +77,7 @@ export class StorageReader {
   }
 
   read(clock: Clock): StorageStatus {
-    const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
+    const scopes: Record<Scope, number> = { chain: 0, store: 0, 'customer-state': 0, origin: 0 };
     const cutoff = new Date(clock() - this.config.retention.local_days * 86_400_000).toISOString();
     let backlog = 0;
     for (const { scope, rows, backlog: old } of this.sizes) {

@@ -188,7 +188,21 @@ async function queueBuild(name: string, root: string): Promise<QueuedBuild> {
     execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   const hubDir = benchDir('push-hub');
   loyaltyd(['demo', '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
-  const credentials = JSON.parse(loyaltyd(['nodes', 'add', '--name', 'bench-store', '--data-dir', hubDir, '--json'])) as {
+  const credentials = JSON.parse(
+    loyaltyd([
+      'nodes',
+      'add',
+      '--name',
+      'bench-store',
+      '--store',
+      DEMO_IDS.storeCentral,
+      '--store',
+      DEMO_IDS.storeAirport,
+      '--data-dir',
+      hubDir,
+      '--json',
+    ]),
+  ) as {
     node_name: string;
     node_secret: string;
   };

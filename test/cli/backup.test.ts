@@ -208,7 +208,10 @@ describe('loyaltyd backup and restore of a hub', () => {
       node_name: string;
       node_secret: string;
     };
-    const gone = (await cluster.hub.cli(['nodes', 'add', '--name', 'gone-01'])) as { node_name: string; node_secret: string };
+    const gone = (await cluster.hub.cli(['nodes', 'add', '--name', 'gone-01', '--store', DEMO_IDS.storeAirport])) as {
+      node_name: string;
+      node_secret: string;
+    };
     await cluster.hub.cli(['nodes', 'retire', '--name', 'gone-01']);
     await cluster.waitConverged();
     expect(store.syncState('feed_id')).toBe('first');
@@ -221,7 +224,8 @@ describe('loyaltyd backup and restore of a hub', () => {
     expect(restored.moved_aside).toHaveLength(1);
     expect(existsSync(restored.moved_aside[0])).toBe(true);
     expect(readdirSync(cluster.hub.dataDir)).toContain('loyaltyd.sqlite');
-    expect(restored.node_registry).toMatchObject({ nodes: 3, bindings: 1 });
+    // Every node serves a store: the cluster's store both demo stores, each added after the backup one.
+    expect(restored.node_registry).toMatchObject({ nodes: 3, bindings: 4 });
 
     await cluster.hub.start();
     // Nodes added, bound and retired after the backup stay so.

@@ -24,12 +24,15 @@ afterEach(async () => {
 
 const HUB = { LOYALTYD_MODE: 'hub' };
 
-/** A folder holding a hub's database, as `LOYALTYD_MODE=hub loyaltyd init` makes it. */
+/** A folder holding a hub's database with the demo chain, as `LOYALTYD_MODE=hub loyaltyd demo` makes it: its stores are there to serve. */
 async function newHubFolder(): Promise<string> {
   const folder = newFolder();
-  await runCliJson(['init', '--data-dir', folder], HUB);
+  await runCliJson(['demo', '--data-dir', folder], HUB);
   return folder;
 }
+
+/** The store a node registered in these tests serves. */
+const STORE = ['--store', DEMO_IDS.storeCentral];
 
 /** Reads one value from the database of a data folder the CLI wrote. */
 function queryOne(dataDir: string, sql: string, ...params: string[]): unknown {
@@ -71,11 +74,11 @@ const HELP: Record<string, string[]> = {
   apps: ['add'],
   'apps add': ['--name', ...COMMON],
   users: ['add'],
-  'users add': ['--login', '--password', '--app', '--legacy-basic', ...COMMON],
+  'users add': ['--login', '--password', '--app', '--store', '--legacy-basic', ...COMMON],
   'api-users': ['add'],
   'api-users add': ['--name', ...COMMON],
   nodes: ['add', 'retire'],
-  'nodes add': ['--name', ...COMMON],
+  'nodes add': ['--name', '--store', ...COMMON],
   'nodes retire': ['--name', ...COMMON],
   sync: ['status', 'now', 'compact', 'checksum', 'conflicts'],
   'sync status': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
@@ -233,11 +236,11 @@ describe('loyaltyd admin commands', () => {
 
   it('nodes add --json prints the node name and a secret stored only as its hash', async () => {
     const dataDir = await newHubFolder();
-    const node = await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
+    const node = await runCliJson(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', dataDir]);
     expect(Object.keys(node).sort()).toEqual(['node_name', 'node_secret', 'store_ids']);
     expect(node.node_name).toBe('store-brno');
     expect(node.node_secret).toMatch(/^[0-9a-f]{64}$/);
-    expect(node.store_ids).toEqual([]);
+    expect(node.store_ids).toEqual([DEMO_IDS.storeCentral]);
     expect(queryOne(dataDir, 'SELECT secret_hash FROM nodes WHERE name = ?', 'store-brno')).toEqual({ secret_hash: sha256Hex(node.node_secret) });
   });
 
@@ -276,10 +279,34 @@ describe('loyaltyd admin commands', () => {
     expect(queryOne(dataDir, 'SELECT count(*) AS n FROM nodes WHERE name = ?', 'store-nowhere')).toEqual({ n: 0 });
   });
 
+  it('nodes add without --store exits 2 naming the flag, and registers nothing', async () => {
+    const dataDir = await newHubFolder();
+    const result = await runCli(['nodes', 'add', '--name', 'store-nowhere', '--data-dir', dataDir, '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('nodes add needs at least one --store <id>');
+    expect(queryOne(dataDir, 'SELECT count(*) AS n FROM nodes')).toEqual({ n: 0 });
+  });
+
+  it('users add --store makes a user of that store, without it one of head office, and refuses a store the chain does not have', async () => {
+    const dataDir = await newHubFolder();
+    const add = (login: string, ...store: string[]) =>
+      runCli(['users', 'add', '--login', login, '--password', 'pw', '--app', DEMO_IDS.app, ...store, '--data-dir', dataDir, '--json']);
+    expect((await add('cashier-airport', '--store', DEMO_IDS.storeAirport)).code).toBe(0);
+    expect((await add('back-office')).code).toBe(0);
+    const storeOf = (login: string) => queryOne(dataDir, 'SELECT store_id FROM users WHERE login = ?', login);
+    expect(storeOf('cashier-airport')).toEqual({ store_id: DEMO_IDS.storeAirport });
+    expect(storeOf('back-office')).toEqual({ store_id: null });
+    const refused = await add('cashier-nowhere', '--store', 'ffffffffffffffffffffffffff');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('store_id: not_found (ffffffffffffffffffffffffff)');
+    expect(storeOf('cashier-nowhere')).toBeUndefined();
+  });
+
   it('nodes add twice with the same name exits 1 and keeps the first secret', async () => {
     const dataDir = await newHubFolder();
-    const first = await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
-    const second = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir, '--json']);
+    const first = await runCliJson(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', dataDir]);
+    const second = await runCli(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', dataDir, '--json']);
     expect(second.code).toBe(1);
     expect(second.stdout).toBe('');
     expect(second.stderr).toContain('name: already_exists (store-brno)');
@@ -288,7 +315,7 @@ describe('loyaltyd admin commands', () => {
 
   it("nodes retire turns a node's secret off for good, again without harm, and exits 1 naming a node the hub does not have", async () => {
     const dataDir = await newHubFolder();
-    await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', dataDir]);
+    await runCliJson(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', dataDir]);
     for (let n = 0; n < 2; n += 1)
       expect(await runCliJson(['nodes', 'retire', '--name', 'store-brno', '--data-dir', dataDir])).toEqual({
         node_name: 'store-brno',
@@ -302,7 +329,7 @@ describe('loyaltyd admin commands', () => {
 
   it("nodes add refuses an empty folder and a store's, exiting 1 with what to do; a hub's folder needs no LOYALTYD_MODE", async () => {
     const empty = newFolder();
-    const onEmpty = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', empty, '--json'], HUB);
+    const onEmpty = await runCli(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', empty, '--json'], HUB);
     expect(onEmpty.code).toBe(1);
     expect(onEmpty.stdout).toBe('');
     expect(onEmpty.stderr).toContain(`loyaltyd: ${empty} holds no loyaltyd database; store nodes are registered at the hub`);
@@ -310,13 +337,13 @@ describe('loyaltyd admin commands', () => {
 
     const store = newFolder();
     await runCliJson(['init', '--data-dir', store]);
-    const onStore = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', store, '--json'], HUB);
+    const onStore = await runCli(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', store, '--json'], HUB);
     expect(onStore.code).toBe(1);
     expect(onStore.stderr).toContain(`loyaltyd: ${store} holds a store's database, not a hub's`);
     expect(queryOne(store, 'SELECT count(*) AS n FROM nodes')).toEqual({ n: 0 });
 
     const hub = await newHubFolder();
-    expect((await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', hub])).node_name).toBe('store-brno');
+    expect((await runCliJson(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', hub])).node_name).toBe('store-brno');
     expect(queryOne(hub, "SELECT value FROM meta WHERE key = 'mode'")).toEqual({ value: 'hub' });
   });
 
@@ -337,7 +364,7 @@ describe('loyaltyd admin commands', () => {
 
   it('a folder an earlier release made, with no mode recorded, is known by what it holds when that is sure, else accepted', async () => {
     const hub = await newHubFolder();
-    await runCliJson(['nodes', 'add', '--name', 'store-brno', '--data-dir', hub]);
+    await runCliJson(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', hub]);
     const unrecorded = newFolder();
     await runCliJson(['init', '--data-dir', unrecorded]);
     for (const folder of [hub, unrecorded]) {
@@ -347,14 +374,14 @@ describe('loyaltyd admin commands', () => {
     }
     // The hub registered a store node: a hub's.
     expect((await runCli(['sync', 'status', '--data-dir', hub, '--json'])).code).toBe(1);
-    expect((await runCli(['nodes', 'add', '--name', 'store-plzen', '--data-dir', hub, '--json'])).code).toBe(0);
+    expect((await runCli(['nodes', 'add', '--name', 'store-plzen', ...STORE, '--data-dir', hub, '--json'])).code).toBe(0);
     // Nothing says which: accepted, as before.
     expect((await runCli(['sync', 'status', '--data-dir', unrecorded, '--json'])).code).toBe(0);
     expect((await runCli(['sync', 'status', '--mode', 'hub', '--data-dir', unrecorded, '--json'])).code).toBe(0);
   });
 
   it('prints key: value lines without --json', async () => {
-    const result = await runCli(['nodes', 'add', '--name', 'store-brno', '--data-dir', await newHubFolder()]);
+    const result = await runCli(['nodes', 'add', '--name', 'store-brno', ...STORE, '--data-dir', await newHubFolder()]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^node_name\s+store-brno$/m);
     expect(result.stdout).toMatch(/^node_secret\s+[0-9a-f]{64}$/m);

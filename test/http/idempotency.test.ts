@@ -54,6 +54,7 @@ describe('Idempotency-Key', () => {
       password: 'backoffice-password',
       externalApplicationId: demoCredentials.external_application_id,
       legacyBasic: false,
+      storeId: null,
     });
     const login = await call('POST', `${server.api('enterprise')}/users/actions/login`, {
       body: { user_external_application_id: demoCredentials.external_application_id, login: 'backoffice', password: 'backoffice-password' },

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig, type Config } from '../../src/core/config.js';
-import { demoCredentials } from '../../src/demo/demo.js';
+import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
 import { basePath, type Interface } from '../../src/http/interfaces.js';
 import { checksumTables } from '../../src/sync/protocol/checksum.js';
 import { readSyncStatus } from '../../src/sync/status.js';
@@ -306,6 +306,9 @@ export class StoreProcess extends NodeProcess {
   }
 }
 
+/** The demo chain's stores: a node serving both is sent the demo's POS users and may sell at either. */
+export const DEMO_STORES = [DEMO_IDS.storeCentral, DEMO_IDS.storeAirport];
+
 export interface ClusterOptions {
   /** Store node names, registered at the hub before it starts. */
   stores: string[];
@@ -320,7 +323,8 @@ export interface ClusterOptions {
   tls?: boolean;
   /**
    * Per store, for that store alone: the stores its node serves (`nodes add --store`: the hub
-   * rejects its facts naming another), and extra environment for its daemon, e.g. libfaketime's
+   * rejects its facts naming another, and sends it their POS users; both demo stores unless
+   * told), and extra environment for its daemon, e.g. libfaketime's
    * LD_PRELOAD and FAKETIME to run its clock ahead — an environment, not the `faketime`
    * wrapper, which forks and would keep the signals that stop and kill a node from reaching
    * it. The CLI commands run on the store's folder do not get it.
@@ -369,7 +373,7 @@ export class Cluster {
       hub.serveArgs = ['--demo'];
       await hub.start();
       hub.serveArgs = [];
-      const served = (name: string) => (options.storeSetup?.[name]?.serves ?? []).flatMap((storeId) => ['--store', storeId]);
+      const served = (name: string) => (options.storeSetup?.[name]?.serves ?? DEMO_STORES).flatMap((storeId) => ['--store', storeId]);
       const credentials = (await Promise.all(
         options.stores.map((name) => hub.cli(['nodes', 'add', '--name', name, ...served(name)])),
       )) as StoreCredentials[];
@@ -670,6 +674,11 @@ export function storeConfig(dataDir: string, hubUrl: string, node: { node_name: 
   });
 }
 
+/** Registers a store node serving both demo stores, so it is sent the demo's POS users. */
 export function addNode(hubDir: string, name: string): { node_name: string; node_secret: string } {
-  return JSON.parse(cliOutput(['nodes', 'add', '--name', name, '--data-dir', hubDir, '--json'])) as { node_name: string; node_secret: string };
+  const stores = DEMO_STORES.flatMap((storeId) => ['--store', storeId]);
+  return JSON.parse(cliOutput(['nodes', 'add', '--name', name, ...stores, '--data-dir', hubDir, '--json'])) as {
+    node_name: string;
+    node_secret: string;
+  };
 }

@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import { runRound, type RoundOutcome } from '../../src/sync/store/agent.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/store.js';
-import { freePort } from './cluster.js';
+import { DEMO_STORES, freePort } from './cluster.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { call, demoPosLogin, startTestServer, tempDir, type TestClock, type TestServer } from './server.js';
 
@@ -78,7 +78,7 @@ export async function startInProcessCluster(options: InProcessClusterOptions = {
   };
   try {
     for (let index = 0; index < (options.stores ?? 2); index += 1) {
-      const credentials = cluster.hub.app.services.nodes.add(`store-${index}`);
+      const credentials = cluster.hub.app.services.nodes.add(`store-${index}`, DEMO_STORES);
       const server = await startTestServer({
         demo: false,
         clock: options.storeClock?.(index),

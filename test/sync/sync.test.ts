@@ -36,7 +36,7 @@ const startCluster = (stores = 2) => startInProcessCluster({ stores });
 const count = (server: TestServer, sql: string) => (server.app.node.db.prepare(sql).get() as { n: number }).n;
 /** Each scope's rows, counted one by one. */
 function countedScopes(server: TestServer): Record<Scope, number> {
-  const scopes: Record<Scope, number> = { chain: 0, 'customer-state': 0, origin: 0 };
+  const scopes: Record<Scope, number> = { chain: 0, store: 0, 'customer-state': 0, origin: 0 };
   for (const table of replicatedTables(server.app.node.db)) {
     const scope = scopeOf(table);
     if (scope) scopes[scope] += count(server, `SELECT count(*) AS n FROM ${table}`);
@@ -200,7 +200,7 @@ describe('sync between a hub and stores', () => {
 
   it('a store reports at its bootstrap what it has pushed through, so that states published before its first pull count it in their horizon', async () => {
     cluster = await startCluster(0);
-    const credentials = cluster.hub.app.services.nodes.add('store-late');
+    const credentials = cluster.hub.app.services.nodes.add('store-late', [DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]);
     const server = await startTestServer({
       demo: false,
       config: { 'hub.url': cluster.hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },

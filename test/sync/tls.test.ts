@@ -14,7 +14,7 @@ import { runRound } from '../../src/sync/store/agent.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { makePki, type TestPki } from '../support/certificates.js';
-import { freePort, NodeProcess } from '../support/cluster.js';
+import { DEMO_STORES, freePort, NodeProcess } from '../support/cluster.js';
 import { waitFor } from '../support/wait.js';
 import { startTestServer, tempDir, TestClock, type TestServer } from '../support/server.js';
 
@@ -64,7 +64,7 @@ async function json(method: 'GET' | 'POST', url: string, agent: Agent, options: 
 
 /** A store syncing with `hub` through the hub client's own config: the hub's CA, and a client certificate or none. */
 async function storeOf(hub: TestServer, name: string, clock: TestClock, clientCertificate: boolean): Promise<{ store: TestServer; sync: SyncParts }> {
-  const credentials = hub.app.services.nodes.add(name);
+  const credentials = hub.app.services.nodes.add(name, DEMO_STORES);
   const client = clientCertificate ? pki.client(name) : undefined;
   const store = await started({
     demo: false,

@@ -32,6 +32,7 @@ import * as stateTotals from './0025-state-totals.js';
 import * as purchasesByStoreTime from './0026-purchases-by-store-time.js';
 import * as deferredChangesByRow from './0027-deferred-changes-by-row.js';
 import * as conflictsByTime from './0028-conflicts-by-time.js';
+import * as usersByStore from './0029-users-by-store.js';
 import * as tokensByNode from './0031-tokens-by-node.js';
 
 /**
@@ -79,5 +80,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 26, name: 'purchases-by-store-time', sql: purchasesByStoreTime.sql, local: true },
   { version: 27, name: 'deferred-changes-by-row', sql: deferredChangesByRow.sql, local: true },
   { version: 28, name: 'conflicts-by-time', sql: conflictsByTime.sql, local: true },
+  { version: 29, name: 'users-by-store', sql: usersByStore.sql },
   { version: 31, name: 'tokens-by-node', sql: tokensByNode.sql, local: true },
 ];

@@ -35,8 +35,9 @@ export class NodesService {
 
   /**
    * Registers a store node. `storeIds` are the stores it serves: the facts it pushes must name
-   * one of them (src/sync/hub/command-policy.ts). A node registered with none may name any store,
-   * as every node could before stores were bound.
+   * one of them (src/sync/hub/command-policy.ts), and it is sent their POS users alone
+   * (src/sync/protocol/scopes.ts). `loyaltyd nodes add` asks for at least one; a node registered
+   * with none may name any store, and is sent no user.
    */
   add(name: string, storeIds: readonly string[] = []): { node_name: string; node_secret: string; store_ids: string[] } {
     if (this.byName.get(name)) throw invalidParam('name', 'already_exists', name);

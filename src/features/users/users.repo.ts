@@ -10,6 +10,7 @@ export class UsersRepo {
   private readonly byLogin;
   private readonly sessionByHash;
   private readonly expired;
+  private readonly storeById;
   private readonly sync: SyncState;
 
   constructor(db: Db) {
@@ -20,6 +21,11 @@ export class UsersRepo {
        WHERE s.token_hash = ?`,
     );
     this.expired = db.prepare<[string], string>(`SELECT id FROM user_sessions WHERE expires_at <= ? LIMIT ${EXPIRED_PER_LOGIN}`).pluck();
+    this.storeById = db.prepare<[string], number>('SELECT 1 FROM stores WHERE id = ?').pluck();
+  }
+
+  holdsStore(storeId: string): boolean {
+    return this.storeById.get(storeId) !== undefined;
   }
 
   /** A store with a hub that has tried a round and holds no feed cursor: it never bootstrapped, its users are still at the hub. */

@@ -18,6 +18,8 @@ export interface NewUser {
   password: string;
   externalApplicationId: string;
   legacyBasic: boolean;
+  /** The store whose POS the user logs in at; null for head office, whose users reach no store. */
+  storeId: string | null;
 }
 
 type Session = NonNullable<ReturnType<UsersRepo['sessionByTokenHash']>>;
@@ -62,6 +64,7 @@ export class UsersService {
   async create(user: NewUser): Promise<{ user_id: string }> {
     if (!this.applications.byId(user.externalApplicationId)) throw invalidParam('app', 'not_found', user.externalApplicationId);
     if (this.repo.userByLogin(user.login)) throw invalidParam('login', 'already_exists', user.login);
+    if (user.storeId !== null && !this.repo.holdsStore(user.storeId)) throw invalidParam('store_id', 'not_found', user.storeId);
     const id = this.newId();
     const passwordHash = await hashPassword(user.password);
     this.writes.write(null, (tx) =>
@@ -73,6 +76,7 @@ export class UsersService {
         // Stored only for users switched to the deprecated scheme, which needs it.
         legacy_basic_md5: user.legacyBasic ? md5Hex(user.password) : null,
         state: 1,
+        store_id: user.storeId,
       }),
     );
     return { user_id: id };

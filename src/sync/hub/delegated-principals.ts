@@ -3,13 +3,15 @@
  * an operation (src/sync/hub/hub-operations.ts), checked against the hub's own users, api users
  * and tokens before anything runs for it (DESIGN §5: forwarded calls are answered for principals
  * the hub knows to act at that node, within their rights). A node secret vouches for the store,
- * not for whoever the store names. A customer-app token stays at the node that made it: the hub
- * holds the tokens whose sessions it made for a node, each as that node's (`tokens.node_id`), and
- * a node acts for its own tokens alone.
+ * not for whoever the store names: a POS user must be one of the node's stores' (a head-office
+ * user reaches no store), and a customer-app token stays at the node that made it — the hub holds
+ * the tokens whose sessions it made for a node, each as that node's (`tokens.node_id`), and a
+ * node acts for its own tokens alone.
  */
 import type { Db } from '../../db/open.js';
 import type { WritePath } from '../../db/write-path.js';
-import { forbidden, invalidParam, unauthorized } from '../../core/errors.js';
+import { forbidden, invalidParam, pathNotFound, unauthorized } from '../../core/errors.js';
+import { basePath } from '../../http/interfaces.js';
 import type { Principal } from '../../http/principal.js';
 import type { ForwardedToken } from '../protocol/protocol.js';
 
@@ -27,6 +29,7 @@ export class DelegatedPrincipals {
   private readonly apiUserState;
   private readonly tokenById;
   private readonly applicationExists;
+  private readonly userOfNode;
 
   constructor(
     db: Db,
@@ -36,6 +39,29 @@ export class DelegatedPrincipals {
     this.apiUserState = db.prepare<[string], number>('SELECT state FROM api_users WHERE id = ?').pluck();
     this.tokenById = db.prepare<[string], HeldToken>('SELECT state, api_user_id, customer_id, node_id FROM tokens WHERE id = ?');
     this.applicationExists = db.prepare<[string], number>('SELECT 1 FROM external_applications WHERE id = ?').pluck();
+    this.userOfNode = db
+      .prepare<[string, string], number>('SELECT 1 FROM users u JOIN node_stores s ON s.store_id = u.store_id WHERE u.id = ? AND s.node_id = ?')
+      .pluck();
+  }
+
+  /**
+   * The caller of a history read `nodeId` forwards, of the API `path` names, when the hub knows
+   * them to act at that node (verifyAt): an enterprise read is a POS user's, a customer read a
+   * customer-app token's. Anyone else is refused (403): an anonymous or api-user caller reads no
+   * history, and a token in an enterprise read would lift the customer interface's rule that a
+   * session sees its own customer's records alone.
+   */
+  verifyReader(nodeId: string, path: string, principal: Principal): Principal {
+    const within = (iface: 'enterprise' | 'customer') => path.startsWith(`${basePath(iface)}/`);
+    if (within('enterprise')) {
+      if (principal.kind !== 'user') throw forbidden("An enterprise history read is answered for a user of the node's stores");
+      return this.verifyAt(nodeId, principal);
+    }
+    if (within('customer')) {
+      if (principal.kind !== 'token') throw forbidden('A customer history read is answered for a customer-app token');
+      return this.verifyAt(nodeId, principal);
+    }
+    throw pathNotFound(path);
   }
 
   /**
@@ -73,6 +99,7 @@ export class DelegatedPrincipals {
       case 'user':
         // Bearer sessions stay on the node that issued them: the hub checks the user the session is of.
         if (this.userState.get(principal.userId) !== 1) throw unauthorized('The user is unknown or not active');
+        if (this.userOfNode.get(principal.userId, nodeId) === undefined) throw forbidden("The user is not a user of the node's stores");
         return principal;
       case 'api-user':
         this.verifyApiUser(principal.apiUserId);

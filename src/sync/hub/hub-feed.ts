@@ -10,9 +10,17 @@ import { cursorExpired } from '../../core/sync-errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
 import type { SnapshotFormat } from '../protocol/protocol.js';
-import { hubOnlyColumns, reachesStores } from '../protocol/scopes.js';
+import { heldByNodeSql, hubOnlyColumns, reachesStores, scopeOf } from '../protocol/scopes.js';
 import { readSnapshot, type SnapshotOrder } from './snapshot-reading.js';
 import type { SnapshotThreads } from './snapshot-threads.js';
+
+/** What a page's statement reads: the seqs after one and up to another, at most `limit` changes, those `node` holds. */
+interface PageRange {
+  after: number;
+  through: number;
+  limit: number;
+  node: string;
+}
 
 /** A page's changes as SQLite writes them: null text and last seq when there are none. */
 interface PageRecord {
@@ -45,7 +53,7 @@ const MAX_SEQS_READ = 20_000;
 
 export class HubFeed {
   /** The changes of the tables a store holds, in a range of seqs, as the JSON text of a page's changes. */
-  private readonly page: Statement<[number, number, number], PageRecord>;
+  private readonly page: Statement<[PageRange], PageRecord>;
   private readonly stampOf: Statement<[number], string>;
   private readonly lastSeq: Statement<[], { seq: number | null }>;
   private readonly floor: Statement<[], string | undefined>;
@@ -77,16 +85,16 @@ export class HubFeed {
    * A page of the feed after `after`, as its JSON text (a ChangesPage), and how many changes it
    * holds: at most `limit`, read from the next `limit` × SEQS_PER_CHANGE seqs (MAX_SEQS_READ at
    * most). Node-local changes (a bearer session: a feed written before src/db/node-local.ts holds
-   * them) and other nodes' facts (a store holds none, src/sync/protocol/scopes.ts) are skipped but
-   * counted in the cursor, so a store's lag reaches zero when it has all it holds. SQLite writes
+   * them), other nodes' facts and the users of stores `nodeId` does not serve (a store holds none,
+   * src/sync/protocol/scopes.ts) are skipped but counted in the cursor, so a store's lag reaches zero when it has all it holds. SQLite writes
    * the changes' text, each row as the feed keeps it (src/decisions/0095-pages-from-feed-texts.md).
    */
-  changesAfter(after: number, limit: number): { text: string; changes: number } {
+  changesAfter(nodeId: string, after: number, limit: number): { text: string; changes: number } {
     const floor = Number(this.floor.get() ?? 0);
     if (after < floor) throw cursorExpired(after, floor);
     const lastSeq = this.lastSeq.get()?.seq ?? 0;
     const through = Math.max(after, Math.min(lastSeq, after + Math.min(limit * SEQS_PER_CHANGE, MAX_SEQS_READ)));
-    const { text, changes, last } = this.page.get(after, through, limit)!;
+    const { text, changes, last } = this.page.get({ after, through, limit, node: nodeId })!;
     // A full page ends at its last change; one with room to spare read every seq up to `through`.
     const cursor = changes === limit ? last! : through;
     const hubTime = last === null ? new Date() : new Date(msOfStamp(this.stampOf.get(last)!));
@@ -104,10 +112,12 @@ export class HubFeed {
    * past every row's stamp. The `rows` format, `{entity, row}` a line, is what stores of the
    * previous version read (a hub serves stores one version behind it). The header also says
    * which of the asking store's commands the hub holds (`node_through`,
-   * src/sync/store/replay.ts).
+   * src/sync/store/replay.ts). Of the `store` scope's tables, the snapshot carries the rows of
+   * the stores `nodeId` serves.
    */
   async writeSnapshot(
     out: Writable,
+    nodeId: string,
     resume: { entity: string; afterId: string } | undefined,
     format: SnapshotFormat,
     nodeThrough: string | undefined,
@@ -120,6 +130,7 @@ export class HubFeed {
       afterId: resume && tables[0] === resume.entity ? resume.afterId : '',
       format,
       nodeThrough,
+      nodeId,
     };
     if (this.threads) return this.threads.write(out, order);
     await readSnapshot(order, { stamp: async () => this.stamp(), send: (bytes) => write(out, bytes) });
@@ -153,18 +164,24 @@ function write(out: Writable, bytes: Uint8Array): Promise<void> {
 /**
  * The changes of `tables` after a seq and up to another, at most a number of them, as the JSON
  * text of each FeedChange joined by commas in seq order, with their count and the last one's seq.
- * A row goes in as the feed keeps its text; a table's hub-only columns are sent empty. The unary
- * `+` keeps SQLite on the seq's range: the feed's index by entity would read every change of the
- * tables instead.
+ * A row goes in as the feed keeps its text; a table's hub-only columns are sent empty. A change
+ * of a `store` scope table is sent when its row names a store the node serves, or deletes it.
+ * The unary `+` keeps SQLite on the seq's range: the feed's index by entity would read every
+ * change of the tables instead.
  */
-function pageOf(db: Db, tables: string[]): Statement<[number, number, number], PageRecord> {
+function pageOf(db: Db, tables: string[]): Statement<[PageRange], PageRecord> {
   const names = tables.map((table) => `'${table}'`).join(', ');
   const hidden = tables.filter((table) => hubOnlyColumns(table).length > 0).map((table) => `WHEN '${table}' THEN ${emptied(table)}`);
   const row = hidden.length === 0 ? 'row' : `CASE entity ${hidden.join(' ')} ELSE row END`;
+  const held = tables
+    .filter((table) => scopeOf(table) === 'store')
+    .map((table) => `AND (entity <> '${table}' OR op = 'delete' OR ${heldByNodeSql(table, (column) => `row ->> '${column}'`)})`)
+    .join(' ');
   const change = `'{"seq":' || seq || ',"entity":' || json_quote(entity) || ',"entity_id":' || json_quote(entity_id) || ',"op":' || json_quote(op) || ',"row":' || coalesce(${row}, 'null') || ',"hlc":' || json_quote(hlc) || '}'`;
   return db.prepare(
     `SELECT group_concat(${change}, ',' ORDER BY seq) AS text, count(*) AS changes, max(seq) AS last
-     FROM (SELECT seq, entity, entity_id, op, row, hlc FROM changes WHERE seq > ? AND seq <= ? AND +entity IN (${names}) ORDER BY seq LIMIT ?)`,
+     FROM (SELECT seq, entity, entity_id, op, row, hlc FROM changes
+           WHERE seq > @after AND seq <= @through AND +entity IN (${names}) ${held} ORDER BY seq LIMIT @limit)`,
   );
 }
 

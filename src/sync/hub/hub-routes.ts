@@ -108,7 +108,7 @@ export function hubRouter(options: {
     const { pushed_through: pushedThrough, feed_id: feedId } = query.data;
     const nodeId = String(response.locals.nodeId);
     if (pushedThrough && (feedId === undefined || feedId === options.feed.feedId())) options.clocks.report(nodeId, pushedThrough);
-    const page = reads.charged(nodeId, () => options.feed.changesAfter(query.data.after, query.data.limit));
+    const page = reads.charged(nodeId, () => options.feed.changesAfter(nodeId, query.data.after, query.data.limit));
     response.locals.exchange = { changes: page.changes } satisfies Partial<Exchange>;
     await sendJsonGzipped(request, response, page.text);
   });
@@ -123,8 +123,8 @@ export function hubRouter(options: {
   // store authenticated, as if it had been made here, unless the store has given up on it.
   router.use('/history', reads.turn(), (request, response, next) => {
     if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
-    const nodeId = String(response.locals.nodeId);
-    response.locals.delegatedPrincipal = options.principals.verifyAt(nodeId, principalOf(request.get(PRINCIPAL_HEADER)));
+    const principal = principalOf(request.get(PRINCIPAL_HEADER));
+    response.locals.delegatedPrincipal = options.principals.verifyReader(String(response.locals.nodeId), request.path, principal);
     unlessAbandoned(request, () =>
       reads.charged(String(response.locals.nodeId), () => (request.app as unknown as RequestHandler)(request, response, next)),
     );
@@ -153,7 +153,7 @@ export function hubRouter(options: {
     response.type('application/x-ndjson');
     try {
       const nodeThrough = options.commands.heldThrough(String(response.locals.nodeId));
-      await options.feed.writeSnapshot(response, entity ? { entity, afterId } : undefined, format, nodeThrough);
+      await options.feed.writeSnapshot(response, String(response.locals.nodeId), entity ? { entity, afterId } : undefined, format, nodeThrough);
       response.end();
     } catch (error) {
       // Headers are gone: cutting the connection is how the store learns the stream is short.

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import type { SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
-import { hubOnlyColumns } from '../protocol/scopes.js';
+import { heldByNodeSql, hubOnlyColumns } from '../protocol/scopes.js';
 import { feedIdReader } from './feed-identity.js';
 
 /** What one snapshot sends: the tables, in order, of the store that asks. */
@@ -18,6 +18,8 @@ export interface SnapshotOrder {
   afterId: string;
   format: SnapshotFormat;
   nodeThrough: string | undefined;
+  /** The node that asks: of the `store` scope's tables it is sent the rows of the stores it serves. */
+  nodeId: string;
 }
 
 /** What a snapshot's reading needs of the hub: a stamp of its clock, taken once the read transaction holds its rows, and the stream's next bytes. */
@@ -39,7 +41,12 @@ export async function readSnapshot(order: SnapshotOrder, sink: SnapshotSink): Pr
   try {
     reader.prepare('BEGIN').run();
     const position = reader.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
-    const total = order.tables.reduce((sum, table) => sum + (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, 0);
+    const held = (table: string) => heldByNodeSql(table, (column) => column);
+    const total = order.tables.reduce(
+      (sum, table) =>
+        sum + (reader.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${held(table)}`).get({ node: order.nodeId }) as { n: number }).n,
+      0,
+    );
     const header: SnapshotHeader = {
       position,
       schema_version: order.schemaVersion,
@@ -52,7 +59,8 @@ export async function readSnapshot(order: SnapshotOrder, sink: SnapshotSink): Pr
     for (const [index, table] of order.tables.entries()) {
       const columns = reader.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
       if (order.format === 'columns') await sink.send(jsonLine({ table, columns }));
-      for (const page of snapshotPages(reader, table, lineOf(table, columns, order.format), index === 0 ? order.afterId : '')) await sink.send(page);
+      const line = lineOf(table, columns, order.format);
+      for (const page of snapshotPages(reader, table, line, order.nodeId, index === 0 ? order.afterId : '')) await sink.send(page);
     }
     await sink.send(jsonLine({ end: true }));
     reader.prepare('COMMIT').run();
@@ -78,17 +86,18 @@ function lineOf(table: string, columns: string[], format: SnapshotFormat): strin
 }
 
 /**
- * A table's lines after `fromId` in id order, a page of them, newline-ended, at a time, as
- * the UTF-8 bytes the sink writes: a page read as text would be decoded into a JavaScript
- * string and encoded back, on a thread that reads half a gigabyte for a million customers.
+ * A table's lines after `fromId` in id order, of the rows `nodeId` holds, a page of them,
+ * newline-ended, at a time, as the UTF-8 bytes the sink writes: a page read as text would be
+ * decoded into a JavaScript string and encoded back, on a thread that reads half a gigabyte for a
+ * million customers.
  */
-function* snapshotPages(reader: Database.Database, table: string, line: string, fromId: string): Generator<Buffer> {
-  const page = reader.prepare<[string], { text: Buffer | null; last: string | null }>(
+function* snapshotPages(reader: Database.Database, table: string, line: string, nodeId: string, fromId: string): Generator<Buffer> {
+  const page = reader.prepare<[{ after: string; node: string }], { text: Buffer | null; last: string | null }>(
     `SELECT CAST(group_concat(line, char(10) ORDER BY id) || char(10) AS BLOB) AS text, max(id) AS last
-     FROM (SELECT ${line} AS line, id FROM ${table} WHERE id > ? ORDER BY id LIMIT ${PAGE_ROWS})`,
+     FROM (SELECT ${line} AS line, id FROM ${table} WHERE id > @after AND ${heldByNodeSql(table, (column) => column)} ORDER BY id LIMIT ${PAGE_ROWS})`,
   );
   for (let after = fromId; ;) {
-    const { text, last } = page.get(after)!;
+    const { text, last } = page.get({ after, node: nodeId })!;
     if (text === null || last === null) return;
     yield text;
     after = last;

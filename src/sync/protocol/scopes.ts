@@ -3,6 +3,8 @@
  * which decides which nodes hold its rows:
  *
  * - `chain`: master data. The hub and every store hold all of it.
+ * - `store`: what belongs to one store: its POS users (`users.store_id`). The hub holds all; a
+ *   store the rows of the stores its node serves (`node_stores`), and none of head office's.
  * - `customer-state`: what a customer holds now, folded by the hub from the facts and
  *   published as last-writer-wins rows whose coverage — a horizon stamp, the watermark of
  *   every origin node at once, and the later facts by id (src/loyalty/CONTEXT.md) — says
@@ -16,11 +18,11 @@
  */
 import type { Db } from '../../db/open.js';
 
-export type Scope = 'chain' | 'customer-state' | 'origin';
+export type Scope = 'chain' | 'store' | 'customer-state' | 'origin';
 
 export const SCOPES: Readonly<Record<string, Scope>> = {
   external_applications: 'chain',
-  users: 'chain',
+  users: 'store',
   api_users: 'chain',
   customers: 'chain',
   cards: 'chain',
@@ -72,13 +74,17 @@ export const SCOPES: Readonly<Record<string, Scope>> = {
 };
 
 /**
- * Columns of shared tables that stay on the hub: a store is sent each row without them. The
- * deprecated hourly Basic scheme's unsalted md5 of a user's password is all it takes to
- * build that header for any hour, so it is kept where it cannot be carried out of a store:
- * the scheme works at the hub (and a store without one), a store's POS logs in for a Bearer
- * token instead.
+ * Columns of shared tables that stay on the hub: a store is sent each row without them.
+ * Credentials stay at the hub (DESIGN §5): customer-app logins run there, so no store holds a
+ * customer's password hash. The deprecated hourly Basic scheme's
+ * unsalted md5 of a user's password is all it takes to build that header for any hour, so it is
+ * kept where it cannot be carried out of a store: the scheme works at the hub (and a store
+ * without one), a store's POS logs in for a Bearer token instead.
  */
-export const HUB_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = { users: ['legacy_basic_md5'] };
+export const HUB_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  users: ['legacy_basic_md5'],
+  customers: ['password_hash'],
+};
 
 export function hubOnlyColumns(table: string): readonly string[] {
   return Object.hasOwn(HUB_ONLY_COLUMNS, table) ? HUB_ONLY_COLUMNS[table]! : [];
@@ -100,6 +106,19 @@ export function forgetHubOnlyColumns(db: Db): void {
   }
 }
 
+/** The column naming the store of each table of the `store` scope; a row naming none is head office's. */
+export const STORE_COLUMNS: Readonly<Record<string, string>> = { users: 'store_id' };
+
+/**
+ * A SQL condition, for the row of `table` whose columns `columnOf` reads, that the node bound
+ * as the statement's `@node` parameter holds it: always, but for a table of the `store` scope,
+ * whose row it holds when it names a store the node serves.
+ */
+export function heldByNodeSql(table: string, columnOf: (column: string) => string): string {
+  if (scopeOf(table) !== 'store') return '1';
+  return `${columnOf(STORE_COLUMNS[table]!)} IN (SELECT store_id FROM node_stores WHERE node_id = @node)`;
+}
+
 export function scopeOf(table: string): Scope | undefined {
   return Object.hasOwn(SCOPES, table) ? SCOPES[table] : undefined;
 }
@@ -107,4 +126,10 @@ export function scopeOf(table: string): Scope | undefined {
 /** Whether a store holds rows of this table that other nodes made. */
 export function reachesStores(table: string): boolean {
   return scopeOf(table) !== 'origin';
+}
+
+/** Whether every store holds all of this table's rows, as the hub does. */
+export function heldWhole(table: string): boolean {
+  const scope = scopeOf(table);
+  return scope === 'chain' || scope === 'customer-state';
 }

@@ -1,9 +1,11 @@
 /**
  * A store that bootstraps again (its position fell behind the hub's compacted feed,
  * src/sync/hub/feed-compaction.ts) may hold rows the hub deleted meanwhile: their tombstones are
- * gone from the feed, and the snapshot only upserts. So the load notes every row the snapshot
+ * gone from the feed, and the snapshot only upserts. It may also hold rows it is sent no more:
+ * the users of stores its node does not serve, which an older version sent every store
+ * (src/sync/protocol/scopes.ts). So the load notes every row the snapshot
  * sends (sync_snapshot_seen) and, in the transaction that ends it, deletes the
- * rows of the tables every node holds that the snapshot did not send — all but this store's
+ * rows of the tables stores hold that the snapshot did not send — all but this store's
  * own rows the hub has not acknowledged yet, or holds no more (a replay is due,
  * src/sync/store/replay.ts), which are on their way to it. A row it
  * acknowledged after the snapshot was read comes back with the feed from the snapshot's
@@ -68,6 +70,9 @@ export class BootstrapSweep {
         )
         .run(this.nodeId, acked).changes;
     }
+    // A user swept away (another store's, src/sync/protocol/scopes.ts) logs in here no more, and
+    // the bearer sessions they had go with them.
+    this.db.exec('DELETE FROM user_sessions WHERE user_id NOT IN (SELECT id FROM users)');
     this.db.exec('DELETE FROM sync_snapshot_seen');
     this.state.clear('snapshot_sweep');
     return deleted;

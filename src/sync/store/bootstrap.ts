@@ -20,6 +20,7 @@ import { LocalSchema } from './local-schema.js';
 import { replicatedTables } from '../replicated-tables.js';
 import type { OwnRows, ReplicatedApply } from '../replicated-apply.js';
 import { heldByHubThrough } from './replay.js';
+import { forgetHubOnlyColumns } from '../protocol/scopes.js';
 import { SnapshotEnd, SnapshotHeader, SnapshotTable, SnapshotValues, type RowChange } from '../protocol/protocol.js';
 
 export interface BootstrapProgress {
@@ -131,8 +132,11 @@ async function loadSnapshot(
   if (!header || !complete) throw new Error('the snapshot stream ended early; the next round resumes it');
   flush();
   const position = header.position;
+  // What the hub keeps from its stores goes with the load: hub-only values and other stores'
+  // users that an older version sent, or the store held before it was joined to a hub.
   loadTransaction(db, () => {
     sweep.finish(tables);
+    forgetHubOnlyColumns(db);
     rebuildIndexes(db, state);
     state.set('cursor', state.number('snapshot_position') ?? position);
     state.clear('snapshot_position');

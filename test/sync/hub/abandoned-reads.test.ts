@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
-import { demoCredentials } from '../../../src/demo/demo.js';
+import { DEMO_IDS, demoCredentials } from '../../../src/demo/demo.js';
 import { basePath } from '../../../src/http/interfaces.js';
 import { PRINCIPAL_HEADER, PROTOCOL_VERSION } from '../../../src/sync/protocol/protocol.js';
 import { basic, call, startTestServer, type TestServer } from '../../support/server.js';
@@ -22,7 +22,7 @@ let headers: Record<string, string>;
 
 beforeAll(async () => {
   hub = await startTestServer({ config: { mode: 'hub' } });
-  const store = hub.app.services.nodes.add('store-giving-up');
+  const store = hub.app.services.nodes.add('store-giving-up', [DEMO_IDS.storeCentral]);
   const posUserId = hub.app.node.db.prepare('SELECT id FROM users WHERE login = ?').pluck().get(demoCredentials.pos_login) as string;
   headers = {
     ...basic(store.node_name, store.node_secret),

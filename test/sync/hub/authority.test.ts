@@ -18,7 +18,7 @@ import { PROTOCOL_VERSION, type ForwardedToken } from '../../../src/sync/protoco
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
 import { createFeedCompaction } from '../../../src/root/hub.js';
 import { createStoreSync } from '../../../src/root/store.js';
-import { basic, call, demoPosLogin, startTestServer, tempDir, TestClock, type TestServer } from '../../support/server.js';
+import { basic, bearer, call, startTestServer, tempDir, TestClock, type TestServer } from '../../support/server.js';
 import { hex } from '../../support/ids.js';
 import { count } from '../../support/node-reads.js';
 import { formatTimestamp } from '../../../src/core/time.js';
@@ -109,12 +109,25 @@ async function push(generation: string, commands: unknown[]) {
   };
 }
 
+const AIRPORT_TILL = { login: 'till-airport', password: 'till-airport-password', storeId: DEMO_IDS.storeAirport };
+
+/** The airport till's Bearer header at the honest store. */
+async function airportTillLogin(): Promise<Record<string, string>> {
+  const response = await call('POST', `${store.api('enterprise')}/users/actions/login`, {
+    body: { user_external_application_id: demoCredentials.external_application_id, login: AIRPORT_TILL.login, password: AIRPORT_TILL.password },
+  });
+  expect(response.status).toBe(200);
+  return bearer(response.body.data.bearer_token as string);
+}
+
 beforeAll(async () => {
   hubDir = tempDir();
   hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir });
   // The node pushing by hand serves the airport store only.
   pushing = hub.app.services.nodes.add('store-pushing', [DEMO_IDS.storeAirport]);
   const credentials = hub.app.services.nodes.add('store-honest', [DEMO_IDS.storeAirport]);
+  // The demo's POS users are the central store's: the airport's till logs in as its own.
+  await hub.app.services.users.create({ ...AIRPORT_TILL, externalApplicationId: demoCredentials.external_application_id, legacyBasic: false });
   // The store's clock stands where the hub's does, however long the hub took to start: the
   // stamps the tests make from the hub's clock are then ahead of every stamp the store made.
   store = await startTestServer({
@@ -137,7 +150,7 @@ describe('a store pushing rows', () => {
   it('has every row-shaped push refused whole, 409, the same commands without their rows rejected, nothing of them anywhere, and the honest operation behind them applied', async () => {
     // A point record the honest store made: its rows travel as an operation the hub ran again.
     const assigned = await call('POST', `${store.api('enterprise')}/points/actions/assign-points`, {
-      headers: await demoPosLogin(store),
+      headers: await airportTillLogin(),
       body: { customer_id: EVA, amount: 50 },
     });
     expect(assigned.status).toBe(204);
@@ -471,7 +484,7 @@ describe('a store pushing operations', () => {
 
 describe('a store whose sale the hub rejects', () => {
   it('keeps the sale readable as rejected, lists it on both sides, counts its points nowhere, and the command behind it applies', async () => {
-    const auth = await demoPosLogin(store);
+    const auth = await airportTillLogin();
     const janaBefore = points(hub, JANA);
     // This store's node serves the airport store only; the till names the central one.
     const sold = await call('POST', `${store.api('enterprise')}/purchases/actions/send-purchase`, {
@@ -538,7 +551,7 @@ describe('a chain whose hub and stores upgrade together', () => {
   });
 
   it('has the commands a store queued before its upgrade, without an operation or of a kind gone, answered rejected with the reason, and those behind them applied', async () => {
-    const auth = await demoPosLogin(store);
+    const auth = await airportTillLogin();
     const before = points(hub, EVA);
     for (const amount of [1, 2, 4])
       expect(

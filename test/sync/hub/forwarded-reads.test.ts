@@ -94,7 +94,7 @@ async function nodeSession(node: Node, action: 'login' | 'logout' = 'login'): Pr
 
 beforeAll(async () => {
   hub = await startTestServer({ config: { mode: 'hub' } });
-  store = hub.app.services.nodes.add('store-forwarding');
+  store = hub.app.services.nodes.add('store-forwarding', [DEMO_IDS.storeCentral]);
   posUserId = idOf('SELECT id FROM users WHERE login = ?', demoCredentials.pos_login);
   apiUserId = idOf('SELECT id FROM api_users WHERE user_name = ?', demoCredentials.api_user);
   // Eva has points at the hub, so a read answered for a principal naming her would show them.
@@ -125,8 +125,9 @@ describe('a forwarded history read', () => {
     );
   });
 
-  it('for an api user id the hub does not have answers 401', async () => {
-    expectError(await forwarded(`${customer}/points`, { kind: 'api-user', apiUserId: MADE_UP_ID }), 401, 'unauthorized_exception');
+  it('for an api user, known to the hub or not, answers 403: an api user reads no history', async () => {
+    expectError(await forwarded(`${customer}/points`, { kind: 'api-user', apiUserId: MADE_UP_ID }), 403, 'forbidden_exception');
+    expectError(await forwarded(`${customer}/points`, { kind: 'api-user', apiUserId }), 403, 'forbidden_exception');
   });
 
   it('for a made-up token naming Eva answers 401', async () => {

@@ -51,7 +51,7 @@ beforeAll(async () => {
   hubDir = tempDir();
   hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir });
   attacker = hub.app.services.nodes.add('store-hostile', [DEMO_IDS.storeAirport]);
-  const credentials = hub.app.services.nodes.add('store-honest');
+  const credentials = hub.app.services.nodes.add('store-honest', [DEMO_IDS.storeCentral, DEMO_IDS.storeAirport]);
   honest = await startTestServer({
     demo: false,
     config: { 'hub.url': hub.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },

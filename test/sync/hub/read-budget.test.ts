@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/db/migrate.js';
-import { demoCredentials } from '../../../src/demo/demo.js';
+import { DEMO_IDS, demoCredentials } from '../../../src/demo/demo.js';
 import { SOURCE_HEADER } from '../../../src/http/history-reads.js';
 import { basePath } from '../../../src/http/interfaces.js';
 import type { Principal } from '../../../src/http/principal.js';
@@ -46,7 +46,7 @@ describe("a node's reads at the hub", () => {
   let hub: TestServer;
   const clock = new TestClock();
   let nodes = 0;
-  const newNode = (): Node => hub.app.services.nodes.add(`read-budget-${(nodes += 1)}`);
+  const newNode = (): Node => hub.app.services.nodes.add(`read-budget-${(nodes += 1)}`, [DEMO_IDS.storeCentral]);
   let posUser: Principal;
 
   beforeAll(async () => {

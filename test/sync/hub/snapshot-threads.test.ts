@@ -84,6 +84,9 @@ describe("a hub's snapshot threads", () => {
     expect(longest).toBeGreaterThan(1000);
     expect(lines.join('\n').length).toBeGreaterThan(2 * 1024 * 1024);
 
+    const db = new Database(databaseFile(hubDir), { readonly: true });
+    const nodeId = db.prepare<[string], string>('SELECT id FROM nodes WHERE name = ?').pluck().get(readers[0]!.node_name)!;
+    db.close();
     let local = '';
     await readSnapshot(
       {
@@ -93,6 +96,7 @@ describe("a hub's snapshot threads", () => {
         afterId: '',
         format: 'columns',
         nodeThrough: header.node_through,
+        nodeId,
       },
       {
         stamp: async () => header.clock!,

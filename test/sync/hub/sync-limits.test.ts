@@ -43,7 +43,7 @@ beforeAll(async () => {
   honest = cluster.store('honest');
   await honest.start();
   await cluster.waitBootstrapped(honest, 60_000);
-  const node = (name: string) => cluster.hub.cli(['nodes', 'add', '--name', name]) as Promise<StoreCredentials>;
+  const node = (name: string) => cluster.hub.cli(['nodes', 'add', '--name', name, '--store', DEMO_IDS.storeCentral]) as Promise<StoreCredentials>;
   flooders = await Promise.all(['flood-1', 'flood-2', 'flood-3', 'flood-4', 'flood-5'].map(node));
   readers = await Promise.all(['reader-1', 'reader-2', 'reader-3'].map(node));
 }, 120_000);

@@ -14,7 +14,7 @@ import { pino } from 'pino';
 import { runRound, SyncAgent } from '../../../src/sync/store/agent.js';
 import { SyncState } from '../../../src/sync/sync-state.js';
 import type { SyncParts } from '../../../src/sync/store/sync-parts.js';
-import { Cluster, posLogin } from '../../support/cluster.js';
+import { Cluster, DEMO_STORES, posLogin } from '../../support/cluster.js';
 import { FaultyProxy } from '../../support/faulty-proxy.js';
 import { startInProcessCluster, type InProcessCluster } from '../../support/in-process-cluster.js';
 import { call, demoPosLogin, startTestServer, type TestServer } from '../../support/server.js';
@@ -45,7 +45,7 @@ async function busyStore(): Promise<BusyStore> {
   cleanup.push(() => cluster.close());
   const proxy = await FaultyProxy.start({ target: cluster.hub.url });
   cleanup.push(() => proxy.close());
-  const credentials = cluster.hub.app.services.nodes.add('store-busy');
+  const credentials = cluster.hub.app.services.nodes.add('store-busy', DEMO_STORES);
   const server = await startTestServer({
     demo: false,
     config: { 'hub.url': proxy.url, 'node.name': credentials.node_name, 'node.secret': credentials.node_secret },

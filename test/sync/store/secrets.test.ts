@@ -33,6 +33,7 @@ beforeAll(async () => {
     password: BACK_OFFICE_PASSWORD,
     externalApplicationId: demoCredentials.external_application_id,
     legacyBasic: true,
+    storeId: DEMO_IDS.storeCentral,
   });
   const credentials = hub.app.services.nodes.add('store-secrets', [DEMO_IDS.storeCentral]);
   storeDir = tempDir();
@@ -156,6 +157,7 @@ describe("a store's database file", () => {
       password,
       externalApplicationId: demoCredentials.external_application_id,
       legacyBasic: true,
+      storeId: DEMO_IDS.storeCentral,
     });
     expect(await runRound(storeSync, clock.now)).toMatchObject({ ok: true, bootstrapped: false });
     const md5At = (server: TestServer) =>
