@@ -32,6 +32,7 @@ import * as stateTotals from './0025-state-totals.js';
 import * as purchasesByStoreTime from './0026-purchases-by-store-time.js';
 import * as deferredChangesByRow from './0027-deferred-changes-by-row.js';
 import * as conflictsByTime from './0028-conflicts-by-time.js';
+import * as nodeDays from './0030-node-days.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -78,4 +79,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 26, name: 'purchases-by-store-time', sql: purchasesByStoreTime.sql, local: true },
   { version: 27, name: 'deferred-changes-by-row', sql: deferredChangesByRow.sql, local: true },
   { version: 28, name: 'conflicts-by-time', sql: conflictsByTime.sql, local: true },
+  { version: 30, name: 'node-days', sql: nodeDays.sql, local: true },
 ];
