@@ -145,15 +145,34 @@ export const Config = z.strictObject({
     original_bills_per_node_day: z.coerce.number().int().positive(),
   }),
   /**
-   * On the hub: what one store's node may give or take of one customer per day, past which
-   * its operations are held for an operator (src/sync/hub/node-limits.ts). Points are whole
-   * points, credit money in the chain's currency.
+   * On the hub: what one store's node may give or take of one customer per day, and do in all
+   * per day, past which its operations are held for an operator (src/sync/hub/node-limits.ts).
+   * Points are whole points, credit and voucher value money in the chain's currency.
    */
   authority: z.strictObject({
     earned_points_per_customer_day: z.coerce.number().int().positive(),
     redeemed_points_per_customer_day: z.coerce.number().int().positive(),
     manual_points_per_customer_day: z.coerce.number().int().positive(),
     manual_credit_per_customer_day: z.coerce.number().int().positive(),
+    /**
+     * What one store's node may do in all per day, past which its operations are held: points
+     * created (earned by bills, assigned by hand), credit created (deposited, earned back on
+     * bills), points redeemed, vouchers issued and their value, customers registered, cards
+     * moved from their customer, customers' e-mails or phones changed, returns naming no
+     * original bill. Each is about four times a busy hypermarket store's honest peak day, the
+     * arithmetic in src/decisions/0103-per-node-totals.md.
+     */
+    node_daily: z.strictObject({
+      points_created: z.coerce.number().int().positive(),
+      credit_created: z.coerce.number().int().positive(),
+      points_redeemed: z.coerce.number().int().positive(),
+      vouchers_issued: z.coerce.number().int().positive(),
+      voucher_value: z.coerce.number().int().positive(),
+      customers_registered: z.coerce.number().int().positive(),
+      card_changes: z.coerce.number().int().positive(),
+      profile_changes: z.coerce.number().int().positive(),
+      returns_without_original: z.coerce.number().int().positive(),
+    }),
   }),
   idempotency: z.strictObject({ retention_days: z.coerce.number().int().positive() }),
   /** How long a store keeps its own facts once the hub has them (src/sync/store/retention.ts); fractions of a day allowed. */

@@ -244,6 +244,19 @@ export interface Tables {
     redeemed_milli?: number;
     manual_credit_minor?: number;
   };
+  node_days: {
+    node_id: string;
+    day: string;
+    points_created_milli?: number;
+    credit_created_minor?: number;
+    points_redeemed_milli?: number;
+    vouchers_issued?: number;
+    voucher_value_minor?: number;
+    customers_registered?: number;
+    card_changes?: number;
+    profile_changes?: number;
+    returns_without_original?: number;
+  };
   node_stores: {
     id: string;
     node_id: string;
@@ -949,6 +962,20 @@ export interface NodeCustomerDaysRow {
   manual_milli: number;
   redeemed_milli: number;
   manual_credit_minor: number;
+}
+
+export interface NodeDaysRow {
+  node_id: string;
+  day: string;
+  points_created_milli: number;
+  credit_created_minor: number;
+  points_redeemed_milli: number;
+  vouchers_issued: number;
+  voucher_value_minor: number;
+  customers_registered: number;
+  card_changes: number;
+  profile_changes: number;
+  returns_without_original: number;
 }
 
 export interface NodeStoresRow {

@@ -33,6 +33,7 @@ import * as purchasesByStoreTime from './0026-purchases-by-store-time.js';
 import * as deferredChangesByRow from './0027-deferred-changes-by-row.js';
 import * as conflictsByTime from './0028-conflicts-by-time.js';
 import * as usersByStore from './0029-users-by-store.js';
+import * as nodeDays from './0030-node-days.js';
 import * as tokensByNode from './0031-tokens-by-node.js';
 
 /**
@@ -81,5 +82,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 27, name: 'deferred-changes-by-row', sql: deferredChangesByRow.sql, local: true },
   { version: 28, name: 'conflicts-by-time', sql: conflictsByTime.sql, local: true },
   { version: 29, name: 'users-by-store', sql: usersByStore.sql },
+  { version: 30, name: 'node-days', sql: nodeDays.sql, local: true },
   { version: 31, name: 'tokens-by-node', sql: tokensByNode.sql, local: true },
 ];

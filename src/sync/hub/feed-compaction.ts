@@ -48,7 +48,7 @@ export interface CompactionOutcome {
   held: number;
   /** Results of the stores' applied commands forgotten. */
   results_deleted: number;
-  /** Days of the per-node limits' totals forgotten (src/sync/hub/node-limits.ts). */
+  /** Rows of the per-node limits' totals forgotten, days before their node's last contact (src/sync/hub/node-limits.ts). */
   limit_days_deleted: number;
 }
 
@@ -67,7 +67,7 @@ export interface FeedCompactionOptions {
   replicated: string[];
   retentionMs: number;
   clock: Clock;
-  /** What the per-node limits judge by: the totals of days before yesterday are forgotten at each run. */
+  /** What the per-node limits judge by: the totals of the days each node may no longer count on are forgotten at each run. */
   limits: NodeLimits;
 }
 
@@ -156,7 +156,7 @@ export class FeedCompaction {
       floor: Math.max(from, to),
       held,
       results_deleted: resultsDeleted,
-      limit_days_deleted: this.limits.forgetDaysBefore(now - 86_400_000),
+      limit_days_deleted: this.limits.forgetDaysGoneBy(),
     };
   }
 

@@ -1,20 +1,18 @@
 /**
- * The chain's limits on what one store's node may do to one customer per day (DESIGN §5
- * "Authority", config `authority`): points earned by bills, points redeemed by bills and
- * vouchers, points and credit given or taken by hand. Like a card issuer's floor limit, a
- * node may go that far on its own; an operation that would take it further is *held* for an
- * operator (src/sync/hub/held-commands.ts). So a compromised store cheats at its own tills, not
- * across the chain.
+ * The chain's limits on what one store's node may do (DESIGN §5 "Authority", config
+ * `authority`): per customer per day, points earned by bills, points redeemed by bills and
+ * vouchers, points and credit given or taken by hand; and per node per day in all, its daily
+ * totals — points and credit created, points redeemed, vouchers issued and their value,
+ * customers registered, card and profile changes, returns naming no original bill. Like a card
+ * issuer's floor limit, a node may go that far on its own; an operation that would take it
+ * further is *held* for an operator (src/sync/hub/held-commands.ts). So a compromised store
+ * cheats at its own tills within a busy store's day, not across the chain.
  *
- * Judged from the rows the hub wrote for the operation, added to what the node gave the
- * customer that day (`node_customer_days`, the day of the operation's as-of time in the
- * chain's time zone), so no judgement reads a customer's records. An operation whose as-of
- * time is before yesterday (a store back after days offline, a clock a year behind, or a
- * node claiming days gone by) counts on yesterday: the as-of time is the store's to say, and
- * counted on its own day each day before would be a day's limit of its own, forgotten the
- * hour after by the compaction, which keeps the totals from yesterday on. So a node gives a
- * customer at most a day's limit for each day the hub lives through, and one more.
- * Why: src/decisions/0099-limits-of-days-gone-by.md.
+ * Judged from the rows the hub wrote for the operation (src/sync/hub/operation-totals.ts),
+ * added to what the node did that day (`node_customer_days`, `node_days`), so no judgement
+ * reads a customer's records. The day is the operation's as-of day, within the days from its
+ * node's last contact with the hub to today (src/sync/hub/limit-days.ts). Why:
+ * src/decisions/0103-per-node-totals.md.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../core/clock.js';
@@ -22,34 +20,51 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../../db/write-path.js';
 import { fromMilli, fromMinor, toMilli, toMinor } from '../../core/money.js';
-import { formatTimestamp } from '../../core/time.js';
-
-/** The kinds whose records are given or taken by hand; the others' are earned and redeemed by bills and vouchers. */
-const MANUAL_KINDS = new Set(['points.assign', 'points.reduce', 'points.transfer', 'credits.deposit', 'credits.reduce', 'credits.transfer']);
-
-interface DayTotals {
-  earned_milli: number;
-  redeemed_milli: number;
-  manual_milli: number;
-  manual_credit_minor: number;
-}
+import { LimitDays, type CountedDay } from './limit-days.js';
+import { NODE_TOTAL_COLUMNS, OperationTotals, type CustomerTotals, type NodeTotals } from './operation-totals.js';
 
 type Limits = Config['authority'];
+type NodeDaily = Limits['node_daily'];
 
-const DAY_MS = 86_400_000;
+/** Each node total: its column, its key under `authority.node_daily`, what it counts, and its amounts read in the API's units. */
+const NODE_TOTALS: readonly { column: keyof NodeTotals; key: keyof NodeDaily; what: string; unit: 'points' | 'money' | 'count' }[] = [
+  { column: 'points_created_milli', key: 'points_created', what: 'points created', unit: 'points' },
+  { column: 'credit_created_minor', key: 'credit_created', what: 'credit created', unit: 'money' },
+  { column: 'points_redeemed_milli', key: 'points_redeemed', what: 'points redeemed', unit: 'points' },
+  { column: 'vouchers_issued', key: 'vouchers_issued', what: 'vouchers issued', unit: 'count' },
+  { column: 'voucher_value_minor', key: 'voucher_value', what: 'value of vouchers issued', unit: 'money' },
+  { column: 'customers_registered', key: 'customers_registered', what: 'customers registered', unit: 'count' },
+  { column: 'card_changes', key: 'card_changes', what: 'cards moved from their customer', unit: 'count' },
+  { column: 'profile_changes', key: 'profile_changes', what: "customers' e-mails or phones changed", unit: 'count' },
+  { column: 'returns_without_original', key: 'returns_without_original', what: 'returns naming no original bill', unit: 'count' },
+];
+
+/** A limit in the API's units as its column keeps it: thousandths of a point, minor units of money. */
+const SCALED = { points: (limit: number) => toMilli(limit)!, money: (limit: number) => toMinor(limit)!, count: (limit: number) => limit };
+/** A column's amount in the API's units. */
+const READ = { points: (milli: number) => `${fromMilli(milli)} points`, money: (minor: number) => String(fromMinor(minor)), count: String };
 
 export class NodeLimits {
-  private readonly add: Statement<[string, string, string, number, number, number, number], DayTotals>;
-  private readonly forgetBefore: Statement<[string]>;
-  /** The last day computed of an operation's as-of time and of yesterday, each for its minute. */
-  private readonly lastDays: Record<'asOf' | 'yesterday', { minute: number; day: string } | undefined> = { asOf: undefined, yesterday: undefined };
+  private readonly add: Statement<[string, string, string, number, number, number, number], CustomerTotals>;
+  private readonly addToNode: Statement<NodeTotals & { node_id: string; day: string }, NodeTotals>;
+  private readonly forgetCustomerDays: Statement<[string, string]>;
+  private readonly forgetNodeDays: Statement<[string, string]>;
+  private readonly forgetUnheardCustomerDays: Statement<[string]>;
+  private readonly forgetUnheardNodeDays: Statement<[string]>;
+  private readonly days: LimitDays;
+  private readonly totals: OperationTotals;
+  /** The node totals' limits in their columns' units. */
+  private readonly nodeLimits: Map<keyof NodeTotals, number>;
 
   constructor(
     db: Db,
     private readonly limits: Limits,
-    private readonly timeZone: string,
-    private readonly clock: Clock,
+    timeZone: string,
+    clock: Clock,
   ) {
+    this.days = new LimitDays(db, timeZone, clock);
+    this.totals = new OperationTotals(db);
+    this.nodeLimits = new Map(NODE_TOTALS.map((total) => [total.column, SCALED[total.unit](limits.node_daily[total.key])]));
     this.add = db.prepare(
       `INSERT INTO node_customer_days (node_id, customer_id, day, earned_milli, redeemed_milli, manual_milli, manual_credit_minor) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (node_id, customer_id, day) DO UPDATE SET earned_milli = earned_milli + excluded.earned_milli,
@@ -57,7 +72,16 @@ export class NodeLimits {
          manual_credit_minor = manual_credit_minor + excluded.manual_credit_minor
        RETURNING earned_milli, redeemed_milli, manual_milli, manual_credit_minor`,
     );
-    this.forgetBefore = db.prepare('DELETE FROM node_customer_days WHERE day < ?');
+    this.addToNode = db.prepare(
+      `INSERT INTO node_days (node_id, day, ${NODE_TOTAL_COLUMNS.join(', ')}) VALUES (@node_id, @day, ${NODE_TOTAL_COLUMNS.map((column) => `@${column}`).join(', ')})
+       ON CONFLICT (node_id, day) DO UPDATE SET ${NODE_TOTAL_COLUMNS.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}
+       RETURNING ${NODE_TOTAL_COLUMNS.join(', ')}`,
+    );
+    this.forgetCustomerDays = db.prepare('DELETE FROM node_customer_days WHERE node_id = ? AND day < ?');
+    this.forgetNodeDays = db.prepare('DELETE FROM node_days WHERE node_id = ? AND day < ?');
+    const unheard = 'AND node_id NOT IN (SELECT node_id FROM sync_node_clocks)';
+    this.forgetUnheardCustomerDays = db.prepare(`DELETE FROM node_customer_days WHERE day < ? ${unheard}`);
+    this.forgetUnheardNodeDays = db.prepare(`DELETE FROM node_days WHERE day < ? ${unheard}`);
   }
 
   /**
@@ -66,39 +90,43 @@ export class NodeLimits {
    * counts included.
    */
   judge(nodeId: string, kind: string, asOf: number, changes: readonly RowChange[]): string | undefined {
-    const asOfDay = this.dayOf(asOf, 'asOf');
-    const yesterday = this.dayOf(this.clock() - DAY_MS, 'yesterday');
-    const day = asOfDay < yesterday ? yesterday : asOfDay;
-    for (const [customerId, added] of totalsOf(kind, changes)) {
-      const after = this.add.get(nodeId, customerId, day, added.earned_milli, added.redeemed_milli, added.manual_milli, added.manual_credit_minor)!;
-      const past = this.past(after, added);
-      if (!past) continue;
-      const counted = day === asOfDay ? day : `${day} (made on ${asOfDay}, counted on yesterday)`;
-      return `${past} for customer ${customerId} on ${counted}, past this node's limit`;
+    const counted = this.days.of(nodeId, asOf);
+    const { customers, node } = this.totals.of(kind, changes);
+    for (const [customerId, added] of customers) {
+      const after = this.add.get(
+        nodeId,
+        customerId,
+        counted.day,
+        added.earned_milli,
+        added.redeemed_milli,
+        added.manual_milli,
+        added.manual_credit_minor,
+      )!;
+      const past = this.pastForCustomer(after, added);
+      if (past) return `${past} for customer ${customerId} on ${describe(counted)}, past this node's limit`;
+    }
+    if (!node) return undefined;
+    const after = this.addToNode.get({ ...node, node_id: nodeId, day: counted.day })!;
+    for (const total of NODE_TOTALS) {
+      const limit = this.nodeLimits.get(total.column)!;
+      if (node[total.column] > 0 && after[total.column] > limit) {
+        const read = READ[total.unit];
+        return `${total.what}: ${read(after[total.column])} on ${describe(counted)}, past this node's daily total ${total.key} of ${read(limit)}`;
+      }
     }
     return undefined;
   }
 
-  /** Forgets the totals of the days before the day of `instant` (a day ago: yesterday's are kept, as `judge` counts on them). */
-  forgetDaysBefore(instant: number): number {
-    return this.forgetBefore.run(formatTimestamp(instant, this.timeZone).slice(0, 10)).changes;
+  /** Forgets the totals of the days each node may no longer count on: those before its last contact's. */
+  forgetDaysGoneBy(): number {
+    const { nodes, today } = this.days.firstDays();
+    let forgotten = this.forgetUnheardCustomerDays.run(today).changes + this.forgetUnheardNodeDays.run(today).changes;
+    for (const { nodeId, day } of nodes) forgotten += this.forgetCustomerDays.run(nodeId, day).changes + this.forgetNodeDays.run(nodeId, day).changes;
+    return forgotten;
   }
 
-  /**
-   * The day of an instant in the chain's time zone, kept for its minute: a push's operations
-   * mostly share a minute, and a day always begins on one.
-   */
-  private dayOf(instant: number, of: 'asOf' | 'yesterday'): string {
-    const minute = Math.floor(instant / 60_000);
-    const kept = this.lastDays[of];
-    if (kept?.minute === minute) return kept.day;
-    const day = formatTimestamp(instant, this.timeZone).slice(0, 10);
-    this.lastDays[of] = { minute, day };
-    return day;
-  }
-
-  /** What the day's totals, with the operation's `added`, pass of the limits. */
-  private past(after: DayTotals, added: DayTotals): string | undefined {
+  /** What the day's totals, with the operation's `added`, pass of the per-customer limits. */
+  private pastForCustomer(after: CustomerTotals, added: CustomerTotals): string | undefined {
     const points = (milli: number) => `${fromMilli(milli)} points`;
     const limits = this.limits;
     if (added.earned_milli > 0 && after.earned_milli > toMilli(limits.earned_points_per_customer_day)!) return `${points(after.earned_milli)} earned`;
@@ -113,25 +141,9 @@ export class NodeLimits {
   }
 }
 
-function totalsOf(kind: string, changes: readonly RowChange[]): Map<string, DayTotals> {
-  const manual = MANUAL_KINDS.has(kind);
-  const totals = new Map<string, DayTotals>();
-  for (const change of changes) {
-    if (change.op !== 'insert' || !change.row) continue;
-    const customerId = change.row.customer_id;
-    if (typeof customerId !== 'string') continue;
-    const entry = totals.get(customerId) ?? { earned_milli: 0, redeemed_milli: 0, manual_milli: 0, manual_credit_minor: 0 };
-    if (change.entity === 'point_records') {
-      const milli = Number(change.row.points_milli);
-      if (manual) entry.manual_milli += milli;
-      else if (change.row.kind === 'collection') entry.earned_milli += milli;
-      else entry.redeemed_milli += milli;
-    } else if (change.entity === 'credit_records' && manual) {
-      entry.manual_credit_minor += Number(change.row.amount_minor);
-    } else {
-      continue;
-    }
-    totals.set(customerId, entry);
-  }
-  return totals;
+/** The day counted on, with the day the operation was made on when it was moved. */
+function describe(counted: CountedDay): string {
+  if (!counted.moved) return counted.day;
+  const onto = counted.moved === 'today' ? 'today' : "its node's last contact day";
+  return `${counted.day} (made on ${counted.asOfDay}, counted on ${onto})`;
 }

@@ -120,6 +120,18 @@ async function airportTillLogin(): Promise<Record<string, string>> {
   return bearer(response.body.data.bearer_token as string);
 }
 
+/** The node's pull reporting it has pushed everything: its contact with the hub, at the hub's time. */
+async function contact() {
+  const pulled = await call('GET', `${hub.url}/sync/v1/changes?after=0&limit=1&pushed_through=${stampAt(hub.clock.now())}`, {
+    headers: {
+      ...basic(pushing.node_name, pushing.node_secret),
+      'x-loyaltyd-protocol': String(PROTOCOL_VERSION),
+      'x-loyaltyd-schema': String(schemaVersion()),
+    },
+  });
+  expect(pulled.status).toBe(200);
+}
+
 beforeAll(async () => {
   hubDir = tempDir();
   hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir });
@@ -438,17 +450,23 @@ describe('a store pushing operations', () => {
     expect(count(hub, 'SELECT count(*) AS n FROM point_records WHERE hlc > ?', stampAt(now + 600_000))).toBe(0);
   });
 
-  it('counts an operation claiming a day before yesterday on yesterday, so that days gone by give a customer no more than one day does', async () => {
+  it("counts an operation claiming a day before its node's last contact on that day, so that days gone by give a customer no more than one day does", async () => {
     const now = hub.clock.now();
+    // The node last reported to the hub yesterday.
+    hub.clock.advance(-DAY_MS);
+    await contact();
+    hub.clock.advance(DAY_MS);
     const assign = (seq: number, daysAgo: number) =>
       operation(seq, 'points.assign', { customer_id: JANA, amount: 600 }, { at: now - daysAgo * DAY_MS });
     const before = points(hub, JANA);
     // A day's limit of points given by hand is 1,000: one assign of 600 a day passes, two do not.
     const days = await push('late-days', [assign(1, 0), assign(2, 1), assign(3, 10), assign(4, 9), assign(5, 8)]);
     expect(days.results.map((result) => result.status)).toEqual(['applied', 'applied', 'held', 'held', 'held']);
-    expect(days.results[2]!.reason).toContain(`on ${dayOf(now - DAY_MS)} (made on ${dayOf(now - 10 * DAY_MS)}, counted on yesterday)`);
+    expect(days.results[2]!.reason).toContain(
+      `on ${dayOf(now - DAY_MS)} (made on ${dayOf(now - 10 * DAY_MS)}, counted on its node's last contact day)`,
+    );
     expect(points(hub, JANA)).toBe(before + 1_200_000);
-    // The compaction forgets the totals of the days before yesterday, never yesterday's.
+    // The compaction forgets the totals of the days before the node's last contact, never that day's.
     await createFeedCompaction(hub.app.node, hub.config, hub.clock.now).run();
     const again = await push('late-days', [assign(6, 30)]);
     expect(again.results.map((result) => result.status)).toEqual(['held']);
@@ -578,18 +596,27 @@ describe('a chain whose hub and stores upgrade together', () => {
 });
 
 describe("the limits' totals", () => {
-  it("are forgotten by the hub's compaction once their day is over by more than a day", async () => {
-    const totals = () => count(hub, 'SELECT count(*) AS n FROM node_customer_days');
-    expect(totals()).toBeGreaterThan(0);
+  it("are forgotten by the hub's compaction once they are of days before their node's last contact", async () => {
+    const totals = (nodeName: string) =>
+      count(hub, 'SELECT count(*) AS n FROM node_customer_days WHERE node_id = (SELECT id FROM nodes WHERE name = ?)', nodeName) +
+      count(hub, 'SELECT count(*) AS n FROM node_days WHERE node_id = (SELECT id FROM nodes WHERE name = ?)', nodeName);
+    expect(totals('store-pushing')).toBeGreaterThan(0);
+    expect(totals('store-honest')).toBeGreaterThan(0);
     const compaction = createFeedCompaction(hub.app.node, hub.config, hub.clock.now);
-    // The operations stamped a year back and days back were counted on yesterday: nothing goes yet.
-    const yesterday = dayOf(hub.clock.now() - DAY_MS);
-    expect(count(hub, 'SELECT count(*) AS n FROM node_customer_days WHERE day < ?', yesterday)).toBe(0);
+    // The operations stamped a year back and days back were counted on their node's last contact day: nothing goes yet.
     expect((await compaction.run()).limit_days_deleted).toBe(0);
-    expect(totals()).toBeGreaterThan(0);
-    hub.clock.advance(2 * 86_400_000);
+    // Two days on, each node may still count on the days from its last contact: nothing goes.
+    hub.clock.advance(2 * DAY_MS);
+    expect((await compaction.run()).limit_days_deleted).toBe(0);
+    // Once a node is heard from again, its days before go; the other's stay until it is.
+    await contact();
     expect((await compaction.run()).limit_days_deleted).toBeGreaterThan(0);
-    expect(totals()).toBe(0);
+    expect(totals('store-pushing')).toBe(0);
+    expect(totals('store-honest')).toBeGreaterThan(0);
+    store.clock.advance(2 * DAY_MS);
+    expect(await runRound(storeSync, store.clock.now)).toMatchObject({ ok: true });
+    expect((await compaction.run()).limit_days_deleted).toBeGreaterThan(0);
+    expect(totals('store-honest')).toBe(0);
   });
 });
 
