@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, demoCredentials } from '../../../../src/demo/demo.js';
 import { MAX_JSON_DEPTH } from '../../../../src/core/json-depth.js';
-import { call, demoPosLogin, type JsonResponse } from '../../../support/server.js';
+import { call, type JsonResponse } from '../../../support/server.js';
 import { count } from '../../../support/node-reads.js';
-import { nodeHeaders, operation, startChain, type Chain } from './crafted-commands.js';
+import { nodeHeaders, operation, startChain, type Chain, honestLogin } from './crafted-commands.js';
 
 /** Where deepText nests its arrays. */
 const DEEP = '__deep__';
@@ -40,7 +40,7 @@ describe('bodies nested past the documented depth', () => {
   it('answer 400 on an API route through express, and write nothing', async () => {
     const body = { customer: { personal_information: { first_name: 'Deep', last_name: 'Body' } }, extra: DEEP };
     const answer = await call('POST', `${chain.honest.api('enterprise')}/customers`, {
-      headers: { ...(await demoPosLogin(chain.honest)), 'content-type': 'application/json' },
+      headers: { ...(await honestLogin(chain)), 'content-type': 'application/json' },
       rawBody: deepText(body, MAX_JSON_DEPTH),
     });
     expectTooDeep(answer);
@@ -64,7 +64,7 @@ describe('bodies nested past the documented depth', () => {
       },
     };
     const answer = await call('POST', `${chain.honest.api('enterprise')}/purchases/actions/recommended-best-rewards`, {
-      headers: { ...(await demoPosLogin(chain.honest)), 'content-type': 'application/json' },
+      headers: { ...(await honestLogin(chain)), 'content-type': 'application/json' },
       rawBody: deepText(body, MAX_JSON_DEPTH),
     });
     expectTooDeep(answer);
@@ -95,7 +95,7 @@ describe('bodies nested past the documented depth', () => {
 
   it('take a body at the depth itself', async () => {
     const answer = await call('POST', `${chain.honest.api('enterprise')}/customers`, {
-      headers: { ...(await demoPosLogin(chain.honest)), 'content-type': 'application/json' },
+      headers: { ...(await honestLogin(chain)), 'content-type': 'application/json' },
       // The body is the first level, `extra` the second: arrays fill the rest.
       rawBody: deepText({ customer: { personal_information: { first_name: 'Deep', last_name: 'Enough' } }, extra: DEEP }, MAX_JSON_DEPTH - 1),
     });

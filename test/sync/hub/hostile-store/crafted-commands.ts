@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
-import { DEMO_IDS } from '../../../../src/demo/demo.js';
+import { demoCredentials, DEMO_IDS } from '../../../../src/demo/demo.js';
 import { schemaVersion } from '../../../../src/db/migrate.js';
 import { PROTOCOL_VERSION } from '../../../../src/sync/protocol/protocol.js';
 import { runRound } from '../../../../src/sync/store/agent.js';
@@ -40,6 +40,7 @@ export async function startChain(options: { hubConfig?: Record<string, unknown>;
   const hub = await startTestServer({ config: { mode: 'hub', ...options.hubConfig }, dataDir: hubDir });
   const hostile = hub.app.services.nodes.add('store-hostile', options.hostileStores ?? [DEMO_IDS.storeCentral]);
   const credentials = hub.app.services.nodes.add('store-honest', [DEMO_IDS.storeAirport]);
+  await hub.app.services.users.create({ ...AIRPORT_TILL, externalApplicationId: demoCredentials.external_application_id, legacyBasic: false });
   const honest = await startTestServer({
     demo: false,
     clock: new TestClock(hub.clock.now()),
@@ -61,6 +62,18 @@ export async function startChain(options: { hubConfig?: Record<string, unknown>;
       rmSync(hubDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The airport's till, the honest store's POS user (a store holds its own stores' users alone). */
+const AIRPORT_TILL = { login: 'till-airport', password: 'till-airport-password', storeId: DEMO_IDS.storeAirport };
+
+/** The honest store's till's Bearer header. */
+export async function honestLogin(chain: Pick<Chain, 'honest'>): Promise<Record<string, string>> {
+  const response = await call('POST', `${chain.honest.api('enterprise')}/users/actions/login`, {
+    body: { user_external_application_id: demoCredentials.external_application_id, login: AIRPORT_TILL.login, password: AIRPORT_TILL.password },
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return { authorization: `Bearer ${response.body.data.bearer_token as string}` };
 }
 
 let made = 0;
@@ -94,8 +107,6 @@ export function operation(hub: TestServer, seq: number, crafted: Crafted) {
     seq,
     command_id: `${crafted.kind}-${seq}-${newId(hub)}`,
     kind: crafted.kind,
-    payload: {},
-    changes: [],
     hlc,
     operation: {
       call: {

@@ -25,6 +25,7 @@ const EVA = DEMO_IDS.customerEva;
 const PETR = DEMO_IDS.customerPetr;
 const AIRPORT = DEMO_IDS.storeAirport;
 const PETR_CARD = `de${(0x401).toString(16).padStart(24, '0')}`;
+/** The demo's POS user, of Prague Central, which every node here serves beside the airport. */
 const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
 const MORNING_PASTRY = 'de000000000000000000000603';
 const AIRPORT_50 = 'de000000000000000000000604';
@@ -51,8 +52,6 @@ function command(node: Node, seq: number, kind: string, input: { params?: Record
     seq,
     command_id: `${kind}-${seq}-${newId(at)}`,
     kind,
-    payload: {},
-    changes: [],
     hlc: `${hex(at, 12)}-${hex(seq % 0xffff, 4)}-${originOf(node)}`,
     operation: {
       call: {
@@ -222,7 +221,7 @@ describe('a hostile node past its daily totals', () => {
   it.each(cases)(
     'holds the operation that passes $total, counted nowhere, the reason naming the total, its limit and the day',
     async ({ total, column, calls }) => {
-      const node = hub.app.services.nodes.add(`store-${total}`, [AIRPORT]);
+      const node = hub.app.services.nodes.add(`store-${total}`, [AIRPORT, DEMO_IDS.storeCentral]);
       const now = hub.clock.now();
       const commands = calls.map(([kind, input], index) => command(node, index + 1, kind, input, now));
       const results = await push(hub, node, total, commands);
@@ -239,7 +238,7 @@ describe('a hostile node past its daily totals', () => {
   );
 
   it('counts the credit back of a bill buying 2,000,000 and returning 1,000,000 in the credit it created', async () => {
-    const node = hub.app.services.nodes.add('store-credit-back', [AIRPORT]);
+    const node = hub.app.services.nodes.add('store-credit-back', [AIRPORT, DEMO_IDS.storeCentral]);
     const now = hub.clock.now();
     const credit = () => hub.app.node.balances.balancesAt(EVA, hub.clock.now()).creditMinor;
     const before = credit();
@@ -303,7 +302,7 @@ describe("a node's days, with the defaults, beside an honest store", () => {
   });
 
   it("holds the credit given to 100 made-up customers past the node's total, and the honest store sees only what the hub applied", async () => {
-    const node = hub.app.services.nodes.add('store-made-up', [AIRPORT]);
+    const node = hub.app.services.nodes.add('store-made-up', [AIRPORT, DEMO_IDS.storeCentral]);
     const now = hub.clock.now();
     const commands = madeUp.flatMap((customerId, n) => [
       command(node, 2 * n + 1, 'credits.deposit', { body: { customer_id: customerId, amount: 10_000 } }, now),
@@ -329,7 +328,7 @@ describe("a node's days, with the defaults, beside an honest store", () => {
   });
 
   it('holds nothing of a store back from a week offline, each day of its backlog on its own day, however many pushes it takes', async () => {
-    const node = hub.app.services.nodes.add('store-week', [AIRPORT]);
+    const node = hub.app.services.nodes.add('store-week', [AIRPORT, DEMO_IDS.storeCentral]);
     const start = hub.clock.now();
     await contact(hub, node);
     hub.clock.advance(7 * DAY_MS);
@@ -356,7 +355,7 @@ describe("a node's days, with the defaults, beside an honest store", () => {
   });
 
   it('counts on its last contact day what a node claims of the days before it, so no day is an allowance twice', async () => {
-    const node = hub.app.services.nodes.add('store-late', [AIRPORT]);
+    const node = hub.app.services.nodes.add('store-late', [AIRPORT, DEMO_IDS.storeCentral]);
     const today = hub.clock.now();
     await contact(hub, node);
     let seq = 0;

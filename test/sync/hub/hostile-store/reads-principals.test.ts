@@ -16,11 +16,11 @@ import type { Principal } from '../../../../src/http/principal.js';
 import { basePath } from '../../../../src/http/interfaces.js';
 import { SOURCE_HEADER } from '../../../../src/http/history-reads.js';
 import { createStoreSync } from '../../../../src/root/store.js';
-import { PRINCIPAL_HEADER, PROTOCOL_VERSION } from '../../../../src/sync/protocol/protocol.js';
+import { PRINCIPAL_HEADER, PROTOCOL_VERSION, TOKEN_HEADER } from '../../../../src/sync/protocol/protocol.js';
 import { runRound } from '../../../../src/sync/store/agent.js';
 import type { SyncParts } from '../../../../src/sync/store/sync-parts.js';
 import { expectError } from '../../../support/expect-error.js';
-import { basic, call, demoPosLogin, demoToken, startTestServer, tempDir, type TestServer } from '../../../support/server.js';
+import { basic, call, demoPosLogin, startTestServer, tempDir, type TestServer } from '../../../support/server.js';
 
 const enterprise = basePath('enterprise');
 const customer = basePath('customer');
@@ -60,13 +60,28 @@ beforeAll(async () => {
   ids.headOffice = (await newUser('back-office', null)).user_id;
   ids.pos = idOf('SELECT id FROM users WHERE login = ?', demoCredentials.pos_login);
   ids.apiUser = idOf('SELECT id FROM api_users WHERE user_name = ?', demoCredentials.api_user);
-  const token = await demoToken(hub);
-  const login = await call('POST', `${hub.api('customer')}/tokens/${token.tokenId}/actions/login`, {
-    headers: token.headers,
+  // Jana logged in by the hub for the attacker's own app: a session of that node (src/sync/store/hub-sessions.ts).
+  const secret = 'a-token-of-the-attacker';
+  janasToken = sha256Hex(secret);
+  const forwardedToken = {
+    id: janasToken,
+    api_user_id: ids.apiUser,
+    external_application_id: app,
+    device: '{}',
+    setup: '{}',
+    push_token: null,
+  };
+  const login = await call('POST', `${hub.url}/sync/v1/sessions${customer}/tokens/${janasToken}/actions/login`, {
+    headers: {
+      ...syncHeaders(),
+      [PRINCIPAL_HEADER]: Buffer.from(JSON.stringify({ kind: 'token', apiUserId: ids.apiUser, tokenId: janasToken, customerId: null })).toString(
+        'base64url',
+      ),
+      [TOKEN_HEADER]: Buffer.from(JSON.stringify(forwardedToken)).toString('base64url'),
+    },
     body: { login_type: 'email', login_value: demoCredentials.customer_email, password: demoCredentials.customer_password },
   });
-  expect(login.status).toBe(200);
-  janasToken = sha256Hex(token.tokenId);
+  expect(login.status, JSON.stringify(login.body)).toBe(200);
   // A sale at the hub, so that a read answered shows the chain's purchases.
   const sold = await call('POST', `${hub.api('enterprise')}/points/actions/assign-points`, {
     headers: await demoPosLogin(hub),

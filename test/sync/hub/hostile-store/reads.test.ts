@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, demoCredentials } from '../../../../src/demo/demo.js';
-import { call, demoPosLogin, type TestServer } from '../../../support/server.js';
-import { nodeHeaders, startChain, type Chain, type NodeCredentials } from './crafted-commands.js';
+import { call, type TestServer } from '../../../support/server.js';
+import { nodeHeaders, startChain, type Chain, type NodeCredentials, honestLogin } from './crafted-commands.js';
 
 const READS_A_DAY = 3;
 /** The demo card's customer. */
@@ -18,7 +18,7 @@ let reader: NodeCredentials;
 
 const sell = async (billId: string, bill: Record<string, unknown> = {}) =>
   call('POST', `${chain.honest.api('enterprise')}/purchases/actions/send-purchase`, {
-    headers: await demoPosLogin(chain.honest),
+    headers: await honestLogin(chain),
     body: {
       store_id: DEMO_IDS.storeAirport,
       cashdesk_number: 1,

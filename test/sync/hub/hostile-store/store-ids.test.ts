@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../../src/demo/demo.js';
-import { call, demoPosLogin } from '../../../support/server.js';
+import { call } from '../../../support/server.js';
 import { count } from '../../../support/node-reads.js';
 import { demoId } from '../../../support/ids.js';
-import { push, startChain, type Chain } from './crafted-commands.js';
+import { push, startChain, type Chain, honestLogin } from './crafted-commands.js';
 
 const EVA = DEMO_IDS.customerEva;
 const VOUCHER = demoId(0x701);
@@ -51,7 +51,7 @@ describe('a hostile store naming stores', () => {
 
   it("has a store with a hub answer a voucher's use naming no store 400, and queue nothing", async () => {
     const applied = await call('POST', `${chain.honest.api('enterprise')}/vouchers/${VOUCHER}/actions/apply-voucher`, {
-      headers: await demoPosLogin(chain.honest),
+      headers: await honestLogin(chain),
       body: { date_applied: '2026-11-20 10:00:00' },
     });
     expect(applied.status).toBe(400);
