@@ -13,8 +13,7 @@
  *   per day, which those limits are judged by without reading the customer's records.
  * - `applied_commands` takes the status `held`, and keeps the hub's rows of an operation
  *   when they differ from the store's, to answer them again.
- * - `meta.protocol_2_since`: when this node first spoke protocol 2; a hub serves protocol-1
- *   stores for `sync.protocol_1_days` after it.
+ * - `meta.protocol_2_since`: when this node first spoke protocol 2.
  */
 export const sql = `
 ALTER TABLE outbox ADD COLUMN operation TEXT;

@@ -136,20 +136,18 @@ function commandText({ seq, command_id, kind, hlc, operation }: OutboxCommand): 
 }
 
 /**
- * Whether the hub's rows of a command differ from the store's: another set of rows, or a row
- * with another op or any value the store holds (columns the store does not send, a schema
- * behind, are not compared). `stamps` 'compared' counts a row's stamp as one of its values.
+ * Whether the hub's rows of a command differ from the store's in what a reader sees: another set
+ * of rows, or a row with another op or any value the store holds but its stamp (columns the store
+ * does not hold, a schema behind, are not compared).
  */
-export function rowsDiffer(store: readonly RowChange[], hub: readonly RowChange[], stamps: 'compared' | 'ignored'): boolean {
+export function rowsDiffer(store: readonly RowChange[], hub: readonly RowChange[]): boolean {
   if (store.length !== hub.length) return true;
   const key = (change: RowChange) => `${change.entity} ${change.entity_id}`;
   const hubRows = new Map(hub.map((change) => [key(change), change]));
   return store.some((change) => {
     const theirs = hubRows.get(key(change));
-    if (!theirs || theirs.op !== change.op || (stamps === 'compared' && theirs.hlc !== change.hlc)) return true;
-    return Object.entries(change.row ?? {}).some(
-      ([column, value]) => !(stamps === 'ignored' && STAMP_COLUMNS.has(column)) && (theirs.row?.[column] ?? null) !== value,
-    );
+    if (!theirs || theirs.op !== change.op) return true;
+    return Object.entries(change.row ?? {}).some(([column, value]) => !STAMP_COLUMNS.has(column) && (theirs.row?.[column] ?? null) !== value);
   });
 }
 

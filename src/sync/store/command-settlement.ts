@@ -53,7 +53,7 @@ export class CommandSettlement {
       if (change.op === 'delete') this.deleteRow(change.entity, change.entity_id, undefined);
       else if (change.row) this.replace(change.entity, change.row);
     }
-    if (listed && rowsDiffer(own, rows, 'ignored')) {
+    if (listed && rowsDiffer(own, rows)) {
       const detail = { command_id: command.command_id, kind: command.kind, store_rows: own.length, hub_rows: rows.length };
       this.listConflict.run(this.newId(), 'operation_differs', 'commands', command.command_id, JSON.stringify(detail), now);
     }
