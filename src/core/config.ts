@@ -78,8 +78,14 @@ export const Config = z.strictObject({
   auth: z.strictObject({
     bearer_ttl_seconds: PositiveSeconds,
     auth_token_ttl_seconds: PositiveSeconds,
+    /** Failed logins per login within the window (a customer's: per customer and caller address), beyond which it answers 429. */
     login_failures_allowed: z.coerce.number().int().positive(),
     login_failure_window_seconds: PositiveSeconds,
+    /** Failed customer-app logins per caller address within the login window, whatever customers they name. */
+    login_failures_per_address: z.coerce.number().int().positive(),
+    /** At the hub: failed customer-app logins a store forwards within the node's window, whatever addresses it names (src/decisions/0105-login-throttles.md). */
+    login_failures_per_node: z.coerce.number().int().positive(),
+    node_login_failure_window_seconds: PositiveSeconds,
     /** `POST /tokens` per api user and per client address within the window, beyond which it answers 429. */
     tokens_per_api_user: z.coerce.number().int().positive(),
     tokens_per_address: z.coerce.number().int().positive(),

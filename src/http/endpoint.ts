@@ -20,6 +20,8 @@ export interface RequestContext {
   principal: Principal;
   requestId: string;
   ip: string;
+  /** At the hub, the node that asked for this call on its caller's behalf (src/sync/hub/hub-routes.ts). */
+  node?: string;
 }
 
 type Schema = z.ZodType;

@@ -104,6 +104,8 @@ export interface Call {
    * reads and for the calls an `atHub` endpoint makes at the hub only.
    */
   principal?: Principal;
+  /** The node that asked, with `principal`. */
+  node?: string;
   params: unknown;
   query: unknown;
   body: unknown;
@@ -165,7 +167,7 @@ function answerUnsynced(endpoint: Endpoint, iface: Interface, { authenticate, id
     const execute = async (): Promise<StoredResponse> => {
       const raw = { params: call.params, query: call.query, body: call.body ?? {} };
       const input = parseInput(endpoint, raw);
-      const context: RequestContext = { iface, principal, requestId: call.requestId, ip: call.ip };
+      const context: RequestContext = { iface, principal, requestId: call.requestId, ip: call.ip, node: call.node };
       // Only a call the hub runs again is carried: another may hold a password.
       const recorded = endpoint.offline ? { iface, input: raw, principal } : undefined;
       const data = await operations.record(recorded, () => endpoint.handle(input as never, context));
@@ -193,6 +195,7 @@ function handlerFor(endpoint: Endpoint, iface: Interface, mounting: Mounting): R
       path: request.path,
       rawQuery: request.originalUrl.split('?')[1] ?? '',
       principal: response.locals.delegatedPrincipal as Principal | undefined,
+      node: response.locals.nodeId as string | undefined,
       params: request.params,
       query: request.query,
       body: request.body,

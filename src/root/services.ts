@@ -1,7 +1,7 @@
 /** Builds every service of a node as plain objects (no container, no singletons). */
 import { join } from 'node:path';
 import { loadNodeKey } from '../auth/node-key.js';
-import { RateLimit, Throttle } from '../auth/throttle.js';
+import { LoginThrottle, RateLimit, Throttle } from '../auth/throttle.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { ApiUsersRepo } from '../features/api-users/api-users.repo.js';
@@ -34,6 +34,11 @@ export function createServices(node: Node, config: Config, clock: Clock) {
   const { db, writes, newId } = node;
   const { auth } = config;
   const throttle = new Throttle(clock, auth.login_failures_allowed, auth.login_failure_window_seconds * 1000);
+  const customerLogins = new LoginThrottle(
+    throttle,
+    new Throttle(clock, auth.login_failures_per_address, auth.login_failure_window_seconds * 1000),
+    new Throttle(clock, auth.login_failures_per_node, auth.node_login_failure_window_seconds * 1000),
+  );
   const tokenCreations = new RateLimit(clock, auth.tokens_per_api_user, auth.tokens_per_address, auth.token_window_seconds * 1000);
   const setupMails = new RateLimit(
     clock,
@@ -66,7 +71,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     customers: customersRepo,
     applications: applicationsRepo,
     writes,
-    throttle,
+    throttle: customerLogins,
     creations: tokenCreations,
   });
   const points = new PointsRepo(db);
@@ -103,7 +108,7 @@ export function createServices(node: Node, config: Config, clock: Clock) {
       tokens,
       applications: applicationsRepo,
       customers: customersRepo,
-      throttle,
+      throttle: customerLogins,
       writes,
       newId,
       clock,

@@ -7,7 +7,7 @@
  * only as its hash under this node's key.
  */
 import { equalSecrets, keyedHashHex, newSecret, shortCode } from '../../auth/secrets.js';
-import type { Throttle } from '../../auth/throttle.js';
+import type { LoginThrottle } from '../../auth/throttle.js';
 import type { Clock } from '../../core/clock.js';
 import type { WritePath } from '../../db/write-path.js';
 import { customerBlocked, forbidden, invalidParam } from '../../core/errors.js';
@@ -26,7 +26,7 @@ export interface AuthTokensServiceOptions {
   tokens: TokensService;
   applications: ExternalApplicationsRepo;
   customers: Pick<CustomersRepo, 'credentialsById'>;
-  throttle: Throttle;
+  throttle: LoginThrottle;
   writes: WritePath;
   newId: IdGenerator;
   clock: Clock;
@@ -41,7 +41,7 @@ export class AuthTokensService {
   private readonly tokens: TokensService;
   private readonly applications: ExternalApplicationsRepo;
   private readonly customers: Pick<CustomersRepo, 'credentialsById'>;
-  private readonly throttle: Throttle;
+  private readonly throttle: LoginThrottle;
   private readonly writes: WritePath;
   private readonly newId: IdGenerator;
   private readonly clock: Clock;
@@ -96,7 +96,7 @@ export class AuthTokensService {
 
   login(tokenId: string, request: AuthTokenLogin, context: RequestContext): CustomerSession {
     const token = this.tokens.ownToken(tokenId, context);
-    const attempt = this.throttle.attempt([`auth-token:${request.token_request_id}`]);
+    const attempt = this.throttle.attemptCode(`auth-token:${request.token_request_id}`, context);
     const issued = this.repo.authTokenByRequestId(request.token_request_id);
     if (!issued || !equalSecrets(issued.value_hash, keyedHashHex(this.codeKey, request.token.toUpperCase()))) {
       throw invalidParam('token', 'not_found', request.token);

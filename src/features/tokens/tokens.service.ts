@@ -8,7 +8,7 @@
  */
 import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
-import type { RateLimit, Throttle } from '../../auth/throttle.js';
+import type { LoginThrottle, RateLimit } from '../../auth/throttle.js';
 import type { WritePath, WriteTransaction } from '../../db/write-path.js';
 import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
@@ -24,7 +24,7 @@ export interface TokensServiceOptions {
   customers: CustomersRepo;
   applications: ExternalApplicationsRepo;
   writes: WritePath;
-  throttle: Throttle;
+  throttle: LoginThrottle;
   creations: RateLimit;
 }
 
@@ -33,7 +33,7 @@ export class TokensService {
   private readonly customers: CustomersRepo;
   private readonly applications: ExternalApplicationsRepo;
   private readonly writes: WritePath;
-  private readonly throttle: Throttle;
+  private readonly throttle: LoginThrottle;
   private readonly creations: RateLimit;
 
   constructor(options: TokensServiceOptions) {
@@ -99,10 +99,10 @@ export class TokensService {
       request.login_type === 'card'
         ? this.customers.credentialsByCardNumber(request.login_value)
         : this.customers.credentialsByEmail(request.login_value);
-    // Failures count per customer, not per spelling of the login: guessing by card and by
-    // e-mail, or in another letter case, draws on the same allowance.
+    // Failures count per customer and caller, not per spelling of the login: guessing by card
+    // and by e-mail, or in another letter case, draws on the same allowance.
     const loginKey = customer ? `customer:${customer.id}` : `customer:${request.login_type}:${request.login_value.toLowerCase()}`;
-    const attempt = this.throttle.attempt([loginKey, `ip:${context.ip}`]);
+    const attempt = this.throttle.attempt(loginKey, context);
     // An unknown login costs the same scrypt as a known one: timing tells no login apart.
     const matches = await verifyPassword(request.password, customer?.password_hash ?? UNKNOWN_LOGIN_HASH, loginKey);
     if (!matches || !customer) throw unauthorized('The login or password is wrong');

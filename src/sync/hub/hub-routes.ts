@@ -134,7 +134,8 @@ export function hubRouter(options: {
   // here as if made here; any other call is authenticated as usual, and answered 401 (src/http/routes.ts).
   // A customer app's token comes without its secret and is kept as the store's. Failed logins are
   // throttled by the caller's address as the store saw it, within that store, where the store's own
-  // address would lock every caller of the store out (src/decisions/0097-chain-logins-by-caller-address.md).
+  // address would lock every caller of the store out (src/decisions/0097-chain-logins-by-caller-address.md);
+  // the store names that address, so they count against the node's own cap too (src/decisions/0105-login-throttles.md).
   router.use('/sessions', (request, response, next) => {
     if (!CREDENTIAL_METHODS.includes(request.method)) throw methodNotAllowed(request.method, CREDENTIAL_METHODS);
     const nodeId = String(response.locals.nodeId);
@@ -173,7 +174,10 @@ async function runEffects(effects: Effect[], log: Logger): Promise<void> {
   }
 }
 
-/** The address a store's caller is throttled by at the hub: the caller's within its store, or the store's when it names none. */
+/**
+ * The address a store's caller is throttled by at the hub: the caller's within its store, or the
+ * store's when it names none. The store may name any: its node's cap bounds them all together.
+ */
 function callerAddress(nodeId: string, header: string | undefined): string {
   if (header === undefined) return `store ${nodeId}`;
   if (isIP(header) === 0) throw invalidParam(CALLER_ADDRESS_HEADER, 'invalid_value_format', header, "Send the caller's IP address");

@@ -13,7 +13,7 @@ import { expectError } from '../../support/expect-error.js';
 import { call, demoPosLogin, demoToken, startTestServer, TestClock, type JsonResponse, type TestServer } from '../../support/server.js';
 import { sha256 } from '../../support/credentials.js';
 import { janaSession } from '../../support/customers-fixtures.js';
-import { lastOutboxSeq, outboxKindsSince, queuedChanges } from '../../support/outbox.js';
+import { lastOutboxSeq, outboxKindsSince } from '../../support/outbox.js';
 
 const APP = demoCredentials.external_application_id;
 const UNKNOWN_ID = 'ffffffffffffffffffffffffff';

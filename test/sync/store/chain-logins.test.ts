@@ -3,7 +3,8 @@
  * at the hub by the address of the store's caller, not by the store's own address: failed logins
  * from one caller's address lock that address out, and another caller at the same store still
  * logs in; an address the store names that is not an IP address is refused. The callers'
- * addresses reach the store as a reverse proxy on its host names them.
+ * addresses reach the store as a reverse proxy on its host names them. Since the store names them,
+ * each node's failures also count against a cap of its own (src/decisions/0105-login-throttles.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/auth/secrets.js';
@@ -11,7 +12,15 @@ import { demoCredentials } from '../../../src/demo/demo.js';
 import { startInProcessCluster, type InProcessCluster, type InProcessStore } from '../../support/in-process-cluster.js';
 import { basePath } from '../../../src/http/interfaces.js';
 import { schemaVersion } from '../../../src/db/migrate.js';
-import { CALLER_ADDRESS_HEADER, PRINCIPAL_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, SCHEMA_HEADER, TOKEN_HEADER } from '../../../src/sync/protocol/protocol.js';
+import {
+  CALLER_ADDRESS_HEADER,
+  PRINCIPAL_HEADER,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  SCHEMA_HEADER,
+  TOKEN_HEADER,
+} from '../../../src/sync/protocol/protocol.js';
+import { expectError } from '../../support/expect-error.js';
 import { basic, call, demoToken } from '../../support/server.js';
 
 const GUESSER = '203.0.113.7';
@@ -40,7 +49,7 @@ describe("a store's customer-app logins at its hub", () => {
     const guesser = await demoToken(store.server);
     const customer = await demoToken(store.server);
     expect((await cluster.round(store)).ok).toBe(true);
-    const allowed = store.server.config.auth.login_failures_allowed;
+    const allowed = cluster.hub.config.auth.login_failures_per_address;
     for (let guess = 1; guess <= allowed; guess += 1) {
       expect((await login(guesser, GUESSER, `nobody-${guess}@example.com`, 'wrong')).status).toBe(401);
     }
@@ -76,5 +85,39 @@ describe("a store's customer-app logins at its hub", () => {
     });
     expect(asked.status).toBe(400);
     expect(asked.body.error.error_data.invalid_params).toMatchObject([{ name: CALLER_ADDRESS_HEADER }]);
+  });
+});
+
+describe("a node's cap on the failed logins it forwards", () => {
+  const CAP = 4;
+  let capped: InProcessCluster;
+
+  beforeAll(async () => {
+    capped = await startInProcessCluster({ stores: 2, hubConfig: { 'auth.login_failures_per_node': CAP } });
+  });
+  afterAll(() => capped?.close());
+
+  function loginAt(at: InProcessStore, token: Token, address: string, password: string) {
+    return call('POST', `${at.server.api('customer')}/tokens/${token.tokenId}/actions/login`, {
+      headers: { ...token.headers, 'x-forwarded-for': address },
+      body: { login_type: 'email', login_value: demoCredentials.customer_email, password },
+    });
+  }
+
+  it('holds a store naming a new address for every guess, and leaves other stores their logins', async () => {
+    const [hostile, honest] = capped.stores as [InProcessStore, InProcessStore];
+    const guesser = await demoToken(hostile.server);
+    const customer = await demoToken(honest.server);
+    for (const at of [hostile, honest]) expect((await capped.round(at)).ok).toBe(true);
+
+    for (let guess = 1; guess <= CAP; guess += 1) {
+      expect((await loginAt(hostile, guesser, `203.0.113.${guess}`, 'wrong')).status).toBe(401);
+    }
+    expectError(await loginAt(hostile, guesser, '203.0.113.200', 'wrong'), 429, 'too_many_requests_exception');
+    // Past its cap even a right password from a fresh address waits: the node is locked out, not a caller.
+    expect((await loginAt(hostile, guesser, '203.0.113.201', demoCredentials.customer_password)).status).toBe(429);
+
+    const logged = await loginAt(honest, customer, '198.51.100.9', demoCredentials.customer_password);
+    expect(logged.status).toBe(200);
   });
 });
