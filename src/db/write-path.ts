@@ -12,7 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Operations } from '../core/operations.js';
-import { requestJson } from '../core/errors.js';
+import { requestJson, writtenAtHeadOffice } from '../core/errors.js';
 import { recordChange } from './change-feed.js';
 import { rowsDigest } from './rows-digest.js';
 import { NODE_LOCAL } from './node-local.js';
@@ -71,6 +71,12 @@ export interface WritePathOptions {
    */
   keepsInFeed: (table: string) => boolean;
   operations: Operations;
+  /**
+   * A store with a hub queues only the operations the hub runs again (DESIGN §5 "Authority"):
+   * any other write is head office's, and refused at once, 403, rather than queued for the hub
+   * to reject.
+   */
+  operationsOnly: boolean;
 }
 
 export class WritePath {
@@ -92,9 +98,10 @@ export class WritePath {
   private readonly clock: Clock;
   private readonly keepsInFeed: (table: string) => boolean;
   private readonly operations: Operations;
+  private readonly operationsOnly: boolean;
 
   constructor(options: WritePathOptions) {
-    const { db, statements, versions, hlc, newId, mode, clock, keepsInFeed, operations } = options;
+    const { db, statements, versions, hlc, newId, mode, clock, keepsInFeed, operations, operationsOnly } = options;
     this.db = db;
     this.statements = statements;
     this.versions = versions;
@@ -104,6 +111,7 @@ export class WritePath {
     this.clock = clock;
     this.keepsInFeed = keepsInFeed;
     this.operations = operations;
+    this.operationsOnly = operationsOnly;
     this.inTransaction = db.transaction((run: () => unknown) => run());
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/store/pusher.ts) while it runs.
@@ -151,6 +159,9 @@ export class WritePath {
         // second copy of the bill beside the call in every outbox row. The rows stay here, to
         // be taken back or swapped for the hub's: their stamps and digest go up, never they.
         const recorded = this.operations.takeRecorded();
+        if (this.operationsOnly && (recorded === undefined || !('continues' in recorded || recorded.call))) {
+          throw writtenAtHeadOffice(`a store with a hub does not perform ${command.kind}`);
+        }
         const rows = JSON.stringify(changes);
         const operation = recorded !== undefined && 'continues' in recorded ? recorded : { ...(recorded ?? { ids: [] }), ...rowsOf(changes, rows) };
         this.appendCommand.run(

@@ -105,6 +105,7 @@ function nodeOn(db: Db, migrations: MigrationResult, config: NodeConfig, clock: 
     clock,
     keepsInFeed: feedTables(config),
     operations,
+    operationsOnly: syncsWithHub(config),
   });
   const replicated = new ReplicatedApply(statements, versions, hlc);
   if (syncsWithHub(config) && !db.readonly) forgetHubOnlyColumns(db);

@@ -7,6 +7,7 @@ import { createHttpMetrics } from '../../src/ops/http-metrics.js';
 import { createObserver } from '../../src/ops/request-log.js';
 import { redactPath } from '../../src/http/redact-path.js';
 import { schemaVersion } from '../../src/db/migrate.js';
+import { DEMO_IDS } from '../../src/demo/demo.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/wait.js';
 
@@ -27,7 +28,11 @@ describe('/health and /metrics', () => {
 
   it('/health counts a queued write in the outbox of a standalone store', async () => {
     const before = (await call('GET', `${server.url}/health`)).body.sync.outbox.pending as number;
-    await demoToken(server);
+    const assigned = await call('POST', `${server.api('enterprise')}/points/actions/assign-points`, {
+      headers: await demoPosLogin(server),
+      body: { customer_id: DEMO_IDS.customerEva, amount: 5 },
+    });
+    expect(assigned.status).toBe(204);
     expect((await call('GET', `${server.url}/health`)).body.sync.outbox.pending).toBe(before + 1);
   });
 

@@ -88,7 +88,9 @@ describe('who reads the status pages', () => {
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/status');
     const cookie = response.headers.get('set-cookie')!;
-    expect(cookie).toMatch(/^loyaltyd_status=[^;]+; Path=\/status; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    // Over https the cookie is also Secure: a browser never sends it in clear.
+    const secure = hub.url.startsWith('https:') ? '; Secure' : '';
+    expect(cookie).toMatch(new RegExp(`^loyaltyd_status=[^;]+; Path=/status; Max-Age=\\d+; HttpOnly; SameSite=Strict${secure}$`));
     const session = { ...REMOTE, cookie: cookie.split(';')[0]! };
     const opened = await page(`${hub.url}/status`, session);
     expect(opened.status).toBe(200);

@@ -13,7 +13,8 @@ import { FEED_HEAD_SQL } from '../../src/sync/status.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
-import { call, demoToken, startTestServer, TestClock, type TestServer } from '../support/server.js';
+import { DEMO_IDS } from '../../src/demo/demo.js';
+import { call, demoPosLogin, startTestServer, TestClock, type TestServer } from '../support/server.js';
 
 const OFFLINE_HOURS = 1;
 let hub: TestServer;
@@ -24,7 +25,7 @@ let sync: SyncParts;
 beforeAll(async () => {
   const clock = new TestClock();
   hub = await startTestServer({ clock, config: { mode: 'hub', 'offline.max_age_hours': OFFLINE_HOURS } });
-  const credentials = hub.app.services.nodes.add('prague');
+  const credentials = hub.app.services.nodes.add('prague', [DEMO_IDS.storeCentral]);
   proxy = await FaultyProxy.start({ target: hub.url });
   store = await startTestServer({
     demo: false,
@@ -45,6 +46,15 @@ afterAll(async () => {
   await proxy?.close();
   await hub?.close();
 });
+
+/** A write a till makes, which the store queues for the hub. */
+async function assignAtTill(server: TestServer): Promise<void> {
+  const assigned = await call('POST', `${server.api('enterprise')}/points/actions/assign-points`, {
+    headers: await demoPosLogin(server),
+    body: { customer_id: DEMO_IDS.customerEva, amount: 5 },
+  });
+  expect(assigned.status, JSON.stringify(assigned.body)).toBe(204);
+}
 
 /** A metric's value in a node's /metrics; undefined when it has no sample. */
 async function metric(server: TestServer, name: string, labels = ''): Promise<number | undefined> {
@@ -98,8 +108,8 @@ describe('sync metrics and health', () => {
 
   it('while the hub is unreachable the outbox depth goes up and the store says since when; past the offline age both nodes answer 503 with the reason', async () => {
     proxy.setRates({ drop: 1 });
-    await demoToken(store);
-    await demoToken(store);
+    await assignAtTill(store);
+    await assignAtTill(store);
     advanceBoth(1000);
     expect((await round()).ok).toBe(false);
     expect(await metric(store, 'loyaltyd_sync_outbox_pending')).toBe(2);

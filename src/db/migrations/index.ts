@@ -83,5 +83,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 28, name: 'conflicts-by-time', sql: conflictsByTime.sql, local: true },
   { version: 29, name: 'users-by-store', sql: usersByStore.sql },
   { version: 30, name: 'node-days', sql: nodeDays.sql, local: true },
-  { version: 31, name: 'tokens-by-node', sql: tokensByNode.sql, local: true },
+  { version: 31, name: 'tokens-by-node', sql: tokensByNode.sql },
 ];

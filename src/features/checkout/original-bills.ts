@@ -51,7 +51,7 @@ export const ServedOriginalBill = z.object({
 export type ServedOriginalBill = z.infer<typeof ServedOriginalBill>;
 
 /** The bill as the hub serves it to a store: the schema strips every field it does not name. */
-export function servedOf(bill: OriginalBill): ServedOriginalBill {
+function servedOf(bill: OriginalBill): ServedOriginalBill {
   return ServedOriginalBill.parse(bill);
 }
 
@@ -75,6 +75,12 @@ export class OriginalBills {
   /** The purchase that cancels a bill, if any, but `except`. */
   cancellationOf(purchaseId: string, except = ''): string | undefined {
     return this.repo.cancellationOf(purchaseId, except);
+  }
+
+  /** The bill as the hub serves it to a store (`servedOf`), or undefined. */
+  served(storeId: string, billNumber: string): ServedOriginalBill | undefined {
+    const bill = this.local(storeId, billNumber);
+    return bill && servedOf(bill);
   }
 
   /** The bill as this node holds it, or undefined; `cancelledBy` is not counted as its cancellation. */

@@ -12,11 +12,13 @@ import type { Clock } from '../../core/clock.js';
 import { forbidden, notFound, tooManyRequests } from '../../core/errors.js';
 import { formatTimestamp, parseTimestamp } from '../../core/time.js';
 import type { Db } from '../../db/open.js';
-import { servedOf, type OriginalBill, type ServedOriginalBill } from '../../features/checkout/original-bills.js';
 
-/** Where the hub reads a bill by store and bill number (src/features/checkout/original-bills.ts). */
+/**
+ * Where the hub reads a bill by store and bill number, as it serves it to a store: without its
+ * customer, card or any record naming them (src/features/checkout/original-bills.ts, `served`).
+ */
 export interface OriginalBillSource {
-  local(storeId: string, billNumber: string): OriginalBill | undefined;
+  served(storeId: string, billNumber: string): Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface OriginalBillReadsOptions {
@@ -36,14 +38,14 @@ export class OriginalBillReads {
   }
 
   /** The bill as a store's return needs it; throws 403 for a store the node does not serve, 429 past its reads of the day, 404 for no such bill. */
-  read(nodeId: string, storeId: string, billNumber: string): ServedOriginalBill {
+  read(nodeId: string, storeId: string, billNumber: string): Readonly<Record<string, unknown>> {
     const served = this.storesOf.all(nodeId);
     if (served.length > 0 && !served.includes(storeId))
       throw forbidden(`This node does not serve store ${storeId}: a return is made at the node's own stores`);
     this.count(nodeId);
-    const bill = this.options.bills.local(storeId, billNumber);
+    const bill = this.options.bills.served(storeId, billNumber);
     if (!bill) throw notFound('purchases', billNumber);
-    return servedOf(bill);
+    return bill;
   }
 
   private count(nodeId: string): void {

@@ -26,6 +26,7 @@ import { formatTimestamp } from '../../../src/core/time.js';
 const EVA = DEMO_IDS.customerEva;
 const PETR = DEMO_IDS.customerPetr;
 const JANA = DEMO_IDS.customerJana;
+/** The demo's POS user, of the central store. */
 const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
 const API_USER = `de${(0x103).toString(16).padStart(24, '0')}`;
 const ORIGIN = 'a0717e01';
@@ -37,6 +38,8 @@ let hubDir: string;
 let store: TestServer;
 let storeSync: SyncParts;
 let pushing: { node_name: string; node_secret: string };
+/** The airport's till, the user the airport's nodes' operations name as their caller. */
+let tillUser: string;
 let ids = 0;
 
 const newId = () => `${hex(hub.clock.now(), 12)}${hex((ids += 1), 14)}`;
@@ -57,7 +60,7 @@ interface Options {
 /** A command: the API call a store served, as its write path queues it (src/core/operations.ts). */
 function operation(seq: number, kind: string, body: unknown, options: Options = {}) {
   const at = options.at ?? hub.clock.now();
-  const principal = options.principal ?? { kind: 'user', userId: POS_USER, scheme: 'bearer' };
+  const principal = options.principal ?? { kind: 'user', userId: tillUser, scheme: 'bearer' };
   return {
     seq,
     command_id: `${kind}-${seq}-${ids}`,
@@ -139,7 +142,11 @@ beforeAll(async () => {
   pushing = hub.app.services.nodes.add('store-pushing', [DEMO_IDS.storeAirport]);
   const credentials = hub.app.services.nodes.add('store-honest', [DEMO_IDS.storeAirport]);
   // The demo's POS users are the central store's: the airport's till logs in as its own.
-  await hub.app.services.users.create({ ...AIRPORT_TILL, externalApplicationId: demoCredentials.external_application_id, legacyBasic: false });
+  ({ user_id: tillUser } = await hub.app.services.users.create({
+    ...AIRPORT_TILL,
+    externalApplicationId: demoCredentials.external_application_id,
+    legacyBasic: false,
+  }));
   // The store's clock stands where the hub's does, however long the hub took to start: the
   // stamps the tests make from the hub's clock are then ahead of every stamp the store made.
   store = await startTestServer({
@@ -624,15 +631,16 @@ describe('an operation the hub runs again', () => {
   it('is judged by the program in force at its as-of time', async () => {
     const judging = await startTestServer({ config: { mode: 'hub' } });
     try {
-      const node = judging.app.services.nodes.add('store-late');
+      const node = judging.app.services.nodes.add('store-late', [DEMO_IDS.storeCentral]);
+      const central = { principal: { kind: 'user', userId: POS_USER, scheme: 'bearer' } };
       const loadedAt = judging.clock.now();
       judging.clock.advance(3_600_000);
       // An hour after the demo program, one whose points are valid 30 days instead of 365.
       const program = JSON.parse(readFileSync(DEMO_PROGRAM, 'utf8')) as Record<string, unknown>;
       judging.app.services.program.load({ ...program, point_validity_days: 30 });
       judging.clock.advance(3_600_000);
-      const before = operation(1, 'points.assign', { customer_id: EVA, amount: 5 }, { at: loadedAt + 1_800_000 });
-      const after = operation(2, 'points.assign', { customer_id: EVA, amount: 5 }, { at: loadedAt + 5_400_000 });
+      const before = operation(1, 'points.assign', { customer_id: EVA, amount: 5 }, { ...central, at: loadedAt + 1_800_000 });
+      const after = operation(2, 'points.assign', { customer_id: EVA, amount: 5 }, { ...central, at: loadedAt + 5_400_000 });
       const pushed = await call('POST', `${judging.url}/sync/v1/commands`, {
         headers: {
           ...basic(node.node_name, node.node_secret),

@@ -16,6 +16,7 @@ import { count } from '../../support/node-reads.js';
 
 const EVA = DEMO_IDS.customerEva;
 const PETR = DEMO_IDS.customerPetr;
+/** The demo's POS user, of the central store, which the nodes here serve. */
 const POS_USER = `de${(0x101).toString(16).padStart(24, '0')}`;
 
 let hub: TestServer;
@@ -72,7 +73,7 @@ afterAll(async () => {
 
 describe("a push whose operation fails after it wrote (held past the node's limits)", () => {
   it('is answered and kept as with a savepoint for each: the others applied once, nothing of the held one, the limits counting the applied alone', async () => {
-    const node = hub.app.services.nodes.add('store-first-push', [DEMO_IDS.storeAirport]);
+    const node = hub.app.services.nodes.add('store-first-push', [DEMO_IDS.storeCentral]);
     const origin = 'b0a7f001';
     const evaBefore = points(EVA);
     const petrBefore = points(PETR);
@@ -113,7 +114,7 @@ describe("a push whose operation fails after it wrote (held past the node's limi
     expect(count(hub, 'SELECT count(*) AS n FROM applied_commands WHERE node_id = ?', nodeId(node.node_name))).toBe(4);
     // The node's first push bound its origin to it, though the first attempt that bound it was taken back.
     expect(hub.app.node.db.prepare('SELECT node_id FROM sync_node_origins WHERE origin = ?').pluck().get(origin)).toBe(nodeId(node.node_name));
-    const other = hub.app.services.nodes.add('store-other', [DEMO_IDS.storeAirport]);
+    const other = hub.app.services.nodes.add('store-other', [DEMO_IDS.storeCentral]);
     expect((await push(other, [assign(1, origin, EVA, 1)]))[0]).toMatchObject({
       status: 'rejected',
       reason: expect.stringContaining('another node speaks for'),
@@ -121,7 +122,7 @@ describe("a push whose operation fails after it wrote (held past the node's limi
   });
 
   it('answered again, gives the same results without applying anything twice', async () => {
-    const node = hub.app.services.nodes.add('store-pushing-again', [DEMO_IDS.storeAirport]);
+    const node = hub.app.services.nodes.add('store-pushing-again', [DEMO_IDS.storeCentral]);
     const origin = 'b0a7f002';
     const commands = [assign(1, origin, EVA, 2), assign(2, origin, PETR, 1e9), assign(3, origin, EVA, 4)];
     const first = await push(node, commands);
@@ -134,7 +135,7 @@ describe("a push whose operation fails after it wrote (held past the node's limi
 
 describe('a command id the hub holds already', () => {
   it("pushed again by its node at a new seq is answered from its result and applied once; another node's push of it is refused, and answered nothing of the first", async () => {
-    const owner = hub.app.services.nodes.add('store-id-owner', [DEMO_IDS.storeAirport]);
+    const owner = hub.app.services.nodes.add('store-id-owner', [DEMO_IDS.storeCentral]);
     const command = assign(1, 'b0a7f003', EVA, 6);
     const [first] = await push(owner, [command]);
     expect(first).toMatchObject({ command_id: command.command_id, status: 'applied' });
@@ -143,7 +144,7 @@ describe('a command id the hub holds already', () => {
     expect((await push(owner, [command], 'g2'))[0]).toMatchObject({ command_id: command.command_id, seq: 1, status: 'applied' });
     expect(points(EVA)).toBe(evaAfter);
 
-    const borrower = hub.app.services.nodes.add('store-id-borrower', [DEMO_IDS.storeAirport]);
+    const borrower = hub.app.services.nodes.add('store-id-borrower', [DEMO_IDS.storeCentral]);
     const petrBefore = points(PETR);
     const borrowed = { ...assign(1, 'b0a7f004', PETR, 1), command_id: command.command_id };
     const refused = await push(borrower, [borrowed]);

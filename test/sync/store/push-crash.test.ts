@@ -9,10 +9,10 @@ import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import { Cluster, newToken, posLogin } from '../../support/cluster.js';
+import { Cluster, posLogin } from '../../support/cluster.js';
 import { waitFor } from '../../support/wait.js';
 import { FaultyProxy } from '../../support/faulty-proxy.js';
-import { assignPoints, createEvent, inParallel, postEvent } from '../../support/sync-writes.js';
+import { assignPoints, createCustomer, createEvent, inParallel, postEvent } from '../../support/sync-writes.js';
 
 const COMMANDS = 2000;
 
@@ -42,15 +42,15 @@ describe('a store killed in the middle of a push', () => {
     const pos = await posLogin(outlet);
     await cluster.hub.stop();
 
-    // Queue the commands as the API makes them: mostly events, some points and tokens.
-    const made = { events: 0, points: 0, tokens: 0 };
+    // Queue the commands as the API makes them: mostly events, some points and registrations.
+    const made = { events: 0, points: 0, customers: 0 };
     await inParallel(COMMANDS, 8, async (index) => {
       if (index % 10 === 0) {
         expect((await assignPoints(outlet, pos, DEMO_IDS.customerEva, 1)).status).toBe(204);
         made.points += 1;
       } else if (index % 25 === 1) {
-        await newToken(outlet, `crash-${index}`);
-        made.tokens += 1;
+        await createCustomer(outlet, pos, `Crash${index}`, 'Shopper');
+        made.customers += 1;
       } else {
         const response = await postEvent(outlet, pos, DEMO_IDS.customerPetr, `crash-${index}`);
         expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -109,7 +109,8 @@ describe('a store killed in the middle of a push', () => {
     expect(cluster.hub.count("SELECT count(DISTINCT external_id) AS n FROM events WHERE external_id LIKE 'crash-%'")).toBe(made.events);
     expect(cluster.hub.count('SELECT count(*) AS n FROM point_records WHERE customer_id = ?', DEMO_IDS.customerEva)).toBe(made.points);
     expect(checksums.customer_states!.rows).toBeGreaterThan(0);
-    expect(made.events + made.points + made.tokens).toBe(COMMANDS);
+    expect(cluster.hub.count("SELECT count(*) AS n FROM customers WHERE first_name LIKE 'Crash%'")).toBe(made.customers);
+    expect(made.events + made.points + made.customers).toBe(COMMANDS);
   }, 60_000);
 });
 
