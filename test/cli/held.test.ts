@@ -62,7 +62,7 @@ beforeAll(async () => {
   storeDir = tempDir('loyaltyd-held-store-');
   const hub = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir });
   try {
-    const node = hub.app.services.nodes.add('store-x');
+    const node = hub.app.services.nodes.add('store-x', [DEMO_IDS.storeCentral]);
     nodeId = (hub.app.node.db.prepare('SELECT id FROM nodes WHERE name = ?').get('store-x') as { id: string }).id;
     const headers = {
       ...basic(node.node_name, node.node_secret),
