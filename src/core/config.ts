@@ -78,6 +78,14 @@ export const Config = z.strictObject({
   auth: z.strictObject({
     bearer_ttl_seconds: PositiveSeconds,
     auth_token_ttl_seconds: PositiveSeconds,
+    /**
+     * How long a customer-app token no customer is logged in on stays valid after it was made or
+     * last logged out (src/decisions/0104-protocol-3-credentials-at-the-hub.md). An app makes its
+     * token when it is first opened and asks for another on a 401; a month covers an app opened
+     * now and then before its customer logs in, and bounds what the anonymous tokens of a store's
+     * passers-by can do.
+     */
+    anonymous_token_ttl_days: z.coerce.number().int().positive(),
     /** Failed logins per login within the window (a customer's: per customer and caller address), beyond which it answers 429. */
     login_failures_allowed: z.coerce.number().int().positive(),
     login_failure_window_seconds: PositiveSeconds,

@@ -73,6 +73,8 @@ export function createServices(node: Node, config: Config, clock: Clock) {
     writes,
     throttle: customerLogins,
     creations: tokenCreations,
+    clock,
+    anonymousTokenTtlMs: auth.anonymous_token_ttl_days * 86_400_000,
   });
   const points = new PointsRepo(db);
   const syncState = new SyncState(db);

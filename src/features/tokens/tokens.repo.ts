@@ -4,7 +4,7 @@ import type { AuthTokensRow, TokensRow } from '../../db/tables.generated.js';
 import type { ForwardedToken } from '../../sync/protocol/protocol.js';
 
 /** A token; its customer_id is the one it is logged in as at this node. */
-export type TokenRow = Pick<TokensRow, 'id' | 'api_user_id' | 'external_application_id' | 'customer_id' | 'state'>;
+export type TokenRow = Pick<TokensRow, 'id' | 'api_user_id' | 'external_application_id' | 'customer_id' | 'state' | 'last_change'>;
 export type AuthTokenRow = Pick<AuthTokensRow, 'id' | 'customer_id' | 'external_application_id' | 'value_hash' | 'expires_at' | 'used_at'>;
 
 export class TokensRepo {
@@ -18,7 +18,7 @@ export class TokensRepo {
     // A session this node made itself (store_sessions) is the customer the token is logged in
     // as here, over the one the hub replicated.
     this.byId = db.prepare<[string], TokenRow>(
-      `SELECT t.id, t.api_user_id, t.external_application_id, coalesce(s.customer_id, t.customer_id) AS customer_id, t.state
+      `SELECT t.id, t.api_user_id, t.external_application_id, coalesce(s.customer_id, t.customer_id) AS customer_id, t.state, t.last_change
        FROM tokens t LEFT JOIN store_sessions s ON s.token_id = t.id WHERE t.id = ?`,
     );
     this.forwarded = db.prepare<[string], ForwardedToken>(

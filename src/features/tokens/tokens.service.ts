@@ -9,6 +9,7 @@
 import { UNKNOWN_LOGIN_HASH, verifyPassword } from '../../auth/passwords.js';
 import { newSecret, sha256Hex } from '../../auth/secrets.js';
 import type { LoginThrottle, RateLimit } from '../../auth/throttle.js';
+import type { Clock } from '../../core/clock.js';
 import type { WritePath, WriteTransaction } from '../../db/write-path.js';
 import { customerBlocked, forbidden, invalidParam, unauthorized } from '../../core/errors.js';
 import type { RequestContext } from '../../http/endpoint.js';
@@ -26,6 +27,9 @@ export interface TokensServiceOptions {
   writes: WritePath;
   throttle: LoginThrottle;
   creations: RateLimit;
+  clock: Clock;
+  /** How long a token no customer is logged in on stays valid after its last change. */
+  anonymousTokenTtlMs: number;
 }
 
 export class TokensService {
@@ -35,15 +39,19 @@ export class TokensService {
   private readonly writes: WritePath;
   private readonly throttle: LoginThrottle;
   private readonly creations: RateLimit;
+  private readonly clock: Clock;
+  private readonly anonymousTokenTtlMs: number;
 
   constructor(options: TokensServiceOptions) {
-    const { repo, customers, applications, writes, throttle, creations } = options;
+    const { repo, customers, applications, writes, throttle, creations, clock, anonymousTokenTtlMs } = options;
     this.repo = repo;
     this.customers = customers;
     this.applications = applications;
     this.writes = writes;
     this.throttle = throttle;
     this.creations = creations;
+    this.clock = clock;
+    this.anonymousTokenTtlMs = anonymousTokenTtlMs;
   }
 
   create(request: CreateToken, apiUserId: string, ip: string): TokenCreated {
@@ -148,6 +156,9 @@ export class TokensService {
   authenticate(tokenId: string, apiUserId: string): TokenRow {
     const token = this.repo.tokenById(sha256Hex(tokenId));
     if (!token || token.state !== 1 || token.api_user_id !== apiUserId) throw unauthorized('The token is not valid');
+    if (token.customer_id === null && Date.parse(token.last_change) + this.anonymousTokenTtlMs < this.clock()) {
+      throw unauthorized('The token has expired: no customer logged in on it in time; create another');
+    }
     return token;
   }
 

@@ -51,6 +51,8 @@ function login(server: TestServer, token: Token, body: Record<string, unknown>, 
   });
 }
 
+const DAY_MS = 86_400_000;
+
 const byCard = (password = demoCredentials.customer_password) => ({ login_type: 'card', login_value: demoCredentials.customer_card, password });
 const byEmail = (password = demoCredentials.customer_password, email = demoCredentials.customer_email) => ({
   login_type: 'email',
@@ -419,6 +421,38 @@ describe('actions/login and actions/logout', () => {
     await login(server, theirs, byCard());
     expectError(await logout(server, theirs.tokenId, mine), 403, 'forbidden_exception');
     expect(tokenRow(server, theirs.tokenId)!.customer_id).toBe(DEMO_IDS.customerJana);
+  });
+});
+
+describe('a token no customer is logged in on', () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('expires auth.anonymous_token_ttl_days after it was made; a session goes on, and logging out starts the time again', async () => {
+    const clock = new TestClock(Date.UTC(2026, 2, 1, 9, 0, 0));
+    server = await startTestServer({ clock, config: { 'auth.anonymous_token_ttl_days': 30 } });
+    const anonymous = await demoToken(server);
+    const session = await demoToken(server);
+    expect((await login(server, session, byCard())).status).toBe(200);
+
+    clock.advance(30 * DAY_MS - 1000);
+    const other = await demoToken(server);
+    expect((await readJana(server, session)).status).toBe(200);
+    clock.advance(2000);
+    const expired = expectError(await login(server, anonymous, byCard()), 401, 'unauthorized_exception');
+    expect(expired.detail).toContain('expired');
+    expect((await readJana(server, session)).status).toBe(200);
+    expect((await login(server, other, byCard())).status).toBe(200);
+
+    expect((await logout(server, session.tokenId, session)).status).toBe(204);
+    // Thirty days old, but logged out just now: still a valid token, of no customer.
+    expectError(await readJana(server, session), 403, 'forbidden_exception');
+    clock.advance(30 * DAY_MS + 1000);
+    expectError(await readJana(server, session), 401, 'unauthorized_exception');
+    expectError(await login(server, session, byCard()), 401, 'unauthorized_exception');
   });
 });
 
