@@ -4,8 +4,8 @@
  *     store takes while its hub is down, four in five send-purchase bills with a card (points
  *     earned), one in five assign-points, over a pool of customers; then the hub comes back
  *     and the whole backlog is pushed and applied, timed from the first push to the drained
- *     outbox. Measured for this checkout and for the baseline BENCH_SYNC_BASE (ce0c981,
- *     protocol 1: the hub writes the rows the store sent), built in the same run in a git
+ *     outbox. Measured for this checkout and for the baseline BENCH_SYNC_BASE (by default
+ *     ce0c981, protocol 1: the hub writes the rows the store sent), built in the same run in a git
  *     worktree (baseline-build.ts); each build runs its own hub process and its own store
  *     (its dist/, in this process). Each build queues once; BENCH_SYNC_PUSH_ROUNDS (3) copies
  *     of its queued store and hub are pushed, the builds alternating, and the median counts.
@@ -99,8 +99,8 @@ async function pushBench(): Promise<void> {
   const builds: QueuedBuild[] = [];
   try {
     if ('skipped' in baseline) line(`main ${BASE}`, `baseline skipped: ${baseline.skipped}`);
-    else builds.push(await queueBuild(`main ${baseline.commit} (protocol 1)`, baseline.root));
-    builds.push(await queueBuild(`branch ${checkoutCommit() ?? 'this checkout'} (protocol 2)`, CHECKOUT));
+    else builds.push(await queueBuild(`main ${baseline.commit} (baseline)`, baseline.root));
+    builds.push(await queueBuild(`branch ${checkoutCommit() ?? 'this checkout'} (this checkout)`, CHECKOUT));
     for (const build of builds)
       line(
         `${build.name}: queued at the store`,
