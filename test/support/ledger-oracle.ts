@@ -67,6 +67,11 @@ export function foldedPoints(db: Db, customerId: string, at: number): number {
   const records = db
     .prepare<[string], PointRecord>('SELECT id, kind, points_milli, valid_to, created_at, hlc FROM point_records WHERE customer_id = ? AND state = 1')
     .all(customerId);
+  return foldRecords(records, at);
+}
+
+/** Points at a moment, in thousandths: the fold of these live point records, as their table keeps them. */
+export function foldRecords(records: readonly PointRecord[], at: number): number {
   const facts: PointFact[] = records.map((record) => ({
     id: record.id,
     kind: record.kind,

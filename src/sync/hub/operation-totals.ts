@@ -20,6 +20,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../../db/write-path.js';
+import type { NodeDaysRow } from '../../db/tables.generated.js';
 
 /** The kinds whose records are given or taken by hand; the others' are earned and redeemed by bills and vouchers. */
 const MANUAL_KINDS = new Set(['points.assign', 'points.reduce', 'points.transfer', 'credits.deposit', 'credits.reduce', 'credits.transfer']);
@@ -33,17 +34,7 @@ export interface CustomerTotals {
 }
 
 /** What an operation adds to its node's day, one field to a column of `node_days`. */
-export interface NodeTotals {
-  points_created_milli: number;
-  credit_created_minor: number;
-  points_redeemed_milli: number;
-  vouchers_issued: number;
-  voucher_value_minor: number;
-  customers_registered: number;
-  card_changes: number;
-  profile_changes: number;
-  returns_without_original: number;
-}
+export type NodeTotals = Omit<NodeDaysRow, 'node_id' | 'day'>;
 
 export const NODE_TOTAL_COLUMNS = [
   'points_created_milli',

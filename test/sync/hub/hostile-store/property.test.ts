@@ -28,7 +28,7 @@ import { derivedId } from '../../../../src/core/ids.js';
 import { formatTimestamp } from '../../../../src/core/time.js';
 import { settleStates } from '../../../../src/loyalty/state-settling.js';
 import { runRound, type RoundOutcome } from '../../../../src/sync/store/agent.js';
-import { balanceAt, foldLedger, type PointFact } from '../../../support/ledger-oracle.js';
+import { foldRecords } from '../../../support/ledger-oracle.js';
 import { startInProcessCluster, type InProcessCluster, type InProcessStore } from '../../../support/in-process-cluster.js';
 import { call, demoPosLogin, TestClock, type TestServer } from '../../../support/server.js';
 import { demoId, hex } from '../../../support/ids.js';
@@ -66,7 +66,6 @@ const POS_SESSION_MS = 6 * 3_600_000;
 
 const CUSTOMERS = [DEMO_IDS.customerJana, DEMO_IDS.customerPetr, DEMO_IDS.customerEva];
 const JANA_VOUCHER = demoId(0x701);
-const JANA_RECORD = demoId(0x501);
 const DEMO_API_USER = demoId(0x103);
 const MADE_UP_STORE = `ef${hex(0x51, 24)}`;
 const SECOND_ORIGIN = 'a77ac4e2';
@@ -104,8 +103,12 @@ interface HostileCommand {
   stamped: boolean;
   caller: CallerPick;
   iface: 'enterprise' | 'customer';
-  /** Its first id: a new one, the first id of an earlier hostile command, or one of the demo's records. */
-  firstId: 'new' | 'earlier' | 'demo';
+  /**
+   * Its first id: a new one, or the first id of an earlier hostile command of its kind, which the
+   * hub must not apply twice. (Not a record of another kind's: the property tells a record's
+   * command by the ids it carried, which two applied commands must not share.)
+   */
+  firstId: 'new' | 'earlier';
 }
 
 type Step =
@@ -193,7 +196,7 @@ const hostileCommand: fc.Arbitrary<HostileCommand> = fc.record({
     { weight: 12, arbitrary: fc.constant<HostileCommand['iface']>('enterprise') },
     { weight: 1, arbitrary: fc.constant<HostileCommand['iface']>('customer') },
   ),
-  firstId: fc.constantFrom<HostileCommand['firstId']>('new', 'new', 'new', 'new', 'new', 'new', 'earlier', 'demo'),
+  firstId: fc.constantFrom<HostileCommand['firstId']>('new', 'new', 'new', 'new', 'new', 'new', 'earlier'),
 });
 const honestStore = fc.nat({ max: 1 });
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -420,7 +423,6 @@ async function pushHostile(run: Run, commands: HostileCommand[]): Promise<void> 
       run.seq,
     )?.ids[0];
     if (command.firstId === 'earlier' && earlier) ids[0] = earlier;
-    if (command.firstId === 'demo') ids[0] = JANA_RECORD;
     const input = inputOf(run, command.call, asOf);
     const commandId = `hostile-${run.seq}-${ids[1]}`;
     run.pushed.push({ command_id: commandId, kind: command.call.kind, ids, day: countedDay(run, asOf), status: 'unanswered' });
@@ -620,17 +622,10 @@ function recordsBySource(run: Run, opening: { points: Set<string>; credit: Set<s
 
 /** Points at `at`, in thousandths: the fold of live point records (test/support/ledger-oracle.ts). */
 function fold(records: readonly PointRow[], at: number): number {
-  const facts: PointFact[] = records
-    .filter((record) => record.state === 1)
-    .map((record) => ({
-      id: record.id,
-      kind: record.kind,
-      points_milli: record.points_milli,
-      valid_to: record.valid_to === null ? null : Date.parse(record.valid_to),
-      at: Date.parse(record.created_at),
-      hlc: record.hlc,
-    }));
-  return balanceAt(facts, foldLedger(facts), at);
+  return foldRecords(
+    records.filter((record) => record.state === 1),
+    at,
+  );
 }
 
 /** (1): nothing of an honest store's is held, rejected or unapplied, at the hub or at the store. */
