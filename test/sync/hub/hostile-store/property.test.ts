@@ -25,6 +25,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS, demoCredentials } from '../../../../src/demo/demo.js';
 import { derivedId } from '../../../../src/core/ids.js';
+import type { CreditRecordsRow as CreditRow, PointRecordsRow as PointRow } from '../../../../src/db/tables.generated.js';
 import { formatTimestamp } from '../../../../src/core/time.js';
 import { settleStates } from '../../../../src/loyalty/state-settling.js';
 import { runRound, type RoundOutcome } from '../../../../src/sync/store/agent.js';
@@ -536,30 +537,6 @@ async function perform(run: Run, next: Step): Promise<void> {
     case 'hostile':
       return pushHostile(run, next.commands);
   }
-}
-
-interface PointRow {
-  id: string;
-  customer_id: string;
-  kind: 'collection' | 'redemption';
-  points_milli: number;
-  valid_to: string | null;
-  purchase_id: string | null;
-  linked_point_id: string | null;
-  created_at: string;
-  state: number;
-  hlc: string;
-}
-
-interface CreditRow {
-  id: string;
-  customer_id: string;
-  kind: 'collection' | 'redemption';
-  amount_minor: number;
-  purchase_id: string | null;
-  linked_credit_id: string | null;
-  state: number;
-  hlc: string;
 }
 
 const originOfRow = (row: { hlc: string }) => row.hlc.slice(row.hlc.lastIndexOf('-') + 1);
