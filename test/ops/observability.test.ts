@@ -10,6 +10,7 @@ import { schemaVersion } from '../../src/db/migrate.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/wait.js';
+import { assignPoints } from '../support/sync-writes.js';
 
 let server: TestServer;
 
@@ -28,11 +29,7 @@ describe('/health and /metrics', () => {
 
   it('/health counts a queued write in the outbox of a standalone store', async () => {
     const before = (await call('GET', `${server.url}/health`)).body.sync.outbox.pending as number;
-    const assigned = await call('POST', `${server.api('enterprise')}/points/actions/assign-points`, {
-      headers: await demoPosLogin(server),
-      body: { customer_id: DEMO_IDS.customerEva, amount: 5 },
-    });
-    expect(assigned.status).toBe(204);
+    expect((await assignPoints(server, await demoPosLogin(server), DEMO_IDS.customerEva, 5)).status).toBe(204);
     expect((await call('GET', `${server.url}/health`)).body.sync.outbox.pending).toBe(before + 1);
   });
 

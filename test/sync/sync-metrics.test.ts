@@ -13,6 +13,7 @@ import { FEED_HEAD_SQL } from '../../src/sync/status.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
+import { assignPoints } from '../support/sync-writes.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { call, demoPosLogin, startTestServer, TestClock, type TestServer } from '../support/server.js';
 
@@ -49,10 +50,7 @@ afterAll(async () => {
 
 /** A write a till makes, which the store queues for the hub. */
 async function assignAtTill(server: TestServer): Promise<void> {
-  const assigned = await call('POST', `${server.api('enterprise')}/points/actions/assign-points`, {
-    headers: await demoPosLogin(server),
-    body: { customer_id: DEMO_IDS.customerEva, amount: 5 },
-  });
+  const assigned = await assignPoints(server, await demoPosLogin(server), DEMO_IDS.customerEva, 5);
   expect(assigned.status, JSON.stringify(assigned.body)).toBe(204);
 }
 

@@ -50,11 +50,6 @@ export const ServedOriginalBill = z.object({
 });
 export type ServedOriginalBill = z.infer<typeof ServedOriginalBill>;
 
-/** The bill as the hub serves it to a store: the schema strips every field it does not name. */
-function servedOf(bill: OriginalBill): ServedOriginalBill {
-  return ServedOriginalBill.parse(bill);
-}
-
 /**
  * A bill the hub served, as the store's return reads it: of no customer it knows, so the return
  * takes back no points or credit here; the hub does, when it runs the return again.
@@ -77,10 +72,10 @@ export class OriginalBills {
     return this.repo.cancellationOf(purchaseId, except);
   }
 
-  /** The bill as the hub serves it to a store (`servedOf`), or undefined. */
+  /** The bill as the hub serves it to a store, or undefined: the schema strips every field it does not name. */
   served(storeId: string, billNumber: string): ServedOriginalBill | undefined {
     const bill = this.local(storeId, billNumber);
-    return bill && servedOf(bill);
+    return bill && ServedOriginalBill.parse(bill);
   }
 
   /** The bill as this node holds it, or undefined; `cancelledBy` is not counted as its cancellation. */
