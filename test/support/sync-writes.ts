@@ -127,7 +127,12 @@ export async function createCard(node: NodeProcess, auth: Record<string, string>
   return { table: 'cards', id: response.body.data.card_id as string };
 }
 
-export function assignPoints(node: Pick<NodeProcess, 'api'>, auth: Record<string, string>, customerId: string, amount: number): Promise<JsonResponse> {
+export function assignPoints(
+  node: Pick<NodeProcess, 'api'>,
+  auth: Record<string, string>,
+  customerId: string,
+  amount: number,
+): Promise<JsonResponse> {
   return call('POST', `${node.api('enterprise')}/points/actions/assign-points`, { headers: auth, body: { customer_id: customerId, amount } });
 }
 
