@@ -66,13 +66,19 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Prom
   };
 }
 
-/** An `smtp://` URL on 127.0.0.1 at a port nothing listens on: connections are refused. */
-export async function unreachableSmtpUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `smtp://127.0.0.1:${port}`;
+/**
+ * An `smtp://` URL on 127.0.0.1 whose port is held by a listener that drops every connection
+ * before a greeting, as a relay that is down or firewalled would. The port stays taken until
+ * `close`, so no other test's server can be handed it meanwhile.
+ */
+export async function unreachableSmtp(): Promise<{ url: string; close(): Promise<void> }> {
+  const listener = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = listener.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => listener.close(() => resolve())),
+  };
 }
 
 /** The value of a header of a raw message (unfolded), or undefined. */

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials, DEMO_IDS } from '../../../src/demo/demo.js';
 import { expectError } from '../../support/expect-error.js';
 import { call, demoToken, startTestServer, TestClock, type JsonResponse, type TestServer, type TestServerOptions } from '../../support/server.js';
-import { mailHeader, mailText, startSmtpReceiver, unreachableSmtpUrl, type SmtpReceiver } from '../../support/smtp.js';
+import { mailHeader, mailText, startSmtpReceiver, unreachableSmtp, type SmtpReceiver } from '../../support/smtp.js';
 import { sha256 } from '../../support/credentials.js';
 
 const SETUP_URL = 'https://shop.example.test/account/set-password';
@@ -177,11 +177,16 @@ describe('send-password-setup-email through SMTP', () => {
 
 describe('send-password-setup-email when the mail server fails', () => {
   it('an unreachable SMTP server answers 503 in the error envelope and the request stays unsent', async () => {
-    const target = await start({ config: { 'mail.smtp_url': await unreachableSmtpUrl() } });
-    const response = await requestSetup(target, { email: JANA });
-    const error = expectError(response, 503, 'service_unavailable_exception');
-    expect(JSON.stringify(error)).not.toMatch(/ECONNREFUSED|at .*\.js/);
-    expect(setupRequests(target).map((row) => row.sent_at)).toEqual([null]);
+    const unreachable = await unreachableSmtp();
+    try {
+      const target = await start({ config: { 'mail.smtp_url': unreachable.url } });
+      const response = await requestSetup(target, { email: JANA });
+      const error = expectError(response, 503, 'service_unavailable_exception');
+      expect(JSON.stringify(error)).not.toMatch(/ECONNRESET|ECONNREFUSED|at .*\.js/);
+      expect(setupRequests(target).map((row) => row.sent_at)).toEqual([null]);
+    } finally {
+      await unreachable.close();
+    }
   });
 
   it('an SMTP server refusing the recipient answers 503 too', async () => {
