@@ -9,14 +9,13 @@
  * the hub no longer holds the commands it acknowledged after the backup (src/sync/store/pusher.ts).
  * A store is not restored: it is rebuilt from its hub.
  */
-import Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { backupDatabase, integrityProblems, isInUse, replaceDatabase } from '../db/backup.js';
-import { openDatabase } from '../db/open.js';
+import { inspectDatabase, openDatabase } from '../db/open.js';
 import { databaseFile, openNode } from '../root/node.js';
 import { restartFeed } from '../sync/hub/feed-identity.js';
 import { keepNodeRegistry, type KeptRegistry } from '../sync/hub/node-registry.js';
@@ -118,7 +117,7 @@ function registryAfterRestore(db: Db, replaced: string | undefined): KeptRegistr
 
 /** What a database holds, for the operator to match a backup with a checksum. */
 function positionOf(file: string): { schema_version: number; feed_position: number } {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = inspectDatabase(file);
   try {
     return {
       schema_version: db.prepare<[], number | null>('SELECT max(version) FROM schema_migrations').pluck().get() ?? 0,
@@ -131,7 +130,7 @@ function positionOf(file: string): { schema_version: number; feed_position: numb
 
 /** Whether a database is a store's that followed a hub's feed. */
 function followsHub(file: string): boolean {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = inspectDatabase(file);
   try {
     return db.prepare("SELECT 1 FROM meta WHERE key IN ('sync.cursor', 'sync.snapshot_position')").get() !== undefined;
   } finally {

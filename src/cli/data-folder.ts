@@ -3,8 +3,8 @@
  * kind of node the command is for (src/db/node-mode.ts), so a hub's command never writes a
  * store's folder, nor a store's command reads a hub's as its own.
  */
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { inspectDatabase } from '../db/open.js';
 import { folderMode, type NodeMode } from '../db/node-mode.js';
 import { databaseFile } from '../root/node.js';
 
@@ -21,7 +21,7 @@ export function checkDataFolder(dataDir: string, mode: NodeMode, check: FolderCh
     if (check.mustExist) throw new Error(`${dataDir} holds no loyaltyd database; ${check.advice}`);
     return;
   }
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = inspectDatabase(file);
   let found: NodeMode | undefined;
   try {
     found = folderMode(db);

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makePrivateFolder, preparePrivateFile } from '../core/private-files.js';
-import type { Db } from './open.js';
+import type { SqliteDb } from './open.js';
 
 export interface BackupProgress {
   copiedPages: number;
@@ -22,7 +22,7 @@ export interface BackupProgress {
 const ALL_PAGES = 0x7fffffff;
 
 /** Copies `db` to `file` (which must not exist, and is made 0600) and checks the copy; resolves to its page count. */
-export async function backupDatabase(db: Db, file: string, onProgress?: (progress: BackupProgress) => void): Promise<number> {
+export async function backupDatabase(db: SqliteDb, file: string, onProgress?: (progress: BackupProgress) => void): Promise<number> {
   if (existsSync(file)) throw new Error(`${file} exists; a backup is written to a new file`);
   let remainingBefore = Infinity;
   let restarted = false;

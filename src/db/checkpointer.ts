@@ -18,7 +18,7 @@
 import type { Logger } from 'pino';
 import { moduleWorker } from '../core/module-worker.js';
 import type { CheckpointWorkerData } from './checkpoint-worker.js';
-import type { Db } from './open.js';
+import type { SqliteDb } from './open.js';
 
 /** How long the worker waits when the log had nothing left to copy. */
 const IDLE_MS = 250;
@@ -30,7 +30,7 @@ const AUTOCHECKPOINT_PAGES = 1000;
 const STOP_GRACE_MS = 5000;
 
 /** Starts checkpointing the database's log in a worker thread; returns its stop, done once the worker has exited. */
-export function startCheckpointer(db: Db, log: Logger): () => Promise<void> {
+export function startCheckpointer(db: SqliteDb, log: Logger): () => Promise<void> {
   const worker = moduleWorker(import.meta.url, 'checkpoint-worker', { file: db.name, idleMs: IDLE_MS } satisfies CheckpointWorkerData);
   worker.unref();
   db.pragma(`wal_autocheckpoint = ${BURST_PAGES}`);

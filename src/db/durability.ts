@@ -19,7 +19,7 @@
  * (src/decisions/0079-wal-flusher.md).
  */
 import type { Logger } from 'pino';
-import type { Db } from './open.js';
+import type { SqliteDb } from './open.js';
 import { WalFlusher } from './wal-flusher.js';
 
 export class Durability {
@@ -28,7 +28,7 @@ export class Durability {
   private flushesBefore = 0;
   private handedOff = false;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: SqliteDb) {
     const statement = db.prepare<[], number>('SELECT total_changes()').pluck();
     this.totalChanges = () => statement.get()!;
   }

@@ -2,7 +2,10 @@ import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { makePrivateFolder, preparePrivateFile } from '../core/private-files.js';
 
-export type Db = Database.Database;
+export type { Db } from './engine.js';
+
+/** A SQLite connection, for what only SQLite has: pragmas, its file's name, online backups. */
+export type SqliteDb = Database.Database;
 
 /**
  * Opens a database file with the pragmas of DESIGN §7. `synchronous=FULL` because the
@@ -11,7 +14,7 @@ export type Db = Database.Database;
  * daemon's memory, over its budget; the file is read through SQLite's own cache
  * (test/bench/README.md keeps the figures). A new file, and its folder, only this user may read.
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string): SqliteDb {
   makePrivateFolder(dirname(file));
   preparePrivateFile(file, { mustBeNew: false });
   const db = new Database(file);
@@ -30,8 +33,13 @@ export function openDatabase(file: string): Db {
  * and the daemon's peak memory was lower: 242 MB against 273 MB, means of five and six runs
  * (test/bench/README.md).
  */
-export function openReadOnlyDatabase(file: string): Db {
+export function openReadOnlyDatabase(file: string): SqliteDb {
   return withPragmas(new Database(file, { readonly: true, fileMustExist: true }), READER_CACHE_KIB);
+}
+
+/** A database file read as it is, for a look that ends soon: none of a node's pragmas, SQLite's default cache. */
+export function inspectDatabase(file: string): SqliteDb {
+  return new Database(file, { readonly: true, fileMustExist: true });
 }
 
 /**
@@ -43,7 +51,7 @@ export function openReadOnlyDatabase(file: string): Db {
 const CACHE_KIB = 32_768;
 const READER_CACHE_KIB = 8192;
 
-function withPragmas(db: Db, cacheKib = CACHE_KIB): Db {
+function withPragmas(db: SqliteDb, cacheKib = CACHE_KIB): SqliteDb {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma(`cache_size = -${cacheKib}`);

@@ -4,7 +4,7 @@
  * a write or a pushed change names (the columns of a row), so without a bound the cache would
  * grow with every new column set a node is sent.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './engine.js';
 import type { Db } from './open.js';
 
 /** More than the distinct texts a node's own writes and reads prepare, so those stay kept. */

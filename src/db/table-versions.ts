@@ -2,7 +2,7 @@
  * Table versions, for caches on the hot path that must notice a reload without querying the
  * table, and read transactions that share one read of the version.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './engine.js';
 import type { Db } from './open.js';
 import type { SharedCommits } from './shared-commits.js';
 

@@ -10,14 +10,18 @@
  * 4 ms at p99, and a round made five of them on the event loop that answers the cash desks
  * (test/bench/README.md). The setting is per connection, so it is set back before anything
  * else can run: `work` is synchronous. While the WAL flusher runs (src/db/durability.ts) every
- * commit of the connection is unsynced already, and nothing waits for these.
+ * commit of the connection is unsynced already, and nothing waits for these. On PostgreSQL the
+ * transaction sets `synchronous_commit` off for itself alone: the same bargain, a commit that may
+ * be lost in a crash but never torn.
  */
-import type { Db } from './open.js';
+import type { Db } from './engine.js';
+import { isSqlite } from './sqlite.js';
 
 /** `PRAGMA synchronous` as SQLite reads it back: 1 is NORMAL. */
 const NORMAL = 1;
 
 export function commitUnsynced<T>(db: Db, work: () => T): T {
+  if (!isSqlite(db)) return db.transaction(() => withoutCommitWait(db, work))();
   const setting = db.pragma('synchronous', { simple: true }) as number;
   if (setting === NORMAL) return db.transaction(work)();
   db.pragma('synchronous = NORMAL');
@@ -26,4 +30,10 @@ export function commitUnsynced<T>(db: Db, work: () => T): T {
   } finally {
     db.pragma(`synchronous = ${setting}`);
   }
+}
+
+/** PostgreSQL's own spelling: the commit does not wait for the log's flush, for this transaction alone. */
+function withoutCommitWait<T>(db: Db, work: () => T): T {
+  db.exec('SET LOCAL synchronous_commit TO OFF');
+  return work();
 }

@@ -7,7 +7,7 @@
  * (the call and the ids it made, src/core/operations.ts) — so a row, its feed entry and the
  * command that must reach the hub are committed together or not at all.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './engine.js';
 import type { Clock } from '../core/clock.js';
 import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';

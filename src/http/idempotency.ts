@@ -7,7 +7,7 @@
  * the two is covered by each write's natural key (a purchase's store and bill id).
  */
 import { createHash } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Clock } from '../core/clock.js';
 import { dbColumns } from '../db/column-codecs.js';
 import type { Db } from '../db/open.js';

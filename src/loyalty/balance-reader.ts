@@ -11,7 +11,7 @@
  * Their totals, what their live records earned and redeemed, are read the same way: the
  * state's sums up to its horizon, then its tails and this node's later facts, each once.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Db } from '../db/open.js';
 import type { CustomerStatesRow } from '../db/tables.generated.js';
 import { balanceMilliOf, EMPTY_FOLD, foldFrom, mergedByExpiry, type FoldState, type Lot } from './ledger-fold.js';

@@ -37,7 +37,7 @@
  * points and of credit (its totals), folded on as the lots are, so that a store answers the
  * wallet's overviews with the chain's totals while its hub is down (src/loyalty/balance-reader.ts).
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Db } from '../db/open.js';
 import type { CustomerStatesRow } from '../db/tables.generated.js';
 import type { WriteTransaction, WrittenRow } from '../db/write-path.js';

@@ -6,7 +6,7 @@
  * with each bill (the README's "What each node keeps"). The hub's status page, /health and
  * /metrics show it (src/sync/hub/settling-status.ts).
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import { encodeHlc } from '../core/hlc.js';
 import type { Db } from '../db/open.js';
 import type { SyncNodeClocksRow } from '../db/tables.generated.js';

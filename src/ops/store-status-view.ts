@@ -1,5 +1,5 @@
 /** The status page of a store: its sync with the hub, the offline limits in force, its recent rounds and conflicts. */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../db/open.js';

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { type Config, syncsWithHub } from '../core/config.js';
 import { startCheckpointer } from '../db/checkpointer.js';
+import { sqliteOnly } from '../db/sqlite.js';
 import type { BackgroundTask } from '../features/feature.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
 import type { HubCommands } from '../sync/hub/hub-commands.js';
@@ -85,7 +86,7 @@ export function createApp({
   const runs = (task: BackgroundTask) => {
     if (!writer) background.push(task);
   };
-  runs((taskLog) => startCheckpointer(node.db, taskLog));
+  runs((taskLog) => startCheckpointer(sqliteOnly(node.db, 'the write-ahead log checkpointer'), taskLog));
   runs((taskLog) => (flushesHandedOff ? node.durability.handOff() : node.durability.startFlusher(taskLog)));
   const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log, snapshotThreads) : undefined;
   if (hub) background.push(...hub.tasks);

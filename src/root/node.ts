@@ -5,6 +5,7 @@ import type { Clock } from '../core/clock.js';
 import { type Config, syncsWithHub } from '../core/config.js';
 import { migrate, schemaVersion, type MigrationResult } from '../db/migrate.js';
 import { Durability } from '../db/durability.js';
+import { sqliteOnly } from '../db/sqlite.js';
 import { loadNodeIdentity, type NodeIdentity } from '../db/node-identity.js';
 import { recordMode } from '../db/node-mode.js';
 import { openDatabase, openReadOnlyDatabase, type Db } from '../db/open.js';
@@ -117,7 +118,7 @@ function nodeOn(db: Db, migrations: MigrationResult, config: NodeConfig, clock: 
     newId,
     operations,
     writes,
-    durability: new Durability(db),
+    durability: new Durability(sqliteOnly(db, 'the write-ahead log flusher')),
     replicated,
     balances: new BalanceReader(db),
     states: db.readonly ? undefined : statesPublisher(db, writes, hlc, config, clock),

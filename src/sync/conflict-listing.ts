@@ -5,7 +5,7 @@
  * refresh theirs instead. The newest are read by the index of their time: a store's report
  * names them on every request to the hub, and a node lists conflicts for as long as it runs.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Db } from '../db/open.js';
 
 /** Parameters: id, kind, entity, entity_id, detail (JSON), detected_at. */

@@ -5,7 +5,7 @@
  * keep the negative balance and list the customer; a voucher applied in two stores keeps
  * its first application by HLC and lists the voucher.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import type { BalanceReader, Standing } from '../loyalty/balance-reader.js';

@@ -5,7 +5,7 @@
  * (src/sync/store/puller.ts) and the snapshot (src/sync/store/bootstrap.ts). Local writes go through the
  * write path (src/db/write-path.ts), which stamps them anew.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import { hlcOriginSql, type HybridLogicalClock } from '../core/hlc.js';
 import { recordChange } from '../db/change-feed.js';
 import type { Statements } from '../db/statements.js';

@@ -2,7 +2,7 @@
  * `loyaltyd sync status` and the sync part of /health: read from the database alone, so
  * the CLI can report on a running daemon.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/open.js';
 import type { LeftJoined, NodesRow, SyncNodeClocksRow, SyncNodeProgressRow } from '../db/tables.generated.js';

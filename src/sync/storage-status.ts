@@ -11,7 +11,7 @@
  * feed) is counted, and the backlog over the oldest rows alone (`backlogSql`); so are its own
  * stores' users, a few rows a bootstrap may have deleted others' from.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/engine.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../db/open.js';

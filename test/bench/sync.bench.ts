@@ -59,6 +59,7 @@ import { addNode, benchDir, demoBearer, demoHubFolder, type ServerProcess, spawn
 import { line, megabytes, peakRss, rate, seconds, verdict } from './report.js';
 import { addCustomerPool, poolCardNumber, poolCustomerId } from '../support/customer-pool.js';
 import { queueEvents } from '../support/queued-events.js';
+import { sqliteOnly } from '../../src/db/sqlite.js';
 
 const COMMANDS = Number(process.env.BENCH_SYNC_COMMANDS ?? 100_000);
 const CUSTOMERS = Number(process.env.BENCH_SYNC_CUSTOMERS ?? 1_000_000);
@@ -448,7 +449,7 @@ async function bootstrapBench(): Promise<void> {
     const node = openNode(config, systemClock);
     const sync = createStoreSync(node, config, systemClock)!;
     const silent = pino({ level: 'silent' });
-    const stopCheckpointer = startCheckpointer(node.db, silent);
+    const stopCheckpointer = startCheckpointer(sqliteOnly(node.db, 'this bench'), silent);
     const stopFlusher = node.durability.startFlusher(silent);
     const hubCpuBefore = cpuSecondsOf(hub.pid);
     const storeCpuBefore = process.cpuUsage();

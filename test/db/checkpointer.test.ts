@@ -3,10 +3,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../src/db/checkpointer.js';
-import { openDatabase, type Db } from '../../src/db/open.js';
+import { openDatabase, type SqliteDb } from '../../src/db/open.js';
 import { waitFor } from '../support/wait.js';
 import { logProgress } from '../support/wal-index.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { sqliteOnly } from '../../src/db/sqlite.js';
 
 const silent = pino({ level: 'silent' });
 const cleanups: (() => unknown)[] = [];
@@ -15,7 +16,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function scratchDatabase(): { db: Db; file: string } {
+function scratchDatabase(): { db: SqliteDb; file: string } {
   const folder = tempDir('loyaltyd-checkpointer-');
   const file = `${folder}/scratch.sqlite`;
   const db = openDatabase(file);
@@ -47,7 +48,7 @@ function restartsOf(walFile: string): number {
  * after each commit, as a node's commits come with gaps between them (at the checkout
  * bench's 100 bills a second, ~8 ms); otherwise it commits as fast as it can.
  */
-async function commitRows(db: Db, count: number, size: number, paced: boolean): Promise<void> {
+async function commitRows(db: SqliteDb, count: number, size: number, paced: boolean): Promise<void> {
   const insert = db.prepare('INSERT INTO scratch (body) VALUES (?)');
   for (let row = 0; row < count; row += 1) {
     insert.run('x'.repeat(size));
@@ -112,6 +113,6 @@ describe('the checkpoint worker', () => {
   it('runs while a node serves', async () => {
     const server: TestServer = await startTestServer();
     cleanups.push(() => server.close());
-    expect(server.app.node.db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    expect(sqliteOnly(server.app.node.db, 'this test').pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
   });
 });

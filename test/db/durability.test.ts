@@ -13,7 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { Durability } from '../../src/db/durability.js';
-import { openDatabase, type Db } from '../../src/db/open.js';
+import { openDatabase, type SqliteDb } from '../../src/db/open.js';
+import { sqliteOnly } from '../../src/db/sqlite.js';
 import { call, demoPosLogin, startTestServer, tempDir } from '../support/server.js';
 import { makeLogUnsyncable } from '../support/unsyncable-log.js';
 
@@ -26,7 +27,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function scratchDatabase(): Db {
+function scratchDatabase(): SqliteDb {
   const folder = tempDir('loyaltyd-durability-');
   const db = openDatabase(`${folder}/scratch.sqlite`);
   db.exec('CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
@@ -37,7 +38,7 @@ function scratchDatabase(): Db {
   return db;
 }
 
-const synchronous = (db: Db) => db.pragma('synchronous', { simple: true });
+const synchronous = (db: SqliteDb) => db.pragma('synchronous', { simple: true });
 
 describe('the WAL flushers', () => {
   it('answers a waiter after a flush that began after it asked; those that asked while both flushers ran share the next', async () => {
@@ -144,7 +145,7 @@ describe('a serving node', () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
     const durability = server.app.node.durability;
-    expect(synchronous(server.app.node.db)).toBe(NORMAL);
+    expect(synchronous(sqliteOnly(server.app.node.db, 'this test'))).toBe(NORMAL);
     const auth = await demoPosLogin(server);
     const post = (action: string, body: unknown) => call('POST', `${server.api('enterprise')}/purchases/actions/${action}`, { headers: auth, body });
     const bill = (billId: string) => ({

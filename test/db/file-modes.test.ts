@@ -9,6 +9,7 @@ import { backupDatabase, replaceDatabase } from '../../src/db/backup.js';
 import { demoCredentials } from '../../src/demo/demo.js';
 import { databaseFile } from '../../src/root/node.js';
 import { call, demoToken, startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { sqliteOnly } from '../../src/db/sqlite.js';
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
@@ -50,7 +51,7 @@ describe('under umask 0', () => {
 
   it('a backup is 0600, and so is a database restored from it in a new folder, which is 0700', async () => {
     const backup = join(root, 'backup.sqlite');
-    await backupDatabase(server.app.node.db, backup);
+    await backupDatabase(sqliteOnly(server.app.node.db, 'this test'), backup);
     expect(modeOf(backup)).toBe('600');
     const restored = join(root, 'restored', 'loyaltyd.sqlite');
     await replaceDatabase(backup, restored, join(root, 'restored', 'aside.sqlite'));

@@ -4,21 +4,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OLDER_CHANGES_SQL } from '../../src/db/change-feed.js';
 import { migrate, schemaVersion } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
-import { openDatabase, type Db } from '../../src/db/open.js';
+import { openDatabase, type SqliteDb } from '../../src/db/open.js';
+import type { Db } from '../../src/db/engine.js';
 import { databaseFile, openNode } from '../../src/root/node.js';
 import { runCli, runCliJson } from '../support/cli.js';
 import { TestClock } from '../support/server.js';
 import { tempFolders } from '../support/temp-folders.js';
 
 const { newFolder, removeFolders } = tempFolders('loyaltyd-migrate-');
-const databases: Db[] = [];
+const databases: SqliteDb[] = [];
 
 afterEach(() => {
   for (const db of databases.splice(0)) if (db.open) db.close();
   removeFolders();
 });
 
-function open(file: string): Db {
+function open(file: string): SqliteDb {
   const db = openDatabase(file);
   databases.push(db);
   return db;

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { sqliteOnly } from '../../src/db/sqlite.js';
 
 let server: TestServer;
 
@@ -23,7 +24,7 @@ describe('/health', () => {
   });
 
   it('answers 503 naming the database while it cannot be written, and 200 again after', async () => {
-    const { db } = server.app.node;
+    const db = sqliteOnly(server.app.node.db, 'this test');
     db.pragma('query_only = ON');
     try {
       const response = await call('GET', `${server.url}/health`);

@@ -11,6 +11,7 @@ import { DEMO_IDS } from '../../src/demo/demo.js';
 import { call, demoPosLogin, demoToken, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/wait.js';
 import { assignPoints } from '../support/sync-writes.js';
+import { sqliteOnly } from '../../src/db/sqlite.js';
 
 let server: TestServer;
 
@@ -126,11 +127,11 @@ describe('the logs of a real node', () => {
     // Not a route, yet a path a client may send with its token in it.
     expect((await call('PUT', path.replace('/tokens/', '/TOKENS/'), { headers, body: { setup: { language_id: 'en' } } })).status).toBe(404);
     // A write the database refuses is an unexpected error: logged with the request's path.
-    logged.app.node.db.pragma('query_only = 1');
+    sqliteOnly(logged.app.node.db, 'this test').pragma('query_only = 1');
     try {
       expect((await call('PUT', path, { headers, body: { setup: { language_id: 'de' } } })).status).toBe(500);
     } finally {
-      logged.app.node.db.pragma('query_only = 0');
+      sqliteOnly(logged.app.node.db, 'this test').pragma('query_only = 0');
     }
     await waitFor(
       'the three PUT requests to be logged',

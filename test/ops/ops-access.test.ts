@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { bearer, call, startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOnly } from '../../src/db/sqlite.js';
 
 const TOKEN = 'c0ffee'.repeat(8);
 let closed: TestServer;
@@ -32,7 +33,7 @@ describe('/metrics and /health from outside the open addresses', () => {
   });
 
   it('/health answers degraded alone, 503, while the node cannot do its work', async () => {
-    const { db } = closed.app.node;
+    const db = sqliteOnly(closed.app.node.db, 'this test');
     db.pragma('query_only = ON');
     try {
       const response = await call('GET', `${closed.url}/health`);

@@ -1,5 +1,5 @@
 /** What a store's writes queue for the hub: its outbox's commands and the row changes they carry. */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../../src/db/engine.js';
 import type { SettledCommand } from '../../src/sync/store/command-settlement.js';
 import { cutIntoBatches } from '../../src/sync/store/command-batch.js';
 import { MAX_COMMANDS_PER_PUSH } from '../../src/sync/protocol/protocol.js';
@@ -10,7 +10,7 @@ import type { TestServer } from './server.js';
 export type PendingSpan = () => { first: number | null; last: number | null };
 
 /** Reads the span of a store's pending commands on `db`, a connection kept open to poll it. */
-export function pendingSpan(db: Database): PendingSpan {
+export function pendingSpan(db: Db): PendingSpan {
   const span = db.prepare<[], { first: number | null; last: number | null }>(
     "SELECT min(seq) AS first, max(seq) AS last FROM outbox WHERE status = 'pending'",
   );
@@ -23,7 +23,7 @@ export function pendingCount({ first, last }: ReturnType<PendingSpan>): number {
 }
 
 /** The pending commands cut into pushes as the pusher would cut them now (src/sync/store/command-batch.ts). */
-export function pendingPushes(db: Database): SettledCommand[][] {
+export function pendingPushes(db: Db): SettledCommand[][] {
   const pending = db
     .prepare<[], SettledCommand>(
       "SELECT seq, command_id, kind, payload, changes, hlc, operation, created_at FROM outbox WHERE status = 'pending' ORDER BY seq",

@@ -2,7 +2,7 @@
  * The house drawn from src/'s imports (src/core/CONTEXT.md): layers import downwards only,
  * and no module reaches itself through its imports. Every `from '…'` and `import('…')` of a
  * relative path counts, type-only ones too: a type that points up is a dependency that
- * points up.
+ * points up. The database drivers are imported under src/db/ alone (src/db/engine.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -118,6 +118,39 @@ describe('the import graph of src/', () => {
     expect(cycles(made)).toEqual(['features/b/b.ts ↔ loyalty/a.ts']);
     expect(FORBIDDEN[layerOf('loyalty/a.ts')]).toContain(layerOf('features/b/b.ts'));
     expect(ROOT_IMPORTERS).not.toContain(layerOf('features/b/b.ts'));
+  });
+});
+
+/** The database drivers: imported by src/db/ alone, so every other module reaches a database through its `Db`. */
+const DRIVERS = ['better-sqlite3', 'libpq', 'pg'];
+
+/** Each import of a driver outside src/db/, as `module → driver`. */
+function driverImports(files: Map<string, string>): string[] {
+  return [...files].flatMap(([module, text]) =>
+    module.startsWith('db/')
+      ? []
+      : [...text.matchAll(/(?:from|import\(|require\()\s*'([^'.][^']*)'/g)]
+          .map((match) => match[1]!)
+          .filter((target) => DRIVERS.includes(target))
+          .map((driver) => `${module} → ${driver}`),
+  );
+}
+
+describe('the database drivers', () => {
+  const files = new Map(sources(SRC).map((file) => [relative(SRC, file), readFileSync(file, 'utf8')]));
+
+  it('are imported under src/db/ alone', () => {
+    expect(driverImports(files)).toEqual([]);
+    expect([...files].filter(([module, text]) => module.startsWith('db/') && text.includes("from 'better-sqlite3'"))).not.toEqual([]);
+  });
+
+  it('names an import of a driver outside src/db/', () => {
+    const made = new Map([
+      ['sync/a.ts', "import Database from 'better-sqlite3';\nimport { x } from '../db/open.js';"],
+      ['cli/b.ts', "const libpq = require('libpq');"],
+      ['db/c.ts', "import pg from 'pg';"],
+    ]);
+    expect(driverImports(made)).toEqual(['sync/a.ts → better-sqlite3', 'cli/b.ts → libpq']);
   });
 });
 

@@ -2,8 +2,9 @@
  * The builder's node-local tables: its place in the history, the bills it counted, and the
  * counters and weights the model rows are computed from.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Db } from '../../db/open.js';
+import { sqliteOnly } from '../../db/sqlite.js';
 import { purchaseLines, type PurchaseLine } from './purchase-lines.js';
 import { carry } from './recency-weights.js';
 import type { RecommendationProductsRow, RecommendationStateRow } from '../../db/tables.generated.js';
@@ -63,7 +64,11 @@ export class ModelAccumulatorsRepo {
   private readonly anyPending;
 
   constructor(db: Db) {
-    db.function('recommendation_carry', { deterministic: true }, (weight, from, to) => carry(Number(weight), Number(from), Number(to)));
+    sqliteOnly(db, "the model's recency carry").function(
+      'recommendation_carry',
+      { deterministic: true },
+      (weight: unknown, from: unknown, to: unknown) => carry(Number(weight), Number(from), Number(to)),
+    );
     this.readState = db.prepare<[string], Pick<RecommendationStateRow, 'value'>>('SELECT value FROM recommendation_state WHERE key = ?');
     this.writeState = db.prepare(
       'INSERT INTO recommendation_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',

@@ -5,7 +5,7 @@
  */
 import type { SyncNodeProgressRow } from '../../db/tables.generated.js';
 import { syncColumns } from '../column-codecs.js';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { keptStamp } from './future-stamps.js';

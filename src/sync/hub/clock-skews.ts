@@ -5,7 +5,7 @@
  * conflict of that node, its newest figure replacing the last (`sync conflicts`, /status).
  * The store learns it from the push's answer (`sync status`).
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import { msOfStamp } from '../../core/hlc.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Db } from '../../db/open.js';

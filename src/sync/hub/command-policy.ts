@@ -13,7 +13,7 @@
  *
  * What this cannot tell: which stores a node registered without `--store` serves.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import { HLC_STAMP, originOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';

@@ -28,7 +28,7 @@
  * the next run.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import type { NodeLimits } from './node-limits.js';

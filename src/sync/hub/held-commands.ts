@@ -5,7 +5,7 @@
  * operator releases it — the hub runs it again, past the limits, at its as-of time — or
  * voids it, which keeps it listed and counted nowhere for good.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Db } from '../../db/open.js';

@@ -2,7 +2,7 @@
  * The hub's side of pulling: pages of the change feed, and snapshots of the current
  * replicated rows for bootstrap.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Writable } from 'node:stream';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';

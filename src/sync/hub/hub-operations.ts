@@ -17,7 +17,7 @@
  *   program, a stamp brought back from the future), they go back in the answer and the store
  *   swaps its own for them (src/sync/store/pusher.ts).
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import { msOfStamp, originOfStamp, stampInOrigin, type HybridLogicalClock } from '../../core/hlc.js';
 import type { Operations } from '../../core/operations.js';

@@ -14,7 +14,7 @@
  * contact on are kept, so a day is never a fresh allowance twice; older ones are forgotten.
  * Why: src/decisions/0103-per-node-totals.md.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { formatTimestamp } from '../../core/time.js';

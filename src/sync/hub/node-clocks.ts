@@ -11,7 +11,7 @@
  * unless the clock stepped back, and then its reports count again once the clock passes them
  * (src/decisions/0100-origins-stamps-bodies-and-bill-reads.md).
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';
 import { originOfStamp, stampInOrigin, type HybridLogicalClock } from '../../core/hlc.js';

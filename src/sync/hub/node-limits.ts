@@ -14,7 +14,7 @@
  * node's last contact with the hub to today (src/sync/hub/limit-days.ts). Why:
  * src/decisions/0103-per-node-totals.md.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../db/open.js';

@@ -17,7 +17,7 @@
  *   an operation counts those whose row and stamp are among its own changes. The table is
  *   emptied at each count, and a savepoint taken back takes its notes back with it.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../../db/write-path.js';
 import type { NodeDaysRow } from '../../db/tables.generated.js';

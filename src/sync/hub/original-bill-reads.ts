@@ -7,7 +7,7 @@
  * next day, and the store's return goes on as if the hub did not answer. The counts are kept in
  * memory: a restart of the hub gives each node its day's reads again.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import { forbidden, notFound, tooManyRequests } from '../../core/errors.js';
 import { formatTimestamp, parseTimestamp } from '../../core/time.js';

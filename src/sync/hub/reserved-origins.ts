@@ -5,7 +5,7 @@
  * to anyone (src/sync/hub/command-policy.ts); an origin another store pushed first is that
  * store's by its binding.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Db } from '../../db/open.js';
 
 export class ReservedOrigins {

@@ -7,7 +7,7 @@
  * store's name), the hub's status page and /metrics show it, so that head office sees the
  * store before the states grow.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import { msOfStamp } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';
 import { Horizon } from '../../loyalty/horizon.js';

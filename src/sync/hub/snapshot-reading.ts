@@ -4,7 +4,7 @@
  * keeps writing. It runs on a snapshot thread of the daemon (src/sync/hub/snapshot-threads.ts)
  * or, in a CLI command or an in-process test, on the caller's thread.
  */
-import Database from 'better-sqlite3';
+import { inspectDatabase, type SqliteDb } from '../../db/open.js';
 import type { SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
 import { heldByNodeSql, hubOnlyColumns } from '../protocol/scopes.js';
 import { feedIdReader } from './feed-identity.js';
@@ -37,7 +37,7 @@ const PAGE_ROWS = 2000;
  * clock, stamped after the transaction began and so past every row's stamp.
  */
 export async function readSnapshot(order: SnapshotOrder, sink: SnapshotSink): Promise<void> {
-  const reader = new Database(order.databaseFile, { readonly: true, fileMustExist: true });
+  const reader = inspectDatabase(order.databaseFile);
   try {
     reader.prepare('BEGIN').run();
     const position = reader.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
@@ -91,7 +91,7 @@ function lineOf(table: string, columns: string[], format: SnapshotFormat): strin
  * decoded into a JavaScript string and encoded back, on a thread that reads half a gigabyte for a
  * million customers.
  */
-function* snapshotPages(reader: Database.Database, table: string, line: string, nodeId: string, fromId: string): Generator<Buffer> {
+function* snapshotPages(reader: SqliteDb, table: string, line: string, nodeId: string, fromId: string): Generator<Buffer> {
   const page = reader.prepare<[{ after: string; node: string }], { text: Buffer | null; last: string | null }>(
     `SELECT CAST(group_concat(line, char(10) ORDER BY id) || char(10) AS BLOB) AS text, max(id) AS last
      FROM (SELECT ${line} AS line, id FROM ${table} WHERE id > @after AND ${heldByNodeSql(table, (column) => column)} ORDER BY id LIMIT ${PAGE_ROWS})`,

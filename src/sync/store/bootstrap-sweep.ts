@@ -12,7 +12,7 @@
  * position. The notes are kept in the file, so a load killed midway sweeps when its resume
  * completes.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Db } from '../../db/open.js';
 import type { Row } from '../../db/write-path.js';
 import { heldByHubThrough } from './replay.js';

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { Row } from '../../db/write-path.js';
 import { commitUnsynced } from '../../db/unsynced-commit.js';
+import { sqliteOnly } from '../../db/sqlite.js';
 import type { SyncParts } from './sync-parts.js';
 import type { DeferredChanges } from './deferred-changes.js';
 import { dropIndexesIfFresh, rebuildIndexes } from './bootstrap-indexes.js';
@@ -49,11 +50,12 @@ export async function bootstrapIfNeeded(parts: SnapshotParts, onProgress?: (prog
  * checked and fsynced. (The pragma is a no-op inside a transaction, so it is set around it.)
  */
 function loadTransaction<T>(db: SnapshotParts['db'], work: () => T): T {
-  db.pragma('foreign_keys = OFF');
+  const sqlite = sqliteOnly(db, "a store's snapshot load");
+  sqlite.pragma('foreign_keys = OFF');
   try {
-    return commitUnsynced(db, work);
+    return commitUnsynced(sqlite, work);
   } finally {
-    db.pragma('foreign_keys = ON');
+    sqlite.pragma('foreign_keys = ON');
   }
 }
 

@@ -11,7 +11,7 @@
  *   count nowhere; the command stays readable with its reason in `unapplied_commands`, and
  *   each row it wrote is listed with it.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Db } from '../../db/open.js';
 import type { Statements } from '../../db/statements.js';

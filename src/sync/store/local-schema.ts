@@ -7,6 +7,7 @@
  * is a PRAGMA a table, 1.5–2.5 ms that every round spent on the event loop (test/bench/README.md).
  */
 import type { Db } from '../../db/open.js';
+import { sqliteOnly } from '../../db/sqlite.js';
 import type { RowChange } from '../protocol/protocol.js';
 import { replicatedTables } from '../replicated-tables.js';
 
@@ -27,7 +28,7 @@ export class LocalSchema {
   ) {}
 
   static read(db: Db): LocalSchema {
-    const version = db.pragma('schema_version', { simple: true }) as number;
+    const version = sqliteOnly(db, "a store's schema").pragma('schema_version', { simple: true }) as number;
     const known = readSchemas.get(db);
     if (known?.version === version) return known.schema;
     const column = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck();

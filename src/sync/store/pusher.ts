@@ -29,7 +29,7 @@
  * (src/sync/store/replay.ts): a store that learns of the restore from the feed then bootstraps
  * once, not again at its next push.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';

@@ -4,7 +4,7 @@
  * its deadline, for the agent to push what was queued before it (a bill sold a moment ago, the
  * token a login names). Not waited for while the agent's rounds fail: the hub cannot hold it.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Db } from '../../db/open.js';
 import { SyncState } from '../sync-state.js';
 

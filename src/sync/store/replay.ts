@@ -22,7 +22,7 @@
  * not sent back — and is sent again each round for up to `offline.max_age_hours`, then as final:
  * the hub holds it if it still cannot take it.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/open.js';

@@ -11,7 +11,7 @@
  * file stops growing.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
 import { hlcOriginSql } from '../../core/hlc.js';
 import type { Db } from '../../db/open.js';

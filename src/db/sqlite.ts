@@ -1,0 +1,19 @@
+/**
+ * What only SQLite has, reached from a `Db`: a store's database is always SQLite, and so is a
+ * hub's that names no PostgreSQL. Code that needs SQLite's own calls (pragmas, its file, its
+ * functions in JavaScript) asks for the connection here, so a hub on PostgreSQL that reaches
+ * it fails saying what, instead of calling a method its engine lacks.
+ */
+import Database from 'better-sqlite3';
+import type { Db } from './engine.js';
+import type { SqliteDb } from './open.js';
+
+export function isSqlite(db: Db): db is SqliteDb {
+  return db instanceof Database;
+}
+
+/** The SQLite connection behind `db`; `what` names what needs it, for the error a PostgreSQL database gets. */
+export function sqliteOnly(db: Db, what: string): SqliteDb {
+  if (isSqlite(db)) return db;
+  throw new Error(`${what} needs a SQLite database`);
+}
