@@ -12,8 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // The run's private CA, and the tests' clients trusting it (test/support/test-pki.ts).
-    globalSetup: ['test/support/pki-setup.ts'],
+    // The run's private CA, and the tests' clients trusting it (test/support/test-pki.ts);
+    // the run's PostgreSQL cluster, for the tests of a hub on PostgreSQL (test/support/postgres.ts).
+    globalSetup: ['test/support/pki-setup.ts', 'test/support/postgres-setup.ts'],
     setupFiles: ['test/support/trust-test-ca.ts'],
     projects: [
       {

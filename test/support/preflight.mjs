@@ -3,11 +3,18 @@
  * `npm test` starts here: the Debian packages the tests need beside node_modules. The browser
  * tests drive Debian's chromium (test/browser/), the TLS tests make their certificates with
  * openssl (test/support/certificates.ts), and a store whose clock runs ahead runs under
- * libfaketime (test/sync/store/clock-ahead.test.ts). Run as root, the missing ones are
- * installed with apt-get; otherwise it stops at once with the line that installs them.
+ * libfaketime (test/sync/store/clock-ahead.test.ts). A hub can keep its data in PostgreSQL:
+ * its tests start a private PostgreSQL 15 cluster (test/support/postgres-cluster.ts), its
+ * backups are pgBackRest's, and its driver, the npm package libpq, is a native addon compiled
+ * against libpq's headers (libpq-dev). Run as root, the missing ones are installed with
+ * apt-get; otherwise it stops at once with the line that installs them.
+ *
+ * libpq is an optional dependency, so `npm install` carries on when its compilation fails
+ * (no headers yet); once the packages are in place, an addon that does not load is rebuilt.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const onPath = (command) => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, command)));
@@ -18,6 +25,9 @@ const NEEDED = [
   { name: 'chromium', present: () => existsSync('/usr/bin/chromium') },
   { name: 'openssl', present: () => onPath('openssl') },
   { name: 'faketime', present: libfaketime },
+  { name: 'postgresql', present: () => existsSync('/usr/lib/postgresql/15/bin/initdb') },
+  { name: 'pgbackrest', present: () => onPath('pgbackrest') },
+  { name: 'libpq-dev', present: () => existsSync('/usr/include/postgresql/libpq-fe.h') },
 ];
 
 const missing = NEEDED.filter((needed) => !needed.present()).map((needed) => needed.name);
@@ -31,4 +41,28 @@ if (missing.length > 0) {
   const environment = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update'], { stdio: 'inherit', env: environment });
   execFileSync('apt-get', ['install', '-y', ...missing], { stdio: 'inherit', env: environment });
+}
+
+const require = createRequire(import.meta.url);
+const libpqLoads = () => {
+  try {
+    require('libpq');
+    return true;
+  } catch {
+    return false;
+  }
+};
+if (!libpqLoads()) {
+  console.error('The PostgreSQL driver libpq (node_modules/libpq) does not load; rebuilding it: npm rebuild libpq');
+  try {
+    execFileSync('npm', ['rebuild', 'libpq'], { stdio: 'inherit' });
+  } catch {
+    // Its compiler's output is above; whether the addon loads is the verdict.
+  }
+  if (!libpqLoads()) {
+    console.error(
+      'The PostgreSQL driver libpq still does not load after npm rebuild libpq. It compiles against libpq-dev with pg_config and a C++ toolchain (make, g++); run npm install, then npm test again.',
+    );
+    process.exit(1);
+  }
 }
