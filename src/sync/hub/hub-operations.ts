@@ -33,6 +33,7 @@ import { storesNamed } from './store-ids.js';
 import { replayContext, type OperationKinds } from './operation-kinds.js';
 import { rowsDigest } from '../../db/rows-digest.js';
 import type { PushedCommand, RowChange } from '../protocol/protocol.js';
+import { isUniqueViolation } from '../../db/constraint-errors.js';
 
 /** An operation the hub holds for an operator: thrown inside its savepoint, so nothing of it stays. */
 export class CommandHeld extends Error {}
@@ -125,8 +126,7 @@ export class HubOperations {
       // The hub's feature code refuses the fact as it stands here: held for an operator.
       if (error instanceof AppError && error.status < 500)
         return { status: 'held', reason: describe(error), ...(namesMissing(error) ? { missing: true as const } : {}) };
-      const code = (error as { code?: string }).code ?? '';
-      if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 'rejected', reason: 'already_exists' };
+      if (isUniqueViolation(error)) return { status: 'rejected', reason: 'already_exists' };
       throw error;
     }
   }

@@ -18,6 +18,7 @@ import type { Statements } from '../../db/statements.js';
 import { conflictListing, type ConflictListing } from '../conflict-listing.js';
 import { syncColumns } from '../column-codecs.js';
 import { rowsDiffer, type CommandResult, type OutboxCommand, type RowChange } from '../protocol/protocol.js';
+import { isForeignKeyViolation } from '../../db/constraint-errors.js';
 
 /** Outbox columns an unapplied command keeps, beside its status and reason. */
 export type SettledCommand = OutboxCommand & { created_at: string };
@@ -95,7 +96,7 @@ export class CommandSettlement {
       })();
       return true;
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return false;
+      if (isForeignKeyViolation(error)) return false;
       throw error;
     }
   }

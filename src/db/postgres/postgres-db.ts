@@ -1,0 +1,209 @@
+/**
+ * A `Db` on PostgreSQL: one libpq connection, called synchronously, so the code that runs on
+ * SQLite runs here unchanged; it blocks the thread it runs on for each round trip, so it is
+ * opened on a thread that may wait (a hub's writer or reader threads), never on the event loop
+ * that answers calls.
+ *
+ * Each distinct SQL text is prepared on the server once per connection, under a name of its
+ * own, and kept up to `MAX_PREPARED` texts (the least used are deallocated). `transaction()`
+ * behaves as better-sqlite3's: BEGIN and COMMIT, ROLLBACK when the function throws, and a
+ * savepoint when called inside another transaction.
+ */
+import type { Db, PreparedStatement, RunResult, Statement, Transaction } from '../engine.js';
+import { newConnection, type Libpq } from './driver.js';
+import { numberPlaceholders, type NumberedSql } from './placeholders.js';
+import { decoderOf, encodeParameter, type Decode } from './values.js';
+
+/** Statements a connection keeps prepared: more than the texts a hub's code writes, fewer than a leak would make. */
+const MAX_PREPARED = 2_000;
+
+/** A statement PostgreSQL refused: its SQLSTATE in `code` (23505 a unique key, 23503 a foreign key). */
+export class PostgresError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly constraint: string | undefined,
+  ) {
+    super(message);
+    this.name = 'PostgresError';
+  }
+}
+
+interface Prepared {
+  name: string;
+  sql: NumberedSql;
+}
+
+export interface PostgresOptions {
+  /** A connection that only reads: a store's reads on a hot standby, a reader thread. */
+  readonly?: boolean;
+}
+
+export class PostgresDb implements Db {
+  readonly readonly: boolean;
+  private readonly pq: Libpq;
+  private readonly prepared = new Map<string, Prepared>();
+  private statementsMade = 0;
+  private depth = 0;
+  private connected = true;
+
+  /** `url`: a libpq connection string or `postgres://` URL; libpq reads the password from its usual places. */
+  constructor(url: string, options: PostgresOptions = {}) {
+    this.readonly = options.readonly ?? false;
+    this.pq = newConnection();
+    this.pq.connectSync(url);
+    this.exec(`SET client_encoding = 'UTF8'; SET default_transaction_read_only = ${this.readonly ? 'on' : 'off'}`);
+  }
+
+  get open(): boolean {
+    return this.connected;
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  prepare<Params extends unknown[] | object = unknown[], Row = unknown>(sql: string): Statement<Params, Row> {
+    return new PostgresStatement<unknown[], Row>(this, sql) as unknown as Statement<Params, Row>;
+  }
+
+  transaction<Run extends (...args: never[]) => unknown>(run: Run): Transaction<Run> {
+    return ((...args: Parameters<Run>) => this.inOneTransaction(() => run(...args))) as unknown as Transaction<Run>;
+  }
+
+  exec(sql: string): this {
+    this.pq.exec(sql);
+    this.check(sql);
+    return this;
+  }
+
+  close(): this {
+    if (this.connected) this.pq.finish();
+    this.connected = false;
+    return this;
+  }
+
+  /** Runs `sql` with `params` and reads what it answered: its rows (decoded) and how many rows it changed. */
+  execute(sql: string, params: unknown[]): { rows: Record<string, unknown>[]; changes: number } {
+    const prepared = this.preparedFor(sql);
+    const values = bound(prepared.sql, params);
+    this.pq.execPrepared(prepared.name, values);
+    this.check(sql);
+    return { rows: this.rows(), changes: Number(this.pq.cmdTuples() || 0) };
+  }
+
+  private inOneTransaction<T>(work: () => T): T {
+    const savepoint = this.depth > 0 ? `loyaltyd_${this.depth}` : undefined;
+    this.exec(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+    this.depth += 1;
+    try {
+      const result = work();
+      this.depth -= 1;
+      this.exec(savepoint ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
+      return result;
+    } catch (error) {
+      this.depth -= 1;
+      if (this.connected) this.exec(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK');
+      throw error;
+    }
+  }
+
+  private preparedFor(sql: string): Prepared {
+    const known = this.prepared.get(sql);
+    if (known) {
+      this.prepared.delete(sql);
+      this.prepared.set(sql, known);
+      return known;
+    }
+    if (this.prepared.size >= MAX_PREPARED) {
+      const [oldestSql, oldest] = this.prepared.entries().next().value as [string, Prepared];
+      this.prepared.delete(oldestSql);
+      this.exec(`DEALLOCATE ${oldest.name}`);
+    }
+    const made: Prepared = { name: `loyaltyd_s${++this.statementsMade}`, sql: numberPlaceholders(sql) };
+    this.pq.prepare(made.name, made.sql.text, made.sql.count);
+    this.check(sql);
+    this.prepared.set(sql, made);
+    return made;
+  }
+
+  private rows(): Record<string, unknown>[] {
+    const count = this.pq.ntuples();
+    const fields = this.pq.nfields();
+    if (count === 0 || fields === 0) return [];
+    const names: string[] = [];
+    const decoders: (Decode | undefined)[] = [];
+    for (let column = 0; column < fields; column++) {
+      names.push(this.pq.fname(column));
+      decoders.push(decoderOf(this.pq.ftype(column)));
+    }
+    const rows: Record<string, unknown>[] = [];
+    for (let row = 0; row < count; row++) {
+      const values: Record<string, unknown> = {};
+      for (let column = 0; column < fields; column++) {
+        const decode = decoders[column];
+        values[names[column]!] = this.pq.getisnull(row, column)
+          ? null
+          : decode
+            ? decode(this.pq.getvalue(row, column))
+            : this.pq.getvalue(row, column);
+      }
+      rows.push(values);
+    }
+    return rows;
+  }
+
+  private check(sql: string): void {
+    const status = this.pq.resultStatus();
+    if (status === 'PGRES_COMMAND_OK' || status === 'PGRES_TUPLES_OK' || status === 'PGRES_EMPTY_QUERY') return;
+    const fields = this.pq.resultErrorFields();
+    const message = (this.pq.resultErrorMessage() || this.pq.errorMessage()).trim();
+    if (!fields?.sqlState) this.connected = this.pq.transactionStatus() !== 'PQTRANS_UNKNOWN';
+    throw new PostgresError(`${message} (in: ${sql.replace(/\s+/g, ' ').slice(0, 200)})`, fields?.sqlState ?? 'connection', fields?.constraintName);
+  }
+}
+
+/** The parameters in the order of their numbers: a tuple as it is, one object by the names. */
+function bound(sql: NumberedSql, params: unknown[]): (string | null)[] {
+  if (sql.names) {
+    const named = params[0] as Record<string, unknown> | undefined;
+    if (params.length !== 1 || typeof named !== 'object' || named === null) throw new TypeError('named parameters are bound as one object');
+    return sql.names.map((name) => {
+      if (!(name in named)) throw new RangeError(`missing named parameter "${name}"`);
+      return encodeParameter(named[name]);
+    });
+  }
+  if (params.length !== sql.count) throw new RangeError(`the statement takes ${sql.count} parameters, ${params.length} given`);
+  return params.map(encodeParameter);
+}
+
+class PostgresStatement<Params extends unknown[], Row> implements PreparedStatement<Params, Row> {
+  private plucked = false;
+
+  constructor(
+    private readonly db: PostgresDb,
+    private readonly sql: string,
+  ) {}
+
+  run(...params: Params): RunResult {
+    return { changes: this.db.execute(this.sql, params).changes };
+  }
+
+  get(...params: Params): Row | undefined {
+    return this.all(...params)[0];
+  }
+
+  all(...params: Params): Row[] {
+    const { rows } = this.db.execute(this.sql, params);
+    return (this.plucked ? rows.map((row) => Object.values(row)[0]) : rows) as Row[];
+  }
+
+  iterate(...params: Params): IterableIterator<Row> {
+    return this.all(...params)[Symbol.iterator]();
+  }
+
+  pluck(toggle = true): this {
+    this.plucked = toggle;
+    return this;
+  }
+}
