@@ -1,4 +1,6 @@
-import type { Db } from './open.js';
+import type { Db } from './engine.js';
+import { BASELINE_SQL, BASELINE_VERSION } from './migrations/postgres/index.js';
+import { isSqlite } from './sqlite.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import type { SchemaMigrationsRow } from './tables.generated.js';
 
@@ -9,14 +11,13 @@ export interface MigrationResult {
 
 /**
  * Applies every migration not yet recorded, each in its own transaction. A test passes the
- * first few `migrations` to stand up a database as an older release left it.
+ * first few `migrations` to stand up a database as an older release left it. A PostgreSQL
+ * database starts from the baseline (src/db/migrations/postgres/), recorded as the migrations
+ * it stands for, and takes each later migration's `postgres` SQL.
  */
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  ) STRICT`);
+  const sqlite = isSqlite(db);
+  db.exec(sqlite ? SCHEMA_MIGRATIONS_TABLE + ' STRICT' : SCHEMA_MIGRATIONS_TABLE);
   const done = new Set(
     db
       .prepare<[], Pick<SchemaMigrationsRow, 'version'>>('SELECT version FROM schema_migrations')
@@ -25,16 +26,32 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: string[] = [];
+  const apply = (sql: string, recorded: readonly Migration[]) =>
+    db.transaction(() => {
+      db.exec(sql);
+      for (const migration of recorded) record.run(migration.version, migration.name, new Date().toISOString());
+    })();
+  if (!sqlite && done.size === 0) {
+    const baseline = migrations.filter((migration) => migration.version <= BASELINE_VERSION);
+    apply(BASELINE_SQL, baseline);
+    for (const migration of baseline) done.add(migration.version);
+    applied.push(`postgres-baseline-${String(BASELINE_VERSION).padStart(4, '0')}`);
+  }
   for (const migration of migrations) {
     if (done.has(migration.version)) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, new Date().toISOString());
-    })();
+    const sql = sqlite ? migration.sql : migration.postgres;
+    if (sql === undefined) throw new Error(`migration ${migration.version} (${migration.name}) has no PostgreSQL SQL`);
+    apply(sql, [migration]);
     applied.push(`${String(migration.version).padStart(4, '0')}-${migration.name}`);
   }
   return { applied, version: schemaVersion() };
 }
+
+const SCHEMA_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`;
 
 export function schemaVersion(): number {
   return MIGRATIONS.reduce((max, migration) => Math.max(max, migration.version), 0);

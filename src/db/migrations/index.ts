@@ -2,7 +2,8 @@
  * The database's schema, one migration a file (`NNNN-name.ts`, exporting its SQL), listed here in
  * order and applied by `src/db/migrate.ts`, each in its own transaction; `0001/` holds the first
  * migration's statements, one file per area. A released migration never changes: a schema change is
- * a new migration appended to the list.
+ * a new migration appended to the list. `postgres/` holds PostgreSQL's schema: a baseline of the
+ * first migrations, then each later migration's `postgres` SQL (src/decisions/0106).
  */
 import * as initial from './0001-initial.js';
 import * as stampIndexes from './0002-stamp-indexes.js';
@@ -44,6 +45,11 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * The same change in PostgreSQL's spelling, for a hub on PostgreSQL; every migration after
+   * the PostgreSQL baseline (src/db/migrations/postgres/) has one.
+   */
+  postgres?: string;
   /**
    * It changes only what stays on the node — indexes, triggers, derived and node-local
    * tables — and no replicated table or column: a store without it reads and writes the rows
