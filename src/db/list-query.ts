@@ -2,18 +2,20 @@
  * Collection queries: optional filters joined with AND, an ORDER BY from the paging
  * parameters, LIMIT/OFFSET, and a count of the matches for `total_items` that stops at the
  * last item paging can reach (src/decisions/0008-list-paging.md). A list sorts only by fields an index keeps
- * in order, ties broken by the table's rowid, which every index holds: so a page reads at
- * most its offset and count in index entries, never the whole table. Statements are
+ * in order, ties broken by the listed table's row: its rowid on SQLite, which every index
+ * holds, its primary key `id` on PostgreSQL. So a page reads at most its offset and count in
+ * index entries, never the whole table. Statements are
  * prepared once per distinct SQL text and kept, up to `LIST_STATEMENTS_KEPT` a list.
  */
 import { invalidParam } from '../core/errors.js';
 import { MAX_COUNT, MAX_OFFSET, type Page, type Paging } from '../core/paging.js';
-import type { Db } from './open.js';
+import { dialectOf, type Dialect } from './dialect.js';
+import type { Db } from './engine.js';
 import { Statements } from './statements.js';
 import type { StoredValue } from './write-path.js';
 
 /** One SQL condition with its parameters; `undefined` when the filter was not given. */
-export type Filter = { sql: string; params: StoredValue[] } | undefined;
+export type Filter = { sql: string | Record<Dialect, string>; params: StoredValue[] } | undefined;
 
 /** The most matches `total_items` counts: every item a page can reach, and no further. */
 export const MAX_TOTAL_ITEMS = MAX_OFFSET + MAX_COUNT;
@@ -29,20 +31,24 @@ export interface ListSpec<Field extends string = string> {
   /** Wire field → SQL expression, for `sort_field`: each an indexed column. */
   sortable: Record<Field, string>;
   defaultSort: NoInfer<Field>;
-  /** The rowid of the listed table, which breaks ties so paging is stable and needs no sort beside the index. */
-  tieBreaker: string;
+  /** The listed table's alias in `from`, when it has one: its row breaks ties, so paging is stable and needs no sort beside the index. */
+  listedAs?: string;
 }
 
 export class ListQueries {
   private readonly statements: Statements;
+  private readonly dialect: Dialect;
 
   constructor(db: Db) {
     this.statements = new Statements(db, LIST_STATEMENTS_KEPT);
+    this.dialect = dialectOf(db);
   }
 
   page<T, Field extends string = string>(spec: ListSpec<Field>, paging: Paging): Page<T> {
     const given = spec.filters.filter((filter) => filter !== undefined);
-    const where = given.length ? `WHERE ${given.map((filter) => filter.sql).join(' AND ')}` : '';
+    const where = given.length
+      ? `WHERE ${given.map((filter) => (typeof filter.sql === 'string' ? filter.sql : filter.sql[this.dialect])).join(' AND ')}`
+      : '';
     const params = given.flatMap((filter) => filter.params);
     const field = paging.sort_field ?? spec.defaultSort;
     // Own fields only: `constructor` or `toString` must not find Object.prototype's.
@@ -51,11 +57,14 @@ export class ListQueries {
       throw invalidParam('sort_field', 'not_allowed_value', field, `Sortable fields: ${Object.keys(spec.sortable).join(', ')}`);
     }
     const direction = paging.sort_direction;
+    const tieBreaker = `${spec.listedAs ? `${spec.listedAs}.` : ''}${this.dialect === 'sqlite' ? 'rowid' : 'id'}`;
     const rows = this.statements
-      .get(`SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${spec.tieBreaker} ${direction} LIMIT ? OFFSET ?`)
+      .get(`SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${tieBreaker} ${direction} LIMIT ? OFFSET ?`)
       .all(...params, paging.count, paging.offset) as T[];
     const total = (
-      this.statements.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?)`).get(...params, MAX_TOTAL_ITEMS) as { n: number }
+      this.statements.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?) AS reached`).get(...params, MAX_TOTAL_ITEMS) as {
+        n: number;
+      }
     ).n;
     return { items: rows, total };
   }
@@ -65,11 +74,11 @@ export function equals(column: string, value: StoredValue | undefined): Filter {
   return value === undefined ? undefined : { sql: `${column} = ?`, params: [value] };
 }
 
-/** Case-insensitive substring match. */
+/** Substring match, case-insensitive in ASCII letters: SQLite's LIKE, PostgreSQL's ILIKE (its databases' C collation folds no other letter either). */
 export function contains(column: string, value: string | undefined): Filter {
   if (value === undefined) return undefined;
   const escaped = value.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`%${escaped}%`] };
+  return { sql: { sqlite: `${column} LIKE ? ESCAPE '\\'`, postgres: `${column} ILIKE ? ESCAPE '\\'` }, params: [`%${escaped}%`] };
 }
 
 export function oneOf(column: string, values: StoredValue[] | undefined): Filter {

@@ -50,7 +50,8 @@ describe('list plans', () => {
           if (response.status !== 200) continue;
           read += 1;
           for (const sql of prepared.filter((text) => /ORDER BY|count\(\*\) AS n/.test(text))) {
-            const steps = planOf(sql).filter((step) => step.includes('TEMP B-TREE') || /^SCAN \w+$/.test(step));
+            // The count reads its own subquery (`reached`), which LIMIT bounds, not a table.
+            const steps = planOf(sql).filter((step) => step.includes('TEMP B-TREE') || (/^SCAN \w+$/.test(step) && step !== 'SCAN reached'));
             if (steps.length > 0) unbounded.push(`${path} ${field} ${direction}: ${steps.join('; ')}`);
           }
         }

@@ -44,7 +44,6 @@ export class CampaignProductStoreRecordsRepo {
         filters: [equals('campaign_product_id', campaignProductId)],
         sortable: SORTABLE,
         defaultSort: 'campaign_product_store_record_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -117,7 +117,7 @@ export class CampaignProductsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'campaign_product_id',
-        tieBreaker: 'c.rowid',
+        listedAs: 'c',
       },
       paging,
     );

@@ -27,7 +27,7 @@ export class CampaignsRepo {
 
   page(name: string | undefined, paging: Paging): Page<CampaignRow> {
     return this.lists.page<CampaignRow>(
-      { from: 'campaigns', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'idcampaign', tieBreaker: 'rowid' },
+      { from: 'campaigns', select: COLUMNS, filters: [contains('name', name)], sortable: SORTABLE, defaultSort: 'idcampaign' },
       paging,
     );
   }

@@ -33,7 +33,6 @@ export class ProductBrandsRepo {
         filters: [contains('name', name)],
         sortable: SORTABLE,
         defaultSort: 'product_brand_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -38,7 +38,6 @@ export class ProductGroupsRepo {
         filters: [contains('name', filters.name), equals('store_id', filters.store_id), equals('code', filters.code)],
         sortable: SORTABLE,
         defaultSort: 'product_group_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

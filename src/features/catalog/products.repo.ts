@@ -73,7 +73,6 @@ export class ProductsRepo {
         filters: [contains('name', filters.name), equals('code', filters.code), withExternalId(filters.external)],
         sortable: SORTABLE,
         defaultSort: 'product_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -25,7 +25,7 @@ export class PurchaseItemTypesRepo {
 
   page(paging: Paging): Page<PurchaseItemTypeRow> {
     return this.lists.page<PurchaseItemTypeRow>(
-      { from: 'purchase_item_types', select: 'id, name', filters: [], sortable: SORTABLE, defaultSort: 'type_id', tieBreaker: 'rowid' },
+      { from: 'purchase_item_types', select: 'id, name', filters: [], sortable: SORTABLE, defaultSort: 'type_id' },
       paging,
     );
   }

@@ -61,7 +61,6 @@ export class CreditPages {
         ],
         sortable: SORTABLE,
         defaultSort: 'credit_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -66,7 +66,6 @@ export class CardsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'card_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

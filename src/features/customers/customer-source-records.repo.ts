@@ -44,7 +44,6 @@ export class CustomerSourceRecordsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'customer_source_record_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

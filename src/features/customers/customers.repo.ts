@@ -100,7 +100,7 @@ export class CustomersRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'customer_id',
-        tieBreaker: 'c.rowid',
+        listedAs: 'c',
       },
       paging,
     );

@@ -37,7 +37,6 @@ export class EventGroupsRepo {
         filters: [contains('name', filters.name), equals('text_id', filters.text_id)],
         sortable: SORTABLE,
         defaultSort: 'event_group_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

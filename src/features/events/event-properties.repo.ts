@@ -33,7 +33,6 @@ export class EventPropertiesRepo {
         filters: [contains('name', name)],
         sortable: SORTABLE,
         defaultSort: 'property_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

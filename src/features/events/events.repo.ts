@@ -91,7 +91,6 @@ export class EventsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'event_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -41,7 +41,6 @@ export class ExternalApplicationsRepo {
         filters: [],
         sortable: SORTABLE,
         defaultSort: 'external_application_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

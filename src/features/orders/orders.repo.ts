@@ -45,7 +45,6 @@ export class OrdersRepo {
         filters: [equals('customer_id', filters.customer_id), equals('state', filters.state)],
         sortable: SORTABLE,
         defaultSort: 'order_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

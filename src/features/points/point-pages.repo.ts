@@ -35,7 +35,6 @@ export class PointPages {
         ],
         sortable: SORTABLE,
         defaultSort: 'point_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

@@ -99,7 +99,7 @@ export class PurchasesRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'purchase_id',
-        tieBreaker: 'p.rowid',
+        listedAs: 'p',
       },
       paging,
     );

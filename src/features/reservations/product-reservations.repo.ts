@@ -99,7 +99,6 @@ export class ProductReservationsRepo {
         ],
         sortable: SORTABLE,
         defaultSort: 'product_reservation_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

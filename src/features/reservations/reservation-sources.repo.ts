@@ -31,7 +31,6 @@ export class ReservationSourcesRepo {
         filters: [],
         sortable: SORTABLE,
         defaultSort: 'product_reservation_source_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

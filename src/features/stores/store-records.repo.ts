@@ -37,7 +37,6 @@ export class StoreRecordsRepo {
         filters: [equals('store_id', storeId)],
         sortable: PROPERTY_SORTABLE,
         defaultSort: 'property_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );
@@ -51,7 +50,6 @@ export class StoreRecordsRepo {
         filters: [equals('store_id', storeId)],
         sortable: GROUP_SORTABLE,
         defaultSort: 'store_group_record_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

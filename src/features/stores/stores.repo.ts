@@ -57,7 +57,6 @@ export class StoresRepo {
         filters: [equals('visibility_for_customer', filters.visibility_for_customer), withPropertyValue(filters.property)],
         sortable: SORTABLE,
         defaultSort: 'store_id',
-        tieBreaker: 'rowid',
       },
       paging,
     );

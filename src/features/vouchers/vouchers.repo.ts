@@ -88,17 +88,14 @@ export class VouchersRepo {
         ],
         sortable: VOUCHER_SORTABLE,
         defaultSort: 'voucher_id',
-        tieBreaker: 'v.rowid',
+        listedAs: 'v',
       },
       paging,
     );
   }
 
   rewards(paging: Paging): Page<RewardRow> {
-    return this.lists.page(
-      { from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id', tieBreaker: 'rowid' },
-      paging,
-    );
+    return this.lists.page({ from: 'rewards', select: REWARD_COLUMNS, filters: [], sortable: REWARD_SORTABLE, defaultSort: 'reward_id' }, paging);
   }
 
   insertVoucher(tx: WriteTransaction, row: WrittenRow<'vouchers'>): void {
