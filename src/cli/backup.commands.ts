@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from '../core/clock.js';
+import { ConfigError, type Config } from '../core/config.js';
 import { backupDatabase, integrityProblems, isInUse, replaceDatabase } from '../db/backup.js';
 import { inspectDatabase, openDatabase } from '../db/open.js';
 import { databaseFile, openNode } from '../root/node.js';
@@ -39,7 +40,9 @@ export function registerBackupCommands(program: Command): void {
     .option('--config <file>', 'JSON config file')
     .option('--json', 'print the result as JSON')
     .action(async (options: BackupOptions) => {
-      const source = databaseFile(configFrom(options).data_dir);
+      const config = configFrom(options);
+      refuseOnPostgres(config, 'backed up');
+      const source = databaseFile(config.data_dir);
       if (!existsSync(source)) throw new Error(`no database at ${source}`);
       const target = resolve(options.to);
       const started = performance.now();
@@ -75,6 +78,7 @@ export function registerBackupCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (options: RestoreOptions) => {
       const config = configFrom(options, { mode: 'hub' });
+      refuseOnPostgres(config, 'restored');
       const backup = resolve(options.from);
       if (!existsSync(backup)) throw new Error(`no backup at ${backup}`);
       const problems = integrityProblems(backup);
@@ -136,4 +140,15 @@ function followsHub(file: string): boolean {
   } finally {
     db.close();
   }
+}
+
+/**
+ * A hub on PostgreSQL is backed up and restored by PostgreSQL's own tools, which the IT team
+ * runs: these commands copy a SQLite file.
+ */
+function refuseOnPostgres(config: Config, done: string): void {
+  if (config.database.url === undefined) return;
+  throw new ConfigError(
+    `this hub keeps its data in PostgreSQL (database.url): it is ${done} with pgBackRest (full and incremental backups, point-in-time restore) or pg_basebackup, not with loyaltyd; see the README's "Hub on PostgreSQL"`,
+  );
 }

@@ -55,7 +55,7 @@ export function registerServeCommand(program: Command): void {
         log.fatal({ err: error }, 'the writer thread stopped; exiting');
         process.exit(1);
       });
-      const app = createApp({ config, clock: systemClock, log, syncAgent: true, writer, snapshotThreads: true });
+      const app = createApp({ config, clock: systemClock, log, syncAgent: true, writer, snapshotThreads: true, serving: true });
       if (!writer) await prepareServedFolder(app, config.mode, demo);
       const server = await startServer(app, config.http.host, config.http.port, serverTls(config));
       const lines = [`loyaltyd ${config.mode} serving ${server.url} (data in ${config.data_dir})`];

@@ -310,6 +310,23 @@ export function noDataYet(): AppError {
   });
 }
 
+/**
+ * A hub whose PostgreSQL server does not answer (restarting, failing over to its standby): the
+ * call did nothing, and the hub connects again at the next call.
+ */
+export function databaseUnreachable(): AppError {
+  return new AppError(
+    {
+      type: ABOUT_BLANK,
+      exception: 'service_unavailable_exception',
+      title: 'Database unreachable',
+      detail: 'This hub cannot reach its database now (a restart or a failover); nothing was done; try again shortly',
+      error_data: {},
+    },
+    { 'Retry-After': '5' },
+  );
+}
+
 /** An error answer made on the writer thread (src/root/writer.ts), as the thread made it. */
 export function madeOnWriter(body: ErrorBody, headers: Record<string, string>): AppError {
   return new AppError(body, headers);

@@ -17,9 +17,14 @@
  * A read may see a commit a few milliseconds before it is on disk; a power cut in that moment
  * loses the commit, whose caller was never answered and sends it again
  * (src/decisions/0079-wal-flusher.md).
+ *
+ * On PostgreSQL a commit returns once the server has it on disk (and on its synchronous
+ * standby): nothing is flushed here and nothing waits.
  */
 import type { Logger } from 'pino';
+import type { Db } from './engine.js';
 import type { SqliteDb } from './open.js';
+import { isSqlite } from './sqlite.js';
 import { WalFlusher } from './wal-flusher.js';
 
 export class Durability {
@@ -28,9 +33,13 @@ export class Durability {
   private flushesBefore = 0;
   private handedOff = false;
 
-  constructor(private readonly db: SqliteDb) {
-    const statement = db.prepare<[], number>('SELECT total_changes()').pluck();
-    this.totalChanges = () => statement.get()!;
+  /** SQLite's connection; undefined on PostgreSQL, whose commits are durable when they return. */
+  private readonly db: SqliteDb | undefined;
+
+  constructor(db: Db) {
+    this.db = isSqlite(db) ? db : undefined;
+    const statement = this.db?.prepare<[], number>('SELECT total_changes()').pluck();
+    this.totalChanges = statement ? () => statement.get()! : () => 0;
   }
 
   /** Rows this connection has changed since it opened: a call during which it moved wrote. */
@@ -67,18 +76,20 @@ export class Durability {
 
   /** Starts the flushers: commits stop waiting for the disk. Returns their stop, done once every waiter is answered. */
   startFlusher(log: Logger): () => Promise<void> {
-    const flusher = new WalFlusher(`${this.db.name}-wal`, (error) => {
+    const db = this.db;
+    if (!db) return async () => undefined;
+    const flusher = new WalFlusher(`${db.name}-wal`, (error) => {
       log.error({ err: error }, 'the write-ahead log could not be synced; commits sync themselves again');
       this.stopFlushing(flusher);
     });
     this.flusher = flusher;
-    this.db.pragma('synchronous = NORMAL');
+    db.pragma('synchronous = NORMAL');
     let stopped: Promise<void> | undefined;
     return () => {
       stopped ??= (async () => {
         if (this.flusher === flusher) {
           // Commits sync themselves again before the last flush, which covers every one made before.
-          this.db.pragma('synchronous = FULL');
+          db.pragma('synchronous = FULL');
           await flusher.durable();
           this.stopFlushing(flusher);
         }
@@ -94,6 +105,7 @@ export class Durability {
    * sync themselves again.
    */
   handOff(): () => Promise<void> {
+    if (!this.db) return async () => undefined;
     this.handedOff = true;
     this.db.pragma('synchronous = NORMAL');
     return async () => this.syncItself();
@@ -102,7 +114,7 @@ export class Durability {
   /** Commits sync themselves: the flushes handed off ended, or failed. */
   syncItself(): void {
     this.handedOff = false;
-    if (this.db.open) this.db.pragma('synchronous = FULL');
+    if (this.db?.open) this.db.pragma('synchronous = FULL');
   }
 
   /** A flusher that failed or stopped: commits sync themselves from now on. */
@@ -110,6 +122,6 @@ export class Durability {
     if (this.flusher !== flusher) return;
     this.flushesBefore += flusher.flushes;
     this.flusher = undefined;
-    if (this.db.open) this.db.pragma('synchronous = FULL');
+    if (this.db?.open) this.db.pragma('synchronous = FULL');
   }
 }

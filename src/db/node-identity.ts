@@ -21,7 +21,7 @@ export interface NodeIdentity {
 export function loadNodeIdentity(db: Db): NodeIdentity {
   const read = db.prepare<[string], Pick<MetaRow, 'value'>>('SELECT value FROM meta WHERE key = ?');
   if (!db.readonly) {
-    const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
+    const insert = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING');
     insert.run('node_id', randomBytes(4).toString('hex'));
     insert.run('generation', randomBytes(8).toString('hex'));
   }

@@ -11,7 +11,7 @@ const MODE_KEY = 'mode';
 
 /** Records the folder's mode unless one is recorded already. */
 export function recordMode(db: Db, mode: NodeMode): void {
-  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(MODE_KEY, mode);
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING').run(MODE_KEY, mode);
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { Statement } from './engine.js';
 import type { Db } from './open.js';
 import type { SharedCommits } from './shared-commits.js';
+import { spelt } from './dialect.js';
 
 /**
  * On a store with a writer thread (src/root/writer.ts), which side of it this connection is: the
@@ -17,6 +18,16 @@ export interface WriterSide {
 
 /** What a version is read against: data_version, or the writer thread's commits per table. */
 type Seen = number | Int32Array;
+
+/**
+ * A number that moves when another connection commits. PostgreSQL has no data_version: the
+ * next transaction id of the current snapshot moves whenever any transaction takes one, which
+ * every write does, so it moves at least as often as a commit elsewhere.
+ */
+const DATA_VERSION = {
+  sqlite: 'PRAGMA data_version',
+  postgres: 'SELECT CAST(CAST(pg_snapshot_xmax(pg_current_snapshot()) AS text) AS bigint)',
+};
 
 export class TableVersions {
   /** Row writes made through this connection, per table. */
@@ -38,7 +49,7 @@ export class TableVersions {
     private readonly writer?: WriterSide,
   ) {
     this.inTransaction = db.transaction((run: () => unknown) => run());
-    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.dataVersion = db.prepare<[], number>(spelt(db, DATA_VERSION)).pluck();
   }
 
   /** Counts a row write to `table` made through this connection. */

@@ -42,7 +42,8 @@ export class IdempotencyKeys {
   ) {
     this.find = db.prepare('SELECT fingerprint, status, response FROM idempotency_keys WHERE scope = ? AND key = ?');
     this.save = db.prepare(
-      'INSERT OR REPLACE INTO idempotency_keys (scope, key, fingerprint, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      `INSERT INTO idempotency_keys (scope, key, fingerprint, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, response = excluded.response, created_at = excluded.created_at`,
     );
     this.purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   }

@@ -31,6 +31,7 @@ import {
   type StampedCredit,
   type StampedFact,
 } from './stored-facts.js';
+import { spelt } from '../db/dialect.js';
 
 export interface Balances {
   /** Points now, in thousandths; negative when the same points were spent twice. */
@@ -119,15 +120,16 @@ export class BalanceReader {
        LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = ?`,
     );
     // The cash desk's lookups in one statement: on the checkout bench a second statement
-    // cost more than the extra B-tree searches.
+    // cost more than the extra B-tree searches. SQLite is held to the card index the
+    // checkout reads; PostgreSQL's planner takes no such hint.
     this.byCard = db.prepare<[string], { customer_id: string } & LedgerRow>(
-      `SELECT c.customer_id, ${LEDGER_COLUMNS} FROM cards c INDEXED BY cards_for_checkout
+      `SELECT c.customer_id, ${LEDGER_COLUMNS} FROM cards c ${spelt(db, { sqlite: 'INDEXED BY cards_for_checkout', postgres: '' })}
        LEFT JOIN customer_ledgers l ON l.customer_id = c.customer_id LEFT JOIN customer_states s ON s.id = c.customer_id
        WHERE c.card_number = ? AND c.state = 1`,
     );
     this.sameExpiry = db.prepare(
       `SELECT id, points_milli FROM point_records
-       WHERE customer_id = ? AND kind = 'collection' AND state = 1 AND valid_to IS ? AND hlc <= ? ORDER BY hlc DESC`,
+       WHERE customer_id = ? AND kind = 'collection' AND state = 1 AND valid_to IS NOT DISTINCT FROM ? AND hlc <= ? ORDER BY hlc DESC`,
     );
     this.pointRecords = pointRecordsAfter(db);
     this.creditRecords = creditRecordsAfter(db);

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { type Config, syncsWithHub } from '../core/config.js';
 import { startCheckpointer } from '../db/checkpointer.js';
-import { sqliteOnly } from '../db/sqlite.js';
+import { isSqlite } from '../db/sqlite.js';
 import type { BackgroundTask } from '../features/feature.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
 import type { HubCommands } from '../sync/hub/hub-commands.js';
@@ -63,6 +63,8 @@ export interface AppOptions {
   snapshotThreads?: boolean;
   /** A store's writer thread: its commits are flushed by the event loop that answers its calls (src/root/writer.ts). */
   flushesHandedOff?: boolean;
+  /** The daemon: the one process serving its database, which a hub on PostgreSQL holds a lock for. */
+  serving?: boolean;
 }
 
 export function createApp({
@@ -75,9 +77,10 @@ export function createApp({
   callsWaiting = () => false,
   snapshotThreads = false,
   flushesHandedOff = false,
+  serving = false,
 }: AppOptions): App {
   if (writer && config.mode !== 'store') throw new Error('only a store runs a writer thread');
-  const node = writer ? openReadingNode(config, clock, new SharedCommits(writer.commits)) : openNode(config, clock, commits);
+  const node = writer ? openReadingNode(config, clock, new SharedCommits(writer.commits)) : openNode(config, clock, commits, serving);
   // Feature code reads a replayed operation's as-of time (src/core/operations.ts).
   const featureClock = node.operations.clock();
   const services = createServices(node, config, featureClock);
@@ -86,7 +89,11 @@ export function createApp({
   const runs = (task: BackgroundTask) => {
     if (!writer) background.push(task);
   };
-  runs((taskLog) => startCheckpointer(sqliteOnly(node.db, 'the write-ahead log checkpointer'), taskLog));
+  // PostgreSQL checkpoints its own log.
+  if (isSqlite(node.db)) {
+    const sqlite = node.db;
+    runs((taskLog) => startCheckpointer(sqlite, taskLog));
+  }
   runs((taskLog) => (flushesHandedOff ? node.durability.handOff() : node.durability.startFlusher(taskLog)));
   const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log, snapshotThreads) : undefined;
   if (hub) background.push(...hub.tasks);

@@ -9,6 +9,7 @@ import { sqliteOnly } from '../db/sqlite.js';
 import { loadNodeIdentity, type NodeIdentity } from '../db/node-identity.js';
 import { recordMode } from '../db/node-mode.js';
 import { openDatabase, openReadOnlyDatabase, type Db } from '../db/open.js';
+import { openPostgres } from '../db/postgres/open-postgres.js';
 import { Statements } from '../db/statements.js';
 import { TableVersions, type WriterSide } from '../db/table-versions.js';
 import type { SharedCommits } from '../db/shared-commits.js';
@@ -53,19 +54,24 @@ const PUBLISH_BATCH = 1000;
 /** The writer thread's page cache, in KiB as SQLite counts a negative cache_size: 4 MB. */
 const WRITER_CACHE_KIB = -4096;
 
-type NodeConfig = Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub' | 'offline'>>;
+type NodeConfig = Pick<Config, 'data_dir' | 'mode'> & Partial<Pick<Config, 'hub' | 'offline' | 'database'>>;
 
-/** `commits`: on a store's writer thread, where it counts its commits for the event loop (src/root/writer.ts). */
-export function openNode(config: NodeConfig, clock: Clock, commits?: SharedCommits): Node {
+/**
+ * `commits`: on a store's writer thread, where it counts its commits for the event loop
+ * (src/root/writer.ts). `serving`: the daemon, which alone may write a hub's PostgreSQL
+ * database as its serving process (src/db/postgres/open-postgres.ts).
+ */
+export function openNode(config: NodeConfig, clock: Clock, commits?: SharedCommits, serving = false): Node {
+  const url = config.database?.url;
   const file = databaseFile(config.data_dir);
-  const created = !existsSync(file);
-  const db = openDatabase(file);
+  const created = url === undefined && !existsSync(file);
+  const db = url === undefined ? openDatabase(file) : openPostgres(url, { serving });
   try {
     const migrations = migrate(db);
-    if (created) recordMode(db, config.mode);
+    if (created || url !== undefined) recordMode(db, config.mode);
     // The writer thread's reads are its writes' own: the event loop's connection keeps the
     // cash desk's pages (src/db/open.ts), and this one an eighth of as many.
-    if (commits) db.pragma(`cache_size = ${WRITER_CACHE_KIB}`);
+    if (commits) sqliteOnly(db, "a store's writer thread").pragma(`cache_size = ${WRITER_CACHE_KIB}`);
     return nodeOn(db, migrations, config, clock, commits && { side: 'writer', commits });
   } catch (error) {
     db.close();
@@ -118,7 +124,7 @@ function nodeOn(db: Db, migrations: MigrationResult, config: NodeConfig, clock: 
     newId,
     operations,
     writes,
-    durability: new Durability(sqliteOnly(db, 'the write-ahead log flusher')),
+    durability: new Durability(db),
     replicated,
     balances: new BalanceReader(db),
     states: db.readonly ? undefined : statesPublisher(db, writes, hlc, config, clock),

@@ -208,4 +208,29 @@ describe('a Db on PostgreSQL alone', () => {
       await database.drop();
     }
   });
+
+  it('answers 503 when the server drops its connection, and connects again at the next statement', async () => {
+    const database = await freshPostgresDatabase();
+    const db = new PostgresDb(database.url);
+    const admin = new PostgresDb(database.url);
+    try {
+      db.exec('CREATE TABLE beats (n BIGINT PRIMARY KEY)');
+      const pid = db.prepare<[], number>('SELECT pg_backend_pid()').pluck().get()!;
+      admin.prepare('SELECT pg_terminate_backend(?)').run(pid);
+      let refusal: unknown;
+      try {
+        db.prepare('INSERT INTO beats (n) VALUES (?)').run(1);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toMatchObject({ status: 503, headers: { 'Retry-After': '5' }, body: { exception: 'service_unavailable_exception' } });
+      db.prepare('INSERT INTO beats (n) VALUES (?)').run(2);
+      expect(db.prepare<[], number>('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid);
+      expect(admin.prepare<[], number>('SELECT n FROM beats').pluck().all()).toEqual([2]);
+    } finally {
+      db.close();
+      admin.close();
+      await database.drop();
+    }
+  });
 });

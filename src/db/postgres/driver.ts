@@ -5,6 +5,7 @@
  * without them goes on without it, and only a hub asked for PostgreSQL needs it.
  */
 import { createRequire } from 'node:module';
+import { ConfigError } from '../../core/config.js';
 
 /** The calls of the `libpq` package this engine makes. */
 export interface Libpq {
@@ -29,8 +30,8 @@ export interface Libpq {
   serverVersion(): number;
 }
 
-/** Raised when a hub is asked for PostgreSQL on a machine where the driver is not built. */
-export class DriverMissing extends Error {
+/** Raised when a hub is asked for PostgreSQL on a machine where the driver is not built: the CLI exits 2 with it. */
+export class DriverMissing extends ConfigError {
   constructor(cause: unknown) {
     super(
       'PostgreSQL needs the npm package libpq, which did not load (' +

@@ -8,7 +8,13 @@
  * own, and kept up to `MAX_PREPARED` texts (the least used are deallocated). `transaction()`
  * behaves as better-sqlite3's: BEGIN and COMMIT, ROLLBACK when the function throws, and a
  * savepoint when called inside another transaction.
+ *
+ * A connection the server dropped (a restart, a failover to the standby, an administrator's
+ * kill) fails the statement under way with `databaseUnreachable` (503, Retry-After), and the
+ * next statement connects again: libpq follows the URL's hosts and `target_session_attrs` to
+ * the primary. `onConnect` runs after each connection, first and later ones.
  */
+import { databaseUnreachable } from '../../core/errors.js';
 import type { Db, PreparedStatement, RunResult, Statement, Transaction } from '../engine.js';
 import { newConnection, type Libpq } from './driver.js';
 import { numberPlaceholders, type NumberedSql } from './placeholders.js';
@@ -37,26 +43,35 @@ interface Prepared {
 export interface PostgresOptions {
   /** A connection that only reads: a store's reads on a hot standby, a reader thread. */
   readonly?: boolean;
+  /** Statements of the session each connection runs first (a lock the process holds). */
+  onConnect?: (db: PostgresDb) => void;
 }
+
+/** SQLSTATEs of a connection the server ended: class 08, and an administrator's or a shutdown's 57P01–57P03. */
+const CONNECTION_LOST = /^(08|57P0[123])/;
 
 export class PostgresDb implements Db {
   readonly readonly: boolean;
-  private readonly pq: Libpq;
+  private pq: Libpq;
   private readonly prepared = new Map<string, Prepared>();
   private statementsMade = 0;
   private depth = 0;
-  private connected = true;
+  private closed = false;
+  private finished = false;
+  /** The server dropped the connection: the next statement connects again. */
+  private lost = false;
 
   /** `url`: a libpq connection string or `postgres://` URL; libpq reads the password from its usual places. */
-  constructor(url: string, options: PostgresOptions = {}) {
+  constructor(
+    private readonly url: string,
+    private readonly options: PostgresOptions = {},
+  ) {
     this.readonly = options.readonly ?? false;
-    this.pq = newConnection();
-    this.pq.connectSync(url);
-    this.exec(`SET client_encoding = 'UTF8'; SET default_transaction_read_only = ${this.readonly ? 'on' : 'off'}`);
+    this.pq = this.connect();
   }
 
   get open(): boolean {
-    return this.connected;
+    return !this.closed;
   }
 
   get inTransaction(): boolean {
@@ -72,19 +87,53 @@ export class PostgresDb implements Db {
   }
 
   exec(sql: string): this {
+    this.reconnectIfLost();
     this.pq.exec(sql);
     this.check(sql);
     return this;
   }
 
   close(): this {
-    if (this.connected) this.pq.finish();
-    this.connected = false;
+    if (!this.closed) this.finish();
+    this.closed = true;
     return this;
+  }
+
+  /** Ends libpq's connection once: libpq frees it, and a second finish would free it again. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.pq.finish();
+  }
+
+  private connect(): Libpq {
+    const pq = newConnection();
+    pq.connectSync(this.url);
+    this.pq = pq;
+    this.finished = false;
+    this.prepared.clear();
+    this.exec(`SET client_encoding = 'UTF8'; SET default_transaction_read_only = ${this.readonly ? 'on' : 'off'}`);
+    this.options.onConnect?.(this);
+    return pq;
+  }
+
+  /** Outside a transaction only: one the server dropped is over, and its caller was told so. */
+  private reconnectIfLost(): void {
+    if (!this.lost || this.depth > 0) return;
+    if (this.closed) throw databaseUnreachable();
+    this.finish();
+    try {
+      this.lost = false;
+      this.connect();
+    } catch {
+      this.lost = true;
+      throw databaseUnreachable();
+    }
   }
 
   /** Runs `sql` with `params` and reads what it answered: its rows (decoded) and how many rows it changed. */
   execute(sql: string, params: unknown[]): { rows: Record<string, unknown>[]; changes: number } {
+    this.reconnectIfLost();
     const prepared = this.preparedFor(sql);
     const values = bound(prepared.sql, params);
     this.pq.execPrepared(prepared.name, values);
@@ -103,7 +152,7 @@ export class PostgresDb implements Db {
       return result;
     } catch (error) {
       this.depth -= 1;
-      if (this.connected) this.exec(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK');
+      if (!this.lost && !this.closed) this.exec(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK');
       throw error;
     }
   }
@@ -158,7 +207,10 @@ export class PostgresDb implements Db {
     if (status === 'PGRES_COMMAND_OK' || status === 'PGRES_TUPLES_OK' || status === 'PGRES_EMPTY_QUERY') return;
     const fields = this.pq.resultErrorFields();
     const message = (this.pq.resultErrorMessage() || this.pq.errorMessage()).trim();
-    if (!fields?.sqlState) this.connected = this.pq.transactionStatus() !== 'PQTRANS_UNKNOWN';
+    if (!fields?.sqlState || CONNECTION_LOST.test(fields.sqlState) || this.pq.transactionStatus() === 'PQTRANS_UNKNOWN') {
+      this.lost = true;
+      throw databaseUnreachable();
+    }
     throw new PostgresError(`${message} (in: ${sql.replace(/\s+/g, ' ').slice(0, 200)})`, fields?.sqlState ?? 'connection', fields?.constraintName);
   }
 }
