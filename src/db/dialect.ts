@@ -14,7 +14,17 @@ export function dialectOf(db: Db): Dialect {
   return isSqlite(db) ? 'sqlite' : 'postgres';
 }
 
-/** The spelling of `db`'s engine. */
+/**
+ * Each SQLite spelling `spelt` has given, with its PostgreSQL twin. The test suite, which runs
+ * on SQLite, reads it to put each statement it prepares into PostgreSQL's words too and check
+ * that PostgreSQL takes them (test/db/statement-parity.test.ts). It holds one entry a twin the
+ * code writes.
+ */
+export const TWINS = new Map<string, string>();
+
+/** The spelling of `db`'s engine; a fragment of SQL is spelt here, never by branching on the dialect, so its twin is known. */
 export function spelt<T>(db: Db, spellings: Record<Dialect, T>): T {
+  if (typeof spellings.sqlite === 'string' && typeof spellings.postgres === 'string' && spellings.sqlite !== spellings.postgres)
+    TWINS.set(spellings.sqlite, spellings.postgres);
   return spellings[dialectOf(db)];
 }

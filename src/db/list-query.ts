@@ -9,7 +9,7 @@
  */
 import { invalidParam } from '../core/errors.js';
 import { MAX_COUNT, MAX_OFFSET, type Page, type Paging } from '../core/paging.js';
-import { dialectOf, type Dialect } from './dialect.js';
+import { spelt, type Dialect } from './dialect.js';
 import type { Db } from './engine.js';
 import { Statements } from './statements.js';
 import type { StoredValue } from './write-path.js';
@@ -37,17 +37,15 @@ export interface ListSpec<Field extends string = string> {
 
 export class ListQueries {
   private readonly statements: Statements;
-  private readonly dialect: Dialect;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.statements = new Statements(db, LIST_STATEMENTS_KEPT);
-    this.dialect = dialectOf(db);
   }
 
   page<T, Field extends string = string>(spec: ListSpec<Field>, paging: Paging): Page<T> {
     const given = spec.filters.filter((filter) => filter !== undefined);
     const where = given.length
-      ? `WHERE ${given.map((filter) => (typeof filter.sql === 'string' ? filter.sql : filter.sql[this.dialect])).join(' AND ')}`
+      ? `WHERE ${given.map((filter) => (typeof filter.sql === 'string' ? filter.sql : spelt(this.db, filter.sql))).join(' AND ')}`
       : '';
     const params = given.flatMap((filter) => filter.params);
     const field = paging.sort_field ?? spec.defaultSort;
@@ -57,7 +55,8 @@ export class ListQueries {
       throw invalidParam('sort_field', 'not_allowed_value', field, `Sortable fields: ${Object.keys(spec.sortable).join(', ')}`);
     }
     const direction = paging.sort_direction;
-    const tieBreaker = `${spec.listedAs ? `${spec.listedAs}.` : ''}${this.dialect === 'sqlite' ? 'rowid' : 'id'}`;
+    const listed = spec.listedAs ? `${spec.listedAs}.` : '';
+    const tieBreaker = spelt(this.db, { sqlite: `${listed}rowid`, postgres: `${listed}id` });
     const rows = this.statements
       .get(`SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${tieBreaker} ${direction} LIMIT ? OFFSET ?`)
       .all(...params, paging.count, paging.offset) as T[];
