@@ -38,7 +38,7 @@ export function loadNodeIdentity(db: Db): NodeIdentity {
     db
       .prepare<[], { hlc: string | null }>(
         `SELECT max(hlc) AS hlc FROM (SELECT max(hlc) AS hlc FROM changes UNION ALL SELECT (SELECT hlc FROM outbox ORDER BY seq DESC LIMIT 1)
-         UNION ALL SELECT value FROM meta WHERE key IN ('sync.acked_stamp', '${UNSENT_STAMP_KEY}'))`,
+         UNION ALL SELECT value FROM meta WHERE key IN ('sync.acked_stamp', '${UNSENT_STAMP_KEY}')) AS stamps`,
       )
       .get()?.hlc ?? undefined;
   return { nodeId: read.get('node_id')!.value, generation: read.get('generation')!.value, lastStamp };

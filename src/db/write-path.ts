@@ -120,7 +120,7 @@ export class WritePath {
        VALUES (?, (SELECT value FROM meta WHERE key = 'generation'), ?, ?, ?, ?, ?, ?)`,
     );
     this.keepUnsentStamp = db.prepare(
-      `INSERT INTO meta (key, value) VALUES ('${UNSENT_STAMP_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE excluded.value > value`,
+      `INSERT INTO meta (key, value) VALUES ('${UNSENT_STAMP_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE excluded.value > meta.value`,
     );
   }
 

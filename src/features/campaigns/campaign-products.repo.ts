@@ -1,3 +1,4 @@
+import type { Dialect } from '../../db/dialect.js';
 import type { Db } from '../../db/open.js';
 import { atLeast, atMost, contains, equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
@@ -51,11 +52,24 @@ function named(name: string | undefined): Filter {
   const own = contains('c.name', name);
   const product = contains('p.name', name);
   if (own === undefined || product === undefined) return undefined;
-  return { sql: `(${own.sql} OR ${product.sql})`, params: [...own.params, ...product.params] };
+  const either = (dialect: Dialect) => `(${spelling(own, dialect)} OR ${spelling(product, dialect)})`;
+  return { sql: { sqlite: either('sqlite'), postgres: either('postgres') }, params: [...own.params, ...product.params] };
 }
 
+function spelling(filter: NonNullable<Filter>, dialect: Dialect): string {
+  return typeof filter.sql === 'string' ? filter.sql : filter.sql[dialect];
+}
+
+/** Places are a JSON array of text (the service writes them), each engine reading it with its own function. */
 function shownIn(place: string | undefined): Filter {
-  return place === undefined ? undefined : { sql: 'EXISTS (SELECT 1 FROM json_each(c.display_in) d WHERE d.value = ?)', params: [place] };
+  if (place === undefined) return undefined;
+  return {
+    sql: {
+      sqlite: 'EXISTS (SELECT 1 FROM json_each(c.display_in) d WHERE d.value = ?)',
+      postgres: 'EXISTS (SELECT 1 FROM json_array_elements_text(CAST(c.display_in AS json)) AS d(value) WHERE d.value = ?)',
+    },
+    params: [place],
+  };
 }
 
 /** A campaign product without store records is offered in every store (as checkout reads it). */

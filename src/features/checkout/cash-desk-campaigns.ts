@@ -21,7 +21,7 @@ interface CashDeskCampaign extends CampaignPrice {
   stores: Set<string> | undefined;
 }
 
-/** The stores a campaign product is limited to, as SQLite's json_group_array lists them. */
+/** The stores a campaign product is limited to: a JSON array of ids, as the repository reads them. */
 const StoreIds = z.array(z.string());
 
 export type PriceOfProduct = (productId: string, atIso: string, storeId: string) => CampaignPrice | undefined;

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open.js';
+import { isSqlite, prepareOnSqlite } from '../../db/sqlite.js';
 import type {
   CampaignProductsRow,
   CustomersRow,
@@ -14,13 +15,38 @@ import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
 
 export type ProductMatch = Pick<ProductsRow, 'id' | 'product_group_id' | 'product_brand_id'>;
 
-/** An active campaign product the cash desk may show, with the stores it is limited to. */
-export type CashDeskCampaignRow = Pick<CampaignProductsRow, 'id' | 'product_id' | 'value_minor' | 'value_type_id' | 'valid_from' | 'valid_to'> & {
-  /** 0 when display_in is no JSON SQLite reads: it cannot tell whether the cash desk shows it. */
-  well_formed: 0 | 1;
+type CampaignColumns = Pick<CampaignProductsRow, 'id' | 'product_id' | 'value_minor' | 'value_type_id' | 'valid_from' | 'valid_to'> & {
   /** A JSON array of store ids; empty for every store. */
   store_ids: string;
 };
+
+/** An active campaign product the cash desk may show, with the stores it is limited to. */
+export type CashDeskCampaignRow = CampaignColumns & {
+  /** 0 when display_in is no JSON SQLite reads: it cannot tell whether the cash desk shows it. */
+  well_formed: 0 | 1;
+};
+
+/** The names of the cash desk among a campaign product's places (display_in). */
+const CASH_DESK = new Set(['cash desk', 'cash_desk']);
+
+/**
+ * PostgreSQL's twin of the cash desk's choice that SQLite makes in SQL: PostgreSQL 15 has no
+ * test of JSON text that does not fail the statement, so the places are read here. Kept is a
+ * product whose places are no JSON (flagged), or among whose values, as json_each reads them
+ * (an array's elements, an object's members, a scalar alone), the cash desk is. SQLite's
+ * json_valid(…, 2) also takes JSON5, which no writer of display_in makes.
+ */
+function shownAtCashDesk(row: CampaignColumns & Pick<CampaignProductsRow, 'display_in'>): CashDeskCampaignRow | undefined {
+  const { display_in: displayIn, ...campaign } = row;
+  let places: unknown;
+  try {
+    places = JSON.parse(displayIn);
+  } catch {
+    return { ...campaign, well_formed: 0 };
+  }
+  const values = Array.isArray(places) ? places : places !== null && typeof places === 'object' ? Object.values(places) : [places];
+  return values.some((place) => typeof place === 'string' && CASH_DESK.has(place)) ? { ...campaign, well_formed: 1 } : undefined;
+}
 
 export type PurchaseRecord = Pick<
   PurchasesRow,
@@ -32,7 +58,7 @@ export type VoucherRecord = Pick<VouchersRow, 'id' | 'code' | 'customer_id' | 'r
 
 export class CheckoutRepo {
   private readonly productByPlu;
-  private readonly cashDeskCampaigns;
+  private readonly cashDeskCampaigns: () => CashDeskCampaignRow[];
   private readonly purchaseByBill;
   private readonly purchaseByNumber;
   private readonly assignment;
@@ -50,14 +76,27 @@ export class CheckoutRepo {
     );
     // Campaign products shown at the cash desk, in id order; a display_in SQLite cannot read
     // is kept and flagged rather than failing the whole list.
-    this.cashDeskCampaigns = db.prepare<[], CashDeskCampaignRow>(
-      `SELECT c.id, c.product_id, c.value_minor, c.value_type_id, c.valid_from, c.valid_to, json_valid(c.display_in, 2) AS well_formed,
-              (SELECT json_group_array(s.store_id) FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id) AS store_ids
-       FROM campaign_products c
-       WHERE c.state = 1
-         AND CASE WHEN json_valid(c.display_in, 2) THEN EXISTS (SELECT 1 FROM json_each(c.display_in) d WHERE d.value IN ('cash desk', 'cash_desk')) ELSE 1 END
-       ORDER BY c.id`,
-    );
+    if (isSqlite(db)) {
+      const shown = prepareOnSqlite<[], CashDeskCampaignRow>(
+        db,
+        `SELECT c.id, c.product_id, c.value_minor, c.value_type_id, c.valid_from, c.valid_to, json_valid(c.display_in, 2) AS well_formed,
+                (SELECT json_group_array(s.store_id) FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id) AS store_ids
+         FROM campaign_products c
+         WHERE c.state = 1
+           AND CASE WHEN json_valid(c.display_in, 2) THEN EXISTS (SELECT 1 FROM json_each(c.display_in) d WHERE d.value IN ('cash desk', 'cash_desk')) ELSE 1 END
+         ORDER BY c.id`,
+      );
+      this.cashDeskCampaigns = () => shown.all();
+    } else {
+      const active = db.prepare<[], CampaignColumns & Pick<CampaignProductsRow, 'display_in'>>(
+        `SELECT c.id, c.product_id, c.value_minor, c.value_type_id, c.valid_from, c.valid_to, c.display_in,
+                (SELECT CAST(coalesce(json_agg(s.store_id), '[]') AS text) FROM campaign_product_store_records s WHERE s.campaign_product_id = c.id) AS store_ids
+         FROM campaign_products c
+         WHERE c.state = 1
+         ORDER BY c.id`,
+      );
+      this.cashDeskCampaigns = () => active.all().flatMap((row) => shownAtCashDesk(row) ?? []);
+    }
     const purchaseColumns = 'id, customer_id, store_id, external_purchase_id, bill_number, total_price_minor, canceled, bill';
     this.purchaseByBill = db.prepare<[string, string], PurchaseRecord>(
       `SELECT ${purchaseColumns} FROM purchases WHERE store_id = ? AND external_purchase_id = ?`,
@@ -109,7 +148,7 @@ export class CheckoutRepo {
   }
 
   cashDeskCampaignRows(): CashDeskCampaignRow[] {
-    return this.cashDeskCampaigns.all();
+    return this.cashDeskCampaigns();
   }
 
   purchaseByStoreBill(storeId: string, billId: string): PurchaseRecord | undefined {

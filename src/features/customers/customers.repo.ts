@@ -1,3 +1,4 @@
+import { spelt, type Dialect } from '../../db/dialect.js';
 import { equals, ListQueries, oneOf, type Filter } from '../../db/list-query.js';
 import type { Db } from '../../db/open.js';
 import type { WriteTransaction, WrittenRow } from '../../db/write-path.js';
@@ -13,6 +14,15 @@ export type CustomerRow = Omit<CustomersRow, 'password_hash' | 'hlc'>;
 
 /** Sortable first-level fields of Customer and their columns. */
 const SORTABLE: Record<(typeof CUSTOMER_SORT_FIELDS)[number], string> = { customer_id: 'c.id' };
+
+/**
+ * An e-mail address matches in any letter case of ASCII: SQLite compares with NOCASE, which its
+ * index customers_by_email (email COLLATE NOCASE) keeps; PostgreSQL's index is on lower(email),
+ * whose C collation folds the same letters.
+ */
+function sameEmail(column: string): Record<Dialect, string> {
+  return { sqlite: `${column} = ? COLLATE NOCASE`, postgres: `lower(${column}) = lower(?)` };
+}
 
 export interface CustomerFilters {
   /** The logged-in customer in the customer interface. */
@@ -45,9 +55,10 @@ export class CustomersRepo {
   private readonly lists;
 
   constructor(db: Db) {
+    const emailIs = spelt(db, sameEmail('email'));
     this.byId = db.prepare<[string], CustomerCredentials>('SELECT id, email, password_hash, state FROM customers WHERE id = ?');
     this.byEmail = db.prepare<[string], CustomerCredentials>(
-      'SELECT id, email, password_hash, state FROM customers WHERE email = ? COLLATE NOCASE ORDER BY state = 1 DESC, id LIMIT 1',
+      `SELECT id, email, password_hash, state FROM customers WHERE ${emailIs} ORDER BY state = 1 DESC, id LIMIT 1`,
     );
     this.byCardNumber = db.prepare<[string], CustomerCredentials>(
       `SELECT c.id, c.email, c.password_hash, c.state FROM cards k JOIN customers c ON c.id = k.customer_id
@@ -56,14 +67,15 @@ export class CustomersRepo {
     // The cash desk needs only the id: one search of an index that holds it (cards_for_checkout),
     // no table row and no join to customers. SQLite would pick the unique index on
     // card_number and read the row; INDEXED BY keeps the plan, or fails loudly without it.
+    // PostgreSQL's planner takes no such hint.
     this.idByCardNumber = db
-      .prepare<[string], string>('SELECT customer_id FROM cards INDEXED BY cards_for_checkout WHERE card_number = ? AND state = 1')
+      .prepare<[string], string>(
+        `SELECT customer_id FROM cards ${spelt(db, { sqlite: 'INDEXED BY cards_for_checkout', postgres: '' })} WHERE card_number = ? AND state = 1`,
+      )
       .pluck();
     this.row = db.prepare<[string], CustomerRow>(`SELECT ${COLUMNS} FROM customers c WHERE c.id = ?`);
     this.store = db.prepare<[string], Pick<StoresRow, 'id'>>('SELECT id FROM stores WHERE id = ?');
-    this.emailHolders = db.prepare<[string], Pick<CustomersRow, 'id'>>(
-      'SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND state <> 0 LIMIT 2',
-    );
+    this.emailHolders = db.prepare<[string], Pick<CustomersRow, 'id'>>(`SELECT id FROM customers WHERE ${emailIs} AND state <> 0 LIMIT 2`);
     this.lists = new ListQueries(db);
   }
 
@@ -88,7 +100,7 @@ export class CustomersRepo {
         filters: [
           equals('c.id', filters.id),
           oneOf('c.id', filters.ids),
-          filters.email === undefined ? undefined : { sql: 'c.email = ? COLLATE NOCASE', params: [filters.email] },
+          filters.email === undefined ? undefined : { sql: sameEmail('c.email'), params: [filters.email] },
           emailIn(filters.emails),
           equals('c.phone', filters.phone),
           equals('c.first_name', filters.first_name),
@@ -151,5 +163,6 @@ export class CustomersRepo {
 
 function emailIn(emails: string[] | undefined): Filter {
   if (emails === undefined || emails.length === 0) return undefined;
-  return { sql: `c.email COLLATE NOCASE IN (${emails.map(() => '?').join(', ')})`, params: emails };
+  const list = (each: string) => emails.map(() => each).join(', ');
+  return { sql: { sqlite: `c.email COLLATE NOCASE IN (${list('?')})`, postgres: `lower(c.email) IN (${list('lower(?)')})` }, params: emails };
 }

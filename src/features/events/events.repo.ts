@@ -44,7 +44,7 @@ export class EventsRepo {
     this.one = db.prepare<[string], EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ?`);
     this.byRelation = db.prepare<[string, string, string, string | null], Pick<EventsRow, 'id'>>(
       `SELECT id FROM events
-       WHERE customer_id = ? AND event_type_id = ? AND external_id = ? AND secondary_external_id IS ?
+       WHERE customer_id = ? AND event_type_id = ? AND external_id = ? AND secondary_external_id IS NOT DISTINCT FROM ?
        ORDER BY id LIMIT 1`,
     );
     this.records = db.prepare<[string], PropertyRecordRow>(

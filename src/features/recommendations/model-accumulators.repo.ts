@@ -2,9 +2,11 @@
  * The builder's node-local tables: its place in the history, the bills it counted, and the
  * counters and weights the model rows are computed from.
  */
+import { spelt } from '../../db/dialect.js';
 import type { Statement } from '../../db/engine.js';
-import type { Db } from '../../db/open.js';
-import { sqliteOnly } from '../../db/sqlite.js';
+import type { Db, SqliteDb } from '../../db/open.js';
+import { isSqlite, prepareOnSqlite } from '../../db/sqlite.js';
+import { jsonListRows } from '../json-list.js';
 import { purchaseLines, type PurchaseLine } from './purchase-lines.js';
 import { carry } from './recency-weights.js';
 import type { RecommendationProductsRow, RecommendationStateRow } from '../../db/tables.generated.js';
@@ -38,13 +40,84 @@ const FORGOTTEN_PER_STEP = 200;
 /** Bills per store and product, and per pair of product keys. */
 export type BillCounter = 'stores' | 'pairs';
 
+/** A page of the first count: the lines of its purchases, and where the next page begins. */
+export interface PurchasesPage {
+  lines: PurchaseLine[];
+  next: string;
+}
+
+/**
+ * How the first count walks every purchase stored, a page at a time, from a position kept in
+ * the builder's state between steps. Purchases stored after the count began are the feed's
+ * (ModelBuilder.startBuild), so a walk needs only to meet each purchase that was there.
+ */
+interface PurchaseWalk {
+  /** The position before every purchase. */
+  start: string;
+  /** The purchases stored, exactly or as an upper bound, at least up to `limit`. */
+  stored(limit: number): number;
+  /** The page of at most `size` purchases after `position`; undefined when none is left. */
+  pageAfter(position: string, size: number): PurchasesPage | undefined;
+}
+
+/**
+ * SQLite's walk goes by rowid ranges: the newest rowid says how many purchases a walk has to
+ * meet, with no count of the table, and a range is a search of the table's own B-tree.
+ */
+function rowidWalk(db: SqliteDb): PurchaseWalk {
+  const newestRowid = prepareOnSqlite<[], { row: number }>(db, 'SELECT coalesce(max(rowid), 0) AS row FROM purchases');
+  const linesInRows = prepareOnSqlite<[number, number], PurchaseLine>(db, `${purchaseLines()} WHERE p.rowid > ? AND p.rowid <= ?`);
+  return {
+    start: '0',
+    stored: () => newestRowid.get()!.row,
+    pageAfter(position, size) {
+      const after = Number(position);
+      if (after >= newestRowid.get()!.row) return undefined;
+      return { lines: linesInRows.all(after, after + size), next: String(after + size) };
+    },
+  };
+}
+
+/**
+ * PostgreSQL has no rowid: its walk goes by the primary key, a page the next `size` ids after
+ * the last one counted, and counts the purchases only up to `limit`. Ids do not follow the
+ * order purchases were stored in (a store's purchase reaches the hub after others it made
+ * later), so a purchase stored during the walk may fall behind its position: the feed after
+ * the build's cursor holds it. Every purchase stored before the walk began is met, whatever
+ * its id. The feed's seqs would not do for the walk: compaction drops a purchase's change from
+ * the hub's feed once the retention has passed, and a first count meets every purchase held.
+ */
+function idWalk(db: Db): PurchaseWalk {
+  const storedUpTo = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM purchases LIMIT ?) AS stored');
+  const pageEnd = db.prepare<[string, number], { last: string | null }>(
+    'SELECT max(id) AS last FROM (SELECT id FROM purchases WHERE id > ? ORDER BY id LIMIT ?) AS page',
+  );
+  const linesInIds = db.prepare<[string, string], PurchaseLine>(`${purchaseLines()} WHERE p.id > ? AND p.id <= ?`);
+  return {
+    start: '',
+    stored: (limit) => storedUpTo.get(limit)!.n,
+    pageAfter(position, size) {
+      const last = pageEnd.get(position, size)!.last;
+      if (last === null) return undefined;
+      return { lines: linesInIds.all(position, last), next: last };
+    },
+  };
+}
+
+/**
+ * The later of two days or stamps, neither of them NULL, spelt as both engines take it: SQLite's
+ * max of two values is PostgreSQL's greatest.
+ */
+function later(one: string, other: string): string {
+  return `CASE WHEN ${one} > ${other} THEN ${one} ELSE ${other} END`;
+}
+
 export class ModelAccumulatorsRepo {
   private readonly readState;
   private readonly writeState;
   private readonly removeState;
   private readonly newestSeq;
-  private readonly newestPurchaseRow;
-  private readonly linesInRows;
+  private readonly purchaseWalk: PurchaseWalk;
   private readonly linesOfPurchases;
   private readonly changesInRange;
   private readonly forgetChanges;
@@ -64,32 +137,43 @@ export class ModelAccumulatorsRepo {
   private readonly anyPending;
 
   constructor(db: Db) {
-    sqliteOnly(db, "the model's recency carry").function(
-      'recommendation_carry',
-      { deterministic: true },
-      (weight: unknown, from: unknown, to: unknown) => carry(Number(weight), Number(from), Number(to)),
-    );
+    // The recency carry is JavaScript's on SQLite, given to each connection; PostgreSQL's
+    // database holds it (src/db/migrations/postgres/recommendation-functions.ts), the same integers.
+    if (isSqlite(db)) {
+      db.function('recommendation_carry', { deterministic: true }, (weight: unknown, from: unknown, to: unknown) =>
+        carry(Number(weight), Number(from), Number(to)),
+      );
+    }
+    const idsIn = jsonListRows(db);
     this.readState = db.prepare<[string], Pick<RecommendationStateRow, 'value'>>('SELECT value FROM recommendation_state WHERE key = ?');
     this.writeState = db.prepare(
       'INSERT INTO recommendation_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     );
     this.removeState = db.prepare('DELETE FROM recommendation_state WHERE key = ?');
     this.newestSeq = db.prepare<[], { seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM changes');
-    this.newestPurchaseRow = db.prepare<[], { row: number }>('SELECT coalesce(max(rowid), 0) AS row FROM purchases');
-    this.linesInRows = db.prepare<[number, number], PurchaseLine>(`${purchaseLines()} WHERE p.rowid > ? AND p.rowid <= ?`);
+    this.purchaseWalk = isSqlite(db) ? rowidWalk(db) : idWalk(db);
     // Purchases by id, the ids first (CROSS JOIN keeps that order): with `p.id IN (...)`,
     // statistics taken while purchases was small make SQLite scan every purchase instead,
-    // which took a builder step on a hub's 14,000 purchases 90 ms for 20 bills.
-    this.linesOfPurchases = db.prepare<[string], PurchaseLine>(purchaseLines('json_each(?) AS wanted CROSS JOIN purchases p ON p.id = wanted.value'));
+    // which took a builder step on a hub's 14,000 purchases 90 ms for 20 bills. PostgreSQL
+    // takes no ON after a CROSS JOIN, and its planner needs no such hint.
+    this.linesOfPurchases = db.prepare<[string], PurchaseLine>(
+      purchaseLines(
+        spelt(db, {
+          sqlite: 'json_each(?) AS wanted CROSS JOIN purchases p ON p.id = wanted.value',
+          postgres: 'json_array_elements_text(CAST(? AS json)) AS wanted(value) JOIN purchases p ON p.id = wanted.value',
+        }),
+      ),
+    );
+    const field = (name: string) => spelt(db, { sqlite: `json_extract(row, '$.${name}')`, postgres: `CAST(row AS json) ->> '${name}'` });
     this.changesInRange = db.prepare<[number, number], TouchingChange>(
-      `SELECT entity, entity_id, json_extract(row, '$.purchase_id') AS purchase_id, json_extract(row, '$.cancels_purchase_id') AS cancels_purchase_id, hlc
+      `SELECT entity, entity_id, ${field('purchase_id')} AS purchase_id, ${field('cancels_purchase_id')} AS cancels_purchase_id, hlc
        FROM changes WHERE seq > ? AND seq <= ? AND entity IN (${MODEL_INPUT.map((table) => `'${table}'`).join(', ')})`,
     );
     this.forgetChanges = db.prepare(
       `DELETE FROM changes WHERE seq IN (SELECT seq FROM changes WHERE seq <= ? ORDER BY seq LIMIT ${FORGOTTEN_PER_STEP})`,
     );
     this.recordedBills = db.prepare<[string], RecordedBill>(
-      'SELECT purchase_id, customer_id, store_id, day FROM recommendation_bills WHERE purchase_id IN (SELECT value FROM json_each(?))',
+      `SELECT purchase_id, customer_id, store_id, day FROM recommendation_bills WHERE purchase_id IN (${idsIn})`,
     );
     this.insertBill = db.prepare('INSERT INTO recommendation_bills (purchase_id, customer_id, store_id, day) VALUES (?, ?, ?, ?)');
     this.updateBill = db.prepare('UPDATE recommendation_bills SET customer_id = ? WHERE purchase_id = ?');
@@ -97,7 +181,7 @@ export class ModelAccumulatorsRepo {
     const counter = (table: string, keys: string[]) => ({
       add: db.prepare(
         `INSERT INTO ${table} (${keys.join(', ')}, bills) VALUES (${keys.map(() => '?').join(', ')}, ?)
-         ON CONFLICT (${keys.join(', ')}) DO UPDATE SET bills = bills + excluded.bills`,
+         ON CONFLICT (${keys.join(', ')}) DO UPDATE SET bills = ${table}.bills + excluded.bills`,
       ),
       dropEmpty: db.prepare(`DELETE FROM ${table} WHERE ${keys.map((key) => `${key} = ?`).join(' AND ')} AND bills <= 0`),
     });
@@ -107,34 +191,37 @@ export class ModelAccumulatorsRepo {
     };
     // A product keeps its row, and so its key, when its bills drop to zero.
     this.addProductBills = db.prepare<[string, number], { bills: number; published_bills: number }>(
-      `INSERT INTO recommendation_products (product_id, bills) VALUES (?, ?) ON CONFLICT (product_id) DO UPDATE SET bills = bills + excluded.bills
+      `INSERT INTO recommendation_products (product_id, bills) VALUES (?, ?)
+       ON CONFLICT (product_id) DO UPDATE SET bills = recommendation_products.bills + excluded.bills
        RETURNING bills, published_bills`,
     );
     this.productKeys = db.prepare<[string], Pick<RecommendationProductsRow, 'product_id' | 'key'>>(
-      'SELECT product_id, key FROM recommendation_products WHERE product_id IN (SELECT value FROM json_each(?))',
+      `SELECT product_id, key FROM recommendation_products WHERE product_id IN (${idsIn})`,
     );
     // Weights kept as of different days are summed as of the later one.
+    const profileDay = later('recommendation_profiles.as_of_day', 'excluded.as_of_day');
     this.addProfile = db.prepare(
       `INSERT INTO recommendation_profiles (customer_id, as_of_day, bills_weight) VALUES (?, ?, ?)
        ON CONFLICT (customer_id) DO UPDATE SET
-         bills_weight = recommendation_carry(bills_weight, as_of_day, max(as_of_day, excluded.as_of_day))
-                      + recommendation_carry(excluded.bills_weight, excluded.as_of_day, max(as_of_day, excluded.as_of_day)),
-         as_of_day = max(as_of_day, excluded.as_of_day)`,
+         bills_weight = recommendation_carry(recommendation_profiles.bills_weight, recommendation_profiles.as_of_day, ${profileDay})
+                      + recommendation_carry(excluded.bills_weight, excluded.as_of_day, ${profileDay}),
+         as_of_day = ${profileDay}`,
     );
+    const affinityDay = later('recommendation_affinities.as_of_day', 'excluded.as_of_day');
     this.addAffinity = db.prepare(
       `INSERT INTO recommendation_affinities (customer_id, key, weight, as_of_day) VALUES (?, ?, ?, ?)
        ON CONFLICT (customer_id, key) DO UPDATE SET
-         weight = recommendation_carry(weight, as_of_day, max(as_of_day, excluded.as_of_day))
-                + recommendation_carry(excluded.weight, excluded.as_of_day, max(as_of_day, excluded.as_of_day)),
-         as_of_day = max(as_of_day, excluded.as_of_day)`,
+         weight = recommendation_carry(recommendation_affinities.weight, recommendation_affinities.as_of_day, ${affinityDay})
+                + recommendation_carry(excluded.weight, excluded.as_of_day, ${affinityDay}),
+         as_of_day = ${affinityDay}`,
     );
     this.dropEmptyAffinities = db.prepare('DELETE FROM recommendation_affinities WHERE customer_id = ? AND weight <= 0');
     this.sawOrigin = db.prepare(
       `INSERT INTO recommendation_origins (node_id, covered_hlc) VALUES (?, ?)
-       ON CONFLICT (node_id) DO UPDATE SET covered_hlc = max(covered_hlc, excluded.covered_hlc)`,
+       ON CONFLICT (node_id) DO UPDATE SET covered_hlc = ${later('recommendation_origins.covered_hlc', 'excluded.covered_hlc')}`,
     );
-    this.markPending = db.prepare('INSERT OR IGNORE INTO recommendation_pending (kind, key) VALUES (?, ?)');
-    this.countPending = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM recommendation_pending LIMIT ?)');
+    this.markPending = db.prepare('INSERT INTO recommendation_pending (kind, key) VALUES (?, ?) ON CONFLICT DO NOTHING');
+    this.countPending = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM recommendation_pending LIMIT ?) AS waiting');
     this.anyPending = db.prepare('SELECT 1 FROM recommendation_pending LIMIT 1');
   }
 
@@ -154,12 +241,19 @@ export class ModelAccumulatorsRepo {
     return this.newestSeq.get()!.seq;
   }
 
-  newestPurchaseRowid(): number {
-    return this.newestPurchaseRow.get()!.row;
+  /** Where the first count begins, before every purchase. */
+  firstCountStart(): string {
+    return this.purchaseWalk.start;
   }
 
-  linesOfRowids(after: number, upTo: number): PurchaseLine[] {
-    return this.linesInRows.all(after, upTo);
+  /** The purchases stored, for whether a first count is cheap: exact or an upper bound, counted at least up to `limit`. */
+  storedPurchases(limit: number): number {
+    return this.purchaseWalk.stored(limit);
+  }
+
+  /** The first count's page of at most `size` purchases after `position`; undefined when it has met every purchase. */
+  purchasesAfter(position: string, size: number): PurchasesPage | undefined {
+    return this.purchaseWalk.pageAfter(position, size);
   }
 
   linesOf(purchaseIds: string[]): PurchaseLine[] {

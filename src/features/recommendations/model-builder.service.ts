@@ -101,7 +101,7 @@ export class ModelBuilder {
     const cursor = this.accumulators.state('cursor');
     const backlog =
       cursor === undefined
-        ? this.accumulators.newestPurchaseRowid()
+        ? this.accumulators.storedPurchases(ON_DEMAND_LIMIT + 1)
         : this.accumulators.state('rebuilt_to') !== undefined
           ? Infinity
           : this.accumulators.newestChange() - Number(cursor);
@@ -140,24 +140,23 @@ export class ModelBuilder {
   private startBuild(): boolean {
     if (this.accumulators.state('cursor') !== undefined) return false;
     this.accumulators.setState('cursor', this.accumulators.newestChange());
-    this.accumulators.setState('rebuilt_to', 0);
+    this.accumulators.setState('rebuilt_to', this.accumulators.firstCountStart());
     return true;
   }
 
   private countPage(): boolean {
     const rebuiltTo = this.accumulators.state('rebuilt_to');
     if (rebuiltTo === undefined) return false;
-    const after = Number(rebuiltTo);
-    if (after >= this.accumulators.newestPurchaseRowid()) {
+    const page = this.accumulators.purchasesAfter(rebuiltTo, PURCHASES_PER_PAGE);
+    if (page === undefined) {
       this.accumulators.clearState('rebuilt_to');
       return true;
     }
-    const upTo = after + PURCHASES_PER_PAGE;
     const delta = new ModelDelta();
-    const bills = billsOf(this.accumulators.linesOfRowids(after, upTo));
+    const bills = billsOf(page.lines);
     for (const bill of bills) delta.saw(bill.hlc);
     this.recount(bills, delta);
-    this.accumulators.setState('rebuilt_to', upTo);
+    this.accumulators.setState('rebuilt_to', page.next);
     return true;
   }
 

@@ -15,6 +15,7 @@ import type {
   RecommendationNeighboursRow,
 } from '../../db/tables.generated.js';
 import { featureColumns } from '../column-codecs.js';
+import { jsonListRows } from '../json-list.js';
 import type { ScoredList } from './model-rows.schemas.js';
 import { ParsedRows } from './parsed-rows.js';
 import { purchaseLines, type ProductKind, type PurchaseLine } from './purchase-lines.js';
@@ -48,19 +49,20 @@ export class RecommendationsRepo {
   private readonly ownPurchaseLines;
 
   constructor(db: Db) {
+    const idsIn = jsonListRows(db);
     this.customer = db.prepare<[string], Pick<CustomersRow, 'id' | 'store_id'>>('SELECT id, store_id FROM customers WHERE id = ?');
     this.version = db.prepare<[], Pick<RecommendationCatalogVersionRow, 'version'>>('SELECT version FROM recommendation_catalog_version');
     this.customerModel = db.prepare<[string], Pick<RecommendationCustomersRow, 'id' | 'as_of_day' | 'bills_weight' | 'affinities'>>(
       'SELECT id, as_of_day, bills_weight, affinities FROM recommendation_customers WHERE id = ?',
     );
     this.neighbourRows = db.prepare<[string], Pick<RecommendationNeighboursRow, 'id' | 'hlc' | 'neighbours'>>(
-      'SELECT id, hlc, neighbours FROM recommendation_neighbours WHERE id IN (SELECT value FROM json_each(?))',
+      `SELECT id, hlc, neighbours FROM recommendation_neighbours WHERE id IN (${idsIn})`,
     );
     this.bestSellerRows = db.prepare<[string], Pick<RecommendationBestSellersRow, 'id' | 'hlc' | 'products'>>(
-      'SELECT id, hlc, products FROM recommendation_best_sellers WHERE id IN (SELECT value FROM json_each(?))',
+      `SELECT id, hlc, products FROM recommendation_best_sellers WHERE id IN (${idsIn})`,
     );
     this.kinds = db.prepare<[string], { id: string; group: string | null; brand: string | null }>(
-      'SELECT id, product_group_id AS "group", product_brand_id AS brand FROM products WHERE id IN (SELECT value FROM json_each(?))',
+      `SELECT id, product_group_id AS "group", product_brand_id AS brand FROM products WHERE id IN (${idsIn})`,
     );
     this.catalog = db.prepare<[number], Pick<ProductsRow, 'id'>>('SELECT id FROM products WHERE state = 1 ORDER BY id LIMIT ?');
     this.coverage = db.prepare<[string], Pick<RecommendationCoverageRow, 'covered_hlc'>>(

@@ -24,14 +24,26 @@ const SORTABLE: Record<(typeof STORE_SORT_FIELDS)[number], string> = {
 
 /**
  * Stores with a record of the property whose value is the text given, or, for a property
- * with several values (a JSON array), one of whose values is.
+ * with several values (a JSON array), one of whose values is. SQLite's json_each reads a
+ * value of any kind: an array's elements, an object's members, a scalar alone. PostgreSQL's
+ * functions each take one kind, so its twin makes every value an array first; `#>> '{}'`
+ * gives each element as text, a string unquoted, true and false as words, null as NULL.
  */
 function withPropertyValue(property: StoreFilters['property']): Filter {
   if (property === undefined) return undefined;
+  const value = 'CAST(r.property_value AS json)';
   return {
-    sql: `id IN (SELECT r.store_id FROM store_property_records r, json_each(r.property_value) v
+    sql: {
+      sqlite: `id IN (SELECT r.store_id FROM store_property_records r, json_each(r.property_value) v
                  WHERE r.property_id = ?
                    AND (CASE v.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(v.value AS TEXT) END) = ?)`,
+      postgres: `id IN (SELECT r.store_id FROM store_property_records r,
+                   json_array_elements(CASE json_typeof(${value})
+                     WHEN 'array' THEN ${value}
+                     WHEN 'object' THEN (SELECT json_agg(member.value) FROM json_each(${value}) AS member)
+                     ELSE json_build_array(${value}) END) AS v(value)
+                 WHERE r.property_id = ? AND v.value #>> '{}' = ?)`,
+    },
     params: [property.id, property.value],
   };
 }

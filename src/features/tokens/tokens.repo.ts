@@ -24,8 +24,9 @@ export class TokensRepo {
     this.forwarded = db.prepare<[string], ForwardedToken>(
       'SELECT id, api_user_id, external_application_id, device, setup, push_token FROM tokens WHERE id = ?',
     );
-    this.startSession = db.prepare<[string, string]>(
-      "INSERT OR REPLACE INTO store_sessions (token_id, customer_id, started_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+    this.startSession = db.prepare<[string, string, string]>(
+      `INSERT INTO store_sessions (token_id, customer_id, started_at) VALUES (?, ?, ?)
+       ON CONFLICT (token_id) DO UPDATE SET customer_id = excluded.customer_id, started_at = excluded.started_at`,
     );
     this.endSession = db.prepare<[string]>('DELETE FROM store_sessions WHERE token_id = ?');
     this.authTokenByRequest = db.prepare<[string], AuthTokenRow>(
@@ -54,8 +55,8 @@ export class TokensRepo {
   }
 
   /** Logs the token in at this node alone; the hub never learns of it. */
-  startStoreSession(tokenId: string, customerId: string): void {
-    this.startSession.run(tokenId, customerId);
+  startStoreSession(tokenId: string, customerId: string, startedAt: string): void {
+    this.startSession.run(tokenId, customerId, startedAt);
   }
 
   endStoreSession(tokenId: string): void {

@@ -131,7 +131,7 @@ export class TokensService {
 
   /** A session the hub made for this store's caller: the store's until the customer logs out. */
   adoptChainSession(tokenId: string, customerId: string): void {
-    this.repo.startStoreSession(tokenId, customerId);
+    this.repo.startStoreSession(tokenId, customerId, new Date(this.clock()).toISOString());
   }
 
   /** The end of a session the hub made for this store's caller, once the hub logged it out. */

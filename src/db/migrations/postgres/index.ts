@@ -6,7 +6,8 @@
 import * as tables from './baseline-tables.js';
 import * as ledgerTriggers from './ledger-triggers.js';
 import * as derivedTriggers from './derived-triggers.js';
+import * as recommendationFunctions from './recommendation-functions.js';
 
 export const BASELINE_VERSION = 31;
 
-export const BASELINE_SQL = [tables.sql, ledgerTriggers.sql, derivedTriggers.sql].join('\n');
+export const BASELINE_SQL = [tables.sql, ledgerTriggers.sql, derivedTriggers.sql, recommendationFunctions.sql].join('\n');
