@@ -33,6 +33,9 @@ const MB = 1024 * 1024;
 /** Why the node's writes would fail, if they would. */
 export type DatabaseProblem = () => string | undefined;
 
+/** Thrown by the probe's transaction once it wrote, so that the transaction rolls back. */
+const PROBED = Symbol('probed');
+
 /**
  * A real write, rolled back: it needs the write lock and a writable file, like every write
  * does, and leaves nothing behind, so it is no change for the write path to record. Run where
@@ -43,17 +46,16 @@ export function writeProbe(db: Db, clock: Clock): DatabaseProblem {
   const probe = db.prepare<[string]>(
     "INSERT INTO meta (key, value) VALUES ('health.write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
   );
+  const probeRolledBack = db.transaction(() => {
+    probe.run(new Date(clock()).toISOString());
+    throw PROBED;
+  });
   return () => {
     try {
-      db.exec('SAVEPOINT health_probe');
-      try {
-        probe.run(new Date(clock()).toISOString());
-      } finally {
-        db.exec('ROLLBACK TO health_probe; RELEASE health_probe');
-      }
+      probeRolledBack();
       return undefined;
     } catch (error) {
-      return `database not writable: ${(error as Error).message}`;
+      return error === PROBED ? undefined : `database not writable: ${(error as Error).message}`;
     }
   };
 }

@@ -119,7 +119,7 @@ function createHubSyncRouter(
     principals: authority.principals,
     feed: new HubFeed({
       db: node.db,
-      databaseFile: databaseFile(config.data_dir),
+      snapshotSource: config.database.url === undefined ? { file: databaseFile(config.data_dir) } : { url: config.database.url },
       replicated: tables,
       schemaVersion: schemaVersion(),
       stamp,

@@ -12,7 +12,7 @@ import type { Db } from '../db/open.js';
 export type ConflictListing = Statement<[string, string, string, string, string, string]>;
 
 export function conflictListing(db: Db): ConflictListing {
-  return db.prepare('INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?)');
+  return db.prepare('INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING');
 }
 
 /** The newest conflicts first, `columns` of each, by the index of their time; parameter: how many. */

@@ -16,7 +16,8 @@ import type { RowChange } from './protocol/protocol.js';
 export class FoldConflicts {
   /** Lists a conflict of a kind on a record, or refreshes the one listed. */
   private readonly record: Statement<[string, string, string, string, string, string]>;
-  private readonly applications: Statement<[string], { n: number; stores: string | null }>;
+  /** The store of each application that uses the voucher, '-' for none. */
+  private readonly applications: Statement<[string], string>;
 
   constructor(
     db: Db,
@@ -29,10 +30,12 @@ export class FoldConflicts {
        ON CONFLICT (kind, entity, entity_id) DO UPDATE SET detail = excluded.detail, detected_at = excluded.detected_at`,
     );
     // An application a cancellation released (voucher_releases) no longer uses the voucher.
-    this.applications = db.prepare(
-      `SELECT count(*) AS n, group_concat(coalesce(store_id, '-')) AS stores FROM voucher_applications a
-       WHERE voucher_id = ? AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id)`,
-    );
+    this.applications = db
+      .prepare<[string], string>(
+        `SELECT coalesce(store_id, '-') FROM voucher_applications a
+         WHERE voucher_id = ? AND NOT EXISTS (SELECT 1 FROM voucher_releases r WHERE r.application_id = a.id)`,
+      )
+      .pluck();
   }
 
   /** Checks the customers whose point or credit records, or published state, these applied changes touched. */
@@ -46,9 +49,9 @@ export class FoldConflicts {
 
   /** A voucher applied more than once (in two stores offline): the first by HLC stands, the rest are listed. */
   private checkVoucher(voucherId: string): void {
-    const applications = this.applications.get(voucherId)!;
-    if (applications.n < 2) return;
-    const detail = { applications: applications.n, stores: (applications.stores ?? '').split(',') };
+    const stores = this.applications.all(voucherId);
+    if (stores.length < 2) return;
+    const detail = { applications: stores.length, stores };
     this.record.run(this.newId(), 'voucher_applied_twice', 'vouchers', voucherId, JSON.stringify(detail), new Date(this.clock()).toISOString());
   }
 

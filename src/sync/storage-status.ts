@@ -6,15 +6,19 @@
  * /health reads it on the event loop, at each probe. Counting rows reads every page of a
  * table, and every store holds every customer's rows, the hub also every fact of the chain:
  * so the scopes a node never deletes from in the middle (the chain and customer states, and
- * on the hub every scope and the feed's span) are sized from their rowids, max − min + 1,
- * two B-tree seeks whatever the size. What a store's retention bounds (its own facts, its
- * feed) is counted, and the backlog over the oldest rows alone (`backlogSql`); so are its own
- * stores' users, a few rows a bootstrap may have deleted others' from.
+ * on the hub every scope) are sized from their rowids, max − min + 1, two B-tree seeks
+ * whatever the size, and the hub's feed from the span of its seqs. A hub on PostgreSQL, which
+ * has no rowid and whose ids follow no order of insertion, takes each table's size from the
+ * catalogue's estimate (`estimatedRowsSql`). What a store's retention bounds (its own facts,
+ * its feed) is counted, and the backlog over the oldest rows alone (`backlogSql`); so are its
+ * own stores' users, a few rows a bootstrap may have deleted others' from.
  */
 import type { Statement } from '../db/engine.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
+import { spelt } from '../db/dialect.js';
 import type { Db } from '../db/open.js';
+import { prepareOnSqlite, sqliteOnly } from '../db/sqlite.js';
 import { FLOOR_KEY } from './hub/feed-compaction.js';
 import { replicatedTables } from './replicated-tables.js';
 import { scopeOf, type Scope } from './protocol/scopes.js';
@@ -22,7 +26,7 @@ import { SettlingStatusReader, type SettlingStatus } from './hub/settling-status
 import { SyncState } from './sync-state.js';
 
 export interface StorageStatus {
-  /** Rows held per scope: sized from rowids where nothing is deleted in the middle (see above). */
+  /** Rows held per scope: sized from rowids where nothing is deleted in the middle, estimated on PostgreSQL (see above). */
   scopes: Record<Scope, number>;
   /** Change-feed rows held (a store with a hub keeps none); on the hub the span of its seqs, which compaction leaves gaps in. */
   feed_rows: number;
@@ -54,6 +58,7 @@ export class StorageReader {
   ) {
     const store = config.mode === 'store';
     const pluck = (sql: string) => db.prepare<[], number>(sql).pluck();
+    const sized = (table: string) => spelt(db, { sqlite: spanOfRowidsSql(table), postgres: estimatedRowsSql(table) });
     for (const table of replicatedTables(db)) {
       const scope = scopeOf(table);
       if (!scope) continue;
@@ -61,11 +66,14 @@ export class StorageReader {
       const counted = ownFacts || (store && scope === 'store');
       this.sizes.push({
         scope,
-        rows: pluck(counted ? `SELECT count(*) FROM ${table}` : spanOfRowidsSql(table)),
-        backlog: ownFacts ? db.prepare<{ cutoff: string }, number>(backlogSql(table)).pluck() : undefined,
+        rows: pluck(counted ? `SELECT count(*) FROM ${table}` : sized(table)),
+        // A store's database is SQLite's.
+        backlog: ownFacts
+          ? prepareOnSqlite<[{ cutoff: string }], number>(sqliteOnly(db, "a store's retention backlog"), backlogSql(table)).pluck()
+          : undefined,
       });
     }
-    this.feedRows = pluck(store ? 'SELECT count(*) FROM changes' : spanOfRowidsSql('changes'));
+    this.feedRows = pluck(store ? 'SELECT count(*) FROM changes' : FEED_SEQS_SQL);
     this.hub = store
       ? undefined
       : {
@@ -122,4 +130,19 @@ function backlogSql(table: string): string {
 /** A table's rows from its rowids, max − min + 1 (0 when empty): each by one seek, where one aggregate of both would scan. */
 function spanOfRowidsSql(table: string): string {
   return `SELECT coalesce((SELECT max(rowid) FROM ${table}) - (SELECT min(rowid) FROM ${table}) + 1, 0)`;
+}
+
+/** The feed's seqs, last − first + 1 (0 when empty): compaction leaves gaps in them. */
+const FEED_SEQS_SQL = 'SELECT coalesce((SELECT max(seq) FROM changes) - (SELECT min(seq) FROM changes) + 1, 0)';
+
+/**
+ * A table's rows on PostgreSQL as its planner estimates them, with no read of the table: the
+ * rows per page the last VACUUM or ANALYZE found (autovacuum runs them as a table grows), times
+ * the pages it has now. A table never analyzed, or empty when it was, is counted: it is small,
+ * or autovacuum analyzes it within the minute.
+ */
+function estimatedRowsSql(table: string): string {
+  return `SELECT CAST(CASE WHEN c.reltuples < 0 OR c.relpages = 0 THEN (SELECT count(*) FROM ${table})
+                      ELSE CAST(c.reltuples AS float8) / c.relpages * (pg_relation_size(c.oid) / CAST(current_setting('block_size') AS integer)) END AS bigint)
+          FROM pg_class c WHERE c.oid = CAST('${table}' AS regclass)`;
 }

@@ -112,7 +112,8 @@ export class PostgresDb implements Db {
     this.pq = pq;
     this.finished = false;
     this.prepared.clear();
-    this.exec(`SET client_encoding = 'UTF8'; SET default_transaction_read_only = ${this.readonly ? 'on' : 'off'}`);
+    // Notices (a temporary table made again, `IF NOT EXISTS`) are not the log's business.
+    this.exec(`SET client_encoding = 'UTF8'; SET client_min_messages = warning; SET default_transaction_read_only = ${this.readonly ? 'on' : 'off'}`);
     this.options.onConnect?.(this);
     return pq;
   }

@@ -32,7 +32,7 @@ export class AppliedCommands {
     this.saveProgress = db.prepare(
       `INSERT INTO sync_node_progress (node_id, generation, last_seq, last_seen_at, last_hlc) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (node_id, generation) DO UPDATE SET last_seq = excluded.last_seq, last_seen_at = excluded.last_seen_at,
-         last_hlc = max(coalesce(last_hlc, ''), excluded.last_hlc)`,
+         last_hlc = CASE WHEN excluded.last_hlc > coalesce(sync_node_progress.last_hlc, '') THEN excluded.last_hlc ELSE coalesce(sync_node_progress.last_hlc, '') END`,
     );
     this.held = db.prepare(
       'SELECT count(*) AS generations, count(last_hlc) AS stamped, max(last_hlc) AS through FROM sync_node_progress WHERE node_id = ?',

@@ -33,7 +33,7 @@ export class CommandPolicy {
     private readonly clock: Clock,
   ) {
     this.ownerOf = db.prepare<[string], string>('SELECT node_id FROM sync_node_origins WHERE origin = ?').pluck();
-    this.bind = db.prepare('INSERT OR IGNORE INTO sync_node_origins (origin, node_id, first_seen_at) VALUES (?, ?, ?)');
+    this.bind = db.prepare('INSERT INTO sync_node_origins (origin, node_id, first_seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.storesOf = db.prepare<[string], string>('SELECT store_id FROM node_stores WHERE node_id = ?').pluck();
     this.reserved = new ReservedOrigins(db);
   }

@@ -9,15 +9,18 @@
  */
 import type { IdGenerator } from '../../core/ids.js';
 import type { Clock } from '../../core/clock.js';
+import { spelt } from '../../db/dialect.js';
 import type { Db } from '../../db/open.js';
 import type { AppliedListener } from './hub-commands.js';
 
 export function listDuplicateRegistrations(db: Db, newId: IdGenerator, clock: Clock): AppliedListener {
-  const emailHolders = db
-    .prepare<[string, string], string>('SELECT id FROM customers WHERE email = ? COLLATE NOCASE AND id <> ? ORDER BY id')
-    .pluck();
+  // The same address in any letter case of ASCII: SQLite's NOCASE, which its index
+  // customers_by_email keeps; PostgreSQL's index is on lower(email), whose C collation folds
+  // the same letters.
+  const sameEmail = spelt(db, { sqlite: 'email = ? COLLATE NOCASE', postgres: 'lower(email) = lower(?)' });
+  const emailHolders = db.prepare<[string, string], string>(`SELECT id FROM customers WHERE ${sameEmail} AND id <> ? ORDER BY id`).pluck();
   const list = db.prepare<[string, string, string, string]>(
-    "INSERT OR IGNORE INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'duplicate_email', 'customers', ?, ?, ?)",
+    "INSERT INTO sync_conflicts (id, kind, entity, entity_id, detail, detected_at) VALUES (?, 'duplicate_email', 'customers', ?, ?, ?) ON CONFLICT DO NOTHING",
   );
   return (command, written) => {
     for (const { entity, entity_id: id, op, row } of written) {

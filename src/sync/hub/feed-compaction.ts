@@ -30,6 +30,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Statement } from '../../db/engine.js';
 import type { Clock } from '../../core/clock.js';
+import { spelt, type Dialect } from '../../db/dialect.js';
+import { isSqlite, prepareOnSqlite } from '../../db/sqlite.js';
 import type { Db } from '../../db/open.js';
 import type { NodeLimits } from './node-limits.js';
 import { reachesStores } from '../protocol/scopes.js';
@@ -61,6 +63,55 @@ interface Seqs {
 /** The feed's first and last seq, each by its own subquery: in one SELECT they walked the whole feed. */
 export const FEED_SPAN_SQL = 'SELECT (SELECT min(seq) FROM changes) AS first, (SELECT max(seq) FROM changes) AS last';
 
+/** Where compaction notes the newest change of each row the feed holds, on the connection that compacts. */
+const FEED_NEWEST: Record<Dialect, string> = {
+  sqlite:
+    'CREATE TEMP TABLE IF NOT EXISTS feed_newest (entity TEXT NOT NULL, entity_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (entity, entity_id)) WITHOUT ROWID',
+  postgres:
+    'CREATE TEMP TABLE IF NOT EXISTS feed_newest (entity TEXT NOT NULL, entity_id TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (entity, entity_id))',
+};
+
+/** How the results of the stores' commands are walked to forget the old ones, a slice at a time. */
+interface ResultsWalk {
+  /** The position before every result. */
+  start: number | string;
+  /** The results after a position, in the walk's order, a slice of them. */
+  slice: Statement<[number | string], { at: number | string; applied_at: string; status: string }>;
+  /** Whether the walk meets the results in the order they were applied, and so ends at the first one applied at or after the cutoff. */
+  inAppliedOrder: boolean;
+  /** Deletes the results at the positions of a JSON array. */
+  forget: Statement<[string]>;
+}
+
+/**
+ * SQLite appends results in rowid order as commands are applied, so the walk goes by rowid and
+ * ends at the first result applied at or after the cutoff, with no index on applied_at.
+ * PostgreSQL has no rowid, and applied_commands no column in the order results were applied:
+ * the walk goes by the primary key to the end, in slices of a search of its index each, and
+ * picks the old results out of every slice.
+ */
+function resultsWalk(db: Db): ResultsWalk {
+  if (isSqlite(db)) {
+    return {
+      start: 0,
+      slice: prepareOnSqlite(
+        db,
+        `SELECT rowid AS at, applied_at, status FROM applied_commands WHERE rowid > ? ORDER BY rowid LIMIT ${RESULTS_PER_SLICE}`,
+      ),
+      inAppliedOrder: true,
+      forget: prepareOnSqlite(db, 'DELETE FROM applied_commands WHERE rowid IN (SELECT value FROM json_each(?))'),
+    };
+  }
+  return {
+    start: '',
+    slice: db.prepare(
+      `SELECT command_id AS at, applied_at, status FROM applied_commands WHERE command_id > ? ORDER BY command_id LIMIT ${RESULTS_PER_SLICE}`,
+    ),
+    inAppliedOrder: false,
+    forget: db.prepare('DELETE FROM applied_commands WHERE command_id IN (SELECT json_array_elements_text(CAST(? AS json)))'),
+  };
+}
+
 /** What FeedCompaction is built from. */
 export interface FeedCompactionOptions {
   db: Db;
@@ -82,8 +133,7 @@ export class FeedCompaction {
   private readonly newestIn: Statement<{ from: number; to: number }>;
   private readonly remove: Statement<{ from: number; to: number }>;
   private readonly heldIn: Statement<{ from: number; to: number }, number>;
-  private readonly results: Statement<[number], { at: number; applied_at: string; status: string }>;
-  private readonly forget: Statement<[string]>;
+  private readonly results: ResultsWalk;
 
   private readonly db: Db;
   private readonly retentionMs: number;
@@ -96,34 +146,33 @@ export class FeedCompaction {
     this.retentionMs = retentionMs;
     this.clock = clock;
     this.limits = limits;
-    this.mark = db.prepare('INSERT OR REPLACE INTO sync_feed_marks (marked_at, seq) SELECT ?, coalesce(max(seq), 0) FROM changes');
+    // `WHERE true` tells SQLite's parser that ON CONFLICT opens the upsert, not a join's constraint.
+    this.mark = db.prepare(
+      'INSERT INTO sync_feed_marks (marked_at, seq) SELECT ?, coalesce(max(seq), 0) FROM changes WHERE true ON CONFLICT (marked_at) DO UPDATE SET seq = excluded.seq',
+    );
     this.compactTo = db.prepare<[string], number | null>('SELECT max(seq) FROM sync_feed_marks WHERE marked_at <= ?').pluck();
     this.forgetMarks = db.prepare('DELETE FROM sync_feed_marks WHERE marked_at < ?');
     this.floor = db.prepare<[], string | undefined>(`SELECT value FROM meta WHERE key = '${FLOOR_KEY}'`).pluck();
     this.setFloor = db.prepare(`INSERT INTO meta (key, value) VALUES ('${FLOOR_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
     this.modelCursor = db.prepare<[], string | undefined>("SELECT value FROM recommendation_state WHERE key = 'cursor'").pluck();
-    const kept = JSON.stringify(replicated.filter(reachesStores));
-    this.db.exec(
-      'CREATE TEMP TABLE IF NOT EXISTS feed_newest (entity TEXT NOT NULL, entity_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (entity, entity_id)) WITHOUT ROWID',
-    );
+    const kept = replicated
+      .filter(reachesStores)
+      .map((table) => `'${table}'`)
+      .join(', ');
+    this.db.exec(spelt(db, FEED_NEWEST));
     this.seqs = db.prepare(FEED_SPAN_SQL);
     this.newestIn = db.prepare(
-      `INSERT INTO temp.feed_newest (entity, entity_id, seq) SELECT entity, entity_id, max(seq) FROM changes WHERE seq > @from AND seq <= @to GROUP BY entity, entity_id
-       ON CONFLICT (entity, entity_id) DO UPDATE SET seq = max(seq, excluded.seq)`,
+      `INSERT INTO feed_newest (entity, entity_id, seq) SELECT entity, entity_id, max(seq) FROM changes WHERE seq > @from AND seq <= @to GROUP BY entity, entity_id
+       ON CONFLICT (entity, entity_id) DO UPDATE SET seq = CASE WHEN excluded.seq > feed_newest.seq THEN excluded.seq ELSE feed_newest.seq END`,
     );
     this.remove = db.prepare(
       `DELETE FROM changes WHERE seq > @from AND seq <= @to AND (
          op = 'delete'
-         OR entity NOT IN (SELECT value FROM json_each('${kept}'))
-         OR seq < (SELECT n.seq FROM temp.feed_newest n WHERE n.entity = changes.entity AND n.entity_id = changes.entity_id))`,
+         OR entity NOT IN (${kept})
+         OR seq < (SELECT n.seq FROM feed_newest n WHERE n.entity = changes.entity AND n.entity_id = changes.entity_id))`,
     );
     this.heldIn = db.prepare<{ from: number; to: number }, number>('SELECT count(*) FROM changes WHERE seq > @from AND seq <= @to').pluck();
-    // Results are appended as commands are applied, so they are read in rowid order up to the
-    // first one applied at or after the cutoff: no index on applied_at.
-    this.results = db.prepare<[number], { at: number; applied_at: string; status: string }>(
-      `SELECT rowid AS at, applied_at, status FROM applied_commands WHERE rowid > ? ORDER BY rowid LIMIT ${RESULTS_PER_SLICE}`,
-    );
-    this.forget = db.prepare('DELETE FROM applied_commands WHERE rowid IN (SELECT value FROM json_each(?))');
+    this.results = resultsWalk(db);
   }
 
   /** Marks the feed, then compacts what is older than the retention, a slice of seqs a turn. */
@@ -136,7 +185,7 @@ export class FeedCompaction {
     const to = Math.min(this.compactTo.get(horizon) ?? 0, model === undefined ? Infinity : Number(model));
     let deleted = 0;
     if (to > from) {
-      this.db.exec('DELETE FROM temp.feed_newest');
+      this.db.exec('DELETE FROM feed_newest');
       await this.slices(this.span(), (slice) => this.newestIn.run(slice));
       await this.slices({ after: from, last: to }, (slice) => {
         deleted += this.db.transaction(() => {
@@ -145,7 +194,7 @@ export class FeedCompaction {
           return removed;
         })();
       });
-      this.db.exec('DELETE FROM temp.feed_newest');
+      this.db.exec('DELETE FROM feed_newest');
       this.forgetMarks.run(horizon);
     }
     let held = 0;
@@ -162,14 +211,15 @@ export class FeedCompaction {
 
   /** Deletes the results of commands applied before `before` (ISO) but rejected ones, a slice a turn. */
   private async forgetResults(before: string): Promise<number> {
+    const walk = this.results;
     let forgotten = 0;
-    let after = 0;
+    let after = walk.start;
     for (;;) {
-      const slice = this.results.all(after);
-      const newer = slice.findIndex((result) => result.applied_at >= before);
+      const slice = walk.slice.all(after);
+      const newer = walk.inAppliedOrder ? slice.findIndex((result) => result.applied_at >= before) : -1;
       const old = newer < 0 ? slice : slice.slice(0, newer);
-      const applied = old.filter((result) => result.status === 'applied').map((result) => result.at);
-      if (applied.length > 0) forgotten += this.forget.run(JSON.stringify(applied)).changes;
+      const applied = old.filter((result) => result.status === 'applied' && result.applied_at < before).map((result) => result.at);
+      if (applied.length > 0) forgotten += walk.forget.run(JSON.stringify(applied)).changes;
       if (newer >= 0 || slice.length < RESULTS_PER_SLICE) return forgotten;
       after = slice[slice.length - 1]!.at;
       await nextTurn();

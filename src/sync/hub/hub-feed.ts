@@ -5,13 +5,14 @@
 import type { Statement } from '../../db/engine.js';
 import type { Writable } from 'node:stream';
 import { msOfStamp } from '../../core/hlc.js';
+import { spelt, type Dialect } from '../../db/dialect.js';
 import type { Db } from '../../db/open.js';
 import { cursorExpired } from '../../core/sync-errors.js';
 import { FLOOR_KEY } from './feed-compaction.js';
 import { feedIdReader } from './feed-identity.js';
 import type { SnapshotFormat } from '../protocol/protocol.js';
 import { heldByNodeSql, hubOnlyColumns, reachesStores, scopeOf } from '../protocol/scopes.js';
-import { readSnapshot, type SnapshotOrder } from './snapshot-reading.js';
+import { readSnapshot, type SnapshotOrder, type SnapshotSource } from './snapshot-reading.js';
 import type { SnapshotThreads } from './snapshot-threads.js';
 
 /** What a page's statement reads: the seqs after one and up to another, at most `limit` changes, those `node` holds. */
@@ -32,7 +33,8 @@ interface PageRecord {
 /** What HubFeed is built from. */
 export interface HubFeedOptions {
   db: Db;
-  databaseFile: string;
+  /** Where snapshots are read, each on a connection of its own. */
+  snapshotSource: SnapshotSource;
   replicated: string[];
   schemaVersion: number;
   /** A stamp of the hub's clock, past every stamp the hub holds. */
@@ -62,15 +64,15 @@ export class HubFeed {
   /** The tables whose rows a store holds (src/sync/protocol/scopes.ts). */
   private readonly shared: string[];
 
-  private readonly databaseFile: string;
+  private readonly snapshotSource: SnapshotSource;
   private readonly schemaVersion: number;
   private readonly stamp: () => string;
   private readonly threads: SnapshotThreads | undefined;
 
   constructor(options: HubFeedOptions) {
-    const { db, databaseFile, replicated, schemaVersion, stamp, threads } = options;
+    const { db, snapshotSource, replicated, schemaVersion, stamp, threads } = options;
     this.threads = threads;
-    this.databaseFile = databaseFile;
+    this.snapshotSource = snapshotSource;
     this.schemaVersion = schemaVersion;
     this.stamp = stamp;
     this.shared = replicated.filter(reachesStores);
@@ -124,7 +126,7 @@ export class HubFeed {
   ): Promise<void> {
     const tables = this.shared.slice(resume ? Math.max(0, this.shared.indexOf(resume.entity)) : 0);
     const order: SnapshotOrder = {
-      databaseFile: this.databaseFile,
+      source: this.snapshotSource,
       schemaVersion: this.schemaVersion,
       tables,
       afterId: resume && tables[0] === resume.entity ? resume.afterId : '',
@@ -162,32 +164,61 @@ function write(out: Writable, bytes: Uint8Array): Promise<void> {
 }
 
 /**
+ * What a page's statement is spelt with on each engine. SQLite's JSON functions read a row's
+ * text as it is. PostgreSQL keeps the text in a text column and reads it cast to json; a row
+ * with a hub-only column emptied is written back as jsonb's text, its keys in jsonb's order and
+ * spaced, which a store parses as it parses any page. The unary `+` keeps SQLite on the seq's
+ * range: the feed's index by entity would read every change of the tables instead; PostgreSQL
+ * has no such operator on text and its planner weighs the range itself.
+ */
+interface PageSpelling {
+  /** A value as a JSON string's text. */
+  quoted(value: string): string;
+  /** A field of the row's text, as text. */
+  field(column: string): string;
+  /** The row's text with `columns` null where it holds them. */
+  emptied(columns: readonly string[]): string;
+  /** The feed's entity column, as the range condition names it. */
+  entity: string;
+}
+
+const PAGE_SPELLINGS: Record<Dialect, PageSpelling> = {
+  sqlite: {
+    quoted: (value) => `json_quote(${value})`,
+    field: (column) => `row ->> '${column}'`,
+    emptied: (columns) => `json_replace(row, ${columns.map((column) => `'$.${column}', NULL`).join(', ')})`,
+    entity: '+entity',
+  },
+  postgres: {
+    quoted: (value) => `CAST(to_json(${value}) AS text)`,
+    field: (column) => `CAST(row AS json) ->> '${column}'`,
+    emptied: (columns) =>
+      `CAST(${columns.reduce((json, column) => `jsonb_set(${json}, '{${column}}', 'null', false)`, 'CAST(row AS jsonb)')} AS text)`,
+    entity: 'entity',
+  },
+};
+
+/**
  * The changes of `tables` after a seq and up to another, at most a number of them, as the JSON
  * text of each FeedChange joined by commas in seq order, with their count and the last one's seq.
  * A row goes in as the feed keeps its text; a table's hub-only columns are sent empty. A change
  * of a `store` scope table is sent when its row names a store the node serves, or deletes it.
- * The unary `+` keeps SQLite on the seq's range: the feed's index by entity would read every
- * change of the tables instead.
  */
 function pageOf(db: Db, tables: string[]): Statement<[PageRange], PageRecord> {
+  return db.prepare(spelt(db, { sqlite: pageSql('sqlite', tables), postgres: pageSql('postgres', tables) }));
+}
+
+function pageSql(dialect: Dialect, tables: string[]): string {
+  const { quoted, field, emptied, entity } = PAGE_SPELLINGS[dialect];
   const names = tables.map((table) => `'${table}'`).join(', ');
-  const hidden = tables.filter((table) => hubOnlyColumns(table).length > 0).map((table) => `WHEN '${table}' THEN ${emptied(table)}`);
+  const hidden = tables.filter((table) => hubOnlyColumns(table).length > 0).map((table) => `WHEN '${table}' THEN ${emptied(hubOnlyColumns(table))}`);
   const row = hidden.length === 0 ? 'row' : `CASE entity ${hidden.join(' ')} ELSE row END`;
   const held = tables
     .filter((table) => scopeOf(table) === 'store')
-    .map((table) => `AND (entity <> '${table}' OR op = 'delete' OR ${heldByNodeSql(table, (column) => `row ->> '${column}'`)})`)
+    .map((table) => `AND (entity <> '${table}' OR op = 'delete' OR ${heldByNodeSql(table, field)})`)
     .join(' ');
-  const change = `'{"seq":' || seq || ',"entity":' || json_quote(entity) || ',"entity_id":' || json_quote(entity_id) || ',"op":' || json_quote(op) || ',"row":' || coalesce(${row}, 'null') || ',"hlc":' || json_quote(hlc) || '}'`;
-  return db.prepare(
-    `SELECT group_concat(${change}, ',' ORDER BY seq) AS text, count(*) AS changes, max(seq) AS last
+  const change = `'{"seq":' || seq || ',"entity":' || ${quoted('entity')} || ',"entity_id":' || ${quoted('entity_id')} || ',"op":' || ${quoted('op')} || ',"row":' || coalesce(${row}, 'null') || ',"hlc":' || ${quoted('hlc')} || '}'`;
+  return `SELECT string_agg(${change}, ',' ORDER BY seq) AS text, count(*) AS changes, max(seq) AS last
      FROM (SELECT seq, entity, entity_id, op, row, hlc FROM changes
-           WHERE seq > @after AND seq <= @through AND +entity IN (${names}) ${held} ORDER BY seq LIMIT @limit)`,
-  );
-}
-
-/** A row's text with the table's hub-only columns null where it holds them. */
-function emptied(table: string): string {
-  return `json_replace(row, ${hubOnlyColumns(table)
-    .map((column) => `'$.${column}', NULL`)
-    .join(', ')})`;
+           WHERE seq > @after AND seq <= @through AND ${entity} IN (${names}) ${held} ORDER BY seq LIMIT @limit) AS page`;
 }

@@ -24,10 +24,14 @@ export class NodeClocks {
     private readonly hlc: HybridLogicalClock,
     private readonly clock: Clock,
   ) {
+    // The later of the report and the newest stamp applied, as the greater of the two in one
+    // aggregate: neither engine's function of two values is the other's.
     this.save = db.prepare(
       `INSERT INTO sync_node_clocks (node_id, pushed_through, reported_at)
-       VALUES (?, max(?, coalesce((SELECT max(last_hlc) FROM sync_node_progress WHERE node_id = ?), '')), ?)
-       ON CONFLICT (node_id) DO UPDATE SET pushed_through = max(pushed_through, excluded.pushed_through), reported_at = excluded.reported_at`,
+       VALUES (?, (SELECT max(stamp) FROM (SELECT CAST(? AS TEXT) AS stamp UNION ALL SELECT last_hlc FROM sync_node_progress WHERE node_id = ?) AS stamps), ?)
+       ON CONFLICT (node_id) DO UPDATE SET
+         pushed_through = CASE WHEN excluded.pushed_through > sync_node_clocks.pushed_through THEN excluded.pushed_through ELSE sync_node_clocks.pushed_through END,
+         reported_at = excluded.reported_at`,
     );
   }
 

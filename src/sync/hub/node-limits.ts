@@ -67,14 +67,14 @@ export class NodeLimits {
     this.nodeLimits = new Map(NODE_TOTALS.map((total) => [total.column, SCALED[total.unit](limits.node_daily[total.key])]));
     this.add = db.prepare(
       `INSERT INTO node_customer_days (node_id, customer_id, day, earned_milli, redeemed_milli, manual_milli, manual_credit_minor) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (node_id, customer_id, day) DO UPDATE SET earned_milli = earned_milli + excluded.earned_milli,
-         redeemed_milli = redeemed_milli + excluded.redeemed_milli, manual_milli = manual_milli + excluded.manual_milli,
-         manual_credit_minor = manual_credit_minor + excluded.manual_credit_minor
+       ON CONFLICT (node_id, customer_id, day) DO UPDATE SET earned_milli = node_customer_days.earned_milli + excluded.earned_milli,
+         redeemed_milli = node_customer_days.redeemed_milli + excluded.redeemed_milli, manual_milli = node_customer_days.manual_milli + excluded.manual_milli,
+         manual_credit_minor = node_customer_days.manual_credit_minor + excluded.manual_credit_minor
        RETURNING earned_milli, redeemed_milli, manual_milli, manual_credit_minor`,
     );
     this.addToNode = db.prepare(
       `INSERT INTO node_days (node_id, day, ${NODE_TOTAL_COLUMNS.join(', ')}) VALUES (@node_id, @day, ${NODE_TOTAL_COLUMNS.map((column) => `@${column}`).join(', ')})
-       ON CONFLICT (node_id, day) DO UPDATE SET ${NODE_TOTAL_COLUMNS.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}
+       ON CONFLICT (node_id, day) DO UPDATE SET ${NODE_TOTAL_COLUMNS.map((column) => `${column} = node_days.${column} + excluded.${column}`).join(', ')}
        RETURNING ${NODE_TOTAL_COLUMNS.join(', ')}`,
     );
     this.forgetCustomerDays = db.prepare('DELETE FROM node_customer_days WHERE node_id = ? AND day < ?');

@@ -7,6 +7,7 @@
  * registry says who may push; what was pushed comes back by the stores' replays.
  */
 import type { Db } from '../../db/open.js';
+import { sqliteOnly } from '../../db/sqlite.js';
 
 export interface KeptRegistry {
   nodes: number;
@@ -14,8 +15,12 @@ export interface KeptRegistry {
   origins: number;
 }
 
-/** Puts the registry of the database at `replaced` into the restored `db`, in one transaction. */
-export function keepNodeRegistry(db: Db, replaced: string): KeptRegistry {
+/**
+ * Puts the registry of the database at `replaced` into the restored `db`, in one transaction:
+ * a restore of a hub's SQLite file, which attaches the file it replaced.
+ */
+export function keepNodeRegistry(restored: Db, replaced: string): KeptRegistry {
+  const db = sqliteOnly(restored, "keeping a replaced database file's node registry");
   db.prepare('ATTACH DATABASE ? AS replaced').run(replaced);
   try {
     return db.transaction((): KeptRegistry => {

@@ -12,12 +12,13 @@
  * - returns without original: a purchase with a returned item (a negative quantity) or a
  *   cancellation that names no original purchase.
  * - card changes and profile changes: a card moved from its customer, a customer's e-mail or
- *   phone changed. A replicated update carries only the row as it became, so two triggers on
- *   the hub's connection note such updates, with the stamp they wrote, in a temporary table;
+ *   phone changed. A replicated update carries only the row as it became, so two triggers note
+ *   such updates made on the hub's connection, with the stamp they wrote, in a temporary table;
  *   an operation counts those whose row and stamp are among its own changes. The table is
  *   emptied at each count, and a savepoint taken back takes its notes back with it.
  */
 import type { Statement } from '../../db/engine.js';
+import { spelt, type Dialect } from '../../db/dialect.js';
 import type { Db } from '../../db/open.js';
 import type { RowChange } from '../../db/write-path.js';
 import type { NodeDaysRow } from '../../db/tables.generated.js';
@@ -48,7 +49,14 @@ export const NODE_TOTAL_COLUMNS = [
   'returns_without_original',
 ] as const satisfies readonly (keyof NodeTotals)[];
 
-const NOTED_UPDATES_SQL = `
+/**
+ * The temporary table and its triggers. SQLite's triggers are temporary too, the connection's
+ * own. PostgreSQL has no temporary trigger: its two are the tables', made again at each start
+ * of the hub, and note an update in the temporary table of the connection that made one, which
+ * no other connection has.
+ */
+const NOTED_UPDATES_SQL: Record<Dialect, string> = {
+  sqlite: `
 CREATE TEMP TABLE IF NOT EXISTS limit_noted_updates (entity TEXT NOT NULL, entity_id TEXT NOT NULL, hlc TEXT NOT NULL);
 CREATE TEMP TRIGGER IF NOT EXISTS limit_card_moved AFTER UPDATE OF customer_id ON main.cards
   WHEN NEW.customer_id IS NOT OLD.customer_id
@@ -56,16 +64,31 @@ CREATE TEMP TRIGGER IF NOT EXISTS limit_card_moved AFTER UPDATE OF customer_id O
 CREATE TEMP TRIGGER IF NOT EXISTS limit_profile_changed AFTER UPDATE OF email, phone ON main.customers
   WHEN NEW.email IS NOT OLD.email OR NEW.phone IS NOT OLD.phone
   BEGIN INSERT INTO limit_noted_updates (entity, entity_id, hlc) VALUES ('customers', NEW.id, NEW.hlc); END;
-`;
+`,
+  postgres: `
+CREATE TEMP TABLE IF NOT EXISTS limit_noted_updates (entity TEXT NOT NULL, entity_id TEXT NOT NULL, hlc TEXT NOT NULL);
+CREATE OR REPLACE FUNCTION limit_note_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF to_regclass('pg_temp.limit_noted_updates') IS NOT NULL THEN
+    INSERT INTO pg_temp.limit_noted_updates (entity, entity_id, hlc) VALUES (TG_TABLE_NAME, NEW.id, NEW.hlc);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER limit_card_moved AFTER UPDATE OF customer_id ON cards
+  FOR EACH ROW WHEN (NEW.customer_id IS DISTINCT FROM OLD.customer_id) EXECUTE FUNCTION limit_note_update();
+CREATE OR REPLACE TRIGGER limit_profile_changed AFTER UPDATE OF email, phone ON customers
+  FOR EACH ROW WHEN (NEW.email IS DISTINCT FROM OLD.email OR NEW.phone IS DISTINCT FROM OLD.phone) EXECUTE FUNCTION limit_note_update();
+`,
+};
 
 export class OperationTotals {
   private readonly noted: Statement<[], { entity: string; entity_id: string; hlc: string }>;
   private readonly forgetNoted: Statement;
 
   constructor(db: Db) {
-    db.exec(NOTED_UPDATES_SQL);
-    this.noted = db.prepare('SELECT entity, entity_id, hlc FROM temp.limit_noted_updates');
-    this.forgetNoted = db.prepare('DELETE FROM temp.limit_noted_updates');
+    db.exec(spelt(db, NOTED_UPDATES_SQL));
+    this.noted = db.prepare('SELECT entity, entity_id, hlc FROM limit_noted_updates');
+    this.forgetNoted = db.prepare('DELETE FROM limit_noted_updates');
   }
 
   /** What the operation's changes add, per customer and to its node; undefined for the node when it adds nothing. */

@@ -4,14 +4,21 @@
  * keeps writing. It runs on a snapshot thread of the daemon (src/sync/hub/snapshot-threads.ts)
  * or, in a CLI command or an in-process test, on the caller's thread.
  */
-import { inspectDatabase, type SqliteDb } from '../../db/open.js';
+import { spelt, type Dialect } from '../../db/dialect.js';
+import type { Db } from '../../db/engine.js';
+import { inspectDatabase } from '../../db/open.js';
 import type { SnapshotFormat, SnapshotHeader } from '../protocol/protocol.js';
-import { heldByNodeSql, hubOnlyColumns } from '../protocol/scopes.js';
+import { heldByNodeSql, hubOnlyColumns, scopeOf } from '../protocol/scopes.js';
+import { tableColumns } from '../replicated-tables.js';
 import { feedIdReader } from './feed-identity.js';
+import { PostgresDb } from '../../db/postgres/postgres-db.js';
+
+/** Where a snapshot is read from: a SQLite hub's file, or a PostgreSQL hub's database, each on a connection of the snapshot's own. */
+export type SnapshotSource = { file: string } | { url: string };
 
 /** What one snapshot sends: the tables, in order, of the store that asks. */
 export interface SnapshotOrder {
-  databaseFile: string;
+  source: SnapshotSource;
   schemaVersion: number;
   tables: string[];
   /** Where an interrupted snapshot continues: after this row of the first table. */
@@ -37,36 +44,54 @@ const PAGE_ROWS = 2000;
  * clock, stamped after the transaction began and so past every row's stamp.
  */
 export async function readSnapshot(order: SnapshotOrder, sink: SnapshotSink): Promise<void> {
-  const reader = inspectDatabase(order.databaseFile);
+  const reader = 'file' in order.source ? inspectDatabase(order.source.file) : new PostgresDb(order.source.url, { readonly: true });
   try {
-    reader.prepare('BEGIN').run();
-    const position = reader.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
-    const held = (table: string) => heldByNodeSql(table, (column) => column);
-    const total = order.tables.reduce(
-      (sum, table) =>
-        sum + (reader.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${held(table)}`).get({ node: order.nodeId }) as { n: number }).n,
-      0,
-    );
-    const header: SnapshotHeader = {
-      position,
-      schema_version: order.schemaVersion,
-      total_rows: total,
-      feed_id: feedIdReader(reader)(),
-      ...(order.format === 'columns' ? { format: order.format, clock: await sink.stamp() } : {}),
-      ...(order.nodeThrough === undefined ? {} : { node_through: order.nodeThrough }),
-    };
-    await sink.send(jsonLine(header));
-    for (const [index, table] of order.tables.entries()) {
-      const columns = reader.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
-      if (order.format === 'columns') await sink.send(jsonLine({ table, columns }));
-      const line = lineOf(table, columns, order.format);
-      for (const page of snapshotPages(reader, table, line, order.nodeId, index === 0 ? order.afterId : '')) await sink.send(page);
-    }
-    await sink.send(jsonLine({ end: true }));
-    reader.prepare('COMMIT').run();
+    await readSnapshotFrom(reader, order, sink);
   } finally {
     reader.close();
   }
+}
+
+/**
+ * A read transaction that sees one state of the database from its first read to its end:
+ * SQLite's holds its snapshot of the file; PostgreSQL's takes one at its first statement when
+ * repeatable.
+ */
+const READ_TRANSACTION: Record<Dialect, string> = { sqlite: 'BEGIN', postgres: 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY' };
+
+/**
+ * The snapshot of the database `reader` connects to, read in one read transaction that ends
+ * with it: a hub on SQLite opens its file for it (`readSnapshot`), one on PostgreSQL gives a
+ * connection of the snapshot's own.
+ */
+export async function readSnapshotFrom(reader: Db, order: SnapshotOrder, sink: SnapshotSink): Promise<void> {
+  reader.prepare(spelt(reader, READ_TRANSACTION)).run();
+  const columnsOf = tableColumns(reader);
+  const position = reader.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
+  const total = order.tables.reduce((sum, table) => sum + rowsHeld(reader, table, order.nodeId), 0);
+  const header: SnapshotHeader = {
+    position,
+    schema_version: order.schemaVersion,
+    total_rows: total,
+    feed_id: feedIdReader(reader)(),
+    ...(order.format === 'columns' ? { format: order.format, clock: await sink.stamp() } : {}),
+    ...(order.nodeThrough === undefined ? {} : { node_through: order.nodeThrough }),
+  };
+  await sink.send(jsonLine(header));
+  for (const [index, table] of order.tables.entries()) {
+    const columns = columnsOf(table);
+    if (order.format === 'columns') await sink.send(jsonLine({ table, columns }));
+    const line = (dialect: Dialect) => lineOf(dialect, table, columns, order.format);
+    for (const page of snapshotPages(reader, table, line, order.nodeId, index === 0 ? order.afterId : '')) await sink.send(page);
+  }
+  await sink.send(jsonLine({ end: true }));
+  reader.prepare('COMMIT').run();
+}
+
+/** The rows of `table` the node holds; `@node` is bound only where the condition names it, as PostgreSQL binds no parameter a statement lacks. */
+function rowsHeld(reader: Db, table: string, nodeId: string): number {
+  const count = reader.prepare<unknown[], number>(`SELECT count(*) AS n FROM ${table} WHERE ${heldByNodeSql(table, (column) => column)}`).pluck();
+  return (scopeOf(table) === 'store' ? count.get({ node: nodeId }) : count.get())!;
 }
 
 function jsonLine(value: unknown): Buffer {
@@ -74,16 +99,32 @@ function jsonLine(value: unknown): Buffer {
 }
 
 /**
- * A row's snapshot line, written by SQLite (a third of the cost of JSON.stringify of the row
- * better-sqlite3 reads, for the same text): a snapshot of a million customers sends three
- * million rows. Hub-only columns are sent empty (src/sync/protocol/scopes.ts).
+ * A row's snapshot line, written by the database (in SQLite a third of the cost of
+ * JSON.stringify of the row better-sqlite3 reads, for the same text): a snapshot of a million
+ * customers sends three million rows. Hub-only columns are sent empty
+ * (src/sync/protocol/scopes.ts). PostgreSQL's JSON text has a space after each comma and
+ * around each colon, which stores take as it comes: they parse every line, and keep or compare
+ * no line's bytes (src/sync/store/snapshot-lines.ts).
  */
-function lineOf(table: string, columns: string[], format: SnapshotFormat): string {
+function lineOf(dialect: Dialect, table: string, columns: string[], format: SnapshotFormat): string {
   const hidden = hubOnlyColumns(table);
   const values = columns.map((column) => (hidden.includes(column) ? 'NULL' : column));
-  if (format === 'columns') return `json_array(${values.join(', ')})`;
-  return `json_object('entity', '${table}', 'row', json_object(${columns.map((column, i) => `'${column}', ${values[i]}`).join(', ')}))`;
+  const [array, object] = dialect === 'sqlite' ? ['json_array', 'json_object'] : ['json_build_array', 'json_build_object'];
+  const line =
+    format === 'columns'
+      ? `${array}(${values.join(', ')})`
+      : `${object}('entity', '${table}', 'row', ${object}(${columns.map((column, i) => `'${column}', ${values[i]}`).join(', ')}))`;
+  return dialect === 'sqlite' ? line : `CAST(${line} AS text)`;
 }
+
+/**
+ * A page of a table's lines, each ended by a newline, as bytes: SQLite's text cast to a blob,
+ * PostgreSQL's converted to UTF-8 bytea, both read as a Buffer.
+ */
+const PAGE_TEXT: Record<Dialect, (lines: string) => string> = {
+  sqlite: (lines) => `CAST(group_concat(${lines}, char(10) ORDER BY id) || char(10) AS BLOB)`,
+  postgres: (lines) => `convert_to(string_agg(${lines}, chr(10) ORDER BY id) || chr(10), 'UTF8')`,
+};
 
 /**
  * A table's lines after `fromId` in id order, of the rows `nodeId` holds, a page of them,
@@ -91,10 +132,12 @@ function lineOf(table: string, columns: string[], format: SnapshotFormat): strin
  * decoded into a JavaScript string and encoded back, on a thread that reads half a gigabyte for a
  * million customers.
  */
-function* snapshotPages(reader: SqliteDb, table: string, line: string, nodeId: string, fromId: string): Generator<Buffer> {
+function* snapshotPages(reader: Db, table: string, line: (dialect: Dialect) => string, nodeId: string, fromId: string): Generator<Buffer> {
+  const pageSql = (dialect: Dialect) =>
+    `SELECT ${PAGE_TEXT[dialect]('line')} AS text, max(id) AS last
+     FROM (SELECT ${line(dialect)} AS line, id FROM ${table} WHERE id > @after AND ${heldByNodeSql(table, (column) => column)} ORDER BY id LIMIT ${PAGE_ROWS}) AS page`;
   const page = reader.prepare<[{ after: string; node: string }], { text: Buffer | null; last: string | null }>(
-    `SELECT CAST(group_concat(line, char(10) ORDER BY id) || char(10) AS BLOB) AS text, max(id) AS last
-     FROM (SELECT ${line} AS line, id FROM ${table} WHERE id > @after AND ${heldByNodeSql(table, (column) => column)} ORDER BY id LIMIT ${PAGE_ROWS})`,
+    spelt(reader, { sqlite: pageSql('sqlite'), postgres: pageSql('postgres') }),
   );
   for (let after = fromId; ;) {
     const { text, last } = page.get({ after, node: nodeId })!;

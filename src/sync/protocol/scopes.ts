@@ -17,6 +17,7 @@
  * table is placed on purpose.
  */
 import type { Db } from '../../db/open.js';
+import { tableColumns } from '../replicated-tables.js';
 
 export type Scope = 'chain' | 'store' | 'customer-state' | 'origin';
 
@@ -96,8 +97,9 @@ export function hubOnlyColumns(table: string): readonly string[] {
  * hub keeps them.
  */
 export function forgetHubOnlyColumns(db: Db): void {
+  const columnsOf = tableColumns(db);
   for (const [table, columns] of Object.entries(HUB_ONLY_COLUMNS)) {
-    const present = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
+    const present = columnsOf(table);
     const held = columns.filter((column) => present.includes(column));
     if (held.length === 0) continue;
     db.prepare(
@@ -115,7 +117,7 @@ export const STORE_COLUMNS: Readonly<Record<string, string>> = { users: 'store_i
  * whose row it holds when it names a store the node serves.
  */
 export function heldByNodeSql(table: string, columnOf: (column: string) => string): string {
-  if (scopeOf(table) !== 'store') return '1';
+  if (scopeOf(table) !== 'store') return 'true';
   return `${columnOf(STORE_COLUMNS[table]!)} IN (SELECT store_id FROM node_stores WHERE node_id = @node)`;
 }
 

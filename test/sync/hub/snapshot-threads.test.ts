@@ -90,7 +90,7 @@ describe("a hub's snapshot threads", () => {
     let local = '';
     await readSnapshot(
       {
-        databaseFile: databaseFile(hubDir),
+        source: { file: databaseFile(hubDir) },
         schemaVersion: header.schema_version,
         tables,
         afterId: '',
