@@ -30,7 +30,7 @@ describe('README', () => {
 
   it("says at once that npm test installs the Debian packages its tests need, as root, or names the apt-get line; CI runs exactly the README's command", () => {
     expect(README.slice(0, 800)).toMatch(
-      /npm test` first checks for the Debian packages its tests need \(chromium at `\/usr\/bin\/chromium`, openssl,\nfaketime\)/,
+      /npm test` first checks for the Debian packages its tests need \(chromium at `\/usr\/bin\/chromium`, openssl,\nfaketime, postgresql, pgbackrest, libpq-dev\)/,
     );
     const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.test).toMatch(/^node test\/support\/preflight\.mjs && /);

@@ -9,11 +9,12 @@
  * against libpq's headers (libpq-dev). Run as root, the missing ones are installed with
  * apt-get; otherwise it stops at once with the line that installs them.
  *
- * libpq is an optional dependency, so `npm install` carries on when its compilation fails
- * (no headers yet); once the packages are in place, an addon that does not load is rebuilt.
+ * libpq is an optional dependency, so `npm ci` carries on when its compilation fails (no
+ * headers yet) and leaves it out; once the packages are in place, the locked version is
+ * installed again without touching package.json or the lockfile, or rebuilt if it is there.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -53,15 +54,21 @@ const libpqLoads = () => {
   }
 };
 if (!libpqLoads()) {
-  console.error('The PostgreSQL driver libpq (node_modules/libpq) does not load; rebuilding it: npm rebuild libpq');
+  // npm drops an optional dependency that failed to compile: put back the locked version, or build the one there.
+  const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8'));
+  const locked = lock.packages?.['node_modules/libpq']?.version;
+  const command = existsSync(new URL('../../node_modules/libpq/package.json', import.meta.url))
+    ? ['rebuild', 'libpq']
+    : ['install', '--no-save', '--no-audit', '--no-fund', `libpq@${locked}`];
+  console.error(`The PostgreSQL driver libpq (node_modules/libpq) does not load; building it: npm ${command.join(' ')}`);
   try {
-    execFileSync('npm', ['rebuild', 'libpq'], { stdio: 'inherit' });
+    execFileSync('npm', command, { stdio: 'inherit' });
   } catch {
     // Its compiler's output is above; whether the addon loads is the verdict.
   }
   if (!libpqLoads()) {
     console.error(
-      'The PostgreSQL driver libpq still does not load after npm rebuild libpq. It compiles against libpq-dev with pg_config and a C++ toolchain (make, g++); run npm install, then npm test again.',
+      'The PostgreSQL driver libpq still does not load. It compiles against libpq-dev with pg_config and a C++ toolchain (make, g++); run npm install, then npm test again.',
     );
     process.exit(1);
   }
