@@ -5,8 +5,8 @@
  * and its PostgreSQL words (test/support/statement-log.ts); this file runs after them and
  * prepares each on a PostgreSQL database the migrations made. A statement whose code runs only on
  * SQLite (a store's sync agent, SQLite's backups and log) is SQLite's own; one prepared by a
- * test itself, with no file of src/ on its stack, or on a table a test made, is not the
- * product's and is left out.
+ * test itself, with no file of src/ on its stack, or on a table or column a test made, is not
+ * the product's and is left out.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,17 +77,30 @@ function takenBy(db: PostgresDb, sql: string): void {
 /** A temporary table the code makes for its session: made here for this session too, so the statements that read it can be prepared. */
 const isTemporaryTable = (sql: string) => /^\s*CREATE TEMP(ORARY)? TABLE/i.test(sql);
 
-/** The tables the migrations make; a statement on any other table is on one a test made for itself. */
-function migratedTables(): Set<string> {
+/** The tables the migrations make, and their columns: a statement on any other is on one a test made for itself. */
+function migratedSchema(): { tables: Set<string>; columns: Set<string> } {
   const folder = mkdtempSync(join(tmpdir(), 'loyaltyd-parity-'));
   const sqlite = openDatabase(join(folder, 'tables.sqlite'));
   try {
     migrate(sqlite);
-    return new Set(sqlite.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
+    const tables = sqlite.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    const columns = sqlite
+      .prepare<[], string>("SELECT p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'")
+      .pluck()
+      .all();
+    return { tables: new Set(tables), columns: new Set(columns) };
   } finally {
     sqlite.close();
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** Whether PostgreSQL refused `error` for a table or column the migrations do not make. */
+function namesWhatATestMade(error: unknown, schema: { tables: Set<string>; columns: Set<string> }): boolean {
+  const message = (error as Error).message;
+  const table = /relation "(\w+)" does not exist/.exec(message)?.[1];
+  const column = /column "(?:\w+\.)?(\w+)"(?: of relation "\w+")? does not exist/.exec(message)?.[1];
+  return (table !== undefined && !schema.tables.has(table)) || (column !== undefined && !schema.columns.has(column));
 }
 
 let database: PostgresDatabase;
@@ -109,7 +122,7 @@ describe('the statements the suite prepared', () => {
     const logged = loggedStatements();
     expect(logged.size, 'no statement was logged: this file reads what the rest of the suite prepared, run it with the suite').toBeGreaterThan(0);
     const refused: string[] = [];
-    const tables = migratedTables();
+    const schema = migratedSchema();
     let checked = 0;
     const ofTheProduct = [...logged].filter(([, sources]) => sources.size > 0 && !isSqliteOnly(sources));
     for (const [sql] of ofTheProduct.filter(([text]) => isTemporaryTable(text))) postgres.exec(sql);
@@ -119,8 +132,7 @@ describe('the statements the suite prepared', () => {
       try {
         takenBy(postgres, sql);
       } catch (error) {
-        const missing = /relation "(\w+)" does not exist/.exec((error as Error).message)?.[1];
-        if (missing !== undefined && !tables.has(missing)) continue;
+        if (namesWhatATestMade(error, schema)) continue;
         const from = [...sources].filter((source) => !PLUMBING.includes(source)).slice(0, 3);
         refused.push(
           `${(error as Error).message.split('\n')[0]!.replace(/ \(in: .*$/, '')}\n    ${sql.replace(/\s+/g, ' ').slice(0, 300)}\n    from ${from.join(', ')}`,

@@ -7,9 +7,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { checksumTables } from '../../../src/sync/protocol/checksum.js';
-import { sellToJana, startInProcessCluster, type InProcessCluster, type InProcessStore } from '../../support/in-process-cluster.js';
+import { sellToJana, startInProcessCluster, type InProcessCluster } from '../../support/in-process-cluster.js';
+import { assignPoints } from '../../support/sync-writes.js';
 import { freshPostgresDatabase, type PostgresDatabase } from '../../support/postgres.js';
-import { call, type TestServer } from '../../support/server.js';
+import type { TestServer } from '../../support/server.js';
 
 let cluster: InProcessCluster | undefined;
 let database: PostgresDatabase | undefined;
@@ -25,26 +26,32 @@ async function startOnPostgres(): Promise<InProcessCluster> {
   return startInProcessCluster({ stores: 1, hubConfig: { 'database.url': database.url } });
 }
 
-const count = (server: TestServer, sql: string) => (server.app.node.db.prepare(sql).get() as { n: number }).n;
-const balance = (server: TestServer, customerId: string) => server.app.node.balances.balancesAt(customerId, Date.now()).pointsMilli / 1000;
-const assign = (store: InProcessStore, customerId: string, amount: number) =>
-  call('POST', `${store.server.api('enterprise')}/points/actions/assign-points`, { headers: store.auth, body: { customer_id: customerId, amount } });
+/** What the node holds: a count of its rows, and a customer's points. */
+function holds(server: TestServer) {
+  const db = server.app.node.db;
+  return {
+    rows: (sql: string) => db.prepare<[], number>(sql).pluck().get(),
+    points: (customerId: string) => server.app.node.balances.balancesAt(customerId, Date.now()).pointsMilli / 1000,
+  };
+}
+
 describe('a hub on PostgreSQL and a store on SQLite', () => {
   it('the store bootstraps from the hub, its writes reach the hub once, and both hold the same rows', async () => {
     cluster = await startOnPostgres();
     const store = cluster.stores[0]!;
-    expect(count(store.server, 'SELECT count(*) AS n FROM customers')).toBe(count(cluster.hub, 'SELECT count(*) AS n FROM customers'));
-    expect(count(store.server, 'SELECT count(*) AS n FROM customers')).toBeGreaterThan(0);
+    const [hub, local] = [holds(cluster.hub), holds(store.server)];
+    expect(local.rows('SELECT count(*) FROM customers')).toBe(hub.rows('SELECT count(*) FROM customers'));
+    expect(local.rows('SELECT count(*) FROM customers')).toBeGreaterThan(0);
 
-    expect((await assign(store, DEMO_IDS.customerEva, 15)).status).toBe(204);
+    expect((await assignPoints(store.server, store.auth, DEMO_IDS.customerEva, 15)).status).toBe(204);
     await sellToJana(store, 'pg-bill-1');
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 2, rejected: 0, held: 0 });
     expect(await cluster.round(store)).toMatchObject({ ok: true, pushed: 0 });
-    expect(count(cluster.hub, 'SELECT count(*) AS n FROM applied_commands')).toBe(2);
-    expect(count(cluster.hub, "SELECT count(*) AS n FROM purchases WHERE external_purchase_id = 'pg-bill-1'")).toBe(1);
-    expect(balance(cluster.hub, DEMO_IDS.customerEva)).toBe(15);
-    expect(balance(cluster.hub, DEMO_IDS.customerJana)).toBe(balance(store.server, DEMO_IDS.customerJana));
-    expect(balance(cluster.hub, DEMO_IDS.customerJana)).toBeGreaterThan(0);
+    expect(hub.rows('SELECT count(*) FROM applied_commands')).toBe(2);
+    expect(hub.rows("SELECT count(*) FROM purchases WHERE external_purchase_id = 'pg-bill-1'")).toBe(1);
+    expect(hub.points(DEMO_IDS.customerEva)).toBe(15);
+    expect(hub.points(DEMO_IDS.customerJana)).toBe(local.points(DEMO_IDS.customerJana));
+    expect(hub.points(DEMO_IDS.customerJana)).toBeGreaterThan(0);
 
     const hubSums = checksumTables(cluster.hub.app.node.db);
     const storeSums = checksumTables(store.server.app.node.db);
