@@ -5,23 +5,13 @@
  * passed through and recorded, and the plans of the statements it prepared are read.
  */
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/open.js';
 import { CheckoutRepo } from '../../src/features/checkout/checkout.repo.js';
 import { PurchasesRepo } from '../../src/features/purchases/purchases.repo.js';
 import { tempNode } from '../support/temp-node.js';
+import { preparedBy } from '../support/prepared-by.js';
 
 const { node } = tempNode('loyaltyd-history-reads-');
 const db = node.db;
-
-/** The statements `build` prepares on the node's database. */
-function preparedBy(build: (db: Db) => unknown): string[] {
-  const prepared: string[] = [];
-  const recording = new Proxy(db, {
-    get: (target, key) => (key === 'prepare' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, key)),
-  });
-  build(recording);
-  return prepared;
-}
 
 function planOf(sql: string): string[] {
   const params = sql
@@ -33,7 +23,7 @@ function planOf(sql: string): string[] {
 
 describe('reads that grow with the history', () => {
   it("a customer's purchases: by the till's customer and by the assignments' (migration 18)", () => {
-    const reads = preparedBy((recording) =>
+    const reads = preparedBy(db, (recording) =>
       new PurchasesRepo(recording).page({ customer_id: 'c1' }, { count: 100, offset: 0, sort_direction: 'ASC' }),
     ).filter((sql) => sql.includes('FROM purchase_assignments WHERE customer_id = ?'));
     expect(reads).toHaveLength(2);
@@ -46,8 +36,8 @@ describe('reads that grow with the history', () => {
 
   it('the vouchers a purchase used, as a return gives them back and as GET /purchases/{id}/vouchers lists them (migration 19)', () => {
     const reads = [
-      ...preparedBy((recording) => new PurchasesRepo(recording).voucherIdsOf('p1')),
-      ...preparedBy((recording) => new CheckoutRepo(recording)),
+      ...preparedBy(db, (recording) => new PurchasesRepo(recording).voucherIdsOf('p1')),
+      ...preparedBy(db, (recording) => new CheckoutRepo(recording)),
     ].filter((sql) => /voucher_applications a?\s*WHERE a?\.?purchase_id = \?/.test(sql.replace(/\s+/g, ' ')));
     expect(reads).toHaveLength(2);
     for (const plan of reads.map(planOf)) {

@@ -19,7 +19,10 @@ const SORTABLE: Record<(typeof PURCHASE_SORT_FIELDS)[number], string> = { purcha
 function ofCustomer(customerId: string | undefined): Filter {
   if (customerId === undefined) return undefined;
   return {
-    sql: `(p.customer_id = ? OR p.id IN (SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?)) AND ${CUSTOMER} = ?`,
+    sql: {
+      sqlite: `(p.customer_id = ? OR p.id IN (SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?)) AND ${CUSTOMER} = ?`,
+      postgres: `p.id IN (SELECT id FROM purchases WHERE customer_id = ? UNION SELECT purchase_id FROM purchase_assignments WHERE customer_id = ?) AND ${CUSTOMER} = ?`,
+    },
     params: [customerId, customerId, customerId],
   };
 }
