@@ -22,29 +22,25 @@ export interface PreparedStatement<Params extends unknown[], Row> {
 }
 
 /**
- * A tuple of positional parameters, or the object of named ones. Spelt as better-sqlite3 spells
- * its own (`{}`, not `object`), so that its database is a `Db` with no adapter between them.
+ * A tuple of positional parameters, or the object of named ones. Any value but null, as
+ * better-sqlite3 types its own (not `object`), so that its database is a `Db` with no adapter
+ * between them.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-type BindParameters = unknown[] | {};
+export type BindParameters = unknown[] | NonNullable<unknown>;
 
 /** A statement of positional parameters (a tuple), or of named ones (`@name`, one object). */
 export type Statement<Params extends BindParameters = unknown[], Row = unknown> = Params extends unknown[]
   ? PreparedStatement<Params, Row>
   : PreparedStatement<[Params], Row>;
 
-/**
- * A function run in one transaction: committed when it returns, rolled back when it throws.
- * Called inside another transaction, it runs as a savepoint of that one.
- */
-export type Transaction<Run extends (...args: never[]) => unknown> = (...args: Arguments<Run>) => ReturnType<Run>;
-
-type Arguments<Run> = Run extends (...args: infer List) => unknown ? List : never;
-
 export interface Db {
   /** Positional parameters (`?`) as a tuple, or named ones (`@name`) as one object. */
   prepare<Params extends BindParameters = unknown[], Row = unknown>(sql: string): Statement<Params, Row>;
-  transaction<Run extends (...args: never[]) => unknown>(run: Run): Transaction<Run>;
+  /**
+   * `run` in one transaction: committed when it returns, rolled back when it throws. Called
+   * inside another transaction, it runs as a savepoint of that one.
+   */
+  transaction<Args extends unknown[], Result>(run: (...args: Args) => Result): (...args: Args) => Result;
   /** Runs statements separated by semicolons, without parameters. */
   exec(sql: string): unknown;
   readonly inTransaction: boolean;

@@ -10,10 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import { numberPlaceholders } from '../../src/db/postgres/placeholders.js';
 import { PostgresDb } from '../../src/db/postgres/postgres-db.js';
-import { CheckoutRepo } from '../../src/features/checkout/checkout.repo.js';
-import { PurchasesRepo } from '../../src/features/purchases/purchases.repo.js';
 import { freshPostgresDatabase, type PostgresDatabase } from '../support/postgres.js';
-import { preparedBy } from '../support/prepared-by.js';
+import { customerPurchaseReads, purchaseVoucherReads } from '../support/history-reads.js';
 
 let database: PostgresDatabase;
 let db: PostgresDb;
@@ -46,9 +44,7 @@ function planOf(sql: string): string[] {
 
 describe('reads that grow with the history, on PostgreSQL', () => {
   it("a customer's purchases: by the till's customer and by the assignments'", () => {
-    const reads = preparedBy(db, (recording) =>
-      new PurchasesRepo(recording).page({ customer_id: 'c1' }, { count: 100, offset: 0, sort_direction: 'ASC' }),
-    ).filter((sql) => sql.includes('FROM purchase_assignments WHERE customer_id = ?'));
+    const reads = customerPurchaseReads(db);
     expect(reads).toHaveLength(2);
     for (const plan of reads.map(planOf)) {
       expect(plan.filter((step) => step.includes('Seq Scan'))).toEqual([]);
@@ -58,10 +54,7 @@ describe('reads that grow with the history, on PostgreSQL', () => {
   });
 
   it('the vouchers a purchase used, as a return gives them back and as GET /purchases/{id}/vouchers lists them', () => {
-    const reads = [
-      ...preparedBy(db, (recording) => new PurchasesRepo(recording).voucherIdsOf('p1')),
-      ...preparedBy(db, (recording) => new CheckoutRepo(recording)),
-    ].filter((sql) => /voucher_applications a?\s*WHERE a?\.?purchase_id = \?/.test(sql.replace(/\s+/g, ' ')));
+    const reads = purchaseVoucherReads(db);
     expect(reads).toHaveLength(2);
     for (const plan of reads.map(planOf)) {
       expect(plan.filter((step) => step.includes('Seq Scan'))).toEqual([]);

@@ -5,10 +5,8 @@
  * passed through and recorded, and the plans of the statements it prepared are read.
  */
 import { describe, expect, it } from 'vitest';
-import { CheckoutRepo } from '../../src/features/checkout/checkout.repo.js';
-import { PurchasesRepo } from '../../src/features/purchases/purchases.repo.js';
 import { tempNode } from '../support/temp-node.js';
-import { preparedBy } from '../support/prepared-by.js';
+import { customerPurchaseReads, purchaseVoucherReads } from '../support/history-reads.js';
 
 const { node } = tempNode('loyaltyd-history-reads-');
 const db = node.db;
@@ -23,9 +21,7 @@ function planOf(sql: string): string[] {
 
 describe('reads that grow with the history', () => {
   it("a customer's purchases: by the till's customer and by the assignments' (migration 18)", () => {
-    const reads = preparedBy(db, (recording) =>
-      new PurchasesRepo(recording).page({ customer_id: 'c1' }, { count: 100, offset: 0, sort_direction: 'ASC' }),
-    ).filter((sql) => sql.includes('FROM purchase_assignments WHERE customer_id = ?'));
+    const reads = customerPurchaseReads(db);
     expect(reads).toHaveLength(2);
     for (const plan of reads.map(planOf)) {
       expect(plan.filter((step) => step.startsWith('SCAN p'))).toEqual([]);
@@ -35,10 +31,7 @@ describe('reads that grow with the history', () => {
   });
 
   it('the vouchers a purchase used, as a return gives them back and as GET /purchases/{id}/vouchers lists them (migration 19)', () => {
-    const reads = [
-      ...preparedBy(db, (recording) => new PurchasesRepo(recording).voucherIdsOf('p1')),
-      ...preparedBy(db, (recording) => new CheckoutRepo(recording)),
-    ].filter((sql) => /voucher_applications a?\s*WHERE a?\.?purchase_id = \?/.test(sql.replace(/\s+/g, ' ')));
+    const reads = purchaseVoucherReads(db);
     expect(reads).toHaveLength(2);
     for (const plan of reads.map(planOf)) {
       expect(plan.filter((step) => step.startsWith('SCAN'))).toEqual([]);

@@ -15,7 +15,7 @@
  * the primary. `onConnect` runs after each connection, first and later ones.
  */
 import { databaseUnreachable } from '../../core/errors.js';
-import type { Db, PreparedStatement, RunResult, Statement, Transaction } from '../engine.js';
+import type { BindParameters, Db, PreparedStatement, RunResult, Statement } from '../engine.js';
 import { newConnection, type Libpq } from './driver.js';
 import { numberPlaceholders, type NumberedSql } from './placeholders.js';
 import { decoderOf, encodeParameter, type Decode } from './values.js';
@@ -78,12 +78,14 @@ export class PostgresDb implements Db {
     return this.depth > 0;
   }
 
-  prepare<Params extends unknown[] | object = unknown[], Row = unknown>(sql: string): Statement<Params, Row> {
-    return new PostgresStatement<unknown[], Row>(this, sql) as unknown as Statement<Params, Row>;
+  /** One statement serves every tuple or object of parameters: it checks them when it runs (`bound`). */
+  prepare<Params extends BindParameters = unknown[], Row = unknown>(sql: string): Statement<Params, Row>;
+  prepare(sql: string): PreparedStatement<unknown[], unknown> {
+    return new PostgresStatement(this, sql);
   }
 
-  transaction<Run extends (...args: never[]) => unknown>(run: Run): Transaction<Run> {
-    return ((...args: Parameters<Run>) => this.inOneTransaction(() => run(...args))) as unknown as Transaction<Run>;
+  transaction<Args extends unknown[], Result>(run: (...args: Args) => Result): (...args: Args) => Result {
+    return (...args: Args) => this.inOneTransaction(() => run(...args));
   }
 
   exec(sql: string): this {
@@ -230,7 +232,7 @@ function bound(sql: NumberedSql, params: unknown[]): (string | null)[] {
   return params.map(encodeParameter);
 }
 
-class PostgresStatement<Params extends unknown[], Row> implements PreparedStatement<Params, Row> {
+class PostgresStatement implements PreparedStatement<unknown[], unknown> {
   private plucked = false;
 
   constructor(
@@ -238,20 +240,20 @@ class PostgresStatement<Params extends unknown[], Row> implements PreparedStatem
     private readonly sql: string,
   ) {}
 
-  run(...params: Params): RunResult {
+  run(...params: unknown[]): RunResult {
     return { changes: this.db.execute(this.sql, params).changes };
   }
 
-  get(...params: Params): Row | undefined {
+  get(...params: unknown[]): unknown {
     return this.all(...params)[0];
   }
 
-  all(...params: Params): Row[] {
+  all(...params: unknown[]): unknown[] {
     const { rows } = this.db.execute(this.sql, params);
-    return (this.plucked ? rows.map((row) => Object.values(row)[0]) : rows) as Row[];
+    return this.plucked ? rows.map((row) => Object.values(row)[0]) : rows;
   }
 
-  iterate(...params: Params): IterableIterator<Row> {
+  iterate(...params: unknown[]): IterableIterator<unknown> {
     return this.all(...params)[Symbol.iterator]();
   }
 

@@ -6,7 +6,7 @@ import { spelt } from '../../db/dialect.js';
 import type { Statement } from '../../db/engine.js';
 import type { Db, SqliteDb } from '../../db/open.js';
 import { isSqlite, prepareOnSqlite } from '../../db/sqlite.js';
-import { jsonListRows } from '../json-list.js';
+import { jsonListRows } from '../../db/json-list.js';
 import { purchaseLines, type PurchaseLine } from './purchase-lines.js';
 import { carry } from './recency-weights.js';
 import type { RecommendationProductsRow, RecommendationStateRow } from '../../db/tables.generated.js';
@@ -153,9 +153,8 @@ export class ModelAccumulatorsRepo {
     this.newestSeq = db.prepare<[], { seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM changes');
     this.purchaseWalk = isSqlite(db) ? rowidWalk(db) : idWalk(db);
     // Purchases by id, the ids first (CROSS JOIN keeps that order): with `p.id IN (...)`,
-    // statistics taken while purchases was small make SQLite scan every purchase instead,
-    // which took a builder step on a hub's 14,000 purchases 90 ms for 20 bills. PostgreSQL
-    // takes no ON after a CROSS JOIN, and its planner needs no such hint.
+    // statistics taken while purchases was small make SQLite scan every purchase instead.
+    // PostgreSQL takes no ON after a CROSS JOIN, and its planner needs no such hint.
     this.linesOfPurchases = db.prepare<[string], PurchaseLine>(
       purchaseLines(
         spelt(db, {

@@ -15,7 +15,7 @@ import type {
   RecommendationNeighboursRow,
 } from '../../db/tables.generated.js';
 import { featureColumns } from '../column-codecs.js';
-import { jsonListRows } from '../json-list.js';
+import { jsonListRows } from '../../db/json-list.js';
 import type { ScoredList } from './model-rows.schemas.js';
 import { ParsedRows } from './parsed-rows.js';
 import { purchaseLines, type ProductKind, type PurchaseLine } from './purchase-lines.js';

@@ -35,6 +35,7 @@ import { isSqlite, prepareOnSqlite } from '../../db/sqlite.js';
 import type { Db } from '../../db/open.js';
 import type { NodeLimits } from './node-limits.js';
 import { reachesStores } from '../protocol/scopes.js';
+import { jsonListRows } from '../../db/json-list.js';
 
 /** Seqs of the feed a slice reads, deletes or counts: one statement of tens of milliseconds. */
 const SEQS_PER_SLICE = 5_000;
@@ -108,7 +109,7 @@ function resultsWalk(db: Db): ResultsWalk {
       `SELECT command_id AS at, applied_at, status FROM applied_commands WHERE command_id > ? ORDER BY command_id LIMIT ${RESULTS_PER_SLICE}`,
     ),
     inAppliedOrder: false,
-    forget: db.prepare('DELETE FROM applied_commands WHERE command_id IN (SELECT json_array_elements_text(CAST(? AS json)))'),
+    forget: db.prepare(`DELETE FROM applied_commands WHERE command_id IN (${jsonListRows(db)})`),
   };
 }
 

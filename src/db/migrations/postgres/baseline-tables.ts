@@ -1,7 +1,7 @@
 /**
- * Every table, key and index the SQLite migrations 1 to 31 make, in PostgreSQL's spelling: a
- * hub on PostgreSQL starts from this schema, and each later migration gives its SQL for both
- * engines (src/db/migrations/index.ts). SQLite's INTEGER is BIGINT here, REAL double
+ * Every table, key and index the SQLite migrations up to the baseline's version make
+ * (`BASELINE_VERSION`, src/db/migrations/postgres/index.ts), in PostgreSQL's spelling: a hub on
+ * PostgreSQL starts from this schema, and each later migration gives its SQL for both engines. SQLite's INTEGER is BIGINT here, REAL double
  * precision; an INTEGER PRIMARY KEY, which SQLite numbers itself, is an identity column; the
  * foreign keys come after every table, so no table waits for another; the index SQLite makes
  * on `email COLLATE NOCASE` is on `lower(email)`. test/db/schema-parity.test.ts migrates both

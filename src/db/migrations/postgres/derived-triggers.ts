@@ -1,6 +1,6 @@
 /**
- * The program's history (SQLite's migration 20) and the recommendation catalogue's version
- * (migration 3) kept by triggers, as PL/pgSQL: the same conditions, on the same events.
+ * The program's history and the recommendation catalogue's version kept by triggers, as
+ * SQLite's migrations keep them, in PL/pgSQL: the same conditions, on the same events.
  */
 export const sql = `
 CREATE FUNCTION program_rules_history() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,7 +1,8 @@
 /**
- * PostgreSQL's schema: a hub on PostgreSQL starts from the schema SQLite's migrations 1 to
- * `BASELINE_VERSION` make, made at once, and takes each later migration's `postgres` SQL. No
- * hub ran on PostgreSQL before that version, so none needs the steps between.
+ * PostgreSQL's schema: a hub on PostgreSQL starts from the schema SQLite's migrations up to
+ * `BASELINE_VERSION` make, made at once and recorded as those migrations, and takes each later
+ * migration's `postgres` SQL. The baseline stands for every step before it, so PostgreSQL has
+ * no twin of them.
  */
 import * as tables from './baseline-tables.js';
 import * as ledgerTriggers from './ledger-triggers.js';

@@ -1,8 +1,9 @@
 /**
- * The customer ledgers' triggers (SQLite's are migrations 6, 9 and 16) as PL/pgSQL: the same
- * names, the same rows read, the same 64-fact limit past which a ledger says `records`.
- * SQLite's `WHEN` clauses read other tables, which PostgreSQL's cannot, so each condition is
- * the first test of its function. A ledger's JSON is built with `json_build_array`, whose text
+ * The customer ledgers' triggers, as SQLite's migrations write them, in PL/pgSQL: on the same
+ * events of the same tables, reading the same rows, with the same 64-fact limit past which a
+ * ledger says `records`. SQLite's `WHEN` clauses read other tables, which PostgreSQL's cannot,
+ * so each condition is the first test of its function, and one trigger a table does what
+ * SQLite's insert, update, delete and move triggers do. A ledger's JSON is built with `json_build_array`, whose text
  * has a space after each comma where SQLite's has none; it is read with JSON.parse either way.
  */
 export const sql = `
@@ -45,25 +46,22 @@ CREATE FUNCTION ledger_counts_records(ledger_customer TEXT, facts TEXT) RETURNS 
     AND CASE facts WHEN 'points' THEN point_facts ELSE credit_facts END = 'records')
 $$;
 
-CREATE FUNCTION point_records_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION rebuild_facts(ledger_customer TEXT, facts TEXT) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'DELETE' THEN
-    IF NOT ledger_counts_records(OLD.customer_id, 'points') THEN PERFORM rebuild_point_facts(OLD.customer_id); END IF;
-    RETURN NULL;
-  END IF;
-  IF TG_OP = 'UPDATE' AND OLD.customer_id IS DISTINCT FROM NEW.customer_id THEN PERFORM rebuild_point_facts(OLD.customer_id); END IF;
-  IF NOT ledger_counts_records(NEW.customer_id, 'points') THEN PERFORM rebuild_point_facts(NEW.customer_id); END IF;
-  RETURN NULL;
+  IF facts = 'points' THEN PERFORM rebuild_point_facts(ledger_customer); ELSE PERFORM rebuild_credit_facts(ledger_customer); END IF;
 END $$;
 
-CREATE FUNCTION credit_records_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The trigger of point_records ('points') and of credit_records ('credit'), named by its argument.
+CREATE FUNCTION records_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  facts TEXT := TG_ARGV[0];
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    IF NOT ledger_counts_records(OLD.customer_id, 'credit') THEN PERFORM rebuild_credit_facts(OLD.customer_id); END IF;
+    IF NOT ledger_counts_records(OLD.customer_id, facts) THEN PERFORM rebuild_facts(OLD.customer_id, facts); END IF;
     RETURN NULL;
   END IF;
-  IF TG_OP = 'UPDATE' AND OLD.customer_id IS DISTINCT FROM NEW.customer_id THEN PERFORM rebuild_credit_facts(OLD.customer_id); END IF;
-  IF NOT ledger_counts_records(NEW.customer_id, 'credit') THEN PERFORM rebuild_credit_facts(NEW.customer_id); END IF;
+  IF TG_OP = 'UPDATE' AND OLD.customer_id IS DISTINCT FROM NEW.customer_id THEN PERFORM rebuild_facts(OLD.customer_id, facts); END IF;
+  IF NOT ledger_counts_records(NEW.customer_id, facts) THEN PERFORM rebuild_facts(NEW.customer_id, facts); END IF;
   RETURN NULL;
 END $$;
 
@@ -85,7 +83,7 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER point_records_ledger AFTER INSERT OR UPDATE OR DELETE ON point_records FOR EACH ROW EXECUTE FUNCTION point_records_ledger();
-CREATE TRIGGER credit_records_ledger AFTER INSERT OR UPDATE OR DELETE ON credit_records FOR EACH ROW EXECUTE FUNCTION credit_records_ledger();
+CREATE TRIGGER point_records_ledger AFTER INSERT OR UPDATE OR DELETE ON point_records FOR EACH ROW EXECUTE FUNCTION records_ledger('points');
+CREATE TRIGGER credit_records_ledger AFTER INSERT OR UPDATE OR DELETE ON credit_records FOR EACH ROW EXECUTE FUNCTION records_ledger('credit');
 CREATE TRIGGER customer_states_ledger AFTER INSERT OR UPDATE OR DELETE ON customer_states FOR EACH ROW EXECUTE FUNCTION customer_states_ledger();
 `;

@@ -4,8 +4,8 @@
  * with its own function: SQLite's `json_each`, PostgreSQL's `json_array_elements_text`, both
  * giving each element as text in a column `value`.
  */
-import { spelt } from '../db/dialect.js';
-import type { Db } from '../db/engine.js';
+import { spelt } from './dialect.js';
+import type { Db } from './engine.js';
 
 /** A subquery of the elements of the JSON array parameter, for `id IN (${jsonListRows(db)})`. */
 export function jsonListRows(db: Db): string {
