@@ -84,7 +84,7 @@ export function registerAdminCommands(program: Command): void {
 /** Store nodes are the hub's: a hub's folder, opened as a hub's, whatever LOYALTYD_MODE says. */
 function hubFolder(options: CommonOptions) {
   const config = configFrom(options, { mode: 'hub' });
-  checkDataFolder(config.data_dir, 'hub', {
+  checkDataFolder(config, 'hub', {
     mustExist: true,
     advice: 'store nodes are registered at the hub, on the folder `loyaltyd serve --mode hub` (or `LOYALTYD_MODE=hub loyaltyd init`) created',
   });

@@ -45,7 +45,7 @@ export function registerServeCommand(program: Command): void {
         'node.name': options.nodeName,
         'node.secret': options.nodeSecret,
       });
-      checkDataFolder(config.data_dir, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
+      checkDataFolder(config, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
       const log = pino({ level: config.log.level });
       const demo = { demo: options.demo === true, showcase: options.demo === true && options.showcase === true };
       // A store missing its node credentials stops here (status 2, like every config error)

@@ -16,6 +16,23 @@ export interface MigrationResult {
  * it stands for, and takes each later migration's `postgres` SQL.
  */
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+  if (isSqlite(db)) return migrateNow(db, migrations);
+  // Processes opening one PostgreSQL database at once (a hub starting, a command beside it) take
+  // turns: the second finds the first's migrations done. SQLite's write lock does this for a file.
+  const lock = db.prepare<[string], unknown>('SELECT pg_advisory_lock(hashtext(?))');
+  const unlock = db.prepare<[string], unknown>('SELECT pg_advisory_unlock(hashtext(?))');
+  lock.get(MIGRATION_LOCK);
+  try {
+    return migrateNow(db, migrations);
+  } finally {
+    unlock.get(MIGRATION_LOCK);
+  }
+}
+
+/** The advisory lock PostgreSQL's migrations run under: the same number in every release. */
+const MIGRATION_LOCK = 'loyaltyd migrations';
+
+function migrateNow(db: Db, migrations: readonly Migration[]): MigrationResult {
   const sqlite = isSqlite(db);
   db.exec(sqlite ? SCHEMA_MIGRATIONS_TABLE + ' STRICT' : SCHEMA_MIGRATIONS_TABLE);
   const done = new Set(

@@ -123,7 +123,10 @@ function createHubSyncRouter(
       replicated: tables,
       schemaVersion: schemaVersion(),
       stamp,
-      threads: snapshotThreads ? new SnapshotThreads(config.sync_limits.snapshots_in_all, stamp) : undefined,
+      // libpq's npm package watches a connection's socket on the main thread's event loop, even
+      // for a connection a worker thread opens, which the two threads then race on: a hub on
+      // PostgreSQL reads its snapshots on its own thread, a page a turn of its loop.
+      threads: snapshotThreads && config.database.url === undefined ? new SnapshotThreads(config.sync_limits.snapshots_in_all, stamp) : undefined,
     }),
     clocks: new NodeClocks(node.db, node.hlc, clock),
     schemaVersion: schemaVersion(),

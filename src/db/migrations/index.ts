@@ -36,6 +36,7 @@ import * as conflictsByTime from './0028-conflicts-by-time.js';
 import * as usersByStore from './0029-users-by-store.js';
 import * as nodeDays from './0030-node-days.js';
 import * as tokensByNode from './0031-tokens-by-node.js';
+import * as operationTotalsTriggers from './0032-operation-totals-triggers.js';
 
 /**
  * Migrations are immutable once released: 0001 ships with the first landed version, so
@@ -90,4 +91,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 29, name: 'users-by-store', sql: usersByStore.sql },
   { version: 30, name: 'node-days', sql: nodeDays.sql, local: true },
   { version: 31, name: 'tokens-by-node', sql: tokensByNode.sql },
+  { version: 32, name: 'operation-totals-triggers', sql: operationTotalsTriggers.sql, postgres: operationTotalsTriggers.postgres, local: true },
 ];

@@ -47,6 +47,20 @@ export interface PostgresOptions {
   onConnect?: (db: PostgresDb) => void;
 }
 
+/**
+ * Connections finished and not yet let go. libpq's npm package closes a connection's socket
+ * watcher with `uv_close`, which the event loop completes at the close phase of its turn; were
+ * the connection's object collected before that, the loop would finish closing freed memory
+ * (Node aborts in `uv__finish_close`). So each is held until a timer set from a timer has run:
+ * a later turn of the loop than the one that closes its watcher.
+ */
+const finishing = new Set<Libpq>();
+
+function letGoLater(pq: Libpq): void {
+  finishing.add(pq);
+  setTimeout(() => setTimeout(() => finishing.delete(pq), 0).unref(), 0).unref();
+}
+
 /** SQLSTATEs of a connection the server ended: class 08, and an administrator's or a shutdown's 57P01–57P03. */
 const CONNECTION_LOST = /^(08|57P0[123])/;
 
@@ -106,6 +120,7 @@ export class PostgresDb implements Db {
     if (this.finished) return;
     this.finished = true;
     this.pq.finish();
+    letGoLater(this.pq);
   }
 
   private connect(): Libpq {

@@ -51,9 +51,9 @@ export const NODE_TOTAL_COLUMNS = [
 
 /**
  * The temporary table and its triggers. SQLite's triggers are temporary too, the connection's
- * own. PostgreSQL has no temporary trigger: its two are the tables', made again at each start
- * of the hub, and note an update in the temporary table of the connection that made one, which
- * no other connection has.
+ * own. PostgreSQL has no temporary trigger: its two are the tables', made by a migration
+ * (src/db/migrations/0032-operation-totals-triggers.ts), and note an update in the temporary
+ * table of the connection that made one, which no other connection has.
  */
 const NOTED_UPDATES_SQL: Record<Dialect, string> = {
   sqlite: `
@@ -65,20 +65,7 @@ CREATE TEMP TRIGGER IF NOT EXISTS limit_profile_changed AFTER UPDATE OF email, p
   WHEN NEW.email IS NOT OLD.email OR NEW.phone IS NOT OLD.phone
   BEGIN INSERT INTO limit_noted_updates (entity, entity_id, hlc) VALUES ('customers', NEW.id, NEW.hlc); END;
 `,
-  postgres: `
-CREATE TEMP TABLE IF NOT EXISTS limit_noted_updates (entity TEXT NOT NULL, entity_id TEXT NOT NULL, hlc TEXT NOT NULL);
-CREATE OR REPLACE FUNCTION limit_note_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF to_regclass('pg_temp.limit_noted_updates') IS NOT NULL THEN
-    INSERT INTO pg_temp.limit_noted_updates (entity, entity_id, hlc) VALUES (TG_TABLE_NAME, NEW.id, NEW.hlc);
-  END IF;
-  RETURN NULL;
-END $$;
-CREATE OR REPLACE TRIGGER limit_card_moved AFTER UPDATE OF customer_id ON cards
-  FOR EACH ROW WHEN (NEW.customer_id IS DISTINCT FROM OLD.customer_id) EXECUTE FUNCTION limit_note_update();
-CREATE OR REPLACE TRIGGER limit_profile_changed AFTER UPDATE OF email, phone ON customers
-  FOR EACH ROW WHEN (NEW.email IS DISTINCT FROM OLD.email OR NEW.phone IS DISTINCT FROM OLD.phone) EXECUTE FUNCTION limit_note_update();
-`,
+  postgres: `CREATE TEMP TABLE IF NOT EXISTS limit_noted_updates (entity TEXT NOT NULL, entity_id TEXT NOT NULL, hlc TEXT NOT NULL);`,
 };
 
 export class OperationTotals {
