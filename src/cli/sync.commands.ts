@@ -48,7 +48,7 @@ function syncConfig(options: SyncOptions) {
     'node.name': options.nodeName,
     'node.secret': options.nodeSecret,
   });
-  checkDataFolder(config.data_dir, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
+  checkDataFolder(config, config.mode, { mustExist: false, advice: modeAdvice(config.mode) });
   return config;
 }
 
@@ -113,14 +113,19 @@ export function registerSyncCommands(program: Command): void {
       .description("On the hub: compact the change feed and forget the stores' command results past the retention now (also done hourly)"),
   ).action(async (options: CommonOptions) => {
     const config = configFrom(options, { mode: 'hub' });
-    checkDataFolder(config.data_dir, 'hub', { mustExist: true, advice: "the change feed is compacted on the hub's folder" });
+    checkDataFolder(config, 'hub', { mustExist: true, advice: "the change feed is compacted on the hub's folder" });
     const outcome = await withApp(config, (app) => createFeedCompaction(app.node, config, systemClock).run());
     print({ ...outcome }, options.json);
   });
 
-  common(sync.command('checksum').description('A checksum per replicated table, to compare nodes')).action(async (options: CommonOptions) => {
+  common(
+    sync
+      .command('checksum')
+      .description('A checksum per replicated table, to compare nodes')
+      .option('--all', 'every replicated table, facts too, over whole rows: to compare two hubs (a restored or moved one with its source)'),
+  ).action(async (options: CommonOptions & { all?: boolean }) => {
     await withApp(configFrom(options), (app) => {
-      const checksums = checksumTables(app.node.db);
+      const checksums = checksumTables(app.node.db, { all: options.all === true });
       if (options.json) print({ tables: checksums }, true);
       else print(Object.fromEntries(Object.entries(checksums).map(([table, sum]) => [table, `${sum.rows} rows  ${sum.sha256.slice(0, 16)}`])), false);
     });
@@ -136,7 +141,7 @@ export function registerSyncCommands(program: Command): void {
       const total = app.node.db.prepare<[], number>('SELECT count(*) FROM sync_conflicts').pluck().get()!;
       const conflicts = app.node.db
         .prepare<[number], Omit<SyncConflictsRow, 'id'>>(
-          `SELECT kind, entity, entity_id, detail, detected_at FROM (${newestConflictsSql('id, kind, entity, entity_id, detail, detected_at')})
+          `SELECT kind, entity, entity_id, detail, detected_at FROM (${newestConflictsSql('id, kind, entity, entity_id, detail, detected_at')}) AS newest
            ORDER BY detected_at, id`,
         )
         .all(options.limit)
