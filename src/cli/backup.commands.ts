@@ -78,7 +78,7 @@ export function registerBackupCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (options: RestoreOptions) => {
       const config = configFrom(options, { mode: 'hub' });
-      refuseOnPostgres(config, 'restored');
+      refuseOnPostgres(config, 'restored', ', then `loyaltyd hub restored` gives its feed a new identity');
       const backup = resolve(options.from);
       if (!existsSync(backup)) throw new Error(`no backup at ${backup}`);
       const problems = integrityProblems(backup);
@@ -146,9 +146,9 @@ function followsHub(file: string): boolean {
  * A hub on PostgreSQL is backed up and restored by PostgreSQL's own tools, which the IT team
  * runs: these commands copy a SQLite file.
  */
-function refuseOnPostgres(config: Config, done: string): void {
+function refuseOnPostgres(config: Config, done: string, after = ''): void {
   if (config.database.url === undefined) return;
   throw new ConfigError(
-    `this hub keeps its data in PostgreSQL (database.url): it is ${done} with pgBackRest (full and incremental backups, point-in-time restore) or pg_basebackup, not with loyaltyd; see the README's "Hub on PostgreSQL"`,
+    `this hub keeps its data in PostgreSQL (database.url): it is ${done} with pgBackRest (full and incremental backups, point-in-time restore) or pg_basebackup, not with loyaltyd${after}; see the README's "Hub on PostgreSQL"`,
   );
 }

@@ -5,6 +5,7 @@ import { registerAdminCommands } from './admin.commands.js';
 import { registerBackupCommands } from './backup.commands.js';
 import { registerDatabaseCommands } from './database.commands.js';
 import { registerHeldCommands } from './held.commands.js';
+import { registerHubCommands } from './hub.commands.js';
 import { registerImportCommand } from './import.command.js';
 import { registerProgramCommands } from './program.commands.js';
 import { registerServeCommand } from './serve.command.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerProgramCommands(program);
   registerImportCommand(program);
   registerBackupCommands(program);
+  registerHubCommands(program);
   return program;
 }
 

@@ -1,23 +1,7 @@
 import { spelt } from '../db/dialect.js';
 import { NODE_LOCAL } from '../db/node-local.js';
 import type { Db } from '../db/open.js';
-
-/**
- * The database's tables, each after the tables it references. SQLite lists them in creation
- * order, which its migrations keep so. PostgreSQL's schema was made in one baseline, its tables
- * in the alphabet's order and their foreign keys after them: a table comes after the longest
- * chain of references that leads to it, and in creation order (its oid) among tables as deep;
- * the depth is bounded, so that a cycle of references cannot hold a hub's start.
- */
-const TABLES = {
-  sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid",
-  postgres: `WITH RECURSIVE depths (oid, depth) AS (
-               SELECT c.oid, 0 FROM pg_class c WHERE c.relnamespace = CAST(current_schema() AS regnamespace) AND c.relkind = 'r'
-               UNION ALL
-               SELECT f.conrelid, d.depth + 1 FROM depths d JOIN pg_constraint f ON f.confrelid = d.oid AND f.contype = 'f' AND f.conrelid <> f.confrelid AND d.depth < 100
-             )
-             SELECT c.relname AS name FROM depths d JOIN pg_class c ON c.oid = d.oid GROUP BY c.oid, c.relname ORDER BY max(d.depth), c.oid`,
-};
+import { tablesInOrder } from '../db/table-order.js';
 
 /** A table's columns in their order, from each engine's catalogue; none for a table that does not exist. */
 const COLUMNS = {
@@ -37,7 +21,7 @@ export function tableColumns(db: Db): (table: string) => string[] {
  * so a snapshot loads without foreign-key failures.
  */
 export function replicatedTables(db: Db): string[] {
-  const tables = db.prepare<[], string>(spelt(db, TABLES)).pluck().all();
+  const tables = tablesInOrder(db);
   const columnsOf = tableColumns(db);
   return tables.filter((table) => {
     if (NODE_LOCAL.has(table)) return false;

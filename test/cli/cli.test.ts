@@ -66,6 +66,7 @@ const HELP: Record<string, string[]> = {
     'import',
     'backup',
     'restore',
+    'hub',
   ],
   serve: ['--mode', '--data-dir', '--port', '--host', '--config', '--hub-url', '--node-name', '--node-secret', '--demo', '--showcase'],
   init: COMMON,
@@ -88,13 +89,16 @@ const HELP: Record<string, string[]> = {
   'held void': ['<command_id>', '--mode', ...COMMON],
   'sync now': ['--mode', '--hub-url', '--node-name', '--node-secret', ...COMMON],
   'sync compact': COMMON,
-  'sync checksum': COMMON,
+  'sync checksum': ['--all', ...COMMON],
   'sync conflicts': ['--limit', ...COMMON],
   program: ['load'],
   'program load': ['<file>', ...COMMON],
   import: ['<resource>', '<file>', '--batch-size', ...COMMON],
   backup: ['--to', ...COMMON],
   restore: ['--from', ...COMMON],
+  hub: ['move-to-postgres', 'restored'],
+  'hub move-to-postgres': COMMON,
+  'hub restored': COMMON,
 };
 
 function commandLines(command: Command, prefix: string[] = []): string[] {

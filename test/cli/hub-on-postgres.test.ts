@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresDb } from '../../src/db/postgres/postgres-db.js';
 import { startHub } from '../support/cluster.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runCliJson } from '../support/cli.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { call } from '../support/server.js';
 
@@ -80,5 +80,34 @@ describe('a hub on PostgreSQL, from the command line', () => {
     const restore = await runCli(['restore', '--from', join(folder, 'copy.sqlite'), '--data-dir', folder], env);
     expect(restore.code).toBe(2);
     expect(restore.stderr).toContain('pgBackRest');
+    expect(restore.stderr).toContain('loyaltyd hub restored');
+  });
+
+  it('`hub restored` renews the feed of a stopped hub on PostgreSQL, and refuses a serving one and a SQLite hub', async () => {
+    const database = await freshPostgresDatabase();
+    const env = { LOYALTYD_DATABASE_URL: database.url, LOYALTYD_MODE: 'hub' };
+    const folder = newFolder();
+    try {
+      const hub = await startHub(folder, env);
+      const whileServing = await runCli(['hub', 'restored', '--data-dir', folder], env);
+      await hub.stop();
+      expect(whileServing.code).toBe(2);
+      expect(whileServing.stderr).toContain('another loyaltyd hub is writing');
+
+      const renewed = await runCliJson(['hub', 'restored', '--data-dir', folder], env);
+      expect(renewed).toMatchObject({ feed_id: expect.stringMatching(/^[0-9a-f]{16}$/), feed_position: expect.any(Number) });
+      const db = new PostgresDb(database.url, { readonly: true });
+      try {
+        expect(db.prepare<[], string>("SELECT value FROM meta WHERE key = 'feed_id'").pluck().get()).toBe(renewed.feed_id);
+      } finally {
+        db.close();
+      }
+
+      const onSqlite = await runCli(['hub', 'restored', '--data-dir', newFolder()], { LOYALTYD_MODE: 'hub' });
+      expect(onSqlite.code).toBe(2);
+      expect(onSqlite.stderr).toContain('loyaltyd restore');
+    } finally {
+      await database.drop();
+    }
   });
 });
