@@ -28,6 +28,10 @@ import { BIN, cliEnv, runCli } from './cli.js';
 import { sleep, waitFor } from './wait.js';
 import { basic, bearer, call } from './server.js';
 import { hubTlsEnv, testPki } from './test-pki.js';
+import { dropHubDatabase, hubDatabaseEnv } from './hub-engine.js';
+import { backUpHub, restoreHub } from './hub-backups.js';
+import type { Db } from '../../src/db/open.js';
+import { openPostgres } from '../../src/db/postgres/open-postgres.js';
 
 export interface TableChecksum {
   rows: number;
@@ -82,6 +86,8 @@ export interface NodeOptions {
   scheme?: 'http' | 'https';
   /** Environment of the CLI commands run on its folder (LOYALTYD_*), e.g. the hub's CA for `sync now`. */
   commandEnv?: Record<string, string>;
+  /** A hub's PostgreSQL database, where it keeps its data instead of the folder's SQLite file. */
+  databaseUrl?: string;
 }
 
 /** One loyaltyd daemon: a data folder and a port that outlive the process serving them. */
@@ -97,6 +103,7 @@ export class NodeProcess {
   /** Environment of the CLI commands run on its folder (LOYALTYD_*), e.g. the hub's CA for `sync now`. */
   readonly commandEnv: Record<string, string>;
   private readonly logFile: string;
+  private readonly databaseUrl: string | undefined;
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
   private log: WriteStream | undefined;
@@ -111,6 +118,7 @@ export class NodeProcess {
     this.env = options.env;
     this.commandEnv = options.commandEnv ?? {};
     this.logFile = join(options.logDir, `${options.name}.log`);
+    this.databaseUrl = options.databaseUrl;
   }
 
   get url(): string {
@@ -231,6 +239,16 @@ export class NodeProcess {
     return JSON.parse(result.stdout);
   }
 
+  /** Backs this hub up as its operator does, on its engine (test/support/hub-backups.ts). */
+  backUp(file: string): Promise<void> {
+    return backUpHub(this.dataDir, file);
+  }
+
+  /** Puts the backup in `file` back in place of this hub's database; the hub must have stopped. */
+  restoreFrom(file: string): Promise<void> {
+    return restoreHub(this.dataDir, file);
+  }
+
   async syncStatus(): Promise<StoreStatus> {
     return (await this.cli(['sync', 'status'])) as StoreStatus;
   }
@@ -239,19 +257,24 @@ export class NodeProcess {
     return ((await this.cli(['sync', 'checksum'])) as { tables: Record<string, TableChecksum> }).tables;
   }
 
-  /** Runs `work` on the node's SQLite file opened read-only (it may be running). */
-  read<T>(work: (db: Database.Database) => T): T {
-    const db = new Database(join(this.dataDir, 'loyaltyd.sqlite'), { readonly: true, fileMustExist: true });
+  /** Runs `work` on the node's database: its SQLite file opened read-only, or its hub's PostgreSQL database (it may be running). */
+  read<T>(work: (db: Db) => T): T {
+    const db = this.databaseUrl ? openPostgres(this.databaseUrl, { serving: false }) : this.openFile();
     try {
-      db.pragma('busy_timeout = 5000');
       return work(db);
     } finally {
       db.close();
     }
   }
 
+  private openFile(): Db {
+    const db = new Database(join(this.dataDir, 'loyaltyd.sqlite'), { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    return db;
+  }
+
   count(sql: string, ...params: unknown[]): number {
-    return this.read((db) => (db.prepare(sql).get(...params) as { n: number }).n);
+    return this.read((db) => db.prepare<unknown[], { n: number }>(sql).get(...params)!.n);
   }
 
   /**
@@ -269,7 +292,7 @@ export class NodeProcess {
 
   /** A sync bookkeeping value from `meta` (`cursor`, `snapshot_after_id`, ...). */
   syncState(key: string): string | undefined {
-    return this.read((db) => (db.prepare('SELECT value FROM meta WHERE key = ?').get(`sync.${key}`) as { value: string } | undefined)?.value);
+    return this.read((db) => db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(`sync.${key}`)?.value);
   }
 }
 
@@ -357,12 +380,16 @@ export class Cluster {
     const root = tempRoot();
     const env = { LOYALTYD_SYNC_INTERVAL_SECONDS: '1', LOYALTYD_LOG_LEVEL: 'info', ...options.env };
     const tls = options.tls !== false;
+    const hubDir = join(root, 'hub');
+    const onDatabase = await hubDatabaseEnv(hubDir);
     const hub = new NodeProcess({
       name: 'hub',
       mode: 'hub',
-      dataDir: join(root, 'hub'),
+      dataDir: hubDir,
       port: await freePort(),
-      env: { ...env, ...(tls ? hubTlsEnv() : {}), ...options.hubEnv },
+      env: { ...env, ...(tls ? hubTlsEnv() : {}), ...onDatabase, ...options.hubEnv },
+      commandEnv: onDatabase,
+      databaseUrl: onDatabase.LOYALTYD_DATABASE_URL,
       logDir: root,
       scheme: tls ? 'https' : 'http',
     });
@@ -497,7 +524,9 @@ export class Cluster {
     process.off('exit', this.exitHook);
     await Promise.all(this.nodes.map((node) => node.kill()));
     await Promise.all(this.nodes.map((node) => node.closeLog()));
-    if (!process.env.LOYALTYD_KEEP_SYNC_TMP) rmSync(this.root, { recursive: true, force: true });
+    if (process.env.LOYALTYD_KEEP_SYNC_TMP) return;
+    rmSync(this.root, { recursive: true, force: true });
+    await dropHubDatabase(this.hub.dataDir);
   }
 }
 
@@ -567,9 +596,12 @@ function cliOutput(args: string[], env: Record<string, string> = {}): string {
   return execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
 }
 
-/** A hub's folder with the demo chain loaded (a folder records the kind of node it was made for). */
-export function demoHubFolder(hubDir: string): void {
-  cliOutput(['demo', '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
+/**
+ * A hub's folder with the demo chain loaded (a folder records the kind of node it was made for);
+ * `env` puts it on a PostgreSQL database (LOYALTYD_DATABASE_URL).
+ */
+export function demoHubFolder(hubDir: string, env: Record<string, string> = {}): void {
+  cliOutput(['demo', '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub', ...env });
 }
 
 /** A `loyaltyd serve` (or baseline server) process, known by the URL it prints. */
@@ -613,12 +645,12 @@ export async function restoredHub(
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const backups = mkdtempSync(join(tmpdir(), 'loyaltyd-backup-'));
-  const backupFile = join(backups, 'hub.sqlite');
+  const backupFile = join(backups, 'hub.backup');
   try {
-    cliOutput(['backup', '--to', backupFile, '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
+    await backUpHub(hubDir, backupFile);
     await meanwhile();
     await hub.stop();
-    cliOutput(['restore', '--from', backupFile, '--data-dir', hubDir, '--json'], { LOYALTYD_MODE: 'hub' });
+    await restoreHub(hubDir, backupFile);
   } finally {
     rmSync(backups, { recursive: true, force: true });
   }
@@ -674,10 +706,10 @@ export function storeConfig(dataDir: string, hubUrl: string, node: { node_name: 
   });
 }
 
-/** Registers a store node serving both demo stores, so it is sent the demo's POS users. */
-export function addNode(hubDir: string, name: string): { node_name: string; node_secret: string } {
+/** Registers a store node serving both demo stores, so it is sent the demo's POS users; `env` as for demoHubFolder. */
+export function addNode(hubDir: string, name: string, env: Record<string, string> = {}): { node_name: string; node_secret: string } {
   const stores = DEMO_STORES.flatMap((storeId) => ['--store', storeId]);
-  return JSON.parse(cliOutput(['nodes', 'add', '--name', name, ...stores, '--data-dir', hubDir, '--json'])) as {
+  return JSON.parse(cliOutput(['nodes', 'add', '--name', name, ...stores, '--data-dir', hubDir, '--json'], env)) as {
     node_name: string;
     node_secret: string;
   };

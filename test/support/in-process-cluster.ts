@@ -11,6 +11,7 @@ import { runRound, type RoundOutcome } from '../../src/sync/store/agent.js';
 import type { SyncParts } from '../../src/sync/store/sync-parts.js';
 import { createStoreSync } from '../../src/root/store.js';
 import { DEMO_STORES, freePort } from './cluster.js';
+import { dropHubDatabase } from './hub-engine.js';
 import { DEMO_IDS } from '../../src/demo/demo.js';
 import { call, demoPosLogin, startTestServer, tempDir, type TestClock, type TestServer } from './server.js';
 
@@ -74,6 +75,7 @@ export async function startInProcessCluster(options: InProcessClusterOptions = {
       }
       await hub?.close();
       rmSync(hubDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      await dropHubDatabase(hubDir);
     },
   };
   try {

@@ -21,6 +21,11 @@ const USER = 'postgres';
 
 const TEST_SETTINGS = ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off', 'max_connections = 200'];
 
+/** A PostgreSQL client program (pg_dump, pg_restore) of the binaries the cluster runs. */
+export function postgresTool(tool: string): string {
+  return join(BIN, tool);
+}
+
 export interface PgCluster {
   /** The cluster's folder: `data/`, `server.log` and the unix socket. */
   dir: string;

@@ -13,6 +13,8 @@ export interface PostgresDatabase {
   url: string;
   /** Drops the database, ending any session still connected to it. */
   drop(): Promise<void>;
+  /** Drops it and creates it again empty, under the same name. */
+  recreate(): Promise<void>;
 }
 
 /** The superuser's connection to the run's cluster; throws, saying why, when the run has none. */
@@ -26,12 +28,18 @@ export function postgresClusterUrl(): string {
 export async function freshPostgresDatabase(): Promise<PostgresDatabase> {
   const clusterUrl = postgresClusterUrl();
   const name = `loyaltyd_test_${randomBytes(6).toString('hex')}`;
-  await asSuperuser(clusterUrl, `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+  const create = () => asSuperuser(clusterUrl, `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+  const drop = () => asSuperuser(clusterUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await create();
   const url = new URL(clusterUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => asSuperuser(clusterUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    drop,
+    recreate: async () => {
+      await drop();
+      await create();
+    },
   };
 }
 

@@ -1,12 +1,12 @@
 /**
  * events.create commands queued at a store node as the API queues them: each write in a recorded
  * call (src/core/operations.ts), the call, its principal and the ids it made carried in its
- * command, which the hub runs again; and the events a hub holds of them, read from its file.
+ * command, which the hub runs again; and the events a hub holds of them, read from its database.
  * Used by the push tests and `npm run bench sync`.
  */
-import Database from 'better-sqlite3';
 import { DEMO_IDS, demoCredentials } from '../../src/demo/demo.js';
-import { databaseFile, type Node } from '../../src/root/node.js';
+import type { Node } from '../../src/root/node.js';
+import { openHubDatabase } from './hub-engine.js';
 
 /** Queues `count` events of the demo POS user on the demo customer, external ids `${prefix}-0`…, 10,000 a transaction. */
 export function queueEvents(node: Node, count: number, prefix: string): void {
@@ -26,9 +26,9 @@ export function queueEvents(node: Node, count: number, prefix: string): void {
   for (let from = 0; from < count; from += 10_000) queue(from, Math.min(count, from + 10_000));
 }
 
-/** The events with external ids of `prefix` in the hub's file in `hubDir`: how many, and how many distinct. */
+/** The events with external ids of `prefix` in the hub's database on `hubDir`: how many, and how many distinct. */
 export function eventsAtHub(hubDir: string, prefix: string): { applied: number; distinct: number } {
-  const db = new Database(databaseFile(hubDir), { readonly: true });
+  const db = openHubDatabase(hubDir, { readonly: true });
   try {
     return db
       .prepare<[string], { applied: number; distinct: number }>(

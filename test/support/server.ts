@@ -1,5 +1,6 @@
 /**
- * Starts a real node on 127.0.0.1 (port 0) over a real SQLite file in a temp folder.
+ * Starts a real node on 127.0.0.1 (port 0) over a real SQLite file in a temp folder (a hub in
+ * the run's PostgreSQL cluster instead when the run says so: test/support/hub-engine.ts).
  * Tests speak HTTP to it; nothing of ours is mocked. A hub serves https with the test run's
  * certificate, and a store syncing with a hub on https trusts the run's CA through
  * `hub.ca_file` (test/support/test-pki.ts), unless the test says otherwise.
@@ -17,6 +18,7 @@ import { Writer } from '../../src/root/writer.js';
 import { systemClock } from '../../src/core/clock.js';
 import { serverTls } from '../../src/root/tls-files.js';
 import { hubTlsConfig, testPki } from './test-pki.js';
+import { dropHubDatabase, hubDatabaseConfig } from './hub-engine.js';
 
 /** A clock tests can move; starts at the real time unless told otherwise. */
 export class TestClock {
@@ -64,9 +66,10 @@ export function tempDir(prefix = 'loyaltyd-test-'): string {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   const clock = options.clock ?? new TestClock();
+  const hubDatabase = options.config?.mode === 'hub' && !('database.url' in options.config) ? await hubDatabaseConfig(dataDir) : {};
   const config = loadConfig({
     env: {},
-    overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...runTls(options), ...options.config },
+    overrides: { data_dir: dataDir, 'http.port': 0, 'log.level': 'silent', ...runTls(options), ...hubDatabase, ...options.config },
   });
   const log = options.log ?? pino({ level: 'silent' });
   const demo = options.demo ?? true;
@@ -85,7 +88,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await server.close();
       app.close();
       await writer?.stop();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      if (options.dataDir) return;
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      await dropHubDatabase(dataDir);
     },
   };
 }

@@ -10,19 +10,19 @@
  * renewed, are run in turns as a push is, and a hub killed between two of a replay's turns keeps
  * what it committed and runs the rest once.
  */
-import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { basePath } from '../../../src/http/interfaces.js';
-import { databaseFile, openNode, type Node } from '../../../src/root/node.js';
+import { openNode, type Node } from '../../../src/root/node.js';
 import { createStoreSync } from '../../../src/root/store.js';
 import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
 import { addNode, demoBearer, demoHubFolder, freePort, restoredHub, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
 import { eventsAtHub, queueEvents } from '../../support/queued-events.js';
 import { tempDir } from '../../support/server.js';
 import { waitFor } from '../../support/wait.js';
+import { dropHubDatabase, hubDatabaseEnv, openHubDatabase } from '../../support/hub-engine.js';
 
 /** A store's batch at most (src/sync/protocol/protocol.ts): one push. */
 const COMMANDS = 500;
@@ -31,6 +31,8 @@ const FEW_COMMANDS = 20;
 const HUB_ENV = { LOYALTYD_SYNC_LIMITS__PUSH_TURN_MS: '0' };
 
 let hubDir: string;
+/** The hub's settings, on the run's engine (test/support/hub-engine.ts). */
+let hubEnv: Record<string, string>;
 let port: number;
 let hub: ServerProcess;
 
@@ -47,7 +49,7 @@ let other: Store;
 /** A store node registered as `name`, bootstrapped from the hub. */
 async function bootstrappedStore(name: string): Promise<Store> {
   const dir = tempDir();
-  const config = storeConfig(dir, hub.url, addNode(hubDir, name));
+  const config = storeConfig(dir, hub.url, addNode(hubDir, name, hubEnv));
   const node = openNode(config, systemClock);
   const sync = createStoreSync(node, config, systemClock)!;
   expect(await runRound(sync, systemClock)).toMatchObject({ ok: true, bootstrapped: true });
@@ -56,9 +58,10 @@ async function bootstrappedStore(name: string): Promise<Store> {
 
 beforeAll(async () => {
   hubDir = tempDir();
-  demoHubFolder(hubDir);
+  hubEnv = { ...HUB_ENV, ...(await hubDatabaseEnv(hubDir)) };
+  demoHubFolder(hubDir, hubEnv);
   port = await freePort();
-  hub = await startHub(hubDir, HUB_ENV, port);
+  hub = await startHub(hubDir, hubEnv, port);
   store = await bootstrappedStore('turns-store');
   other = await bootstrappedStore('turns-other');
 }, 60_000);
@@ -71,14 +74,21 @@ afterAll(async () => {
   }
   await hub?.stop();
   rmSync(hubDir, { recursive: true, force: true });
+  await dropHubDatabase(hubDir);
 });
 
-/** The first and last rowid of the hub's events with external ids of `prefix`: the order they were committed in. */
-function hubRowids(prefix: string): { first: number; last: number } {
-  const db = new Database(databaseFile(hubDir), { readonly: true });
+/**
+ * The first and last place in the hub's change feed of its events with external ids of
+ * `prefix`: the feed follows the order they were committed in, on either engine.
+ */
+function feedPlaces(prefix: string): { first: number; last: number } {
+  const db = openHubDatabase(hubDir, { readonly: true });
   try {
     return db
-      .prepare<[string], { first: number; last: number }>('SELECT min(rowid) AS first, max(rowid) AS last FROM events WHERE external_id LIKE ?')
+      .prepare<[string], { first: number; last: number }>(
+        `SELECT min(c.seq) AS first, max(c.seq) AS last FROM changes c
+         JOIN events e ON c.entity = 'events' AND c.entity_id = e.id WHERE e.external_id LIKE ?`,
+      )
       .get(`${prefix}-%`)!;
   } finally {
     db.close();
@@ -115,7 +125,7 @@ function restoredAfterPush(prefix: string): Promise<ServerProcess> {
       queueEvents(store.node, COMMANDS, prefix);
       expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
     },
-    HUB_ENV,
+    hubEnv,
   );
 }
 
@@ -140,7 +150,7 @@ describe('a push applied in turns', () => {
     expect(outcome.ok).toBe(false);
     expect(eventsAtHub(hubDir, 'turns-b').applied).toBeGreaterThanOrEqual(committed);
 
-    hub = await startHub(hubDir, HUB_ENV, port);
+    hub = await startHub(hubDir, hubEnv, port);
     expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
     expect(eventsAtHub(hubDir, 'turns-b')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
     const pending = store.node.db.prepare<[], number>("SELECT count(*) FROM outbox WHERE status = 'pending'").pluck().get();
@@ -157,7 +167,7 @@ describe('a push applied in turns', () => {
     expect(await second).toMatchObject({ ok: true, pushed: FEW_COMMANDS, rejected: 0, held: 0 });
     expect(eventsAtHub(hubDir, 'turns-c')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
     expect(eventsAtHub(hubDir, 'turns-d')).toEqual({ applied: FEW_COMMANDS, distinct: FEW_COMMANDS });
-    expect(hubRowids('turns-c').last).toBeLessThan(hubRowids('turns-d').first);
+    expect(feedPlaces('turns-c').last).toBeLessThan(feedPlaces('turns-d').first);
   });
 
   it('runs the commands a store sends again to a hub restored from a backup in turns, giving way to a read', async () => {
@@ -187,7 +197,7 @@ describe('a push applied in turns', () => {
     expect((await cut).ok).toBe(false);
     expect(eventsAtHub(hubDir, 'turns-f').applied).toBeGreaterThanOrEqual(committed);
 
-    hub = await startHub(hubDir, HUB_ENV, port);
+    hub = await startHub(hubDir, hubEnv, port);
     expect(await runRound(store.sync, systemClock)).toMatchObject({ ok: true, pushed: COMMANDS, rejected: 0, held: 0 });
     expect(eventsAtHub(hubDir, 'turns-f')).toEqual({ applied: COMMANDS, distinct: COMMANDS });
   });

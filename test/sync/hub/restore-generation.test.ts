@@ -15,8 +15,11 @@ import { runRound, type RoundOutcome } from '../../../src/sync/store/agent.js';
 import { addNode, demoHubFolder, freePort, restoredHub, startHub, storeConfig, type ServerProcess } from '../../support/cluster.js';
 import { eventsAtHub, queueEvents } from '../../support/queued-events.js';
 import { tempDir } from '../../support/server.js';
+import { dropHubDatabase, hubDatabaseEnv } from '../../support/hub-engine.js';
 
 let hubDir: string;
+/** Puts the hub's processes on the run's engine (test/support/hub-engine.ts). */
+let hubEnv: Record<string, string>;
 let port: number;
 let hub: ServerProcess;
 let storeDir: string;
@@ -25,11 +28,12 @@ let sync: NonNullable<ReturnType<typeof createStoreSync>>;
 
 beforeEach(async () => {
   hubDir = tempDir();
-  demoHubFolder(hubDir);
+  hubEnv = await hubDatabaseEnv(hubDir);
+  demoHubFolder(hubDir, hubEnv);
   port = await freePort();
-  hub = await startHub(hubDir, {}, port);
+  hub = await startHub(hubDir, hubEnv, port);
   storeDir = tempDir();
-  const config = storeConfig(storeDir, hub.url, addNode(hubDir, 'restored-store'));
+  const config = storeConfig(storeDir, hub.url, addNode(hubDir, 'restored-store', hubEnv));
   node = openNode(config, systemClock);
   sync = createStoreSync(node, config, systemClock)!;
   expect(await round()).toMatchObject({ ok: true, bootstrapped: true });
@@ -41,6 +45,7 @@ afterEach(async () => {
   await hub.stop();
   rmSync(storeDir, { recursive: true, force: true });
   rmSync(hubDir, { recursive: true, force: true });
+  await dropHubDatabase(hubDir);
 });
 
 function round(): Promise<RoundOutcome> {
@@ -49,10 +54,16 @@ function round(): Promise<RoundOutcome> {
 
 /** Restores the hub from a backup taken before it acknowledged `lost` commands of the store. */
 async function restoredAfter(lost: number): Promise<void> {
-  hub = await restoredHub(hub, hubDir, port, async () => {
-    queueEvents(node, lost, 'lost');
-    expect(await round()).toMatchObject({ ok: true, pushed: lost, rejected: 0, held: 0 });
-  });
+  hub = await restoredHub(
+    hub,
+    hubDir,
+    port,
+    async () => {
+      queueEvents(node, lost, 'lost');
+      expect(await round()).toMatchObject({ ok: true, pushed: lost, rejected: 0, held: 0 });
+    },
+    hubEnv,
+  );
 }
 
 describe('a store whose hub was restored from a backup that lost its commands', () => {

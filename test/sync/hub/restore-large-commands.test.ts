@@ -7,13 +7,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import { runCliJson } from '../../support/cli.js';
 import { Cluster, posLogin, type StoreProcess } from '../../support/cluster.js';
 import { call } from '../../support/server.js';
 import { inParallel } from '../../support/sync-writes.js';
 import { waitFor } from '../../support/wait.js';
 
-const HUB = { LOYALTYD_MODE: 'hub' };
 /** The least the hub may be set to read of one push or replay. */
 const HUB_READS = 1_048_576;
 const EVENTS = 40;
@@ -30,8 +28,8 @@ describe('a hub restored from a backup, sent back large commands', () => {
     await cluster.waitBootstrapped(store);
     const auth = await posLogin(store);
     mkdirSync(join(cluster.root, 'backups'));
-    const backupFile = join(cluster.root, 'backups', 'hub.sqlite');
-    await runCliJson(['backup', '--to', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+    const backupFile = join(cluster.root, 'backups', 'hub.backup');
+    await cluster.hub.backUp(backupFile);
 
     await inParallel(EVENTS, 4, async (index) => {
       const response = await call('POST', `${store.api('enterprise')}/events`, {
@@ -48,7 +46,7 @@ describe('a hub restored from a backup, sent back large commands', () => {
     expect(sent).toBeGreaterThan(2 * HUB_READS);
 
     await cluster.hub.stop();
-    await runCliJson(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+    await cluster.hub.restoreFrom(backupFile);
     await cluster.hub.start();
     expect(events()).toBe(0);
     await waitFor('the store to send the events back', () => events() === EVENTS && !store.peekStatus().outbox.replaying, { timeoutMs: 60_000 });

@@ -8,13 +8,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
-import { runCliJson } from '../../support/cli.js';
 import { Cluster, posLogin, type StoreProcess } from '../../support/cluster.js';
 import { FaultyProxy } from '../../support/faulty-proxy.js';
 import { call } from '../../support/server.js';
 import { waitFor } from '../../support/wait.js';
 
-const HUB = { LOYALTYD_MODE: 'hub' };
 const LOST = 5;
 
 let cluster: Cluster | undefined;
@@ -50,8 +48,8 @@ describe('a hub restored from a backup, told what a store has pushed through', (
     await assign(1);
     await waitFor('the first command acknowledged', () => acknowledged().length === 1 && store.peekStatus().outbox.pending === 0);
     mkdirSync(join(cluster.root, 'backups'));
-    const backupFile = join(cluster.root, 'backups', 'hub.sqlite');
-    await runCliJson(['backup', '--to', backupFile, '--data-dir', hub.dataDir], HUB);
+    const backupFile = join(cluster.root, 'backups', 'hub.backup');
+    await hub.backUp(backupFile);
 
     for (let amount = 2; amount < 2 + LOST; amount += 1) await assign(amount);
     await waitFor('the commands after the backup acknowledged', () => acknowledged().length === 1 + LOST);
@@ -60,7 +58,7 @@ describe('a hub restored from a backup, told what a store has pushed through', (
 
     proxy!.hold({ method: 'POST', path: /^\/sync\/v1\/replay/, request: true });
     await hub.stop();
-    await runCliJson(['restore', '--from', backupFile, '--data-dir', hub.dataDir], HUB);
+    await hub.restoreFrom(backupFile);
     await hub.start();
     await waitFor('the store to send the lost commands back', () => proxy!.held === 1, { intervalMs: 20 });
     // The store has pulled from the restored hub, found its feed new and bootstrapped from it.

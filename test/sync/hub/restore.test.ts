@@ -10,13 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../../src/demo/demo.js';
 import { BalanceReader } from '../../../src/loyalty/balance-reader.js';
-import { runCliJson } from '../../support/cli.js';
 import { Cluster, hubAndStore, posLogin, type NodeProcess, type StoreProcess } from '../../support/cluster.js';
 import { waitFor } from '../../support/wait.js';
 import { call } from '../../support/server.js';
 import { createCard, createCustomer, inParallel, sendPurchase } from '../../support/sync-writes.js';
-
-const HUB = { LOYALTYD_MODE: 'hub' };
 
 const billFor = (node: NodeProcess, auth: Record<string, string>, cardNumber: string, billId: string) =>
   call('POST', `${node.api('enterprise')}/purchases/actions/send-purchase`, {
@@ -37,7 +34,7 @@ const billFor = (node: NodeProcess, auth: Record<string, string>, cardNumber: st
 
 const restoreHub = async (cluster: Cluster, backupFile: string) => {
   await cluster.hub.stop();
-  await runCliJson(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+  await cluster.hub.restoreFrom(backupFile);
   await cluster.hub.start();
 };
 
@@ -58,8 +55,8 @@ describe('a hub restored from a backup', () => {
     const before = await sendPurchase(store, storeAuth, 'before-backup');
     await cluster.waitConverged();
     mkdirSync(join(cluster.root, 'backups'));
-    const backupFile = join(cluster.root, 'backups', 'hub.sqlite');
-    await runCliJson(['backup', '--to', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+    const backupFile = join(cluster.root, 'backups', 'hub.backup');
+    await cluster.hub.backUp(backupFile);
 
     // After the backup: a customer registered at the store, with a card and a bill, and a bill
     // for Petr. The hub acknowledges them all; the store's outbox is empty again.
@@ -127,8 +124,8 @@ describe('a hub restored from a backup, with two stores', () => {
       await cluster.waitBootstrapped(selling);
       const [registeringAuth, sellingAuth] = [await posLogin(registering), await posLogin(selling)];
       mkdirSync(join(cluster.root, 'backups'));
-      const backupFile = join(cluster.root, 'backups', 'hub.sqlite');
-      await runCliJson(['backup', '--to', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+      const backupFile = join(cluster.root, 'backups', 'hub.backup');
+      await cluster.hub.backUp(backupFile);
 
       const customer = await createCustomer(registering, registeringAuth, 'Ota', 'Elsewhere');
       await createCard(registering, registeringAuth, customer.id, '2000000009992');
@@ -173,8 +170,8 @@ describe('a hub restored from a backup while a store has a queue', () => {
       await cluster.waitBootstrapped(beside);
       const auth = await posLogin(queueing);
       mkdirSync(join(cluster.root, 'backups'));
-      const backupFile = join(cluster.root, 'backups', 'hub.sqlite');
-      await runCliJson(['backup', '--to', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+      const backupFile = join(cluster.root, 'backups', 'hub.backup');
+      await cluster.hub.backUp(backupFile);
 
       // After the backup the hub acknowledges a customer and her card; then it goes down and
       // the store queues a bill for her.
@@ -185,7 +182,7 @@ describe('a hub restored from a backup while a store has a queue', () => {
       const queued = await billFor(queueing, auth, '2000000009993', 'queued-during-restore');
       expect(queued.status).toBe(201);
       expect(queueing.peekStatus().outbox.pending).toBe(1);
-      await runCliJson(['restore', '--from', backupFile, '--data-dir', cluster.hub.dataDir], HUB);
+      await cluster.hub.restoreFrom(backupFile);
       await cluster.hub.start();
       await waitFor(
         'the queued bill at the hub',

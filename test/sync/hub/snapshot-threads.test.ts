@@ -6,10 +6,8 @@
  * that goes away mid-snapshot gives the thread back to the next; and on Linux the thread runs
  * at a lower priority than the event loop.
  */
-import Database from 'better-sqlite3';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseFile } from '../../../src/root/node.js';
 import { SnapshotHeader } from '../../../src/sync/protocol/protocol.js';
 import { readSnapshot } from '../../../src/sync/hub/snapshot-reading.js';
 import { addNode, demoHubFolder, startHub, type ServerProcess, type StoreCredentials } from '../../support/cluster.js';
@@ -17,6 +15,7 @@ import { addCustomerPool } from '../../support/customer-pool.js';
 import { heldSnapshot, syncHeaders, type HeldRequest } from '../../support/sync-flood.js';
 import { tempDir } from '../../support/server.js';
 import { waitFor } from '../../support/wait.js';
+import { dropHubDatabase, hubDatabaseEnv, hubDatabaseSource, openHubDatabase } from '../../support/hub-engine.js';
 
 /** Customers whose names fill a snapshot page (2,000 rows) past the shared megabyte. */
 const CUSTOMERS = 5_000;
@@ -30,13 +29,15 @@ const held: HeldRequest[] = [];
 
 beforeAll(async () => {
   hubDir = tempDir();
-  demoHubFolder(hubDir);
+  const hubEnv = await hubDatabaseEnv(hubDir);
+  demoHubFolder(hubDir, hubEnv);
   addCustomerPool(hubDir, CUSTOMERS);
-  const db = new Database(databaseFile(hubDir));
+  const db = openHubDatabase(hubDir);
   db.prepare("UPDATE customers SET first_name = ? || id WHERE id LIKE 'b0%'").run(LONG_NAME);
   db.close();
-  readers = Array.from({ length: 6 }, (_, index) => addNode(hubDir, `snapshot-reader-${index}`));
+  readers = Array.from({ length: 6 }, (_, index) => addNode(hubDir, `snapshot-reader-${index}`, hubEnv));
   hub = await startHub(hubDir, {
+    ...hubEnv,
     LOYALTYD_SYNC_LIMITS__SNAPSHOTS_IN_ALL: '1',
     LOYALTYD_SYNC_LIMITS__SNAPSHOTS_PER_NODE: '1',
     LOYALTYD_SYNC_LIMITS__RETRY_AFTER_SECONDS: '1',
@@ -47,6 +48,7 @@ afterAll(async () => {
   for (const request of held) request.release();
   await hub?.stop();
   rmSync(hubDir, { recursive: true, force: true });
+  await dropHubDatabase(hubDir);
 });
 
 /** A whole snapshot read by `reader`, once the hub admits it. */
@@ -84,13 +86,13 @@ describe("a hub's snapshot threads", () => {
     expect(longest).toBeGreaterThan(1000);
     expect(lines.join('\n').length).toBeGreaterThan(2 * 1024 * 1024);
 
-    const db = new Database(databaseFile(hubDir), { readonly: true });
+    const db = openHubDatabase(hubDir, { readonly: true });
     const nodeId = db.prepare<[string], string>('SELECT id FROM nodes WHERE name = ?').pluck().get(readers[0]!.node_name)!;
     db.close();
     let local = '';
     await readSnapshot(
       {
-        source: { file: databaseFile(hubDir) },
+        source: hubDatabaseSource(hubDir),
         schemaVersion: header.schema_version,
         tables,
         afterId: '',

@@ -43,7 +43,7 @@ describe("the hub's sync status", () => {
   });
 
   it('lists the nodes as a table without --json', async () => {
-    const printed = await runCli(['sync', 'status', '--mode', 'hub', '--data-dir', cluster.hub.dataDir]);
+    const printed = await runCli(['sync', 'status', '--mode', 'hub', '--data-dir', cluster.hub.dataDir], cluster.hub.commandEnv);
     expect(printed.code).toBe(0);
     expect(printed.stdout).not.toContain('[{');
     expect(printed.stdout).toMatch(

@@ -16,14 +16,18 @@ import { checksumTables } from '../../../src/sync/protocol/checksum.js';
 import { readSyncStatus, type StoreSyncStatus } from '../../../src/sync/status.js';
 import { createStoreSync } from '../../../src/root/store.js';
 import { freePort } from '../../support/cluster.js';
+import type { Db } from '../../../src/db/engine.js';
+import { isSqlite } from '../../../src/db/sqlite.js';
 import { waitFor } from '../../support/wait.js';
 import { startTestServer, tempDir, type TestServer } from '../../support/server.js';
 
-const NEXT_VERSION = `
-  CREATE TABLE customer_notes (
-    id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, note TEXT NOT NULL, hlc TEXT NOT NULL, last_change TEXT NOT NULL
-  ) STRICT;
-  ALTER TABLE customers ADD COLUMN tier TEXT;`;
+/** The next schema version's migration, on the node's engine (the hub's may be PostgreSQL). */
+const upgrade = (db: Db) =>
+  db.exec(`
+    CREATE TABLE customer_notes (
+      id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, note TEXT NOT NULL, hlc TEXT NOT NULL, last_change TEXT NOT NULL
+    )${isSqlite(db) ? ' STRICT' : ''};
+    ALTER TABLE customers ADD COLUMN tier TEXT;`);
 
 const id = (n: number) => `d1${n.toString(16).padStart(24, '0')}`;
 const hubDir = tempDir();
@@ -52,7 +56,7 @@ describe('a store one schema version behind its hub', () => {
   it('syncs on, keeps what its schema lacks, and takes it whole after its upgrade', async () => {
     const port = await freePort();
     const first = await startTestServer({ config: { mode: 'hub' }, dataDir: hubDir, port });
-    first.app.node.db.exec(NEXT_VERSION);
+    upgrade(first.app.node.db);
     first.app.node.writes.write(null, (written) => {
       const tx = nextVersion(written);
       tx.insert('customer_notes', { id: id(1), customer_id: DEMO_IDS.customerJana, note: 'Oat milk' });
@@ -99,7 +103,7 @@ describe('a store one schema version behind its hub', () => {
     expect(deferred(store)).toBe(5);
 
     // The upgrade; the next round replays what was kept.
-    store.app.node.db.exec(NEXT_VERSION);
+    upgrade(store.app.node.db);
     expect(await round()).toMatchObject({ ok: true });
     expect(deferred(store)).toBe(0);
     const tiers = 'SELECT id, tier, last_name FROM customers ORDER BY id';

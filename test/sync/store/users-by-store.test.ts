@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/db/open.js';
+import { openDatabase, type Db } from '../../../src/db/open.js';
 import { migrate } from '../../../src/db/migrate.js';
 import { MIGRATIONS } from '../../../src/db/migrations/index.js';
 import { DEMO_IDS, demoCredentials } from '../../../src/demo/demo.js';
@@ -46,7 +46,7 @@ const addUser = (login: string, storeId: string | null) =>
   });
 
 /** What a thief reads from a store's folder: a connection of its own to the database file. */
-function fromFile<T>(dir: string, read: (db: Database.Database) => T): T {
+function fromFile<T>(dir: string, read: (db: Db) => T): T {
   const db = new Database(databaseFile(dir), { readonly: true });
   try {
     return read(db);
@@ -55,9 +55,8 @@ function fromFile<T>(dir: string, read: (db: Database.Database) => T): T {
   }
 }
 
-const logins = (db: Database.Database) => db.prepare<[], string>('SELECT login FROM users ORDER BY login').pluck().all();
-const customerHashes = (db: Database.Database) =>
-  db.prepare<[], number>('SELECT count(*) FROM customers WHERE password_hash IS NOT NULL').pluck().get();
+const logins = (db: Db) => db.prepare<[], string>('SELECT login FROM users ORDER BY login').pluck().all();
+const customerHashes = (db: Db) => db.prepare<[], number>('SELECT count(*) FROM customers WHERE password_hash IS NOT NULL').pluck().get();
 
 const login = (server: TestServer, user: string, password: string) =>
   call('POST', `${server.api('enterprise')}/users/actions/login`, {
@@ -81,7 +80,7 @@ afterAll(async () => {
 
 describe("a store's database after a bootstrap from its hub", () => {
   it("holds no customer's password hash and only its own stores' users, and the feed sends it no other", async () => {
-    expect(fromFile(hub.dataDir, customerHashes)).toBeGreaterThan(0);
+    expect(customerHashes(hub.app.node.db)).toBeGreaterThan(0);
     const { server, sync } = await centralStore('store-central');
     expect(await runRound(sync, server.clock.now)).toMatchObject({ ok: true, bootstrapped: true });
     const dir = server.dataDir;
@@ -114,16 +113,15 @@ describe('a store whose database the previous version made', () => {
       old,
       MIGRATIONS.filter((migration) => migration.version <= 28),
     );
-    old.exec(`ATTACH DATABASE '${databaseFile(hub.dataDir)}' AS hub`);
     old.pragma('foreign_keys = OFF');
     for (const table of ['external_applications', 'stores', 'users', 'customers']) {
-      const columns = old.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table).join(', ');
-      old.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM hub.${table}`);
+      const columns = old.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
+      const insert = old.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`);
+      for (const row of hub.app.node.db.prepare<[], Record<string, unknown>>(`SELECT ${columns.join(', ')} FROM ${table}`).all()) insert.run(row);
     }
     old
       .prepare("INSERT INTO meta (key, value) VALUES ('mode', 'store'), ('sync.cursor', ?)")
-      .run(String(old.prepare<[], number>('SELECT max(seq) FROM hub.changes').pluck().get()));
-    old.exec('DETACH DATABASE hub');
+      .run(String(hub.app.node.db.prepare<[], number>('SELECT max(seq) FROM changes').pluck().get()));
     expect(customerHashes(old)).toBeGreaterThan(0);
     expect(logins(old)).toContain('till-airport');
     expect(logins(old)).toContain('back-office');
