@@ -123,9 +123,9 @@ function createHubSyncRouter(
       replicated: tables,
       schemaVersion: schemaVersion(),
       stamp,
-      // libpq's npm package watches a connection's socket on the main thread's event loop, even
-      // for a connection a worker thread opens, which the two threads then race on: a hub on
-      // PostgreSQL reads its snapshots on its own thread, a page a turn of its loop.
+      // libpq's npm package loads in one thread of a process alone (its addon is not context
+      // aware: a second thread's load fails), and watches its sockets on the main thread's loop:
+      // a hub on PostgreSQL reads its snapshots on its own thread, a page a turn of its loop.
       threads: snapshotThreads && config.database.url === undefined ? new SnapshotThreads(config.sync_limits.snapshots_in_all, stamp) : undefined,
     }),
     clocks: new NodeClocks(node.db, node.hlc, clock),

@@ -21,32 +21,35 @@ export interface TableChecksum {
   sha256: string;
 }
 
+/** Rows a checksum reads at once, in the order of their ids: what PostgreSQL's driver holds of a result, which it reads whole. */
+const PAGE_ROWS = 5_000;
+
 export function checksumTables(db: Db, { all = false }: { all?: boolean } = {}): Record<string, TableChecksum> {
   const result: Record<string, TableChecksum> = {};
   const columnsOf = tableColumns(db);
   for (const table of replicatedTables(db).filter((name) => all || heldWhole(name))) {
-    result[table] = all ? wholeRows(db, table, columnsOf(table).sort()) : stamps(db, table);
+    if (!all) {
+      result[table] = checksumOf(db, table, ['id', 'hlc'], (row) => `${String(row.id)}:${String(row.hlc)}`);
+      continue;
+    }
+    const columns = columnsOf(table).sort();
+    result[table] = checksumOf(db, table, columns, (row) => JSON.stringify(columns.map((column) => row[column])));
   }
   return result;
 }
 
-function stamps(db: Db, table: string): TableChecksum {
-  const hash = createHash('sha256');
-  let rows = 0;
-  for (const row of db.prepare<[], { id: string; hlc: string }>(`SELECT id, hlc FROM ${table} ORDER BY id`).iterate()) {
-    hash.update(`${row.id}:${row.hlc}\n`);
-    rows += 1;
-  }
-  return { rows, sha256: hash.digest('hex') };
-}
-
-function wholeRows(db: Db, table: string, columns: string[]): TableChecksum {
-  const hash = createHash('sha256');
-  let rows = 0;
+/** A SHA-256 over a line per row, in the order of the rows' ids, read a page at a time. */
+function checksumOf(db: Db, table: string, columns: string[], line: (row: Record<string, unknown>) => string): TableChecksum {
   const listed = columns.map((column) => `"${column}"`).join(', ');
-  for (const row of db.prepare<[], Record<string, unknown>>(`SELECT ${listed} FROM ${table} ORDER BY id`).iterate()) {
-    hash.update(`${JSON.stringify(columns.map((column) => row[column]))}\n`);
-    rows += 1;
+  const page = db.prepare<[string, number], Record<string, unknown>>(`SELECT ${listed} FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`);
+  const hash = createHash('sha256');
+  let rows = 0;
+  for (let after = ''; ;) {
+    const read = page.all(after, PAGE_ROWS);
+    for (const row of read) hash.update(`${line(row)}\n`);
+    rows += read.length;
+    if (read.length < PAGE_ROWS) break;
+    after = String(read.at(-1)!.id);
   }
   return { rows, sha256: hash.digest('hex') };
 }
