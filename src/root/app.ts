@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { type Config, syncsWithHub } from '../core/config.js';
 import { startCheckpointer } from '../db/checkpointer.js';
+import { checkFeedMark, keepFeedMark } from '../sync/hub/feed-mark.js';
 import { isSqlite } from '../db/sqlite.js';
 import type { BackgroundTask } from '../features/feature.js';
 import type { HeldCommands } from '../sync/hub/held-commands.js';
@@ -97,6 +98,10 @@ export function createApp({
   runs((taskLog) => (flushesHandedOff ? node.durability.handOff() : node.durability.startFlusher(taskLog)));
   const hub = config.mode === 'hub' ? createHub(node, config, services, clock, log, snapshotThreads) : undefined;
   if (hub) background.push(...hub.tasks);
+  if (hub && serving) {
+    checkFeedMark(node.db, config.data_dir);
+    background.push((taskLog) => keepFeedMark(node.db, config.data_dir, taskLog));
+  }
   const sync = syncAgent && !writer ? createStoreSync(node, config, clock) : undefined;
   if (sync) background.push(syncAgentTask(sync, config, clock));
   const asks = createHubAsks(config, node.db, services.tokens);

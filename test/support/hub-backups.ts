@@ -6,6 +6,8 @@
  * restored into the database emptied, then `loyaltyd hub restored`.
  */
 import { execFileSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
+import { databaseFile } from '../../src/root/node.js';
 import { runCliJson } from './cli.js';
 import { hubDatabase } from './hub-engine.js';
 import { postgresTool } from './postgres-cluster.js';
@@ -31,4 +33,20 @@ export async function restoreHub(dataDir: string, file: string): Promise<void> {
   await database.recreate();
   execFileSync(postgresTool('pg_restore'), ['--dbname', database.url, file], { stdio: 'pipe' });
   await runCliJson(['hub', 'restored', '--data-dir', dataDir], { ...HUB, LOYALTYD_DATABASE_URL: database.url });
+}
+
+/**
+ * Puts the backup in `file` back as an operator would without loyaltyd: the SQLite file copied over
+ * the hub's, or the PostgreSQL database restored, and nothing told of it. The hub must have stopped.
+ */
+export async function putBackByHand(dataDir: string, file: string): Promise<void> {
+  const database = await hubDatabase(dataDir);
+  if (!database) {
+    const target = databaseFile(dataDir);
+    for (const log of [`${target}-wal`, `${target}-shm`]) rmSync(log, { force: true });
+    copyFileSync(file, target);
+    return;
+  }
+  await database.recreate();
+  execFileSync(postgresTool('pg_restore'), ['--dbname', database.url, file], { stdio: 'pipe' });
 }
