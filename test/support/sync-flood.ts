@@ -77,27 +77,44 @@ export function heldPush(hubUrl: string, node: StoreCredentials, body: Buffer): 
     headers: { ...syncHeaders(node), 'content-type': 'application/json' },
   });
   let sent = false;
+  let responded = false;
   const answered = new Promise<FloodAnswer>((resolve, reject) => {
-    outgoing.on('error', reject);
+    // The hub answers a push it refuses at its bytes and closes the connection while the rest is
+    // still being sent: a write that fails after its answer came is that close, not the answer's.
+    outgoing.on('error', (error) => {
+      if (!responded) reject(error);
+    });
     outgoing.once('response', (incoming) => {
+      responded = true;
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.once('end', () => {
         resolve({ status: incoming.statusCode!, retryAfter: header(incoming.headers['retry-after']), body: Buffer.concat(chunks).toString() });
-        // A refused push's body is not sent on.
-        if (!sent) outgoing.destroy();
+        // A refused push's body is not sent on, nor the rest of one the hub stopped reading.
+        outgoing.destroy();
       });
     });
   });
   // The hub may close the connection of a refused push while its body is still being sent.
   answered.catch(() => undefined);
   outgoing.write(body.subarray(0, HELD_AFTER_BYTES));
+  /** The rest of the body a piece at a time, until it is all sent or the hub has answered. */
+  const sendFrom = (offset: number): void => {
+    if (responded || outgoing.destroyed) return;
+    const end = Math.min(body.length, offset + HELD_AFTER_BYTES);
+    if (end === body.length) {
+      outgoing.end(body.subarray(offset));
+      return;
+    }
+    if (outgoing.write(body.subarray(offset, end))) setImmediate(() => sendFrom(end));
+    else outgoing.once('drain', () => sendFrom(end));
+  };
   return {
     answered,
     release: () => {
       if (sent || outgoing.destroyed) return;
       sent = true;
-      outgoing.end(body.subarray(HELD_AFTER_BYTES));
+      sendFrom(HELD_AFTER_BYTES);
     },
   };
 }
