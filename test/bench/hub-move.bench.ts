@@ -47,7 +47,7 @@ export async function run(): Promise<void> {
     let started = performance.now();
     await loyaltyd(['backup', '--to', join(benchDir('hub-move-backup'), 'hub.sqlite'), '--data-dir', hubDir]);
     const backupMs = performance.now() - started;
-    const before = JSON.parse(await loyaltyd(['sync', 'checksum', '--all', '--data-dir', hubDir])) as { tables: unknown };
+    const before = JSON.parse(await loyaltyd(['sync', 'checksum', '--all', '--data-dir', hubDir])) as { tables: Record<string, unknown> };
 
     const url = await emptyDatabase(cluster.url);
     const onPostgres = { LOYALTYD_DATABASE_URL: url };
@@ -55,7 +55,7 @@ export async function run(): Promise<void> {
     const moved = JSON.parse(await loyaltyd(['hub', 'move-to-postgres', '--data-dir', hubDir], onPostgres)) as { rows: number; checksums: string };
     const moveMs = performance.now() - started;
     started = performance.now();
-    const after = JSON.parse(await loyaltyd(['sync', 'checksum', '--all', '--data-dir', hubDir], onPostgres)) as { tables: unknown };
+    const after = JSON.parse(await loyaltyd(['sync', 'checksum', '--all', '--data-dir', hubDir], onPostgres)) as { tables: Record<string, unknown> };
     const checksumMs = performance.now() - started;
 
     line('backup of the file (baseline)', seconds(backupMs));
@@ -64,7 +64,8 @@ export async function run(): Promise<void> {
       `${seconds(moveMs)} (${rate(moved.rows, moveMs)} rows, checksums ${moved.checksums}), ${(moveMs / backupMs).toFixed(1)}× the backup`,
     );
     line('sync checksum --all on PostgreSQL', seconds(checksumMs));
-    line('checksums, file and PostgreSQL', JSON.stringify(before.tables) === JSON.stringify(after.tables) ? 'equal' : 'DIFFER');
+    const differing = Object.keys(before.tables).filter((table) => JSON.stringify(before.tables[table]) !== JSON.stringify(after.tables[table]));
+    line('checksums, file and PostgreSQL', differing.length === 0 ? 'equal' : `DIFFER in ${differing.join(', ')}`);
   } finally {
     stopPostgresCluster(cluster);
     rmSync(hubDir, { recursive: true, force: true });
