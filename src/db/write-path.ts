@@ -18,7 +18,6 @@ import { rowsDigest } from './rows-digest.js';
 import { NODE_LOCAL } from './node-local.js';
 import { UNSENT_STAMP_KEY } from './node-identity.js';
 import type { Db } from './open.js';
-import { isSqlite } from './sqlite.js';
 import type { Statements } from './statements.js';
 import type { TableVersions } from './table-versions.js';
 import type { Tables } from './tables.generated.js';
@@ -113,11 +112,7 @@ export class WritePath {
     this.keepsInFeed = keepsInFeed;
     this.operations = operations;
     this.operationsOnly = operationsOnly;
-    // On SQLite a write takes the write lock as it begins (BEGIN IMMEDIATE): one that read first
-    // and then wrote would fail at once, past any busy timeout, had another connection (the
-    // daemon beside a command, a command beside the daemon) committed in between.
-    const run = (body: () => unknown) => body();
-    this.inTransaction = isSqlite(db) ? db.transaction(run).immediate : db.transaction(run);
+    this.inTransaction = db.transaction((run: () => unknown) => run());
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/store/pusher.ts) while it runs.
     this.appendCommand = db.prepare(
