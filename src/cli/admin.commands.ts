@@ -1,25 +1,18 @@
 import type { Command } from 'commander';
 import { checkDataFolder } from './data-folder.js';
-import { configFrom, print, withApp, type CommonOptions } from './context.js';
+import { commonOptions, configFrom, print, withApp, type CommonOptions } from './context.js';
 import { secretArgument } from './secret-input.js';
-
-function common(command: Command): Command {
-  return command
-    .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
-    .option('--config <file>', 'JSON config file')
-    .option('--json', 'print the result as JSON');
-}
 
 export function registerAdminCommands(program: Command): void {
   const apps = program.command('apps').description('Customer external applications');
-  common(apps.command('add').description('Add a customer external application').requiredOption('--name <name>', 'application name')).action(
+  commonOptions(apps.command('add').description('Add a customer external application').requiredOption('--name <name>', 'application name')).action(
     async (options: CommonOptions & { name: string }) => {
       await withApp(configFrom(options), (app) => print(app.services.applications.create(options.name), options.json));
     },
   );
 
   const users = program.command('users').description('Enterprise-interface users (POS, back office)');
-  common(
+  commonOptions(
     users
       .command('add')
       .description('Add a user who logs in with POST /users/actions/login')
@@ -44,7 +37,7 @@ export function registerAdminCommands(program: Command): void {
   });
 
   const apiUsers = program.command('api-users').description('Customer-interface api users');
-  common(
+  commonOptions(
     apiUsers
       .command('add')
       .description('Issue the user name a customer app sends before its token')
@@ -54,7 +47,7 @@ export function registerAdminCommands(program: Command): void {
   });
 
   const nodes = program.command('nodes').description('Store nodes of a hub');
-  common(
+  commonOptions(
     nodes
       .command('add')
       .description('Register a store node and issue the secret it syncs with')
@@ -69,7 +62,7 @@ export function registerAdminCommands(program: Command): void {
     if (options.store.length === 0) command.error('loyaltyd: nodes add needs at least one --store <id>: the stores the node serves', { exitCode: 2 });
     await withApp(hubFolder(options), (app) => print(app.services.nodes.add(options.name, options.store), options.json));
   });
-  common(
+  commonOptions(
     nodes
       .command('retire')
       .description(

@@ -1,5 +1,5 @@
 /** What every command shares: config from flags, opening the node, printing results. */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../root/app.js';
 import { systemClock } from '../core/clock.js';
@@ -9,6 +9,14 @@ export interface CommonOptions {
   dataDir?: string;
   config?: string;
   json?: boolean;
+}
+
+/** The options every command on a data folder takes: the folder, a config file, JSON output. */
+export function commonOptions(command: Command): Command {
+  return command
+    .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
+    .option('--config <file>', 'JSON config file')
+    .option('--json', 'print the result as JSON');
 }
 
 export function configFrom(options: CommonOptions, overrides: Record<string, unknown> = {}): Config {

@@ -28,7 +28,7 @@ import { openPostgres } from '../db/postgres/open-postgres.js';
 import { databaseFile, openNode } from '../root/node.js';
 import { restartFeed } from '../sync/hub/feed-identity.js';
 import { checksumTables } from '../sync/protocol/checksum.js';
-import { configFrom, print, type CommonOptions } from './context.js';
+import { commonOptions, configFrom, print, type CommonOptions } from './context.js';
 import { progressBar } from './progress.js';
 
 /** Tables that hold a hub's data once it has served: a target holding rows in any is not empty. */
@@ -36,12 +36,8 @@ const HUB_DATA = ['nodes', 'changes', 'customers', 'applied_commands'];
 
 export function registerHubCommands(program: Command): void {
   const hub = program.command('hub').description("A hub's database on PostgreSQL: moving a SQLite hub there, the step after a restore");
-  hub
-    .command('restored')
+  commonOptions(hub.command('restored'))
     .description("After PostgreSQL's tools restored the hub's database (the daemon stopped): a new feed identity, so every store bootstraps again")
-    .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
-    .option('--config <file>', 'JSON config file')
-    .option('--json', 'print the result as JSON')
     .action((options: CommonOptions) => {
       const config = configFrom(options, { mode: 'hub' });
       if (config.database.url === undefined)
@@ -59,12 +55,8 @@ export function registerHubCommands(program: Command): void {
       }
     });
 
-  hub
-    .command('move-to-postgres')
+  commonOptions(hub.command('move-to-postgres'))
     .description("Copy this hub's SQLite database into the empty PostgreSQL database of database.url (the daemon stopped), checked table by table")
-    .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
-    .option('--config <file>', 'JSON config file')
-    .option('--json', 'print the result as JSON')
     .action((options: CommonOptions) => {
       const config = configFrom(options, { mode: 'hub' });
       print(moveToPostgres(config), options.json);

@@ -7,7 +7,7 @@ import { StorageReader } from '../sync/storage-status.js';
 import { createFeedCompaction } from '../root/hub.js';
 import { createStoreSync } from '../root/store.js';
 import { checkDataFolder, modeAdvice } from './data-folder.js';
-import { configFrom, positiveInteger, print, printTable, wholeNumber, withApp, type CommonOptions } from './context.js';
+import { commonOptions, configFrom, positiveInteger, print, printTable, wholeNumber, withApp, type CommonOptions } from './context.js';
 import { newestConflictsSql } from '../sync/conflict-listing.js';
 import type { SyncConflictsRow } from '../db/tables.generated.js';
 import { progressBar } from './progress.js';
@@ -18,13 +18,6 @@ const LISTED_CONFLICTS = 1000;
 /** How long `sync now` waits out the hub's Retry-After in all, unless told otherwise. */
 const MAX_WAIT_SECONDS = 60;
 
-function common(command: Command): Command {
-  return command
-    .option('--data-dir <dir>', 'data folder (default ./data, or LOYALTYD_DATA_DIR)')
-    .option('--config <file>', 'JSON config file')
-    .option('--json', 'print the result as JSON');
-}
-
 interface SyncOptions extends CommonOptions {
   mode?: string;
   hubUrl?: string;
@@ -33,7 +26,7 @@ interface SyncOptions extends CommonOptions {
 }
 
 function withSyncFlags(command: Command): Command {
-  return common(command)
+  return commonOptions(command)
     .option('--mode <mode>', 'store or hub (default store, or LOYALTYD_MODE)')
     .option('--hub-url <url>', 'hub to sync with')
     .option('--node-name <name>', "this store node's name at the hub")
@@ -107,7 +100,7 @@ export function registerSyncCommands(program: Command): void {
     });
   });
 
-  common(
+  commonOptions(
     sync
       .command('compact')
       .description("On the hub: compact the change feed and forget the stores' command results past the retention now (also done hourly)"),
@@ -118,7 +111,7 @@ export function registerSyncCommands(program: Command): void {
     print({ ...outcome }, options.json);
   });
 
-  common(
+  commonOptions(
     sync
       .command('checksum')
       .description('A checksum per replicated table, to compare nodes')
@@ -131,7 +124,7 @@ export function registerSyncCommands(program: Command): void {
     });
   });
 
-  common(
+  commonOptions(
     sync
       .command('conflicts')
       .description('List the conflicts folds and sync have found, the newest of them, oldest first')
