@@ -6,8 +6,8 @@
  * `npm run bench sync`. A hub on https is reached trusting the test run's CA (test/support/test-pki.ts).
  */
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type ClientRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { schemaVersion } from '../../src/db/migrate.js';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION, SCHEMA_HEADER } from '../../src/sync/protocol/protocol.js';
 import type { StoreCredentials } from './cluster.js';
@@ -69,11 +69,15 @@ export function floodPushBody(bytes: number): Buffer {
 /**
  * A push of `body` from `node`, its first bytes sent and the rest held until `release()`. Sent
  * without its length, as a stream of unknown length is: the hub counts its bytes as they come.
+ * On a connection of its own kept alive, as a store's client keeps it: the hub then reads past
+ * the rest of a body it refused, where on a connection the client asked to close it closes the
+ * socket while the body is still coming, and the client's next write fails before it has read
+ * the answer.
  */
 export function heldPush(hubUrl: string, node: StoreCredentials, body: Buffer): HeldRequest {
   const outgoing = request(`${hubUrl}/sync/v1/commands`, {
     method: 'POST',
-    agent: false,
+    agent: hubUrl.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
     headers: { ...syncHeaders(node), 'content-type': 'application/json' },
   });
   let sent = false;
