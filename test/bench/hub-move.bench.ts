@@ -13,11 +13,10 @@ import { execFile } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { databaseFile } from '../../src/root/node.js';
 import { BIN, cliEnv } from '../support/cli.js';
 import { addNode, benchDir, demoHubFolder } from '../support/cluster.js';
-import { startPostgresCluster, stopPostgresCluster } from '../support/postgres-cluster.js';
+import { createHubDatabase, startPostgresCluster, stopPostgresCluster } from '../support/postgres-cluster.js';
 import { billsOf, writeChain, type ChainScale } from './hub-scale-chain.js';
 import { line, megabytes, rate, seconds } from './report.js';
 
@@ -49,7 +48,7 @@ export async function run(): Promise<void> {
     const backupMs = performance.now() - started;
     const before = JSON.parse(await loyaltyd(['sync', 'checksum', '--all', '--data-dir', hubDir])) as { tables: Record<string, unknown> };
 
-    const url = await emptyDatabase(cluster.url);
+    const url = await createHubDatabase(cluster, 'loyaltyd');
     const onPostgres = { LOYALTYD_DATABASE_URL: url };
     started = performance.now();
     const moved = JSON.parse(await loyaltyd(['hub', 'move-to-postgres', '--data-dir', hubDir], onPostgres)) as { rows: number; checksums: string };
@@ -70,20 +69,6 @@ export async function run(): Promise<void> {
     stopPostgresCluster(cluster);
     rmSync(hubDir, { recursive: true, force: true });
   }
-}
-
-/** A new database in the cluster, with the C collation a hub's database is made with. */
-async function emptyDatabase(clusterUrl: string): Promise<string> {
-  const client = new pg.Client({ connectionString: clusterUrl });
-  await client.connect();
-  try {
-    await client.query("CREATE DATABASE loyaltyd TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
-  } finally {
-    await client.end();
-  }
-  const url = new URL(clusterUrl);
-  url.pathname = '/loyaltyd';
-  return url.toString();
 }
 
 /** `loyaltyd ARGS --json` on a hub's folder as its own process, no time limit; its standard output. */

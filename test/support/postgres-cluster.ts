@@ -6,12 +6,17 @@
  * synchronous_commit, full_page_writes): a test cluster never outlives its run, and a crash
  * loses nothing a test needs.
  *
+ * A synchronous streaming standby of a cluster (`startSynchronousStandby`) is a base backup of it
+ * served beside it, the primary's commits waiting for its flush.
+ *
  * The binaries come from Debian's postgresql-15 (`LOYALTYD_PG_BIN` names another folder).
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { freePort } from './cluster.js';
 
 const BIN = process.env.LOYALTYD_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -71,6 +76,57 @@ export async function startPostgresCluster(settings: string[] = []): Promise<PgC
     throw new Error(`could not start PostgreSQL in ${dir}: ${describe(error)}${log}`, { cause: error });
   }
   return cluster;
+}
+
+/**
+ * A streaming standby of `primary`, started, and the primary made to wait for its flush at each
+ * commit (`synchronous_standby_names`); returns once the primary reports it synchronous. Stop it
+ * with `stopPostgresCluster` before the primary, whose commits otherwise wait for it.
+ */
+export async function startSynchronousStandby(primary: PgCluster): Promise<PgCluster> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'loyaltyd-postgres-standby-'));
+  const standby: PgCluster = { dir, port, url: `postgres://${USER}@127.0.0.1:${port}/postgres` };
+  try {
+    const owner = asRoot() ? userIds() : undefined;
+    if (owner) chownSync(dir, owner.uid, owner.gid);
+    const source = ['-h', '127.0.0.1', '-p', String(primary.port), '-U', USER];
+    runTool(dir, 'pg_basebackup', [...source, '-D', dataDir(standby), '-R', '-X', 'stream', '-c', 'fast']);
+    const served = ["listen_addresses = '127.0.0.1'", `port = ${port}`, `unix_socket_directories = '${dir}'`, 'hot_standby = on'];
+    appendFileSync(join(dataDir(standby), 'postgresql.conf'), [...served, ''].join('\n'));
+    runTool(dir, 'pg_ctl', ['-D', dataDir(standby), '-l', logFile(standby), '-w', '-t', '60', 'start']);
+  } catch (error) {
+    stopPostgresCluster(standby);
+    throw new Error(`could not start a standby of the cluster in ${primary.dir}: ${describe(error)}`, { cause: error });
+  }
+  const admin = new pg.Client({ connectionString: primary.url });
+  await admin.connect();
+  try {
+    await admin.query("ALTER SYSTEM SET synchronous_standby_names = '*'");
+    await admin.query('SELECT pg_reload_conf()');
+    for (let tries = 0; ; tries += 1) {
+      const { rows } = await admin.query<{ sync_state: string }>('SELECT sync_state FROM pg_stat_replication');
+      if (rows[0]?.sync_state === 'sync') return standby;
+      if (tries >= 300) throw new Error(`the standby on port ${port} did not become synchronous: ${JSON.stringify(rows)}`);
+      await sleep(100);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new database `name` in the cluster, made as a hub's is (the C collation, so text sorts by bytes as on SQLite); its URL. */
+export async function createHubDatabase(cluster: PgCluster, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(cluster.url);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /**
