@@ -13,7 +13,7 @@ import { decodeHlc, type HybridLogicalClock } from '../core/hlc.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Operations } from '../core/operations.js';
 import { requestJson, writtenAtHeadOffice } from '../core/errors.js';
-import { recordChange } from './change-feed.js';
+import { GatheredChanges } from './change-feed.js';
 import { rowsDigest } from './rows-digest.js';
 import { NODE_LOCAL } from './node-local.js';
 import { UNSENT_STAMP_KEY } from './node-identity.js';
@@ -88,6 +88,8 @@ export class WritePath {
   private readonly inTransaction: (run: () => unknown) => unknown;
   private joining = false;
   private collected: RowChange[] | undefined;
+  /** The feed's changes of the writes under way, recorded as each write ends. */
+  private readonly feed: GatheredChanges;
 
   private readonly db: Db;
   private readonly statements: Statements;
@@ -112,6 +114,7 @@ export class WritePath {
     this.keepsInFeed = keepsInFeed;
     this.operations = operations;
     this.operationsOnly = operationsOnly;
+    this.feed = new GatheredChanges(statements);
     this.inTransaction = db.transaction((run: () => unknown) => run());
     // The generation is read from meta in the same statement: a store restored from a
     // backup moves to a new generation (src/sync/store/pusher.ts) while it runs.
@@ -147,40 +150,52 @@ export class WritePath {
     const queued = command !== null && this.mode === 'store';
     const run = this.joining && this.db.inTransaction ? (body: () => unknown) => body() : this.inTransaction;
     const result = run(() => {
-      const changes: RowChange[] = [];
-      const tx = this.transaction(changes);
-      const value = work(tx);
-      const made = [...changes];
-      const derived = this.writeListeners.length > 0 ? this.transaction(changes, 'derived') : tx;
-      for (const listener of this.writeListeners) listener(made, derived);
-      if (queued) {
-        // The call's ids are taken before the command's own id is made. A command that carries
-        // its call keeps no payload: the call is what the hub runs, and a payload would be a
-        // second copy of the bill beside the call in every outbox row. The rows stay here, to
-        // be taken back or swapped for the hub's: their stamps and digest go up, never they.
-        const recorded = this.operations.takeRecorded();
-        if (this.operationsOnly && (recorded === undefined || !('continues' in recorded || recorded.call))) {
-          throw writtenAtHeadOffice(`a store with a hub does not perform ${command.kind}`);
-        }
-        const rows = JSON.stringify(changes);
-        const operation = recorded !== undefined && 'continues' in recorded ? recorded : { ...(recorded ?? { ids: [] }), ...rowsOf(changes, rows) };
-        this.appendCommand.run(
-          this.newId(),
-          command.kind,
-          recorded !== undefined && 'call' in recorded && recorded.call ? 'null' : JSON.stringify(command.payload),
-          rows,
-          this.hlc.now(),
-          new Date(this.clock()).toISOString(),
-          // The call's input as sent, fields no schema reads among them: one nested too deep to
-          // write out is refused as the body, and the write rolls back.
-          requestJson(operation),
-        );
+      const mark = this.feed.mark;
+      try {
+        return this.writeInTransaction(queued ? command : undefined, work);
+      } catch (error) {
+        this.feed.dropFrom(mark);
+        throw error;
       }
-      if (!queued) this.keepNewestUnsent(changes);
-      return value;
     }) as T;
     if (queued) for (const listener of this.commitListeners) listener();
     return result;
+  }
+
+  /** The body of `write`, inside its transaction: the work, its listeners' derived rows, the feed's changes, and the command a store queues. */
+  private writeInTransaction<T>(queued: Command | undefined, work: (tx: WriteTransaction) => T): T {
+    const changes: RowChange[] = [];
+    const tx = this.transaction(changes);
+    const value = work(tx);
+    const made = [...changes];
+    const derived = this.writeListeners.length > 0 ? this.transaction(changes, 'derived') : tx;
+    for (const listener of this.writeListeners) listener(made, derived);
+    this.feed.record();
+    if (queued) {
+      // The call's ids are taken before the command's own id is made. A command that carries
+      // its call keeps no payload: the call is what the hub runs, and a payload would be a
+      // second copy of the bill beside the call in every outbox row. The rows stay here, to
+      // be taken back or swapped for the hub's: their stamps and digest go up, never they.
+      const recorded = this.operations.takeRecorded();
+      if (this.operationsOnly && (recorded === undefined || !('continues' in recorded || recorded.call))) {
+        throw writtenAtHeadOffice(`a store with a hub does not perform ${queued.kind}`);
+      }
+      const rows = JSON.stringify(changes);
+      const operation = recorded !== undefined && 'continues' in recorded ? recorded : { ...(recorded ?? { ids: [] }), ...rowsOf(changes, rows) };
+      this.appendCommand.run(
+        this.newId(),
+        queued.kind,
+        recorded !== undefined && 'call' in recorded && recorded.call ? 'null' : JSON.stringify(queued.payload),
+        rows,
+        this.hlc.now(),
+        new Date(this.clock()).toISOString(),
+        // The call's input as sent, fields no schema reads among them: one nested too deep to
+        // write out is refused as the body, and the write rolls back.
+        requestJson(operation),
+      );
+    }
+    if (!queued) this.keepNewestUnsent(changes);
+    return value;
   }
 
   /**
@@ -233,7 +248,7 @@ export class WritePath {
   private transaction(changes: RowChange[], rows: 'own' | 'derived' = 'own'): WriteTransaction {
     const record = (change: RowChange) => {
       this.versions.wrote(change.entity);
-      if (this.keepsInFeed(change.entity)) recordChange(this.statements, change);
+      if (this.keepsInFeed(change.entity)) this.feed.add(change);
       changes.push(change);
       if (rows === 'own') this.collected?.push(change);
     };

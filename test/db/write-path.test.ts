@@ -166,15 +166,15 @@ describe('the write path', () => {
       const seenInside = node.writes.write({ kind: 'test.create', payload: {} }, (tx) => {
         tx.insert('purchases', sale(node, 'A'));
         tx.insert('purchases', sale(node, 'B'));
+        // The feed's changes are recorded as the write ends, still inside its transaction.
         return {
-          writer: count(node, 'changes'),
-          reader: reader
-            .prepare<[], { n: number }>('SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM external_applications) AS n')
-            .get()!.n,
+          writer: count(node, 'purchases'),
+          reader: reader.prepare<[], { n: number }>('SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM purchases) AS n').get()!.n,
         };
       });
       expect(seenInside).toEqual({ writer: 2, reader: 0 });
       expect(reader.prepare<[], { n: number }>('SELECT count(*) AS n FROM changes').get()!.n).toBe(2);
+      expect(reader.prepare<[], { n: number }>('SELECT count(*) AS n FROM purchases').get()!.n).toBe(2);
       expect(reader.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox').get()!.n).toBe(1);
     } finally {
       reader.close();
@@ -341,5 +341,60 @@ describe('the write path', () => {
     } finally {
       other.close();
     }
+  });
+});
+
+describe("the write path's feed, recorded as each write ends", () => {
+  it('records the changes of writes nested in a write in the order made, without those of a nested write that failed', () => {
+    const node = open('store');
+    node.writes.write({ kind: 'test.outer', payload: {} }, (tx) => {
+      tx.insert('purchases', sale(node, 'A'));
+      expect(() =>
+        node.writes.write(null, (inner) => {
+          inner.insert('purchases', sale(node, 'B'));
+          throw new Error('the inner write failed');
+        }),
+      ).toThrow('the inner write failed');
+      node.writes.write(null, (inner) => inner.insert('purchases', sale(node, 'C')));
+      tx.insert('purchases', sale(node, 'D'));
+    });
+
+    const bills = node.db.prepare<[], string>('SELECT external_purchase_id FROM purchases ORDER BY external_purchase_id').pluck().all();
+    expect(bills).toEqual(['A', 'C', 'D']);
+    const fed = changes(node).map((change) => (JSON.parse(change.row!) as { external_purchase_id: string }).external_purchase_id);
+    expect(fed).toEqual(['A', 'C', 'D']);
+    expect(changes(node).map((change) => change.seq)).toEqual([...changes(node).map((change) => change.seq)].sort((a, b) => a - b));
+  });
+
+  it('keeps of a row whose newest change alone stays the last change a write made of it, and drops the change an earlier write recorded', () => {
+    const node = open('hub');
+    const customer = node.newId();
+    const state = (credit: number) => ({
+      id: customer,
+      horizon: '',
+      lots: '[]',
+      debt_milli: 0,
+      tail: '[]',
+      credit_minor: credit,
+      credit_tail: '[]',
+      earned_milli: 0,
+      redeemed_milli: 0,
+      earned_credit_minor: 0,
+      redeemed_credit_minor: 0,
+    });
+    node.writes.write(null, (tx) => {
+      tx.insert('customers', { id: customer, first_name: 'Jana', last_name: 'Nová', email: null });
+      tx.insert('customer_states', state(100));
+    });
+    node.writes.write(null, (tx) => {
+      tx.update('customer_states', customer, { credit_minor: 200 });
+      tx.update('customer_states', customer, { credit_minor: 300 });
+    });
+
+    const ofState = changes(node).filter((change) => change.entity === 'customer_states');
+    expect(ofState).toHaveLength(1);
+    expect(ofState[0]).toMatchObject({ op: 'update' });
+    expect(JSON.parse(ofState[0]!.row!)).toMatchObject({ credit_minor: 300 });
+    expect(changes(node).filter((change) => change.entity === 'customers')).toHaveLength(1);
   });
 });
