@@ -73,14 +73,16 @@ describe("PostgreSQL's recommendation_carry", () => {
     const weightsOn = (db: Db) => {
       const repo = new ModelAccumulatorsRepo(db);
       db.transaction(() => {
-        repo.addCustomerWeights('c1', 19_800, 1000, [['p:a', 1000]]);
-        repo.addCustomerWeights('c1', 19_845, 1000, [
+        const add = (customerId: string, asOfDay: number, billsWeight: number, weights: [string, number][]) =>
+          repo.addCustomerWeights([{ customerId, asOfDay, billsWeight, weights }]);
+        add('c1', 19_800, 1000, [['p:a', 1000]]);
+        add('c1', 19_845, 1000, [
           ['p:a', 1000],
           ['p:b', 1000],
         ]);
-        repo.addCustomerWeights('c1', 19_700, -707, [['p:b', 333]]);
-        repo.addCustomerWeights('c1', 21_000, 1000, [['p:c', 1000]]);
-        repo.addCustomerWeights('c2', 19_900, 12_345, [['p:a', -12_345]]);
+        add('c1', 19_700, -707, [['p:b', 333]]);
+        add('c1', 21_000, 1000, [['p:c', 1000]]);
+        add('c2', 19_900, 12_345, [['p:a', -12_345]]);
       })();
       return {
         profiles: db.prepare('SELECT customer_id, as_of_day, bills_weight FROM recommendation_profiles ORDER BY customer_id').all(),

@@ -7,6 +7,7 @@ import type { Statement } from '../../db/engine.js';
 import type { Db, SqliteDb } from '../../db/open.js';
 import { isSqlite, prepareOnSqlite } from '../../db/sqlite.js';
 import { jsonListRows } from '../../db/json-list.js';
+import { jsonRows } from '../../db/json-rows.js';
 import { purchaseLines, type PurchaseLine } from './purchase-lines.js';
 import { carry } from './recency-weights.js';
 import type { RecommendationProductsRow, RecommendationStateRow } from '../../db/tables.generated.js';
@@ -39,6 +40,14 @@ const FORGOTTEN_PER_STEP = 200;
 
 /** Bills per store and product, and per pair of product keys. */
 export type BillCounter = 'stores' | 'pairs';
+
+/** What a batch adds to a customer's weights, as of a day: its bills' weight, and each key's. */
+export interface CustomerWeights {
+  customerId: string;
+  asOfDay: number;
+  billsWeight: number;
+  weights: [string, number][];
+}
 
 /** A page of the first count: the lines of its purchases, and where the next page begins. */
 export interface PurchasesPage {
@@ -122,16 +131,16 @@ export class ModelAccumulatorsRepo {
   private readonly changesInRange;
   private readonly forgetChanges;
   private readonly recordedBills;
-  private readonly insertBill;
+  private readonly insertBills;
   private readonly updateBill;
   private readonly deleteBill;
   private readonly counterStatements: Record<BillCounter, { add: Statement; dropEmpty: Statement }>;
   private readonly addProductBills;
   private readonly productKeys;
-  private readonly addProfile;
-  private readonly addAffinity;
+  private readonly addProfiles;
+  private readonly addAffinities;
   private readonly dropEmptyAffinities;
-  private readonly sawOrigin;
+  private readonly sawOrigins;
   private readonly markPending;
   private readonly countPending;
   private readonly anyPending;
@@ -174,52 +183,64 @@ export class ModelAccumulatorsRepo {
     this.recordedBills = db.prepare<[string], RecordedBill>(
       `SELECT purchase_id, customer_id, store_id, day FROM recommendation_bills WHERE purchase_id IN (${idsIn})`,
     );
-    this.insertBill = db.prepare('INSERT INTO recommendation_bills (purchase_id, customer_id, store_id, day) VALUES (?, ?, ?, ?)');
+    this.insertBills = db.prepare(
+      `INSERT INTO recommendation_bills (purchase_id, customer_id, store_id, day)
+       ${jsonRows(db, { purchase_id: 'text', customer_id: 'text', store_id: 'text', day: 'integer' })}`,
+    );
     this.updateBill = db.prepare('UPDATE recommendation_bills SET customer_id = ? WHERE purchase_id = ?');
     this.deleteBill = db.prepare('DELETE FROM recommendation_bills WHERE purchase_id = ?');
-    const counter = (table: string, keys: string[]) => ({
-      add: db.prepare(
-        `INSERT INTO ${table} (${keys.join(', ')}, bills) VALUES (${keys.map(() => '?').join(', ')}, ?)
-         ON CONFLICT (${keys.join(', ')}) DO UPDATE SET bills = ${table}.bills + excluded.bills`,
-      ),
-      dropEmpty: db.prepare(`DELETE FROM ${table} WHERE ${keys.map((key) => `${key} = ?`).join(' AND ')} AND bills <= 0`),
-    });
+    const counter = (table: string, keys: Record<string, 'text' | 'integer'>) => {
+      const names = Object.keys(keys).join(', ');
+      return {
+        add: db.prepare(
+          `INSERT INTO ${table} (${names}, bills) SELECT ${names}, bills FROM (${jsonRows(db, { ...keys, bills: 'integer' })}) AS given WHERE true
+           ON CONFLICT (${names}) DO UPDATE SET bills = ${table}.bills + excluded.bills`,
+        ),
+        dropEmpty: db.prepare(`DELETE FROM ${table} WHERE bills <= 0 AND (${names}) IN (SELECT ${names} FROM (${jsonRows(db, keys)}) AS given)`),
+      };
+    };
     this.counterStatements = {
-      stores: counter('recommendation_store_bills', ['store_id', 'product_id']),
-      pairs: counter('recommendation_pairs', ['product_key', 'other_key']),
+      stores: counter('recommendation_store_bills', { store_id: 'text', product_id: 'text' }),
+      pairs: counter('recommendation_pairs', { product_key: 'integer', other_key: 'integer' }),
     };
     // A product keeps its row, and so its key, when its bills drop to zero.
-    this.addProductBills = db.prepare<[string, number], { bills: number; published_bills: number }>(
-      `INSERT INTO recommendation_products (product_id, bills) VALUES (?, ?)
+    this.addProductBills = db.prepare<[string], { product_id: string; bills: number; published_bills: number }>(
+      `INSERT INTO recommendation_products (product_id, bills)
+       SELECT product_id, bills FROM (${jsonRows(db, { product_id: 'text', bills: 'integer' })}) AS given WHERE true
        ON CONFLICT (product_id) DO UPDATE SET bills = recommendation_products.bills + excluded.bills
-       RETURNING bills, published_bills`,
+       RETURNING product_id, bills, published_bills`,
     );
     this.productKeys = db.prepare<[string], Pick<RecommendationProductsRow, 'product_id' | 'key'>>(
       `SELECT product_id, key FROM recommendation_products WHERE product_id IN (${idsIn})`,
     );
     // Weights kept as of different days are summed as of the later one.
     const profileDay = later('recommendation_profiles.as_of_day', 'excluded.as_of_day');
-    this.addProfile = db.prepare(
-      `INSERT INTO recommendation_profiles (customer_id, as_of_day, bills_weight) VALUES (?, ?, ?)
+    this.addProfiles = db.prepare(
+      `INSERT INTO recommendation_profiles (customer_id, as_of_day, bills_weight)
+       SELECT customer_id, as_of_day, bills_weight FROM (${jsonRows(db, { customer_id: 'text', as_of_day: 'integer', bills_weight: 'integer' })}) AS given WHERE true
        ON CONFLICT (customer_id) DO UPDATE SET
          bills_weight = recommendation_carry(recommendation_profiles.bills_weight, recommendation_profiles.as_of_day, ${profileDay})
                       + recommendation_carry(excluded.bills_weight, excluded.as_of_day, ${profileDay}),
          as_of_day = ${profileDay}`,
     );
     const affinityDay = later('recommendation_affinities.as_of_day', 'excluded.as_of_day');
-    this.addAffinity = db.prepare(
-      `INSERT INTO recommendation_affinities (customer_id, key, weight, as_of_day) VALUES (?, ?, ?, ?)
+    this.addAffinities = db.prepare(
+      `INSERT INTO recommendation_affinities (customer_id, key, weight, as_of_day)
+       SELECT customer_id, key, weight, as_of_day FROM (${jsonRows(db, { customer_id: 'text', key: 'text', weight: 'integer', as_of_day: 'integer' })}) AS given WHERE true
        ON CONFLICT (customer_id, key) DO UPDATE SET
          weight = recommendation_carry(recommendation_affinities.weight, recommendation_affinities.as_of_day, ${affinityDay})
                 + recommendation_carry(excluded.weight, excluded.as_of_day, ${affinityDay}),
          as_of_day = ${affinityDay}`,
     );
-    this.dropEmptyAffinities = db.prepare('DELETE FROM recommendation_affinities WHERE customer_id = ? AND weight <= 0');
-    this.sawOrigin = db.prepare(
-      `INSERT INTO recommendation_origins (node_id, covered_hlc) VALUES (?, ?)
+    this.dropEmptyAffinities = db.prepare(`DELETE FROM recommendation_affinities WHERE customer_id IN (${idsIn}) AND weight <= 0`);
+    this.sawOrigins = db.prepare(
+      `INSERT INTO recommendation_origins (node_id, covered_hlc)
+       SELECT node_id, covered_hlc FROM (${jsonRows(db, { node_id: 'text', covered_hlc: 'text' })}) AS given WHERE true
        ON CONFLICT (node_id) DO UPDATE SET covered_hlc = ${later('recommendation_origins.covered_hlc', 'excluded.covered_hlc')}`,
     );
-    this.markPending = db.prepare('INSERT INTO recommendation_pending (kind, key) VALUES (?, ?) ON CONFLICT DO NOTHING');
+    this.markPending = db.prepare(
+      `INSERT INTO recommendation_pending (kind, key) SELECT kind, key FROM (${jsonRows(db, { kind: 'text', key: 'text' })}) AS given WHERE true ON CONFLICT DO NOTHING`,
+    );
     this.countPending = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM recommendation_pending LIMIT ?) AS waiting');
     this.anyPending = db.prepare('SELECT 1 FROM recommendation_pending LIMIT 1');
   }
@@ -273,8 +294,8 @@ export class ModelAccumulatorsRepo {
     return new Map(this.recordedBills.all(JSON.stringify(purchaseIds)).map((bill) => [bill.purchase_id, bill]));
   }
 
-  recordBill(bill: RecordedBill): void {
-    this.insertBill.run(bill.purchase_id, bill.customer_id, bill.store_id, bill.day);
+  recordBills(bills: RecordedBill[]): void {
+    if (bills.length > 0) this.insertBills.run(JSON.stringify(bills.map((bill) => [bill.purchase_id, bill.customer_id, bill.store_id, bill.day])));
   }
 
   changeBillCustomer(purchaseId: string, customerId: string | null): void {
@@ -285,9 +306,10 @@ export class ModelAccumulatorsRepo {
     this.deleteBill.run(purchaseId);
   }
 
-  /** Adds to a product's bills, creating its row (and key) when it has none. */
-  addBillsOfProduct(productId: string, amount: number): { bills: number; published_bills: number } {
-    return this.addProductBills.get(productId, amount)!;
+  /** Adds to products' bills, creating the row (and key) of one that has none; each product's bills after, and when last published. */
+  addBillsOfProducts(amounts: [string, number][]): Map<string, { bills: number; published_bills: number }> {
+    if (amounts.length === 0) return new Map();
+    return new Map(this.addProductBills.all(JSON.stringify(amounts)).map((row) => [row.product_id, row]));
   }
 
   /** The keys of products that have a row. */
@@ -295,29 +317,37 @@ export class ModelAccumulatorsRepo {
     return new Map(this.productKeys.all(JSON.stringify(productIds)).map((row) => [row.product_id, row.key]));
   }
 
-  /** Adds to a bill counter (a store's product, or a pair), dropping it when it reaches zero. */
-  addBills(counter: BillCounter, keys: (string | number)[], amount: number): void {
+  /**
+   * Adds to a bill counter (a store's product, or a pair), each row its keys then the bills
+   * added, no keys twice; drops a counter taken down to zero.
+   */
+  addBills(counter: BillCounter, rows: [string | number, string | number, number][]): void {
+    if (rows.length === 0) return;
     const statements = this.counterStatements[counter];
-    statements.add.run(...keys, amount);
-    if (amount < 0) statements.dropEmpty.run(...keys);
+    statements.add.run(JSON.stringify(rows));
+    const takenFrom = rows.filter((row) => row[2] < 0);
+    if (takenFrom.length > 0) statements.dropEmpty.run(JSON.stringify(takenFrom.map(([one, other]) => [one, other])));
   }
 
-  addCustomerWeights(customerId: string, asOfDay: number, billsWeight: number, weights: [string, number][]): void {
-    this.addProfile.run(customerId, asOfDay, billsWeight);
-    let taken = false;
-    for (const [key, weight] of weights) {
-      this.addAffinity.run(customerId, key, weight, asOfDay);
-      taken ||= weight < 0;
-    }
-    if (taken) this.dropEmptyAffinities.run(customerId);
+  /** Adds to customers' weights, no customer twice; drops a key's weight taken down to zero. */
+  addCustomerWeights(customers: CustomerWeights[]): void {
+    if (customers.length === 0) return;
+    this.addProfiles.run(JSON.stringify(customers.map((customer) => [customer.customerId, customer.asOfDay, customer.billsWeight])));
+    const affinities = customers.flatMap((customer) => customer.weights.map(([key, weight]) => [customer.customerId, key, weight, customer.asOfDay]));
+    if (affinities.length > 0) this.addAffinities.run(JSON.stringify(affinities));
+    const takenFrom = customers.filter((customer) => customer.weights.some(([, weight]) => weight < 0)).map((customer) => customer.customerId);
+    if (takenFrom.length > 0) this.dropEmptyAffinities.run(JSON.stringify(takenFrom));
   }
 
-  sawPurchaseFact(node: string, hlc: string): void {
-    this.sawOrigin.run(node, hlc);
+  /** Notes the newest stamp of each node's purchase facts seen, no node twice. */
+  sawPurchaseFacts(newest: [string, string][]): void {
+    if (newest.length > 0) this.sawOrigins.run(JSON.stringify(newest));
   }
 
-  pending(kind: PendingKind, key: string): void {
-    this.markPending.run(kind, key);
+  /** Marks model rows to publish; a row marked already stays marked once. */
+  pending(rows: [PendingKind, string][]): void {
+    const distinct = new Map(rows.map((row) => [`${row[0]}\u0000${row[1]}`, row]));
+    if (distinct.size > 0) this.markPending.run(JSON.stringify([...distinct.values()]));
   }
 
   /** How many model rows wait to be published, counting up to `limit`. */

@@ -9,7 +9,7 @@
  * changes it has followed go as it follows them.
  */
 import type { Db } from '../../db/open.js';
-import type { ModelAccumulatorsRepo } from './model-accumulators.repo.js';
+import type { ModelAccumulatorsRepo, PendingKind, RecordedBill } from './model-accumulators.repo.js';
 import { ModelDelta } from './model-delta.js';
 import type { ModelPublisher } from './model-publisher.js';
 import { CHAIN } from './model-rows.schemas.js';
@@ -190,11 +190,12 @@ export class ModelBuilder {
   /** Counts each bill as it now stands, against how it was counted before. */
   private recount(bills: CountedBill[], delta: ModelDelta): void {
     const recorded = this.accumulators.recorded(bills.map((bill) => bill.purchaseId));
+    const newlyCounted: RecordedBill[] = [];
     for (const bill of bills) {
       const before = recorded.get(bill.purchaseId);
       if (bill.counts && !before) {
         delta.count(bill, bill.customerId, 1);
-        this.accumulators.recordBill({ purchase_id: bill.purchaseId, customer_id: bill.customerId, store_id: bill.storeId, day: bill.day });
+        newlyCounted.push({ purchase_id: bill.purchaseId, customer_id: bill.customerId, store_id: bill.storeId, day: bill.day });
       } else if (!bill.counts && before) {
         delta.count({ ...bill, storeId: before.store_id, day: before.day }, before.customer_id, -1);
         this.accumulators.forgetBill(bill.purchaseId);
@@ -204,40 +205,49 @@ export class ModelBuilder {
         this.accumulators.changeBillCustomer(bill.purchaseId, bill.customerId);
       }
     }
+    this.accumulators.recordBills(newlyCounted);
     this.save(delta);
   }
 
   /**
-   * Adds a batch's delta to the accumulators and marks the model rows it changes. Counters
-   * are written in key order, so that each page of their indexes is written once a batch.
+   * Adds a batch's delta to the accumulators and marks the model rows it changes, a statement
+   * a table. Counters are written in key order, so that each page of their indexes is written
+   * once a batch.
    */
   private save(delta: ModelDelta): void {
     const { accumulators } = this;
     const products = [...delta.products].sort(byKey);
+    const counted = accumulators.addBillsOfProducts(products);
+    const pending: [PendingKind, string][] = [];
     for (const [product, bills] of products) {
-      const counted = accumulators.addBillsOfProduct(product, bills);
-      if (bills !== 0 && neighboursMayHaveMoved(counted.bills, counted.published_bills)) accumulators.pending('product', product);
+      const now = counted.get(product)!;
+      if (bills !== 0 && neighboursMayHaveMoved(now.bills, now.published_bills)) pending.push(['product', product]);
     }
     const keys = accumulators.keysOfProducts(products.map(([product]) => product));
     const pairs: [number, number, number][] = [];
     for (const [product, others] of delta.pairs) {
       for (const [other, bills] of others) if (bills !== 0) pairs.push([keys.get(product)!, keys.get(other)!, bills]);
     }
-    for (const [productKey, otherKey, bills] of pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]))
-      accumulators.addBills('pairs', [productKey, otherKey], bills);
-    for (const [store, sold] of [...delta.stores].sort(byKey)) {
-      for (const [product, bills] of [...sold].sort(byKey)) if (bills !== 0) accumulators.addBills('stores', [store, product], bills);
-      accumulators.pending('store', store);
-      accumulators.pending('store', CHAIN);
+    accumulators.addBills('pairs', pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+    const sold: [string, string, number][] = [];
+    for (const [store, products] of [...delta.stores].sort(byKey)) {
+      for (const [product, bills] of [...products].sort(byKey)) if (bills !== 0) sold.push([store, product, bills]);
+      pending.push(['store', store], ['store', CHAIN]);
     }
-    for (const [customer, affinity] of [...delta.customers].sort(byKey)) {
-      accumulators.addCustomerWeights(customer, affinity.asOfDay, affinity.billsWeight, [...affinity.weights].sort(byKey));
-      accumulators.pending('customer', customer);
-    }
-    for (const [node, hlc] of delta.origins) {
-      accumulators.sawPurchaseFact(node, hlc);
-      accumulators.pending('origin', node);
-    }
+    accumulators.addBills('stores', sold);
+    const customers = [...delta.customers].sort(byKey);
+    accumulators.addCustomerWeights(
+      customers.map(([customerId, affinity]) => ({
+        customerId,
+        asOfDay: affinity.asOfDay,
+        billsWeight: affinity.billsWeight,
+        weights: [...affinity.weights].sort(byKey),
+      })),
+    );
+    for (const [customer] of customers) pending.push(['customer', customer]);
+    accumulators.sawPurchaseFacts([...delta.origins]);
+    for (const [node] of delta.origins) pending.push(['origin', node]);
+    accumulators.pending(pending);
     if (delta.bills !== 0) accumulators.setState('bills', Number(accumulators.state('bills') ?? 0) + delta.bills);
   }
 }
