@@ -92,14 +92,21 @@ export async function databaseBytes(url: string): Promise<{ bytes: number; share
  * Counts the statements sent to the database `name` from `reset()` on: every round trip, BEGIN
  * and COMMIT included; `most` lists the most sent, each with its count.
  */
-export function statementCounter(bench: PostgresBench, name: string): StatementCounter & { most(n: number): Promise<{ calls: number; text: string }[]> } {
+export function statementCounter(
+  bench: PostgresBench,
+  name: string,
+): StatementCounter & { most(n: number): Promise<{ calls: number; text: string }[]> } {
   const ofDatabase = 'dbid = (SELECT oid FROM pg_database WHERE datname = $1)';
   return {
     reset: async () => {
       await query(bench.primary.url, 'SELECT pg_stat_statements_reset()');
     },
     count: async () => {
-      const [row] = await query<{ calls: string | null }>(bench.primary.url, `SELECT sum(calls) AS calls FROM pg_stat_statements WHERE ${ofDatabase}`, [name]);
+      const [row] = await query<{ calls: string | null }>(
+        bench.primary.url,
+        `SELECT sum(calls) AS calls FROM pg_stat_statements WHERE ${ofDatabase}`,
+        [name],
+      );
       return Number(row?.calls ?? 0);
     },
     most: async (n) => {

@@ -24,11 +24,7 @@ export interface ReadTiming {
 }
 
 export type ReadName =
-  | 'purchases of a customer'
-  | 'purchases of a store for a day'
-  | 'points overview of a customer'
-  | 'purchase list, unfiltered'
-  | 'feed page of 1,000';
+  'purchases of a customer' | 'purchases of a store for a day' | 'points overview of a customer' | 'purchase list, unfiltered' | 'feed page of 1,000';
 
 /** The feed a store pulls: the node reading it, and the feed's changes (their seqs run from 1). */
 export interface FeedToRead {
@@ -37,7 +33,13 @@ export interface FeedToRead {
 }
 
 /** Each read's p50 and p99, after a warm-up of each. */
-export async function timeReads(hubUrl: string, bearer: string, scale: ChainScale, end: number, feed: FeedToRead): Promise<Record<ReadName, ReadTiming>> {
+export async function timeReads(
+  hubUrl: string,
+  bearer: string,
+  scale: ChainScale,
+  end: number,
+  feed: FeedToRead,
+): Promise<Record<ReadName, ReadTiming>> {
   const api = `${hubUrl}/rest-api/enterprise-interface/v1.0`;
   // Customers who bought, spread over the chain: those of bills spread over the period.
   const customers = Array.from({ length: READS }, (_, n) => billOf(scale, end, 1 + 3 * Math.floor((n * billsOf(scale)) / 3 / READS)).customer!);

@@ -36,7 +36,15 @@ import { BIN, cliEnv } from '../support/cli.js';
 import { addNode, benchDir, demoBearer, demoHubFolder, freePort, type StoreCredentials } from '../support/cluster.js';
 import { billsOf, writeChain, type ChainScale } from './hub-scale-chain.js';
 import { extrapolate, type SizeFigures } from './hub-scale-extrapolation.js';
-import { databaseBytes, dropHubDatabase, moveIn, startPostgresBench, statementCounter, stopPostgresBench, type PostgresBench } from './hub-scale-postgres.js';
+import {
+  databaseBytes,
+  dropHubDatabase,
+  moveIn,
+  startPostgresBench,
+  statementCounter,
+  stopPostgresBench,
+  type PostgresBench,
+} from './hub-scale-postgres.js';
 import { timeReads, type FeedToRead, type ReadName, type ReadTiming } from './hub-scale-reads.js';
 import { shareOf } from './hub-scale-shares.js';
 import { serveHub, storeRun, type StatementCounter } from './hub-scale-sync.js';
@@ -112,7 +120,9 @@ async function measure(
     const rows = writeChain(hubDir, scale, end);
     const writeMs = performance.now() - started;
     const feed: FeedToRead = { node: reader, changes: rows.changes ?? 0 };
-    const sqlite = ON_SQLITE ? { scale, bills: billsOf(scale), rows, writeMs, ...(await onSqlite(hubDir, scale, end, stores.sqlite, feed)) } : undefined;
+    const sqlite = ON_SQLITE
+      ? { scale, bills: billsOf(scale), rows, writeMs, ...(await onSqlite(hubDir, scale, end, stores.sqlite, feed)) }
+      : undefined;
     if (!postgres) return { sqlite };
     try {
       return { sqlite, postgres: await onPostgres(postgres, database, hubDir, scale, end, stores.postgres, feed) };
@@ -258,6 +268,9 @@ function printPostgres(size: PostgresFigures, sqlite: SizeFigures | undefined): 
     `${at}: catch-up of ${size.catchUp.toLocaleString('en')} send-purchase`,
     `${seconds(size.catchUpMs)}  ${rate(size.catchUp, size.catchUpMs)}${sqlite ? speed(sqlite.catchUpMs / sqlite.catchUp, size.catchUpMs / size.catchUp) : ''}  (5,000-store peak ${PEAK_AT_5000.toFixed(0)} /s)`,
   );
-  line(`${at}: statements the hub sent a bill`, `${(size.statements / size.catchUp).toFixed(1)}  (${size.statements.toLocaleString('en')} in the catch-up)`);
+  line(
+    `${at}: statements the hub sent a bill`,
+    `${(size.statements / size.catchUp).toFixed(1)}  (${size.statements.toLocaleString('en')} in the catch-up)`,
+  );
   for (const { calls, text } of size.most) line(`${at}: of them, a bill`, `${(calls / size.catchUp).toFixed(2)}  ${text.slice(0, 110)}`);
 }

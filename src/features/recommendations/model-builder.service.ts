@@ -228,7 +228,10 @@ export class ModelBuilder {
     for (const [product, others] of delta.pairs) {
       for (const [other, bills] of others) if (bills !== 0) pairs.push([keys.get(product)!, keys.get(other)!, bills]);
     }
-    accumulators.addBills('pairs', pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+    accumulators.addBills(
+      'pairs',
+      pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]),
+    );
     const sold: [string, string, number][] = [];
     for (const [store, products] of [...delta.stores].sort(byKey)) {
       for (const [product, bills] of [...products].sort(byKey)) if (bills !== 0) sold.push([store, product, bills]);
