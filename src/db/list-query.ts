@@ -56,10 +56,20 @@ export class ListQueries {
     }
     const direction = paging.sort_direction;
     const listed = spec.listedAs ? `${spec.listedAs}.` : '';
-    const tieBreaker = spelt(this.db, { sqlite: `${listed}rowid`, postgres: `${listed}id` });
-    const rows = this.statements
-      .get(`SELECT ${spec.select} FROM ${spec.from} ${where} ORDER BY ${sortColumn} ${direction}, ${tieBreaker} ${direction} LIMIT ? OFFSET ?`)
-      .all(...params, paging.count, paging.offset) as T[];
+    const order = `ORDER BY ${sortColumn} ${direction}, ${spelt(this.db, { sqlite: `${listed}rowid`, postgres: `${listed}id` })} ${direction}`;
+    // PostgreSQL computes a row's columns (a list's subqueries among them) before OFFSET skips
+    // it, so a page far down a list would compute every row before it: it finds the page's rows
+    // first, by the index, then the columns of each of them alone (LATERAL: a row at a time,
+    // whatever the plan guesses of a LIMIT given as a parameter). SQLite skips a row before
+    // computing its columns.
+    const page = spelt(this.db, {
+      sqlite: `SELECT ${spec.select} FROM ${spec.from} ${where} ${order} LIMIT ? OFFSET ?`,
+      postgres:
+        `SELECT listed_row.* FROM (SELECT ${sortColumn} AS page_sort, ${listed}id AS page_id FROM ${spec.from} ${where} ${order} LIMIT ? OFFSET ?) AS page ` +
+        `CROSS JOIN LATERAL (SELECT ${spec.select} FROM ${spec.from} WHERE ${listed}id = page.page_id) AS listed_row ` +
+        `ORDER BY page.page_sort ${direction}, page.page_id ${direction}`,
+    });
+    const rows = this.statements.get(page).all(...params, paging.count, paging.offset) as T[];
     const total = (
       this.statements.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ?) AS reached`).get(...params, MAX_TOTAL_ITEMS) as {
         n: number;
