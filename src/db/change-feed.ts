@@ -41,7 +41,7 @@ const CHANGES_A_STATEMENT = 64;
 /**
  * The feed's changes of one write, recorded together before its transaction commits: one
  * statement for a write's changes, where a statement a change cost a PostgreSQL hub a round
- * trip each (a bill makes six or seven). Their seqs follow the order they were added, as when
+ * trip each. Their seqs follow the order they were added, as when
  * each was recorded at once; nothing reads the feed inside the write that makes it. Of a table
  * whose newest change alone stays (NEWEST_ALONE), the write's last change of a row is recorded
  * and the older ones go, those of earlier writes from the feed and those of this write unrecorded.

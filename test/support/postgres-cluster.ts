@@ -15,9 +15,9 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from './cluster.js';
+import { waitFor } from './wait.js';
 
 const BIN = process.env.LOYALTYD_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const TOOLS = ['initdb', 'pg_ctl', 'postgres'];
@@ -104,12 +104,11 @@ export async function startSynchronousStandby(primary: PgCluster): Promise<PgClu
   try {
     await admin.query("ALTER SYSTEM SET synchronous_standby_names = '*'");
     await admin.query('SELECT pg_reload_conf()');
-    for (let tries = 0; ; tries += 1) {
+    await waitFor(`the standby on port ${port} to become synchronous`, async () => {
       const { rows } = await admin.query<{ sync_state: string }>('SELECT sync_state FROM pg_stat_replication');
-      if (rows[0]?.sync_state === 'sync') return standby;
-      if (tries >= 300) throw new Error(`the standby on port ${port} did not become synchronous: ${JSON.stringify(rows)}`);
-      await sleep(100);
-    }
+      return rows[0]?.sync_state === 'sync';
+    });
+    return standby;
   } finally {
     await admin.end();
   }
